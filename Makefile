@@ -1,0 +1,159 @@
+# weft -- one non-recursive build graph.
+#
+#   make            release build of weftd, the plugins and weft-harvest
+#   make SAN=1      the same with AddressSanitizer/UBSan (used by the tests)
+#   make run        the whole site locally on the bundled data (see README)
+#   make test       every test, against real nginx, PostgreSQL and Redis
+#
+# Objects go to build/ (or build-san/, build-fuzz/), never mixed.
+
+PKGS    := fcgi libpq hiredis jansson libcurl libxml-2.0 libsodium \
+           libutf8proc libcmark zlib
+CC      ?= cc
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wpointer-arith \
+           -Wcast-qual -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wimplicit-fallthrough -Wvla
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SAN),1)
+B       := build-san
+OPT     := -O1 -g -fno-omit-frame-pointer \
+           -fsanitize=address,undefined -fno-sanitize-recover=all
+LDSAN   := -fsanitize=address,undefined
+else ifeq ($(FUZZ),1)
+B       := build-fuzz
+CC      := clang
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+LDSAN   := -fsanitize=address,undefined
+else
+B       := build
+OPT     := -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+LDSAN   :=
+endif
+
+CFLAGS  := $(CSTD) $(WARN) $(OPT) -fPIC -MMD -MP -Imodules/core -I$(B)/gen \
+           $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS := $(LDSAN) -Wl,-z,relro,-z,now $(EXTRA_LDFLAGS)
+LDLIBS  := $(PKG_LIBS) -ldl -lm
+
+all: weftd plugins harvest
+
+# ---------------------------------------------------------------- core
+CORE_SRCS := $(wildcard modules/core/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(B)/%.o)
+CORE_LIB  := $(B)/libweftcore.a
+
+$(CORE_LIB): $(CORE_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# V=1 shows the full commands.
+ifneq ($(V),1)
+Q := @
+endif
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+# Named SQL statements: sql/queries/<m>.sql -> an enum and a table.
+$(B)/gen/%_sql.h $(B)/gen/%_sql.c: sql/queries/%.sql sql/stmts.awk
+	@mkdir -p $(B)/gen
+	awk -v mod=$* -v out=$(B)/gen/$*_sql -f sql/stmts.awk $<
+
+# ---------------------------------------------------------------- host
+HOST_SRCS := $(wildcard modules/host/*.c)
+HOST_OBJS := $(HOST_SRCS:%.c=$(B)/%.o)
+
+# The host exports the core's symbols (-rdynamic, whole archive) so that
+# plugins loaded with dlopen() resolve them from weftd itself.
+$(B)/weftd: $(HOST_OBJS) $(CORE_LIB)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(HOST_OBJS) \
+	    -Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LDLIBS)
+weftd: $(B)/weftd
+
+# ---------------------------------------------------------------- plugins
+# Each modules/<m>/module.mk says: PLUGINS += <m> (and optionally <m>_SQL).
+# Everything but module.c goes into lib<m>.a, which tests link too.
+PLUGINS :=
+PROGRAMS :=
+include $(wildcard modules/*/module.mk)
+
+define plugin_rules
+$(1)_SRCS ?= $$(wildcard modules/$(1)/*.c)
+$(1)_SQL  ?= $$(wildcard sql/queries/$(1).sql)
+$(1)_GEN  := $$(if $$($(1)_SQL),$(B)/gen/$(1)_sql.c)
+$(1)_LIBOBJS := $$(patsubst %.c,$(B)/%.o,$$(filter-out modules/$(1)/module.c,$$($(1)_SRCS))) \
+                $$($(1)_GEN:.c=.o)
+$(B)/lib$(1).a: $$($(1)_LIBOBJS)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(B)/$(1).so: $(B)/modules/$(1)/module.o $(B)/lib$(1).a
+	$$(CC) $$(LDFLAGS) -shared -o $$@ $$^ $$(LDLIBS)
+$$(patsubst %.c,$(B)/%.o,$$($(1)_SRCS)): | $$(if $$($(1)_SQL),$(B)/gen/$(1)_sql.h)
+MODULE_LIBS += $(B)/lib$(1).a
+endef
+$(foreach m,$(PLUGINS),$(eval $(call plugin_rules,$(m))))
+
+plugins: $(PLUGINS:%=$(B)/%.so)
+
+# ---------------------------------------------------------------- harvest
+-include modules/harvest/program.mk
+harvest: $(PROGRAMS:%=$(B)/%)
+
+# ---------------------------------------------------------------- tests
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+
+$(B)/tests/%: tests/unit/%.c $(MODULE_LIBS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
+	    $(LDFLAGS) $(LDLIBS)
+
+unit-bins: $(UNIT_BINS)
+
+# Unit tests only (pure functions, no servers).
+check: all unit-bins
+	prove -e '' $(UNIT_BINS)
+
+# Every test: builds with the sanitizers, starts real servers under
+# var/test, runs unit and integration tests, stops the servers.
+test:
+	tests/run.sh
+
+integration:
+	tests/run.sh integration
+
+# ---------------------------------------------------------------- fuzz
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
+$(B)/fuzz/%: tests/fuzz/%.c $(MODULE_LIBS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
+	    $(LDFLAGS) -fsanitize=fuzzer $(LDLIBS)
+fuzz-bins: $(FUZZ_BINS)
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-bins
+	tests/fuzz/run.sh build-fuzz/fuzz $${FUZZ_SECONDS:-10}
+
+# ---------------------------------------------------------------- local site
+run:
+	conf/local.sh up
+
+stop:
+	conf/local.sh down
+
+status:
+	conf/local.sh status
+
+format:
+	clang-format -i modules/*/*.c modules/*/*.h tests/unit/*.c
+
+clean:
+	rm -rf build build-san build-fuzz
+
+.PHONY: all weftd plugins harvest unit-bins check test integration \
+        fuzz fuzz-bins run stop status format clean
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

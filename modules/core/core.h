@@ -1,0 +1,614 @@
+/*
+ * core.h -- libweftcore, the one library shared by weftd, every module and
+ * weft-harvest.  This header is the contract: each prototype says what it
+ * returns, who owns what, and which errors it can give.
+ *
+ * Sections: errors, memory, buffers and sinks, UTF-8, URLs and forms,
+ * Accept negotiation, slugs, arXiv identifiers, output writers (HTML,
+ * markdown, XML, JSON), configuration, logging, PostgreSQL, Redis,
+ * requests and responses, modules.
+ */
+#ifndef CORE_H
+#define CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <libpq-fe.h>
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Every fallible function returns one of these; each maps to one HTTP
+ * status (core_err_status()).  CORE_ECACHE means "carry on without Redis"
+ * and never reaches a client.
+ */
+enum core_err {
+	CORE_OK = 0,
+	CORE_EINPUT,	    /* 400: malformed input */
+	CORE_EFORBIDDEN,    /* 403: CSRF, foreign origin */
+	CORE_ENOTFOUND,	    /* 404 */
+	CORE_EMETHOD,	    /* 405 */
+	CORE_ENOTACCEPT,    /* 406: no acceptable representation */
+	CORE_ETOOLARGE,	    /* 413 */
+	CORE_ELIMIT,	    /* 429: rate limited */
+	CORE_EDB,	    /* 503: PostgreSQL unavailable or failed */
+	CORE_EUPSTREAM,	    /* 502: a remote source failed (harvester) */
+	CORE_ECACHE,	    /* Redis failed: carry on uncached */
+	CORE_ESYS,	    /* 500: a system call failed (our bug or the OS) */
+	CORE_ERR__MAX
+};
+
+/* The HTTP status for an error (CORE_OK gives 200). */
+int core_err_status(enum core_err);
+/* A short English description, e.g. "not found".  Static storage. */
+const char *core_err_str(enum core_err);
+/* The reason phrase for a status code ("Not Found"), "" if unknown. */
+const char *core_status_reason(int status);
+
+/* ------------------------------------------------------------------ */
+/* Memory: these abort on exhaustion, so callers never check.          */
+/* ------------------------------------------------------------------ */
+
+void *core_xcalloc(size_t nmemb, size_t size);
+void *core_xrealloc(void *p, size_t size);
+char *core_xstrdup(const char *s);
+char *core_xstrndup(const char *s, size_t n);
+/* printf into a fresh string; caller frees with free(). */
+char *core_xasprintf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------------ */
+/* Buffers and sinks                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A growable byte buffer.  ptr is always NUL-terminated once anything has
+ * been written (len excludes the NUL).  Zero-initialise with CORE_BUF_INIT;
+ * free with core_buf_free().
+ */
+struct core_buf {
+	char *ptr;
+	size_t len;
+	size_t cap;
+};
+#define CORE_BUF_INIT { NULL, 0, 0 }
+
+void core_buf_put(struct core_buf *, const void *p, size_t n);
+void core_buf_puts(struct core_buf *, const char *s);
+void core_buf_putc(struct core_buf *, char c);
+void core_buf_printf(struct core_buf *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void core_buf_vprintf(struct core_buf *, const char *fmt, va_list);
+/* Empties the buffer, keeping its memory. */
+void core_buf_reset(struct core_buf *);
+/* Always a valid C string ("" for an empty buffer); borrowed. */
+const char *core_buf_cstr(struct core_buf *);
+/* Moves the bytes out: caller frees the result with free(). */
+char *core_buf_steal(struct core_buf *);
+void core_buf_free(struct core_buf *);
+
+/*
+ * Where writers write.  A sink is a callback and its argument; writers
+ * never know whether they fill a buffer, a FastCGI stream or a file.
+ */
+struct core_sink {
+	void (*write)(void *arg, const char *p, size_t n);
+	void *arg;
+};
+/* A sink appending to b (borrowed: b must outlive the sink). */
+struct core_sink core_buf_sink(struct core_buf *b);
+
+/* ------------------------------------------------------------------ */
+/* UTF-8                                                               */
+/* ------------------------------------------------------------------ */
+
+/* 1 if s[0..n) is valid UTF-8 with no NUL, else 0. */
+int core_utf8_valid(const char *s, size_t n);
+/*
+ * Appends s[0..n) to b with every invalid UTF-8 sequence replaced by
+ * U+FFFD and every C0 control except \t \n \r dropped (also DEL and
+ * C1 controls).  Used before text reaches XML or JSON.
+ */
+void core_utf8_clean(struct core_buf *b, const char *s, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* URLs, query strings, forms, cookies                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Percent-decodes in[0..n).  With plus_space, '+' becomes ' ' (query
+ * strings and form bodies; not paths).  On CORE_OK *out is a fresh
+ * NUL-terminated string the caller frees with free(), *outlen its length.
+ * CORE_EINPUT for a bad escape, an encoded or raw NUL, or a result that is
+ * not valid UTF-8; *out is then NULL.
+ */
+enum core_err core_url_decode(const char *in, size_t n, int plus_space,
+    char **out, size_t *outlen);
+
+/*
+ * Appends s percent-encoded to b.  Unreserved characters (RFC 3986
+ * ALPHA DIGIT - . _ ~) pass; with keep_slash also '/'.
+ */
+void core_url_encode(struct core_buf *b, const char *s, int keep_slash);
+
+/* Decoded key/value pairs in input order; keys may repeat. */
+struct core_kv {
+	char *key;
+	char *val;
+};
+struct core_params {
+	struct core_kv *v;
+	size_t n;
+};
+
+/*
+ * Parses an application/x-www-form-urlencoded string (query strings and
+ * form bodies) into *p, which must be zeroed or freed before.  At most
+ * 256 pairs.  CORE_EINPUT on bad escapes, NUL, invalid UTF-8 or too many
+ * pairs; *p is then empty.  Free with core_params_free().
+ */
+enum core_err core_query_parse(const char *s, size_t n,
+    struct core_params *p);
+/*
+ * Parses a Cookie request header ("a=1; b=2") into *p.  Values are not
+ * percent-decoded (RFC 6265); surrounding double quotes are removed.
+ * Malformed pairs are skipped, never an error.
+ */
+void core_cookie_parse(const char *header, struct core_params *p);
+/* The first value for key, or NULL; borrowed from p. */
+const char *core_params_get(const struct core_params *p, const char *key);
+void core_params_free(struct core_params *p);
+
+/* ------------------------------------------------------------------ */
+/* Representations and Accept negotiation (RFC 9110, 12.5.1)           */
+/* ------------------------------------------------------------------ */
+
+enum core_rep {
+	CORE_REP_HTML,
+	CORE_REP_MD,
+	CORE_REP_JSON,
+	CORE_REP_BIB,
+	CORE_REP_RSS,
+	CORE_REP_XML,
+	CORE_REP_TEXT,
+	CORE_REP__MAX
+};
+
+/* "text/html" ...: the media type without parameters. */
+extern const char *const core_rep_mime[CORE_REP__MAX];
+/* Full Content-Type values: "text/html; charset=utf-8", ... */
+extern const char *const core_rep_ctype[CORE_REP__MAX];
+/* The ?format= names: "html", "md", "json", "bib", "rss", "xml", "txt". */
+extern const char *const core_rep_format[CORE_REP__MAX];
+
+/*
+ * Chooses among offers[0..n) (in the server's order of preference) by the
+ * Accept header value: q-values, type/ and full wildcards, the most
+ * specific matching range decides an offer's q, q=0 excludes, ties go to
+ * the earlier offer.  A NULL, empty or unparseable header means * / *.
+ * Returns the index into offers, or -1 when none is acceptable.
+ */
+int core_accept_choose(const char *accept, const enum core_rep *offers,
+    size_t n);
+/* Maps a ?format= value to a representation: 0 and *rep set, or -1. */
+int core_rep_from_format(const char *fmt, enum core_rep *rep);
+
+/* ------------------------------------------------------------------ */
+/* Slugs and identifiers                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A URL slug of s: NFKD, marks stripped, lower-case ASCII letters and
+ * digits, runs of anything else as one '-', no leading or trailing '-',
+ * cut at a '-' boundary to at most maxlen bytes.  Characters with no
+ * ASCII form (CJK) are dropped, so the result may be "".  Caller frees.
+ */
+char *core_slug(const char *s, size_t maxlen);
+
+/* An arXiv identifier. */
+struct core_arxiv_id {
+	char id[48];	/* canonical, without version: "2512.20345",
+			   "math.GT/0309136" */
+	int version;	/* 0 when none was given */
+	int old_style;	/* 1 for archive(.SC)/YYMMNNN */
+};
+
+/*
+ * Parses an arXiv identifier at the start of s[0..n): new style
+ * YYMM.NNNN or YYMM.NNNNN (five digits from 1501), old style
+ * archive(.SC)/YYMMNNN, each with an optional vN.  An "arXiv:" prefix is
+ * accepted.  *consumed (if not NULL) gets the bytes used, so callers can
+ * look at what follows ("-slug").  CORE_EINPUT when s does not start with
+ * an identifier.
+ */
+enum core_err core_arxiv_parse(const char *s, size_t n,
+    struct core_arxiv_id *out, size_t *consumed);
+
+/* ------------------------------------------------------------------ */
+/* HTML writer: escapes by construction                                */
+/* ------------------------------------------------------------------ */
+
+/* Elements (HTML and the SVG subset we draw). */
+enum core_tag {
+	CORE_TAG_A, CORE_TAG_ABBR, CORE_TAG_ARTICLE, CORE_TAG_ASIDE,
+	CORE_TAG_B, CORE_TAG_BODY, CORE_TAG_BR, CORE_TAG_BUTTON,
+	CORE_TAG_CODE, CORE_TAG_DD, CORE_TAG_DETAILS, CORE_TAG_DIV,
+	CORE_TAG_DL, CORE_TAG_DT, CORE_TAG_EM, CORE_TAG_FIELDSET,
+	CORE_TAG_FOOTER, CORE_TAG_FORM, CORE_TAG_H1, CORE_TAG_H2,
+	CORE_TAG_H3, CORE_TAG_H4, CORE_TAG_HEAD, CORE_TAG_HEADER,
+	CORE_TAG_HR, CORE_TAG_HTML, CORE_TAG_I, CORE_TAG_IMG,
+	CORE_TAG_INPUT, CORE_TAG_LABEL, CORE_TAG_LEGEND, CORE_TAG_LI,
+	CORE_TAG_LINK, CORE_TAG_MAIN, CORE_TAG_MARK, CORE_TAG_META,
+	CORE_TAG_NAV, CORE_TAG_OL, CORE_TAG_OPTION, CORE_TAG_P,
+	CORE_TAG_PRE, CORE_TAG_SECTION, CORE_TAG_SELECT, CORE_TAG_SMALL,
+	CORE_TAG_SPAN, CORE_TAG_STRONG, CORE_TAG_SUMMARY, CORE_TAG_TABLE,
+	CORE_TAG_TBODY, CORE_TAG_TD, CORE_TAG_TEXTAREA, CORE_TAG_TH,
+	CORE_TAG_THEAD, CORE_TAG_TIME, CORE_TAG_TITLE, CORE_TAG_TR,
+	CORE_TAG_UL,
+	/* SVG */
+	CORE_TAG_SVG, CORE_TAG_G, CORE_TAG_LINE, CORE_TAG_CIRCLE,
+	CORE_TAG_RECT, CORE_TAG_PATH, CORE_TAG_POLYLINE, CORE_TAG_TEXT,
+	CORE_TAG_SVGTITLE, /* <title> inside SVG */
+	CORE_TAG__MAX
+};
+
+/* Attribute names. */
+enum core_attrname {
+	CORE_ATTR_ACTION, CORE_ATTR_ALT, CORE_ATTR_ARIA_CURRENT,
+	CORE_ATTR_ARIA_HIDDEN, CORE_ATTR_ARIA_LABEL, CORE_ATTR_AUTOCOMPLETE,
+	CORE_ATTR_CHARSET, CORE_ATTR_CLASS, CORE_ATTR_CONTENT,
+	CORE_ATTR_DATETIME, CORE_ATTR_FOR, CORE_ATTR_HEIGHT, CORE_ATTR_HREF,
+	CORE_ATTR_HREFLANG, CORE_ATTR_ID, CORE_ATTR_LANG,
+	CORE_ATTR_MAXLENGTH, CORE_ATTR_METHOD, CORE_ATTR_MINLENGTH,
+	CORE_ATTR_NAME, CORE_ATTR_PLACEHOLDER, CORE_ATTR_PROPERTY,
+	CORE_ATTR_REL, CORE_ATTR_REQUIRED, CORE_ATTR_ROLE,
+	CORE_ATTR_SELECTED, CORE_ATTR_SRC, CORE_ATTR_TITLE, CORE_ATTR_TYPE,
+	CORE_ATTR_VALUE, CORE_ATTR_WIDTH,
+	/* SVG */
+	CORE_ATTR_CX, CORE_ATTR_CY, CORE_ATTR_D, CORE_ATTR_FILL,
+	CORE_ATTR_POINTS, CORE_ATTR_R, CORE_ATTR_STROKE,
+	CORE_ATTR_STROKE_WIDTH, CORE_ATTR_TEXT_ANCHOR, CORE_ATTR_VIEWBOX,
+	CORE_ATTR_X, CORE_ATTR_X1, CORE_ATTR_X2, CORE_ATTR_XMLNS,
+	CORE_ATTR_Y, CORE_ATTR_Y1, CORE_ATTR_Y2,
+	CORE_ATTR__MAX
+};
+
+/* One attribute; lists end with { CORE_ATTR__MAX, NULL }. */
+struct core_attr {
+	enum core_attrname key;
+	const char *val; /* NULL: attribute left out; "" for boolean */
+};
+
+#define CORE_HTML_DEPTH 64
+
+/*
+ * An HTML document being written.  Errors are sticky: after the first
+ * (too deep, a pop with nothing open, an unsafe URL) the writer writes
+ * nothing more and core_html_close() returns CORE_EINPUT.
+ */
+struct core_html {
+	struct core_sink sink;
+	enum core_tag stack[CORE_HTML_DEPTH];
+	size_t depth;
+	enum core_err err;
+};
+
+void core_html_open(struct core_html *, struct core_sink);
+/* Writes "<!doctype html>". */
+void core_html_doctype(struct core_html *);
+/*
+ * Opens tag with attrs (may be NULL).  Void elements (br, hr, img, input,
+ * link, meta) are not pushed; SVG leaf shapes (line, circle, rect, path,
+ * polyline) are written self-closed and not pushed either.  Attribute
+ * values are escaped; href/src/action values must be relative, http(s):
+ * or mailto:, otherwise the attribute is written empty.
+ */
+void core_html_elem(struct core_html *, enum core_tag,
+    const struct core_attr *attrs);
+/* Escaped text (& < > " '), invalid UTF-8 replaced, controls dropped. */
+void core_html_text(struct core_html *, const char *s);
+void core_html_textn(struct core_html *, const char *s, size_t n);
+/* printf-formatted text, escaped like core_html_text(). */
+void core_html_textf(struct core_html *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Closes the innermost open element. */
+void core_html_pop(struct core_html *);
+/* Closes open elements until depth is left open. */
+void core_html_popto(struct core_html *, size_t depth);
+/* Shorthand: open tag (with attrs), write text, close. */
+void core_html_elemtext(struct core_html *, enum core_tag,
+    const struct core_attr *attrs, const char *text);
+/* Renders markdown md with cmark in its safe default mode. */
+void core_html_md(struct core_html *, const char *md);
+/*
+ * Writes <script type="application/ld+json"> with the JSON serialised
+ * using JSON_ESCAPE_SLASH, so no string inside can close the script.
+ */
+void core_html_jsonld(struct core_html *, const json_t *);
+/*
+ * nginx SSI: "<!--# if expr="$cookie_NAME" --><!--# include
+ * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
+ * markup and core_html_ssi_endif().  cookie and path must be made of
+ * [A-Za-z0-9_/.-] only (sticky error otherwise).
+ */
+void core_html_ssi_if_cookie(struct core_html *, const char *cookie,
+    const char *virtual_path);
+void core_html_ssi_endif(struct core_html *);
+/* Closes everything still open; returns the sticky error. */
+enum core_err core_html_close(struct core_html *);
+
+/* Appends s HTML-escaped to b (for code that builds attribute text). */
+void core_html_escape(struct core_buf *b, const char *s);
+
+/* ------------------------------------------------------------------ */
+/* Markdown writer (output for agents)                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Appends s to b as markdown text: ASCII punctuation backslash-escaped,
+ * line breaks and controls turned into spaces, invalid UTF-8 replaced.
+ */
+void core_md_text(struct core_buf *b, const char *s);
+/* Appends "[text](url)"; url gets ( ) < > and spaces percent-encoded. */
+void core_md_link(struct core_buf *b, const char *text, const char *url);
+/* Appends "# " (level times) and the escaped text and "\n\n". */
+void core_md_heading(struct core_buf *b, int level, const char *text);
+
+/* ------------------------------------------------------------------ */
+/* XML writer (RSS, sitemaps), over libxml2's xmlTextWriter            */
+/* ------------------------------------------------------------------ */
+
+struct core_xml; /* opaque */
+
+/*
+ * Starts a UTF-8 XML document written to sink.  Caller ends it with
+ * core_xml_close().  Errors are sticky as in the HTML writer.
+ */
+struct core_xml *core_xml_open(struct core_sink sink);
+/* Element names and attribute names are literals in our code. */
+void core_xml_start(struct core_xml *, const char *name);
+void core_xml_attr(struct core_xml *, const char *name, const char *val);
+/* Text content: controls and invalid UTF-8 dropped, < > & escaped. */
+void core_xml_text(struct core_xml *, const char *s);
+void core_xml_end(struct core_xml *);
+/* <name>text</name>; nothing at all when text is NULL. */
+void core_xml_elemtext(struct core_xml *, const char *name,
+    const char *text);
+/* Flushes pending output to the sink (streaming writers call it). */
+void core_xml_flush(struct core_xml *);
+/* Ends the document, frees the writer, returns the sticky error. */
+enum core_err core_xml_close(struct core_xml *);
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Appends v serialised with JSON_COMPACT | JSON_ESCAPE_SLASH (and a
+ * trailing newline when nl) to b. */
+void core_json_render(struct core_buf *b, const json_t *v, int nl);
+/*
+ * A JSON string from possibly dirty bytes (invalid UTF-8 replaced,
+ * controls dropped); json_null() for NULL.  New reference.
+ */
+json_t *core_json_str(const char *s);
+
+/* ------------------------------------------------------------------ */
+/* Configuration: "key = value" lines, '#' comments                    */
+/* ------------------------------------------------------------------ */
+
+struct core_conf;
+
+/*
+ * Loads path.  Environment variables WEFT_<KEY> (key upper-cased, '.' as
+ * '_') override the file.  CORE_EINPUT (logged) if it cannot be read or a
+ * line is malformed.  Free with core_conf_free().
+ */
+enum core_err core_conf_load(const char *path, struct core_conf **cp);
+/* The value for key, or def; borrowed from the conf. */
+const char *core_conf_get(const struct core_conf *, const char *key,
+    const char *def);
+long core_conf_int(const struct core_conf *, const char *key, long def);
+void core_conf_free(struct core_conf *);
+
+/* ------------------------------------------------------------------ */
+/* Logging: one JSON object per line on stderr                         */
+/* ------------------------------------------------------------------ */
+
+enum core_loglevel {
+	CORE_LOG_DEBUG,
+	CORE_LOG_INFO,
+	CORE_LOG_WARN,
+	CORE_LOG_ERROR,
+	CORE_LOG__MAX
+};
+
+/* Messages below level are not written. */
+void core_log_setlevel(enum core_loglevel level);
+/* Sets the "module" field written with every line (borrowed, static). */
+void core_log_setname(const char *name);
+/* Sets the request id written with every line until reset with NULL. */
+void core_log_setreqid(const char *reqid);
+/*
+ * Writes {"ts":…,"level":…,"module":…,"pid":…,"event":event,"msg":…}.
+ * Control characters in msg are escaped by jansson; never pass
+ * passwords or tokens.
+ */
+void core_log(enum core_loglevel, const char *event, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------------ */
+/* PostgreSQL                                                          */
+/* ------------------------------------------------------------------ */
+
+/* One named statement, generated from sql/queries/<module>.sql. */
+struct core_stmt {
+	const char *name;
+	const char *sql;
+};
+
+struct core_db;
+
+/*
+ * Connects with conninfo and prepares stmts[0..n) (borrowed: must outlive
+ * the db).  CORE_EDB (logged) if the server is unreachable or a statement
+ * does not prepare.  Free with core_db_close().
+ */
+enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
+    size_t n, struct core_db **dbp);
+/*
+ * Executes prepared statement number stmt with text params.  On CORE_OK
+ * *res holds the result (caller PQclear()s it).  A lost connection is
+ * reset and the statement retried once.  CORE_EDB (logged) otherwise,
+ * with *res NULL.  Results are always in text format.
+ */
+enum core_err core_db_exec(struct core_db *, int stmt,
+    const char *const *params, int nparams, PGresult **res);
+/* The connection, for COPY and transactions; borrowed. */
+PGconn *core_db_conn(struct core_db *);
+/* Runs a parameterless SQL command (BEGIN, COMMIT); CORE_EDB on error. */
+enum core_err core_db_cmd(struct core_db *, const char *sql);
+void core_db_close(struct core_db *);
+
+/* ------------------------------------------------------------------ */
+/* Requests and responses                                              */
+/* ------------------------------------------------------------------ */
+
+struct core_ctx;
+struct core_req;
+struct core_module;
+
+/* What a worker process keeps: borrowed by requests. */
+struct core_ctx {
+	struct core_conf *conf;
+	struct core_db *db;	       /* NULL when the module has no SQL */
+	void *redis;		       /* redisContext *, may be NULL */
+	const struct core_module *mod;
+	const char *base_url;	       /* "http://127.0.0.1:8080", no '/' */
+	const char *session_cookie;    /* cookie name, "weft_session" */
+	void *mod_state;	       /* the module's own process state */
+};
+
+/* A handler fills the response and returns CORE_OK, or returns an error
+ * that the core renders in the negotiated representation. */
+typedef enum core_err (*core_handler)(struct core_req *);
+
+/*
+ * A route.  pattern is an exact path ("/about"), or ends in '*' to match
+ * any path with that prefix ("/papers/ *" without the space): the rest is
+ * then in core_req_rest().  method "GET" also serves HEAD; "ANY" all.
+ */
+struct core_route {
+	const char *method;
+	const char *pattern;
+	core_handler handler;
+};
+
+/* The request, as handlers see it. */
+const char *core_req_method(const struct core_req *);
+int core_req_is_head(const struct core_req *);
+/* The decoded path (valid UTF-8, no NUL). */
+const char *core_req_path(const struct core_req *);
+/* The raw query string ("" when none). */
+const char *core_req_query(const struct core_req *);
+/* The path remainder matched by a '*' route, "" otherwise. */
+const char *core_req_rest(const struct core_req *);
+/* A decoded query parameter, or NULL. */
+const char *core_req_param(const struct core_req *, const char *key);
+/* A cookie value, or NULL. */
+const char *core_req_cookie(const struct core_req *, const char *name);
+/* A FastCGI parameter ("HTTP_ORIGIN", "REMOTE_ADDR"), or NULL. */
+const char *core_req_env(const struct core_req *, const char *name);
+/*
+ * The request body (POST), at most max bytes: CORE_ETOOLARGE beyond,
+ * CORE_EINPUT if shorter than CONTENT_LENGTH.  Borrowed for the request.
+ */
+enum core_err core_req_body(struct core_req *, size_t max, const char **p,
+    size_t *n);
+/* The form fields of an urlencoded POST body (parsed once). */
+enum core_err core_req_form(struct core_req *, const struct core_params **);
+struct core_ctx *core_req_ctx(struct core_req *);
+/* Per-request id (from nginx's $request_id when passed, else made). */
+const char *core_req_id(const struct core_req *);
+
+/*
+ * Chooses the representation among offers: ?format= when present (an
+ * unknown or unoffered value gives CORE_ENOTACCEPT), else Accept.  Sets
+ * the request's representation and the Vary header.  The chosen one is
+ * returned by core_req_rep(); before negotiation (and after a failure)
+ * it is the best guess used for error pages.
+ */
+enum core_err core_req_negotiate(struct core_req *, const enum core_rep *offers,
+    size_t n);
+enum core_rep core_req_rep(const struct core_req *);
+/* The offers of the last negotiation (for 406 bodies). */
+size_t core_req_offers(const struct core_req *, const enum core_rep **);
+
+/* The response.  Status defaults to 200. */
+void core_resp_status(struct core_req *, int status);
+/* Adds a header; CORE_EINPUT (nothing added) if name or value holds CR,
+ * LF or NUL, or name is not a token. */
+enum core_err core_resp_header(struct core_req *, const char *name,
+    const char *value);
+/* Sets Content-Type from a representation. */
+void core_resp_type(struct core_req *, enum core_rep);
+/* The body buffer the handler writes into (also through a sink). */
+struct core_buf *core_resp_body(struct core_req *);
+struct core_sink core_resp_sink(struct core_req *);
+/*
+ * Marks the response as cacheable by validator: when finished, a 200
+ * response gets a strong ETag computed over its body and a matching
+ * If-None-Match gives 304 — for anonymous requests only; a request with
+ * the session cookie gets "Cache-Control: private, no-cache" instead.
+ */
+void core_resp_etag(struct core_req *);
+/* Sets "Link: <url>; rel=REL" (absolute urls; added, not replaced). */
+void core_resp_link(struct core_req *, const char *url, const char *rel);
+/*
+ * A redirect: status (301, 302, 303, 307) and Location (absolute url
+ * built from the base url when loc starts with '/').  The body is a
+ * short note in the negotiated representation.
+ */
+void core_resp_redirect(struct core_req *, int status, const char *loc);
+/*
+ * Renders an error page for status with message msg in the negotiated
+ * representation (module hook for HTML when it has one).
+ */
+void core_resp_error(struct core_req *, int status, const char *msg);
+
+/* Absolute URL for a site path: base_url + path.  Caller frees. */
+char *core_abs_url(const struct core_req *, const char *path);
+
+/* ------------------------------------------------------------------ */
+/* Modules                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What a plugin exports as the symbol "weft_module".  The host calls
+ * init once per worker process after connecting to PostgreSQL (with the
+ * module's statements prepared) and Redis.
+ */
+struct core_module {
+	const char *name;
+	const struct core_route *routes; /* ends with a NULL pattern */
+	const struct core_stmt *stmts;
+	size_t nstmts;
+	enum core_err (*init)(struct core_ctx *);
+	void (*fini)(struct core_ctx *);
+	/* Optional: HTML for error pages (404 etc.); NULL for the plain one */
+	void (*html_error)(struct core_req *, int status, const char *msg);
+};
+
+/*
+ * Serves one FastCGI request (called by weftd's workers): parses and
+ * validates the request, routes it, runs the handler, renders errors,
+ * applies ETag/304 and HEAD, writes the response and logs it.  fcgi is a
+ * FCGX_Request * (void here so that this header needs no fcgiapp.h).
+ */
+void core_serve(struct core_ctx *, void *fcgi);
+
+#endif /* CORE_H */

@@ -1,0 +1,814 @@
+/*
+ * req.c -- one FastCGI request from start to finish: validate and decode
+ * what nginx passed, route, run the handler, render errors in the
+ * client's representation, apply ETag/304 and HEAD, write the response.
+ *
+ * Handlers only fill a struct core_req; nothing reaches the socket until
+ * the handler has returned, so a failed handler can still be answered
+ * with a clean error page and a validator can be computed over the body.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <fcgiapp.h>
+#include <sodium.h>
+
+#include "core.h"
+
+/* Longest raw path we accept; our URLs are far shorter. */
+#define MAX_PATH 2048
+#define MAX_HEADERS 32
+
+struct hdr {
+	char *name;
+	char *value;
+};
+
+struct core_req {
+	FCGX_Request *f;
+	struct core_ctx *ctx;
+	const char *method;
+	int head;
+	char *path;		/* decoded */
+	const char *query;	/* raw, "" when none */
+	const char *rest;	/* matched by a '*' route */
+	struct core_params q;
+	struct core_params cookies;
+	struct core_params form;
+	int form_parsed;
+	char *in;		/* request body */
+	size_t inlen;
+	int in_read;
+	enum core_rep rep;
+	const enum core_rep *offers;
+	size_t noffers;
+	int status;
+	struct hdr hdrs[MAX_HEADERS];
+	size_t nhdrs;
+	struct core_buf body;
+	int etag;
+	char id[40];
+};
+
+/* The representations errors can be rendered in, in our order. */
+static const enum core_rep err_offers[] = {
+	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON,
+};
+
+/* ---------------------------------------------------------------- access */
+
+const char *
+core_req_method(const struct core_req *r)
+{
+	return r->method;
+}
+
+int
+core_req_is_head(const struct core_req *r)
+{
+	return r->head;
+}
+
+const char *
+core_req_path(const struct core_req *r)
+{
+	return r->path != NULL ? r->path : "/";
+}
+
+const char *
+core_req_query(const struct core_req *r)
+{
+	return r->query;
+}
+
+const char *
+core_req_rest(const struct core_req *r)
+{
+	return r->rest != NULL ? r->rest : "";
+}
+
+const char *
+core_req_param(const struct core_req *r, const char *key)
+{
+	return core_params_get(&r->q, key);
+}
+
+const char *
+core_req_cookie(const struct core_req *r, const char *name)
+{
+	return core_params_get(&r->cookies, name);
+}
+
+const char *
+core_req_env(const struct core_req *r, const char *name)
+{
+	return FCGX_GetParam(name, r->f->envp);
+}
+
+struct core_ctx *
+core_req_ctx(struct core_req *r)
+{
+	return r->ctx;
+}
+
+const char *
+core_req_id(const struct core_req *r)
+{
+	return r->id;
+}
+
+enum core_rep
+core_req_rep(const struct core_req *r)
+{
+	return r->rep;
+}
+
+size_t
+core_req_offers(const struct core_req *r, const enum core_rep **offers)
+{
+	*offers = r->offers;
+	return r->noffers;
+}
+
+enum core_err
+core_req_body(struct core_req *r, size_t max, const char **p, size_t *n)
+{
+	const char *cl;
+	char *end;
+	unsigned long long len;
+	int got;
+
+	*p = NULL;
+	*n = 0;
+	if (!r->in_read) {
+		r->in_read = 1;
+		cl = core_req_env(r, "CONTENT_LENGTH");
+		len = 0;
+		if (cl != NULL && *cl != '\0') {
+			errno = 0;
+			len = strtoull(cl, &end, 10);
+			if (errno != 0 || *end != '\0')
+				return CORE_EINPUT;
+		}
+		if (len > max)
+			return CORE_ETOOLARGE;
+		r->in = core_xcalloc(1, (size_t)len + 1);
+		while (r->inlen < len) {
+			got = FCGX_GetStr(r->in + r->inlen,
+			    (int)(len - r->inlen), r->f->in);
+			if (got <= 0)
+				break;
+			r->inlen += (size_t)got;
+		}
+		if (r->inlen < len)
+			return CORE_EINPUT;
+	}
+	if (r->in == NULL)
+		return CORE_EINPUT;
+	*p = r->in;
+	*n = r->inlen;
+	return CORE_OK;
+}
+
+enum core_err
+core_req_form(struct core_req *r, const struct core_params **form)
+{
+	const char *p, *ct;
+	size_t n;
+	enum core_err er;
+
+	*form = NULL;
+	if (!r->form_parsed) {
+		ct = core_req_env(r, "CONTENT_TYPE");
+		if (ct == NULL || strncasecmp(ct,
+		    "application/x-www-form-urlencoded", 33) != 0)
+			return CORE_EINPUT;
+		if ((er = core_req_body(r, 64 * 1024, &p, &n)) != CORE_OK)
+			return er;
+		if ((er = core_query_parse(p, n, &r->form)) != CORE_OK)
+			return er;
+		r->form_parsed = 1;
+	}
+	*form = &r->form;
+	return CORE_OK;
+}
+
+/* ---------------------------------------------------------------- response */
+
+void
+core_resp_status(struct core_req *r, int status)
+{
+	r->status = status;
+}
+
+static int
+is_token(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr("!#$%&'*+-.^_`|~",
+		    *s) == NULL)
+			return 0;
+	return 1;
+}
+
+/* Replaces the first header called name, or adds it. */
+static enum core_err
+set_header(struct core_req *r, const char *name, const char *value,
+    int replace)
+{
+	size_t i;
+
+	if (!is_token(name) || strpbrk(value, "\r\n") != NULL) {
+		core_log(CORE_LOG_WARN, "header", "refused header %s", name);
+		return CORE_EINPUT;
+	}
+	if (replace)
+		for (i = 0; i < r->nhdrs; i++)
+			if (strcasecmp(r->hdrs[i].name, name) == 0) {
+				free(r->hdrs[i].value);
+				r->hdrs[i].value = core_xstrdup(value);
+				return CORE_OK;
+			}
+	if (r->nhdrs == MAX_HEADERS)
+		return CORE_ESYS;
+	r->hdrs[r->nhdrs].name = core_xstrdup(name);
+	r->hdrs[r->nhdrs].value = core_xstrdup(value);
+	r->nhdrs++;
+	return CORE_OK;
+}
+
+enum core_err
+core_resp_header(struct core_req *r, const char *name, const char *value)
+{
+	return set_header(r, name, value, 0);
+}
+
+static const char *
+get_header(const struct core_req *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhdrs; i++)
+		if (strcasecmp(r->hdrs[i].name, name) == 0)
+			return r->hdrs[i].value;
+	return NULL;
+}
+
+static void
+clear_headers(struct core_req *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhdrs; i++) {
+		free(r->hdrs[i].name);
+		free(r->hdrs[i].value);
+	}
+	r->nhdrs = 0;
+}
+
+void
+core_resp_type(struct core_req *r, enum core_rep rep)
+{
+	if ((unsigned)rep < CORE_REP__MAX)
+		set_header(r, "Content-Type", core_rep_ctype[rep], 1);
+}
+
+struct core_buf *
+core_resp_body(struct core_req *r)
+{
+	return &r->body;
+}
+
+struct core_sink
+core_resp_sink(struct core_req *r)
+{
+	return core_buf_sink(&r->body);
+}
+
+void
+core_resp_etag(struct core_req *r)
+{
+	r->etag = 1;
+}
+
+void
+core_resp_link(struct core_req *r, const char *url, const char *rel)
+{
+	char *v;
+
+	v = core_xasprintf("<%s>; rel=\"%s\"", url, rel);
+	set_header(r, "Link", v, 0);
+	free(v);
+}
+
+char *
+core_abs_url(const struct core_req *r, const char *path)
+{
+	return core_xasprintf("%s%s", r->ctx->base_url, path);
+}
+
+/* ---------------------------------------------------------------- negotiation */
+
+enum core_err
+core_req_negotiate(struct core_req *r, const enum core_rep *offers, size_t n)
+{
+	const char *fmt;
+	enum core_rep rep;
+	size_t i;
+	int k;
+
+	r->offers = offers;
+	r->noffers = n;
+	set_header(r, "Vary", "Accept", 1);
+	if ((fmt = core_req_param(r, "format")) != NULL) {
+		if (core_rep_from_format(fmt, &rep) == 0)
+			for (i = 0; i < n; i++)
+				if (offers[i] == rep) {
+					r->rep = rep;
+					return CORE_OK;
+				}
+		return CORE_ENOTACCEPT;
+	}
+	k = core_accept_choose(core_req_env(r, "HTTP_ACCEPT"), offers, n);
+	if (k < 0)
+		return CORE_ENOTACCEPT;
+	r->rep = offers[k];
+	return CORE_OK;
+}
+
+/* The representation for an error page when negotiation did not pick one. */
+static enum core_rep
+guess_rep(struct core_req *r)
+{
+	const char *fmt;
+	enum core_rep rep;
+	int k;
+
+	if ((fmt = core_req_param(r, "format")) != NULL &&
+	    core_rep_from_format(fmt, &rep) == 0 &&
+	    (rep == CORE_REP_HTML || rep == CORE_REP_MD ||
+	    rep == CORE_REP_JSON))
+		return rep;
+	k = core_accept_choose(core_req_env(r, "HTTP_ACCEPT"), err_offers,
+	    sizeof(err_offers) / sizeof(err_offers[0]));
+	return k < 0 ? CORE_REP_TEXT : err_offers[k];
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static void
+plain_html(struct core_req *r, int status, const char *title,
+    const char *msg)
+{
+	struct core_html h;
+
+	core_html_open(&h, core_resp_sink(r));
+	core_html_doctype(&h);
+	core_html_elem(&h, CORE_TAG_HTML, (const struct core_attr[]){
+	    { CORE_ATTR_LANG, "en" }, { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_HEAD, NULL);
+	core_html_elem(&h, CORE_TAG_META, (const struct core_attr[]){
+	    { CORE_ATTR_CHARSET, "utf-8" }, { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_TITLE, NULL);
+	core_html_textf(&h, "%d %s · weft", status, title);
+	core_html_pop(&h);
+	core_html_elem(&h, CORE_TAG_LINK, (const struct core_attr[]){
+	    { CORE_ATTR_REL, "stylesheet" },
+	    { CORE_ATTR_HREF, "/static/weft.css" },
+	    { CORE_ATTR__MAX, NULL } });
+	core_html_pop(&h);
+	core_html_elem(&h, CORE_TAG_BODY, NULL);
+	core_html_elem(&h, CORE_TAG_MAIN, (const struct core_attr[]){
+	    { CORE_ATTR_CLASS, "container error-page" },
+	    { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_P, (const struct core_attr[]){
+	    { CORE_ATTR_CLASS, "eyebrow" }, { CORE_ATTR__MAX, NULL } });
+	core_html_textf(&h, "%d", status);
+	core_html_pop(&h);
+	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
+	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
+	core_html_elem(&h, CORE_TAG_P, NULL);
+	core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+	    { CORE_ATTR_HREF, "/" }, { CORE_ATTR__MAX, NULL } },
+	    "Go to the home page");
+	core_html_close(&h);
+}
+
+void
+core_resp_error(struct core_req *r, int status, const char *msg)
+{
+	const char *title = core_status_reason(status);
+	const enum core_rep *offers;
+	size_t i, n;
+	json_t *o;
+
+	core_buf_reset(&r->body);
+	/* Keep only what still holds for an error: Vary, Allow, Retry-After. */
+	for (i = 0; i < r->nhdrs;) {
+		if (strcasecmp(r->hdrs[i].name, "Vary") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "Allow") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "Retry-After") == 0) {
+			i++;
+			continue;
+		}
+		free(r->hdrs[i].name);
+		free(r->hdrs[i].value);
+		r->hdrs[i] = r->hdrs[--r->nhdrs];
+	}
+	r->status = status;
+	r->etag = 0;
+	if (r->offers == NULL || status == 406 ||
+	    (r->rep != CORE_REP_HTML && r->rep != CORE_REP_MD &&
+	    r->rep != CORE_REP_JSON))
+		r->rep = guess_rep(r);
+	set_header(r, "Vary", "Accept", 1);
+	set_header(r, "Cache-Control", "no-store", 1);
+	n = core_req_offers(r, &offers);
+	switch (r->rep) {
+	case CORE_REP_JSON:
+		o = json_pack("{s:{s:i,s:o}}", "error", "status", status,
+		    "message", core_json_str(msg));
+		if (status == 406 && o != NULL) {
+			json_t *a = json_array();
+			for (i = 0; i < n; i++)
+				json_array_append_new(a,
+				    json_string(core_rep_mime[offers[i]]));
+			json_object_set_new(json_object_get(o, "error"),
+			    "available", a);
+		}
+		core_json_render(&r->body, o, 1);
+		json_decref(o);
+		break;
+	case CORE_REP_MD:
+		core_buf_printf(&r->body, "# %d ", status);
+		core_md_text(&r->body, title);
+		core_buf_puts(&r->body, "\n\n");
+		core_md_text(&r->body, msg);
+		core_buf_puts(&r->body, "\n");
+		if (status == 404) {
+			core_buf_puts(&r->body, "\nWhere to look next:\n\n");
+			core_buf_printf(&r->body,
+			    "- Papers: %s/papers/{arxiv-id}\n"
+			    "- Researchers: %s/researchers\n"
+			    "- Institutions: %s/institutions\n"
+			    "- Search: %s/search?q={words}\n"
+			    "- Sitemap: %s/sitemap.xml\n"
+			    "- Guidance for agents: %s/llms.txt\n",
+			    r->ctx->base_url, r->ctx->base_url,
+			    r->ctx->base_url, r->ctx->base_url,
+			    r->ctx->base_url, r->ctx->base_url);
+		}
+		break;
+	case CORE_REP_HTML:
+		if (r->ctx->mod != NULL && r->ctx->mod->html_error != NULL)
+			r->ctx->mod->html_error(r, status, msg);
+		else
+			plain_html(r, status, title, msg);
+		break;
+	default:
+		r->rep = CORE_REP_TEXT;
+		core_buf_printf(&r->body, "%d %s\n%s\n", status, title, msg);
+		break;
+	}
+	core_resp_type(r, r->rep);
+}
+
+void
+core_resp_redirect(struct core_req *r, int status, const char *loc)
+{
+	char *abs;
+	json_t *o;
+
+	abs = loc[0] == '/' ? core_abs_url(r, loc) : core_xstrdup(loc);
+	if (set_header(r, "Location", abs, 1) != CORE_OK) {
+		free(abs);
+		core_resp_error(r, 400, "the redirect target is malformed");
+		return;
+	}
+	r->status = status;
+	r->etag = 0;
+	core_buf_reset(&r->body);
+	if (r->offers == NULL)
+		r->rep = guess_rep(r);
+	switch (r->rep) {
+	case CORE_REP_JSON:
+		o = json_pack("{s:i,s:o}", "status", status, "location",
+		    core_json_str(abs));
+		core_json_render(&r->body, o, 1);
+		json_decref(o);
+		break;
+	case CORE_REP_MD:
+		core_buf_printf(&r->body, "# %d ", status);
+		core_md_text(&r->body, core_status_reason(status));
+		core_buf_puts(&r->body, "\n\n");
+		core_md_link(&r->body, abs, abs);
+		core_buf_puts(&r->body, "\n");
+		break;
+	case CORE_REP_HTML: {
+		struct core_html h;
+
+		core_html_open(&h, core_resp_sink(r));
+		core_html_doctype(&h);
+		core_html_elem(&h, CORE_TAG_TITLE, NULL);
+		core_html_text(&h, core_status_reason(status));
+		core_html_pop(&h);
+		core_html_elem(&h, CORE_TAG_P, NULL);
+		core_html_text(&h, "This page has moved to ");
+		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+		    { CORE_ATTR_HREF, abs }, { CORE_ATTR__MAX, NULL } }, abs);
+		core_html_text(&h, ".");
+		core_html_close(&h);
+		break;
+	}
+	default:
+		r->rep = CORE_REP_TEXT;
+		core_buf_printf(&r->body, "%s\n", abs);
+		break;
+	}
+	core_resp_type(r, r->rep);
+	set_header(r, "Vary", "Accept", 1);
+	free(abs);
+}
+
+/* ---------------------------------------------------------------- finish */
+
+/* Does the If-None-Match list hold etag?  Weak comparison (RFC 9110). */
+static int
+etag_matches(const char *inm, const char *etag)
+{
+	const char *p = inm, *s, *e;
+	size_t n;
+
+	if (inm == NULL)
+		return 0;
+	if (etag[0] == 'W' && etag[1] == '/')
+		etag += 2;
+	n = strlen(etag);
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return 1;
+		s = p;
+		if (s[0] == 'W' && s[1] == '/')
+			s += 2;
+		e = s;
+		while (*e != '\0' && *e != ',')
+			e++;
+		p = e;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if ((size_t)(e - s) == n && memcmp(s, etag, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+apply_validators(struct core_req *r)
+{
+	unsigned char hash[16];
+	char hex[33], etag[40];
+	const char *sc;
+
+	if (!r->etag || r->status != 200)
+		return;
+	sc = r->ctx->session_cookie;
+	if (sc != NULL && core_req_cookie(r, sc) != NULL) {
+		/*
+		 * A signed-in browser sees per-user SSI fragments in this
+		 * page: revalidating it would show a stale fragment.
+		 */
+		set_header(r, "Cache-Control", "private, no-cache", 1);
+		return;
+	}
+	crypto_generichash(hash, sizeof(hash), (const unsigned char *)
+	    core_buf_cstr(&r->body), r->body.len, NULL, 0);
+	sodium_bin2hex(hex, sizeof(hex), hash, sizeof(hash));
+	snprintf(etag, sizeof(etag), "\"%s\"", hex);
+	set_header(r, "ETag", etag, 1);
+	if (get_header(r, "Cache-Control") == NULL)
+		set_header(r, "Cache-Control", "public, max-age=60", 1);
+	if (etag_matches(core_req_env(r, "HTTP_IF_NONE_MATCH"), etag)) {
+		r->status = 304;
+		core_buf_reset(&r->body);
+	}
+}
+
+static void
+write_response(struct core_req *r)
+{
+	struct core_buf h = CORE_BUF_INIT;
+	size_t i;
+	int nobody;
+
+	nobody = r->head || r->status == 304 || r->status == 204;
+	core_buf_printf(&h, "Status: %d %s\r\n", r->status,
+	    core_status_reason(r->status));
+	if (get_header(r, "Content-Type") == NULL && r->status != 304)
+		set_header(r, "Content-Type", core_rep_ctype[CORE_REP_TEXT],
+		    1);
+	for (i = 0; i < r->nhdrs; i++)
+		core_buf_printf(&h, "%s: %s\r\n", r->hdrs[i].name,
+		    r->hdrs[i].value);
+	if (r->status != 304)
+		core_buf_printf(&h, "Content-Length: %zu\r\n", r->body.len);
+	core_buf_puts(&h, "\r\n");
+	FCGX_PutStr(h.ptr, (int)h.len, r->f->out);
+	if (!nobody && r->body.len > 0)
+		FCGX_PutStr(r->body.ptr, (int)r->body.len, r->f->out);
+	core_buf_free(&h);
+}
+
+/* ---------------------------------------------------------------- routing */
+
+static int
+method_ok(const char *want, const char *have)
+{
+	if (strcmp(want, "ANY") == 0)
+		return 1;
+	if (strcmp(want, have) == 0)
+		return 1;
+	return strcmp(want, "GET") == 0 && strcmp(have, "HEAD") == 0;
+}
+
+/* Finds the route for r; sets r->rest.  *path_matched tells 405 from 404. */
+static const struct core_route *
+route(struct core_req *r, int *path_matched)
+{
+	const struct core_route *rt;
+	size_t n;
+
+	*path_matched = 0;
+	for (rt = r->ctx->mod->routes; rt->pattern != NULL; rt++) {
+		n = strlen(rt->pattern);
+		if (n > 0 && rt->pattern[n - 1] == '*') {
+			if (strncmp(r->path, rt->pattern, n - 1) != 0)
+				continue;
+			r->rest = r->path + n - 1;
+		} else if (strcmp(r->path, rt->pattern) != 0)
+			continue;
+		else
+			r->rest = "";
+		if (method_ok(rt->method, r->method))
+			return rt;
+		*path_matched = 1;
+	}
+	return NULL;
+}
+
+/* Rejects "." and ".." segments: no URL of ours has them. */
+static int
+has_dot_segment(const char *p)
+{
+	const char *s;
+
+	for (s = p; (s = strstr(s, "/.")) != NULL; s++)
+		if (s[2] == '/' || s[2] == '\0' ||
+		    (s[2] == '.' && (s[3] == '/' || s[3] == '\0')))
+			return 1;
+	return 0;
+}
+
+/* Decodes the request line; an error status (4xx) or 0. */
+static int
+parse_request(struct core_req *r, const char **msg)
+{
+	const char *uri, *qs, *ck;
+	size_t plen;
+
+	r->method = core_req_env(r, "REQUEST_METHOD");
+	if (r->method == NULL)
+		r->method = "GET";
+	r->head = strcmp(r->method, "HEAD") == 0;
+	if ((qs = core_req_env(r, "QUERY_STRING")) == NULL)
+		qs = "";
+	r->query = qs;
+	if ((ck = core_req_env(r, "HTTP_COOKIE")) != NULL)
+		core_cookie_parse(ck, &r->cookies);
+	if (core_query_parse(qs, strlen(qs), &r->q) != CORE_OK) {
+		*msg = "the query string is malformed (bad escape, NUL, "
+		       "invalid UTF-8 or too many parameters)";
+		return 400;
+	}
+	if ((uri = core_req_env(r, "REQUEST_URI")) == NULL)
+		uri = "/";
+	plen = strcspn(uri, "?");
+	if (plen > MAX_PATH) {
+		*msg = "the path is too long";
+		return 414;
+	}
+	if (core_url_decode(uri, plen, 0, &r->path, &plen) != CORE_OK) {
+		*msg = "the path is malformed (bad escape, NUL or invalid "
+		       "UTF-8)";
+		return 400;
+	}
+	if (r->path[0] != '/' || has_dot_segment(r->path)) {
+		*msg = "the path is malformed";
+		return 400;
+	}
+	return 0;
+}
+
+/* 406, naming what this resource is offered as. */
+static void
+not_acceptable(struct core_req *r)
+{
+	struct core_buf m = CORE_BUF_INIT;
+	size_t i;
+
+	core_buf_puts(&m, "no acceptable representation; this resource is "
+	    "available as ");
+	for (i = 0; i < r->noffers; i++)
+		core_buf_printf(&m, "%s%s (?format=%s)", i ? ", " : "",
+		    core_rep_mime[r->offers[i]],
+		    core_rep_format[r->offers[i]]);
+	core_resp_error(r, 406, core_buf_cstr(&m));
+	core_buf_free(&m);
+}
+
+/* The path as logged: private feed tokens are secrets. */
+static const char *
+log_path(const struct core_req *r)
+{
+	if (r->path == NULL)
+		return "?";
+	if (strncmp(r->path, "/rss/feed/", 10) == 0)
+		return "/rss/feed/[token]";
+	return r->path;
+}
+
+static void
+req_free(struct core_req *r)
+{
+	clear_headers(r);
+	core_params_free(&r->q);
+	core_params_free(&r->cookies);
+	core_params_free(&r->form);
+	core_buf_free(&r->body);
+	free(r->path);
+	free(r->in);
+}
+
+void
+core_serve(struct core_ctx *ctx, void *fcgi)
+{
+	struct core_req r;
+	const struct core_route *rt;
+	const char *msg = NULL, *rid;
+	enum core_err er;
+	int st, matched;
+
+	memset(&r, 0, sizeof(r));
+	r.f = fcgi;
+	r.ctx = ctx;
+	r.status = 200;
+	r.query = "";
+	r.method = "GET";
+	r.rep = CORE_REP_HTML;
+	if ((rid = core_req_env(&r, "REQUEST_ID")) != NULL &&
+	    strlen(rid) < sizeof(r.id) && strpbrk(rid, "\r\n\"\\") == NULL)
+		snprintf(r.id, sizeof(r.id), "%s", rid);
+	else {
+		unsigned char raw[8];
+		randombytes_buf(raw, sizeof(raw));
+		sodium_bin2hex(r.id, sizeof(r.id), raw, sizeof(raw));
+	}
+	core_log_setreqid(r.id);
+
+	if ((st = parse_request(&r, &msg)) != 0) {
+		core_resp_error(&r, st, msg);
+		goto out;
+	}
+	if ((rt = route(&r, &matched)) == NULL) {
+		if (matched) {
+			set_header(&r, "Allow", "GET, HEAD, POST", 1);
+			core_resp_error(&r, 405, core_err_str(CORE_EMETHOD));
+		} else
+			core_resp_error(&r, 404, core_err_str(CORE_ENOTFOUND));
+		goto out;
+	}
+	if ((er = rt->handler(&r)) != CORE_OK) {
+		if (er == CORE_EDB)
+			set_header(&r, "Retry-After", "5", 1);
+		if (er == CORE_ENOTACCEPT)
+			not_acceptable(&r);
+		else
+			core_resp_error(&r, core_err_status(er),
+			    core_err_str(er));
+	}
+	apply_validators(&r);
+out:
+	if (r.status >= 500)
+		core_log(CORE_LOG_ERROR, "request", "%s %s -> %d", r.method,
+		    log_path(&r), r.status);
+	write_response(&r);
+	core_log_setreqid(NULL);
+	req_free(&r);
+}

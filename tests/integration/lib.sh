@@ -1,0 +1,98 @@
+# tests/integration/lib.sh -- TAP helpers for the integration tests, which
+# talk HTTP to the real nginx started by tests/run.sh.  Source it:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   get /papers/2512.20345 -H 'Accept: text/markdown'
+#   is_status 301 "bare id redirects"
+#   header_is Location "$WEFT_URL/papers/2512.20345-a-comprehensive-..." "..."
+#   body_has '# A Comprehensive Study' "markdown title"
+#   done_testing
+#
+# After get/post: $STATUS, $HDRS (headers file, lower-cased names),
+# $BODY (body file).  $WEFT_URL is the site, e.g. http://127.0.0.1:8091.
+
+: "${WEFT_URL:?WEFT_URL must be set (tests/run.sh sets it)}"
+T_N=0
+T_FAIL=0
+T_TMP=$(mktemp -d)
+trap 'rm -rf "$T_TMP"' EXIT
+HDRS=$T_TMP/headers
+BODY=$T_TMP/body
+JAR=$T_TMP/cookies
+
+ok() {
+	T_N=$((T_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		T_FAIL=$((T_FAIL + 1))
+		echo "not ok $T_N - $2"
+		[ -n "${3:-}" ] && printf '#   %s\n' "$3"
+	fi
+	return 0
+}
+
+# request METHOD PATH [curl args...]: raw request, no redirects followed.
+request() {
+	local method=$1 path=$2
+	shift 2
+	STATUS=$(curl -s -g -o "$BODY" -D "$T_TMP/raw" -w '%{http_code}' \
+	    --max-time 20 -X "$method" -b "$JAR" -c "$JAR" "$@" \
+	    "$WEFT_URL$path") || STATUS=000
+	tr -d '\r' <"$T_TMP/raw" | awk -F': ' 'NR>1 && NF>1 {
+	    printf "%s: %s\n", tolower($1), substr($0, length($1) + 3) }' >"$HDRS"
+}
+get() { request GET "$@"; }
+head_() { request HEAD "$1" -I "${@:2}"; }
+post() { request POST "$@"; }
+
+# The value of a response header (first one), "" when absent.
+header() { awk -v n="$(echo "$1" | tr 'A-Z' 'a-z')" -F': ' \
+    '$1 == n { print substr($0, length($1) + 3); exit }' "$HDRS"; }
+
+is_status() {
+	[ "$STATUS" = "$1" ]
+	ok $? "$2" "status $STATUS, want $1"
+}
+header_is() {
+	local v
+	v=$(header "$1")
+	[ "$v" = "$2" ]
+	ok $? "$3" "$1: '$v', want '$2'"
+}
+header_has() {
+	local v
+	v=$(header "$1")
+	case "$v" in *"$2"*) ok 0 "$3" ;; *) ok 1 "$3" "$1: '$v' lacks '$2'" ;; esac
+}
+header_absent() {
+	[ -z "$(header "$1")" ]
+	ok $? "$2" "$1 present: $(header "$1")"
+}
+body_has() {
+	grep -qF -- "$1" "$BODY"
+	ok $? "$2" "body lacks '$1': $(head -c 300 "$BODY")"
+}
+body_lacks() {
+	! grep -qF -- "$1" "$BODY"
+	ok $? "$2" "body has '$1'"
+}
+body_empty() {
+	[ ! -s "$BODY" ]
+	ok $? "$1" "body not empty"
+}
+# json_is JQ-FILTER EXPECTED NAME: jq -r on the body.
+json_is() {
+	local v
+	v=$(jq -r "$1" "$BODY" 2>/dev/null)
+	[ "$v" = "$2" ]
+	ok $? "$3" "jq '$1' gave '$v', want '$2'"
+}
+# The status is a 4xx (never 5xx).
+is_4xx() {
+	case "$STATUS" in 4??) ok 0 "$1" ;; *) ok 1 "$1" "status $STATUS" ;; esac
+}
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAIL" = 0 ]
+}
