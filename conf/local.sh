@@ -1,0 +1,249 @@
+#!/bin/bash
+# conf/local.sh -- the whole site on this machine, under the project's
+# var/ directory: a throwaway PostgreSQL cluster and Redis, weftd for
+# each module, and a private nginx.
+#
+#   conf/local.sh up      [--var DIR] [--port N] [--build DIR]
+#   conf/local.sh down    [--var DIR]
+#   conf/local.sh status  [--var DIR]
+#   conf/local.sh deps    installs the Debian packages that are missing
+#
+# Running `up` again is safe: what runs keeps running, the workers are
+# restarted on the current build, the data is loaded only when it changed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cmd=${1:-up}
+shift || true
+var=$root/var
+port=8080
+build=build
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--var) var=$2; shift 2 ;;
+	--port) port=$2; shift 2 ;;
+	--build) build=$2; shift 2 ;;
+	*) echo "local.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$var"
+var=$(cd "$var" && pwd)
+pgbin=/usr/lib/postgresql/15/bin
+modules="pages accounts feeds"
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+say() { printf '%s\n' "$*" >&2; }
+
+PACKAGES="build-essential pkg-config clang libfcgi-dev libpq-dev \
+libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
+libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
+postgresql-contrib redis-server wrk libxml2-utils python3 \
+python3-feedparser jq curl perl"
+
+deps() {
+	local missing=
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		    grep -q "install ok installed" || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "installing:$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+	    --no-install-recommends $missing >/dev/null
+}
+
+# Runs a command as the postgres user (PostgreSQL refuses root).
+aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
+
+pg_up() {
+	local data=$var/pg/data
+	mkdir -p "$var/pg/run"
+	if [ ! -f "$data/PG_VERSION" ]; then
+		say "creating a PostgreSQL cluster in $data"
+		$SUDO chown -R postgres "$var/pg"
+		aspg "$pgbin/initdb" -D "$data" --auth=trust -U weft -E UTF8 \
+		    --locale=C.UTF-8 --no-sync >/dev/null
+		cat >>"$data/postgresql.conf" <<-CONF
+		listen_addresses = ''
+		unix_socket_directories = '$var/pg/run'
+		max_connections = 200
+		shared_buffers = 256MB
+		fsync = off
+		synchronous_commit = off
+		full_page_writes = off
+		CONF
+	fi
+	$SUDO chown -R postgres "$var/pg"
+	if ! aspg "$pgbin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+		aspg "$pgbin/pg_ctl" -D "$data" -l "$var/pg/server.log" -w \
+		    start >/dev/null
+	fi
+	psql -h "$var/pg/run" -U weft -d postgres -Atqc \
+	    "SELECT 1 FROM pg_database WHERE datname = 'weft'" | grep -q 1 ||
+	    psql -h "$var/pg/run" -U weft -d postgres -qc "CREATE DATABASE weft"
+}
+
+pg_down() {
+	[ -f "$var/pg/data/PG_VERSION" ] || return 0
+	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -m fast stop >/dev/null 2>&1 ||
+	    true
+}
+
+redis_up() {
+	mkdir -p "$var/redis"
+	redis-cli -s "$var/redis/redis.sock" ping >/dev/null 2>&1 && return 0
+	redis-server --port 0 --unixsocket "$var/redis/redis.sock" \
+	    --unixsocketperm 777 --save '' --appendonly no --daemonize yes \
+	    --pidfile "$var/redis/redis.pid" --logfile "$var/redis/redis.log" \
+	    --dir "$var/redis" >/dev/null
+	for _ in $(seq 50); do
+		redis-cli -s "$var/redis/redis.sock" ping >/dev/null 2>&1 &&
+		    return 0
+		sleep 0.1
+	done
+	say "redis did not start"; return 1
+}
+
+redis_down() {
+	redis-cli -s "$var/redis/redis.sock" shutdown nosave >/dev/null 2>&1 ||
+	    true
+}
+
+write_conf() {
+	cat >"$var/weft.conf" <<-CONF
+	# Written by conf/local.sh; edit conf/weft.conf for the documentation.
+	base_url = http://127.0.0.1:$port
+	db = host=$var/pg/run dbname=weft user=weft
+	redis = $var/redis/redis.sock
+	socket_dir = $var/run
+	socket_mode = 0666
+	modules_dir = $root/$build
+	workers = 2
+	log_level = info
+	session_cookie = weft_session
+	content_dir = $root/modules/pages/content
+	sql_dir = $root/sql
+	data_dir = $root/sql/data
+	CONF
+}
+
+# Loads the bundled dataset when it (or the loader) changed.
+load_data() {
+	local stamp=$var/loaded.stamp sum
+	sum=$(cat "$root"/sql/data/*.gz "$root"/sql/schema/*.sql \
+	    "$root/$build/weft-harvest" 2>/dev/null | md5sum | cut -c1-32)
+	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" migrate
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+		return 0
+	fi
+	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" load
+	echo "$sum" >"$stamp"
+}
+
+pidof_mod() {
+	local f=$var/run/weftd-$1.pid
+	[ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && cat "$f"
+}
+
+weftd_stop() {
+	local m pid
+	for m in $modules; do
+		pid=$(pidof_mod "$m") || continue
+		kill -TERM "$pid" 2>/dev/null || true
+		for _ in $(seq 100); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		rm -f "$var/run/weftd-$m.pid"
+	done
+}
+
+weftd_up() {
+	local m
+	mkdir -p "$var/run" "$var/log"
+	chmod 755 "$var/run"
+	weftd_stop
+	for m in $modules; do
+		[ -f "$root/$build/$m.so" ] || continue
+		WEFT_CONF=$var/weft.conf setsid "$root/$build/weftd" \
+		    -c "$var/weft.conf" -m "$m" \
+		    >>"$var/log/$m.log" 2>&1 </dev/null &
+		echo $! >"$var/run/weftd-$m.pid"
+	done
+	for m in $modules; do
+		[ -f "$root/$build/$m.so" ] || continue
+		for _ in $(seq 50); do
+			[ -S "$var/run/$m.sock" ] && break
+			sleep 0.1
+		done
+		[ -S "$var/run/$m.sock" ] || {
+			say "weftd $m did not start; see $var/log/$m.log"
+			return 1
+		}
+	done
+}
+
+nginx_up() {
+	"$root/nginx/gen.sh" local "$var" "$port"
+	nginx -t -q -p "$var/nginx" -c "$var/nginx/nginx.conf" 2>&1 |
+	    grep -v 'could not open error log' >&2 || true
+	if [ -f "$var/nginx/nginx.pid" ] &&
+	    kill -0 "$(cat "$var/nginx/nginx.pid")" 2>/dev/null; then
+		nginx -p "$var/nginx" -c "$var/nginx/nginx.conf" -s reload
+	else
+		nginx -p "$var/nginx" -c "$var/nginx/nginx.conf"
+	fi
+}
+
+nginx_down() {
+	[ -f "$var/nginx/nginx.pid" ] || return 0
+	nginx -p "$var/nginx" -c "$var/nginx/nginx.conf" -s quit \
+	    2>/dev/null || true
+	for _ in $(seq 50); do
+		[ -f "$var/nginx/nginx.pid" ] || break
+		sleep 0.1
+	done
+}
+
+case "$cmd" in
+deps)
+	deps
+	;;
+up)
+	deps
+	make -C "$root" -s $( [ "$build" = build-san ] && echo SAN=1 ) all
+	pg_up
+	redis_up
+	write_conf
+	load_data
+	weftd_up
+	nginx_up
+	say ""
+	say "weft is running at http://127.0.0.1:$port/"
+	say "  logs: $var/log/   stop: make stop"
+	;;
+down)
+	nginx_down
+	weftd_stop
+	redis_down
+	pg_down
+	;;
+status)
+	for m in $modules; do
+		if pid=$(pidof_mod "$m"); then echo "weftd $m: running ($pid)"
+		else echo "weftd $m: stopped"; fi
+	done
+	redis-cli -s "$var/redis/redis.sock" ping >/dev/null 2>&1 &&
+	    echo "redis: running" || echo "redis: stopped"
+	aspg "$pgbin/pg_ctl" -D "$var/pg/data" status >/dev/null 2>&1 &&
+	    echo "postgresql: running" || echo "postgresql: stopped"
+	[ -f "$var/nginx/nginx.pid" ] && echo "nginx: running on :$port" ||
+	    echo "nginx: stopped"
+	;;
+*)
+	echo "usage: conf/local.sh up|down|status|deps [--var DIR] [--port N]" >&2
+	exit 2
+	;;
+esac

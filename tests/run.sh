@@ -1,0 +1,34 @@
+#!/bin/bash
+# tests/run.sh -- every test: builds with AddressSanitizer and UBSan,
+# starts a fresh PostgreSQL, Redis, weftd pool and nginx under var/test,
+# runs the unit tests and the integration tests (HTTP through nginx) with
+# prove, stops the servers.  `make test` calls it; so does .ci/run.
+#
+#   tests/run.sh              everything
+#   tests/run.sh unit         unit tests only (no servers)
+#   tests/run.sh integration  integration tests only
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+what=${1:-all}
+var=$root/var/test
+port=${WEFT_TEST_PORT:-8091}
+
+conf/local.sh deps || exit 1
+make -s SAN=1 all unit-bins || exit 1
+
+tests=()
+if [ "$what" != integration ]; then
+	tests+=(build-san/tests/test_*)
+fi
+if [ "$what" != unit ]; then
+	conf/local.sh down --var "$var" >/dev/null 2>&1
+	rm -rf "$var"
+	trap 'conf/local.sh down --var "$var" >/dev/null 2>&1' EXIT
+	conf/local.sh up --var "$var" --port "$port" --build build-san ||
+	    exit 1
+	export WEFT_URL=http://127.0.0.1:$port WEFT_VAR=$var WEFT_ROOT=$root
+	chmod +x tests/integration/t_*.sh
+	tests+=(tests/integration/t_*.sh)
+fi
+prove -f --exec '' "${tests[@]}"
