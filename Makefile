@@ -33,6 +33,11 @@ OPT     := -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 LDSAN   :=
 endif
 
+# BUILD=dir puts objects elsewhere (parallel builds of one tree).
+ifneq ($(BUILD),)
+B       := $(BUILD)
+endif
+
 CFLAGS  := $(CSTD) $(WARN) $(OPT) -fPIC -MMD -MP -Imodules/core -I$(B)/gen \
            $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(LDSAN) -Wl,-z,relro,-z,now $(EXTRA_LDFLAGS)

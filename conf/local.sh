@@ -213,7 +213,9 @@ deps)
 	;;
 up)
 	deps
-	make -C "$root" -s $( [ "$build" = build-san ] && echo SAN=1 ) all
+	san=
+	case "$build" in *san*) san=SAN=1 ;; esac
+	make -C "$root" -s BUILD="$build" $san all
 	pg_up
 	redis_up
 	write_conf

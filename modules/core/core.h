@@ -456,7 +456,8 @@ struct core_db;
 /*
  * Connects with conninfo and prepares stmts[0..n) (borrowed: must outlive
  * the db).  CORE_EDB (logged) if the server is unreachable or a statement
- * does not prepare.  Free with core_db_close().
+ * does not prepare; *dbp is set even then (a handle that reconnects on
+ * the next core_db_exec), and the caller frees it with core_db_close().
  */
 enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
     size_t n, struct core_db **dbp);
@@ -475,6 +476,31 @@ enum core_err core_db_cmd(struct core_db *, const char *sql);
 void core_db_close(struct core_db *);
 
 /* ------------------------------------------------------------------ */
+/* Redis: fails soft (CORE_ECACHE), callers carry on without it        */
+/* ------------------------------------------------------------------ */
+
+struct core_redis;
+struct redisReply; /* hiredis */
+
+/*
+ * A connection to the Redis unix socket at path, made now if possible and
+ * again (at most once a second) whenever it is broken.  Never NULL; free
+ * with core_redis_close().
+ */
+struct core_redis *core_redis_open(const char *path);
+/*
+ * Runs one command.  fmt is a hiredis format and always a literal: each
+ * %s and %b becomes one argument, so values with spaces or CR/LF stay
+ * data.  On CORE_OK *reply is set (caller frees with freeReplyObject());
+ * CORE_ECACHE (logged) when Redis is down or answers an error.
+ */
+enum core_err core_redis_cmd(struct core_redis *, struct redisReply **reply,
+    const char *fmt, ...);
+enum core_err core_redis_vcmd(struct core_redis *, struct redisReply **reply,
+    const char *fmt, va_list ap);
+void core_redis_close(struct core_redis *);
+
+/* ------------------------------------------------------------------ */
 /* Requests and responses                                              */
 /* ------------------------------------------------------------------ */
 
@@ -486,7 +512,7 @@ struct core_module;
 struct core_ctx {
 	struct core_conf *conf;
 	struct core_db *db;	       /* NULL when the module has no SQL */
-	void *redis;		       /* redisContext *, may be NULL */
+	struct core_redis *redis;      /* NULL when not configured */
 	const struct core_module *mod;
 	const char *base_url;	       /* "http://127.0.0.1:8080", no '/' */
 	const char *session_cookie;    /* cookie name, "weft_session" */

@@ -165,7 +165,7 @@ host_close(struct host *hs)
 enum core_err
 host_ctx_open(struct host *hs, struct core_ctx *ctx)
 {
-	const char *conninfo;
+	const char *conninfo, *redis;
 	enum core_err er;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -175,6 +175,9 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	    "http://127.0.0.1:8080");
 	ctx->session_cookie = core_conf_get(hs->conf, "session_cookie",
 	    "weft_session");
+	if ((redis = core_conf_get(hs->conf, "redis", NULL)) != NULL &&
+	    *redis != '\0')
+		ctx->redis = core_redis_open(redis);
 	if (hs->mod->nstmts == 0)
 		return CORE_OK;
 	conninfo = core_conf_get(hs->conf, "db", "dbname=weft");
@@ -194,4 +197,6 @@ host_ctx_close(struct core_ctx *ctx)
 {
 	core_db_close(ctx->db);
 	ctx->db = NULL;
+	core_redis_close(ctx->redis);
+	ctx->redis = NULL;
 }
