@@ -19,7 +19,7 @@ make -s SAN=1 all unit-bins || exit 1
 
 tests=()
 if [ "$what" != integration ]; then
-	tests+=(build-san/tests/test_*)
+	tests+=(tests/static/t_*.sh build-san/tests/test_*)
 fi
 if [ "$what" != unit ]; then
 	conf/local.sh down --var "$var" >/dev/null 2>&1

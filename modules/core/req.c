@@ -619,6 +619,11 @@ write_response(struct core_req *r)
 		    r->hdrs[i].value);
 	if (r->status != 304)
 		core_buf_printf(&h, "Content-Length: %zu\r\n", r->body.len);
+	/* An estimate for agents' context budgets, as Cloudflare's
+	 * markdown-for-agents sends it: about four bytes a token. */
+	if (r->rep == CORE_REP_MD && r->status != 304)
+		core_buf_printf(&h, "x-markdown-tokens: %zu\r\n",
+		    (r->body.len + 3) / 4);
 	core_buf_puts(&h, "\r\n");
 	FCGX_PutStr(h.ptr, (int)h.len, r->f->out);
 	if (!nobody && r->body.len > 0)
