@@ -1,0 +1,106 @@
+/*
+ * md.c -- the markdown writer, for text served to agents and mailed out.
+ * Data must stay data once a markdown renderer reads it: no emphasis,
+ * links, headings, lists, tables, HTML or entities may appear from a
+ * title, so every character CommonMark or GFM gives a meaning to is
+ * backslash-escaped (CommonMark allows a backslash before any ASCII
+ * punctuation, so over-escaping is harmless).
+ */
+#include <string.h>
+
+#include "core.h"
+
+/*
+ * Markdown syntax characters.  '&' and ';' start and end entities, '~'
+ * is GFM strikethrough, '|' a GFM table cell, '=' a setext underline and
+ * '-' '+' '.' list markers.
+ */
+static const char specials[] = "\\`*_{}[]()#+-.!|<>&~;=";
+
+/*
+ * Copies s with every C0 control (line breaks included) and DEL turned
+ * into a space, and a CR LF pair into one space, so the text stays on
+ * one line and cannot start a block of its own.
+ */
+static void
+flatten(struct core_buf *b, const char *s)
+{
+	unsigned char c;
+
+	for (; (c = (unsigned char)*s) != '\0'; s++) {
+		if (c == '\r' && s[1] == '\n')
+			continue;
+		core_buf_putc(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+	}
+}
+
+void
+core_md_text(struct core_buf *b, const char *s)
+{
+	struct core_buf flat = CORE_BUF_INIT, clean = CORE_BUF_INIT;
+	const char *p;
+
+	if (s == NULL)
+		return;
+	flatten(&flat, s);
+	/* Replaces invalid UTF-8 and drops C1 controls. */
+	core_utf8_clean(&clean, core_buf_cstr(&flat), flat.len);
+	for (p = core_buf_cstr(&clean); *p != '\0'; p++) {
+		if (strchr(specials, *p) != NULL)
+			core_buf_putc(b, '\\');
+		core_buf_putc(b, *p);
+	}
+	core_buf_free(&flat);
+	core_buf_free(&clean);
+}
+
+/*
+ * A link destination ends at a space or ')' (or '>' in the <...> form),
+ * and a backslash there escapes the next character, so a URL ending in
+ * '\' would swallow the closing parenthesis.  Those bytes, controls and
+ * spaces are percent-encoded; browsers decode them to the same URL.
+ */
+static void
+md_url(struct core_buf *b, const char *url)
+{
+	struct core_buf clean = CORE_BUF_INIT;
+	const char *p;
+	unsigned char c;
+
+	core_utf8_clean(&clean, url, strlen(url));
+	for (p = core_buf_cstr(&clean); (c = (unsigned char)*p) != '\0'; p++) {
+		if (c <= 0x20 || c == 0x7f || strchr("()<>\\", c) != NULL)
+			core_buf_printf(b, "%%%02X", c);
+		else
+			core_buf_putc(b, (char)c);
+	}
+	core_buf_free(&clean);
+}
+
+void
+core_md_link(struct core_buf *b, const char *text, const char *url)
+{
+	core_buf_putc(b, '[');
+	core_md_text(b, text);
+	core_buf_puts(b, "](");
+	if (url != NULL)
+		md_url(b, url);
+	core_buf_putc(b, ')');
+}
+
+void
+core_md_heading(struct core_buf *b, int level, const char *text)
+{
+	int i;
+
+	/* ATX headings have levels 1 to 6; more '#' is a paragraph. */
+	if (level < 1)
+		level = 1;
+	if (level > 6)
+		level = 6;
+	for (i = 0; i < level; i++)
+		core_buf_putc(b, '#');
+	core_buf_putc(b, ' ');
+	core_md_text(b, text);
+	core_buf_puts(b, "\n\n");
+}

@@ -1,0 +1,220 @@
+/*
+ * xml.c -- the XML writer (RSS, Atom, sitemaps) over libxml2's
+ * xmlTextWriter.  libxml2 escapes < > & and quotes but passes control
+ * characters and U+FFFE/U+FFFF through, any of which makes the document
+ * ill-formed, so every piece of text and every attribute value is
+ * cleaned here before libxml2 sees it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlIO.h>
+#include <libxml/xmlwriter.h>
+
+#include "core.h"
+
+struct core_xml {
+	struct core_sink sink;
+	xmlTextWriterPtr w;
+	size_t depth;      /* open elements, to refuse a stray end */
+	enum core_err err; /* sticky: the first failure */
+};
+
+/* The first failure wins; every entry point checks err first. */
+static void
+fail(struct core_xml *x, enum core_err er)
+{
+	if (x->err == CORE_OK)
+		x->err = er;
+}
+
+/* A libxml2 writer call returned rc; negative means it failed. */
+static void
+check(struct core_xml *x, int rc)
+{
+	if (rc < 0)
+		fail(x, CORE_ESYS);
+}
+
+/*
+ * The output buffer's write callback.  After an error the document is
+ * broken anyway; dropping the rest keeps the sticky-error promise that
+ * nothing more reaches the sink.
+ */
+static int
+sink_write(void *ctx, const char *p, int n)
+{
+	struct core_xml *x = ctx;
+
+	if (x->err == CORE_OK && n > 0)
+		x->sink.write(x->sink.arg, p, (size_t)n);
+	return n;
+}
+
+static int
+sink_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/*
+ * Names come from our own literals, but a typo must not produce markup:
+ * letters, digits and _ : . - only, not starting with a digit, '.' or '-'.
+ */
+static int
+name_ok(const char *s)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789_:.-";
+
+	if (s == NULL || *s == '\0' || strchr("0123456789.-", *s) != NULL)
+		return 0;
+	return s[strspn(s, set)] == '\0';
+}
+
+/*
+ * Appends s cleaned for XML 1.0 to b: invalid UTF-8 replaced, controls
+ * but tab, LF and CR dropped (core_utf8_clean), and then the two
+ * non-characters U+FFFE and U+FFFF, which are valid UTF-8 but not XML
+ * Chars, dropped too.
+ */
+static void
+xml_clean(struct core_buf *b, const char *s)
+{
+	struct core_buf tmp = CORE_BUF_INIT;
+	const char *p, *run;
+
+	core_utf8_clean(&tmp, s, strlen(s));
+	p = run = core_buf_cstr(&tmp);
+	for (; *p != '\0'; p++) {
+		if (p[0] != '\xef' || p[1] != '\xbf' ||
+		    (p[2] != '\xbe' && p[2] != '\xbf'))
+			continue;
+		core_buf_put(b, run, (size_t)(p - run));
+		p += 2;
+		run = p + 1;
+	}
+	core_buf_put(b, run, (size_t)(p - run));
+	core_buf_free(&tmp);
+}
+
+struct core_xml *
+core_xml_open(struct core_sink sink)
+{
+	struct core_xml *x;
+	xmlOutputBufferPtr out;
+
+	xmlInitParser(); /* idempotent; libxml2 wants it before use */
+	x = core_xcalloc(1, sizeof(*x));
+	x->sink = sink;
+	x->err = CORE_OK;
+	/* No encoder: we hand libxml2 UTF-8 and want UTF-8 out. */
+	out = xmlOutputBufferCreateIO(sink_write, sink_close, x, NULL);
+	if (out == NULL) {
+		fail(x, CORE_ESYS);
+		return x;
+	}
+	/* The writer owns out from here and closes it when freed. */
+	if ((x->w = xmlNewTextWriter(out)) == NULL) {
+		xmlOutputBufferClose(out);
+		fail(x, CORE_ESYS);
+		return x;
+	}
+	check(x, xmlTextWriterStartDocument(x->w, "1.0", "UTF-8", NULL));
+	return x;
+}
+
+void
+core_xml_start(struct core_xml *x, const char *name)
+{
+	if (x->err != CORE_OK)
+		return;
+	if (!name_ok(name)) {
+		fail(x, CORE_EINPUT);
+		return;
+	}
+	check(x, xmlTextWriterStartElement(x->w, (const xmlChar *)name));
+	x->depth++;
+}
+
+void
+core_xml_attr(struct core_xml *x, const char *name, const char *val)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	if (x->err != CORE_OK)
+		return;
+	if (!name_ok(name) || val == NULL) {
+		fail(x, CORE_EINPUT);
+		return;
+	}
+	xml_clean(&b, val);
+	check(x,
+	    xmlTextWriterWriteAttribute(x->w, (const xmlChar *)name,
+		(const xmlChar *)core_buf_cstr(&b)));
+	core_buf_free(&b);
+}
+
+void
+core_xml_text(struct core_xml *x, const char *s)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	if (x->err != CORE_OK || s == NULL)
+		return;
+	xml_clean(&b, s);
+	check(x,
+	    xmlTextWriterWriteString(x->w, (const xmlChar *)core_buf_cstr(&b)));
+	core_buf_free(&b);
+}
+
+void
+core_xml_end(struct core_xml *x)
+{
+	if (x->err != CORE_OK)
+		return;
+	if (x->depth == 0) {
+		fail(x, CORE_EINPUT);
+		return;
+	}
+	/* Full end tags: <guid></guid> reads better than <guid/> in feeds. */
+	check(x, xmlTextWriterFullEndElement(x->w));
+	x->depth--;
+}
+
+void
+core_xml_elemtext(struct core_xml *x, const char *name, const char *text)
+{
+	if (text == NULL)
+		return;
+	core_xml_start(x, name);
+	core_xml_text(x, text);
+	core_xml_end(x);
+}
+
+void
+core_xml_flush(struct core_xml *x)
+{
+	if (x->err != CORE_OK)
+		return;
+	check(x, xmlTextWriterFlush(x->w));
+}
+
+enum core_err
+core_xml_close(struct core_xml *x)
+{
+	enum core_err er;
+
+	if (x == NULL)
+		return CORE_ESYS;
+	/* Ends open elements and writes the final newline. */
+	if (x->err == CORE_OK)
+		check(x, xmlTextWriterEndDocument(x->w));
+	/* Frees the output buffer too, flushing through sink_write(). */
+	if (x->w != NULL)
+		xmlFreeTextWriter(x->w);
+	er = x->err;
+	free(x);
+	return er;
+}
