@@ -444,7 +444,7 @@ core_html_elemtext(struct core_html *h, enum core_tag t,
 /*
  * cmark in its default mode replaces raw HTML with a comment and empties
  * javascript:, vbscript:, file: and data: (but image) links, so its output
- * is safe to write raw.  CMARK_OPT_UNSAFE must never be used.  The input
+ * is safe to write raw.  The unsafe option must never be passed.  The input
  * is cleaned first so broken UTF-8 and controls do not reach the page.
  */
 void
