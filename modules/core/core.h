@@ -83,7 +83,8 @@ void core_buf_puts(struct core_buf *, const char *s);
 void core_buf_putc(struct core_buf *, char c);
 void core_buf_printf(struct core_buf *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void core_buf_vprintf(struct core_buf *, const char *fmt, va_list);
+void core_buf_vprintf(struct core_buf *, const char *fmt, va_list)
+    __attribute__((format(printf, 2, 0)));
 /* Empties the buffer, keeping its memory. */
 void core_buf_reset(struct core_buf *);
 /* Always a valid C string ("" for an empty buffer); borrowed. */
@@ -288,8 +289,9 @@ struct core_attr {
 
 /*
  * An HTML document being written.  Errors are sticky: after the first
- * (too deep, a pop with nothing open, an unsafe URL) the writer writes
- * nothing more and core_html_close() returns CORE_EINPUT.
+ * (too deep, a pop with nothing open, a bad SSI name) the writer writes
+ * nothing more and core_html_close() returns CORE_EINPUT.  An unsafe URL
+ * is not an error: the attribute is written empty.
  */
 struct core_html {
 	struct core_sink sink;
@@ -333,8 +335,9 @@ void core_html_jsonld(struct core_html *, const json_t *);
 /*
  * nginx SSI: "<!--# if expr="$cookie_NAME" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
- * markup and core_html_ssi_endif().  cookie and path must be made of
- * [A-Za-z0-9_/.-] only (sticky error otherwise).
+ * markup and core_html_ssi_endif().  cookie must be [A-Za-z0-9_] (nginx
+ * would end $cookie_a-b at the '-') and path [A-Za-z0-9_/.-] only
+ * (sticky error otherwise).
  */
 void core_html_ssi_if_cookie(struct core_html *, const char *cookie,
     const char *virtual_path);
@@ -356,7 +359,7 @@ void core_html_escape(struct core_buf *b, const char *s);
 void core_md_text(struct core_buf *b, const char *s);
 /* Appends "[text](url)"; url gets ( ) < > and spaces percent-encoded. */
 void core_md_link(struct core_buf *b, const char *text, const char *url);
-/* Appends "# " (level times) and the escaped text and "\n\n". */
+/* Appends a level-deep ATX heading ("## text" for 2), escaped, "\n\n". */
 void core_md_heading(struct core_buf *b, int level, const char *text);
 
 /* ------------------------------------------------------------------ */
