@@ -112,9 +112,11 @@ harvest: $(PROGRAMS:%=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
+# Dependency files go to $(B)/deps so that only binaries sit in tests/.
 $(B)/tests/%: tests/unit/%.c $(MODULE_LIBS) $(CORE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
+	@mkdir -p $(dir $@) $(B)/deps
+	@$(if $(Q),echo "  TEST    $<")
+	$(Q)$(CC) $(CFLAGS) -MF $(B)/deps/$*.d -Itests -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
 	    $(LDFLAGS) $(LDLIBS)
 
 unit-bins: $(UNIT_BINS)
@@ -135,8 +137,8 @@ integration:
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 $(B)/fuzz/%: tests/fuzz/%.c $(MODULE_LIBS) $(CORE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
+	@mkdir -p $(dir $@) $(B)/deps
+	$(CC) $(CFLAGS) -MF $(B)/deps/$*.d -fsanitize=fuzzer -o $@ $< $(MODULE_LIBS) $(CORE_LIB) \
 	    $(LDFLAGS) -fsanitize=fuzzer $(LDLIBS)
 fuzz-bins: $(FUZZ_BINS)
 fuzz:
