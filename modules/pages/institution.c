@@ -1,0 +1,184 @@
+/*
+ * institution.c -- /institutions/{id}-{slug}, and the lookups that
+ * redirect to it: a bare or wrong-slugged id, a ROR id (bare
+ * "02jx3x895" or the URL "https://ror.org/02jx3x895", percent-encoded in
+ * the path), or a name (case-insensitive, exact, on the name, an alias
+ * or the slug).  One match: 301.  Several names: 300 with the
+ * candidates.  None: 404.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+#include "pages.h"
+
+/* Longer lookups are not names of institutions. */
+#define NAME_MAX_LEN 300
+
+static void
+redirect(struct core_req *req, const char *path)
+{
+	const char *q = core_req_query(req);
+	char *loc;
+
+	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
+	core_resp_redirect(req, 301, loc);
+	free(loc);
+}
+
+/*
+ * A ROR id: '0', six of Crockford's base32 (no i, l, o, u), two check
+ * digits.  Letters may come in either case; out gets it lower-cased.
+ */
+static int
+ror_id(const char *s, char out[10])
+{
+	size_t i;
+
+	if (strlen(s) != 9 || s[0] != '0')
+		return 0;
+	for (i = 0; i < 9; i++) {
+		int c = tolower((unsigned char)s[i]);
+
+		if (i >= 7 ? !isdigit(c) :
+		    !(isdigit(c) || (c >= 'a' && c <= 'z' && !strchr("ilou",
+		    c))))
+			return 0;
+		out[i] = (char)c;
+	}
+	out[9] = '\0';
+	return 1;
+}
+
+/*
+ * Strips "https://ror.org/" and its variants (http, merged slashes, no
+ * scheme); returns the rest, or NULL when s is no ROR URL.
+ */
+static const char *
+ror_url(const char *s)
+{
+	if (strncasecmp(s, "https:", 6) == 0)
+		s += 6;
+	else if (strncasecmp(s, "http:", 5) == 0)
+		s += 5;
+	while (*s == '/')
+		s++;
+	if (strncasecmp(s, "www.", 4) == 0)
+		s += 4;
+	if (strncasecmp(s, "ror.org/", 8) != 0)
+		return NULL;
+	return s + 8;
+}
+
+/* The 300 page: the candidates in the negotiated representation. */
+static enum core_err
+choices(struct core_req *req, const char *name, json_t *cands)
+{
+	json_t *m;
+	enum core_err er;
+
+	m = json_pack("{s:s,s:o,s:O}", "type", "choices", "query",
+	    core_json_str(name), "candidates", cands);
+	core_resp_status(req, 300);
+	er = pages_respond(req, PAGES_CHOICES, m);
+	json_decref(m);
+	return er;
+}
+
+static enum core_err
+by_id(struct core_req *req, long long id)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	json_t *m = NULL;
+	char *canon;
+	enum core_err er;
+
+	if ((er = pages_store_institution(ctx->db, ctx->base_url, id, &m)) !=
+	    CORE_OK)
+		return er;
+	canon = pages_institution_path(id, pages_str(m, "slug"));
+	if (strcmp(core_req_path(req), canon) != 0)
+		redirect(req, canon);
+	else
+		er = pages_respond(req, PAGES_INSTITUTION, m);
+	free(canon);
+	json_decref(m);
+	return er;
+}
+
+/* One candidate of a lookup: redirect to its canonical page. */
+static void
+to_candidate(struct core_req *req, const json_t *c)
+{
+	char *p = pages_institution_path(pages_int(c, "id", 0),
+	    pages_str(c, "slug"));
+
+	redirect(req, p);
+	free(p);
+}
+
+enum core_err
+pages_institution(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const char *rest = core_req_rest(req), *r;
+	json_t *found = NULL;
+	long long id;
+	char ror[10];
+	size_t n;
+	enum core_err er;
+
+	if (*rest == '\0') {
+		redirect(req, "/institutions");
+		return CORE_OK;
+	}
+	if (strlen(rest) > NAME_MAX_LEN)
+		return CORE_ENOTFOUND;
+	if ((er = core_req_negotiate(req, pages_offers,
+	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		return er;
+
+	/* "42" or "42-slug": by id. */
+	n = strcspn(rest, "-");
+	if (pages_parse_id(rest, n, &id) == 0)
+		return by_id(req, id);
+
+	/* A ROR id, bare or as its URL. */
+	if ((r = ror_url(rest)) != NULL || ror_id(rest, ror)) {
+		if (r != NULL && !ror_id(r, ror))
+			return CORE_ENOTFOUND;
+		if ((er = pages_store_institution_by_ror(ctx->db, ror,
+		    &found)) != CORE_OK)
+			return er;
+		if (json_array_size(found) > 0) {
+			to_candidate(req, json_array_get(found, 0));
+			json_decref(found);
+			return CORE_OK;
+		}
+		json_decref(found);
+		found = NULL;
+		if (r != NULL)
+			return CORE_ENOTFOUND;
+		/* A bare string shaped like a ROR id may still be a name. */
+	}
+
+	/* A name. */
+	if ((er = pages_store_institutions_by_name(ctx->db, ctx->base_url,
+	    rest, &found)) != CORE_OK)
+		return er;
+	switch (json_array_size(found)) {
+	case 0:
+		er = CORE_ENOTFOUND;
+		break;
+	case 1:
+		to_candidate(req, json_array_get(found, 0));
+		break;
+	default:
+		er = choices(req, rest, found);
+		break;
+	}
+	json_decref(found);
+	return er;
+}

@@ -1,0 +1,64 @@
+/*
+ * module.c -- the pages plugin's descriptor: routes, statements, init
+ * and fini, and the HTML error hook.
+ */
+#include <stdlib.h>
+
+#include "core.h"
+#include "pages.h"
+#include "pages_sql.h"
+
+static const struct core_route routes[] = {
+	{ "GET", "/", pages_home },
+	{ "GET", "/papers/*", pages_paper },
+	{ "GET", "/researchers", pages_researchers },
+	{ "GET", "/researchers/*", pages_researcher },
+	{ "GET", "/institutions", pages_institutions },
+	{ "GET", "/institutions/*", pages_institution },
+	{ "GET", "/about", pages_about },
+	{ "GET", "/privacy", pages_privacy },
+	{ "GET", "/contact", pages_contact },
+	{ "GET", "/developers", pages_developers },
+	{ "GET", "*", pages_not_found },
+	{ NULL, NULL, NULL },
+};
+
+static enum core_err
+init(struct core_ctx *ctx)
+{
+	struct pages_state *st;
+	const char *dir;
+	enum core_err er;
+
+	st = core_xcalloc(1, sizeof(*st));
+	dir = core_conf_get(ctx->conf, "content_dir", "modules/pages/content");
+	if ((er = pages_docs_load(st, dir, ctx->base_url)) != CORE_OK) {
+		pages_docs_free(st);
+		free(st);
+		return er;
+	}
+	ctx->mod_state = st;
+	return CORE_OK;
+}
+
+static void
+fini(struct core_ctx *ctx)
+{
+	struct pages_state *st = ctx->mod_state;
+
+	if (st == NULL)
+		return;
+	pages_docs_free(st);
+	free(st);
+	ctx->mod_state = NULL;
+}
+
+const struct core_module weft_module = {
+	.name = "pages",
+	.routes = routes,
+	.stmts = pages_sql,
+	.nstmts = PAGES_SQL__MAX,
+	.init = init,
+	.fini = fini,
+	.html_error = pages_html_error,
+};

@@ -1,0 +1,271 @@
+/*
+ * pages.h -- the pages module's private header: one section per file.
+ *
+ * A request goes: module.c routes it to a handler (paper.c, researcher.c,
+ * ...), the handler negotiates, asks store.c for data and builds ONE view
+ * model (a jansson object), and pages_respond() hands the model to a
+ * renderer: render_html.c (with layout.c for the page shell),
+ * render_md.c, render_bib.c, or JSON (the model itself).
+ */
+#ifndef PAGES_H
+#define PAGES_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core.h"
+
+/* Items per page in every list. */
+#define PAGES_PER_PAGE 24
+/* The highest ?page= we accept; beyond it the request is malformed. */
+#define PAGES_MAX_PAGE 100000
+
+/* ------------------------------------------------------------------ */
+/* module.c                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The static pages, authored in markdown (content/NAME.md). */
+enum pages_doc {
+	PAGES_DOC_ABOUT,
+	PAGES_DOC_PRIVACY,
+	PAGES_DOC_CONTACT,
+	PAGES_DOC_DEVELOPERS,
+	PAGES_DOC__MAX
+};
+
+/* Process state, in ctx->mod_state. */
+struct pages_state {
+	char *doc_rel[PAGES_DOC__MAX]; /* markdown as authored */
+	char *doc_abs[PAGES_DOC__MAX]; /* with site links made absolute */
+};
+
+/* ------------------------------------------------------------------ */
+/* Page kinds and the render input                                     */
+/* ------------------------------------------------------------------ */
+
+enum pages_kind {
+	PAGES_HOME,
+	PAGES_PAPER,
+	PAGES_RESEARCHER,
+	PAGES_INSTITUTION,
+	PAGES_RESEARCHERS,   /* the directory */
+	PAGES_INSTITUTIONS,  /* the directory */
+	PAGES_DOC,	     /* about, privacy, contact, developers */
+	PAGES_CHOICES,	     /* 300: several institutions match */
+	PAGES_ERROR,	     /* 404 and the other errors */
+	PAGES_KIND__MAX
+};
+
+/*
+ * What a renderer needs: the view model and a little of the context.
+ * All borrowed for the duration of the render.
+ */
+struct pages_page {
+	enum pages_kind kind;
+	const json_t *model;
+	const char *base;   /* "http://127.0.0.1:8080", no trailing '/' */
+	const char *cookie; /* session cookie name, for the SSI slots */
+};
+
+/* ------------------------------------------------------------------ */
+/* respond.c: shared handler plumbing                                  */
+/* ------------------------------------------------------------------ */
+
+/* The offers of ordinary pages, and of papers (which add BibTeX). */
+extern const enum core_rep pages_offers[3];
+extern const enum core_rep pages_paper_offers[4];
+
+/*
+ * Renders model as kind in the negotiated representation into the
+ * response: Content-Type, Link rel=canonical (model's "url"), ETag, and
+ * rel=next/prev from model's "pagination" (top level or under "papers").
+ * Returns CORE_OK, or CORE_ESYS when a renderer failed (logged).
+ */
+enum core_err pages_respond(struct core_req *, enum pages_kind,
+    const json_t *model);
+
+/*
+ * Reads ?page=: *page is 1 when absent.  CORE_EINPUT (the response
+ * already holds a 400 with a clear message) for anything but 1 to
+ * PAGES_MAX_PAGE.  The caller returns CORE_OK on CORE_EINPUT: the error
+ * is rendered.
+ */
+enum core_err pages_page_param(struct core_req *, long *page);
+
+/*
+ * The pagination object for page of total items: page, per_page,
+ * total, pages, next, prev (absolute URLs or null).  path_query is the
+ * list's path with its other parameters ("/researchers" or
+ * "/researchers/5-x?sort=citations"); the page parameter is appended.
+ * New reference.
+ */
+json_t *pages_pagination(const char *base, const char *path_query,
+    long page, long long total);
+
+/*
+ * Sends a 404 with msg when page is beyond the last page of a list of
+ * total items (page 1 of an empty list is fine).  Returns 1 when sent.
+ */
+int pages_beyond_last(struct core_req *, long page, long long total);
+
+/* ------------------------------------------------------------------ */
+/* links.c: canonical paths and small helpers                          */
+/* ------------------------------------------------------------------ */
+
+/* "/papers/{id}-{slug}" ("-slug" left out when empty).  Caller frees. */
+char *pages_paper_path(const char *arxiv_id, const char *slug);
+char *pages_researcher_path(long long id, const char *slug);
+char *pages_institution_path(long long id, const char *slug);
+/* base + path; caller frees. */
+char *pages_abs(const char *base, const char *path);
+/* A JSON string of base + path (new reference). */
+json_t *pages_json_abs(const char *base, const char *path);
+/*
+ * The site-relative part of url when it starts with base ("/" for base
+ * itself), else url.  Borrowed from url.
+ */
+const char *pages_rel(const char *base, const char *url);
+/* 1 for a well-formed category code: [A-Za-z0-9.-]{1,32}. */
+int pages_category_ok(const char *s);
+/*
+ * Parses a decimal id (1 to 2^62, no sign, no spaces) from s[0..n).
+ * Returns 0 and sets *id, or -1.
+ */
+int pages_parse_id(const char *s, size_t n, long long *id);
+
+/* Borrowed string member of o, or NULL when absent or not a string. */
+const char *pages_str(const json_t *o, const char *key);
+/* Integer member, or def when absent, null or not an integer. */
+long long pages_int(const json_t *o, const char *key, long long def);
+/* 1 when member key is a JSON integer (a known metric). */
+int pages_has_int(const json_t *o, const char *key);
+
+/*
+ * Appends s cut to at most max bytes at a word boundary (UTF-8 safe),
+ * with "…" when cut.  Whitespace runs become one space.
+ */
+void pages_excerpt(struct core_buf *b, const char *s, size_t max);
+
+/* ------------------------------------------------------------------ */
+/* store.c: the only file that talks to PostgreSQL                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each returns CORE_OK with a new reference in *out, CORE_ENOTFOUND, or
+ * CORE_EDB (logged).  URLs inside are absolute, built on base.
+ */
+
+/* The paper with canonical arXiv id: every field, authors and versions. */
+enum core_err pages_store_paper(struct core_db *, const char *base,
+    const char *arxiv_id, json_t **out);
+/* The newest n papers as cards. */
+enum core_err pages_store_latest(struct core_db *, const char *base, int n,
+    json_t **out);
+/* {"papers":N,"researchers":N,"institutions":N} */
+enum core_err pages_store_counts(struct core_db *, json_t **out);
+
+/* The researcher row: id, name, name_key, slug, ids, metrics. */
+enum core_err pages_store_researcher(struct core_db *, const char *base,
+    long long id, json_t **out);
+
+/* The researcher's papers: a page of cards and the total. */
+enum pages_sort {
+	PAGES_SORT_NEWEST,
+	PAGES_SORT_CITATIONS,
+	PAGES_SORT__MAX
+};
+enum core_err pages_store_researcher_papers(struct core_db *,
+    const char *base, long long id, enum pages_sort, const char *category,
+    long page, json_t **items, long long *total);
+/*
+ * The side blocks of a researcher page, set into r: author_position,
+ * fields, same_name, institutions, network, timeline.  rpath is the
+ * researcher's canonical path (for the ?category= links).
+ */
+enum core_err pages_store_researcher_blocks(struct core_db *,
+    const char *base, const char *rpath, json_t *r);
+
+/* Institution by id (every field, researchers, recent papers). */
+enum core_err pages_store_institution(struct core_db *, const char *base,
+    long long id, json_t **out);
+/* Institution lookups: *out is an array of {id,name,slug,...}. */
+enum core_err pages_store_institution_by_ror(struct core_db *,
+    const char *ror, json_t **out);
+enum core_err pages_store_institutions_by_name(struct core_db *,
+    const char *base, const char *name, json_t **out);
+
+/* Directories: a page of rows and the total. */
+enum core_err pages_store_researchers_page(struct core_db *,
+    const char *base, long page, json_t **items, long long *total);
+enum core_err pages_store_institutions_page(struct core_db *,
+    const char *base, long page, json_t **items, long long *total);
+
+/* ------------------------------------------------------------------ */
+/* Handlers (paper.c, researcher.c, institution.c, directory.c,        */
+/* home.c, static.c, errors.c)                                         */
+/* ------------------------------------------------------------------ */
+
+enum core_err pages_home(struct core_req *);
+enum core_err pages_paper(struct core_req *);
+enum core_err pages_researcher(struct core_req *);
+enum core_err pages_institution(struct core_req *);
+enum core_err pages_researchers(struct core_req *);
+enum core_err pages_institutions(struct core_req *);
+enum core_err pages_about(struct core_req *);
+enum core_err pages_privacy(struct core_req *);
+enum core_err pages_contact(struct core_req *);
+enum core_err pages_developers(struct core_req *);
+/* The catch-all: 404 in the negotiated representation. */
+enum core_err pages_not_found(struct core_req *);
+/* The module's html_error hook. */
+void pages_html_error(struct core_req *, int status, const char *msg);
+
+/* static.c: loads content_dir/NAME.md at init.  CORE_ESYS (logged). */
+enum core_err pages_docs_load(struct pages_state *, const char *dir,
+    const char *base);
+void pages_docs_free(struct pages_state *);
+/* The view model of a static page (new reference). */
+json_t *pages_doc_model(const struct pages_state *, enum pages_doc,
+    const char *base);
+
+/* ------------------------------------------------------------------ */
+/* Renderers                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each appends the page to b; CORE_OK, or the writer's sticky error
+ * (CORE_EINPUT: an unsafe value reached the writer).
+ */
+enum core_err pages_render_html(struct core_buf *b, const struct pages_page *);
+enum core_err pages_render_md(struct core_buf *b, const struct pages_page *);
+/* Papers only; CORE_EINPUT for any other kind. */
+enum core_err pages_render_bib(struct core_buf *b, const struct pages_page *);
+/* BibTeX-escapes s (braces, backslash, # $ % & _ ^ ~) into b. */
+void pages_bib_escape(struct core_buf *b, const char *s);
+
+/* layout.c: the page shell. */
+struct pages_head {
+	const char *title;	 /* without " · weft" (NULL: site name) */
+	const char *description; /* meta description (may be NULL) */
+	const char *canonical;	 /* absolute URL (may be NULL) */
+	const char *og_type;	 /* "website", "article", "profile" */
+	const json_t *jsonld;	 /* may be NULL */
+	int bib;		 /* offer a BibTeX alternate */
+	const char *main_class;	 /* class of <main> */
+};
+/* Writes doctype, head, header and opens <main>. */
+void pages_layout_open(struct core_html *, const struct pages_page *,
+    const struct pages_head *);
+/* Closes <main>, writes the footer, closes the document. */
+void pages_layout_close(struct core_html *, const struct pages_page *);
+
+/* Small HTML helpers shared by the renderers. */
+void pages_h_open(struct core_html *, enum core_tag, const char *cls);
+void pages_h_text(struct core_html *, enum core_tag, const char *cls,
+    const char *text);
+void pages_h_link(struct core_html *, const char *href, const char *cls,
+    const char *text);
+void pages_h_eyebrow(struct core_html *, const char *text);
+
+#endif /* PAGES_H */

@@ -1,0 +1,1307 @@
+/*
+ * render_html.c -- view models to HTML.  Everything goes through the core
+ * HTML writer, so text and attributes are escaped by construction; the
+ * page shell (head, header, footer) is in layout.c.  Widths of bars are
+ * classes (w0 .. w100), never inline styles: the CSP forbids them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+#include "network_svg.h"
+
+#define A(k, v) { CORE_ATTR_##k, (v) }
+#define END { CORE_ATTR__MAX, NULL }
+
+/* ---------------------------------------------------------------- helpers */
+
+/* "12,345" into buf. */
+static const char *
+fmt_num(char *buf, size_t sz, long long n)
+{
+	char tmp[32];
+	size_t len, i, o = 0;
+	int neg = n < 0;
+
+	snprintf(tmp, sizeof(tmp), "%lld", neg ? -n : n);
+	len = strlen(tmp);
+	if (neg && o < sz - 1)
+		buf[o++] = '-';
+	for (i = 0; i < len && o < sz - 1; i++) {
+		if (i > 0 && (len - i) % 3 == 0 && o < sz - 1)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* "1 paper", "3 papers", "1,204 citations". */
+static char *
+count_of(long long n, const char *one, const char *many)
+{
+	char num[32];
+
+	return core_xasprintf("%s %s", fmt_num(num, sizeof(num), n),
+	    n == 1 ? one : many);
+}
+
+/* A site link: the path part of an absolute URL of ours. */
+static const char *
+href(const struct pages_page *p, const char *url)
+{
+	return pages_rel(p->base, url);
+}
+
+static const char *const months[12] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+	"Nov", "Dec",
+};
+
+/* <time datetime="2025-12-23">23 Dec 2025</time>, or nothing. */
+static void
+date(struct core_html *h, const char *iso)
+{
+	int y, m, d;
+
+	if (iso == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_TIME, (const struct core_attr[]){
+	    A(DATETIME, iso), END });
+	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
+		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
+	else
+		core_html_text(h, iso);
+	core_html_pop(h);
+}
+
+/* A category code in monospace; the primary one marked. */
+static void
+category(struct core_html *h, const char *code, int primary)
+{
+	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, primary ? "cat cat-primary" : "cat"),
+	    A(TITLE, primary ? "primary category" : NULL), END });
+	core_html_text(h, code);
+	core_html_pop(h);
+}
+
+/* One row of a bar list: label (a link when url), bar, count. */
+static void
+bar_row(struct core_html *h, const char *label, const char *url,
+    long long n, long long max, int mono, int current)
+{
+	char cls[32], num[32];
+	long long w = max > 0 ? (n * 100 + max / 2) / max : 0;
+
+	if (w > 100)
+		w = 100;
+	if (n > 0 && w < 2)
+		w = 2; /* a known count stays visible */
+	snprintf(cls, sizeof(cls), "bar w%lld", w);
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	if (url != NULL)
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, url), A(CLASS, mono ? "bar-label mono" :
+		    "bar-label"), A(ARIA_CURRENT, current ? "true" : NULL),
+		    END }, label);
+	else
+		pages_h_text(h, CORE_TAG_SPAN, mono ? "bar-label mono" :
+		    "bar-label", label);
+	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, cls), A(ARIA_HIDDEN, "true"), END }, "");
+	pages_h_text(h, CORE_TAG_SPAN, "bar-count",
+	    fmt_num(num, sizeof(num), n));
+	core_html_pop(h);
+}
+
+/* An authors line: matched names linked, "+N more" when cut. */
+static void
+authors_line(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	const json_t *a;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(authors, i, a) {
+		if (i > 0)
+			core_html_text(h, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL && json_is_object(json_object_get(a,
+		    "researcher")))
+			u = pages_str(json_object_get(a, "researcher"), "url");
+		if (u != NULL)
+			pages_h_link(h, href(p, u), "author", pages_str(a,
+			    "name"));
+		else
+			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
+			    pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(authors)) {
+		char *more = count_of(total - (long long)json_array_size(
+		    authors), "more author", "more authors");
+
+		core_html_text(h, ", ");
+		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
+		free(more);
+	}
+}
+
+/* A paper card (lists on researcher, institution and home pages). */
+static void
+card(struct core_html *h, const struct pages_page *p, const json_t *c)
+{
+	const json_t *cats = json_object_get(c, "categories"), *v;
+	const char *prim = pages_str(c, "primary_category");
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_LI, "card");
+	pages_h_open(h, CORE_TAG_H3, "card-title");
+	pages_h_link(h, href(p, pages_str(c, "url")), NULL,
+	    pages_str(c, "title"));
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "card-authors");
+	authors_line(h, p, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "card-meta");
+	date(h, pages_str(c, "published"));
+	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
+	json_array_foreach(cats, i, v)
+		if (json_is_string(v))
+			category(h, json_string_value(v), prim != NULL &&
+			    strcmp(prim, json_string_value(v)) == 0);
+	if (pages_has_int(c, "citation_count")) {
+		char *s = count_of(pages_int(c, "citation_count", 0),
+		    "citation", "citations");
+
+		pages_h_text(h, CORE_TAG_SPAN, "faint", s);
+		free(s);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+cards(struct core_html *h, const struct pages_page *p, const json_t *items)
+{
+	const json_t *c;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_UL, "cards");
+	json_array_foreach(items, i, c)
+		card(h, p, c);
+	core_html_pop(h);
+}
+
+/* Previous/next links and "page N of M". */
+static void
+pager(struct core_html *h, const struct pages_page *p, const json_t *pg,
+    const char *prev_text, const char *next_text)
+{
+	const char *prev = pages_str(pg, "prev"), *next = pages_str(pg, "next");
+
+	if (prev == NULL && next == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
+	    A(CLASS, "pager"), A(ARIA_LABEL, "Pages"), END });
+	if (prev != NULL)
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, href(p, prev)), A(REL, "prev"),
+		    A(CLASS, "button"), END }, prev_text);
+	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "faint"), END });
+	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
+	    pages_int(pg, "pages", 1));
+	core_html_pop(h);
+	if (next != NULL)
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, href(p, next)), A(REL, "next"),
+		    A(CLASS, "button"), END }, next_text);
+	core_html_pop(h);
+}
+
+/* A badge: "<n> <unit>", or "<unit> unknown" for an unknown metric. */
+static void
+badge(struct core_html *h, const json_t *metrics, const char *key,
+    const char *prefix, const char *one, const char *many, const char *cls)
+{
+	char num[32];
+	char *s;
+
+	if (!pages_has_int(metrics, key))
+		s = core_xasprintf("%s unknown", prefix != NULL ? prefix :
+		    many);
+	else if (prefix != NULL)
+		s = core_xasprintf("%s %s", prefix, fmt_num(num, sizeof(num),
+		    pages_int(metrics, key, 0)));
+	else
+		s = count_of(pages_int(metrics, key, 0), one, many);
+	pages_h_text(h, CORE_TAG_LI, cls, s);
+	free(s);
+}
+
+/* ---------------------------------------------------------------- JSON-LD */
+
+static json_t *
+crumbs(const char *base, const char *section, const char *section_path,
+    const char *name, const char *url)
+{
+	json_t *items = json_array();
+	int pos = 1;
+
+	json_array_append_new(items, json_pack("{s:s,s:i,s:s,s:o}", "@type",
+	    "ListItem", "position", pos++, "name", "weft", "item",
+	    pages_json_abs(base, "/")));
+	if (section != NULL)
+		json_array_append_new(items, json_pack("{s:s,s:i,s:s,s:o}",
+		    "@type", "ListItem", "position", pos++, "name", section,
+		    "item", pages_json_abs(base, section_path)));
+	if (name != NULL && url != NULL)
+		json_array_append_new(items, json_pack("{s:s,s:i,s:o,s:o}",
+		    "@type", "ListItem", "position", pos++, "name",
+		    core_json_str(name), "item", core_json_str(url)));
+	return json_pack("{s:s,s:o}", "@type", "BreadcrumbList",
+	    "itemListElement", items);
+}
+
+static json_t *
+graph(json_t *thing, json_t *crumb)
+{
+	return json_pack("{s:s,s:[oo]}", "@context", "https://schema.org",
+	    "@graph", thing, crumb);
+}
+
+/* Sets key to a string when s is not NULL. */
+static void
+set_str(json_t *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		json_object_set_new(o, key, core_json_str(s));
+}
+
+/* ---------------------------------------------------------------- paper */
+
+static void
+fact(struct core_html *h, const char *label)
+{
+	core_html_elemtext(h, CORE_TAG_DT, NULL, label);
+	core_html_elem(h, CORE_TAG_DD, NULL);
+}
+
+static void
+versions(struct core_html *h, const json_t *vs)
+{
+	const json_t *v;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_OL, "versions");
+	json_array_foreach(vs, i, v) {
+		const json_t *ver = json_object_get(v, "version");
+		const char *d = pages_str(v, "date");
+
+		if (d == NULL)
+			d = pages_str(v, "created");
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		if (json_is_integer(ver))
+			core_html_textf(h, "v%lld",
+			    (long long)json_integer_value(ver));
+		else if (json_is_string(ver))
+			core_html_text(h, json_string_value(ver));
+		else
+			core_html_textf(h, "v%zu", i + 1);
+		if (d != NULL) {
+			core_html_text(h, " · ");
+			if (strlen(d) == 10 && d[4] == '-')
+				date(h, d);
+			else
+				core_html_text(h, d);
+		}
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+}
+
+static void
+paper(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *v;
+	const char *url = pages_str(m, "url"), *title = pages_str(m, "title");
+	const char *prim = pages_str(m, "primary_category"), *s;
+	const json_t *authors = json_object_get(m, "authors");
+	const json_t *links = json_object_get(m, "links");
+	struct core_buf desc = CORE_BUF_INIT;
+	struct pages_head hd;
+	json_t *art, *ld, *al;
+	size_t i, n = json_array_size(authors);
+	long long matched = pages_int(m, "authors_matched", 0);
+
+	pages_excerpt(&desc, pages_str(m, "abstract"), 200);
+	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle",
+	    "@id", json_sprintf("%s#article", url), "url", core_json_str(url),
+	    "headline", core_json_str(title));
+	set_str(art, "name", title);
+	set_str(art, "abstract", pages_str(m, "abstract"));
+	set_str(art, "datePublished", pages_str(m, "published"));
+	set_str(art, "dateModified", pages_str(m, "updated"));
+	set_str(art, "identifier", pages_str(m, "arxiv_id"));
+	set_str(art, "sameAs", pages_str(links, "abs"));
+	set_str(art, "about", prim);
+	al = json_array();
+	json_array_foreach(authors, i, v) {
+		json_t *pe = json_pack("{s:s,s:o}", "@type", "Person", "name",
+		    core_json_str(pages_str(v, "name")));
+		const json_t *r = json_object_get(v, "researcher");
+
+		if (json_is_object(r))
+			set_str(pe, "url", pages_str(r, "url"));
+		json_array_append_new(al, pe);
+	}
+	json_object_set_new(art, "author", al);
+	ld = graph(art, crumbs(p->base, NULL, NULL, title, url));
+
+	memset(&hd, 0, sizeof(hd));
+	hd.title = title;
+	hd.description = core_buf_cstr(&desc);
+	hd.canonical = url;
+	hd.og_type = "article";
+	hd.jsonld = ld;
+	hd.bib = 1;
+	hd.main_class = "wrap paper";
+	pages_layout_open(h, p, &hd);
+
+	core_html_elem(h, CORE_TAG_ARTICLE, NULL);
+	pages_h_open(h, CORE_TAG_P, "eyebrow");
+	core_html_text(h, "paper · arXiv:");
+	pages_h_text(h, CORE_TAG_SPAN, "mono", pages_str(m, "arxiv_id"));
+	core_html_pop(h);
+	pages_h_text(h, CORE_TAG_H1, "paper-title", title);
+
+	pages_h_open(h, CORE_TAG_P, "paper-authors");
+	authors_line(h, p, authors, (long long)n);
+	core_html_pop(h);
+	if (n > 0 && matched < (long long)n) {
+		pages_h_open(h, CORE_TAG_P, "note");
+		if (matched == 0)
+			core_html_text(h, "None of the authors is matched to a "
+			    "researcher profile yet; names are shown as "
+			    "written on the paper.");
+		else
+			core_html_textf(h, "%lld of %zu authors are matched "
+			    "to researcher profiles; the others are shown as "
+			    "written on the paper.", matched, n);
+		core_html_pop(h);
+	}
+
+	pages_h_open(h, CORE_TAG_P, "paper-cats");
+	json_array_foreach(json_object_get(m, "categories"), i, v)
+		if (json_is_string(v))
+			category(h, json_string_value(v), prim != NULL &&
+			    strcmp(prim, json_string_value(v)) == 0);
+	core_html_pop(h);
+
+	pages_h_open(h, CORE_TAG_DIV, "paper-grid");
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "abstract"), A(ARIA_LABEL, "Abstract"), END });
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
+	s = pages_str(m, "abstract");
+	pages_h_text(h, CORE_TAG_P, NULL, s != NULL && *s != '\0' ? s :
+	    "No abstract is available.");
+	if ((s = pages_str(m, "comment")) != NULL && *s != '\0') {
+		pages_h_text(h, CORE_TAG_H2, "eyebrow", "comment");
+		pages_h_text(h, CORE_TAG_P, "soft", s);
+	}
+	core_html_pop(h);
+
+	pages_h_open(h, CORE_TAG_ASIDE, "facts");
+	pages_h_open(h, CORE_TAG_DL, "facts-list");
+	fact(h, "arXiv id");
+	pages_h_text(h, CORE_TAG_SPAN, "mono", pages_str(m, "arxiv_id"));
+	core_html_pop(h);
+	if ((s = pages_str(m, "published")) != NULL) {
+		fact(h, "Published");
+		date(h, s);
+		core_html_pop(h);
+	}
+	if ((s = pages_str(m, "updated")) != NULL &&
+	    (pages_str(m, "published") == NULL ||
+	    strcmp(s, pages_str(m, "published")) != 0)) {
+		fact(h, "Updated");
+		date(h, s);
+		core_html_pop(h);
+	}
+	if (json_array_size(json_object_get(m, "versions")) > 0) {
+		fact(h, "Versions");
+		versions(h, json_object_get(m, "versions"));
+		core_html_pop(h);
+	}
+	fact(h, "Citations");
+	if (pages_has_int(m, "citation_count")) {
+		char num[32];
+
+		core_html_text(h, fmt_num(num, sizeof(num),
+		    pages_int(m, "citation_count", 0)));
+	} else
+		core_html_text(h, "unknown");
+	core_html_pop(h);
+	if ((s = pages_str(m, "doi")) != NULL && *s != '\0') {
+		fact(h, "DOI");
+		pages_h_link(h, pages_str(m, "doi_url"), "mono", s);
+		core_html_pop(h);
+	}
+	if ((s = pages_str(m, "journal_ref")) != NULL && *s != '\0') {
+		fact(h, "Journal ref");
+		core_html_text(h, s);
+		core_html_pop(h);
+	}
+	if ((s = pages_str(m, "license")) != NULL && *s != '\0') {
+		fact(h, "Licence");
+		if (strncmp(s, "http", 4) == 0)
+			pages_h_link(h, s, NULL, s);
+		else
+			core_html_text(h, s);
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* dl */
+	pages_h_open(h, CORE_TAG_P, "actions");
+	pages_h_link(h, pages_str(links, "abs"), "button", "arXiv page");
+	pages_h_link(h, pages_str(links, "pdf"), "button", "PDF");
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, href(p, pages_str(links, "bibtex"))), A(CLASS, "button"),
+	    A(TYPE, "application/x-bibtex"), END }, "Cite as BibTeX");
+	core_html_pop(h);
+	core_html_pop(h); /* aside */
+	core_html_pop(h); /* grid */
+	core_html_pop(h); /* article */
+
+	pages_layout_close(h, p);
+	json_decref(ld);
+	core_buf_free(&desc);
+}
+
+/* ---------------------------------------------------------------- researcher */
+
+static void
+position_block(struct core_html *h, const json_t *ap)
+{
+	static const char *const keys[3] = { "first", "middle", "last" };
+	static const char *const labels[3] = {
+		"first author", "middle author", "last author",
+	};
+	long long counted = pages_int(ap, "papers_counted", 0);
+	long long total = pages_int(ap, "papers_total", 0), max = 0, n;
+	int i;
+
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "author position");
+	if (counted > 0) {
+		for (i = 0; i < 3; i++)
+			if ((n = pages_int(ap, keys[i], 0)) > max)
+				max = n;
+		pages_h_open(h, CORE_TAG_UL, "bars");
+		for (i = 0; i < 3; i++)
+			bar_row(h, labels[i], NULL, pages_int(ap, keys[i], 0),
+			    max, 0, 0);
+		core_html_pop(h);
+		pages_h_open(h, CORE_TAG_P, "caption");
+		core_html_textf(h, "Across %lld of %lld paper%s where every "
+		    "author was matched, so the position is known.", counted,
+		    total, total == 1 ? "" : "s");
+		core_html_pop(h);
+	} else {
+		pages_h_open(h, CORE_TAG_P, "caption");
+		core_html_textf(h, "Not known yet: none of the %lld paper%s "
+		    "has every author matched.", total, total == 1 ? "" : "s");
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+}
+
+static void
+fields_block(struct core_html *h, const struct pages_page *p,
+    const json_t *fields, const char *active)
+{
+	const json_t *f;
+	long long max = 0;
+	size_t i;
+
+	if (json_array_size(fields) == 0)
+		return;
+	json_array_foreach(fields, i, f)
+		if (pages_int(f, "papers", 0) > max)
+			max = pages_int(f, "papers", 0);
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "fields");
+	pages_h_open(h, CORE_TAG_UL, "bars");
+	json_array_foreach(fields, i, f) {
+		const char *c = pages_str(f, "category"), *u = pages_str(f,
+		    "url");
+
+		bar_row(h, c != NULL ? c : "", u != NULL ? href(p, u) : NULL,
+		    pages_int(f, "papers", 0), max, 1, active != NULL &&
+		    c != NULL && strcmp(active, c) == 0);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+same_name_block(struct core_html *h, const struct pages_page *p,
+    const json_t *sn)
+{
+	const json_t *items = json_object_get(sn, "items"), *r;
+	long long total = pages_int(sn, "total", 0);
+	size_t i;
+
+	if (json_array_size(items) == 0)
+		return;
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "same name");
+	pages_h_open(h, CORE_TAG_UL, "plain");
+	json_array_foreach(items, i, r) {
+		char *s;
+
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, href(p, pages_str(r, "url")), NULL,
+		    pages_str(r, "name"));
+		s = count_of(pages_int(r, "papers", 0), "paper", "papers");
+		pages_h_open(h, CORE_TAG_SPAN, "faint");
+		core_html_textf(h, " — %s", s);
+		if (pages_has_int(r, "h_index"))
+			core_html_textf(h, ", h %lld", pages_int(r, "h_index",
+			    0));
+		core_html_pop(h);
+		free(s);
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	if (total > (long long)json_array_size(items)) {
+		pages_h_open(h, CORE_TAG_P, "caption");
+		core_html_textf(h, "and %lld more with this name.",
+		    total - (long long)json_array_size(items));
+		core_html_pop(h);
+	}
+	pages_h_text(h, CORE_TAG_P, "caption",
+	    "These are either different people who publish under the same "
+	    "name, or the same person in records that the sources have not "
+	    "merged yet.");
+	core_html_pop(h);
+}
+
+static void
+identity_block(struct core_html *h, const json_t *profiles)
+{
+	const json_t *pr;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow",
+	    "identity via OpenAlex / Semantic Scholar / ORCID");
+	if (json_array_size(profiles) == 0) {
+		pages_h_text(h, CORE_TAG_P, "caption", "No OpenAlex, Semantic "
+		    "Scholar or ORCID record is linked to this profile yet.");
+		core_html_pop(h);
+		return;
+	}
+	pages_h_open(h, CORE_TAG_UL, "plain");
+	json_array_foreach(profiles, i, pr) {
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, pages_str(pr, "url"), NULL, pages_str(pr,
+		    "name"));
+		core_html_text(h, " ");
+		pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(pr,
+		    "id"));
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+institutions_block(struct core_html *h, const struct pages_page *p,
+    const json_t *insts)
+{
+	const json_t *in;
+	size_t i;
+
+	if (json_array_size(insts) == 0)
+		return;
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "institutions");
+	pages_h_open(h, CORE_TAG_UL, "plain");
+	json_array_foreach(insts, i, in) {
+		const char *c = pages_str(in, "country");
+
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, href(p, pages_str(in, "url")), NULL,
+		    pages_str(in, "name"));
+		if (c != NULL || json_is_true(json_object_get(in,
+		    "last_known"))) {
+			pages_h_open(h, CORE_TAG_SPAN, "faint");
+			if (c != NULL)
+				core_html_textf(h, " · %s", c);
+			if (json_is_true(json_object_get(in, "last_known")))
+				core_html_text(h, " · latest");
+			core_html_pop(h);
+		}
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+/* The follow button: the per-user fragment, or a sign-in link. */
+static void
+follow_slot(struct core_html *h, const struct pages_page *p, long long id,
+    const char *rpath)
+{
+	struct core_buf next = CORE_BUF_INIT;
+	char *ssi, *u;
+
+	ssi = core_xasprintf("/account/follow/%lld", id);
+	core_url_encode(&next, rpath, 1);
+	u = core_xasprintf("/signin?next=%s", core_buf_cstr(&next));
+	pages_h_open(h, CORE_TAG_DIV, "follow");
+	core_html_ssi_if_cookie(h, p->cookie, ssi);
+	pages_h_link(h, u, "button button-primary", "Follow");
+	core_html_ssi_endif(h);
+	core_html_pop(h);
+	free(ssi);
+	free(u);
+	core_buf_free(&next);
+}
+
+static void
+papers_block(struct core_html *h, const struct pages_page *p,
+    const json_t *pl)
+{
+	const json_t *pg = json_object_get(pl, "pagination");
+	const char *cat = pages_str(pl, "category");
+	const char *sort = pages_str(pl, "sort");
+	int cites = sort != NULL && strcmp(sort, "citations") == 0;
+	long long total = pages_int(pg, "total", 0);
+	char *s;
+
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "papers hairline"), A(ID, "papers"), END });
+	pages_h_open(h, CORE_TAG_DIV, "list-head");
+	pages_h_open(h, CORE_TAG_H2, NULL);
+	s = count_of(total, "paper", "papers");
+	core_html_text(h, s);
+	free(s);
+	if (cat != NULL) {
+		core_html_text(h, " in ");
+		pages_h_text(h, CORE_TAG_SPAN, "mono", cat);
+	}
+	core_html_pop(h);
+	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
+	    A(CLASS, "sort"), A(ARIA_LABEL, "Sort papers"), END });
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, href(p, pages_str(pl, "newest_url"))),
+	    A(ARIA_CURRENT, cites ? NULL : "true"), END }, "newest");
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, href(p, pages_str(pl, "citations_url"))),
+	    A(ARIA_CURRENT, cites ? "true" : NULL), END }, "most cited");
+	core_html_pop(h);
+	core_html_pop(h); /* list-head */
+	if (cat != NULL) {
+		pages_h_open(h, CORE_TAG_P, "filters");
+		core_html_text(h, "Filtered by ");
+		core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(CLASS, "pill pill-active"),
+		    A(HREF, href(p, pages_str(pl, "unfiltered_url"))),
+		    A(TITLE, "remove this filter"), END });
+		pages_h_text(h, CORE_TAG_SPAN, "mono", cat);
+		core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+		    A(ARIA_HIDDEN, "true"), END }, " ×");
+		pages_h_text(h, CORE_TAG_SPAN, "sr-only", " (remove filter)");
+		core_html_pop(h);
+		core_html_pop(h);
+	}
+	if (json_array_size(json_object_get(pl, "items")) == 0)
+		pages_h_text(h, CORE_TAG_P, "note", cat != NULL ?
+		    "No papers of this researcher in this category." :
+		    "No papers are attached to this profile yet.");
+	else
+		cards(h, p, json_object_get(pl, "items"));
+	pager(h, p, pg, cites ? "← more cited" : "← newer",
+	    cites ? "less cited →" : "older →");
+	core_html_pop(h);
+}
+
+static void
+researcher(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *metrics = json_object_get(m, "metrics");
+	const json_t *pl = json_object_get(m, "papers");
+	const json_t *net = json_object_get(m, "network");
+	const char *url = pages_str(m, "url"), *name = pages_str(m, "name");
+	struct core_buf desc = CORE_BUF_INIT;
+	struct pages_head hd;
+	json_t *person, *same, *aff, *ld;
+	const json_t *v;
+	size_t i;
+	char *s;
+
+	core_buf_printf(&desc, "%s: %lld paper%s on weft", name != NULL ?
+	    name : "", pages_int(metrics, "papers_here", 0),
+	    pages_int(metrics, "papers_here", 0) == 1 ? "" : "s");
+	if (pages_has_int(metrics, "h_index"))
+		core_buf_printf(&desc, ", h-index %lld",
+		    pages_int(metrics, "h_index", 0));
+	core_buf_puts(&desc, "; co-authors, fields and author positions.");
+
+	person = json_pack("{s:s,s:o,s:o,s:o,s:o}", "@type", "Person", "@id",
+	    json_sprintf("%s#person", url), "url", core_json_str(url), "name",
+	    core_json_str(name), "description",
+	    core_json_str(core_buf_cstr(&desc)));
+	same = json_array();
+	json_array_foreach(json_object_get(m, "profiles"), i, v)
+		json_array_append_new(same, core_json_str(pages_str(v, "url")));
+	json_object_set_new(person, "sameAs", same);
+	aff = json_array();
+	json_array_foreach(json_object_get(m, "institutions"), i, v)
+		json_array_append_new(aff, json_pack("{s:s,s:o,s:o}", "@type",
+		    "Organization", "name", core_json_str(pages_str(v, "name")),
+		    "url", core_json_str(pages_str(v, "url"))));
+	json_object_set_new(person, "affiliation", aff);
+	ld = graph(person, crumbs(p->base, "Researchers", "/researchers", name,
+	    url));
+
+	memset(&hd, 0, sizeof(hd));
+	hd.title = name;
+	hd.description = core_buf_cstr(&desc);
+	hd.canonical = url;
+	hd.og_type = "profile";
+	hd.jsonld = ld;
+	hd.main_class = "wrap researcher";
+	pages_layout_open(h, p, &hd);
+
+	pages_h_open(h, CORE_TAG_ASIDE, "rail");
+	pages_h_eyebrow(h, "researcher");
+	pages_h_text(h, CORE_TAG_H1, NULL, name);
+	core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
+	    A(CLASS, "badges"), A(ARIA_LABEL, "Metrics"), END });
+	s = count_of(pages_int(metrics, "papers_here", 0), "paper here",
+	    "papers here");
+	pages_h_text(h, CORE_TAG_LI, "badge", s);
+	free(s);
+	badge(h, metrics, "h_index", "h-index", NULL, NULL, "badge badge-red");
+	badge(h, metrics, "citations", NULL, "citation", "citations", "badge");
+	badge(h, metrics, "works_total", NULL, "work total", "works total",
+	    "badge");
+	core_html_pop(h);
+	pages_h_text(h, CORE_TAG_P, "note", "Papers are matched to "
+	    "researchers newest first, so older work may not be attached to "
+	    "this profile yet.");
+	follow_slot(h, p, pages_int(m, "id", 0), href(p, url));
+	position_block(h, json_object_get(m, "author_position"));
+	fields_block(h, p, json_object_get(m, "fields"), pages_str(pl,
+	    "category"));
+	same_name_block(h, p, json_object_get(m, "same_name"));
+	identity_block(h, json_object_get(m, "profiles"));
+	institutions_block(h, p, json_object_get(m, "institutions"));
+	core_html_pop(h); /* aside */
+
+	pages_h_open(h, CORE_TAG_DIV, "main-col");
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "block network"), A(ARIA_LABEL, "Co-author network"),
+	    END });
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "co-authors");
+	if (json_array_size(json_object_get(net, "nodes")) > 0)
+		pages_network_svg(h, net, NULL);
+	else
+		pages_h_text(h, CORE_TAG_P, "caption", "No co-author of these "
+		    "papers is matched to a profile yet.");
+	core_html_pop(h);
+	if (json_array_size(json_object_get(m, "timeline")) > 0) {
+		core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+		    A(CLASS, "block timeline-block"),
+		    A(ARIA_LABEL, "Papers per year"), END });
+		pages_h_text(h, CORE_TAG_H2, "eyebrow", "papers per year");
+		pages_timeline_svg(h, json_object_get(m, "timeline"));
+		core_html_pop(h);
+	}
+	papers_block(h, p, pl);
+	core_html_pop(h); /* main-col */
+
+	pages_layout_close(h, p);
+	json_decref(ld);
+	core_buf_free(&desc);
+}
+
+/* ---------------------------------------------------------------- institution */
+
+static void
+institution(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *rs = json_object_get(m, "researchers");
+	const json_t *aliases = json_object_get(m, "aliases"), *v;
+	const char *url = pages_str(m, "url"), *name = pages_str(m, "name");
+	const char *country = pages_str(m, "country"), *s;
+	struct core_buf desc = CORE_BUF_INIT;
+	struct pages_head hd;
+	json_t *org, *ld;
+	long long total = pages_int(rs, "total", 0);
+	size_t i;
+	char *c;
+
+	core_buf_printf(&desc, "%s%s%s: %lld researcher%s on weft and their "
+	    "recent papers.", name != NULL ? name : "", country != NULL ?
+	    ", " : "", country != NULL ? country : "", total,
+	    total == 1 ? "" : "s");
+	org = json_pack("{s:s,s:o,s:o,s:o}", "@type", "Organization", "@id",
+	    json_sprintf("%s#organization", url), "url", core_json_str(url),
+	    "name", core_json_str(name));
+	set_str(org, "sameAs", pages_str(m, "ror_url"));
+	if (json_array_size(aliases) > 0)
+		json_object_set_new(org, "alternateName",
+		    json_deep_copy(aliases));
+	if (country != NULL)
+		json_object_set_new(org, "address", json_pack("{s:s,s:o}",
+		    "@type", "PostalAddress", "addressCountry",
+		    core_json_str(pages_str(m, "country_code") != NULL ?
+		    pages_str(m, "country_code") : country)));
+	ld = graph(org, crumbs(p->base, "Institutions", "/institutions", name,
+	    url));
+
+	memset(&hd, 0, sizeof(hd));
+	hd.title = name;
+	hd.description = core_buf_cstr(&desc);
+	hd.canonical = url;
+	hd.og_type = "website";
+	hd.jsonld = ld;
+	hd.main_class = "wrap institution";
+	pages_layout_open(h, p, &hd);
+
+	pages_h_eyebrow(h, "institution");
+	pages_h_text(h, CORE_TAG_H1, NULL, name);
+	pages_h_open(h, CORE_TAG_UL, "badges");
+	if (country != NULL)
+		pages_h_text(h, CORE_TAG_LI, "badge", country);
+	if ((s = pages_str(m, "kind")) != NULL)
+		pages_h_text(h, CORE_TAG_LI, "badge", s);
+	c = count_of(total, "researcher here", "researchers here");
+	pages_h_text(h, CORE_TAG_LI, "badge", c);
+	free(c);
+	core_html_pop(h);
+
+	pages_h_open(h, CORE_TAG_DL, "facts-list facts-wide");
+	if ((s = pages_str(m, "ror_id")) != NULL) {
+		fact(h, "ROR");
+		pages_h_link(h, pages_str(m, "ror_url"), "mono", s);
+		core_html_pop(h);
+	}
+	if ((s = pages_str(m, "website")) != NULL && *s != '\0') {
+		fact(h, "Website");
+		pages_h_link(h, s, NULL, s);
+		core_html_pop(h);
+	}
+	if (pages_has_int(m, "established")) {
+		fact(h, "Established");
+		core_html_textf(h, "%lld", pages_int(m, "established", 0));
+		core_html_pop(h);
+	}
+	if ((s = pages_str(m, "status")) != NULL && strcmp(s, "active") != 0) {
+		fact(h, "Status");
+		core_html_text(h, s);
+		core_html_pop(h);
+	}
+	if (json_array_size(aliases) > 0) {
+		fact(h, "Also known as");
+		json_array_foreach(aliases, i, v) {
+			if (i > 0)
+				core_html_text(h, "; ");
+			if (json_is_string(v))
+				core_html_text(h, json_string_value(v));
+		}
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* dl */
+
+	pages_h_open(h, CORE_TAG_DIV, "two-col");
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "block"), A(ARIA_LABEL, "Researchers"), END });
+	pages_h_text(h, CORE_TAG_H2, NULL, "Researchers");
+	if (json_array_size(json_object_get(rs, "items")) == 0)
+		pages_h_text(h, CORE_TAG_P, "note", "No researcher on weft is "
+		    "linked to this institution yet.");
+	else {
+		pages_h_open(h, CORE_TAG_UL, "rows");
+		json_array_foreach(json_object_get(rs, "items"), i, v) {
+			core_html_elem(h, CORE_TAG_LI, NULL);
+			pages_h_link(h, href(p, pages_str(v, "url")), NULL,
+			    pages_str(v, "name"));
+			c = count_of(pages_int(v, "papers", 0), "paper",
+			    "papers");
+			pages_h_text(h, CORE_TAG_SPAN, "faint", c);
+			free(c);
+			core_html_pop(h);
+		}
+		core_html_pop(h);
+		if (total > (long long)json_array_size(json_object_get(rs,
+		    "items"))) {
+			pages_h_open(h, CORE_TAG_P, "caption");
+			core_html_textf(h, "The %zu with the most papers here, "
+			    "of %lld.", json_array_size(json_object_get(rs,
+			    "items")), total);
+			core_html_pop(h);
+		}
+	}
+	core_html_pop(h);
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "block"), A(ARIA_LABEL, "Recent papers"), END });
+	pages_h_text(h, CORE_TAG_H2, NULL, "Recent papers");
+	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
+		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
+	else
+		cards(h, p, json_object_get(m, "recent_papers"));
+	core_html_pop(h);
+	core_html_pop(h); /* two-col */
+
+	pages_layout_close(h, p);
+	json_decref(ld);
+	core_buf_free(&desc);
+}
+
+/* ---------------------------------------------------------------- directories */
+
+static void
+directory(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *pg = json_object_get(m, "pagination"), *v;
+	const char *url = pages_str(m, "url"), *title = pages_str(m, "title");
+	int people = p->kind == PAGES_RESEARCHERS;
+	struct pages_head hd;
+	char num[32];
+	json_t *ld;
+	size_t i;
+	char *s, *d;
+
+	d = core_xasprintf("%s on weft, %s.", title, people ?
+	    "by number of papers here" : "by number of researchers here");
+	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
+	    "@graph", crumbs(p->base, title, people ? "/researchers" :
+	    "/institutions", NULL, NULL));
+	memset(&hd, 0, sizeof(hd));
+	hd.title = title;
+	hd.description = d;
+	hd.canonical = url;
+	hd.jsonld = ld;
+	hd.main_class = "wrap directory";
+	pages_layout_open(h, p, &hd);
+
+	pages_h_eyebrow(h, "directory");
+	pages_h_text(h, CORE_TAG_H1, NULL, title);
+	pages_h_open(h, CORE_TAG_P, "lead");
+	core_html_textf(h, "%s %s, ordered by %s.",
+	    fmt_num(num, sizeof(num), pages_int(pg, "total", 0)),
+	    people ? "researchers with papers here" : "institutions",
+	    people ? "papers here" : "researchers here, then name");
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_UL, "rows");
+	json_array_foreach(json_object_get(m, "items"), i, v) {
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, href(p, pages_str(v, "url")), NULL,
+		    pages_str(v, "name"));
+		pages_h_open(h, CORE_TAG_SPAN, "faint");
+		if (people) {
+			s = count_of(pages_int(v, "papers", 0), "paper",
+			    "papers");
+			core_html_text(h, s);
+			free(s);
+			if (pages_has_int(v, "h_index"))
+				core_html_textf(h, " · h-index %lld",
+				    pages_int(v, "h_index", 0));
+		} else {
+			if (pages_str(v, "country") != NULL)
+				core_html_textf(h, "%s · ", pages_str(v,
+				    "country"));
+			s = count_of(pages_int(v, "researchers", 0),
+			    "researcher", "researchers");
+			core_html_text(h, s);
+			free(s);
+		}
+		core_html_pop(h);
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	pager(h, p, pg, "← previous", "next →");
+	pages_layout_close(h, p);
+	json_decref(ld);
+	free(d);
+}
+
+/* ---------------------------------------------------------------- home */
+
+static void
+search_form(struct core_html *h, const char *cls, const char *id)
+{
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(CLASS, cls), A(ACTION, "/search"), A(METHOD, "get"),
+	    A(ROLE, "search"), END });
+	core_html_elemtext(h, CORE_TAG_LABEL, (const struct core_attr[]){
+	    A(CLASS, "sr-only"), A(FOR, id), END }, "Search the archive");
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(ID, id), A(TYPE, "search"), A(NAME, "q"),
+	    A(PLACEHOLDER, "A title, a researcher, an institution, an arXiv id"),
+	    A(MAXLENGTH, "300"), END });
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button button-primary"), END },
+	    "Search");
+	core_html_pop(h);
+}
+
+static void
+stat(struct core_html *h, const json_t *counts, const char *key,
+    const char *label, const char *url)
+{
+	char num[32];
+
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, url), A(CLASS, "stat"), END });
+	pages_h_text(h, CORE_TAG_SPAN, "stat-n", pages_has_int(counts, key) ?
+	    fmt_num(num, sizeof(num), pages_int(counts, key, 0)) : "—");
+	pages_h_text(h, CORE_TAG_SPAN, "stat-label", label);
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+home(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *counts = json_object_get(m, "counts");
+	struct pages_head hd;
+	json_t *site, *ld;
+	char *tmpl;
+
+	tmpl = core_xasprintf("%s/search?q={search_term_string}", p->base);
+	site = json_pack("{s:s,s:s,s:o,s:s,s:{s:s,s:{s:s,s:s},s:s}}",
+	    "@type", "WebSite", "name", "weft", "url",
+	    pages_json_abs(p->base, "/"), "description",
+	    "arXiv papers, their researchers and institutions.",
+	    "potentialAction", "@type", "SearchAction", "target", "@type",
+	    "EntryPoint", "urlTemplate", tmpl, "query-input",
+	    "required name=search_term_string");
+	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
+	    "@graph", site);
+	memset(&hd, 0, sizeof(hd));
+	hd.title = NULL;
+	hd.description = "weft ties arXiv papers to the researchers who wrote "
+			 "them and the institutions they work at: browse by "
+			 "person, field and place, in HTML, markdown or JSON.";
+	hd.canonical = pages_str(m, "url");
+	hd.jsonld = ld;
+	hd.main_class = "wrap home";
+	pages_layout_open(h, p, &hd);
+
+	pages_h_open(h, CORE_TAG_SECTION, "hero");
+	pages_h_eyebrow(h, "an open scholarly archive");
+	pages_h_text(h, CORE_TAG_H1, NULL,
+	    "Papers, the people who write them, and where they work.");
+	pages_h_text(h, CORE_TAG_P, "lead", "weft follows arXiv and weaves "
+	    "each paper to its authors' profiles and institutions, so you "
+	    "can read a field through the people in it.");
+	search_form(h, "hero-search", "home-q");
+	pages_h_open(h, CORE_TAG_UL, "stats");
+	stat(h, counts, "papers", "papers", "/search");
+	stat(h, counts, "researchers", "researchers", "/researchers");
+	stat(h, counts, "institutions", "institutions", "/institutions");
+	core_html_pop(h);
+	core_html_pop(h);
+
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(CLASS, "latest hairline"), A(ARIA_LABEL, "Latest papers"), END });
+	pages_h_open(h, CORE_TAG_DIV, "list-head");
+	pages_h_text(h, CORE_TAG_H2, NULL, "Latest papers");
+	pages_h_link(h, "/rss/latest.xml", "faint", "RSS");
+	core_html_pop(h);
+	if (json_array_size(json_object_get(m, "latest")) == 0)
+		pages_h_text(h, CORE_TAG_P, "note", "No papers are loaded yet.");
+	else
+		cards(h, p, json_object_get(m, "latest"));
+	core_html_pop(h);
+
+	pages_layout_close(h, p);
+	json_decref(ld);
+	free(tmpl);
+}
+
+/* ---------------------------------------------------------------- docs, choices, errors */
+
+static void
+doc(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model;
+	struct pages_head hd;
+	json_t *ld;
+
+	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
+	    "@graph", crumbs(p->base, NULL, NULL, pages_str(m, "title"),
+	    pages_str(m, "url")));
+	memset(&hd, 0, sizeof(hd));
+	hd.title = pages_str(m, "title");
+	hd.canonical = pages_str(m, "url");
+	hd.jsonld = ld;
+	hd.main_class = "wrap doc";
+	pages_layout_open(h, p, &hd);
+	pages_h_open(h, CORE_TAG_ARTICLE, "prose");
+	core_html_md(h, pages_str(m, "markdown"));
+	core_html_pop(h);
+	pages_layout_close(h, p);
+	json_decref(ld);
+}
+
+static void
+choices(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *v;
+	struct pages_head hd;
+	size_t i;
+	char *t;
+
+	t = core_xasprintf("Institutions named “%s”", pages_str(m, "query") ?
+	    pages_str(m, "query") : "");
+	memset(&hd, 0, sizeof(hd));
+	hd.title = t;
+	hd.main_class = "wrap choices";
+	pages_layout_open(h, p, &hd);
+	pages_h_eyebrow(h, "several matches");
+	pages_h_text(h, CORE_TAG_H1, NULL, t);
+	pages_h_text(h, CORE_TAG_P, "lead", "More than one institution has "
+	    "this name or alias. Pick the one you mean:");
+	pages_h_open(h, CORE_TAG_UL, "rows");
+	json_array_foreach(json_object_get(m, "candidates"), i, v) {
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, href(p, pages_str(v, "url")), NULL,
+		    pages_str(v, "name"));
+		if (pages_str(v, "country") != NULL)
+			pages_h_text(h, CORE_TAG_SPAN, "faint",
+			    pages_str(v, "country"));
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	pages_layout_close(h, p);
+	free(t);
+}
+
+/* The "where to look next" list of the 404 page. */
+static void
+look_next(struct core_html *h)
+{
+	static const char *const rows[] = {
+		"/papers/{arxiv-id}-{title}",
+		"The id alone works and redirects, e.g. /papers/2512.20345; "
+		"old-style ids such as /papers/math.GT/0309136 too.",
+		"/researchers/{id}-{name}",
+		"The id alone works and redirects. Ids come from search, "
+		"papers and the researcher directory, not from names.",
+		"/institutions/{id}-{name}",
+		"An id, a ROR id or an exact name all lead to the canonical "
+		"page.",
+		NULL, NULL,
+	};
+	size_t i;
+
+	pages_h_text(h, CORE_TAG_H2, NULL, "Where to look next");
+	pages_h_open(h, CORE_TAG_DL, "patterns");
+	for (i = 0; rows[i] != NULL; i += 2) {
+		pages_h_open(h, CORE_TAG_DIV, "pattern");
+		pages_h_text(h, CORE_TAG_DT, "mono", rows[i]);
+		pages_h_text(h, CORE_TAG_DD, "soft", rows[i + 1]);
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "soft");
+	core_html_text(h, "Every indexable URL is listed in the ");
+	pages_h_link(h, "/sitemap.xml", NULL, "sitemap");
+	core_html_text(h, ". Programs and agents: see ");
+	pages_h_link(h, "/llms.txt", NULL, "llms.txt");
+	core_html_text(h, " — this URL gives the same guidance as markdown "
+	    "when asked with an ");
+	pages_h_text(h, CORE_TAG_CODE, NULL, "Accept: text/markdown");
+	core_html_text(h, " header.");
+	core_html_pop(h);
+}
+
+static void
+error_page(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model;
+	long long st = pages_int(m, "status", 500);
+	const char *msg = pages_str(m, "message");
+	struct pages_head hd;
+	char eb[16];
+
+	snprintf(eb, sizeof(eb), "%lld", st);
+	memset(&hd, 0, sizeof(hd));
+	hd.title = st == 404 ? "Page not found" : pages_str(m, "title");
+	hd.main_class = "wrap error-page";
+	pages_layout_open(h, p, &hd);
+	pages_h_eyebrow(h, eb);
+	if (st == 404) {
+		pages_h_text(h, CORE_TAG_H1, NULL, "This page is not here");
+		pages_h_text(h, CORE_TAG_P, "lead", "The link may be mistyped, "
+		    "or the paper may not be harvested yet: new arXiv papers "
+		    "arrive every day, and the newest can take a little while "
+		    "to show up.");
+		if (msg != NULL && strcmp(msg, core_err_str(CORE_ENOTFOUND)))
+			pages_h_text(h, CORE_TAG_P, "faint", msg);
+	} else {
+		pages_h_text(h, CORE_TAG_H1, NULL, pages_str(m, "title"));
+		pages_h_text(h, CORE_TAG_P, "lead", msg);
+	}
+	pages_h_open(h, CORE_TAG_P, "actions");
+	pages_h_link(h, "/search", "button button-primary",
+	    "Search the archive");
+	pages_h_link(h, "/", "button", "Go home");
+	core_html_pop(h);
+	if (st == 404)
+		look_next(h);
+	pages_layout_close(h, p);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+enum core_err
+pages_render_html(struct core_buf *b, const struct pages_page *p)
+{
+	struct core_html h;
+
+	if (p->model == NULL)
+		return CORE_EINPUT;
+	core_html_open(&h, core_buf_sink(b));
+	switch (p->kind) {
+	case PAGES_HOME:
+		home(&h, p);
+		break;
+	case PAGES_PAPER:
+		paper(&h, p);
+		break;
+	case PAGES_RESEARCHER:
+		researcher(&h, p);
+		break;
+	case PAGES_INSTITUTION:
+		institution(&h, p);
+		break;
+	case PAGES_RESEARCHERS:
+	case PAGES_INSTITUTIONS:
+		directory(&h, p);
+		break;
+	case PAGES_DOC:
+		doc(&h, p);
+		break;
+	case PAGES_CHOICES:
+		choices(&h, p);
+		break;
+	case PAGES_ERROR:
+	default:
+		error_page(&h, p);
+		break;
+	}
+	return core_html_close(&h);
+}

@@ -1,0 +1,514 @@
+/*
+ * render_md.c -- view models to markdown for agents: a "#" title, the
+ * facts as short lines and lists, every link absolute, no layout chrome.
+ * All text goes through core_md_text()/core_md_link(), which escape.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+/* "- Label: " */
+static void
+item(struct core_buf *b, const char *label)
+{
+	core_buf_puts(b, "- ");
+	core_md_text(b, label);
+	core_buf_puts(b, ": ");
+}
+
+/* "- Label: text\n", nothing when text is NULL or empty. */
+static void
+fact(struct core_buf *b, const char *label, const char *text)
+{
+	if (text == NULL || *text == '\0')
+		return;
+	item(b, label);
+	core_md_text(b, text);
+	core_buf_putc(b, '\n');
+}
+
+/* "- Label: N\n" or "- Label: unknown\n". */
+static void
+metric(struct core_buf *b, const char *label, const json_t *o,
+    const char *key)
+{
+	item(b, label);
+	if (pages_has_int(o, key))
+		core_buf_printf(b, "%lld\n", pages_int(o, key, 0));
+	else
+		core_buf_puts(b, "unknown\n");
+}
+
+/* "- Label: [url](url)\n". */
+static void
+link_fact(struct core_buf *b, const char *label, const char *text,
+    const char *url)
+{
+	if (url == NULL)
+		return;
+	item(b, label);
+	core_md_link(b, text != NULL ? text : url, url);
+	core_buf_putc(b, '\n');
+}
+
+static void
+authors(struct core_buf *b, const json_t *as, long long total)
+{
+	const json_t *a, *r;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(as, i, a) {
+		if (i > 0)
+			core_buf_puts(b, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL && json_is_object(r = json_object_get(a,
+		    "researcher")))
+			u = pages_str(r, "url");
+		if (u != NULL)
+			core_md_link(b, pages_str(a, "name"), u);
+		else
+			core_md_text(b, pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(as))
+		core_buf_printf(b, " and %lld more",
+		    total - (long long)json_array_size(as));
+}
+
+static void
+categories(struct core_buf *b, const json_t *cats, const char *prim)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(cats, i, v) {
+		if (!json_is_string(v))
+			continue;
+		if (i > 0)
+			core_buf_puts(b, ", ");
+		core_md_text(b, json_string_value(v));
+		if (prim != NULL && strcmp(prim, json_string_value(v)) == 0)
+			core_buf_puts(b, " (primary)");
+	}
+}
+
+/* One paper of a list, as a list item. */
+static void
+card(struct core_buf *b, const json_t *c)
+{
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+	core_buf_puts(b, " — ");
+	authors(b, json_object_get(c, "authors"), pages_int(c, "author_count",
+	    0));
+	if (pages_str(c, "published") != NULL) {
+		core_buf_puts(b, "; ");
+		core_md_text(b, pages_str(c, "published"));
+	}
+	core_buf_puts(b, "; arXiv ");
+	core_md_text(b, pages_str(c, "arxiv_id"));
+	core_buf_puts(b, "; ");
+	categories(b, json_object_get(c, "categories"),
+	    pages_str(c, "primary_category"));
+	if (pages_has_int(c, "citation_count"))
+		core_buf_printf(b, "; %lld citations",
+		    pages_int(c, "citation_count", 0));
+	core_buf_putc(b, '\n');
+}
+
+static void
+cards(struct core_buf *b, const json_t *items)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(items, i, c)
+		card(b, c);
+}
+
+static void
+pager(struct core_buf *b, const json_t *pg)
+{
+	const char *u;
+
+	if (pg == NULL)
+		return;
+	core_buf_printf(b, "\nPage %lld of %lld (%lld items, %lld a page).\n",
+	    pages_int(pg, "page", 1), pages_int(pg, "pages", 1),
+	    pages_int(pg, "total", 0), pages_int(pg, "per_page", 24));
+	if ((u = pages_str(pg, "prev")) != NULL) {
+		core_buf_puts(b, "\nPrevious page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+	if ((u = pages_str(pg, "next")) != NULL) {
+		core_buf_puts(b, "\nNext page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+}
+
+/* ---------------------------------------------------------------- pages */
+
+static void
+paper(struct core_buf *b, const json_t *m)
+{
+	const json_t *links = json_object_get(m, "links"), *v;
+	const json_t *as = json_object_get(m, "authors");
+	long long matched = pages_int(m, "authors_matched", 0);
+	size_t i, n = json_array_size(as);
+	const char *s;
+
+	core_md_heading(b, 1, pages_str(m, "title"));
+	link_fact(b, "URL", NULL, pages_str(m, "url"));
+	fact(b, "arXiv id", pages_str(m, "arxiv_id"));
+	item(b, "Authors");
+	authors(b, as, (long long)n);
+	core_buf_putc(b, '\n');
+	if (n > 0 && matched < (long long)n)
+		core_buf_printf(b, "- Matching: %lld of %zu authors are "
+		    "matched to researcher profiles; the others are given as "
+		    "written on the paper\n", matched, n);
+	item(b, "Categories");
+	categories(b, json_object_get(m, "categories"),
+	    pages_str(m, "primary_category"));
+	core_buf_putc(b, '\n');
+	fact(b, "Published", pages_str(m, "published"));
+	fact(b, "Updated", pages_str(m, "updated"));
+	if (json_array_size(json_object_get(m, "versions")) > 0) {
+		item(b, "Versions");
+		json_array_foreach(json_object_get(m, "versions"), i, v) {
+			const json_t *ver = json_object_get(v, "version");
+
+			if (i > 0)
+				core_buf_puts(b, ", ");
+			if (json_is_integer(ver))
+				core_buf_printf(b, "v%lld",
+				    (long long)json_integer_value(ver));
+			else if (json_is_string(ver))
+				core_md_text(b, json_string_value(ver));
+			else
+				core_buf_printf(b, "v%zu", i + 1);
+			if ((s = pages_str(v, "date")) != NULL ||
+			    (s = pages_str(v, "created")) != NULL) {
+				core_buf_puts(b, " \\(");
+				core_md_text(b, s);
+				core_buf_puts(b, "\\)");
+			}
+		}
+		core_buf_putc(b, '\n');
+	}
+	metric(b, "Citations", m, "citation_count");
+	link_fact(b, "DOI", pages_str(m, "doi"), pages_str(m, "doi_url"));
+	fact(b, "Journal ref", pages_str(m, "journal_ref"));
+	fact(b, "Comment", pages_str(m, "comment"));
+	fact(b, "Licence", pages_str(m, "license"));
+	link_fact(b, "arXiv page", NULL, pages_str(links, "abs"));
+	link_fact(b, "PDF", NULL, pages_str(links, "pdf"));
+	link_fact(b, "BibTeX", NULL, pages_str(links, "bibtex"));
+	core_buf_puts(b, "\n## Abstract\n\n");
+	s = pages_str(m, "abstract");
+	core_md_text(b, s != NULL && *s != '\0' ? s : "No abstract is "
+	    "available.");
+	core_buf_putc(b, '\n');
+}
+
+static void
+researcher(struct core_buf *b, const json_t *m)
+{
+	const json_t *metrics = json_object_get(m, "metrics");
+	const json_t *ap = json_object_get(m, "author_position");
+	const json_t *pl = json_object_get(m, "papers"), *v, *items;
+	const json_t *net = json_object_get(m, "network");
+	const char *cat = pages_str(pl, "category"), *sort;
+	long long total;
+	size_t i;
+
+	core_md_heading(b, 1, pages_str(m, "name"));
+	link_fact(b, "URL", NULL, pages_str(m, "url"));
+	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	metric(b, "Papers here", metrics, "papers_here");
+	metric(b, "h-index", metrics, "h_index");
+	metric(b, "Citations", metrics, "citations");
+	metric(b, "Works total", metrics, "works_total");
+	json_array_foreach(json_object_get(m, "profiles"), i, v)
+		link_fact(b, pages_str(v, "name"), pages_str(v, "id"),
+		    pages_str(v, "url"));
+	core_buf_puts(b, "\nPapers are matched to researchers newest first, "
+	    "so older work may not be attached to this profile yet.\n");
+
+	core_buf_puts(b, "\n## Author position\n\n");
+	if (pages_int(ap, "papers_counted", 0) > 0) {
+		core_buf_printf(b, "Across %lld of %lld papers where every "
+		    "author was matched:\n\n", pages_int(ap, "papers_counted",
+		    0), pages_int(ap, "papers_total", 0));
+		core_buf_printf(b, "- First author: %lld\n- Middle author: "
+		    "%lld\n- Last author: %lld\n", pages_int(ap, "first", 0),
+		    pages_int(ap, "middle", 0), pages_int(ap, "last", 0));
+	} else
+		core_buf_printf(b, "Not known yet: none of the %lld papers has "
+		    "every author matched.\n", pages_int(ap, "papers_total",
+		    0));
+
+	if (json_array_size(json_object_get(m, "fields")) > 0) {
+		core_buf_puts(b, "\n## Fields\n\n");
+		json_array_foreach(json_object_get(m, "fields"), i, v) {
+			core_buf_puts(b, "- ");
+			if (pages_str(v, "url") != NULL)
+				core_md_link(b, pages_str(v, "category"),
+				    pages_str(v, "url"));
+			else
+				core_md_text(b, pages_str(v, "category"));
+			core_buf_printf(b, ": %lld papers\n",
+			    pages_int(v, "papers", 0));
+		}
+	}
+
+	items = json_object_get(json_object_get(m, "same_name"), "items");
+	if (json_array_size(items) > 0) {
+		core_buf_puts(b, "\n## Same name\n\n");
+		json_array_foreach(items, i, v) {
+			core_buf_puts(b, "- ");
+			core_md_link(b, pages_str(v, "name"), pages_str(v,
+			    "url"));
+			core_buf_printf(b, " — %lld papers",
+			    pages_int(v, "papers", 0));
+			if (pages_has_int(v, "h_index"))
+				core_buf_printf(b, ", h %lld",
+				    pages_int(v, "h_index", 0));
+			core_buf_putc(b, '\n');
+		}
+		core_buf_puts(b, "\nThese are either different people who "
+		    "publish under the same name, or the same person in "
+		    "records that the sources have not merged yet.\n");
+	}
+
+	if (json_array_size(json_object_get(m, "institutions")) > 0) {
+		core_buf_puts(b, "\n## Institutions\n\n");
+		json_array_foreach(json_object_get(m, "institutions"), i, v) {
+			core_buf_puts(b, "- ");
+			core_md_link(b, pages_str(v, "name"), pages_str(v,
+			    "url"));
+			if (pages_str(v, "country") != NULL) {
+				core_buf_puts(b, ", ");
+				core_md_text(b, pages_str(v, "country"));
+			}
+			core_buf_putc(b, '\n');
+		}
+	}
+
+	core_buf_puts(b, "\n## Co-authors\n\n");
+	if (json_array_size(json_object_get(net, "nodes")) == 0)
+		core_buf_puts(b, "No co-author is matched to a profile yet.\n");
+	json_array_foreach(json_object_get(net, "nodes"), i, v) {
+		core_buf_puts(b, "- ");
+		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+		core_buf_printf(b, " — %lld joint paper%s\n",
+		    pages_int(v, "papers", 0),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+	}
+
+	if (json_array_size(json_object_get(m, "timeline")) > 0) {
+		core_buf_puts(b, "\n## Papers per year\n\n");
+		json_array_foreach(json_object_get(m, "timeline"), i, v)
+			core_buf_printf(b, "- %lld: %lld\n",
+			    pages_int(v, "year", 0), pages_int(v, "count", 0));
+	}
+
+	sort = pages_str(pl, "sort");
+	total = pages_int(json_object_get(pl, "pagination"), "total", 0);
+	core_buf_printf(b, "\n## Papers\n\n%lld paper%s", total,
+	    total == 1 ? "" : "s");
+	if (cat != NULL) {
+		core_buf_puts(b, " in ");
+		core_md_text(b, cat);
+	}
+	core_buf_printf(b, ", %s first.", sort != NULL &&
+	    strcmp(sort, "citations") == 0 ? "most cited" : "newest");
+	if (cat != NULL) {
+		core_buf_puts(b, " Without the filter: ");
+		core_md_link(b, pages_str(pl, "unfiltered_url"),
+		    pages_str(pl, "unfiltered_url"));
+		core_buf_putc(b, '.');
+	}
+	core_buf_puts(b, "\n\n");
+	cards(b, json_object_get(pl, "items"));
+	pager(b, json_object_get(pl, "pagination"));
+}
+
+static void
+institution(struct core_buf *b, const json_t *m)
+{
+	const json_t *rs = json_object_get(m, "researchers"), *v;
+	size_t i;
+
+	core_md_heading(b, 1, pages_str(m, "name"));
+	link_fact(b, "URL", NULL, pages_str(m, "url"));
+	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	link_fact(b, "ROR", pages_str(m, "ror_id"), pages_str(m, "ror_url"));
+	fact(b, "Country", pages_str(m, "country"));
+	fact(b, "Type", pages_str(m, "kind"));
+	if (pages_str(m, "website") != NULL)
+		link_fact(b, "Website", NULL, pages_str(m, "website"));
+	if (pages_has_int(m, "established"))
+		core_buf_printf(b, "- Established: %lld\n",
+		    pages_int(m, "established", 0));
+	if (json_array_size(json_object_get(m, "aliases")) > 0) {
+		item(b, "Also known as");
+		json_array_foreach(json_object_get(m, "aliases"), i, v) {
+			if (i > 0)
+				core_buf_puts(b, "; ");
+			if (json_is_string(v))
+				core_md_text(b, json_string_value(v));
+		}
+		core_buf_putc(b, '\n');
+	}
+	core_buf_printf(b, "- Researchers here: %lld\n",
+	    pages_int(rs, "total", 0));
+	core_buf_puts(b, "\n## Researchers\n\n");
+	if (json_array_size(json_object_get(rs, "items")) == 0)
+		core_buf_puts(b, "No researcher is linked to this institution "
+		    "yet.\n");
+	json_array_foreach(json_object_get(rs, "items"), i, v) {
+		core_buf_puts(b, "- ");
+		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+		core_buf_printf(b, " — %lld papers\n", pages_int(v, "papers",
+		    0));
+	}
+	core_buf_puts(b, "\n## Recent papers\n\n");
+	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
+		core_buf_puts(b, "No papers yet.\n");
+	cards(b, json_object_get(m, "recent_papers"));
+}
+
+static void
+directory(struct core_buf *b, const json_t *m, int people)
+{
+	const json_t *v;
+	size_t i;
+
+	core_md_heading(b, 1, pages_str(m, "title"));
+	core_buf_printf(b, "%s, ordered by %s.\n\n", people ?
+	    "Researchers with papers on weft" : "Institutions on weft",
+	    people ? "papers here" : "researchers here, then name");
+	json_array_foreach(json_object_get(m, "items"), i, v) {
+		core_buf_puts(b, "- ");
+		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+		if (people) {
+			core_buf_printf(b, " — %lld papers",
+			    pages_int(v, "papers", 0));
+			if (pages_has_int(v, "h_index"))
+				core_buf_printf(b, ", h-index %lld",
+				    pages_int(v, "h_index", 0));
+		} else {
+			core_buf_puts(b, " — ");
+			if (pages_str(v, "country") != NULL) {
+				core_md_text(b, pages_str(v, "country"));
+				core_buf_puts(b, ", ");
+			}
+			core_buf_printf(b, "%lld researchers",
+			    pages_int(v, "researchers", 0));
+		}
+		core_buf_putc(b, '\n');
+	}
+	pager(b, json_object_get(m, "pagination"));
+}
+
+static void
+home(struct core_buf *b, const json_t *m, const char *base)
+{
+	const json_t *c = json_object_get(m, "counts");
+	char *u;
+
+	core_md_heading(b, 1, "weft");
+	core_buf_puts(b, "arXiv papers, the researchers who wrote them and "
+	    "the institutions they work at.\n\n");
+	metric(b, "Papers", c, "papers");
+	metric(b, "Researchers", c, "researchers");
+	metric(b, "Institutions", c, "institutions");
+	core_buf_puts(b, "\n## Browse\n\n");
+	u = pages_abs(base, "/search?q=");
+	link_fact(b, "Search", u, u);
+	free(u);
+	u = pages_abs(base, "/researchers");
+	link_fact(b, "Researchers", u, u);
+	free(u);
+	u = pages_abs(base, "/institutions");
+	link_fact(b, "Institutions", u, u);
+	free(u);
+	u = pages_abs(base, "/developers");
+	link_fact(b, "For developers", u, u);
+	free(u);
+	u = pages_abs(base, "/llms.txt");
+	link_fact(b, "For agents", u, u);
+	free(u);
+	core_buf_puts(b, "\n## Latest papers\n\n");
+	cards(b, json_object_get(m, "latest"));
+}
+
+static void
+choices(struct core_buf *b, const json_t *m)
+{
+	const json_t *v;
+	size_t i;
+
+	core_buf_puts(b, "# 300 Multiple Choices\n\nSeveral institutions are "
+	    "named ");
+	core_md_text(b, pages_str(m, "query"));
+	core_buf_puts(b, ":\n\n");
+	json_array_foreach(json_object_get(m, "candidates"), i, v) {
+		core_buf_puts(b, "- ");
+		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+		if (pages_str(v, "country") != NULL) {
+			core_buf_puts(b, ", ");
+			core_md_text(b, pages_str(v, "country"));
+		}
+		core_buf_putc(b, '\n');
+	}
+}
+
+enum core_err
+pages_render_md(struct core_buf *b, const struct pages_page *p)
+{
+	const json_t *m = p->model;
+
+	if (m == NULL)
+		return CORE_EINPUT;
+	switch (p->kind) {
+	case PAGES_HOME:
+		home(b, m, p->base);
+		break;
+	case PAGES_PAPER:
+		paper(b, m);
+		break;
+	case PAGES_RESEARCHER:
+		researcher(b, m);
+		break;
+	case PAGES_INSTITUTION:
+		institution(b, m);
+		break;
+	case PAGES_RESEARCHERS:
+	case PAGES_INSTITUTIONS:
+		directory(b, m, p->kind == PAGES_RESEARCHERS);
+		break;
+	case PAGES_DOC:
+		/* Authored markdown, links already absolute. */
+		core_buf_puts(b, pages_str(m, "markdown") != NULL ?
+		    pages_str(m, "markdown") : "");
+		break;
+	case PAGES_CHOICES:
+		choices(b, m);
+		break;
+	default:
+		core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));
+		core_md_text(b, pages_str(m, "title"));
+		core_buf_puts(b, "\n\n");
+		core_md_text(b, pages_str(m, "message"));
+		core_buf_putc(b, '\n');
+		break;
+	}
+	return CORE_OK;
+}

@@ -1,0 +1,149 @@
+/*
+ * respond.c -- what every handler does after building its view model:
+ * pick the renderer, set the headers, and the list plumbing (?page=,
+ * pagination objects, rel=next/prev).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+const enum core_rep pages_offers[3] = {
+	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON
+};
+const enum core_rep pages_paper_offers[4] = {
+	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON, CORE_REP_BIB
+};
+
+/* rel=next/prev from a pagination object. */
+static void
+page_links(struct core_req *req, const json_t *pg)
+{
+	const char *u;
+
+	if (!json_is_object(pg))
+		return;
+	if ((u = pages_str(pg, "next")) != NULL)
+		core_resp_link(req, u, "next");
+	if ((u = pages_str(pg, "prev")) != NULL)
+		core_resp_link(req, u, "prev");
+}
+
+enum core_err
+pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct pages_page pg;
+	struct core_buf *body = core_resp_body(req);
+	enum core_rep rep = core_req_rep(req);
+	enum core_err er = CORE_OK;
+	const char *url;
+
+	pg.kind = kind;
+	pg.model = model;
+	pg.base = ctx->base_url;
+	pg.cookie = ctx->session_cookie != NULL ? ctx->session_cookie :
+	    "weft_session";
+
+	switch (rep) {
+	case CORE_REP_MD:
+		er = pages_render_md(body, &pg);
+		break;
+	case CORE_REP_JSON:
+		core_json_render(body, model, 1);
+		break;
+	case CORE_REP_BIB:
+		er = pages_render_bib(body, &pg);
+		break;
+	default:
+		rep = CORE_REP_HTML;
+		er = pages_render_html(body, &pg);
+		break;
+	}
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "render", "kind %d rep %d: %s",
+		    (int)kind, (int)rep, core_err_str(er));
+		return CORE_ESYS;
+	}
+	core_resp_type(req, rep);
+	if ((url = pages_str(model, "url")) != NULL)
+		core_resp_link(req, url, "canonical");
+	page_links(req, json_object_get(model, "pagination"));
+	page_links(req, json_object_get(json_object_get(model, "papers"),
+	    "pagination"));
+	core_resp_etag(req);
+	return CORE_OK;
+}
+
+enum core_err
+pages_page_param(struct core_req *req, long *page)
+{
+	const char *s = core_req_param(req, "page");
+	char *end = NULL;
+	long v;
+
+	*page = 1;
+	if (s == NULL)
+		return CORE_OK;
+	errno = 0;
+	if (s[0] >= '0' && s[0] <= '9' && strlen(s) <= 9)
+		v = strtol(s, &end, 10);
+	else
+		v = -1;
+	if (end == NULL || *end != '\0' || errno != 0 || v < 1 ||
+	    v > PAGES_MAX_PAGE) {
+		core_resp_error(req, 400,
+		    "page must be a whole number from 1 to 100000");
+		return CORE_EINPUT;
+	}
+	*page = v;
+	return CORE_OK;
+}
+
+json_t *
+pages_pagination(const char *base, const char *path_query, long page,
+    long long total)
+{
+	long long pages = (total + PAGES_PER_PAGE - 1) / PAGES_PER_PAGE;
+	const char *sep = strchr(path_query, '?') != NULL ? "&" : "?";
+	json_t *o, *next = json_null(), *prev = json_null();
+	char *u;
+
+	if (page < pages) {
+		u = core_xasprintf("%s%s%spage=%ld", base, path_query, sep,
+		    page + 1);
+		next = core_json_str(u);
+		free(u);
+	}
+	if (page > 1) {
+		/* Page 1 is the list's own URL, without ?page=1. */
+		if (page == 2)
+			u = core_xasprintf("%s%s", base, path_query);
+		else
+			u = core_xasprintf("%s%s%spage=%ld", base, path_query,
+			    sep, page - 1);
+		prev = core_json_str(u);
+		free(u);
+	}
+	o = json_pack("{s:i,s:i,s:I,s:I,s:o,s:o}", "page", (int)page,
+	    "per_page", PAGES_PER_PAGE, "total", (json_int_t)total, "pages",
+	    (json_int_t)pages, "next", next, "prev", prev);
+	return o;
+}
+
+int
+pages_beyond_last(struct core_req *req, long page, long long total)
+{
+	long long pages = (total + PAGES_PER_PAGE - 1) / PAGES_PER_PAGE;
+	char *msg;
+
+	if (page == 1 || page <= pages)
+		return 0;
+	msg = core_xasprintf("page %ld is beyond the last page (%lld)", page,
+	    pages);
+	core_resp_error(req, 404, msg);
+	free(msg);
+	return 1;
+}

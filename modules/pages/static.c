@@ -1,0 +1,167 @@
+/*
+ * static.c -- /about, /privacy, /contact, /developers: markdown files
+ * from content_dir, read once per worker at init.  HTML gets them
+ * through cmark's safe mode (core_html_md), markdown and JSON clients
+ * as text; in both the site's own links ("](/x)") are made absolute.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+/* Larger files are a mistake, not content. */
+#define DOC_MAX (256 * 1024)
+
+static const char *const names[PAGES_DOC__MAX] = {
+	[PAGES_DOC_ABOUT] = "about",
+	[PAGES_DOC_PRIVACY] = "privacy",
+	[PAGES_DOC_CONTACT] = "contact",
+	[PAGES_DOC_DEVELOPERS] = "developers",
+};
+
+static char *
+slurp(const char *path)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 &&
+	    b.len + n <= DOC_MAX)
+		core_buf_put(&b, chunk, n);
+	fclose(f);
+	return core_buf_steal(&b);
+}
+
+/* md with every "](/" link target prefixed by base.  Caller frees. */
+static char *
+absolutise(const char *md, const char *base)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *p = md, *q;
+
+	while ((q = strstr(p, "](/")) != NULL) {
+		core_buf_put(&b, p, (size_t)(q - p) + 2);
+		core_buf_puts(&b, base);
+		p = q + 2;
+	}
+	core_buf_puts(&b, p);
+	return core_buf_steal(&b);
+}
+
+enum core_err
+pages_docs_load(struct pages_state *st, const char *dir, const char *base)
+{
+	char *path;
+	int i;
+
+	for (i = 0; i < PAGES_DOC__MAX; i++) {
+		path = core_xasprintf("%s/%s.md", dir, names[i]);
+		st->doc_rel[i] = slurp(path);
+		if (st->doc_rel[i] == NULL) {
+			core_log(CORE_LOG_ERROR, "init", "cannot read %s", path);
+			free(path);
+			return CORE_ESYS;
+		}
+		free(path);
+		st->doc_abs[i] = absolutise(st->doc_rel[i],
+		    base != NULL ? base : "");
+	}
+	return CORE_OK;
+}
+
+void
+pages_docs_free(struct pages_state *st)
+{
+	int i;
+
+	for (i = 0; i < PAGES_DOC__MAX; i++) {
+		free(st->doc_rel[i]);
+		free(st->doc_abs[i]);
+		st->doc_rel[i] = st->doc_abs[i] = NULL;
+	}
+}
+
+/* The first "# " heading's text, or the page name.  Caller frees. */
+static char *
+doc_title(const char *md, const char *name)
+{
+	const char *p = md, *e;
+
+	while (p != NULL && *p != '\0') {
+		if (p[0] == '#' && p[1] == ' ') {
+			e = p + 2 + strcspn(p + 2, "\r\n");
+			return core_xstrndup(p + 2, (size_t)(e - p - 2));
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return core_xstrdup(name);
+}
+
+json_t *
+pages_doc_model(const struct pages_state *st, enum pages_doc d,
+    const char *base)
+{
+	char *path = core_xasprintf("/%s", names[d]);
+	char *title = doc_title(st->doc_rel[d], names[d]);
+	json_t *m;
+
+	m = json_pack("{s:s,s:s,s:o,s:o,s:o}", "type", "page", "name",
+	    names[d], "title", core_json_str(title), "url",
+	    pages_json_abs(base, path), "markdown",
+	    core_json_str(st->doc_abs[d]));
+	free(path);
+	free(title);
+	return m;
+}
+
+static enum core_err
+doc(struct core_req *req, enum pages_doc d)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const struct pages_state *st = ctx->mod_state;
+	json_t *m;
+	enum core_err er;
+
+	if (st == NULL)
+		return CORE_ESYS;
+	if ((er = core_req_negotiate(req, pages_offers,
+	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		return er;
+	if ((m = pages_doc_model(st, d, ctx->base_url)) == NULL)
+		return CORE_ESYS;
+	er = pages_respond(req, PAGES_DOC, m);
+	json_decref(m);
+	return er;
+}
+
+enum core_err
+pages_about(struct core_req *req)
+{
+	return doc(req, PAGES_DOC_ABOUT);
+}
+
+enum core_err
+pages_privacy(struct core_req *req)
+{
+	return doc(req, PAGES_DOC_PRIVACY);
+}
+
+enum core_err
+pages_contact(struct core_req *req)
+{
+	return doc(req, PAGES_DOC_CONTACT);
+}
+
+enum core_err
+pages_developers(struct core_req *req)
+{
+	return doc(req, PAGES_DOC_DEVELOPERS);
+}
