@@ -520,6 +520,7 @@ struct core_ctx {
 	const char *base_url;	       /* "http://127.0.0.1:8080", no '/' */
 	const char *session_cookie;    /* cookie name, "weft_session" */
 	void *mod_state;	       /* the module's own process state */
+	struct core_metrics *metrics;  /* shared by the pool, may be NULL */
 };
 
 /* A handler fills the response and returns CORE_OK, or returns an error
@@ -611,6 +612,35 @@ void core_resp_error(struct core_req *, int status, const char *msg);
 
 /* Absolute URL for a site path: base_url + path.  Caller frees. */
 char *core_abs_url(const struct core_req *, const char *path);
+
+/* ------------------------------------------------------------------ */
+/* Metrics (Prometheus) and operations endpoints                       */
+/* ------------------------------------------------------------------ */
+
+struct core_metrics;
+
+enum core_metric {
+	CORE_METRIC_CACHE_HIT,
+	CORE_METRIC_CACHE_MISS,
+	CORE_METRIC_DB_ERROR,
+	CORE_METRIC_WORKER_START,
+	CORE_METRIC__MAX
+};
+
+/*
+ * Creates and maps <dir>/<module>.metrics, shared by the processes
+ * forked afterwards.  NULL (logged) when it cannot; counting then does
+ * nothing.  Mapped for the life of the process.
+ */
+struct core_metrics *core_metrics_open(const char *dir,
+    const struct core_module *mod);
+/* Counts one answered request: route index (-1: unrouted), status,
+ * representation and the time it took in microseconds. */
+void core_metrics_request(struct core_metrics *, int route, int status,
+    enum core_rep rep, long us);
+void core_metrics_count(struct core_metrics *, enum core_metric);
+/* Appends the Prometheus text of every *.metrics file in dir to b. */
+void core_metrics_render(struct core_buf *b, const char *dir);
 
 /* ------------------------------------------------------------------ */
 /* Modules                                                             */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <fcgiapp.h>
+#include <hiredis.h>
 #include <sodium.h>
 
 #include "core.h"
@@ -721,6 +722,58 @@ parse_request(struct core_req *r, const char **msg)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- ops */
+
+static int
+is_loopback(const char *addr)
+{
+	return addr != NULL && (strncmp(addr, "127.", 4) == 0 ||
+	    strcmp(addr, "::1") == 0 || strcmp(addr, "::ffff:127.0.0.1") == 0);
+}
+
+/*
+ * /healthz (the worker answers), /readyz (PostgreSQL and Redis answer)
+ * and /metrics (loopback only), the same in every module so that a load
+ * balancer can probe any pool.  Returns 1 when it answered.
+ */
+static int
+serve_ops(struct core_req *r)
+{
+	struct redisReply *rep = NULL;
+	int db_ok, redis_ok;
+
+	if (strcmp(r->method, "GET") != 0 && !r->head)
+		return 0;
+	if (strcmp(r->path, "/healthz") == 0) {
+		core_buf_puts(&r->body, "ok\n");
+	} else if (strcmp(r->path, "/readyz") == 0) {
+		db_ok = r->ctx->db == NULL ||
+		    core_db_cmd(r->ctx->db, "SELECT 1") == CORE_OK;
+		redis_ok = r->ctx->redis == NULL ||
+		    core_redis_cmd(r->ctx->redis, &rep, "PING") == CORE_OK;
+		freeReplyObject(rep);
+		core_buf_printf(&r->body, "{\"postgresql\":\"%s\","
+		    "\"redis\":\"%s\"}\n", db_ok ? "ok" : "down",
+		    redis_ok ? "ok" : "down");
+		core_resp_type(r, CORE_REP_JSON);
+		r->rep = CORE_REP_JSON;
+		if (!db_ok || !redis_ok) {
+			r->status = 503;
+			set_header(r, "Retry-After", "5", 1);
+		}
+	} else if (strcmp(r->path, "/metrics") == 0) {
+		if (!is_loopback(core_req_env(r, "REMOTE_ADDR")))
+			return 0; /* as if it did not exist */
+		core_metrics_render(&r->body, core_conf_get(r->ctx->conf,
+		    "socket_dir", "var/run"));
+		set_header(r, "Content-Type",
+		    "text/plain; version=0.0.4; charset=utf-8", 1);
+	} else
+		return 0;
+	set_header(r, "Cache-Control", "no-store", 1);
+	return 1;
+}
+
 /* 406, naming what this resource is offered as. */
 static void
 not_acceptable(struct core_req *r)
@@ -767,9 +820,11 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	struct core_req r;
 	const struct core_route *rt;
 	const char *msg = NULL, *rid;
+	struct timespec t0, t1;
 	enum core_err er;
-	int st, matched;
+	int st, matched, route_idx = -1;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&r, 0, sizeof(r));
 	r.f = fcgi;
 	r.ctx = ctx;
@@ -791,6 +846,8 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		core_resp_error(&r, st, msg);
 		goto out;
 	}
+	if (serve_ops(&r))
+		goto out;
 	if ((rt = route(&r, &matched)) == NULL) {
 		if (matched) {
 			set_header(&r, "Allow", "GET, HEAD, POST", 1);
@@ -799,9 +856,12 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 			core_resp_error(&r, 404, core_err_str(CORE_ENOTFOUND));
 		goto out;
 	}
+	route_idx = (int)(rt - ctx->mod->routes);
 	if ((er = rt->handler(&r)) != CORE_OK) {
-		if (er == CORE_EDB)
+		if (er == CORE_EDB) {
 			set_header(&r, "Retry-After", "5", 1);
+			core_metrics_count(ctx->metrics, CORE_METRIC_DB_ERROR);
+		}
 		if (er == CORE_ENOTACCEPT)
 			not_acceptable(&r);
 		else
@@ -814,6 +874,10 @@ out:
 		core_log(CORE_LOG_ERROR, "request", "%s %s -> %d", r.method,
 		    log_path(&r), r.status);
 	write_response(&r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	core_metrics_request(ctx->metrics, route_idx, r.status, r.rep,
+	    (t1.tv_sec - t0.tv_sec) * 1000000L +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000);
 	core_log_setreqid(NULL);
 	req_free(&r);
 }

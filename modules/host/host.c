@@ -128,7 +128,11 @@ host_open(struct host *hs, const char *confpath, const char *modname,
 	apply_conf(hs, nworkers);
 	if ((er = load_module(hs, modname, moddir)) != CORE_OK)
 		return er;
-	return open_socket(hs, listen);
+	if ((er = open_socket(hs, listen)) != CORE_OK)
+		return er;
+	hs->metrics = core_metrics_open(core_conf_get(hs->conf, "socket_dir",
+	    "var/run"), hs->mod);
+	return CORE_OK;
 }
 
 enum core_err
@@ -171,6 +175,8 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->conf = hs->conf;
 	ctx->mod = hs->mod;
+	ctx->metrics = hs->metrics;
+	core_metrics_count(ctx->metrics, CORE_METRIC_WORKER_START);
 	ctx->base_url = core_conf_get(hs->conf, "base_url",
 	    "http://127.0.0.1:8080");
 	ctx->session_cookie = core_conf_get(hs->conf, "session_cookie",

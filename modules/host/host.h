@@ -15,6 +15,7 @@ struct host {
 	int fd;			/* the listening socket */
 	int nworkers;
 	int unix_socket;	/* 1: listen is a path we unlink at exit */
+	struct core_metrics *metrics; /* shared with the workers */
 };
 
 /*
