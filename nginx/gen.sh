@@ -1,33 +1,74 @@
 #!/bin/sh
-# nginx/gen.sh -- writes an nginx configuration from the one source.
+# nginx/gen.sh -- writes an nginx configuration from the one source
+# (upstreams.conf.in + locations.conf.in, wrapped by local.conf.in or
+# production.conf.in).
 #
-#   nginx/gen.sh local VAR PORT      -> VAR/nginx/nginx.conf + site.conf
+#   nginx/gen.sh local VAR PORT
+#       -> VAR/nginx/{nginx,upstreams,locations}.conf (a private nginx)
+#   nginx/gen.sh production OUTDIR SERVER_NAME ROOT [CERT KEY]
+#       -> OUTDIR/{weft.conf,upstreams.conf,locations.conf}
 #
-# ROOT is the project (or installed share) directory holding
-# modules/pages/static.  Sockets are VAR/run/<module>.sock.
+# Environment: WEFT_SOCKET_DIR (/run/weft), WEFT_UPSTREAMS_<MODULE>
+# (space-separated "host:port" list of worker hosts; default: the unix
+# socket, twice), WEFT_ACCESS_LOG=off (local only).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-kind=${1:?usage: gen.sh local VAR PORT}
+kind=${1:?usage: gen.sh local VAR PORT | production OUTDIR NAME ROOT [CERT KEY]}
+
+# "server X max_fails=0;" lines for a module's pool.
+servers() {
+	mod=$1 sock=$2
+	list=$(eval "echo \${WEFT_UPSTREAMS_$(echo "$mod" | tr a-z A-Z):-}")
+	if [ -z "$list" ]; then
+		list="unix:$sock unix:$sock"
+	fi
+	for s in $list; do
+		printf '\tserver %s max_fails=0;\\n' "$s"
+	done
+}
+
+# upstreams + locations into $1, sockets in $2, static root $3.
+common() {
+	out=$1 sockdir=$2 root=$3 rate=$4 burst=$5 hsts=$6
+	sed -e "s|@PAGES_SERVERS@|$(servers pages "$sockdir/pages.sock")|" \
+	    -e "s|@ACCOUNTS_SERVERS@|$(servers accounts "$sockdir/accounts.sock")|" \
+	    -e "s|@FEEDS_SERVERS@|$(servers feeds "$sockdir/feeds.sock")|" \
+	    -e "s|@SIGNIN_RATE@|$rate|" \
+	    "$here/upstreams.conf.in" >"$out/upstreams.conf"
+	sed -e "s|@ROOT@|$root|g" -e "s|@SIGNIN_BURST@|$burst|g" \
+	    -e "s|@HSTS@|$hsts|g" \
+	    "$here/locations.conf.in" >"$out/locations.conf"
+}
+
 case "$kind" in
 local)
 	var=$(cd "${2:?VAR}" && pwd)
 	port=${3:?PORT}
+	root=$(cd "$here/.." && pwd)
 	mkdir -p "$var/nginx" "$var/log"
 	user=
 	[ "$(id -u)" = 0 ] && user="user www-data www-data;"
 	access="$var/log/nginx-access.log weft_json"
 	[ "${WEFT_ACCESS_LOG:-on}" = off ] && access=off
-	sed -e "s|@LISTEN@|127.0.0.1:$port|g" \
-	    -e "s|@SERVER_NAME@|localhost|g" \
-	    -e "s|@ROOT@|$root|g" \
-	    -e "s|@PAGES_UPSTREAM@|unix:$var/run/pages.sock|g" \
-	    -e "s|@ACCOUNTS_UPSTREAM@|unix:$var/run/accounts.sock|g" \
-	    -e "s|@FEEDS_UPSTREAM@|unix:$var/run/feeds.sock|g" \
-	    "$here/site.conf.in" >"$var/nginx/site.conf"
+	# Loose per-address limits here: the tests exercise the
+	# application's own limits from one address.
+	common "$var/nginx" "$var/run" "$root" 600r/m 200 ""
 	sed -e "s|@VAR@|$var|g" -e "s|@USER@|$user|g" \
-	    -e "s|@ACCESS_LOG@|$access|g" \
+	    -e "s|@ACCESS_LOG@|$access|g" -e "s|@LISTEN@|127.0.0.1:$port|g" \
 	    "$here/local.conf.in" >"$var/nginx/nginx.conf"
+	;;
+production)
+	out=${2:?OUTDIR}
+	name=${3:?SERVER_NAME}
+	root=${4:?ROOT (the directory holding modules/pages/static)}
+	cert=${5:-/etc/letsencrypt/live/$name/fullchain.pem}
+	key=${6:-/etc/letsencrypt/live/$name/privkey.pem}
+	mkdir -p "$out"
+	common "$out" "${WEFT_SOCKET_DIR:-/run/weft}" "$root" 20r/m 10 \
+	    'add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;'
+	sed -e "s|@SERVER_NAME@|$name|g" -e "s|@TLS_CERT@|$cert|g" \
+	    -e "s|@TLS_KEY@|$key|g" -e "s|@CONFDIR@|$out|g" \
+	    "$here/production.conf.in" >"$out/weft.conf"
 	;;
 *)
 	echo "gen.sh: unknown kind $kind" >&2
