@@ -145,6 +145,49 @@ fuzz:
 	$(MAKE) FUZZ=1 fuzz-bins
 	tests/fuzz/run.sh build-fuzz/fuzz $${FUZZ_SECONDS:-10}
 
+# ---------------------------------------------------------------- install
+# make install [PREFIX=/usr/local] [DESTDIR=]: binaries, plugins, static
+# files, content, migrations and the bundled data, nginx sources, an
+# example config (never overwritten) and the systemd units.  As root with
+# no DESTDIR it also creates the unprivileged system user "weft".
+PREFIX  ?= /usr/local
+SHARE   := $(DESTDIR)$(PREFIX)/share/weft
+UNITDIR ?= /etc/systemd/system
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/lib/weft $(SHARE)/sql/schema $(SHARE)/sql/data \
+	    $(SHARE)/nginx $(SHARE)/modules/pages/static $(SHARE)/content \
+	    $(DESTDIR)/etc/weft $(DESTDIR)$(UNITDIR)
+	install -m 755 $(B)/weftd $(DESTDIR)$(PREFIX)/sbin/weftd
+	install -m 755 $(B)/weft-harvest $(DESTDIR)$(PREFIX)/bin/weft-harvest
+	install -m 644 $(PLUGINS:%=$(B)/%.so) $(DESTDIR)$(PREFIX)/lib/weft/
+	install -m 644 modules/pages/static/* $(SHARE)/modules/pages/static/
+	install -m 644 modules/pages/content/*.md $(SHARE)/content/
+	install -m 644 sql/schema/*.sql $(SHARE)/sql/schema/
+	install -m 644 sql/data/* $(SHARE)/sql/data/
+	install -m 644 nginx/*.in $(SHARE)/nginx/
+	install -m 755 nginx/gen.sh $(SHARE)/nginx/gen.sh
+	for f in weft@.service weft-harvest.service weft-harvest.timer; do \
+	    sed 's|@PREFIX@|$(PREFIX)|g' conf/$$f >$(DESTDIR)$(UNITDIR)/$$f; \
+	done
+	test -e $(DESTDIR)/etc/weft/weft.conf || \
+	    sed -e 's|/usr/local|$(PREFIX)|g' conf/weft.conf \
+	    >$(DESTDIR)/etc/weft/weft.conf
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
+	    id weft >/dev/null 2>&1 || useradd --system --home-dir \
+	        /var/lib/weft --shell /usr/sbin/nologin weft; \
+	    getent group www-data >/dev/null && usermod -aG www-data weft; \
+	    command -v systemctl >/dev/null && systemctl daemon-reload || true; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/weftd $(DESTDIR)$(PREFIX)/bin/weft-harvest
+	rm -rf $(DESTDIR)$(PREFIX)/lib/weft $(SHARE)
+	rm -f $(DESTDIR)$(UNITDIR)/weft@.service \
+	    $(DESTDIR)$(UNITDIR)/weft-harvest.service \
+	    $(DESTDIR)$(UNITDIR)/weft-harvest.timer
+
 # ---------------------------------------------------------------- local site
 run:
 	conf/local.sh up
@@ -162,5 +205,6 @@ clean:
 	rm -rf build build-san build-fuzz
 
 .PHONY: all weftd plugins harvest unit-bins check test integration \
+        install uninstall \
         fuzz fuzz-bins run stop status format clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

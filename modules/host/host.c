@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <dlfcn.h>
+#include <grp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ static enum core_err
 open_socket(struct host *hs, const char *listen)
 {
 	char buf[4096];
+	const char *group;
+	struct group *gr;
 	long mode;
 
 	if (listen == NULL)
@@ -91,6 +94,16 @@ open_socket(struct host *hs, const char *listen)
 			core_log(CORE_LOG_ERROR, "start", "chmod %s: %s",
 			    listen, strerror(errno));
 			return CORE_ESYS;
+		}
+		if ((group = core_conf_get(hs->conf, "socket_group", NULL)) !=
+		    NULL && *group != '\0') {
+			if ((gr = getgrnam(group)) == NULL ||
+			    chown(listen, (uid_t)-1, gr->gr_gid) != 0) {
+				core_log(CORE_LOG_ERROR, "start", "cannot give "
+				    "%s to group %s (is the service user in "
+				    "it?)", listen, group);
+				return CORE_ESYS;
+			}
 		}
 	}
 	return CORE_OK;
