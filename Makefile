@@ -74,6 +74,11 @@ HOST_OBJS := $(HOST_SRCS:%.c=$(B)/%.o)
 
 # The host exports the core's symbols (-rdynamic, whole archive) so that
 # plugins loaded with dlopen() resolve them from weftd itself.
+# weftd refuses a database schema other than the newest migration here.
+SCHEMA_VERSION := $(shell ls sql/schema | sed -n 's/^0*\([0-9][0-9]*\)_.*\.sql$$/\1/p' | sort -n | tail -1)
+$(B)/modules/host/host.o: CFLAGS += -DWEFT_SCHEMA_VERSION=$(SCHEMA_VERSION)
+$(B)/modules/host/host.o: $(wildcard sql/schema/*.sql)
+
 $(B)/weftd: $(HOST_OBJS) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(HOST_OBJS) \
 	    -Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LDLIBS)

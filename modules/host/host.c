@@ -123,6 +123,58 @@ apply_conf(struct host *hs, long nworkers)
 	hs->nworkers = (int)nworkers;
 }
 
+/*
+ * The newest migration this build was made with (the Makefile passes it).
+ * Workers refuse a database whose schema is older (queries would fail
+ * later, one by one) or newer (a newer deploy is running against it).
+ */
+#ifndef WEFT_SCHEMA_VERSION
+#error "WEFT_SCHEMA_VERSION must be defined by the build"
+#endif
+
+static const struct core_stmt version_stmt[] = {
+	{ "SCHEMA_VERSION",
+	  "SELECT coalesce(max(version), 0) FROM schema_migrations" },
+};
+
+static enum core_err
+check_schema(struct host *hs)
+{
+	struct core_db *db = NULL;
+	PGresult *res = NULL;
+	enum core_err er;
+	long have;
+
+	er = core_db_open(core_conf_get(hs->conf, "db", "dbname=weft"),
+	    version_stmt, 1, &db);
+	if (er != CORE_OK && PQstatus(core_db_conn(db)) != CONNECTION_OK) {
+		/* Down: start anyway, answer 503 until it is back. */
+		core_log(CORE_LOG_WARN, "start", "database unreachable; "
+		    "starting without checking the schema version");
+		er = CORE_OK;
+		goto out;
+	}
+	if (er == CORE_OK)
+		er = core_db_exec(db, 0, NULL, 0, &res);
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "start", "the database has no "
+		    "migrations; run weft-harvest migrate");
+		goto out;
+	}
+	have = strtol(PQgetvalue(res, 0, 0), NULL, 10);
+	if (have != WEFT_SCHEMA_VERSION) {
+		core_log(CORE_LOG_ERROR, "start", "the database schema is "
+		    "version %ld, this build needs %d: %s", have,
+		    WEFT_SCHEMA_VERSION, have < WEFT_SCHEMA_VERSION ?
+		    "run weft-harvest migrate" : "deploy the newer build");
+		er = CORE_EINPUT;
+	}
+out:
+	PQclear(res);
+	core_db_close(db);
+	return er;
+}
+
 enum core_err
 host_open(struct host *hs, const char *confpath, const char *modname,
     const char *listen, const char *moddir, long nworkers)
@@ -140,6 +192,8 @@ host_open(struct host *hs, const char *confpath, const char *modname,
 	}
 	apply_conf(hs, nworkers);
 	if ((er = load_module(hs, modname, moddir)) != CORE_OK)
+		return er;
+	if (hs->mod->nstmts > 0 && (er = check_schema(hs)) != CORE_OK)
 		return er;
 	if ((er = open_socket(hs, listen)) != CORE_OK)
 		return er;
