@@ -110,8 +110,10 @@ bar_row(struct core_html *h, const char *label, const char *url,
 	else
 		pages_h_text(h, CORE_TAG_SPAN, mono ? "bar-label mono" :
 		    "bar-label", label);
-	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, cls), A(ARIA_HIDDEN, "true"), END }, "");
+	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "bar-track"), A(ARIA_HIDDEN, "true"), END });
+	pages_h_text(h, CORE_TAG_SPAN, cls, "");
+	core_html_pop(h);
 	pages_h_text(h, CORE_TAG_SPAN, "bar-count",
 	    fmt_num(num, sizeof(num), n));
 	core_html_pop(h);
