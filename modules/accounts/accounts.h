@@ -1,0 +1,286 @@
+/*
+ * accounts.h -- the accounts module's private header: one section per
+ * file.
+ *
+ * module.c routes a request to a handler (auth.c: sign-up, sign-in,
+ * sign-out; account.c: the account page, the private feed token, the
+ * onboarding page; follow.c: follow/unfollow and the SSI fragments;
+ * feed.c: /feed).  Handlers find the signed-in user with session.c, ask
+ * store.c (the only file with SQL) for data, build one view model (a
+ * jansson object) and hand it to render.c, which writes HTML, markdown
+ * or JSON.  validate.c holds the pure functions (email, password, next=,
+ * tokens, CSRF, Origin) that the unit tests exercise; limit.c the Redis
+ * rate limits.
+ */
+#ifndef ACCOUNTS_H
+#define ACCOUNTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core.h"
+
+/* Items per page on /feed and in the onboarding suggestions. */
+#define ACC_PER_PAGE 24
+#define ACC_MAX_PAGE 100000
+
+/* Random tokens: 32 bytes, base64url without padding (43 characters). */
+#define ACC_TOKEN_RAW 32
+#define ACC_TOKEN_LEN 43
+/* Hex of a 32-byte BLAKE2b digest. */
+#define ACC_HASH_HEX 64
+
+#define ACC_EMAIL_MAX 254
+#define ACC_PASSWORD_MIN 10
+#define ACC_PASSWORD_MAX 1024
+
+/* Sessions last 30 days from sign-in. */
+#define ACC_SESSION_TTL (30L * 24 * 3600)
+/* The pre-session cookie that carries the sign-in/up forms' CSRF key. */
+#define ACC_PRE_COOKIE "weft_presession"
+#define ACC_PRE_TTL (2L * 3600)
+
+/* ------------------------------------------------------------------ */
+/* validate.c: pure functions (unit-tested)                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Normalises an email address into out (at least ACC_EMAIL_MAX + 1
+ * bytes): surrounding ASCII whitespace trimmed, the domain lower-cased.
+ * Valid: at most 254 bytes, valid UTF-8, exactly one '@', a local part of
+ * 1 to 64 bytes made of RFC 5322 atext, dots (not first, last or
+ * doubled) and non-ASCII; a domain of dot-separated labels (letters,
+ * digits, '-', non-ASCII; at least two labels, none empty, none starting
+ * or ending with '-').  Returns 0, or -1 with *why (static English) set.
+ */
+int acc_email_normalise(const char *in, char *out, size_t outsz,
+    const char **why);
+
+/* 0 when the password's length is 10 to 1,024 bytes, else -1 and *why. */
+int acc_password_check(const char *pw, const char **why);
+
+/*
+ * 1 when next is a same-site relative path safe to redirect to: starts
+ * with exactly one '/', the next byte is not '/' or '\', no backslash,
+ * no control character (CR, LF, TAB, ...), no space, at most 1,024
+ * bytes.  NULL and "" give 0.
+ */
+int acc_next_ok(const char *next);
+
+/* Writes a fresh random token (ACC_TOKEN_LEN chars and a NUL) to out. */
+void acc_token_new(char out[ACC_TOKEN_LEN + 1]);
+/*
+ * Decodes a token: exactly ACC_TOKEN_LEN base64url characters giving
+ * ACC_TOKEN_RAW bytes.  0 and raw set, or -1.
+ */
+int acc_token_parse(const char *s, unsigned char raw[ACC_TOKEN_RAW]);
+/*
+ * The stored form of a token: lower-case hex of crypto_generichash (32
+ * bytes, no key) of the token string's bytes.  Used for sessions and for
+ * feed_tokens.token_hash (the feeds module computes the same).
+ */
+void acc_token_hash(const char *tok, char hex[ACC_HASH_HEX + 1]);
+
+/*
+ * The CSRF token of a session (or pre-session) token: hex of BLAKE2b
+ * keyed with the token's 32 raw bytes over the label "weft csrf v1".
+ * Knowing it reveals nothing about the session token.
+ */
+void acc_csrf_derive(const unsigned char raw[ACC_TOKEN_RAW],
+    char hex[ACC_HASH_HEX + 1]);
+/*
+ * 1 when given is the CSRF token of the token string tok (compared in
+ * constant time), 0 otherwise (NULL, malformed, different).
+ */
+int acc_csrf_check(const char *tok, const char *given);
+
+/*
+ * 1 when a state-changing request may proceed: Origin, when sent, must be
+ * base_url's origin (scheme://host[:port], compared without case); else
+ * Referer, when sent, must be that origin followed by '/', '?', '#' or
+ * nothing.  Neither sent: 1.  "null" and anything else: 0.
+ */
+int acc_origin_ok(const char *base_url, const char *origin,
+    const char *referer);
+
+/* A decimal id 1 to 2^62 from s[0..n) (digits only): 0 and *id, or -1. */
+int acc_parse_id(const char *s, size_t n, long long *id);
+
+/* ------------------------------------------------------------------ */
+/* module.c                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Process state, in ctx->mod_state. */
+struct acc_state {
+	char *dummy_hash;	/* verified when no such user: same cost */
+	long limit;		/* attempts a minute per IP and per email */
+	int secure;		/* base_url is https: cookies get Secure */
+};
+
+/* ------------------------------------------------------------------ */
+/* session.c                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Who is asking.  Zeroed means signed out. */
+struct acc_session {
+	int had_cookie;		 /* a session cookie was sent */
+	int valid;		 /* ... and names a live session */
+	long long uid;
+	char email[ACC_EMAIL_MAX + 1];
+	char token[ACC_TOKEN_LEN + 1];
+	char hash[ACC_HASH_HEX + 1];
+	char csrf[ACC_HASH_HEX + 1];
+};
+
+/*
+ * Looks up the session named by the request's session cookie.  CORE_OK
+ * with s filled (s->valid 0 when signed out), or CORE_EDB (logged).
+ */
+enum core_err acc_session_load(struct core_req *, struct acc_session *s);
+/*
+ * Signs uid in: a new token, stored hashed, and its Set-Cookie.  s is
+ * filled as if loaded.  CORE_OK or CORE_EDB.
+ */
+enum core_err acc_session_start(struct core_req *, long long uid,
+    const char *email, struct acc_session *s);
+/* Deletes the session server-side (if any) and expires the cookie. */
+enum core_err acc_session_end(struct core_req *, struct acc_session *s);
+/* Adds the Set-Cookie that expires the session cookie. */
+void acc_cookie_expire(struct core_req *);
+
+/*
+ * The pre-session token of the sign-in/up forms: the cookie's when it is
+ * well-formed, else a new one with its Set-Cookie.  tok receives it.
+ */
+void acc_pre_token(struct core_req *, char tok[ACC_TOKEN_LEN + 1]);
+
+/*
+ * The checks of every state-changing POST, in order: Origin/Referer
+ * (403), the form (413/400).  On failure the error response is already
+ * set and the handler returns CORE_OK.  *form is borrowed.
+ */
+enum core_err acc_post_begin(struct core_req *,
+    const struct core_params **form);
+
+/* Adds the headers of every personal response (no-store, noindex...). */
+void acc_private_headers(struct core_req *);
+
+/* ------------------------------------------------------------------ */
+/* limit.c: rate limits in Redis                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Counts one attempt of action ("signin", "signup") by the client's IP
+ * and, when email is not NULL, by email.  Returns 0 when allowed, or
+ * the seconds to wait (> 0) when over the limit.  Redis down: 0 (fail
+ * open; authentication itself never depends on Redis).
+ */
+long acc_limit(struct core_req *, const char *action, const char *email);
+
+/* ------------------------------------------------------------------ */
+/* store.c: the only file that talks to PostgreSQL                     */
+/* ------------------------------------------------------------------ */
+
+/* Creates a user; *uid 0 when the email is taken. */
+enum core_err acc_store_user_create(struct core_db *, const char *email,
+    const char *hash, long long *uid);
+/* *uid 0 when none; else *hash (caller frees) and *stored (the email as
+ * stored, caller frees). */
+enum core_err acc_store_user_by_email(struct core_db *, const char *email,
+    long long *uid, char **hash, char **stored);
+
+enum core_err acc_store_session_create(struct core_db *, const char *hash,
+    long long uid, long ttl);
+/* *uid 0 when no live session; else email copied to email. */
+enum core_err acc_store_session_user(struct core_db *, const char *hash,
+    long long *uid, char email[ACC_EMAIL_MAX + 1]);
+enum core_err acc_store_session_delete(struct core_db *, const char *hash);
+
+/*
+ * The researcher's slug and whether uid follows them.  CORE_ENOTFOUND
+ * when no such researcher.  *slug: caller frees.
+ */
+enum core_err acc_store_follow_state(struct core_db *, long long uid,
+    long long rid, char **slug, int *following);
+enum core_err acc_store_follow(struct core_db *, long long uid,
+    long long rid);
+enum core_err acc_store_unfollow(struct core_db *, long long uid,
+    long long rid);
+/* The researchers uid follows, by name: [{id,name,slug,...}] (new ref). */
+enum core_err acc_store_following(struct core_db *, const char *base,
+    long long uid, json_t **out);
+
+/* The private feed token's creation time ("" when none; caller frees). */
+enum core_err acc_store_feed_token_created(struct core_db *, long long uid,
+    char **created);
+/* Sets (creates or replaces) uid's feed token hash. */
+enum core_err acc_store_feed_token_set(struct core_db *, long long uid,
+    const char *hash);
+
+/* A page of the newest papers of researchers uid follows, and the total. */
+enum core_err acc_store_feed(struct core_db *, const char *base,
+    long long uid, long page, json_t **items, long long *total);
+
+/* Onboarding: fields (primary categories by papers), top researchers of
+ * a field, researchers by name (ILIKE, parameterised). */
+enum core_err acc_store_fields(struct core_db *, json_t **out);
+enum core_err acc_store_top_in_field(struct core_db *, const char *base,
+    long long uid, const char *field, json_t **out);
+enum core_err acc_store_search(struct core_db *, const char *base,
+    long long uid, const char *q, json_t **out);
+
+/* ------------------------------------------------------------------ */
+/* render.c                                                            */
+/* ------------------------------------------------------------------ */
+
+enum acc_view {
+	ACC_VIEW_SIGNIN,
+	ACC_VIEW_SIGNUP,
+	ACC_VIEW_ACCOUNT,
+	ACC_VIEW_FEED,
+	ACC_VIEW_WELCOME,
+	ACC_VIEW__MAX
+};
+
+/* The three representations every page is offered in. */
+extern const enum core_rep acc_offers[3];
+
+/*
+ * Renders model as view in the negotiated representation with status,
+ * and the private headers.  s may be NULL (signed out).  CORE_OK or
+ * CORE_ESYS (logged).
+ */
+enum core_err acc_respond(struct core_req *, enum acc_view, int status,
+    const json_t *model, const struct acc_session *s);
+/* The module's html_error hook. */
+void acc_html_error(struct core_req *, int status, const char *msg);
+
+/* The fragments: bare HTML snippets (no doctype). */
+void acc_render_follow_fragment(struct core_req *, long long rid,
+    const char *slug, const struct acc_session *s, int following);
+void acc_render_nav_fragment(struct core_req *, const struct acc_session *s);
+
+/* ------------------------------------------------------------------ */
+/* Handlers                                                            */
+/* ------------------------------------------------------------------ */
+
+enum core_err acc_signup_get(struct core_req *);
+enum core_err acc_signup_post(struct core_req *);
+enum core_err acc_signin_get(struct core_req *);
+enum core_err acc_signin_post(struct core_req *);
+enum core_err acc_signout_post(struct core_req *);
+enum core_err acc_account_get(struct core_req *);
+enum core_err acc_feed_token_post(struct core_req *);
+enum core_err acc_welcome_get(struct core_req *);
+enum core_err acc_nav_get(struct core_req *);
+enum core_err acc_follow_fragment_get(struct core_req *);
+enum core_err acc_follow_post(struct core_req *);
+enum core_err acc_feed_get(struct core_req *);
+
+/* Helpers shared by handlers (auth.c). */
+/* 303 to /signin?next=path (path percent-encoded). */
+void acc_redirect_signin(struct core_req *, const char *path);
+
+#endif /* ACCOUNTS_H */

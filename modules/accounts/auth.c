@@ -1,0 +1,312 @@
+/*
+ * auth.c -- /signup, /signin (GET the form, POST it) and POST /signout.
+ *
+ * The order of checks on a POST is fixed: Origin/Referer, the form's
+ * size and encoding, the CSRF token, next=, the email and password
+ * rules, the rate limits, and only then the password hash.  Every
+ * rejection re-renders the form with a clear message and the email as
+ * typed; nothing is written before all checks pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core.h"
+#include "accounts.h"
+
+#define MSG_BAD_LOGIN "The email address or the password is wrong."
+#define MSG_CSRF "This form has expired or was not sent from this site's " \
+	"own page. Please try again."
+#define MSG_NEXT "The page to return to (next=) must be a path on this " \
+	"site."
+
+void
+acc_redirect_signin(struct core_req *req, const char *path)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	core_buf_puts(&b, "/signin?next=");
+	core_url_encode(&b, path, 0);
+	core_resp_redirect(req, 303, core_buf_cstr(&b));
+	acc_private_headers(req);
+	core_buf_free(&b);
+}
+
+/* The value of field key, NULL when absent or empty. */
+static const char *
+field(const struct core_params *p, const char *key)
+{
+	const char *v = p != NULL ? core_params_get(p, key) : NULL;
+
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/*
+ * Renders the sign-in or sign-up form with status, the email as typed
+ * (escaped by the writer), next and an error message.  Markdown and JSON
+ * clients get the error object instead of a form.
+ */
+static enum core_err
+form_page(struct core_req *req, enum acc_view v, int status,
+    const char *email, const char *next, const char *error)
+{
+	char tok[ACC_TOKEN_LEN + 1], csrf[ACC_HASH_HEX + 1];
+	unsigned char raw[ACC_TOKEN_RAW];
+	struct core_buf other = CORE_BUF_INIT;
+	enum core_err er;
+	json_t *m;
+
+	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML) {
+		core_resp_error(req, status, error);
+		return CORE_OK;
+	}
+	acc_pre_token(req, tok);
+	acc_token_parse(tok, raw);
+	acc_csrf_derive(raw, csrf);
+	sodium_memzero(raw, sizeof(raw));
+	core_buf_puts(&other, v == ACC_VIEW_SIGNUP ? "/signin" : "/signup");
+	if (next != NULL) {
+		core_buf_puts(&other, "?next=");
+		core_url_encode(&other, next, 0);
+	}
+	m = json_pack("{s:o,s:o,s:o,s:s,s:o}",
+	    "email", core_json_str(email),
+	    "next", core_json_str(next),
+	    "error", core_json_str(error),
+	    "csrf", csrf,
+	    "other_url", core_json_str(core_buf_cstr(&other)));
+	core_buf_free(&other);
+	er = acc_respond(req, v, status, m, NULL);
+	json_decref(m);
+	return er;
+}
+
+static enum core_err
+get_form(struct core_req *req, enum acc_view v)
+{
+	struct acc_session s;
+	const char *next;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	next = core_req_param(req, "next");
+	if (next != NULL && *next == '\0')
+		next = NULL;
+	if (next != NULL && !acc_next_ok(next))
+		return form_page(req, v, 400, NULL, NULL, MSG_NEXT);
+	if ((er = acc_session_load(req, &s)) != CORE_OK)
+		return er;
+	if (s.valid) {
+		core_resp_redirect(req, 303, next != NULL ? next : "/account");
+		acc_private_headers(req);
+		return CORE_OK;
+	}
+	return form_page(req, v, 200, NULL, next, NULL);
+}
+
+enum core_err
+acc_signin_get(struct core_req *req)
+{
+	return get_form(req, ACC_VIEW_SIGNIN);
+}
+
+enum core_err
+acc_signup_get(struct core_req *req)
+{
+	return get_form(req, ACC_VIEW_SIGNUP);
+}
+
+/*
+ * The checks shared by both POSTs.  Returns 0 with *email normalised
+ * into ebuf and the password and next set, or -1 when the response (an
+ * error form) is already set.
+ */
+static int
+post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
+    const char **pw, const char **next, enum core_err *er)
+{
+	const struct core_params *form = NULL;
+	const char *email, *why;
+
+	*er = CORE_OK;
+	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return -1;
+	if (acc_post_begin(req, &form) != CORE_OK)
+		return -1;
+	email = field(form, "email");
+	*next = field(form, "next");
+	*pw = core_params_get(form, "password");
+	if (!acc_csrf_check(core_req_cookie(req, ACC_PRE_COOKIE),
+	    field(form, "csrf"))) {
+		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
+		    core_req_path(req));
+		*er = form_page(req, v, 403, email, NULL, MSG_CSRF);
+		return -1;
+	}
+	if (*next != NULL && !acc_next_ok(*next)) {
+		*er = form_page(req, v, 400, email, NULL, MSG_NEXT);
+		return -1;
+	}
+	if (acc_email_normalise(email, ebuf, esz, &why) != 0) {
+		*er = form_page(req, v, 400, email, *next, why);
+		return -1;
+	}
+	if (acc_password_check(*pw, &why) != 0) {
+		*er = form_page(req, v, 400, ebuf, *next, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* 429 with Retry-After when over a limit; 1 when sent. */
+static int
+limited(struct core_req *req, enum acc_view v, const char *action,
+    const char *email, const char *next, enum core_err *er)
+{
+	char lower[ACC_EMAIL_MAX + 1], ra[24];
+	long wait;
+	size_t i;
+
+	/* One counter per address whatever its case (as the unique index). */
+	for (i = 0; email[i] != '\0' && i < ACC_EMAIL_MAX; i++)
+		lower[i] = (char)(email[i] >= 'A' && email[i] <= 'Z' ?
+		    email[i] + ('a' - 'A') : email[i]);
+	lower[i] = '\0';
+	if ((wait = acc_limit(req, action, lower)) == 0)
+		return 0;
+	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
+	    wait);
+	snprintf(ra, sizeof(ra), "%ld", wait);
+	core_resp_header(req, "Retry-After", ra);
+	*er = form_page(req, v, 429, email, next, "Too many attempts. "
+	    "Please wait a minute and try again.");
+	return 1;
+}
+
+/* Signs uid in (replacing any session this browser had) and redirects. */
+static enum core_err
+sign_in(struct core_req *req, long long uid, const char *email,
+    const char *to)
+{
+	struct acc_session old, s;
+	enum core_err er;
+
+	/* No fixation: whatever session came in is deleted, a new token
+	 * goes out. */
+	if ((er = acc_session_load(req, &old)) != CORE_OK)
+		return er;
+	if (old.valid && (er = acc_store_session_delete(core_req_ctx(req)->db,
+	    old.hash)) != CORE_OK)
+		return er;
+	if ((er = acc_session_start(req, uid, email, &s)) != CORE_OK)
+		return er;
+	core_resp_redirect(req, 303, to);
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
+enum core_err
+acc_signin_post(struct core_req *req)
+{
+	const struct acc_state *st = core_req_ctx(req)->mod_state;
+	struct core_db *db = core_req_ctx(req)->db;
+	char email[ACC_EMAIL_MAX + 1];
+	const char *pw = NULL, *next = NULL;
+	char *hash = NULL, *stored = NULL;
+	long long uid = 0;
+	enum core_err er;
+	int ok;
+
+	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), &pw,
+	    &next, &er) != 0)
+		return er;
+	if (limited(req, ACC_VIEW_SIGNIN, "signin", email, next, &er))
+		return er;
+	if ((er = acc_store_user_by_email(db, email, &uid, &hash,
+	    &stored)) != CORE_OK)
+		return er;
+	/*
+	 * No such user: verify against a dummy hash anyway, so that the
+	 * answer takes as long as for a wrong password.
+	 */
+	ok = crypto_pwhash_str_verify(uid > 0 ? hash : st->dummy_hash, pw,
+	    strlen(pw)) == 0 && uid > 0;
+	if (!ok) {
+		core_log(CORE_LOG_INFO, "signin", "failed sign-in");
+		er = form_page(req, ACC_VIEW_SIGNIN, 401, email, next,
+		    MSG_BAD_LOGIN);
+		goto out;
+	}
+	core_log(CORE_LOG_INFO, "signin", "user %lld signed in", uid);
+	er = sign_in(req, uid, stored, next != NULL ? next : "/feed");
+out:
+	free(hash);
+	free(stored);
+	return er;
+}
+
+enum core_err
+acc_signup_post(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	char email[ACC_EMAIL_MAX + 1], hash[crypto_pwhash_STRBYTES];
+	struct core_buf to = CORE_BUF_INIT;
+	const char *pw = NULL, *next = NULL;
+	long long uid = 0;
+	enum core_err er;
+
+	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), &pw,
+	    &next, &er) != 0)
+		return er;
+	if (limited(req, ACC_VIEW_SIGNUP, "signup", email, next, &er))
+		return er;
+	if (crypto_pwhash_str(hash, pw, strlen(pw),
+	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		core_log(CORE_LOG_ERROR, "signup", "crypto_pwhash_str failed "
+		    "(out of memory?)");
+		return CORE_ESYS;
+	}
+	if ((er = acc_store_user_create(db, email, hash, &uid)) != CORE_OK)
+		return er;
+	if (uid == 0)
+		return form_page(req, ACC_VIEW_SIGNUP, 409, email, next,
+		    "An account with this email address already exists. "
+		    "Sign in instead.");
+	core_log(CORE_LOG_INFO, "signup", "user %lld created", uid);
+	core_buf_puts(&to, "/account/welcome");
+	if (next != NULL) {
+		core_buf_puts(&to, "?next=");
+		core_url_encode(&to, next, 0);
+	}
+	er = sign_in(req, uid, email, core_buf_cstr(&to));
+	core_buf_free(&to);
+	return er;
+}
+
+enum core_err
+acc_signout_post(struct core_req *req)
+{
+	const struct core_params *form = NULL;
+	struct acc_session s;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	if (acc_post_begin(req, &form) != CORE_OK)
+		return CORE_OK;
+	if ((er = acc_session_load(req, &s)) != CORE_OK)
+		return er;
+	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf"))) {
+		core_resp_error(req, 403, MSG_CSRF);
+		return CORE_OK;
+	}
+	if ((er = acc_session_end(req, &s)) != CORE_OK)
+		return er;
+	core_resp_redirect(req, 303, "/");
+	acc_private_headers(req);
+	return CORE_OK;
+}

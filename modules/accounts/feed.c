@@ -1,0 +1,104 @@
+/*
+ * feed.c -- /feed: the newest papers of the researchers the signed-in
+ * user follows, 24 a page (?page=N from 1), in HTML, markdown and JSON,
+ * with Link rel=next/prev.  The same list, without a cookie, is the
+ * feeds module's /rss/feed/{token}.xml.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "accounts.h"
+
+static json_t *
+page_url(const char *base, long page)
+{
+	char *u;
+	json_t *j;
+
+	u = page == 1 ? core_xasprintf("%s/feed", base) :
+	    core_xasprintf("%s/feed?page=%ld", base, page);
+	j = core_json_str(u);
+	free(u);
+	return j;
+}
+
+enum core_err
+acc_feed_get(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const char *ps = core_req_param(req, "page");
+	json_t *m = NULL, *items = NULL, *fol = NULL, *pg;
+	struct acc_session s;
+	long long total = 0, pages;
+	long page = 1;
+	char *end;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	if (ps != NULL) {
+		errno = 0;
+		page = strtol(ps, &end, 10);
+		if (errno != 0 || end == ps || *end != '\0' || *ps == '+' ||
+		    *ps == '-' || *ps == ' ' || page < 1 ||
+		    page > ACC_MAX_PAGE) {
+			core_resp_error(req, 400, "page must be a whole number "
+			    "from 1 to 100000");
+			return CORE_OK;
+		}
+	}
+	if ((er = acc_session_load(req, &s)) != CORE_OK)
+		return er;
+	if (!s.valid) {
+		if (s.had_cookie)
+			acc_cookie_expire(req);
+		acc_redirect_signin(req, "/feed");
+		return CORE_OK;
+	}
+	if ((er = acc_store_following(ctx->db, ctx->base_url, s.uid, &fol)) !=
+	    CORE_OK)
+		goto out;
+	if ((er = acc_store_feed(ctx->db, ctx->base_url, s.uid, page, &items,
+	    &total)) != CORE_OK)
+		goto out;
+	pages = total == 0 ? 1 : (total + ACC_PER_PAGE - 1) / ACC_PER_PAGE;
+	if (page > pages) {
+		core_resp_error(req, 404, "There is no such page of your "
+		    "feed.");
+		goto out;
+	}
+	pg = json_pack("{s:I,s:i,s:I,s:I,s:o,s:o}",
+	    "page", (json_int_t)page, "per_page", ACC_PER_PAGE,
+	    "total", (json_int_t)total, "pages", (json_int_t)pages,
+	    "next", page < pages ? page_url(ctx->base_url, page + 1) :
+	    json_null(),
+	    "prev", page > 1 ? page_url(ctx->base_url, page - 1) :
+	    json_null());
+	m = json_pack("{s:o,s:I,s:O,s:o,s:o}",
+	    "url", page_url(ctx->base_url, page),
+	    "following_count", (json_int_t)json_array_size(fol),
+	    "following", fol,
+	    "papers", items,
+	    "pagination", pg);
+	items = NULL;
+	if (m == NULL) {
+		er = CORE_ESYS;
+		goto out;
+	}
+	if ((er = acc_respond(req, ACC_VIEW_FEED, 200, m, &s)) != CORE_OK)
+		goto out;
+	pg = json_object_get(m, "pagination");
+	if (json_is_string(json_object_get(pg, "next")))
+		core_resp_link(req, json_string_value(json_object_get(pg,
+		    "next")), "next");
+	if (json_is_string(json_object_get(pg, "prev")))
+		core_resp_link(req, json_string_value(json_object_get(pg,
+		    "prev")), "prev");
+out:
+	json_decref(m);
+	json_decref(items);
+	json_decref(fol);
+	return er;
+}

@@ -1,0 +1,80 @@
+/*
+ * module.c -- the accounts plugin's descriptor: routes, statements, init
+ * and fini, and the HTML error hook.  nginx sends this module /signup,
+ * /signin, /signout, /account*, /feed* and the follow/unfollow POSTs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core.h"
+#include "accounts.h"
+#include "accounts_sql.h"
+
+static const struct core_route routes[] = {
+	{ "GET", "/signin", acc_signin_get },
+	{ "POST", "/signin", acc_signin_post },
+	{ "GET", "/signup", acc_signup_get },
+	{ "POST", "/signup", acc_signup_post },
+	{ "POST", "/signout", acc_signout_post },
+	{ "GET", "/account", acc_account_get },
+	{ "POST", "/account/feed-token", acc_feed_token_post },
+	{ "GET", "/account/welcome", acc_welcome_get },
+	{ "GET", "/account/nav", acc_nav_get },
+	{ "GET", "/account/follow/*", acc_follow_fragment_get },
+	{ "GET", "/feed", acc_feed_get },
+	{ "POST", "/researchers/*", acc_follow_post },
+	{ NULL, NULL, NULL },
+};
+
+static enum core_err
+init(struct core_ctx *ctx)
+{
+	struct acc_state *st;
+	unsigned char pw[24];
+
+	st = core_xcalloc(1, sizeof(*st));
+	st->dummy_hash = core_xcalloc(1, crypto_pwhash_STRBYTES);
+	/*
+	 * A hash of a random password with the real parameters: sign-in
+	 * verifies against it when the email is unknown, so both failures
+	 * take the same time.
+	 */
+	randombytes_buf(pw, sizeof(pw));
+	if (crypto_pwhash_str(st->dummy_hash, (const char *)pw, sizeof(pw),
+	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		core_log(CORE_LOG_ERROR, "start", "crypto_pwhash_str failed");
+		free(st->dummy_hash);
+		free(st);
+		return CORE_ESYS;
+	}
+	st->limit = core_conf_int(ctx->conf, "accounts_rate_limit", 10);
+	st->secure = ctx->base_url != NULL &&
+	    strncmp(ctx->base_url, "https://", 8) == 0;
+	ctx->mod_state = st;
+	return CORE_OK;
+}
+
+static void
+fini(struct core_ctx *ctx)
+{
+	struct acc_state *st = ctx->mod_state;
+
+	if (st == NULL)
+		return;
+	free(st->dummy_hash);
+	free(st);
+	ctx->mod_state = NULL;
+}
+
+const struct core_module weft_module = {
+	.name = "accounts",
+	.routes = routes,
+	.stmts = accounts_sql,
+	.nstmts = ACCOUNTS_SQL__MAX,
+	.init = init,
+	.fini = fini,
+	.html_error = acc_html_error,
+};

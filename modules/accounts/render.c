@@ -1,0 +1,806 @@
+/*
+ * render.c -- view models to HTML, markdown and JSON, the page shell of
+ * the account pages, and the SSI fragments.  Modules never include each
+ * other, so the shell repeats the site's header and footer (same
+ * stylesheet, same links) rather than calling the pages module's layout.
+ * Every byte goes through core's escaping writers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "accounts.h"
+
+const enum core_rep acc_offers[3] = {
+	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON
+};
+
+#define A(k, v) { CORE_ATTR_##k, (v) }
+#define AEND { CORE_ATTR__MAX, NULL }
+
+static const char *
+jstr(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static long long
+jint(const json_t *o, const char *key, long long def)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+/* ---------------------------------------------------------------- shell */
+
+static void
+shell_open(struct core_html *h, const char *title,
+    const struct acc_session *s, const char *main_class)
+{
+	core_html_doctype(h);
+	core_html_elem(h, CORE_TAG_HTML,
+	    (const struct core_attr[]){ A(LANG, "en"), AEND });
+	core_html_elem(h, CORE_TAG_HEAD, NULL);
+	core_html_elem(h, CORE_TAG_META,
+	    (const struct core_attr[]){ A(CHARSET, "utf-8"), AEND });
+	core_html_elem(h, CORE_TAG_META, (const struct core_attr[]){
+	    A(NAME, "viewport"),
+	    A(CONTENT, "width=device-width, initial-scale=1"), AEND });
+	core_html_elem(h, CORE_TAG_META, (const struct core_attr[]){
+	    A(NAME, "robots"), A(CONTENT, "noindex"), AEND });
+	core_html_elem(h, CORE_TAG_TITLE, NULL);
+	core_html_textf(h, "%s · weft", title);
+	core_html_pop(h);
+	core_html_elem(h, CORE_TAG_LINK, (const struct core_attr[]){
+	    A(REL, "stylesheet"), A(HREF, "/static/weft.css"), AEND });
+	core_html_pop(h); /* head */
+	core_html_elem(h, CORE_TAG_BODY, NULL);
+
+	core_html_elem(h, CORE_TAG_HEADER,
+	    (const struct core_attr[]){ A(CLASS, "site-header"), AEND });
+	core_html_elem(h, CORE_TAG_DIV,
+	    (const struct core_attr[]){ A(CLASS, "container"), AEND });
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(CLASS, "brand"), A(HREF, "/"), AEND }, "weft");
+	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
+	    A(CLASS, "site-nav"), A(ARIA_LABEL, "Site"), AEND });
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/researchers"), AEND },
+	    "Researchers");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/institutions"), AEND },
+	    "Institutions");
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "account-nav"), AEND });
+	if (s != NULL && s->valid) {
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/feed"), AEND },
+		    "Feed");
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/account"), AEND },
+		    "Account");
+		core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+		    A(METHOD, "post"), A(ACTION, "/signout"),
+		    A(CLASS, "inline"), AEND });
+		core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+		    A(TYPE, "hidden"), A(NAME, "csrf"), A(VALUE, s->csrf),
+		    AEND });
+		core_html_elemtext(h, CORE_TAG_BUTTON,
+		    (const struct core_attr[]){ A(TYPE, "submit"),
+		    A(CLASS, "link"), AEND }, "Sign out");
+		core_html_pop(h); /* form */
+	} else
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/signin"), AEND },
+		    "Sign in");
+	core_html_pop(h); /* span */
+	core_html_pop(h); /* nav */
+	core_html_pop(h); /* div */
+	core_html_pop(h); /* header */
+
+	core_html_elem(h, CORE_TAG_MAIN, (const struct core_attr[]){
+	    A(CLASS, main_class), AEND });
+}
+
+static void
+shell_close(struct core_html *h)
+{
+	static const char *const links[][2] = {
+		{ "/about", "About" }, { "/privacy", "Privacy" },
+		{ "/contact", "Contact" }, { "/developers", "Developers" },
+	};
+	size_t i;
+
+	core_html_pop(h); /* main */
+	core_html_elem(h, CORE_TAG_FOOTER,
+	    (const struct core_attr[]){ A(CLASS, "site-footer"), AEND });
+	core_html_elem(h, CORE_TAG_DIV,
+	    (const struct core_attr[]){ A(CLASS, "container"), AEND });
+	core_html_elem(h, CORE_TAG_NAV, NULL);
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, links[i][0]), AEND },
+		    links[i][1]);
+	core_html_close(h);
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+static void
+hidden(struct core_html *h, const char *name, const char *value)
+{
+	if (value == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(TYPE, "hidden"), A(NAME, name), A(VALUE, value), AEND });
+}
+
+static void
+error_box(struct core_html *h, const char *msg)
+{
+	if (msg == NULL)
+		return;
+	core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
+	    A(CLASS, "form-error"), A(ROLE, "alert"), AEND }, msg);
+}
+
+/*
+ * The follow/unfollow form of researcher rid: a CSRF field, the page to
+ * come back to, and a button naming the state.
+ */
+static void
+follow_form(struct core_html *h, long long rid, int following,
+    const char *csrf, const char *next)
+{
+	char *action;
+
+	action = core_xasprintf("/researchers/%lld/%s", rid,
+	    following ? "unfollow" : "follow");
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "post"), A(ACTION, action),
+	    A(CLASS, following ? "follow-form following" : "follow-form"),
+	    AEND });
+	hidden(h, "csrf", csrf);
+	hidden(h, "next", next);
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"),
+	    A(CLASS, following ? "button follow-button following" :
+	    "button follow-button"),
+	    A(ARIA_LABEL, following ? "Following; press to unfollow" :
+	    NULL), AEND },
+	    following ? "Following — unfollow" : "Follow");
+	core_html_pop(h);
+	free(action);
+}
+
+/* Sign-in and sign-up forms. */
+static void
+html_auth(struct core_html *h, enum acc_view v, const json_t *m)
+{
+	int up = v == ACC_VIEW_SIGNUP;
+	const char *next = jstr(m, "next");
+
+	core_html_elemtext(h, CORE_TAG_H1, NULL, up ? "Create an account" :
+	    "Sign in");
+	if (up)
+		core_html_elemtext(h, CORE_TAG_P, NULL, "Follow researchers "
+		    "and read their new papers here or in your feed reader.");
+	error_box(h, jstr(m, "error"));
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "post"), A(ACTION, up ? "/signup" : "/signin"),
+	    A(CLASS, "form auth-form"), AEND });
+	hidden(h, "csrf", jstr(m, "csrf"));
+	hidden(h, "next", next);
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "email"), AEND }, "Email");
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(ID, "email"), A(NAME, "email"), A(TYPE, "email"),
+	    A(AUTOCOMPLETE, up ? "email" : "username"), A(MAXLENGTH, "254"),
+	    A(REQUIRED, ""), A(VALUE, jstr(m, "email")), AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "password"), AEND },
+	    "Password");
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(ID, "password"), A(NAME, "password"), A(TYPE, "password"),
+	    A(AUTOCOMPLETE, up ? "new-password" : "current-password"),
+	    A(MINLENGTH, "10"), A(MAXLENGTH, "1024"), A(REQUIRED, ""),
+	    AEND });
+	if (up)
+		core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
+		    A(CLASS, "hint"), AEND }, "At least 10 characters.");
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button primary"), AEND },
+	    up ? "Create account" : "Sign in");
+	core_html_pop(h); /* form */
+
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_text(h, up ? "Already have an account? " :
+	    "New here? ");
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, jstr(m, "other_url")), AEND },
+	    up ? "Sign in" : "Create an account");
+	core_html_pop(h);
+}
+
+static void
+html_account(struct core_html *h, const json_t *m,
+    const struct acc_session *s)
+{
+	const json_t *fol = json_object_get(m, "following");
+	const json_t *pf = json_object_get(m, "private_feed");
+	const json_t *r;
+	const char *url, *created;
+	size_t i;
+
+	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your account");
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_text(h, "Signed in as ");
+	core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(m, "email"));
+	core_html_text(h, ".");
+	core_html_pop(h);
+
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(ID, "following"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Researchers you follow");
+	if (json_array_size(fol) == 0) {
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_text(h, "You follow nobody yet. ");
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/account/welcome"), AEND },
+		    "Find researchers to follow");
+		core_html_text(h, ".");
+		core_html_pop(h);
+	} else {
+		core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
+		    A(CLASS, "following-list"), AEND });
+		json_array_foreach(fol, i, r) {
+			core_html_elem(h, CORE_TAG_LI, NULL);
+			core_html_elemtext(h, CORE_TAG_A,
+			    (const struct core_attr[]){ A(HREF,
+			    jstr(r, "path")), AEND }, jstr(r, "name"));
+			core_html_elem(h, CORE_TAG_SMALL, NULL);
+			core_html_textf(h, " %lld papers ",
+			    jint(r, "papers", 0));
+			core_html_pop(h);
+			follow_form(h, jint(r, "id", 0), 1, s->csrf,
+			    "/account");
+			core_html_pop(h);
+		}
+		core_html_pop(h);
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/feed"), AEND }, "Read their newest papers");
+		core_html_text(h, " · ");
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/account/welcome"), AEND },
+		    "Find more researchers");
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* section */
+
+	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
+	    A(ID, "private-feed"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Private RSS feed");
+	core_html_elemtext(h, CORE_TAG_P, NULL, "Read the papers of the "
+	    "researchers you follow in any feed reader.");
+	url = jstr(pf, "url");
+	created = jstr(pf, "created_at");
+	if (url != NULL) {
+		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
+		    A(CLASS, "notice"), A(ROLE, "status"), AEND });
+		core_html_text(h, "Your new private feed URL (shown only "
+		    "this once; copy it into your feed reader now):");
+		core_html_pop(h);
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_elemtext(h, CORE_TAG_CODE, (const struct core_attr[]){
+		    A(CLASS, "feed-url"), A(ID, "feed-url"), AEND }, url);
+		core_html_pop(h);
+	} else if (created != NULL && *created != '\0') {
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_text(h, "You have a private feed URL (created ");
+		core_html_elemtext(h, CORE_TAG_TIME, (const struct core_attr[]){
+		    A(DATETIME, created), AEND }, created);
+		core_html_text(h, "). It is stored only as a hash, so it "
+		    "cannot be shown again; make a new one if you lost it.");
+		core_html_pop(h);
+	} else
+		core_html_elemtext(h, CORE_TAG_P, NULL, "You have no private "
+		    "feed URL yet.");
+	core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
+	    A(CLASS, "warning"), AEND }, "This URL works like a password: "
+	    "anyone who has it can read your feed and see whom you follow. "
+	    "Do not share it. Making a new URL stops the old one at once.");
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "post"), A(ACTION, "/account/feed-token"),
+	    A(CLASS, "form"), AEND });
+	hidden(h, "csrf", s->csrf);
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button"), AEND },
+	    (created != NULL && *created != '\0') || url != NULL ?
+	    "Make a new private feed URL (the old one stops working)" :
+	    "Create my private feed URL");
+	core_html_pop(h); /* form */
+	core_html_pop(h); /* section */
+
+	core_html_elem(h, CORE_TAG_SECTION, NULL);
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Sign out");
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "post"), A(ACTION, "/signout"), A(CLASS, "form"),
+	    AEND });
+	hidden(h, "csrf", s->csrf);
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Sign out");
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+pager(struct core_html *h, const json_t *pg)
+{
+	const char *prev = jstr(pg, "prev"), *next = jstr(pg, "next");
+
+	if (prev == NULL && next == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
+	    A(CLASS, "pagination"), A(ARIA_LABEL, "Pages"), AEND });
+	if (prev != NULL)
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, prev), A(REL, "prev"), AEND }, "← Newer");
+	core_html_elem(h, CORE_TAG_SPAN, NULL);
+	core_html_textf(h, " page %lld of %lld ", jint(pg, "page", 1),
+	    jint(pg, "pages", 1));
+	core_html_pop(h);
+	if (next != NULL)
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, next), A(REL, "next"), AEND }, "Older →");
+	core_html_pop(h);
+}
+
+static void
+html_feed(struct core_html *h, const json_t *m)
+{
+	const json_t *papers = json_object_get(m, "papers"), *p, *au, *a;
+	size_t i, j;
+	int followed;
+
+	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your feed");
+	if (jint(m, "following_count", 0) == 0) {
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_text(h, "Follow researchers to see their new papers "
+		    "here. ");
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/account/welcome"), AEND },
+		    "Find researchers to follow");
+		core_html_text(h, ".");
+		core_html_pop(h);
+		return;
+	}
+	core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
+	    A(CLASS, "lede"), AEND });
+	core_html_textf(h, "The newest papers of the %lld researchers you "
+	    "follow (", jint(m, "following_count", 0));
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, "/account"), AEND }, "manage");
+	core_html_text(h, ").");
+	core_html_pop(h);
+	if (json_array_size(papers) == 0)
+		core_html_elemtext(h, CORE_TAG_P, NULL, "No papers yet.");
+	core_html_elem(h, CORE_TAG_OL, (const struct core_attr[]){
+	    A(CLASS, "paper-list"), AEND });
+	json_array_foreach(papers, i, p) {
+		core_html_elem(h, CORE_TAG_LI, (const struct core_attr[]){
+		    A(CLASS, "paper-card"), AEND });
+		core_html_elem(h, CORE_TAG_H3, NULL);
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, jstr(p, "url")), AEND }, jstr(p, "title"));
+		core_html_pop(h);
+		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
+		    A(CLASS, "authors"), AEND });
+		au = json_object_get(p, "authors");
+		json_array_foreach(au, j, a) {
+			if (j > 0)
+				core_html_text(h, ", ");
+			followed = json_is_true(json_object_get(a,
+			    "followed"));
+			if (followed)
+				core_html_elem(h, CORE_TAG_STRONG, NULL);
+			if (jstr(a, "url") != NULL)
+				core_html_elemtext(h, CORE_TAG_A,
+				    (const struct core_attr[]){ A(HREF,
+				    jstr(a, "url")), AEND }, jstr(a, "name"));
+			else
+				core_html_text(h, jstr(a, "name"));
+			if (followed)
+				core_html_pop(h);
+		}
+		if ((long long)json_array_size(au) <
+		    jint(p, "author_count", 0))
+			core_html_text(h, ", …");
+		core_html_pop(h);
+		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
+		    A(CLASS, "meta"), AEND });
+		core_html_textf(h, "arXiv:%s · %s · %s",
+		    jstr(p, "arxiv_id") ? jstr(p, "arxiv_id") : "",
+		    jstr(p, "primary_category") ?
+		    jstr(p, "primary_category") : "",
+		    jstr(p, "published") ? jstr(p, "published") : "undated");
+		core_html_pop(h);
+		core_html_pop(h); /* li */
+	}
+	core_html_pop(h);
+	pager(h, json_object_get(m, "pagination"));
+}
+
+static void
+html_welcome(struct core_html *h, const json_t *m,
+    const struct acc_session *s)
+{
+	const json_t *fields = json_object_get(m, "fields"), *f, *r;
+	const json_t *rs = json_object_get(m, "researchers");
+	const char *field = jstr(m, "field"), *q = jstr(m, "q");
+	const char *back = jstr(m, "self");
+	size_t i;
+
+	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
+	core_html_elemtext(h, CORE_TAG_P, NULL, "Pick a field to see who "
+	    "publishes most in it, or search by name. Their new papers "
+	    "will appear in your feed.");
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "get"), A(ACTION, "/account/welcome"),
+	    A(CLASS, "form inline-form"), AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "field"), AEND }, "Field");
+	core_html_elem(h, CORE_TAG_SELECT, (const struct core_attr[]){
+	    A(ID, "field"), A(NAME, "field"), AEND });
+	core_html_elemtext(h, CORE_TAG_OPTION,
+	    (const struct core_attr[]){ A(VALUE, ""), AEND }, "Choose…");
+	json_array_foreach(fields, i, f) {
+		const char *code = jstr(f, "code");
+
+		core_html_elem(h, CORE_TAG_OPTION, (const struct core_attr[]){
+		    A(VALUE, code), A(SELECTED, field != NULL && code != NULL &&
+		    strcmp(field, code) == 0 ? "" : NULL), AEND });
+		core_html_textf(h, "%s (%lld papers)", code ? code : "",
+		    jint(f, "papers", 0));
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* select */
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Show");
+	core_html_pop(h); /* form */
+
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "get"), A(ACTION, "/account/welcome"),
+	    A(CLASS, "form inline-form"), A(ROLE, "search"), AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "q"), AEND }, "Name");
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(ID, "q"), A(NAME, "q"), A(TYPE, "search"), A(VALUE, q),
+	    A(MAXLENGTH, "200"), A(PLACEHOLDER, "e.g. Hinton"), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Search");
+	core_html_pop(h);
+
+	if (field != NULL || q != NULL) {
+		core_html_elem(h, CORE_TAG_H2, NULL);
+		if (q != NULL)
+			core_html_textf(h, "Researchers named “%s”", q);
+		else
+			core_html_textf(h, "Most papers in %s", field);
+		core_html_pop(h);
+		if (json_array_size(rs) == 0)
+			core_html_elemtext(h, CORE_TAG_P, NULL,
+			    "Nobody found.");
+		core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
+		    A(CLASS, "suggestions"), AEND });
+		json_array_foreach(rs, i, r) {
+			core_html_elem(h, CORE_TAG_LI, NULL);
+			core_html_elemtext(h, CORE_TAG_A,
+			    (const struct core_attr[]){ A(HREF,
+			    jstr(r, "path")), AEND }, jstr(r, "name"));
+			core_html_elem(h, CORE_TAG_SMALL, NULL);
+			core_html_textf(h, " %lld papers ",
+			    jint(r, "papers", 0));
+			core_html_pop(h);
+			follow_form(h, jint(r, "id", 0),
+			    json_is_true(json_object_get(r, "following")),
+			    s->csrf, back);
+			core_html_pop(h);
+		}
+		core_html_pop(h);
+	}
+	core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
+	    A(CLASS, "skip"), AEND });
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, jstr(m, "continue")), AEND }, "Skip for now →");
+	core_html_pop(h);
+}
+
+static const char *const view_title[ACC_VIEW__MAX] = {
+	[ACC_VIEW_SIGNIN] = "Sign in",
+	[ACC_VIEW_SIGNUP] = "Create an account",
+	[ACC_VIEW_ACCOUNT] = "Your account",
+	[ACC_VIEW_FEED] = "Your feed",
+	[ACC_VIEW_WELCOME] = "Follow some researchers",
+};
+
+static enum core_err
+render_html(struct core_buf *b, enum acc_view v, const json_t *m,
+    const struct acc_session *s)
+{
+	struct core_html h;
+
+	core_html_open(&h, core_buf_sink(b));
+	shell_open(&h, view_title[v], s, v == ACC_VIEW_SIGNIN ||
+	    v == ACC_VIEW_SIGNUP ? "container narrow" : "container");
+	switch (v) {
+	case ACC_VIEW_SIGNIN:
+	case ACC_VIEW_SIGNUP:
+		html_auth(&h, v, m);
+		break;
+	case ACC_VIEW_ACCOUNT:
+		html_account(&h, m, s);
+		break;
+	case ACC_VIEW_FEED:
+		html_feed(&h, m);
+		break;
+	case ACC_VIEW_WELCOME:
+		html_welcome(&h, m, s);
+		break;
+	default:
+		break;
+	}
+	shell_close(&h);
+	return core_html_close(&h);
+}
+
+/* ---------------------------------------------------------------- markdown */
+
+static void
+md_line(struct core_buf *b, const char *label, const char *text)
+{
+	core_buf_puts(b, "- ");
+	core_md_text(b, label);
+	core_buf_puts(b, ": ");
+	core_md_text(b, text != NULL ? text : "");
+	core_buf_puts(b, "\n");
+}
+
+static void
+render_md(struct core_buf *b, const char *base, enum acc_view v,
+    const json_t *m)
+{
+	const json_t *a, *x, *au, *y, *pf, *pg;
+	char *u;
+	size_t i, j;
+
+	core_md_heading(b, 1, view_title[v]);
+	if (jstr(m, "error") != NULL) {
+		core_buf_puts(b, "**Error:** ");
+		core_md_text(b, jstr(m, "error"));
+		core_buf_puts(b, "\n\n");
+	}
+	switch (v) {
+	case ACC_VIEW_SIGNIN:
+	case ACC_VIEW_SIGNUP:
+		u = core_xasprintf("%s%s", base, v == ACC_VIEW_SIGNUP ?
+		    "/signup" : "/signin");
+		core_buf_puts(b, "A form for people in a browser. Send it as "
+		    "`application/x-www-form-urlencoded` POST to ");
+		core_md_link(b, u, u);
+		core_buf_puts(b, " with the fields `email`, `password`, "
+		    "`csrf` (the value below, valid with the cookie this "
+		    "response sets) and optionally `next`.\n\n");
+		md_line(b, "csrf", jstr(m, "csrf"));
+		free(u);
+		break;
+	case ACC_VIEW_ACCOUNT:
+		md_line(b, "Email", jstr(m, "email"));
+		core_buf_puts(b, "\n");
+		core_md_heading(b, 2, "Researchers you follow");
+		a = json_object_get(m, "following");
+		if (json_array_size(a) == 0)
+			core_buf_puts(b, "None yet.\n");
+		json_array_foreach(a, i, x) {
+			core_buf_puts(b, "- ");
+			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_buf_printf(b, " (%lld papers)\n",
+			    jint(x, "papers", 0));
+		}
+		core_buf_puts(b, "\n");
+		core_md_heading(b, 2, "Private RSS feed");
+		pf = json_object_get(m, "private_feed");
+		if (jstr(pf, "url") != NULL) {
+			core_buf_puts(b, "New URL (shown only once): ");
+			core_md_link(b, jstr(pf, "url"), jstr(pf, "url"));
+			core_buf_puts(b, "\n\n");
+		} else if (json_is_true(json_object_get(pf, "exists")))
+			md_line(b, "Created", jstr(pf, "created_at"));
+		else
+			core_buf_puts(b, "None yet.\n");
+		core_buf_puts(b, "\nThe URL works like a password: do not "
+		    "share it. POST to ");
+		core_md_link(b, jstr(pf, "rotate"), jstr(pf, "rotate"));
+		core_buf_puts(b, " to make a new one (the old one stops "
+		    "working).\n");
+		break;
+	case ACC_VIEW_FEED:
+		a = json_object_get(m, "papers");
+		if (json_array_size(a) == 0)
+			core_buf_puts(b, "No papers yet.\n");
+		json_array_foreach(a, i, x) {
+			core_buf_puts(b, "- ");
+			core_md_link(b, jstr(x, "title"), jstr(x, "url"));
+			core_buf_puts(b, " — ");
+			au = json_object_get(x, "authors");
+			json_array_foreach(au, j, y) {
+				if (j > 0)
+					core_buf_puts(b, ", ");
+				core_md_text(b, jstr(y, "name"));
+			}
+			core_buf_puts(b, "; ");
+			core_md_text(b, jstr(x, "published") ?
+			    jstr(x, "published") : "undated");
+			core_buf_puts(b, "\n");
+		}
+		pg = json_object_get(m, "pagination");
+		core_buf_printf(b, "\nPage %lld of %lld.",
+		    jint(pg, "page", 1), jint(pg, "pages", 1));
+		if (jstr(pg, "prev") != NULL) {
+			core_buf_puts(b, " ");
+			core_md_link(b, "Newer", jstr(pg, "prev"));
+		}
+		if (jstr(pg, "next") != NULL) {
+			core_buf_puts(b, " ");
+			core_md_link(b, "Older", jstr(pg, "next"));
+		}
+		core_buf_puts(b, "\n");
+		break;
+	case ACC_VIEW_WELCOME:
+		a = json_object_get(m, "researchers");
+		json_array_foreach(a, i, x) {
+			core_buf_puts(b, "- ");
+			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_buf_printf(b, " (%lld papers)%s\n",
+			    jint(x, "papers", 0),
+			    json_is_true(json_object_get(x, "following")) ?
+			    ", following" : "");
+		}
+		core_buf_puts(b, "\nFields: ");
+		a = json_object_get(m, "fields");
+		json_array_foreach(a, i, x) {
+			if (i > 0)
+				core_buf_puts(b, ", ");
+			core_md_text(b, jstr(x, "code"));
+		}
+		core_buf_puts(b, "\n");
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---------------------------------------------------------------- respond */
+
+enum core_err
+acc_respond(struct core_req *req, enum acc_view v, int status,
+    const json_t *model, const struct acc_session *s)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf *body = core_resp_body(req);
+	enum core_rep rep = core_req_rep(req);
+	enum core_err er = CORE_OK;
+
+	core_buf_reset(body);
+	switch (rep) {
+	case CORE_REP_MD:
+		render_md(body, ctx->base_url, v, model);
+		break;
+	case CORE_REP_JSON:
+		core_json_render(body, model, 1);
+		break;
+	default:
+		rep = CORE_REP_HTML;
+		er = render_html(body, v, model, s);
+		break;
+	}
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "render", "view %d: %s", (int)v,
+		    core_err_str(er));
+		return CORE_ESYS;
+	}
+	core_resp_status(req, status);
+	core_resp_type(req, rep);
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
+void
+acc_html_error(struct core_req *req, int status, const char *msg)
+{
+	struct core_html h;
+	const char *title = core_status_reason(status);
+
+	core_html_open(&h, core_resp_sink(req));
+	shell_open(&h, *title != '\0' ? title : "Error", NULL,
+	    "container error-page");
+	core_html_elem(&h, CORE_TAG_P, (const struct core_attr[]){
+	    A(CLASS, "eyebrow"), AEND });
+	core_html_textf(&h, "%d", status);
+	core_html_pop(&h);
+	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
+	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
+	core_html_elem(&h, CORE_TAG_P, NULL);
+	core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, "/"), AEND }, "Go to the home page");
+	core_html_pop(&h);
+	shell_close(&h);
+}
+
+/* ---------------------------------------------------------------- fragments */
+
+static void
+fragment_headers(struct core_req *req)
+{
+	core_resp_type(req, CORE_REP_HTML);
+	core_resp_header(req, "Cache-Control", "private, no-store");
+}
+
+void
+acc_render_follow_fragment(struct core_req *req, long long rid,
+    const char *slug, const struct acc_session *s, int following)
+{
+	struct core_html h;
+	struct core_buf next = CORE_BUF_INIT, href = CORE_BUF_INIT;
+
+	core_buf_printf(&next, "/researchers/%lld%s%s", rid,
+	    slug != NULL && *slug != '\0' ? "-" : "", slug != NULL ? slug :
+	    "");
+	core_html_open(&h, core_resp_sink(req));
+	if (s == NULL || !s->valid) {
+		core_buf_puts(&href, "/signin?next=");
+		core_url_encode(&href, core_buf_cstr(&next), 0);
+		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, core_buf_cstr(&href)),
+		    A(CLASS, "button follow-button"),
+		    A(REL, "nofollow"), AEND }, "Follow");
+	} else
+		follow_form(&h, rid, following, s->csrf,
+		    core_buf_cstr(&next));
+	core_html_close(&h);
+	fragment_headers(req);
+	core_buf_free(&next);
+	core_buf_free(&href);
+}
+
+void
+acc_render_nav_fragment(struct core_req *req, const struct acc_session *s)
+{
+	struct core_html h;
+
+	core_html_open(&h, core_resp_sink(req));
+	core_html_elem(&h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "account-nav"), AEND });
+	if (s != NULL && s->valid) {
+		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/feed"), AEND }, "Feed");
+		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/account"), A(TITLE, s->email), AEND },
+		    "Account");
+		core_html_elem(&h, CORE_TAG_FORM, (const struct core_attr[]){
+		    A(METHOD, "post"), A(ACTION, "/signout"),
+		    A(CLASS, "inline"), AEND });
+		hidden(&h, "csrf", s->csrf);
+		core_html_elemtext(&h, CORE_TAG_BUTTON,
+		    (const struct core_attr[]){ A(TYPE, "submit"),
+		    A(CLASS, "link"), AEND }, "Sign out");
+		core_html_pop(&h);
+	} else
+		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
+		    A(HREF, "/signin"), AEND }, "Sign in");
+	core_html_close(&h);
+	fragment_headers(req);
+}

@@ -1,0 +1,135 @@
+-- sql/queries/accounts.sql -- the statements of the accounts module.
+-- One statement per query shape; values only as $n parameters.
+-- Paper cards use the column list of pages.sql (store.c reads it by
+-- position): id, arxiv_id, title, slug, published, primary_category,
+-- categories (json text), citation_count, author_count, fully_matched
+
+-- name: USER_CREATE
+-- Zero rows when the address is taken (any case of the local part).
+INSERT INTO users (email, password_hash)
+VALUES ($1, $2)
+ON CONFLICT ((lower(email))) DO NOTHING
+RETURNING id;
+
+-- name: USER_BY_EMAIL
+SELECT id, password_hash, email
+  FROM users
+ WHERE lower(email) = lower($1);
+
+-- name: SESSION_CREATE
+INSERT INTO sessions (token_hash, user_id, expires_at)
+VALUES ($1, $2::bigint, now() + make_interval(secs => $3::integer));
+
+-- name: SESSION_PURGE_USER
+-- Expired sessions of one user go when they sign in again.
+DELETE FROM sessions
+ WHERE user_id = $1::bigint AND expires_at < now();
+
+-- name: SESSION_USER
+SELECT u.id, u.email
+  FROM sessions s
+  JOIN users u ON u.id = s.user_id
+ WHERE s.token_hash = $1
+   AND s.expires_at > now();
+
+-- name: SESSION_DELETE
+DELETE FROM sessions WHERE token_hash = $1;
+
+-- name: FOLLOW_STATE
+SELECT r.slug,
+       EXISTS (SELECT 1 FROM follows f
+                WHERE f.user_id = $1::bigint AND f.researcher_id = r.id)
+  FROM researchers r
+ WHERE r.id = $2::bigint;
+
+-- name: FOLLOW
+INSERT INTO follows (user_id, researcher_id)
+VALUES ($1::bigint, $2::bigint)
+ON CONFLICT DO NOTHING;
+
+-- name: UNFOLLOW
+DELETE FROM follows
+ WHERE user_id = $1::bigint AND researcher_id = $2::bigint;
+
+-- name: FOLLOWING
+SELECT r.id, r.name, r.slug, r.paper_count, r.latest_paper, f.created_at
+  FROM follows f
+  JOIN researchers r ON r.id = f.researcher_id
+ WHERE f.user_id = $1::bigint
+ ORDER BY r.name, r.id;
+
+-- name: FEED_TOKEN_CREATED
+SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  FROM feed_tokens
+ WHERE user_id = $1::bigint;
+
+-- name: FEED_TOKEN_SET
+INSERT INTO feed_tokens (user_id, token_hash)
+VALUES ($1::bigint, $2)
+ON CONFLICT (user_id)
+DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now();
+
+-- name: FEED_COUNT
+SELECT count(*)
+  FROM papers p
+ WHERE EXISTS (SELECT 1
+                 FROM authorships a
+                 JOIN follows f ON f.researcher_id = a.researcher_id
+                WHERE a.paper_id = p.id AND f.user_id = $1::bigint);
+
+-- name: FEED_PAGE
+SELECT id, arxiv_id, title, slug, published, primary_category,
+       to_json(categories)::text, citation_count, author_count,
+       fully_matched
+  FROM papers p
+ WHERE EXISTS (SELECT 1
+                 FROM authorships a
+                 JOIN follows f ON f.researcher_id = a.researcher_id
+                WHERE a.paper_id = p.id AND f.user_id = $1::bigint)
+ ORDER BY published DESC NULLS LAST, id DESC
+ LIMIT $2::integer OFFSET $3::bigint;
+
+-- name: FEED_AUTHORS
+-- The first $2 authors of each paper in $1 ('{1,2,3}'), and every
+-- author $3 follows wherever they stand.
+SELECT a.paper_id, a.raw_name, r.id, r.slug, f.user_id IS NOT NULL
+  FROM authorships a
+  LEFT JOIN researchers r ON r.id = a.researcher_id
+  LEFT JOIN follows f ON f.researcher_id = a.researcher_id
+                     AND f.user_id = $3::bigint
+ WHERE a.paper_id = ANY ($1::bigint[])
+   AND (a.position <= $2::integer OR f.user_id IS NOT NULL)
+ ORDER BY a.paper_id, a.position;
+
+-- name: FIELDS
+-- Onboarding: the fields with the most papers.
+SELECT primary_category, count(*)
+  FROM papers
+ GROUP BY primary_category
+ ORDER BY count(*) DESC, primary_category
+ LIMIT 40;
+
+-- name: TOP_IN_FIELD
+-- Onboarding: researchers with the most papers in field $1.
+SELECT r.id, r.name, r.slug, count(*) AS n,
+       EXISTS (SELECT 1 FROM follows f
+                WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+  FROM papers p
+  JOIN authorships a ON a.paper_id = p.id
+  JOIN researchers r ON r.id = a.researcher_id
+ WHERE p.primary_category = $1
+ GROUP BY r.id, r.name, r.slug
+ ORDER BY n DESC, r.id
+ LIMIT 24;
+
+-- name: SEARCH_NAME
+-- Onboarding: researchers whose name contains $1, with LIKE's
+-- metacharacters already escaped by the caller (backslash).
+SELECT r.id, r.name, r.slug, r.paper_count,
+       EXISTS (SELECT 1 FROM follows f
+                WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+  FROM researchers r
+ WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '\'
+   AND r.paper_count > 0
+ ORDER BY r.paper_count DESC, r.id
+ LIMIT 24;
