@@ -1,0 +1,250 @@
+/*
+ * feeds.h -- the feeds module's private header: one section per file.
+ *
+ * feeds.so serves what programs read rather than people: RSS 2.0 feeds
+ * (rss.c), the sitemap index and its chunks (sitemap.c), and the
+ * machine-readable guidance robots.txt, llms.txt and openapi.json
+ * (guide.c).  store.c is the only file that talks to PostgreSQL;
+ * date.c and path.c are pure and unit-tested.
+ */
+#ifndef FEEDS_H
+#define FEEDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core.h"
+
+/* Items in every RSS feed: the newest 50. */
+#define FEEDS_RSS_ITEMS 50
+/* URLs in a sitemap chunk (sitemaps.org allows at most 50,000). */
+#define FEEDS_SITEMAP_URLS 50000
+/* Rows fetched from PostgreSQL at a time while writing a chunk. */
+#define FEEDS_SITEMAP_BATCH 5000
+/*
+ * The longest <loc> written.  A <url> entry is at most about 70 bytes
+ * plus its location, so 50,000 entries stay under the protocol's
+ * 50 MiB (52,428,800 bytes) by construction.
+ */
+#define FEEDS_SITEMAP_LOC_MAX 950
+
+/* Process state, in ctx->mod_state (built once by init). */
+struct feeds_state {
+	char *robots;	 /* robots.txt */
+	char *llms;	 /* llms.txt */
+	char *openapi;	 /* openapi.json with servers[0].url filled in */
+	char *content_dir; /* the static pages' markdown, for lastmod */
+};
+
+/* ------------------------------------------------------------------ */
+/* date.c: times as seconds since the epoch (UTC), formatted by hand   */
+/* so that neither the locale nor TZ can change a feed.                */
+/* ------------------------------------------------------------------ */
+
+/* "Wed, 02 Oct 2002 13:00:00 +0000" (RFC 822 with a four-digit year,
+ * as RSS 2.0 wants).  out must hold 32 bytes. */
+void feeds_rfc822(char out[32], int64_t t);
+/* "Wed, 02 Oct 2002 13:00:00 GMT" (RFC 9110 IMF-fixdate). */
+void feeds_http_date(char out[32], int64_t t);
+/* "2002-10-02T13:00:00+00:00" (W3C datetime, for sitemaps). */
+void feeds_w3c_date(char out[32], int64_t t);
+/*
+ * Parses an HTTP-date in any of the three forms RFC 9110 (5.6.7) says a
+ * recipient must accept: IMF-fixdate, RFC 850 and asctime.  0 and *t
+ * set, or -1 when s is not one of them.
+ */
+int feeds_http_date_parse(const char *s, int64_t *t);
+
+/* ------------------------------------------------------------------ */
+/* path.c: URL paths and the checks on what comes in the URL           */
+/* ------------------------------------------------------------------ */
+
+/* "/papers/{arxiv_id}-{slug}", no "-slug" when slug is empty; a slug
+ * that already starts with the id is not repeated.  Caller frees. */
+char *feeds_paper_path(const char *arxiv_id, const char *slug);
+/* "/researchers/{id}-{slug}" and "/institutions/{id}-{slug}". */
+char *feeds_researcher_path(long long id, const char *slug);
+char *feeds_institution_path(long long id, const char *slug);
+/* 1 when s is an arXiv category as we accept it: [A-Za-z0-9.-]{1,32}. */
+int feeds_category_ok(const char *s, size_t n);
+/* Parses a decimal id of 1 to 18 digits, > 0: 0, or -1. */
+int feeds_parse_id(const char *s, size_t n, long long *id);
+/*
+ * Splits "NAME.xml" (a route's rest): 0 and *n the length of NAME
+ * (which may be 0), or -1 when the rest does not end in ".xml".
+ */
+int feeds_strip_xml(const char *rest, size_t *n);
+/* 1 when s looks like a private feed token: [A-Za-z0-9_-]{16,128}. */
+int feeds_token_ok(const char *s, size_t n);
+/* The lower-case hex BLAKE2b-256 of s[0..n) (libsodium's
+ * crypto_generichash, no key), as stored in feed_tokens.token_hash. */
+void feeds_token_hash(const char *s, size_t n, char out[65]);
+
+/* ------------------------------------------------------------------ */
+/* rss.c                                                               */
+/* ------------------------------------------------------------------ */
+
+/* One item of a feed: a paper.  Strings and json are owned. */
+struct feeds_item {
+	char *arxiv_id;
+	char *title;
+	char *slug;
+	char *abstract;
+	json_t *authors;    /* array of strings, in order */
+	json_t *categories; /* array of strings, primary first */
+	int64_t published;  /* -1: unknown */
+	int64_t modified;
+};
+
+/* A feed: the channel and its items, newest first. */
+struct feeds_feed {
+	char *title;
+	char *link;	    /* absolute */
+	char *description;
+	char *self;	    /* absolute URL of the feed itself */
+	int64_t modified;   /* newest change of the channel or an item */
+	struct feeds_item *items;
+	size_t nitems;
+};
+
+void feeds_feed_free(struct feeds_feed *);
+/*
+ * Writes f as an RSS 2.0 document to sink; base is the site's base URL
+ * (for item links).  Returns the XML writer's sticky error.
+ */
+enum core_err feeds_rss_render(struct core_sink sink, const char *base,
+    const struct feeds_feed *f);
+
+enum core_err feeds_rss_latest(struct core_req *);
+enum core_err feeds_rss_category(struct core_req *);
+enum core_err feeds_rss_researcher(struct core_req *);
+enum core_err feeds_rss_institution(struct core_req *);
+enum core_err feeds_rss_private(struct core_req *);
+
+/* ------------------------------------------------------------------ */
+/* sitemap.c                                                           */
+/* ------------------------------------------------------------------ */
+
+/* What a sitemap chunk lists. */
+enum feeds_kind {
+	FEEDS_KIND_PAPERS,
+	FEEDS_KIND_RESEARCHERS,
+	FEEDS_KIND_INSTITUTIONS,
+	FEEDS_KIND_STATIC,
+	FEEDS_KIND__MAX
+};
+extern const char *const feeds_kind_name[FEEDS_KIND__MAX];
+
+/*
+ * Parses "{kind}-{n}.xml" (n from 1, no leading zero): 0, or -1 when
+ * rest is not one.
+ */
+int feeds_sitemap_name_parse(const char *rest, enum feeds_kind *kind,
+    long long *n);
+
+enum core_err feeds_sitemap_index(struct core_req *);
+enum core_err feeds_sitemap_chunk(struct core_req *);
+
+/* ------------------------------------------------------------------ */
+/* guide.c: robots.txt, llms.txt, openapi.json                         */
+/* ------------------------------------------------------------------ */
+
+/* openapi.json as shipped (modules/feeds/openapi.json, compiled in). */
+extern const unsigned char feeds_openapi_json[];
+extern const size_t feeds_openapi_json_len;
+
+/*
+ * Builds the three documents for the site at base into st (whose
+ * strings the caller frees with feeds_guide_free()).  CORE_EINPUT
+ * (logged) if the shipped openapi.json does not parse.
+ */
+enum core_err feeds_guide_build(struct feeds_state *st, const char *base);
+void feeds_guide_free(struct feeds_state *st);
+
+enum core_err feeds_robots(struct core_req *);
+enum core_err feeds_llms(struct core_req *);
+enum core_err feeds_openapi(struct core_req *);
+
+/* ------------------------------------------------------------------ */
+/* respond.c: validators shared by every handler                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Finishes a response whose body is already written: Content-Type rep,
+ * Cache-Control cc (NULL: core's default), the ETag (by core), and when
+ * modified >= 0 Last-Modified with If-Modified-Since answered by a 304
+ * (only when the request has no If-None-Match, which wins per RFC 9110
+ * 13.2.2).
+ */
+void feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
+    int64_t modified);
+/* Answers status with msg in the negotiated error representation;
+ * returns CORE_OK so that the handler can return it. */
+enum core_err feeds_fail(struct core_req *r, int status, const char *msg);
+
+/* ------------------------------------------------------------------ */
+/* store.c                                                             */
+/* ------------------------------------------------------------------ */
+
+/* The channel subject of a feed: a researcher or an institution. */
+struct feeds_subject {
+	char *name;
+	char *slug;
+	int64_t modified;
+};
+void feeds_subject_free(struct feeds_subject *);
+
+/*
+ * Each loads up to limit items, newest first, into *items / *n (the
+ * caller frees each with feeds_feed_free() through a feed, or with
+ * feeds_items_free()).  CORE_EDB (logged) on failure.
+ */
+enum core_err feeds_load_latest(struct core_db *, int limit,
+    struct feeds_item **items, size_t *n);
+enum core_err feeds_load_category(struct core_db *, const char *cat,
+    int limit, struct feeds_item **items, size_t *n);
+enum core_err feeds_load_researcher(struct core_db *, long long id,
+    int limit, struct feeds_item **items, size_t *n);
+enum core_err feeds_load_institution(struct core_db *, long long id,
+    int limit, struct feeds_item **items, size_t *n);
+enum core_err feeds_load_user(struct core_db *, const char *user_id,
+    int limit, struct feeds_item **items, size_t *n);
+void feeds_items_free(struct feeds_item *items, size_t n);
+
+/* A researcher / institution by id: CORE_ENOTFOUND when none. */
+enum core_err feeds_load_researcher_subject(struct core_db *, long long id,
+    struct feeds_subject *s);
+enum core_err feeds_load_institution_subject(struct core_db *, long long id,
+    struct feeds_subject *s);
+/*
+ * The user whose private feed token hashes to hash (hex): CORE_OK and
+ * *user_id (caller frees) or CORE_ENOTFOUND.
+ */
+enum core_err feeds_load_token_user(struct core_db *, const char *hash,
+    char **user_id);
+
+/* One sitemap chunk entry (lastmod -1: none); borrowed for the call. */
+typedef void (*feeds_url_cb)(void *arg, const char *path, int64_t lastmod);
+
+/*
+ * Calls cb for every URL of chunk n (1-based) of kind, in id order,
+ * fetching FEEDS_SITEMAP_BATCH rows at a time (keyset pagination over
+ * the id range of the chunk), so memory stays constant whatever the
+ * chunk size.  *count gets the number of URLs.  CORE_EDB on failure.
+ */
+enum core_err feeds_store_chunk(struct core_db *, enum feeds_kind kind,
+    long long n, long long per_chunk, feeds_url_cb cb, void *arg,
+    size_t *count);
+/* One line of the sitemap index: a chunk and its newest change. */
+typedef void (*feeds_chunk_cb)(void *arg, enum feeds_kind kind,
+    long long n, int64_t lastmod);
+/* Calls cb for every non-empty chunk of kind (not FEEDS_KIND_STATIC). */
+enum core_err feeds_store_chunks(struct core_db *, enum feeds_kind kind,
+    long long per_chunk, feeds_chunk_cb cb, void *arg);
+/* The newest change of papers, researchers and institutions (-1 when
+ * the table is empty), for the static chunk. */
+enum core_err feeds_store_newest(struct core_db *, int64_t out[3]);
+
+#endif /* FEEDS_H */

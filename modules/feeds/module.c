@@ -1,0 +1,61 @@
+/*
+ * module.c -- the feeds plugin's descriptor: routes, statements, init
+ * and fini.  Errors use core's plain pages (no html_error hook): feeds
+ * are read by programs, and a person who mistypes a feed URL gets a
+ * short page with a link home.
+ */
+#include <stdlib.h>
+
+#include "core.h"
+#include "feeds.h"
+#include "feeds_sql.h"
+
+static const struct core_route routes[] = {
+	{ "GET", "/rss/latest.xml", feeds_rss_latest },
+	{ "GET", "/rss/categories/*", feeds_rss_category },
+	{ "GET", "/rss/researchers/*", feeds_rss_researcher },
+	{ "GET", "/rss/institutions/*", feeds_rss_institution },
+	{ "GET", "/rss/feed/*", feeds_rss_private },
+	{ "GET", "/sitemap.xml", feeds_sitemap_index },
+	{ "GET", "/sitemaps/*", feeds_sitemap_chunk },
+	{ "GET", "/robots.txt", feeds_robots },
+	{ "GET", "/llms.txt", feeds_llms },
+	{ "GET", "/openapi.json", feeds_openapi },
+	{ NULL, NULL, NULL },
+};
+
+static enum core_err
+init(struct core_ctx *ctx)
+{
+	struct feeds_state *st;
+	enum core_err er;
+
+	st = core_xcalloc(1, sizeof(*st));
+	if ((er = feeds_guide_build(st, ctx->base_url)) != CORE_OK) {
+		feeds_guide_free(st);
+		free(st);
+		return er;
+	}
+	ctx->mod_state = st;
+	return CORE_OK;
+}
+
+static void
+fini(struct core_ctx *ctx)
+{
+	struct feeds_state *st = ctx->mod_state;
+
+	feeds_guide_free(st);
+	free(st);
+	ctx->mod_state = NULL;
+}
+
+const struct core_module weft_module = {
+	.name = "feeds",
+	.routes = routes,
+	.stmts = feeds_sql,
+	.nstmts = FEEDS_SQL__MAX,
+	.init = init,
+	.fini = fini,
+	.html_error = NULL,
+};

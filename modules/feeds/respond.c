@@ -1,0 +1,74 @@
+/*
+ * respond.c -- what every feeds handler does once its body is written:
+ * the content type, Cache-Control, the validators, and the conditional
+ * requests that let feed readers poll cheaply.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core.h"
+#include "feeds.h"
+
+/*
+ * The strong ETag core_resp_etag() gives a 200 with this body.  Core
+ * has no call to compute it, and a 304 must carry the validator the
+ * 200 would have carried (RFC 9110 15.4.5), so this mirrors core's
+ * apply_validators() (16-byte BLAKE2b of the body, hex, quoted); the
+ * integration test t_feeds_rss.sh checks that the two agree.
+ */
+static void
+body_etag(struct core_req *r, char out[40])
+{
+	struct core_buf *b = core_resp_body(r);
+	unsigned char hash[16];
+	char hex[33];
+
+	crypto_generichash(hash, sizeof(hash),
+	    (const unsigned char *)core_buf_cstr(b), b->len, NULL, 0);
+	sodium_bin2hex(hex, sizeof(hex), hash, sizeof(hash));
+	snprintf(out, 40, "\"%s\"", hex);
+}
+
+void
+feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
+    int64_t modified)
+{
+	const char *ims, *sc;
+	char date[32], etag[40];
+	int64_t since;
+
+	if (cc != NULL)
+		core_resp_header(r, "Cache-Control", cc);
+	core_resp_etag(r);
+	if (modified >= 0) {
+		feeds_http_date(date, modified);
+		core_resp_header(r, "Last-Modified", date);
+	}
+	ims = core_req_env(r, "HTTP_IF_MODIFIED_SINCE");
+	sc = core_req_ctx(r)->session_cookie;
+	/*
+	 * If-Modified-Since counts only without If-None-Match (RFC 9110
+	 * 13.2.2), for a valid date, and (as with the ETag, which core
+	 * withholds then) only for requests without the session cookie.
+	 */
+	if (modified < 0 || ims == NULL ||
+	    core_req_env(r, "HTTP_IF_NONE_MATCH") != NULL ||
+	    (sc != NULL && core_req_cookie(r, sc) != NULL) ||
+	    feeds_http_date_parse(ims, &since) != 0 || modified > since) {
+		core_resp_type(r, rep);
+		return;
+	}
+	body_etag(r, etag);
+	core_resp_header(r, "ETag", etag);
+	core_resp_status(r, 304);
+	core_buf_reset(core_resp_body(r));
+}
+
+enum core_err
+feeds_fail(struct core_req *r, int status, const char *msg)
+{
+	core_resp_error(r, status, msg);
+	return CORE_OK;
+}

@@ -1,0 +1,321 @@
+/*
+ * store.c -- the only file of the feeds module that talks to
+ * PostgreSQL.  Every query is a named statement of sql/queries/feeds.sql
+ * run through core_db_exec(); values travel as $n parameters.  Feed
+ * items come back as C structs; sitemap rows go to a callback a batch at
+ * a time, so that a chunk of 50,000 URLs never sits in memory at once.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "feeds.h"
+#include "feeds_sql.h"
+
+/* ---------------------------------------------------------------- cells */
+
+static int64_t
+tval(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? -1 :
+	    (int64_t)strtoll(PQgetvalue(res, r, c), NULL, 10);
+}
+
+/* A JSON text cell as an array (an empty one when it does not parse). */
+static json_t *
+jarray(const PGresult *res, int r, int c)
+{
+	json_t *v;
+
+	v = json_loads(PQgetvalue(res, r, c), 0, NULL);
+	if (!json_is_array(v)) {
+		json_decref(v);
+		v = json_array();
+	}
+	return v;
+}
+
+/* ---------------------------------------------------------------- items */
+
+void
+feeds_items_free(struct feeds_item *items, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && items != NULL; i++) {
+		free(items[i].arxiv_id);
+		free(items[i].title);
+		free(items[i].slug);
+		free(items[i].abstract);
+		json_decref(items[i].authors);
+		json_decref(items[i].categories);
+	}
+	free(items);
+}
+
+/*
+ * Runs an item statement with (limit, arg) — arg NULL for none — and
+ * copies the rows out (PQgetvalue() dies with the result).
+ */
+static enum core_err
+load_items(struct core_db *db, int stmt, int limit, const char *arg,
+    struct feeds_item **itemsp, size_t *np)
+{
+	struct feeds_item *items = NULL;
+	PGresult *res = NULL;
+	const char *params[2];
+	char lim[16];
+	enum core_err er;
+	int i, n;
+
+	*itemsp = NULL;
+	*np = 0;
+	snprintf(lim, sizeof(lim), "%d", limit);
+	params[0] = lim;
+	params[1] = arg;
+	if ((er = core_db_exec(db, stmt, params, arg != NULL ? 2 : 1,
+	    &res)) != CORE_OK)
+		goto out;
+	n = PQntuples(res);
+	items = core_xcalloc((size_t)n + 1, sizeof(*items));
+	for (i = 0; i < n; i++) {
+		items[i].arxiv_id = core_xstrdup(PQgetvalue(res, i, 0));
+		items[i].title = core_xstrdup(PQgetvalue(res, i, 1));
+		items[i].slug = core_xstrdup(PQgetvalue(res, i, 2));
+		items[i].abstract = core_xstrdup(PQgetvalue(res, i, 3));
+		items[i].categories = jarray(res, i, 4);
+		items[i].authors = jarray(res, i, 5);
+		items[i].published = tval(res, i, 6);
+		items[i].modified = tval(res, i, 7);
+	}
+	*itemsp = items;
+	*np = (size_t)n;
+out:
+	PQclear(res);
+	return er;
+}
+
+enum core_err
+feeds_load_latest(struct core_db *db, int limit, struct feeds_item **items,
+    size_t *n)
+{
+	return load_items(db, FEEDS_SQL_RSS_LATEST, limit, NULL, items, n);
+}
+
+enum core_err
+feeds_load_category(struct core_db *db, const char *cat, int limit,
+    struct feeds_item **items, size_t *n)
+{
+	return load_items(db, FEEDS_SQL_RSS_CATEGORY, limit, cat, items, n);
+}
+
+enum core_err
+feeds_load_researcher(struct core_db *db, long long id, int limit,
+    struct feeds_item **items, size_t *n)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", id);
+	return load_items(db, FEEDS_SQL_RSS_RESEARCHER, limit, buf, items, n);
+}
+
+enum core_err
+feeds_load_institution(struct core_db *db, long long id, int limit,
+    struct feeds_item **items, size_t *n)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", id);
+	return load_items(db, FEEDS_SQL_RSS_INSTITUTION, limit, buf, items,
+	    n);
+}
+
+enum core_err
+feeds_load_user(struct core_db *db, const char *user_id, int limit,
+    struct feeds_item **items, size_t *n)
+{
+	return load_items(db, FEEDS_SQL_RSS_USER, limit, user_id, items, n);
+}
+
+/* ---------------------------------------------------------------- subjects */
+
+void
+feeds_subject_free(struct feeds_subject *s)
+{
+	if (s == NULL)
+		return;
+	free(s->name);
+	free(s->slug);
+	memset(s, 0, sizeof(*s));
+}
+
+static enum core_err
+load_subject(struct core_db *db, int stmt, long long id,
+    struct feeds_subject *s)
+{
+	PGresult *res = NULL;
+	const char *params[1];
+	char buf[24];
+	enum core_err er;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(buf, sizeof(buf), "%lld", id);
+	params[0] = buf;
+	if ((er = core_db_exec(db, stmt, params, 1, &res)) != CORE_OK)
+		goto out;
+	if (PQntuples(res) == 0) {
+		er = CORE_ENOTFOUND;
+		goto out;
+	}
+	s->name = core_xstrdup(PQgetvalue(res, 0, 0));
+	s->slug = core_xstrdup(PQgetvalue(res, 0, 1));
+	s->modified = tval(res, 0, 2);
+out:
+	PQclear(res);
+	return er;
+}
+
+enum core_err
+feeds_load_researcher_subject(struct core_db *db, long long id,
+    struct feeds_subject *s)
+{
+	return load_subject(db, FEEDS_SQL_RESEARCHER_SUBJECT, id, s);
+}
+
+enum core_err
+feeds_load_institution_subject(struct core_db *db, long long id,
+    struct feeds_subject *s)
+{
+	return load_subject(db, FEEDS_SQL_INSTITUTION_SUBJECT, id, s);
+}
+
+enum core_err
+feeds_load_token_user(struct core_db *db, const char *hash, char **user_id)
+{
+	PGresult *res = NULL;
+	const char *params[1];
+	enum core_err er;
+
+	*user_id = NULL;
+	params[0] = hash;
+	if ((er = core_db_exec(db, FEEDS_SQL_TOKEN_USER, params, 1, &res)) !=
+	    CORE_OK)
+		goto out;
+	if (PQntuples(res) == 0) {
+		er = CORE_ENOTFOUND;
+		goto out;
+	}
+	*user_id = core_xstrdup(PQgetvalue(res, 0, 0));
+out:
+	PQclear(res);
+	return er;
+}
+
+/* ---------------------------------------------------------------- sitemaps */
+
+static const int chunk_stmt[FEEDS_KIND__MAX] = {
+	FEEDS_SQL_SITEMAP_PAPERS,
+	FEEDS_SQL_SITEMAP_RESEARCHERS,
+	FEEDS_SQL_SITEMAP_INSTITUTIONS,
+	-1,
+};
+static const int chunks_stmt[FEEDS_KIND__MAX] = {
+	FEEDS_SQL_SITEMAP_PAPERS_CHUNKS,
+	FEEDS_SQL_SITEMAP_RESEARCHERS_CHUNKS,
+	FEEDS_SQL_SITEMAP_INSTITUTIONS_CHUNKS,
+	-1,
+};
+
+enum core_err
+feeds_store_chunk(struct core_db *db, enum feeds_kind kind, long long n,
+    long long per_chunk, feeds_url_cb cb, void *arg, size_t *count)
+{
+	PGresult *res = NULL;
+	const char *params[3];
+	char after[24], hi[24], lim[16];
+	char *path;
+	enum core_err er = CORE_OK;
+	long long last;
+	int i, rows;
+
+	*count = 0;
+	if ((unsigned)kind >= FEEDS_KIND__MAX || chunk_stmt[kind] < 0 ||
+	    n < 1 || per_chunk < 1 || n > INT64_MAX / per_chunk)
+		return CORE_EINPUT;
+	last = (n - 1) * per_chunk;
+	snprintf(hi, sizeof(hi), "%lld", n * per_chunk);
+	snprintf(lim, sizeof(lim), "%d", FEEDS_SITEMAP_BATCH);
+	params[0] = after;
+	params[1] = hi;
+	params[2] = lim;
+	do {
+		snprintf(after, sizeof(after), "%lld", last);
+		if ((er = core_db_exec(db, chunk_stmt[kind], params, 3,
+		    &res)) != CORE_OK)
+			break;
+		rows = PQntuples(res);
+		for (i = 0; i < rows; i++) {
+			last = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+			if (kind == FEEDS_KIND_PAPERS)
+				path = feeds_paper_path(PQgetvalue(res, i, 1),
+				    PQgetvalue(res, i, 2));
+			else if (kind == FEEDS_KIND_RESEARCHERS)
+				path = feeds_researcher_path(last,
+				    PQgetvalue(res, i, 2));
+			else
+				path = feeds_institution_path(last,
+				    PQgetvalue(res, i, 2));
+			cb(arg, path, tval(res, i, 3));
+			free(path);
+			(*count)++;
+		}
+		PQclear(res);
+		res = NULL;
+	} while (rows == FEEDS_SITEMAP_BATCH);
+	return er;
+}
+
+enum core_err
+feeds_store_chunks(struct core_db *db, enum feeds_kind kind,
+    long long per_chunk, feeds_chunk_cb cb, void *arg)
+{
+	PGresult *res = NULL;
+	const char *params[1];
+	char size[24];
+	enum core_err er;
+	int i;
+
+	if ((unsigned)kind >= FEEDS_KIND__MAX || chunks_stmt[kind] < 0)
+		return CORE_EINPUT;
+	snprintf(size, sizeof(size), "%lld", per_chunk);
+	params[0] = size;
+	if ((er = core_db_exec(db, chunks_stmt[kind], params, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	for (i = 0; i < PQntuples(res); i++)
+		cb(arg, kind, strtoll(PQgetvalue(res, i, 0), NULL, 10),
+		    tval(res, i, 1));
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+feeds_store_newest(struct core_db *db, int64_t out[3])
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		out[i] = -1;
+	if ((er = core_db_exec(db, FEEDS_SQL_SITEMAP_NEWEST, NULL, 0,
+	    &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) == 1)
+		for (i = 0; i < 3; i++)
+			out[i] = tval(res, 0, i);
+	PQclear(res);
+	return CORE_OK;
+}

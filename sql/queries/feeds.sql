@@ -1,0 +1,160 @@
+-- sql/queries/feeds.sql -- the statements of the feeds module (RSS and
+-- sitemaps).  One statement per query shape; values only as $n
+-- parameters.  Times leave the database as whole seconds since the
+-- epoch (UTC) and are formatted in C (modules/feeds/date.c).
+--
+-- Feed items share one column list (store.c reads it by position):
+--   arxiv_id, title, slug, abstract, categories (json text),
+--   authors (json text, in order), published (epoch or NULL),
+--   modified_at (epoch)
+-- and one order: newest first by first-version date, as the site lists.
+
+-- name: RSS_LATEST
+SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
+          FROM authorships a WHERE a.paper_id = p.id)::text,
+       floor(extract(epoch FROM p.published))::bigint,
+       floor(extract(epoch FROM p.modified_at))::bigint
+  FROM papers p
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $1::integer;
+
+-- name: RSS_CATEGORY
+SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
+          FROM authorships a WHERE a.paper_id = p.id)::text,
+       floor(extract(epoch FROM p.published))::bigint,
+       floor(extract(epoch FROM p.modified_at))::bigint
+  FROM papers p
+ WHERE p.categories @> ARRAY[$2::text]
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $1::integer;
+
+-- name: RSS_RESEARCHER
+SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
+          FROM authorships a WHERE a.paper_id = p.id)::text,
+       floor(extract(epoch FROM p.published))::bigint,
+       floor(extract(epoch FROM p.modified_at))::bigint
+  FROM papers p
+ WHERE EXISTS (SELECT 1 FROM authorships a
+                WHERE a.paper_id = p.id AND a.researcher_id = $2::bigint)
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $1::integer;
+
+-- Papers of the researchers who work (or worked) at the institution.
+-- name: RSS_INSTITUTION
+SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
+          FROM authorships a WHERE a.paper_id = p.id)::text,
+       floor(extract(epoch FROM p.published))::bigint,
+       floor(extract(epoch FROM p.modified_at))::bigint
+  FROM papers p
+ WHERE p.id IN (SELECT a.paper_id
+                  FROM authorships a
+                  JOIN researcher_institutions ri
+                    ON ri.researcher_id = a.researcher_id
+                 WHERE ri.institution_id = $2::bigint)
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $1::integer;
+
+-- name: RESEARCHER_SUBJECT
+SELECT name, slug,
+       floor(extract(epoch FROM modified_at))::bigint
+  FROM researchers
+ WHERE id = $1::bigint;
+
+-- name: INSTITUTION_SUBJECT
+SELECT name, slug,
+       floor(extract(epoch FROM modified_at))::bigint
+  FROM institutions
+ WHERE id = $1::bigint;
+
+-- ---------------------------------------------------------------- sitemaps
+-- A chunk n of a kind holds the rows with id in ((n-1)*size, n*size]:
+-- URLs keep their chunk as the corpus grows, a chunk never holds more
+-- than size URLs, and each is read by keyset pagination on the primary
+-- key (id > $1 AND id <= $2 ORDER BY id LIMIT $3), constant memory.
+-- Researchers without papers here have no page worth indexing.
+-- Columns: id, arxiv_id or id, slug, lastmod (epoch).
+
+-- name: SITEMAP_PAPERS
+SELECT id, arxiv_id, slug, floor(extract(epoch FROM modified_at))::bigint
+  FROM papers
+ WHERE id > $1::bigint AND id <= $2::bigint
+ ORDER BY id
+ LIMIT $3::integer;
+
+-- name: SITEMAP_RESEARCHERS
+SELECT id, id::text, slug,
+       floor(extract(epoch FROM greatest(modified_at,
+                                         latest_paper::timestamptz)))::bigint
+  FROM researchers
+ WHERE id > $1::bigint AND id <= $2::bigint AND paper_count > 0
+ ORDER BY id
+ LIMIT $3::integer;
+
+-- name: SITEMAP_INSTITUTIONS
+SELECT id, id::text, slug, floor(extract(epoch FROM modified_at))::bigint
+  FROM institutions
+ WHERE id > $1::bigint AND id <= $2::bigint
+ ORDER BY id
+ LIMIT $3::integer;
+
+-- The non-empty chunks of a kind and the newest change in each.
+-- name: SITEMAP_PAPERS_CHUNKS
+SELECT (id - 1) / $1::bigint + 1 AS n,
+       floor(extract(epoch FROM max(modified_at)))::bigint
+  FROM papers
+ GROUP BY n
+ ORDER BY n;
+
+-- name: SITEMAP_RESEARCHERS_CHUNKS
+SELECT (id - 1) / $1::bigint + 1 AS n,
+       floor(extract(epoch FROM max(greatest(modified_at,
+                                    latest_paper::timestamptz))))::bigint
+  FROM researchers
+ WHERE paper_count > 0
+ GROUP BY n
+ ORDER BY n;
+
+-- name: SITEMAP_INSTITUTIONS_CHUNKS
+SELECT (id - 1) / $1::bigint + 1 AS n,
+       floor(extract(epoch FROM max(modified_at)))::bigint
+  FROM institutions
+ GROUP BY n
+ ORDER BY n;
+
+-- The newest change of each table, for the static pages' lastmod.
+-- name: SITEMAP_NEWEST
+SELECT floor(extract(epoch FROM (SELECT max(modified_at) FROM papers)))::bigint,
+       floor(extract(epoch FROM (SELECT max(greatest(modified_at,
+                                        latest_paper::timestamptz))
+                                   FROM researchers
+                                  WHERE paper_count > 0)))::bigint,
+       floor(extract(epoch FROM (SELECT max(modified_at)
+                                   FROM institutions)))::bigint;
+
+-- ---------------------------------------------------------------- private
+-- A private feed token's owner (sql/schema/0002_accounts.sql: token_hash
+-- is the lower-case hex BLAKE2b-256 of the token string).
+-- name: TOKEN_USER
+SELECT user_id::text
+  FROM feed_tokens
+ WHERE token_hash = $1;
+
+-- Papers of the researchers a user follows.
+-- name: RSS_USER
+SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
+          FROM authorships a WHERE a.paper_id = p.id)::text,
+       floor(extract(epoch FROM p.published))::bigint,
+       floor(extract(epoch FROM p.modified_at))::bigint
+  FROM papers p
+ WHERE p.id IN (SELECT a.paper_id
+                  FROM authorships a
+                  JOIN follows f ON f.researcher_id = a.researcher_id
+                 WHERE f.user_id = $2::bigint)
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $1::integer;
+

@@ -1,0 +1,116 @@
+/*
+ * test_feeds_openapi.c -- the openapi.json compiled into the plugin
+ * parses, is OpenAPI 3.1, describes every route the feeds module serves
+ * and gives every 4xx a JSON body of the error schema; the documents
+ * built at init name the site's base URL.  (The full validation by an
+ * OpenAPI validator runs in tests/integration/t_feeds_guide.sh.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "../../modules/feeds/feeds.h"
+#include "t.h"
+
+static void
+openapi(void)
+{
+	static const char *const paths[] = {
+		"/", "/search", "/papers/{paper}", "/researchers",
+		"/researchers/{researcher}", "/institutions",
+		"/institutions/{institution}", "/about", "/privacy",
+		"/contact", "/developers", "/signup", "/signin", "/signout",
+		"/account", "/account/feed-token", "/researchers/{id}/follow",
+		"/researchers/{id}/unfollow", "/feed", "/rss/latest.xml",
+		"/rss/categories/{category}.xml", "/rss/researchers/{id}.xml",
+		"/rss/institutions/{id}.xml", "/rss/feed/{token}.xml",
+		"/sitemap.xml", "/sitemaps/{kind}-{n}.xml", "/robots.txt",
+		"/llms.txt", "/openapi.json",
+	};
+	json_error_t e;
+	json_t *doc, *p, *op, *resp, *r, *err;
+	const char *k, *m, *code;
+	size_t i;
+	int missing = 0, bad = 0;
+
+	doc = json_loadb((const char *)feeds_openapi_json,
+	    feeds_openapi_json_len, 0, &e);
+	T_OK(json_is_object(doc), "openapi.json parses");
+	if (!json_is_object(doc)) {
+		printf("# line %d: %s\n", e.line, e.text);
+		return;
+	}
+	T_STREQ(json_string_value(json_object_get(doc, "openapi")), "3.1.0",
+	    "OpenAPI 3.1");
+	p = json_object_get(doc, "paths");
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (json_object_get(p, paths[i]) == NULL) {
+			printf("# missing %s\n", paths[i]);
+			missing++;
+		}
+	T_EQ(missing, 0, "every public URL of DESIGN.md is described");
+	/* Every 4xx/5xx response offers JSON with the Error schema. */
+	json_object_foreach(p, k, op) {
+		json_object_foreach(op, m, resp) {
+			json_object_foreach(json_object_get(resp, "responses"),
+			    code, r) {
+				if (code[0] != '4' && code[0] != '5')
+					continue;
+				err = json_object_get(r, "$ref");
+				if (err == NULL && strcmp(k, "/signin") != 0 &&
+				    strcmp(k, "/signup") != 0 &&
+				    strcmp(k, "/healthz") != 0) {
+					printf("# %s %s %s inline\n", m, k,
+					    code);
+					bad++;
+				}
+			}
+		}
+	}
+	T_EQ(bad, 0, "errors refer to the shared error responses");
+	err = json_object_get(json_object_get(json_object_get(
+	    doc, "components"), "schemas"), "Error");
+	T_OK(json_object_get(json_object_get(json_object_get(err,
+	    "properties"), "error"), "properties") != NULL,
+	    "the error object schema is there");
+	json_decref(doc);
+}
+
+static void
+guide(void)
+{
+	struct feeds_state st;
+	json_t *doc;
+
+	memset(&st, 0, sizeof(st));
+	T_EQ(feeds_guide_build(&st, "https://weft.example"), CORE_OK,
+	    "guide documents build");
+	doc = json_loads(st.openapi, 0, NULL);
+	T_STREQ(json_string_value(json_object_get(json_array_get(
+	    json_object_get(doc, "servers"), 0), "url")),
+	    "https://weft.example", "servers[0].url is the base URL");
+	json_decref(doc);
+	T_CONTAINS(st.robots, "Sitemap: https://weft.example/sitemap.xml\n",
+	    "robots.txt names the sitemap");
+	T_CONTAINS(st.robots, "Disallow: /rss/feed/\n",
+	    "robots.txt keeps private feeds out");
+	T_CONTAINS(st.robots, "Disallow: /account\n", "and the account");
+	T_OK(strncmp(st.llms, "# weft\n\n> ", 10) == 0,
+	    "llms.txt starts with the title and the summary");
+	T_CONTAINS(st.llms, "`Accept: text/markdown`", "markdown by Accept");
+	T_CONTAINS(st.llms, "`?format=md`", "markdown by ?format");
+	T_CONTAINS(st.llms, "`Accept: application/json`", "JSON");
+	T_CONTAINS(st.llms, "\n## Optional\n", "an Optional section");
+	T_CONTAINS(st.llms, "(https://weft.example/openapi.json)",
+	    "absolute links");
+	T_LACKS(st.llms, "](/", "no relative links");
+	feeds_guide_free(&st);
+}
+
+int
+main(void)
+{
+	openapi();
+	guide();
+	return T_DONE();
+}
