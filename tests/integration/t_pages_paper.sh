@@ -1,0 +1,140 @@
+#!/bin/bash
+# t_pages_paper.sh -- the paper page in every representation, its
+# validators and HEAD, the canonical redirects, and its errors.
+. "$(dirname "$0")/lib.sh"
+
+ID=2512.20345
+SLUG=a-comprehensive-study-of-bugs-in-modern-distributed-deep-learning-systems
+CANON=/papers/$ID-$SLUG
+TITLE="A Comprehensive Study of Bugs in Modern Distributed Deep Learning Systems"
+
+# rep_ok PATH ACCEPT CTYPE NAME: 200 with the negotiated headers, then
+# If-None-Match gives 304 and HEAD gives the headers without a body.
+# Leaves the GET's body in $BODY.
+rep_ok() {
+	local path=$1 accept=$2 ctype=$3 name=$4 etag n
+	get "$path" -H "Accept: $accept"
+	is_status 200 "$name: 200"
+	header_is Content-Type "$ctype" "$name: Content-Type"
+	header_has Vary Accept "$name: Vary: Accept"
+	header_has Link "<$WEFT_URL${5:-$CANON}>; rel=\"canonical\"" \
+	    "$name: Link rel=canonical, absolute"
+	etag=$(header ETag)
+	[ -n "$etag" ]
+	ok $? "$name: ETag"
+	# curl leaves the output file alone when no body arrives.
+	rm -f "$BODY"
+	get "$path" -H "Accept: $accept" -H "If-None-Match: $etag"
+	is_status 304 "$name: If-None-Match gives 304"
+	body_empty "$name: 304 has no body"
+	n=$(curl -s -I -o /dev/null -w '%{http_code} %{size_download}' \
+	    -H "Accept: $accept" "$WEFT_URL$path")
+	[ "$n" = "200 0" ]
+	ok $? "$name: HEAD 200 without a body" "got $n"
+	get "$path" -H "Accept: $accept"
+}
+
+rep_ok "$CANON" "text/html" "text/html; charset=utf-8" "html"
+get "$CANON"
+body_has "<title>$TITLE · weft</title>" "html: title"
+body_has "<h1 class=\"paper-title\">$TITLE</h1>" "html: h1"
+body_has 'href="/researchers/' "html: matched authors linked"
+body_has "Federica Sarro" "html: last author"
+body_has "https://arxiv.org/abs/$ID" "html: arXiv abs link"
+body_has "https://arxiv.org/pdf/$ID" "html: PDF link"
+body_has "?format=bib" "html: cite-as link"
+body_has '"@type":"ScholarlyArticle"' "html: JSON-LD ScholarlyArticle"
+body_has '"@type":"BreadcrumbList"' "html: JSON-LD breadcrumbs"
+body_has 'property="og:title"' "html: OpenGraph"
+body_has 'name="twitter:card"' "html: Twitter card"
+body_has 'type="text/markdown"' "html: markdown alternate"
+body_has '<link rel="stylesheet" href="/static/weft.css">' "html: CSS"
+body_has 'action="/search"' "html: search form"
+body_lacks '<!--#' "html: SSI processed by nginx"
+body_has 'href="/signin"' "html: signed-out account slot"
+body_lacks 'style=' "html: no inline style"
+body_has 'not affiliated with arXiv' "html: footer attribution"
+
+rep_ok "$CANON" "text/markdown" "text/markdown; charset=utf-8" "md"
+body_has "# A Comprehensive Study of Bugs" "md: title"
+body_has "($WEFT_URL/researchers/" "md: absolute author links"
+body_has "## Abstract" "md: abstract"
+body_lacks "<html" "md: no chrome"
+
+rep_ok "$CANON" "application/json" "application/json" "json"
+get "$CANON" -H "Accept: application/json"
+json_is .arxiv_id "$ID" "json: arxiv_id"
+json_is .title "$TITLE" "json: title"
+json_is .url "$WEFT_URL$CANON" "json: canonical url"
+json_is '.authors | length' 6 "json: six authors"
+json_is '.authors[0].name' "Xiaoxue Ma" "json: first author in order"
+json_is '.authors[5].name' "Federica Sarro" "json: last author in order"
+json_is .primary_category cs.SE "json: primary category"
+json_is .citation_count null "json: unknown citations are null"
+json_is .links.pdf "https://arxiv.org/pdf/$ID" "json: pdf"
+
+rep_ok "$CANON" "application/x-bibtex" "application/x-bibtex; charset=utf-8" \
+    "bib"
+get "$CANON?format=bib"
+is_status 200 "format=bib: 200"
+body_has "@misc{" "bib: entry"
+body_has "eprint = {$ID}" "bib: eprint"
+body_has "archivePrefix = {arXiv}" "bib: archivePrefix"
+body_has "author = {Xiaoxue Ma and Wanwei Zhan" "bib: authors"
+
+for f in md json; do
+	get "$CANON?format=$f" -H "Accept: text/html"
+	is_status 200 "?format=$f overrides Accept"
+done
+get "$CANON?format=md"
+header_is Content-Type "text/markdown; charset=utf-8" "?format=md type"
+
+# Redirects, query kept.
+for from in "/papers/$ID" "/papers/${ID}v1" "/papers/${ID}v3" \
+    "/papers/$ID-wrong-slug" "/papers/${ID}v2-wrong" "/papers/arXiv:$ID"; do
+	get "$from"
+	is_status 301 "$from redirects"
+	header_is Location "$WEFT_URL$CANON" "$from -> canonical"
+done
+get "/papers/$ID?format=json&x=1"
+is_status 301 "bare id with query redirects"
+header_is Location "$WEFT_URL$CANON?format=json&x=1" "query string kept"
+json_is .location "$WEFT_URL$CANON?format=json&x=1" "redirect body in JSON"
+get "/papers/${ID}v2" -H "Accept: text/markdown"
+is_status 301 "versioned id redirects for markdown"
+header_has Content-Type "text/markdown" "redirect note in markdown"
+
+# A paper with versions lists them on the canonical page.
+get "/papers/0704.0028"
+is_status 301 "kaggle paper redirects"
+get "$(header Location | sed "s|^$WEFT_URL||")?format=json"
+json_is '.versions | length' 2 "versions known"
+get "$(echo "/papers/0704.0028" )" -L
+body_has "v2" "canonical page lists the versions"
+
+# Errors in every representation.
+get "/papers/2512.99999"
+is_status 404 "unknown paper: 404"
+header_has Content-Type "text/html" "404 html"
+body_has "This page is not here" "404 page designed"
+get "/papers/2512.99999" -H "Accept: application/json"
+is_status 404 "unknown paper json: 404"
+json_is .error.status 404 "404 json body"
+get "/papers/2512.99999" -H "Accept: text/markdown"
+is_status 404 "unknown paper md: 404"
+header_has Content-Type "text/markdown" "404 markdown"
+get "/papers/not-an-id"
+is_status 404 "garbage id: 404"
+get "/papers/2512.203456"
+is_status 404 "trailing digits: 404"
+get "$CANON" -H "Accept: image/png"
+is_status 406 "unacceptable type: 406"
+get "$CANON" -H "Accept: image/png, application/json;q=0"
+is_status 406 "q=0 excludes: 406"
+get "$CANON?format=rss"
+is_status 406 "format=rss on a paper: 406"
+get "$CANON?format=nope" -H "Accept: application/json"
+is_status 406 "unknown format: 406"
+json_is .error.status 406 "406 in JSON"
+
+done_testing
