@@ -1,0 +1,104 @@
+#!/bin/bash
+# t_pages_institution.sh -- the institution page and its lookups: id,
+# ROR id (bare and as an encoded URL), name (one: 301, several: 300,
+# none: 404), in each representation.
+. "$(dirname "$0")/lib.sh"
+
+link_has() {
+	grep -i '^link: ' "$HDRS" | grep -qF -- "$1"
+	ok $? "$2" "no Link header with '$1'"
+}
+
+# UCL, ROR 02jx3x895, is in the bundled ROR records.
+get "/institutions/02jx3x895"
+is_status 301 "bare ROR id redirects"
+LOC=$(header Location)
+case "$LOC" in
+"$WEFT_URL"/institutions/[0-9]*-university-college-london) ok 0 "to UCL's canonical page" ;;
+*) ok 1 "to UCL's canonical page" "Location: $LOC" ;;
+esac
+I=${LOC#"$WEFT_URL"}
+IID=$(echo "$I" | sed 's|^/institutions/\([0-9]*\).*|\1|')
+
+for accept in text/html text/markdown application/json; do
+	get "$I" -H "Accept: $accept"
+	is_status 200 "$accept: 200"
+	header_has Content-Type "$accept" "$accept: Content-Type"
+	header_has Vary Accept "$accept: Vary"
+	link_has "<$WEFT_URL$I>; rel=\"canonical\"" "$accept: canonical"
+	etag=$(header ETag)
+	rm -f "$BODY"
+	get "$I" -H "Accept: $accept" -H "If-None-Match: $etag"
+	is_status 304 "$accept: 304"
+	n=$(curl -s -I -o /dev/null -w '%{http_code} %{size_download}' \
+	    -H "Accept: $accept" "$WEFT_URL$I")
+	[ "$n" = "200 0" ]
+	ok $? "$accept: HEAD without a body" "got $n"
+done
+get "$I"
+body_has "<h1>University College London</h1>" "html: name"
+body_has "https://ror.org/02jx3x895" "html: ROR link"
+body_has "United Kingdom" "html: country"
+body_has '"@type":"Organization"' "html: JSON-LD Organization"
+get "$I" -H "Accept: application/json"
+json_is .ror_id 02jx3x895 "json: ror_id"
+json_is .ror_url https://ror.org/02jx3x895 "json: ror_url"
+json_is .url "$WEFT_URL$I" "json: url"
+json_is '.aliases | type' array "json: aliases"
+json_is '.researchers | has("total")' true "json: researchers"
+json_is '.recent_papers | type' array "json: recent papers"
+get "$I" -H "Accept: text/markdown"
+body_has "# University College London" "md: title"
+body_has "[02jx3x895](https://ror.org/02jx3x895)" "md: ROR link"
+
+# Every way of naming it leads to the canonical page, query kept.
+for from in "/institutions/$IID" "/institutions/$IID-wrong" \
+    "/institutions/https%3A%2F%2Fror.org%2F02jx3x895" \
+    "/institutions/https:%2F%2Fror.org%2F02jx3x895" \
+    "/institutions/University%20College%20London" \
+    "/institutions/university%20college%20london" \
+    "/institutions/university-college-london"; do
+	get "$from"
+	is_status 301 "$from redirects"
+	header_is Location "$WEFT_URL$I" "$from -> canonical"
+done
+get "/institutions/02jx3x895?format=json"
+header_is Location "$WEFT_URL$I?format=json" "query kept"
+
+# An institution with researchers lists them.
+get "/institutions" -H "Accept: application/json"
+TOP=$(jq -r '.items[0].url' "$BODY")
+get "${TOP#"$WEFT_URL"}" -H "Accept: application/json"
+is_status 200 "the top institution"
+json_is '.researchers.items | length > 0' true "it has researchers"
+json_is '.researchers.items[0].url | startswith("'"$WEFT_URL"'/researchers/")' \
+    true "researchers linked"
+
+# Several institutions share a name: 300 with the candidates.
+get "/institutions/Ministry%20of%20Health"
+is_status 300 "ambiguous name: 300"
+header_has Content-Type "text/html" "300 in HTML"
+body_has "/institutions/" "300 lists candidates"
+header_has Vary Accept "300 Vary"
+get "/institutions/Ministry%20of%20Health" -H "Accept: application/json"
+is_status 300 "300 in JSON"
+json_is '.candidates | length > 1' true "json: several candidates"
+json_is '.candidates[0].url | startswith("'"$WEFT_URL"'/institutions/")' true \
+    "json: candidates have absolute URLs"
+get "/institutions/Ministry%20of%20Health" -H "Accept: text/markdown"
+is_status 300 "300 in markdown"
+body_has "($WEFT_URL/institutions/" "md: absolute candidate links"
+
+# None.
+for from in "/institutions/No%20Such%20Institution%20Anywhere" \
+    "/institutions/0zzzzzz99" "/institutions/https%3A%2F%2Fror.org%2Fbad" \
+    "/institutions/999999999"; do
+	get "$from"
+	is_status 404 "$from: 404"
+done
+get "/institutions/999999999" -H "Accept: application/json"
+json_is .error.status 404 "404 in JSON"
+get "/institutions/$(printf 'x%.0s' $(seq 400))"
+is_status 404 "an overlong name: 404"
+
+done_testing
