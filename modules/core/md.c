@@ -2,20 +2,28 @@
  * md.c -- the markdown writer, for text served to agents and mailed out.
  * Data must stay data once a markdown renderer reads it: no emphasis,
  * links, headings, lists, tables, HTML or entities may appear from a
- * title, so every character CommonMark or GFM gives a meaning to is
- * backslash-escaped (CommonMark allows a backslash before any ASCII
- * punctuation, so over-escaping is harmless).
+ * title: every character CommonMark or GFM gives a meaning to where it
+ * stands is backslash-escaped (CommonMark allows a backslash before any
+ * ASCII punctuation).  Characters that only matter at the start of a
+ * line are escaped only there, so that text stays readable for agents.
  */
 #include <string.h>
 
 #include "core.h"
 
 /*
- * Markdown syntax characters.  '&' and ';' start and end entities, '~'
- * is GFM strikethrough, '|' a GFM table cell, '=' a setext underline and
- * '-' '+' '.' list markers.
+ * Characters that mean something anywhere in a line: emphasis, code,
+ * links, autolinks and HTML, GFM tables and strikethrough, entities.
  */
-static const char specials[] = "\\`*_{}[]()#+-.!|<>&~;=";
+static const char inline_specials[] = "\\`*_{}[]<>|~&";
+/*
+ * Characters that mean something only where a line (or a list item,
+ * since callers write "- " before text) begins: headings, list and quote
+ * markers, setext underlines.  Digits then '.' or ')' start an ordered
+ * list.  Escaping these only there keeps agents' text readable: a title
+ * "GPT-4.5 (a study)" stays as it is.
+ */
+static const char lead_specials[] = "#+-=!";
 
 /*
  * Copies s with every C0 control (line breaks included) and DEL turned
@@ -45,8 +53,23 @@ core_md_text(struct core_buf *b, const char *s)
 	flatten(&flat, s);
 	/* Replaces invalid UTF-8 and drops C1 controls. */
 	core_utf8_clean(&clean, core_buf_cstr(&flat), flat.len);
-	for (p = core_buf_cstr(&clean); *p != '\0'; p++) {
-		if (strchr(specials, *p) != NULL)
+	p = core_buf_cstr(&clean);
+	while (*p == ' ')
+		core_buf_putc(b, *p++);
+	if (*p != '\0' && strchr(lead_specials, *p) != NULL)
+		core_buf_putc(b, '\\');
+	else if (*p >= '0' && *p <= '9') {
+		/* "1." / "1)" at the start would be an ordered list. */
+		const char *q = p;
+
+		while (*q >= '0' && *q <= '9')
+			core_buf_putc(b, *q++);
+		if (*q == '.' || *q == ')')
+			core_buf_putc(b, '\\');
+		p = q;
+	}
+	for (; *p != '\0'; p++) {
+		if (strchr(inline_specials, *p) != NULL)
 			core_buf_putc(b, '\\');
 		core_buf_putc(b, *p);
 	}

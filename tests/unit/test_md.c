@@ -47,18 +47,25 @@ main(void)
 {
 	CHECK(text("plain words"), "plain words", "plain text unchanged");
 	CHECK(text("\\`*_{}[]()#+-.!|<>&~;="),
-	    "\\\\\\`\\*\\_\\{\\}\\[\\]\\(\\)\\#\\+\\-\\.\\!\\|\\<\\>\\&\\~\\;"
-	    "\\=",
-	    "every special escaped");
+	    "\\\\\\`\\*\\_\\{\\}\\[\\]()#+-.!\\|\\<\\>\\&\\~;=",
+	    "inline specials escaped everywhere, line-start ones not mid-line");
+	CHECK(text("#1"), "\\#1", "heading marker escaped at the start");
+	CHECK(text("-x"), "\\-x", "list marker escaped at the start");
+	CHECK(text("  +x"), "  \\+x", "after leading spaces too");
+	CHECK(text("> q"), "\\> q", "quote marker at the start");
+	CHECK(text("2024. A year"), "2024\\. A year", "ordered list start");
+	CHECK(text("3) x"), "3\\) x", "ordered list start with )");
+	CHECK(text("GPT-4.5 (a study)"), "GPT-4.5 (a study)",
+	    "ordinary punctuation stays readable");
 	CHECK(text("<script>alert('x')</script>"),
-	    "\\<script\\>alert\\('x'\\)\\</script\\>", "script tag");
+	    "\\<script\\>alert('x')\\</script\\>", "script tag");
 	CHECK(text("**bold** [a](javascript:x) &amp;"),
-	    "\\*\\*bold\\*\\* \\[a\\]\\(javascript:x\\) \\&amp\\;",
+	    "\\*\\*bold\\*\\* \\[a\\](javascript:x) \\&amp;",
 	    "emphasis, link, entity");
 	CHECK(text("line one\nline two\r\nthree\rfour"),
 	    "line one line two three four", "line breaks become spaces");
 	CHECK(text("# not a heading\n- not a list"),
-	    "\\# not a heading \\- not a list", "no block starts");
+	    "\\# not a heading - not a list", "no block starts");
 	CHECK(text("a\x01"
 		   "b\tc\x7f"
 		   "d"),
@@ -71,7 +78,7 @@ main(void)
 	CHECK(mdlink("A *paper*", "/papers/1-x"),
 	    "[A \\*paper\\*](/papers/1-x)", "link");
 	CHECK(mdlink("x](javascript:alert(1))", "/a b(c)<d>"),
-	    "[x\\]\\(javascript:alert\\(1\\)\\)](/a%20b%28c%29%3Cd%3E)",
+	    "[x\\](javascript:alert(1))](/a%20b%28c%29%3Cd%3E)",
 	    "text cannot close the link, URL specials encoded");
 	CHECK(mdlink("t", "http://x/\\"), "[t](http://x/%5C)",
 	    "trailing backslash cannot escape the parenthesis");
