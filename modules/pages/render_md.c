@@ -114,8 +114,9 @@ card(struct core_buf *b, const json_t *c)
 	categories(b, json_object_get(c, "categories"),
 	    pages_str(c, "primary_category"));
 	if (pages_has_int(c, "citation_count"))
-		core_buf_printf(b, "; %lld citations",
-		    pages_int(c, "citation_count", 0));
+		core_buf_printf(b, "; %lld citation%s",
+		    pages_int(c, "citation_count", 0),
+		    pages_int(c, "citation_count", 0) == 1 ? "" : "s");
 	core_buf_putc(b, '\n');
 }
 
@@ -262,8 +263,9 @@ researcher(struct core_buf *b, const json_t *m)
 				    pages_str(v, "url"));
 			else
 				core_md_text(b, pages_str(v, "category"));
-			core_buf_printf(b, ": %lld papers\n",
-			    pages_int(v, "papers", 0));
+			core_buf_printf(b, ": %lld paper%s\n",
+			    pages_int(v, "papers", 0),
+			    pages_int(v, "papers", 0) == 1 ? "" : "s");
 		}
 	}
 
@@ -274,8 +276,9 @@ researcher(struct core_buf *b, const json_t *m)
 			core_buf_puts(b, "- ");
 			core_md_link(b, pages_str(v, "name"), pages_str(v,
 			    "url"));
-			core_buf_printf(b, " — %lld papers",
-			    pages_int(v, "papers", 0));
+			core_buf_printf(b, " — %lld paper%s",
+			    pages_int(v, "papers", 0),
+			    pages_int(v, "papers", 0) == 1 ? "" : "s");
 			if (pages_has_int(v, "h_index"))
 				core_buf_printf(b, ", h %lld",
 				    pages_int(v, "h_index", 0));
@@ -375,8 +378,8 @@ institution(struct core_buf *b, const json_t *m)
 	json_array_foreach(json_object_get(rs, "items"), i, v) {
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld papers\n", pages_int(v, "papers",
-		    0));
+		core_buf_printf(b, " — %lld paper%s\n", pages_int(v, "papers",
+		    0), pages_int(v, "papers", 0) == 1 ? "" : "s");
 	}
 	core_buf_puts(b, "\n## Recent papers\n\n");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
@@ -398,8 +401,9 @@ directory(struct core_buf *b, const json_t *m, int people)
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
 		if (people) {
-			core_buf_printf(b, " — %lld papers",
-			    pages_int(v, "papers", 0));
+			core_buf_printf(b, " — %lld paper%s",
+			    pages_int(v, "papers", 0),
+			    pages_int(v, "papers", 0) == 1 ? "" : "s");
 			if (pages_has_int(v, "h_index"))
 				core_buf_printf(b, ", h-index %lld",
 				    pages_int(v, "h_index", 0));
@@ -409,8 +413,9 @@ directory(struct core_buf *b, const json_t *m, int people)
 				core_md_text(b, pages_str(v, "country"));
 				core_buf_puts(b, ", ");
 			}
-			core_buf_printf(b, "%lld researchers",
-			    pages_int(v, "researchers", 0));
+			core_buf_printf(b, "%lld researcher%s",
+			    pages_int(v, "researchers", 0),
+			    pages_int(v, "researchers", 0) == 1 ? "" : "s");
 		}
 		core_buf_putc(b, '\n');
 	}
