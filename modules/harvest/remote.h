@@ -1,0 +1,273 @@
+/*
+ * remote.h -- weft-harvest's remote sources: the HTTP client (http.c),
+ * the parsers of what arXiv, OpenAlex and Semantic Scholar answer
+ * (oai.c, atom.c, openalex.c, s2.c, with xmlin.c shared by the XML ones)
+ * and the subcommands that fetch and store (fetch*.c).
+ *
+ * The parsers are pure: bytes in, a struct holding jansson values out,
+ * no network and no database, so that unit tests and fuzzers run them on
+ * recorded responses.  A malformed response is an error for the whole
+ * response: the caller writes nothing of it.
+ */
+#ifndef HARVEST_REMOTE_H
+#define HARVEST_REMOTE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+#include <libxml/tree.h>
+
+struct core_conf;
+struct core_buf;
+
+/* Caps on what one response may hold; beyond them it is refused. */
+#define HARVEST_MAX_ITEMS   2000 /* records/entries/results a response */
+#define HARVEST_MAX_AUTHORS 5000 /* authors of one paper */
+#define HARVEST_WHY_LEN	    256
+
+/* ------------------------------------------------------------------ */
+/* http.c: libcurl with timeouts, size cap, retries, politeness        */
+/* ------------------------------------------------------------------ */
+
+/* The sources: each has its base URL, wait and credentials in conf. */
+enum harvest_src {
+	HARVEST_SRC_OAI,      /* arxiv_oai_url */
+	HARVEST_SRC_ARXIV,    /* arxiv_api_url */
+	HARVEST_SRC_OPENALEX, /* openalex_url */
+	HARVEST_SRC_S2,	      /* s2_url */
+	HARVEST_SRC__MAX
+};
+
+/* "arxiv-oai", "arxiv-api", "openalex", "s2": the harvest_cursors key. */
+extern const char *const harvest_src_name[HARVEST_SRC__MAX];
+
+struct harvest_http;
+
+/*
+ * A client for source src, configured from conf (see http.c for the
+ * keys and their defaults; timeouts and waits are in milliseconds).
+ * Never NULL; free with harvest_http_free().  The base URL (without a
+ * trailing '/') is harvest_http_base().
+ */
+struct harvest_http *harvest_http_new(const struct core_conf *conf,
+    enum harvest_src src);
+void harvest_http_free(struct harvest_http *);
+/* Borrowed, valid until the client is freed. */
+const char *harvest_http_base(const struct harvest_http *);
+
+/*
+ * One request: GET url, or POST with the JSON body post when post is
+ * not NULL.  The source's public query parameters (OpenAlex mailto) and
+ * its secrets (OpenAlex api_key, the S2 x-api-key header) are added
+ * here and never logged.  Waits the source's delay since the previous
+ * request; retries 429, 5xx, timeouts and failed connections with
+ * exponential backoff and jitter, or after Retry-After (seconds or an
+ * HTTP date), never waiting more than the configured maximum.
+ *
+ * The response body goes to body (reset first) and the final status to
+ * *status (0 when no response arrived).  CORE_OK for a 2xx status;
+ * otherwise CORE_EUPSTREAM, and harvest_http_error() says why in one
+ * line (also logged) -- the body of a 4xx is kept for callers that can
+ * read an error document from it.
+ */
+enum core_err harvest_http_fetch(struct harvest_http *, const char *url,
+    const char *post, struct core_buf *body, long *status);
+/* The last failure's message, "" after a success.  Borrowed. */
+const char *harvest_http_error(const struct harvest_http *);
+/* Requests and retries made so far. */
+long harvest_http_requests(const struct harvest_http *);
+long harvest_http_retries(const struct harvest_http *);
+
+/*
+ * The wait before retry number attempt (0 for the first retry): base
+ * doubled per attempt, a random part ("equal jitter": between half and
+ * all of it, from r in [0,1)), at most cap.  retry_after (seconds, -1:
+ * none) takes precedence, also capped.  Milliseconds.  Pure, for tests.
+ */
+long harvest_backoff_ms(int attempt, long base, long cap, long retry_after,
+    double r);
+
+/* ------------------------------------------------------------------ */
+/* The paper object every arXiv parser yields                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A paper is a JSON object:
+ *   "arxiv_id"    canonical id without version ("2512.20345",
+ *                 "math.GT/0309136")
+ *   "version"     latest version known (integer, 0: unknown)
+ *   "title", "abstract"   white space squashed, never null
+ *   "comment", "doi", "journal_ref", "license"   string or null
+ *   "categories"  array of strings, primary first (never empty)
+ *   "primary"     primary category
+ *   "published"   "YYYY-MM-DD" (first version) or null
+ *   "updated"     "YYYY-MM-DD" (latest version) or null
+ *   "versions"    [{"version":1,"date":"YYYY-MM-DD"}, ...] as known
+ *   "authors"     [{"name":"First Last","affiliations":["..."]}, ...]
+ *   "source"      "arxiv-oai", "arxiv-oai-dc" or "arxiv-api"
+ */
+
+/* One page of an arXiv feed (OAI-PMH or the Atom API). */
+struct harvest_page {
+	json_t *papers;	 /* array of paper objects; never NULL after parse */
+	json_t *deleted; /* array of arXiv ids (OAI deleted records) */
+	/* OAI-PMH */
+	char *token;	 /* resumptionToken, NULL or "" on the last page */
+	long cursor;	 /* -1 when not given */
+	long complete;	 /* completeListSize, -1 when not given */
+	int no_match;	 /* the noRecordsMatch error: an empty result */
+	/* Atom (opensearch) */
+	long total, start, per_page; /* -1 when not given */
+};
+
+void harvest_page_free(struct harvest_page *);
+
+/* ------------------------------------------------------------------ */
+/* xmlin.c: hostile XML in                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The checks before libxml2 sees a response: not empty, no NUL, no
+ * DOCTYPE (so no DTD and no entity can be declared), and not an HTML
+ * page.  0 when it may be parsed; -1 with why filled otherwise.
+ */
+int harvest_xml_precheck(const char *p, size_t n, char why[HARVEST_WHY_LEN]);
+
+/*
+ * Prechecks and parses p[0..n) with XML_PARSE_NONET, no entity
+ * substitution and no DTD loading; a document with an internal subset
+ * is refused too.  NULL with why filled on failure ("not well-formed
+ * XML at line 12: ..." for a truncated response).  Caller frees the
+ * document with xmlFreeDoc().
+ */
+xmlDoc *harvest_xml_read(const char *p, size_t n, char why[HARVEST_WHY_LEN]);
+
+/* Namespaces of the feeds. */
+#define HARVEST_NS_OAI	    "http://www.openarchives.org/OAI/2.0/"
+#define HARVEST_NS_ARXIV    "http://arxiv.org/OAI/arXiv/"
+#define HARVEST_NS_OAI_DC   "http://www.openarchives.org/OAI/2.0/oai_dc/"
+#define HARVEST_NS_DC	    "http://purl.org/dc/elements/1.1/"
+#define HARVEST_NS_ATOM	    "http://www.w3.org/2005/Atom"
+#define HARVEST_NS_OSEARCH  "http://a9.com/-/spec/opensearch/1.1/"
+#define HARVEST_NS_ARXIVAPI "http://arxiv.org/schemas/atom"
+
+/* 1 when n is an element named name in namespace ns (NULL: any). */
+int harvest_xml_is(const xmlNode *n, const char *ns, const char *name);
+/* The first element child of parent so named, or NULL. */
+xmlNode *harvest_xml_child(const xmlNode *parent, const char *ns,
+    const char *name);
+/* The next element sibling after n so named, or NULL. */
+xmlNode *harvest_xml_next(const xmlNode *n, const char *ns, const char *name);
+/*
+ * n's text content with white space trimmed and inner runs squashed to
+ * one space; "" for an empty element, NULL when n is NULL.  Caller frees
+ * with free().
+ */
+char *harvest_xml_text(const xmlNode *n);
+/* An attribute's value (caller frees with free()), or NULL. */
+char *harvest_xml_attr(const xmlNode *n, const char *name);
+
+/*
+ * The date part of "YYYY-MM-DD..." into out[11] after checking it is a
+ * real calendar date; 0 on success, -1 otherwise.
+ */
+int harvest_date10(const char *s, char out[11]);
+/* Squashes white space in place (as harvest_xml_text()); returns s. */
+char *harvest_squash_ws(char *s);
+
+/* ------------------------------------------------------------------ */
+/* oai.c: OAI-PMH ListRecords (metadataPrefix arXiv, or oai_dc)        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parses one ListRecords response.  On CORE_OK *pg is filled (free with
+ * harvest_page_free()); the noRecordsMatch error is an empty page with
+ * no_match set.  CORE_EUPSTREAM for an OAI error (badResumptionToken,
+ * badArgument, ...) and CORE_EINPUT for anything malformed (not XML, a
+ * DOCTYPE, an HTML page, a record without an id or title, too many
+ * records); why says which and *pg holds nothing.
+ */
+enum core_err harvest_oai_parse(const char *p, size_t n,
+    struct harvest_page *pg, char why[HARVEST_WHY_LEN]);
+
+/* ------------------------------------------------------------------ */
+/* atom.c: the arXiv API (Atom 1.0 + opensearch + arxiv namespaces)     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parses one API response (the 2016 and the 2025+ formats).  Same
+ * contract as harvest_oai_parse(); the API's error entry (an entry whose
+ * id is under http://arxiv.org/api/errors) is CORE_EUPSTREAM with its
+ * summary in why.
+ */
+enum core_err harvest_atom_parse(const char *p, size_t n,
+    struct harvest_page *pg, char why[HARVEST_WHY_LEN]);
+
+/* ------------------------------------------------------------------ */
+/* openalex.c: OpenAlex lists and entities                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An OpenAlex response: results holds the list's results, or the one
+ * entity of a single-entity response.  Entities are checked for the
+ * types of the fields we use ("id" a string starting with
+ * https://openalex.org/, numbers numbers, ...) and kept as the JSON
+ * objects they are (new references).
+ */
+struct harvest_oa_list {
+	json_t *results;   /* array of objects */
+	long count;	   /* meta.count, -1 when absent */
+	char *next_cursor; /* meta.next_cursor; NULL: no more pages */
+};
+
+/*
+ * Parses a list response ({"meta":…,"results":[…]}) or, when entity is
+ * set, one entity.  CORE_EINPUT with why for anything of the wrong
+ * shape; *l then holds nothing.  Free with harvest_oa_list_free().
+ */
+enum core_err harvest_oa_parse(const char *p, size_t n, int entity,
+    struct harvest_oa_list *l, char why[HARVEST_WHY_LEN]);
+void harvest_oa_list_free(struct harvest_oa_list *);
+
+/* The short id of an OpenAlex URL id: "https://openalex.org/A123" ->
+ * "A123"; NULL when it is not one.  Borrowed from s. */
+const char *harvest_oa_short(const char *s);
+/*
+ * The arXiv id of a work: from ids.doi / doi "https://doi.org/10.48550/
+ * arxiv.2108.04680" (case-insensitive) into out.  0 on success, -1 when
+ * the work has no arXiv DOI.
+ */
+int harvest_oa_work_arxiv(const json_t *work, char out[48]);
+
+/* ------------------------------------------------------------------ */
+/* s2.c: Semantic Scholar Graph API batch responses                    */
+/* ------------------------------------------------------------------ */
+
+/* One result of a batch, in request order; found 0 for a null. */
+struct harvest_s2_item {
+	int found;
+	char *id;	      /* paperId or authorId */
+	char *arxiv;	      /* externalIds.ArXiv (papers), or NULL */
+	char *name;	      /* authors */
+	long citations;	      /* citationCount, -1: absent */
+	long h_index;	      /* hIndex (authors), -1: absent */
+	long paper_count;     /* paperCount (authors), -1: absent */
+};
+
+struct harvest_s2_batch {
+	struct harvest_s2_item *v;
+	size_t n;
+};
+
+/*
+ * Parses a POST /graph/v1/{paper,author}/batch response: an array with
+ * one object or null per requested id.  want is the number of ids sent:
+ * a different length is an error (results are matched by position).
+ * authors selects the author fields.  CORE_EINPUT with why otherwise; an
+ * error object ({"error": ...} or {"message": ...}) is CORE_EUPSTREAM.
+ */
+enum core_err harvest_s2_parse(const char *p, size_t n, size_t want,
+    int authors, struct harvest_s2_batch *b, char why[HARVEST_WHY_LEN]);
+void harvest_s2_batch_free(struct harvest_s2_batch *);
+
+#endif /* HARVEST_REMOTE_H */

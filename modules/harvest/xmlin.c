@@ -1,0 +1,267 @@
+/*
+ * xmlin.c -- reading XML that arrived over the network.  Every response
+ * is treated as hostile: no network access, no DTD, no entity
+ * declarations at all (a DOCTYPE is refused before libxml2 sees the
+ * bytes, and again if one slipped through), and an HTML error page is
+ * named as such instead of being reported as "bad XML".
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "core.h"
+#include "remote.h"
+
+/* Case-insensitive search for needle (lower case) in p[0..n). */
+static const char *
+ci_find(const char *p, size_t n, const char *needle)
+{
+	size_t m = strlen(needle), i, j;
+
+	if (m > n)
+		return NULL;
+	for (i = 0; i + m <= n; i++) {
+		for (j = 0; j < m; j++)
+			if (tolower((unsigned char)p[i + j]) != needle[j])
+				break;
+		if (j == m)
+			return p + i;
+	}
+	return NULL;
+}
+
+int
+harvest_xml_precheck(const char *p, size_t n, char why[HARVEST_WHY_LEN])
+{
+	size_t i = 0;
+
+	if (n == 0) {
+		snprintf(why, HARVEST_WHY_LEN, "empty response");
+		return -1;
+	}
+	if (n > INT_MAX) {
+		snprintf(why, HARVEST_WHY_LEN, "response too large");
+		return -1;
+	}
+	if (memchr(p, '\0', n) != NULL) {
+		snprintf(why, HARVEST_WHY_LEN, "NUL byte in an XML response");
+		return -1;
+	}
+	/* The first markup that is not a declaration, PI or comment. */
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n) {
+		if (isspace((unsigned char)p[i])) {
+			i++;
+			continue;
+		}
+		if (p[i] != '<')
+			break;
+		if (i + 1 < n && p[i + 1] == '?') {
+			const char *e = ci_find(p + i, n - i, "?>");
+			if (e == NULL)
+				break;
+			i = (size_t)(e - p) + 2;
+			continue;
+		}
+		if (i + 3 < n && memcmp(p + i, "<!--", 4) == 0) {
+			const char *e = ci_find(p + i, n - i, "-->");
+			if (e == NULL)
+				break;
+			i = (size_t)(e - p) + 3;
+			continue;
+		}
+		break;
+	}
+	if (ci_find(p + i, n - i > 16 ? 16 : n - i, "<!doctype html") ==
+	    p + i || ci_find(p + i, n - i > 6 ? 6 : n - i, "<html") == p + i) {
+		snprintf(why, HARVEST_WHY_LEN,
+		    "an HTML page instead of XML (an error page?)");
+		return -1;
+	}
+	/*
+	 * Anywhere: a DOCTYPE can only be markup in the prolog, and in text
+	 * it would be escaped, so a raw one is refused wherever it is.
+	 */
+	if (ci_find(p, n, "<!doctype") != NULL) {
+		snprintf(why, HARVEST_WHY_LEN,
+		    "document has a DOCTYPE (refused: no DTDs or entities)");
+		return -1;
+	}
+	if (i >= n || p[i] != '<') {
+		/* p is not NUL-terminated: print at most what is there. */
+		snprintf(why, HARVEST_WHY_LEN, "not XML (starts with \"%.*s\")",
+		    (int)(n - (i < n ? i : 0) > 20 ? 20 : n - (i < n ? i : 0)),
+		    p + (i < n ? i : 0));
+		/* Keep the message printable. */
+		for (i = 0; why[i] != '\0'; i++)
+			if ((unsigned char)why[i] < 0x20)
+				why[i] = ' ';
+		return -1;
+	}
+	return 0;
+}
+
+xmlDoc *
+harvest_xml_read(const char *p, size_t n, char why[HARVEST_WHY_LEN])
+{
+	xmlDoc *doc;
+	const xmlError *e;
+
+	if (harvest_xml_precheck(p, n, why) != 0)
+		return NULL;
+	xmlResetLastError();
+	doc = xmlReadMemory(p, (int)n, "response.xml", NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (doc == NULL) {
+		e = xmlGetLastError();
+		snprintf(why, HARVEST_WHY_LEN,
+		    "not well-formed XML at line %d: %s",
+		    e != NULL ? e->line : 0,
+		    e != NULL && e->message != NULL ? e->message : "?");
+		n = strlen(why);
+		while (n > 0 && (why[n - 1] == '\n' || why[n - 1] == ' '))
+			why[--n] = '\0';
+		return NULL;
+	}
+	if (doc->intSubset != NULL || doc->extSubset != NULL ||
+	    xmlDocGetRootElement(doc) == NULL) {
+		snprintf(why, HARVEST_WHY_LEN, "%s",
+		    xmlDocGetRootElement(doc) == NULL ? "no root element" :
+		    "document has a DOCTYPE (refused)");
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int
+harvest_xml_is(const xmlNode *n, const char *ns, const char *name)
+{
+	if (n == NULL || n->type != XML_ELEMENT_NODE ||
+	    strcmp((const char *)n->name, name) != 0)
+		return 0;
+	if (ns == NULL)
+		return 1;
+	return n->ns != NULL && n->ns->href != NULL &&
+	    strcmp((const char *)n->ns->href, ns) == 0;
+}
+
+xmlNode *
+harvest_xml_child(const xmlNode *parent, const char *ns, const char *name)
+{
+	xmlNode *c;
+
+	if (parent == NULL)
+		return NULL;
+	for (c = parent->children; c != NULL; c = c->next)
+		if (harvest_xml_is(c, ns, name))
+			return c;
+	return NULL;
+}
+
+xmlNode *
+harvest_xml_next(const xmlNode *n, const char *ns, const char *name)
+{
+	xmlNode *c;
+
+	for (c = n->next; c != NULL; c = c->next)
+		if (harvest_xml_is(c, ns, name))
+			return c;
+	return NULL;
+}
+
+char *
+harvest_squash_ws(char *s)
+{
+	char *r = s, *w = s;
+	int space = 0;
+
+	for (; *r != '\0'; r++) {
+		if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r') {
+			space = w != s;
+			continue;
+		}
+		if (space)
+			*w++ = ' ';
+		space = 0;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return s;
+}
+
+char *
+harvest_xml_text(const xmlNode *n)
+{
+	xmlChar *c;
+	char *s;
+
+	if (n == NULL)
+		return NULL;
+	c = xmlNodeGetContent(n);
+	s = core_xstrdup(c != NULL ? (const char *)c : "");
+	xmlFree(c);
+	return harvest_squash_ws(s);
+}
+
+char *
+harvest_xml_attr(const xmlNode *n, const char *name)
+{
+	xmlChar *c;
+	char *s;
+
+	if (n == NULL || (c = xmlGetProp(n, (const xmlChar *)name)) == NULL)
+		return NULL;
+	s = core_xstrdup((const char *)c);
+	xmlFree(c);
+	return s;
+}
+
+int
+harvest_date10(const char *s, char out[11])
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30,
+		31, 30, 31 };
+	int i, y, m, d;
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < 10; i++) {
+		if (i == 4 || i == 7) {
+			if (s[i] != '-')
+				return -1;
+		} else if (s[i] < '0' || s[i] > '9')
+			return -1;
+	}
+	y = atoi(s);
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 ||
+	    d > mdays[m - 1])
+		return -1;
+	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 ||
+	    y % 400 == 0)))
+		return -1;
+	memcpy(out, s, 10);
+	out[10] = '\0';
+	return 0;
+}
+
+void
+harvest_page_free(struct harvest_page *pg)
+{
+	if (pg == NULL)
+		return;
+	json_decref(pg->papers);
+	json_decref(pg->deleted);
+	free(pg->token);
+	memset(pg, 0, sizeof(*pg));
+}
