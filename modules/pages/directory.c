@@ -8,8 +8,8 @@
 #include "core.h"
 #include "pages.h"
 
-typedef enum core_err (*page_fn)(struct core_db *, const char *, long,
-    json_t **, long long *);
+typedef enum core_err (
+    *page_fn)(struct core_db *, const char *, long, json_t **, long long *);
 
 static enum core_err
 directory(struct core_req *req, enum pages_kind kind, const char *path,
@@ -22,7 +22,7 @@ directory(struct core_req *req, enum pages_kind kind, const char *path,
 	enum core_err er;
 
 	if ((er = core_req_negotiate(req, pages_offers,
-	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
 	if (pages_page_param(req, &page) != CORE_OK)
 		return CORE_OK; /* the 400 is in the response */
@@ -31,10 +31,9 @@ directory(struct core_req *req, enum pages_kind kind, const char *path,
 	if (pages_beyond_last(req, page, total))
 		goto out;
 	m = json_pack("{s:s,s:s,s:o,s:o,s:o}", "type",
-	    kind == PAGES_RESEARCHERS ? "researchers" : "institutions",
-	    "title", title, "url", pages_json_abs(ctx->base_url, path),
-	    "items", items, "pagination",
-	    pages_pagination(ctx->base_url, path, page, total));
+	    kind == PAGES_RESEARCHERS ? "researchers" : "institutions", "title",
+	    title, "url", pages_json_abs(ctx->base_url, path), "items", items,
+	    "pagination", pages_pagination(ctx->base_url, path, page, total));
 	items = NULL;
 	if (m == NULL)
 		return CORE_ESYS;

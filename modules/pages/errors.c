@@ -27,15 +27,14 @@ pages_html_error(struct core_req *req, int status, const char *msg)
 	json_t *m;
 
 	m = json_pack("{s:s,s:i,s:s,s:o}", "type", "error", "status", status,
-	    "title", core_status_reason(status), "message",
-	    core_json_str(msg));
+	    "title", core_status_reason(status), "message", core_json_str(msg));
 	if (m == NULL)
 		return;
 	pg.kind = PAGES_ERROR;
 	pg.model = m;
 	pg.base = ctx->base_url;
-	pg.cookie = ctx->session_cookie != NULL ? ctx->session_cookie :
-	    "weft_session";
+	pg.cookie =
+	    ctx->session_cookie != NULL ? ctx->session_cookie : "weft_session";
 	if (pages_render_html(core_resp_body(req), &pg) != CORE_OK)
 		core_log(CORE_LOG_ERROR, "render", "error page %d", status);
 	json_decref(m);

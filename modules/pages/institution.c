@@ -42,9 +42,9 @@ ror_id(const char *s, char out[10])
 	for (i = 0; i < 9; i++) {
 		int c = tolower((unsigned char)s[i]);
 
-		if (i >= 7 ? !isdigit(c) :
-		    !(isdigit(c) || (c >= 'a' && c <= 'z' && !strchr("ilou",
-		    c))))
+		if (i >= 7 ? !isdigit(c)
+			   : !(isdigit(c) ||
+				 (c >= 'a' && c <= 'z' && !strchr("ilou", c))))
 			return 0;
 		out[i] = (char)c;
 	}
@@ -112,8 +112,8 @@ by_id(struct core_req *req, long long id)
 static void
 to_candidate(struct core_req *req, const json_t *c)
 {
-	char *p = pages_institution_path(pages_int(c, "id", 0),
-	    pages_str(c, "slug"));
+	char *p =
+	    pages_institution_path(pages_int(c, "id", 0), pages_str(c, "slug"));
 
 	redirect(req, p);
 	free(p);
@@ -137,7 +137,7 @@ pages_institution(struct core_req *req)
 	if (strlen(rest) > NAME_MAX_LEN)
 		return CORE_ENOTFOUND;
 	if ((er = core_req_negotiate(req, pages_offers,
-	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
 
 	/* "42" or "42-slug": by id. */
@@ -150,7 +150,7 @@ pages_institution(struct core_req *req)
 		if (r != NULL && !ror_id(r, ror))
 			return CORE_ENOTFOUND;
 		if ((er = pages_store_institution_by_ror(ctx->db, ror,
-		    &found)) != CORE_OK)
+			 &found)) != CORE_OK)
 			return er;
 		if (json_array_size(found) > 0) {
 			to_candidate(req, json_array_get(found, 0));
@@ -165,8 +165,8 @@ pages_institution(struct core_req *req)
 	}
 
 	/* A name. */
-	if ((er = pages_store_institutions_by_name(ctx->db, ctx->base_url,
-	    rest, &found)) != CORE_OK)
+	if ((er = pages_store_institutions_by_name(ctx->db, ctx->base_url, rest,
+		 &found)) != CORE_OK)
 		return er;
 	switch (json_array_size(found)) {
 	case 0:

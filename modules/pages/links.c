@@ -81,8 +81,9 @@ pages_category_ok(const char *s)
 	n = strlen(s);
 	if (n == 0 || n > 32)
 		return 0;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789.-") == n;
+	return strspn(s,
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789.-") == n;
 }
 
 int

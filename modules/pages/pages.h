@@ -49,11 +49,11 @@ enum pages_kind {
 	PAGES_PAPER,
 	PAGES_RESEARCHER,
 	PAGES_INSTITUTION,
-	PAGES_RESEARCHERS,   /* the directory */
-	PAGES_INSTITUTIONS,  /* the directory */
-	PAGES_DOC,	     /* about, privacy, contact, developers */
-	PAGES_CHOICES,	     /* 300: several institutions match */
-	PAGES_ERROR,	     /* 404 and the other errors */
+	PAGES_RESEARCHERS,  /* the directory */
+	PAGES_INSTITUTIONS, /* the directory */
+	PAGES_DOC,          /* about, privacy, contact, developers */
+	PAGES_CHOICES,      /* 300: several institutions match */
+	PAGES_ERROR,        /* 404 and the other errors */
 	PAGES_KIND__MAX
 };
 
@@ -100,8 +100,8 @@ enum core_err pages_page_param(struct core_req *, long *page);
  * "/researchers/5-x?sort=citations"); the page parameter is appended.
  * New reference.
  */
-json_t *pages_pagination(const char *base, const char *path_query,
-    long page, long long total);
+json_t *pages_pagination(const char *base, const char *path_query, long page,
+    long long total);
 
 /*
  * Sends a 404 with msg when page is beyond the last page of a list of
@@ -170,36 +170,32 @@ enum core_err pages_store_researcher(struct core_db *, const char *base,
     long long id, json_t **out);
 
 /* The researcher's papers: a page of cards and the total. */
-enum pages_sort {
-	PAGES_SORT_NEWEST,
-	PAGES_SORT_CITATIONS,
-	PAGES_SORT__MAX
-};
-enum core_err pages_store_researcher_papers(struct core_db *,
-    const char *base, long long id, enum pages_sort, const char *category,
-    long page, json_t **items, long long *total);
+enum pages_sort { PAGES_SORT_NEWEST, PAGES_SORT_CITATIONS, PAGES_SORT__MAX };
+enum core_err pages_store_researcher_papers(struct core_db *, const char *base,
+    long long id, enum pages_sort, const char *category, long page,
+    json_t **items, long long *total);
 /*
  * The side blocks of a researcher page, set into r: author_position,
  * fields, same_name, institutions, network, timeline.  rpath is the
  * researcher's canonical path (for the ?category= links).
  */
-enum core_err pages_store_researcher_blocks(struct core_db *,
-    const char *base, const char *rpath, json_t *r);
+enum core_err pages_store_researcher_blocks(struct core_db *, const char *base,
+    const char *rpath, json_t *r);
 
 /* Institution by id (every field, researchers, recent papers). */
 enum core_err pages_store_institution(struct core_db *, const char *base,
     long long id, json_t **out);
 /* Institution lookups: *out is an array of {id,name,slug,...}. */
-enum core_err pages_store_institution_by_ror(struct core_db *,
-    const char *ror, json_t **out);
+enum core_err pages_store_institution_by_ror(struct core_db *, const char *ror,
+    json_t **out);
 enum core_err pages_store_institutions_by_name(struct core_db *,
     const char *base, const char *name, json_t **out);
 
 /* Directories: a page of rows and the total. */
-enum core_err pages_store_researchers_page(struct core_db *,
-    const char *base, long page, json_t **items, long long *total);
-enum core_err pages_store_institutions_page(struct core_db *,
-    const char *base, long page, json_t **items, long long *total);
+enum core_err pages_store_researchers_page(struct core_db *, const char *base,
+    long page, json_t **items, long long *total);
+enum core_err pages_store_institutions_page(struct core_db *, const char *base,
+    long page, json_t **items, long long *total);
 
 /* ------------------------------------------------------------------ */
 /* Handlers (paper.c, researcher.c, institution.c, directory.c,        */
@@ -246,13 +242,13 @@ void pages_bib_escape(struct core_buf *b, const char *s);
 
 /* layout.c: the page shell. */
 struct pages_head {
-	const char *title;	 /* without " · weft" (NULL: site name) */
+	const char *title;       /* without " · weft" (NULL: site name) */
 	const char *description; /* meta description (may be NULL) */
-	const char *canonical;	 /* absolute URL (may be NULL) */
-	const char *og_type;	 /* "website", "article", "profile" */
-	const json_t *jsonld;	 /* may be NULL */
-	int bib;		 /* offer a BibTeX alternate */
-	const char *main_class;	 /* class of <main> */
+	const char *canonical;   /* absolute URL (may be NULL) */
+	const char *og_type;     /* "website", "article", "profile" */
+	const json_t *jsonld;    /* may be NULL */
+	int bib;                 /* offer a BibTeX alternate */
+	const char *main_class;  /* class of <main> */
 };
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,

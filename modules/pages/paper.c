@@ -38,7 +38,7 @@ pages_paper(struct core_req *req)
 	if (*tail != '\0' && *tail != '-')
 		return CORE_ENOTFOUND;
 	if ((er = core_req_negotiate(req, pages_paper_offers,
-	    sizeof(pages_paper_offers) / sizeof(pages_paper_offers[0]))) !=
+		 sizeof(pages_paper_offers) / sizeof(pages_paper_offers[0]))) !=
 	    CORE_OK)
 		return er;
 	if ((er = pages_store_paper(ctx->db, ctx->base_url, aid.id, &m)) !=

@@ -127,11 +127,12 @@ pages_render_bib(struct core_buf *b, const struct pages_page *p)
 			core_buf_putc(&key, *s == '/' || *s == '.' ? '_' : *s);
 	}
 
-	json_array_foreach(as, i, a) {
+	json_array_foreach(as, i, a)
+	{
 		if (i > 0)
 			core_buf_puts(&names, " and ");
-		core_buf_puts(&names, pages_str(a, "name") != NULL ?
-		    pages_str(a, "name") : "");
+		core_buf_puts(&names,
+		    pages_str(a, "name") != NULL ? pages_str(a, "name") : "");
 	}
 
 	core_buf_printf(b, "@misc{%s", core_buf_cstr(&key));

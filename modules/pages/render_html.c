@@ -12,8 +12,14 @@
 #include "pages.h"
 #include "network_svg.h"
 
-#define A(k, v) { CORE_ATTR_##k, (v) }
-#define END { CORE_ATTR__MAX, NULL }
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define END                                                                    \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -56,8 +62,18 @@ href(const struct pages_page *p, const char *url)
 }
 
 static const char *const months[12] = {
-	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-	"Nov", "Dec",
+	"Jan",
+	"Feb",
+	"Mar",
+	"Apr",
+	"May",
+	"Jun",
+	"Jul",
+	"Aug",
+	"Sep",
+	"Oct",
+	"Nov",
+	"Dec",
 };
 
 /* <time datetime="2025-12-23">23 Dec 2025</time>, or nothing. */
@@ -68,8 +84,8 @@ date(struct core_html *h, const char *iso)
 
 	if (iso == NULL)
 		return;
-	core_html_elem(h, CORE_TAG_TIME, (const struct core_attr[]){
-	    A(DATETIME, iso), END });
+	core_html_elem(h, CORE_TAG_TIME,
+	    (const struct core_attr[]){ A(DATETIME, iso), END });
 	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
 		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
 	else
@@ -81,17 +97,18 @@ date(struct core_html *h, const char *iso)
 static void
 category(struct core_html *h, const char *code, int primary)
 {
-	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, primary ? "cat cat-primary" : "cat"),
-	    A(TITLE, primary ? "primary category" : NULL), END });
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){
+		A(CLASS, primary ? "cat cat-primary" : "cat"),
+		A(TITLE, primary ? "primary category" : NULL), END });
 	core_html_text(h, code);
 	core_html_pop(h);
 }
 
 /* One row of a bar list: label (a link when url), bar, count. */
 static void
-bar_row(struct core_html *h, const char *label, const char *url,
-    long long n, long long max, int mono, int current)
+bar_row(struct core_html *h, const char *label, const char *url, long long n,
+    long long max, int mono, int current)
 {
 	char cls[32], num[32];
 	long long w = max > 0 ? (n * 100 + max / 2) / max : 0;
@@ -103,15 +120,17 @@ bar_row(struct core_html *h, const char *label, const char *url,
 	snprintf(cls, sizeof(cls), "bar w%lld", w);
 	core_html_elem(h, CORE_TAG_LI, NULL);
 	if (url != NULL)
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, url), A(CLASS, mono ? "bar-label mono" :
-		    "bar-label"), A(ARIA_CURRENT, current ? "true" : NULL),
-		    END }, label);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, url),
+			A(CLASS, mono ? "bar-label mono" : "bar-label"),
+			A(ARIA_CURRENT, current ? "true" : NULL), END },
+		    label);
 	else
-		pages_h_text(h, CORE_TAG_SPAN, mono ? "bar-label mono" :
-		    "bar-label", label);
-	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "bar-track"), A(ARIA_HIDDEN, "true"), END });
+		pages_h_text(h, CORE_TAG_SPAN,
+		    mono ? "bar-label mono" : "bar-label", label);
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "bar-track"),
+		A(ARIA_HIDDEN, "true"), END });
 	pages_h_text(h, CORE_TAG_SPAN, cls, "");
 	core_html_pop(h);
 	pages_h_text(h, CORE_TAG_SPAN, "bar-count",
@@ -128,23 +147,25 @@ authors_line(struct core_html *h, const struct pages_page *p,
 	const char *u;
 	size_t i;
 
-	json_array_foreach(authors, i, a) {
+	json_array_foreach(authors, i, a)
+	{
 		if (i > 0)
 			core_html_text(h, ", ");
 		u = pages_str(a, "url");
-		if (u == NULL && json_is_object(json_object_get(a,
-		    "researcher")))
+		if (u == NULL &&
+		    json_is_object(json_object_get(a, "researcher")))
 			u = pages_str(json_object_get(a, "researcher"), "url");
 		if (u != NULL)
-			pages_h_link(h, href(p, u), "author", pages_str(a,
-			    "name"));
+			pages_h_link(h, href(p, u), "author",
+			    pages_str(a, "name"));
 		else
 			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
 			    pages_str(a, "name"));
 	}
 	if (total > (long long)json_array_size(authors)) {
-		char *more = count_of(total - (long long)json_array_size(
-		    authors), "more author", "more authors");
+		char *more =
+		    count_of(total - (long long)json_array_size(authors),
+			"more author", "more authors");
 
 		core_html_text(h, ", ");
 		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
@@ -172,10 +193,9 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 	pages_h_open(h, CORE_TAG_P, "card-meta");
 	date(h, pages_str(c, "published"));
 	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v)
-		if (json_is_string(v))
-			category(h, json_string_value(v), prim != NULL &&
-			    strcmp(prim, json_string_value(v)) == 0);
+	json_array_foreach(cats, i, v) if (json_is_string(v))
+	    category(h, json_string_value(v),
+		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
 	if (pages_has_int(c, "citation_count")) {
 		char *s = count_of(pages_int(c, "citation_count", 0),
 		    "citation", "citations");
@@ -194,8 +214,7 @@ cards(struct core_html *h, const struct pages_page *p, const json_t *items)
 	size_t i;
 
 	pages_h_open(h, CORE_TAG_UL, "cards");
-	json_array_foreach(items, i, c)
-		card(h, p, c);
+	json_array_foreach(items, i, c) card(h, p, c);
 	core_html_pop(h);
 }
 
@@ -208,21 +227,24 @@ pager(struct core_html *h, const struct pages_page *p, const json_t *pg,
 
 	if (prev == NULL && next == NULL)
 		return;
-	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
-	    A(CLASS, "pager"), A(ARIA_LABEL, "Pages"), END });
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ A(CLASS, "pager"),
+		A(ARIA_LABEL, "Pages"), END });
 	if (prev != NULL)
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, href(p, prev)), A(REL, "prev"),
-		    A(CLASS, "button"), END }, prev_text);
-	core_html_elem(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "faint"), END });
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, href(p, prev)),
+			A(REL, "prev"), A(CLASS, "button"), END },
+		    prev_text);
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "faint"), END });
 	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
 	    pages_int(pg, "pages", 1));
 	core_html_pop(h);
 	if (next != NULL)
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, href(p, next)), A(REL, "next"),
-		    A(CLASS, "button"), END }, next_text);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, href(p, next)),
+			A(REL, "next"), A(CLASS, "button"), END },
+		    next_text);
 	core_html_pop(h);
 }
 
@@ -235,11 +257,11 @@ badge(struct core_html *h, const json_t *metrics, const char *key,
 	char *s;
 
 	if (!pages_has_int(metrics, key))
-		s = core_xasprintf("%s unknown", prefix != NULL ? prefix :
-		    many);
+		s = core_xasprintf("%s unknown",
+		    prefix != NULL ? prefix : many);
 	else if (prefix != NULL)
-		s = core_xasprintf("%s %s", prefix, fmt_num(num, sizeof(num),
-		    pages_int(metrics, key, 0)));
+		s = core_xasprintf("%s %s", prefix,
+		    fmt_num(num, sizeof(num), pages_int(metrics, key, 0)));
 	else
 		s = count_of(pages_int(metrics, key, 0), one, many);
 	pages_h_text(h, CORE_TAG_LI, cls, s);
@@ -255,17 +277,19 @@ crumbs(const char *base, const char *section, const char *section_path,
 	json_t *items = json_array();
 	int pos = 1;
 
-	json_array_append_new(items, json_pack("{s:s,s:i,s:s,s:o}", "@type",
-	    "ListItem", "position", pos++, "name", "weft", "item",
-	    pages_json_abs(base, "/")));
+	json_array_append_new(items,
+	    json_pack("{s:s,s:i,s:s,s:o}", "@type", "ListItem", "position",
+		pos++, "name", "weft", "item", pages_json_abs(base, "/")));
 	if (section != NULL)
-		json_array_append_new(items, json_pack("{s:s,s:i,s:s,s:o}",
-		    "@type", "ListItem", "position", pos++, "name", section,
-		    "item", pages_json_abs(base, section_path)));
+		json_array_append_new(items,
+		    json_pack("{s:s,s:i,s:s,s:o}", "@type", "ListItem",
+			"position", pos++, "name", section, "item",
+			pages_json_abs(base, section_path)));
 	if (name != NULL && url != NULL)
-		json_array_append_new(items, json_pack("{s:s,s:i,s:o,s:o}",
-		    "@type", "ListItem", "position", pos++, "name",
-		    core_json_str(name), "item", core_json_str(url)));
+		json_array_append_new(items,
+		    json_pack("{s:s,s:i,s:o,s:o}", "@type", "ListItem",
+			"position", pos++, "name", core_json_str(name), "item",
+			core_json_str(url)));
 	return json_pack("{s:s,s:o}", "@type", "BreadcrumbList",
 	    "itemListElement", items);
 }
@@ -301,7 +325,8 @@ versions(struct core_html *h, const json_t *vs)
 	size_t i;
 
 	pages_h_open(h, CORE_TAG_OL, "versions");
-	json_array_foreach(vs, i, v) {
+	json_array_foreach(vs, i, v)
+	{
 		const json_t *ver = json_object_get(v, "version");
 		const char *d = pages_str(v, "date");
 
@@ -342,8 +367,8 @@ paper(struct core_html *h, const struct pages_page *p)
 	long long matched = pages_int(m, "authors_matched", 0);
 
 	pages_excerpt(&desc, pages_str(m, "abstract"), 200);
-	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle",
-	    "@id", json_sprintf("%s#article", url), "url", core_json_str(url),
+	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle", "@id",
+	    json_sprintf("%s#article", url), "url", core_json_str(url),
 	    "headline", core_json_str(title));
 	set_str(art, "name", title);
 	set_str(art, "abstract", pages_str(m, "abstract"));
@@ -353,7 +378,8 @@ paper(struct core_html *h, const struct pages_page *p)
 	set_str(art, "sameAs", pages_str(links, "abs"));
 	set_str(art, "about", prim);
 	al = json_array();
-	json_array_foreach(authors, i, v) {
+	json_array_foreach(authors, i, v)
+	{
 		json_t *pe = json_pack("{s:s,s:o}", "@type", "Person", "name",
 		    core_json_str(pages_str(v, "name")));
 		const json_t *r = json_object_get(v, "researcher");
@@ -388,30 +414,33 @@ paper(struct core_html *h, const struct pages_page *p)
 	if (n > 0 && matched < (long long)n) {
 		pages_h_open(h, CORE_TAG_P, "note");
 		if (matched == 0)
-			core_html_text(h, "None of the authors is matched to a "
+			core_html_text(h,
+			    "None of the authors is matched to a "
 			    "researcher profile yet; names are shown as "
 			    "written on the paper.");
 		else
-			core_html_textf(h, "%lld of %zu authors are matched "
+			core_html_textf(h,
+			    "%lld of %zu authors are matched "
 			    "to researcher profiles; the others are shown as "
-			    "written on the paper.", matched, n);
+			    "written on the paper.",
+			    matched, n);
 		core_html_pop(h);
 	}
 
 	pages_h_open(h, CORE_TAG_P, "paper-cats");
-	json_array_foreach(json_object_get(m, "categories"), i, v)
-		if (json_is_string(v))
-			category(h, json_string_value(v), prim != NULL &&
-			    strcmp(prim, json_string_value(v)) == 0);
+	json_array_foreach(json_object_get(m, "categories"), i,
+	    v) if (json_is_string(v)) category(h, json_string_value(v),
+	    prim != NULL && strcmp(prim, json_string_value(v)) == 0);
 	core_html_pop(h);
 
 	pages_h_open(h, CORE_TAG_DIV, "paper-grid");
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "abstract"), A(ARIA_LABEL, "Abstract"), END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "abstract"),
+		A(ARIA_LABEL, "Abstract"), END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
 	s = pages_str(m, "abstract");
-	pages_h_text(h, CORE_TAG_P, NULL, s != NULL && *s != '\0' ? s :
-	    "No abstract is available.");
+	pages_h_text(h, CORE_TAG_P, NULL,
+	    s != NULL && *s != '\0' ? s : "No abstract is available.");
 	if ((s = pages_str(m, "comment")) != NULL && *s != '\0') {
 		pages_h_text(h, CORE_TAG_H2, "eyebrow", "comment");
 		pages_h_text(h, CORE_TAG_P, "soft", s);
@@ -430,7 +459,7 @@ paper(struct core_html *h, const struct pages_page *p)
 	}
 	if ((s = pages_str(m, "updated")) != NULL &&
 	    (pages_str(m, "published") == NULL ||
-	    strcmp(s, pages_str(m, "published")) != 0)) {
+		strcmp(s, pages_str(m, "published")) != 0)) {
 		fact(h, "Updated");
 		date(h, s);
 		core_html_pop(h);
@@ -444,8 +473,9 @@ paper(struct core_html *h, const struct pages_page *p)
 	if (pages_has_int(m, "citation_count")) {
 		char num[32];
 
-		core_html_text(h, fmt_num(num, sizeof(num),
-		    pages_int(m, "citation_count", 0)));
+		core_html_text(h,
+		    fmt_num(num, sizeof(num),
+			pages_int(m, "citation_count", 0)));
 	} else
 		core_html_text(h, "unknown");
 	core_html_pop(h);
@@ -471,9 +501,11 @@ paper(struct core_html *h, const struct pages_page *p)
 	pages_h_open(h, CORE_TAG_P, "actions");
 	pages_h_link(h, pages_str(links, "abs"), "button", "arXiv page");
 	pages_h_link(h, pages_str(links, "pdf"), "button", "PDF");
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, href(p, pages_str(links, "bibtex"))), A(CLASS, "button"),
-	    A(TYPE, "application/x-bibtex"), END }, "Cite as BibTeX");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, href(p, pages_str(links, "bibtex"))),
+		A(CLASS, "button"), A(TYPE, "application/x-bibtex"), END },
+	    "Cite as BibTeX");
 	core_html_pop(h);
 	core_html_pop(h); /* aside */
 	core_html_pop(h); /* grid */
@@ -491,7 +523,9 @@ position_block(struct core_html *h, const json_t *ap)
 {
 	static const char *const keys[3] = { "first", "middle", "last" };
 	static const char *const labels[3] = {
-		"first author", "middle author", "last author",
+		"first author",
+		"middle author",
+		"last author",
 	};
 	long long counted = pages_int(ap, "papers_counted", 0);
 	long long total = pages_int(ap, "papers_total", 0), max = 0, n;
@@ -509,14 +543,17 @@ position_block(struct core_html *h, const json_t *ap)
 			    max, 0, 0);
 		core_html_pop(h);
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h, "Across %lld of %lld paper%s where every "
-		    "author was matched, so the position is known.", counted,
-		    total, total == 1 ? "" : "s");
+		core_html_textf(h,
+		    "Across %lld of %lld paper%s where every "
+		    "author was matched, so the position is known.",
+		    counted, total, total == 1 ? "" : "s");
 		core_html_pop(h);
 	} else {
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h, "Not known yet: none of the %lld paper%s "
-		    "has every author matched.", total, total == 1 ? "" : "s");
+		core_html_textf(h,
+		    "Not known yet: none of the %lld paper%s "
+		    "has every author matched.",
+		    total, total == 1 ? "" : "s");
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -532,19 +569,19 @@ fields_block(struct core_html *h, const struct pages_page *p,
 
 	if (json_array_size(fields) == 0)
 		return;
-	json_array_foreach(fields, i, f)
-		if (pages_int(f, "papers", 0) > max)
-			max = pages_int(f, "papers", 0);
+	json_array_foreach(fields, i, f) if (pages_int(f, "papers", 0) > max)
+	    max = pages_int(f, "papers", 0);
 	pages_h_open(h, CORE_TAG_SECTION, "block");
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "fields");
 	pages_h_open(h, CORE_TAG_UL, "bars");
-	json_array_foreach(fields, i, f) {
-		const char *c = pages_str(f, "category"), *u = pages_str(f,
-		    "url");
+	json_array_foreach(fields, i, f)
+	{
+		const char *c = pages_str(f, "category"),
+			   *u = pages_str(f, "url");
 
 		bar_row(h, c != NULL ? c : "", u != NULL ? href(p, u) : NULL,
-		    pages_int(f, "papers", 0), max, 1, active != NULL &&
-		    c != NULL && strcmp(active, c) == 0);
+		    pages_int(f, "papers", 0), max, 1,
+		    active != NULL && c != NULL && strcmp(active, c) == 0);
 	}
 	core_html_pop(h);
 	core_html_pop(h);
@@ -563,7 +600,8 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 	pages_h_open(h, CORE_TAG_SECTION, "block");
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "same name");
 	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(items, i, r) {
+	json_array_foreach(items, i, r)
+	{
 		char *s;
 
 		core_html_elem(h, CORE_TAG_LI, NULL);
@@ -573,8 +611,8 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 		pages_h_open(h, CORE_TAG_SPAN, "faint");
 		core_html_textf(h, " — %s", s);
 		if (pages_has_int(r, "h_index"))
-			core_html_textf(h, ", h %lld", pages_int(r, "h_index",
-			    0));
+			core_html_textf(h, ", h %lld",
+			    pages_int(r, "h_index", 0));
 		core_html_pop(h);
 		free(s);
 		core_html_pop(h);
@@ -603,19 +641,21 @@ identity_block(struct core_html *h, const json_t *profiles)
 	pages_h_text(h, CORE_TAG_H2, "eyebrow",
 	    "identity via OpenAlex / Semantic Scholar / ORCID");
 	if (json_array_size(profiles) == 0) {
-		pages_h_text(h, CORE_TAG_P, "caption", "No OpenAlex, Semantic "
+		pages_h_text(h, CORE_TAG_P, "caption",
+		    "No OpenAlex, Semantic "
 		    "Scholar or ORCID record is linked to this profile yet.");
 		core_html_pop(h);
 		return;
 	}
 	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(profiles, i, pr) {
+	json_array_foreach(profiles, i, pr)
+	{
 		core_html_elem(h, CORE_TAG_LI, NULL);
-		pages_h_link(h, pages_str(pr, "url"), NULL, pages_str(pr,
-		    "name"));
+		pages_h_link(h, pages_str(pr, "url"), NULL,
+		    pages_str(pr, "name"));
 		core_html_text(h, " ");
-		pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(pr,
-		    "id"));
+		pages_h_text(h, CORE_TAG_SPAN, "mono faint",
+		    pages_str(pr, "id"));
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -634,14 +674,15 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 	pages_h_open(h, CORE_TAG_SECTION, "block");
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "institutions");
 	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(insts, i, in) {
+	json_array_foreach(insts, i, in)
+	{
 		const char *c = pages_str(in, "country");
 
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		pages_h_link(h, href(p, pages_str(in, "url")), NULL,
 		    pages_str(in, "name"));
-		if (c != NULL || json_is_true(json_object_get(in,
-		    "last_known"))) {
+		if (c != NULL ||
+		    json_is_true(json_object_get(in, "last_known"))) {
 			pages_h_open(h, CORE_TAG_SPAN, "faint");
 			if (c != NULL)
 				core_html_textf(h, " · %s", c);
@@ -677,8 +718,7 @@ follow_slot(struct core_html *h, const struct pages_page *p, long long id,
 }
 
 static void
-papers_block(struct core_html *h, const struct pages_page *p,
-    const json_t *pl)
+papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 {
 	const json_t *pg = json_object_get(pl, "pagination");
 	const char *cat = pages_str(pl, "category");
@@ -687,8 +727,9 @@ papers_block(struct core_html *h, const struct pages_page *p,
 	long long total = pages_int(pg, "total", 0);
 	char *s;
 
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "papers hairline"), A(ID, "papers"), END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "papers hairline"),
+		A(ID, "papers"), END });
 	pages_h_open(h, CORE_TAG_DIV, "list-head");
 	pages_h_open(h, CORE_TAG_H2, NULL);
 	s = count_of(total, "paper", "papers");
@@ -699,34 +740,41 @@ papers_block(struct core_html *h, const struct pages_page *p,
 		pages_h_text(h, CORE_TAG_SPAN, "mono", cat);
 	}
 	core_html_pop(h);
-	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
-	    A(CLASS, "sort"), A(ARIA_LABEL, "Sort papers"), END });
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, href(p, pages_str(pl, "newest_url"))),
-	    A(ARIA_CURRENT, cites ? NULL : "true"), END }, "newest");
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, href(p, pages_str(pl, "citations_url"))),
-	    A(ARIA_CURRENT, cites ? "true" : NULL), END }, "most cited");
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ A(CLASS, "sort"),
+		A(ARIA_LABEL, "Sort papers"), END });
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, href(p, pages_str(pl, "newest_url"))),
+		A(ARIA_CURRENT, cites ? NULL : "true"), END },
+	    "newest");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, href(p, pages_str(pl, "citations_url"))),
+		A(ARIA_CURRENT, cites ? "true" : NULL), END },
+	    "most cited");
 	core_html_pop(h);
 	core_html_pop(h); /* list-head */
 	if (cat != NULL) {
 		pages_h_open(h, CORE_TAG_P, "filters");
 		core_html_text(h, "Filtered by ");
-		core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(CLASS, "pill pill-active"),
-		    A(HREF, href(p, pages_str(pl, "unfiltered_url"))),
-		    A(TITLE, "remove this filter"), END });
+		core_html_elem(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(CLASS, "pill pill-active"),
+			A(HREF, href(p, pages_str(pl, "unfiltered_url"))),
+			A(TITLE, "remove this filter"), END });
 		pages_h_text(h, CORE_TAG_SPAN, "mono", cat);
-		core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-		    A(ARIA_HIDDEN, "true"), END }, " ×");
+		core_html_elemtext(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ A(ARIA_HIDDEN, "true"), END },
+		    " ×");
 		pages_h_text(h, CORE_TAG_SPAN, "sr-only", " (remove filter)");
 		core_html_pop(h);
 		core_html_pop(h);
 	}
 	if (json_array_size(json_object_get(pl, "items")) == 0)
-		pages_h_text(h, CORE_TAG_P, "note", cat != NULL ?
-		    "No papers of this researcher in this category." :
-		    "No papers are attached to this profile yet.");
+		pages_h_text(h, CORE_TAG_P, "note",
+		    cat != NULL
+			? "No papers of this researcher in this category."
+			: "No papers are attached to this profile yet.");
 	else
 		cards(h, p, json_object_get(pl, "items"));
 	pager(h, p, pg, cites ? "← more cited" : "← newer",
@@ -748,8 +796,8 @@ researcher(struct core_html *h, const struct pages_page *p)
 	size_t i;
 	char *s;
 
-	core_buf_printf(&desc, "%s: %lld paper%s on weft", name != NULL ?
-	    name : "", pages_int(metrics, "papers_here", 0),
+	core_buf_printf(&desc, "%s: %lld paper%s on weft",
+	    name != NULL ? name : "", pages_int(metrics, "papers_here", 0),
 	    pages_int(metrics, "papers_here", 0) == 1 ? "" : "s");
 	if (pages_has_int(metrics, "h_index"))
 		core_buf_printf(&desc, ", h-index %lld",
@@ -762,16 +810,17 @@ researcher(struct core_html *h, const struct pages_page *p)
 	    core_json_str(core_buf_cstr(&desc)));
 	same = json_array();
 	json_array_foreach(json_object_get(m, "profiles"), i, v)
-		json_array_append_new(same, core_json_str(pages_str(v, "url")));
+	    json_array_append_new(same, core_json_str(pages_str(v, "url")));
 	json_object_set_new(person, "sameAs", same);
 	aff = json_array();
 	json_array_foreach(json_object_get(m, "institutions"), i, v)
-		json_array_append_new(aff, json_pack("{s:s,s:o,s:o}", "@type",
-		    "Organization", "name", core_json_str(pages_str(v, "name")),
-		    "url", core_json_str(pages_str(v, "url"))));
+	    json_array_append_new(aff,
+		json_pack("{s:s,s:o,s:o}", "@type", "Organization", "name",
+		    core_json_str(pages_str(v, "name")), "url",
+		    core_json_str(pages_str(v, "url"))));
 	json_object_set_new(person, "affiliation", aff);
-	ld = graph(person, crumbs(p->base, "Researchers", "/researchers", name,
-	    url));
+	ld = graph(person,
+	    crumbs(p->base, "Researchers", "/researchers", name, url));
 
 	memset(&hd, 0, sizeof(hd));
 	hd.title = name;
@@ -785,8 +834,9 @@ researcher(struct core_html *h, const struct pages_page *p)
 	pages_h_open(h, CORE_TAG_ASIDE, "rail");
 	pages_h_eyebrow(h, "researcher");
 	pages_h_text(h, CORE_TAG_H1, NULL, name);
-	core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
-	    A(CLASS, "badges"), A(ARIA_LABEL, "Metrics"), END });
+	core_html_elem(h, CORE_TAG_UL,
+	    (const struct core_attr[]){ A(CLASS, "badges"),
+		A(ARIA_LABEL, "Metrics"), END });
 	s = count_of(pages_int(metrics, "papers_here", 0), "paper here",
 	    "papers here");
 	pages_h_text(h, CORE_TAG_LI, "badge", s);
@@ -796,33 +846,36 @@ researcher(struct core_html *h, const struct pages_page *p)
 	badge(h, metrics, "works_total", NULL, "work total", "works total",
 	    "badge");
 	core_html_pop(h);
-	pages_h_text(h, CORE_TAG_P, "note", "Papers are matched to "
+	pages_h_text(h, CORE_TAG_P, "note",
+	    "Papers are matched to "
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
 	follow_slot(h, p, pages_int(m, "id", 0), href(p, url));
 	position_block(h, json_object_get(m, "author_position"));
-	fields_block(h, p, json_object_get(m, "fields"), pages_str(pl,
-	    "category"));
+	fields_block(h, p, json_object_get(m, "fields"),
+	    pages_str(pl, "category"));
 	same_name_block(h, p, json_object_get(m, "same_name"));
 	identity_block(h, json_object_get(m, "profiles"));
 	institutions_block(h, p, json_object_get(m, "institutions"));
 	core_html_pop(h); /* aside */
 
 	pages_h_open(h, CORE_TAG_DIV, "main-col");
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "block network"), A(ARIA_LABEL, "Co-author network"),
-	    END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "block network"),
+		A(ARIA_LABEL, "Co-author network"), END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "co-authors");
 	if (json_array_size(json_object_get(net, "nodes")) > 0)
 		pages_network_svg(h, net, NULL);
 	else
-		pages_h_text(h, CORE_TAG_P, "caption", "No co-author of these "
+		pages_h_text(h, CORE_TAG_P, "caption",
+		    "No co-author of these "
 		    "papers is matched to a profile yet.");
 	core_html_pop(h);
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {
-		core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-		    A(CLASS, "block timeline-block"),
-		    A(ARIA_LABEL, "Papers per year"), END });
+		core_html_elem(h, CORE_TAG_SECTION,
+		    (const struct core_attr[]){
+			A(CLASS, "block timeline-block"),
+			A(ARIA_LABEL, "Papers per year"), END });
 		pages_h_text(h, CORE_TAG_H2, "eyebrow", "papers per year");
 		pages_timeline_svg(h, json_object_get(m, "timeline"));
 		core_html_pop(h);
@@ -851,10 +904,11 @@ institution(struct core_html *h, const struct pages_page *p)
 	size_t i;
 	char *c;
 
-	core_buf_printf(&desc, "%s%s%s: %lld researcher%s on weft and their "
-	    "recent papers.", name != NULL ? name : "", country != NULL ?
-	    ", " : "", country != NULL ? country : "", total,
-	    total == 1 ? "" : "s");
+	core_buf_printf(&desc,
+	    "%s%s%s: %lld researcher%s on weft and their "
+	    "recent papers.",
+	    name != NULL ? name : "", country != NULL ? ", " : "",
+	    country != NULL ? country : "", total, total == 1 ? "" : "s");
 	org = json_pack("{s:s,s:o,s:o,s:o}", "@type", "Organization", "@id",
 	    json_sprintf("%s#organization", url), "url", core_json_str(url),
 	    "name", core_json_str(name));
@@ -863,12 +917,14 @@ institution(struct core_html *h, const struct pages_page *p)
 		json_object_set_new(org, "alternateName",
 		    json_deep_copy(aliases));
 	if (country != NULL)
-		json_object_set_new(org, "address", json_pack("{s:s,s:o}",
-		    "@type", "PostalAddress", "addressCountry",
-		    core_json_str(pages_str(m, "country_code") != NULL ?
-		    pages_str(m, "country_code") : country)));
-	ld = graph(org, crumbs(p->base, "Institutions", "/institutions", name,
-	    url));
+		json_object_set_new(org, "address",
+		    json_pack("{s:s,s:o}", "@type", "PostalAddress",
+			"addressCountry",
+			core_json_str(pages_str(m, "country_code") != NULL
+				? pages_str(m, "country_code")
+				: country)));
+	ld = graph(org,
+	    crumbs(p->base, "Institutions", "/institutions", name, url));
 
 	memset(&hd, 0, sizeof(hd));
 	hd.title = name;
@@ -914,7 +970,8 @@ institution(struct core_html *h, const struct pages_page *p)
 	}
 	if (json_array_size(aliases) > 0) {
 		fact(h, "Also known as");
-		json_array_foreach(aliases, i, v) {
+		json_array_foreach(aliases, i, v)
+		{
 			if (i > 0)
 				core_html_text(h, "; ");
 			if (json_is_string(v))
@@ -925,15 +982,18 @@ institution(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h); /* dl */
 
 	pages_h_open(h, CORE_TAG_DIV, "two-col");
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "block"), A(ARIA_LABEL, "Researchers"), END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "block"),
+		A(ARIA_LABEL, "Researchers"), END });
 	pages_h_text(h, CORE_TAG_H2, NULL, "Researchers");
 	if (json_array_size(json_object_get(rs, "items")) == 0)
-		pages_h_text(h, CORE_TAG_P, "note", "No researcher on weft is "
+		pages_h_text(h, CORE_TAG_P, "note",
+		    "No researcher on weft is "
 		    "linked to this institution yet.");
 	else {
 		pages_h_open(h, CORE_TAG_UL, "rows");
-		json_array_foreach(json_object_get(rs, "items"), i, v) {
+		json_array_foreach(json_object_get(rs, "items"), i, v)
+		{
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			pages_h_link(h, href(p, pages_str(v, "url")), NULL,
 			    pages_str(v, "name"));
@@ -944,18 +1004,21 @@ institution(struct core_html *h, const struct pages_page *p)
 			core_html_pop(h);
 		}
 		core_html_pop(h);
-		if (total > (long long)json_array_size(json_object_get(rs,
-		    "items"))) {
+		if (total >
+		    (long long)json_array_size(json_object_get(rs, "items"))) {
 			pages_h_open(h, CORE_TAG_P, "caption");
-			core_html_textf(h, "The %zu with the most papers here, "
-			    "of %lld.", json_array_size(json_object_get(rs,
-			    "items")), total);
+			core_html_textf(h,
+			    "The %zu with the most papers here, "
+			    "of %lld.",
+			    json_array_size(json_object_get(rs, "items")),
+			    total);
 			core_html_pop(h);
 		}
 	}
 	core_html_pop(h);
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "block"), A(ARIA_LABEL, "Recent papers"), END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "block"),
+		A(ARIA_LABEL, "Recent papers"), END });
 	pages_h_text(h, CORE_TAG_H2, NULL, "Recent papers");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
@@ -983,11 +1046,13 @@ directory(struct core_html *h, const struct pages_page *p)
 	size_t i;
 	char *s, *d;
 
-	d = core_xasprintf("%s on weft, %s.", title, people ?
-	    "by number of papers here" : "by number of researchers here");
-	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
-	    "@graph", crumbs(p->base, title, people ? "/researchers" :
-	    "/institutions", NULL, NULL));
+	d = core_xasprintf("%s on weft, %s.", title,
+	    people ? "by number of papers here"
+		   : "by number of researchers here");
+	ld =
+	    json_pack("{s:s,s:[o]}", "@context", "https://schema.org", "@graph",
+		crumbs(p->base, title,
+		    people ? "/researchers" : "/institutions", NULL, NULL));
 	memset(&hd, 0, sizeof(hd));
 	hd.title = title;
 	hd.description = d;
@@ -1005,7 +1070,8 @@ directory(struct core_html *h, const struct pages_page *p)
 	    people ? "papers here" : "researchers here, then name");
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_UL, "rows");
-	json_array_foreach(json_object_get(m, "items"), i, v) {
+	json_array_foreach(json_object_get(m, "items"), i, v)
+	{
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		pages_h_link(h, href(p, pages_str(v, "url")), NULL,
 		    pages_str(v, "name"));
@@ -1020,8 +1086,8 @@ directory(struct core_html *h, const struct pages_page *p)
 				    pages_int(v, "h_index", 0));
 		} else {
 			if (pages_str(v, "country") != NULL)
-				core_html_textf(h, "%s · ", pages_str(v,
-				    "country"));
+				core_html_textf(h, "%s · ",
+				    pages_str(v, "country"));
 			s = count_of(pages_int(v, "researchers", 0),
 			    "researcher", "researchers");
 			core_html_text(h, s);
@@ -1042,17 +1108,21 @@ directory(struct core_html *h, const struct pages_page *p)
 static void
 search_form(struct core_html *h, const char *cls, const char *id)
 {
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(CLASS, cls), A(ACTION, "/search"), A(METHOD, "get"),
-	    A(ROLE, "search"), END });
-	core_html_elemtext(h, CORE_TAG_LABEL, (const struct core_attr[]){
-	    A(CLASS, "sr-only"), A(FOR, id), END }, "Search the archive");
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(ID, id), A(TYPE, "search"), A(NAME, "q"),
-	    A(PLACEHOLDER, "A title, a researcher, an institution, an arXiv id"),
-	    A(MAXLENGTH, "300"), END });
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button button-primary"), END },
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(CLASS, cls), A(ACTION, "/search"),
+		A(METHOD, "get"), A(ROLE, "search"), END });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, id), END },
+	    "Search the archive");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, id), A(TYPE, "search"),
+		A(NAME, "q"),
+		A(PLACEHOLDER,
+		    "A title, a researcher, an institution, an arXiv id"),
+		A(MAXLENGTH, "300"), END });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS, "button button-primary"), END },
 	    "Search");
 	core_html_pop(h);
 }
@@ -1064,10 +1134,12 @@ stat(struct core_html *h, const json_t *counts, const char *key,
 	char num[32];
 
 	core_html_elem(h, CORE_TAG_LI, NULL);
-	core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, url), A(CLASS, "stat"), END });
-	pages_h_text(h, CORE_TAG_SPAN, "stat-n", pages_has_int(counts, key) ?
-	    fmt_num(num, sizeof(num), pages_int(counts, key, 0)) : "—");
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, url), A(CLASS, "stat"), END });
+	pages_h_text(h, CORE_TAG_SPAN, "stat-n",
+	    pages_has_int(counts, key)
+		? fmt_num(num, sizeof(num), pages_int(counts, key, 0))
+		: "—");
 	pages_h_text(h, CORE_TAG_SPAN, "stat-label", label);
 	core_html_pop(h);
 	core_html_pop(h);
@@ -1082,10 +1154,9 @@ home(struct core_html *h, const struct pages_page *p)
 	char *tmpl;
 
 	tmpl = core_xasprintf("%s/search?q={search_term_string}", p->base);
-	site = json_pack("{s:s,s:s,s:o,s:s,s:{s:s,s:{s:s,s:s},s:s}}",
-	    "@type", "WebSite", "name", "weft", "url",
-	    pages_json_abs(p->base, "/"), "description",
-	    "arXiv papers, their researchers and institutions.",
+	site = json_pack("{s:s,s:s,s:o,s:s,s:{s:s,s:{s:s,s:s},s:s}}", "@type",
+	    "WebSite", "name", "weft", "url", pages_json_abs(p->base, "/"),
+	    "description", "arXiv papers, their researchers and institutions.",
 	    "potentialAction", "@type", "SearchAction", "target", "@type",
 	    "EntryPoint", "urlTemplate", tmpl, "query-input",
 	    "required name=search_term_string");
@@ -1105,7 +1176,8 @@ home(struct core_html *h, const struct pages_page *p)
 	pages_h_eyebrow(h, "an open scholarly archive");
 	pages_h_text(h, CORE_TAG_H1, NULL,
 	    "Papers, the people who write them, and where they work.");
-	pages_h_text(h, CORE_TAG_P, "lead", "weft follows arXiv and weaves "
+	pages_h_text(h, CORE_TAG_P, "lead",
+	    "weft follows arXiv and weaves "
 	    "each paper to its authors' profiles and institutions, so you "
 	    "can read a field through the people in it.");
 	search_form(h, "hero-search", "home-q");
@@ -1116,14 +1188,16 @@ home(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 	core_html_pop(h);
 
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(CLASS, "latest hairline"), A(ARIA_LABEL, "Latest papers"), END });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(CLASS, "latest hairline"),
+		A(ARIA_LABEL, "Latest papers"), END });
 	pages_h_open(h, CORE_TAG_DIV, "list-head");
 	pages_h_text(h, CORE_TAG_H2, NULL, "Latest papers");
 	pages_h_link(h, "/rss/latest.xml", "faint", "RSS");
 	core_html_pop(h);
 	if (json_array_size(json_object_get(m, "latest")) == 0)
-		pages_h_text(h, CORE_TAG_P, "note", "No papers are loaded yet.");
+		pages_h_text(h, CORE_TAG_P, "note",
+		    "No papers are loaded yet.");
 	else
 		cards(h, p, json_object_get(m, "latest"));
 	core_html_pop(h);
@@ -1142,9 +1216,10 @@ doc(struct core_html *h, const struct pages_page *p)
 	struct pages_head hd;
 	json_t *ld;
 
-	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
-	    "@graph", crumbs(p->base, NULL, NULL, pages_str(m, "title"),
-	    pages_str(m, "url")));
+	ld =
+	    json_pack("{s:s,s:[o]}", "@context", "https://schema.org", "@graph",
+		crumbs(p->base, NULL, NULL, pages_str(m, "title"),
+		    pages_str(m, "url")));
 	memset(&hd, 0, sizeof(hd));
 	hd.title = pages_str(m, "title");
 	hd.canonical = pages_str(m, "url");
@@ -1166,18 +1241,20 @@ choices(struct core_html *h, const struct pages_page *p)
 	size_t i;
 	char *t;
 
-	t = core_xasprintf("Institutions named “%s”", pages_str(m, "query") ?
-	    pages_str(m, "query") : "");
+	t = core_xasprintf("Institutions named “%s”",
+	    pages_str(m, "query") ? pages_str(m, "query") : "");
 	memset(&hd, 0, sizeof(hd));
 	hd.title = t;
 	hd.main_class = "wrap choices";
 	pages_layout_open(h, p, &hd);
 	pages_h_eyebrow(h, "several matches");
 	pages_h_text(h, CORE_TAG_H1, NULL, t);
-	pages_h_text(h, CORE_TAG_P, "lead", "More than one institution has "
+	pages_h_text(h, CORE_TAG_P, "lead",
+	    "More than one institution has "
 	    "this name or alias. Pick the one you mean:");
 	pages_h_open(h, CORE_TAG_UL, "rows");
-	json_array_foreach(json_object_get(m, "candidates"), i, v) {
+	json_array_foreach(json_object_get(m, "candidates"), i, v)
+	{
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		pages_h_link(h, href(p, pages_str(v, "url")), NULL,
 		    pages_str(v, "name"));
@@ -1205,7 +1282,8 @@ look_next(struct core_html *h)
 		"/institutions/{id}-{name}",
 		"An id, a ROR id or an exact name all lead to the canonical "
 		"page.",
-		NULL, NULL,
+		NULL,
+		NULL,
 	};
 	size_t i;
 
@@ -1223,7 +1301,8 @@ look_next(struct core_html *h)
 	pages_h_link(h, "/sitemap.xml", NULL, "sitemap");
 	core_html_text(h, ". Programs and agents: see ");
 	pages_h_link(h, "/llms.txt", NULL, "llms.txt");
-	core_html_text(h, " — this URL gives the same guidance as markdown "
+	core_html_text(h,
+	    " — this URL gives the same guidance as markdown "
 	    "when asked with an ");
 	pages_h_text(h, CORE_TAG_CODE, NULL, "Accept: text/markdown");
 	core_html_text(h, " header.");
@@ -1247,7 +1326,8 @@ error_page(struct core_html *h, const struct pages_page *p)
 	pages_h_eyebrow(h, eb);
 	if (st == 404) {
 		pages_h_text(h, CORE_TAG_H1, NULL, "This page is not here");
-		pages_h_text(h, CORE_TAG_P, "lead", "The link may be mistyped, "
+		pages_h_text(h, CORE_TAG_P, "lead",
+		    "The link may be mistyped, "
 		    "or the paper may not be harvested yet: new arXiv papers "
 		    "arrive every day, and the newest can take a little while "
 		    "to show up.");

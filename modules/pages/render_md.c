@@ -32,8 +32,7 @@ fact(struct core_buf *b, const char *label, const char *text)
 
 /* "- Label: N\n" or "- Label: unknown\n". */
 static void
-metric(struct core_buf *b, const char *label, const json_t *o,
-    const char *key)
+metric(struct core_buf *b, const char *label, const json_t *o, const char *key)
 {
 	item(b, label);
 	if (pages_has_int(o, key))
@@ -61,12 +60,13 @@ authors(struct core_buf *b, const json_t *as, long long total)
 	const char *u;
 	size_t i;
 
-	json_array_foreach(as, i, a) {
+	json_array_foreach(as, i, a)
+	{
 		if (i > 0)
 			core_buf_puts(b, ", ");
 		u = pages_str(a, "url");
-		if (u == NULL && json_is_object(r = json_object_get(a,
-		    "researcher")))
+		if (u == NULL &&
+		    json_is_object(r = json_object_get(a, "researcher")))
 			u = pages_str(r, "url");
 		if (u != NULL)
 			core_md_link(b, pages_str(a, "name"), u);
@@ -84,7 +84,8 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 	const json_t *v;
 	size_t i;
 
-	json_array_foreach(cats, i, v) {
+	json_array_foreach(cats, i, v)
+	{
 		if (!json_is_string(v))
 			continue;
 		if (i > 0)
@@ -102,8 +103,8 @@ card(struct core_buf *b, const json_t *c)
 	core_buf_puts(b, "- ");
 	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
 	core_buf_puts(b, " — ");
-	authors(b, json_object_get(c, "authors"), pages_int(c, "author_count",
-	    0));
+	authors(b, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
 	if (pages_str(c, "published") != NULL) {
 		core_buf_puts(b, "; ");
 		core_md_text(b, pages_str(c, "published"));
@@ -126,8 +127,7 @@ cards(struct core_buf *b, const json_t *items)
 	const json_t *c;
 	size_t i;
 
-	json_array_foreach(items, i, c)
-		card(b, c);
+	json_array_foreach(items, i, c) card(b, c);
 }
 
 static void
@@ -170,9 +170,11 @@ paper(struct core_buf *b, const json_t *m)
 	authors(b, as, (long long)n);
 	core_buf_putc(b, '\n');
 	if (n > 0 && matched < (long long)n)
-		core_buf_printf(b, "- Matching: %lld of %zu authors are "
+		core_buf_printf(b,
+		    "- Matching: %lld of %zu authors are "
 		    "matched to researcher profiles; the others are given as "
-		    "written on the paper\n", matched, n);
+		    "written on the paper\n",
+		    matched, n);
 	item(b, "Categories");
 	categories(b, json_object_get(m, "categories"),
 	    pages_str(m, "primary_category"));
@@ -181,7 +183,8 @@ paper(struct core_buf *b, const json_t *m)
 	fact(b, "Updated", pages_str(m, "updated"));
 	if (json_array_size(json_object_get(m, "versions")) > 0) {
 		item(b, "Versions");
-		json_array_foreach(json_object_get(m, "versions"), i, v) {
+		json_array_foreach(json_object_get(m, "versions"), i, v)
+		{
 			const json_t *ver = json_object_get(v, "version");
 
 			if (i > 0)
@@ -212,8 +215,10 @@ paper(struct core_buf *b, const json_t *m)
 	link_fact(b, "BibTeX", NULL, pages_str(links, "bibtex"));
 	core_buf_puts(b, "\n## Abstract\n\n");
 	s = pages_str(m, "abstract");
-	core_md_text(b, s != NULL && *s != '\0' ? s : "No abstract is "
-	    "available.");
+	core_md_text(b,
+	    s != NULL && *s != '\0' ? s
+				    : "No abstract is "
+				      "available.");
 	core_buf_putc(b, '\n');
 }
 
@@ -235,28 +240,34 @@ researcher(struct core_buf *b, const json_t *m)
 	metric(b, "h-index", metrics, "h_index");
 	metric(b, "Citations", metrics, "citations");
 	metric(b, "Works total", metrics, "works_total");
-	json_array_foreach(json_object_get(m, "profiles"), i, v)
-		link_fact(b, pages_str(v, "name"), pages_str(v, "id"),
-		    pages_str(v, "url"));
-	core_buf_puts(b, "\nPapers are matched to researchers newest first, "
+	json_array_foreach(json_object_get(m, "profiles"), i, v) link_fact(b,
+	    pages_str(v, "name"), pages_str(v, "id"), pages_str(v, "url"));
+	core_buf_puts(b,
+	    "\nPapers are matched to researchers newest first, "
 	    "so older work may not be attached to this profile yet.\n");
 
 	core_buf_puts(b, "\n## Author position\n\n");
 	if (pages_int(ap, "papers_counted", 0) > 0) {
-		core_buf_printf(b, "Across %lld of %lld papers where every "
-		    "author was matched:\n\n", pages_int(ap, "papers_counted",
-		    0), pages_int(ap, "papers_total", 0));
-		core_buf_printf(b, "- First author: %lld\n- Middle author: "
-		    "%lld\n- Last author: %lld\n", pages_int(ap, "first", 0),
-		    pages_int(ap, "middle", 0), pages_int(ap, "last", 0));
+		core_buf_printf(b,
+		    "Across %lld of %lld papers where every "
+		    "author was matched:\n\n",
+		    pages_int(ap, "papers_counted", 0),
+		    pages_int(ap, "papers_total", 0));
+		core_buf_printf(b,
+		    "- First author: %lld\n- Middle author: "
+		    "%lld\n- Last author: %lld\n",
+		    pages_int(ap, "first", 0), pages_int(ap, "middle", 0),
+		    pages_int(ap, "last", 0));
 	} else
-		core_buf_printf(b, "Not known yet: none of the %lld papers has "
-		    "every author matched.\n", pages_int(ap, "papers_total",
-		    0));
+		core_buf_printf(b,
+		    "Not known yet: none of the %lld papers has "
+		    "every author matched.\n",
+		    pages_int(ap, "papers_total", 0));
 
 	if (json_array_size(json_object_get(m, "fields")) > 0) {
 		core_buf_puts(b, "\n## Fields\n\n");
-		json_array_foreach(json_object_get(m, "fields"), i, v) {
+		json_array_foreach(json_object_get(m, "fields"), i, v)
+		{
 			core_buf_puts(b, "- ");
 			if (pages_str(v, "url") != NULL)
 				core_md_link(b, pages_str(v, "category"),
@@ -272,10 +283,11 @@ researcher(struct core_buf *b, const json_t *m)
 	items = json_object_get(json_object_get(m, "same_name"), "items");
 	if (json_array_size(items) > 0) {
 		core_buf_puts(b, "\n## Same name\n\n");
-		json_array_foreach(items, i, v) {
+		json_array_foreach(items, i, v)
+		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"), pages_str(v,
-			    "url"));
+			core_md_link(b, pages_str(v, "name"),
+			    pages_str(v, "url"));
 			core_buf_printf(b, " — %lld paper%s",
 			    pages_int(v, "papers", 0),
 			    pages_int(v, "papers", 0) == 1 ? "" : "s");
@@ -284,17 +296,19 @@ researcher(struct core_buf *b, const json_t *m)
 				    pages_int(v, "h_index", 0));
 			core_buf_putc(b, '\n');
 		}
-		core_buf_puts(b, "\nThese are either different people who "
+		core_buf_puts(b,
+		    "\nThese are either different people who "
 		    "publish under the same name, or the same person in "
 		    "records that the sources have not merged yet.\n");
 	}
 
 	if (json_array_size(json_object_get(m, "institutions")) > 0) {
 		core_buf_puts(b, "\n## Institutions\n\n");
-		json_array_foreach(json_object_get(m, "institutions"), i, v) {
+		json_array_foreach(json_object_get(m, "institutions"), i, v)
+		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"), pages_str(v,
-			    "url"));
+			core_md_link(b, pages_str(v, "name"),
+			    pages_str(v, "url"));
 			if (pages_str(v, "country") != NULL) {
 				core_buf_puts(b, ", ");
 				core_md_text(b, pages_str(v, "country"));
@@ -306,7 +320,8 @@ researcher(struct core_buf *b, const json_t *m)
 	core_buf_puts(b, "\n## Co-authors\n\n");
 	if (json_array_size(json_object_get(net, "nodes")) == 0)
 		core_buf_puts(b, "No co-author is matched to a profile yet.\n");
-	json_array_foreach(json_object_get(net, "nodes"), i, v) {
+	json_array_foreach(json_object_get(net, "nodes"), i, v)
+	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
 		core_buf_printf(b, " — %lld joint paper%s\n",
@@ -317,8 +332,8 @@ researcher(struct core_buf *b, const json_t *m)
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {
 		core_buf_puts(b, "\n## Papers per year\n\n");
 		json_array_foreach(json_object_get(m, "timeline"), i, v)
-			core_buf_printf(b, "- %lld: %lld\n",
-			    pages_int(v, "year", 0), pages_int(v, "count", 0));
+		    core_buf_printf(b, "- %lld: %lld\n",
+			pages_int(v, "year", 0), pages_int(v, "count", 0));
 	}
 
 	sort = pages_str(pl, "sort");
@@ -329,8 +344,9 @@ researcher(struct core_buf *b, const json_t *m)
 		core_buf_puts(b, " in ");
 		core_md_text(b, cat);
 	}
-	core_buf_printf(b, ", %s first.", sort != NULL &&
-	    strcmp(sort, "citations") == 0 ? "most cited" : "newest");
+	core_buf_printf(b, ", %s first.",
+	    sort != NULL && strcmp(sort, "citations") == 0 ? "most cited"
+							   : "newest");
 	if (cat != NULL) {
 		core_buf_puts(b, " Without the filter: ");
 		core_md_link(b, pages_str(pl, "unfiltered_url"),
@@ -361,7 +377,8 @@ institution(struct core_buf *b, const json_t *m)
 		    pages_int(m, "established", 0));
 	if (json_array_size(json_object_get(m, "aliases")) > 0) {
 		item(b, "Also known as");
-		json_array_foreach(json_object_get(m, "aliases"), i, v) {
+		json_array_foreach(json_object_get(m, "aliases"), i, v)
+		{
 			if (i > 0)
 				core_buf_puts(b, "; ");
 			if (json_is_string(v))
@@ -373,13 +390,16 @@ institution(struct core_buf *b, const json_t *m)
 	    pages_int(rs, "total", 0));
 	core_buf_puts(b, "\n## Researchers\n\n");
 	if (json_array_size(json_object_get(rs, "items")) == 0)
-		core_buf_puts(b, "No researcher is linked to this institution "
+		core_buf_puts(b,
+		    "No researcher is linked to this institution "
 		    "yet.\n");
-	json_array_foreach(json_object_get(rs, "items"), i, v) {
+	json_array_foreach(json_object_get(rs, "items"), i, v)
+	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld paper%s\n", pages_int(v, "papers",
-		    0), pages_int(v, "papers", 0) == 1 ? "" : "s");
+		core_buf_printf(b, " — %lld paper%s\n",
+		    pages_int(v, "papers", 0),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
 	}
 	core_buf_puts(b, "\n## Recent papers\n\n");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
@@ -394,10 +414,11 @@ directory(struct core_buf *b, const json_t *m, int people)
 	size_t i;
 
 	core_md_heading(b, 1, pages_str(m, "title"));
-	core_buf_printf(b, "%s, ordered by %s.\n\n", people ?
-	    "Researchers with papers on weft" : "Institutions on weft",
+	core_buf_printf(b, "%s, ordered by %s.\n\n",
+	    people ? "Researchers with papers on weft" : "Institutions on weft",
 	    people ? "papers here" : "researchers here, then name");
-	json_array_foreach(json_object_get(m, "items"), i, v) {
+	json_array_foreach(json_object_get(m, "items"), i, v)
+	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
 		if (people) {
@@ -429,7 +450,8 @@ home(struct core_buf *b, const json_t *m, const char *base)
 	char *u;
 
 	core_md_heading(b, 1, "weft");
-	core_buf_puts(b, "arXiv papers, the researchers who wrote them and "
+	core_buf_puts(b,
+	    "arXiv papers, the researchers who wrote them and "
 	    "the institutions they work at.\n\n");
 	metric(b, "Papers", c, "papers");
 	metric(b, "Researchers", c, "researchers");
@@ -460,11 +482,13 @@ choices(struct core_buf *b, const json_t *m)
 	const json_t *v;
 	size_t i;
 
-	core_buf_puts(b, "# 300 Multiple Choices\n\nSeveral institutions are "
+	core_buf_puts(b,
+	    "# 300 Multiple Choices\n\nSeveral institutions are "
 	    "named ");
 	core_md_text(b, pages_str(m, "query"));
 	core_buf_puts(b, ":\n\n");
-	json_array_foreach(json_object_get(m, "candidates"), i, v) {
+	json_array_foreach(json_object_get(m, "candidates"), i, v)
+	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
 		if (pages_str(v, "country") != NULL) {
@@ -501,8 +525,9 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_DOC:
 		/* Authored markdown, links already absolute. */
-		core_buf_puts(b, pages_str(m, "markdown") != NULL ?
-		    pages_str(m, "markdown") : "");
+		core_buf_puts(b,
+		    pages_str(m, "markdown") != NULL ? pages_str(m, "markdown")
+						     : "");
 		break;
 	case PAGES_CHOICES:
 		choices(b, m);

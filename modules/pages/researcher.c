@@ -37,8 +37,7 @@ list_path(const char *rpath, const char *category, enum pages_sort sort)
 
 /* Reads ?sort= and ?category=; on bad input the 400 is already sent. */
 static enum core_err
-list_params(struct core_req *req, enum pages_sort *sort,
-    const char **category)
+list_params(struct core_req *req, enum pages_sort *sort, const char **category)
 {
 	const char *s = core_req_param(req, "sort");
 
@@ -53,7 +52,8 @@ list_params(struct core_req *req, enum pages_sort *sort,
 	if (*category != NULL && **category == '\0')
 		*category = NULL;
 	if (*category != NULL && !pages_category_ok(*category)) {
-		core_resp_error(req, 400, "category must be an arXiv category "
+		core_resp_error(req, 400,
+		    "category must be an arXiv category "
 		    "code such as cs.SE (letters, digits, '.', '-'; at most "
 		    "32 characters)");
 		return CORE_EINPUT;
@@ -82,7 +82,7 @@ pages_researcher(struct core_req *req)
 	if (pages_parse_id(rest, n, &id) != 0)
 		return CORE_ENOTFOUND;
 	if ((er = core_req_negotiate(req, pages_offers,
-	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
 	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &m)) !=
 	    CORE_OK)
@@ -98,17 +98,17 @@ pages_researcher(struct core_req *req)
 		goto out;
 	}
 	if ((er = pages_store_researcher_papers(ctx->db, ctx->base_url, id,
-	    sort, category, page, &items, &total)) != CORE_OK)
+		 sort, category, page, &items, &total)) != CORE_OK)
 		goto out;
 	if (pages_beyond_last(req, page, total))
 		goto out;
 	if ((er = pages_store_researcher_blocks(ctx->db, ctx->base_url, canon,
-	    m)) != CORE_OK)
+		 m)) != CORE_OK)
 		goto out;
 	lpath = list_path(canon, category, sort);
 	papers = json_object();
-	json_object_set_new(papers, "sort", json_string(
-	    sort == PAGES_SORT_CITATIONS ? "citations" : "newest"));
+	json_object_set_new(papers, "sort",
+	    json_string(sort == PAGES_SORT_CITATIONS ? "citations" : "newest"));
 	json_object_set_new(papers, "category", core_json_str(category));
 	/* Where the filter's "remove" link goes: same sort, no category. */
 	u = list_path(canon, NULL, sort);

@@ -10,12 +10,10 @@
 #include "core.h"
 #include "pages.h"
 
-const enum core_rep pages_offers[3] = {
-	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON
-};
-const enum core_rep pages_paper_offers[4] = {
-	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON, CORE_REP_BIB
-};
+const enum core_rep pages_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON };
+const enum core_rep pages_paper_offers[4] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON, CORE_REP_BIB };
 
 /* rel=next/prev from a pagination object. */
 static void
@@ -44,8 +42,8 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 	pg.kind = kind;
 	pg.model = model;
 	pg.base = ctx->base_url;
-	pg.cookie = ctx->session_cookie != NULL ? ctx->session_cookie :
-	    "weft_session";
+	pg.cookie =
+	    ctx->session_cookie != NULL ? ctx->session_cookie : "weft_session";
 
 	switch (rep) {
 	case CORE_REP_MD:
@@ -71,8 +69,8 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 	if ((url = pages_str(model, "url")) != NULL)
 		core_resp_link(req, url, "canonical");
 	page_links(req, json_object_get(model, "pagination"));
-	page_links(req, json_object_get(json_object_get(model, "papers"),
-	    "pagination"));
+	page_links(req,
+	    json_object_get(json_object_get(model, "papers"), "pagination"));
 	core_resp_etag(req);
 	return CORE_OK;
 }

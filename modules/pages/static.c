@@ -31,8 +31,8 @@ slurp(const char *path)
 
 	if ((f = fopen(path, "r")) == NULL)
 		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 &&
-	    b.len + n <= DOC_MAX)
+	while (
+	    (n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len + n <= DOC_MAX)
 		core_buf_put(&b, chunk, n);
 	fclose(f);
 	return core_buf_steal(&b);
@@ -64,13 +64,14 @@ pages_docs_load(struct pages_state *st, const char *dir, const char *base)
 		path = core_xasprintf("%s/%s.md", dir, names[i]);
 		st->doc_rel[i] = slurp(path);
 		if (st->doc_rel[i] == NULL) {
-			core_log(CORE_LOG_ERROR, "init", "cannot read %s", path);
+			core_log(CORE_LOG_ERROR, "init", "cannot read %s",
+			    path);
 			free(path);
 			return CORE_ESYS;
 		}
 		free(path);
-		st->doc_abs[i] = absolutise(st->doc_rel[i],
-		    base != NULL ? base : "");
+		st->doc_abs[i] =
+		    absolutise(st->doc_rel[i], base != NULL ? base : "");
 	}
 	return CORE_OK;
 }
@@ -113,10 +114,9 @@ pages_doc_model(const struct pages_state *st, enum pages_doc d,
 	char *title = doc_title(st->doc_rel[d], names[d]);
 	json_t *m;
 
-	m = json_pack("{s:s,s:s,s:o,s:o,s:o}", "type", "page", "name",
-	    names[d], "title", core_json_str(title), "url",
-	    pages_json_abs(base, path), "markdown",
-	    core_json_str(st->doc_abs[d]));
+	m = json_pack("{s:s,s:s,s:o,s:o,s:o}", "type", "page", "name", names[d],
+	    "title", core_json_str(title), "url", pages_json_abs(base, path),
+	    "markdown", core_json_str(st->doc_abs[d]));
 	free(path);
 	free(title);
 	return m;
@@ -133,7 +133,7 @@ doc(struct core_req *req, enum pages_doc d)
 	if (st == NULL)
 		return CORE_ESYS;
 	if ((er = core_req_negotiate(req, pages_offers,
-	    sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
 	if ((m = pages_doc_model(st, d, ctx->base_url)) == NULL)
 		return CORE_ESYS;

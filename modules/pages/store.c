@@ -19,13 +19,13 @@
 /* Authors shown on a paper card; the card says how many more there are. */
 #define CARD_AUTHORS 12
 /* Side blocks of the researcher page. */
-#define FIELDS_MAX 12
-#define SAME_NAME_MAX 12
+#define FIELDS_MAX       12
+#define SAME_NAME_MAX    12
 #define INSTITUTIONS_MAX 12
-#define COAUTHORS_MAX 24
+#define COAUTHORS_MAX    24
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
-#define INST_PAPERS_MAX 24
+#define INST_PAPERS_MAX      24
 
 /* ---------------------------------------------------------------- cells */
 
@@ -58,8 +58,8 @@ jtext(const PGresult *res, int r, int c)
 static json_t *
 jint(const PGresult *res, int r, int c)
 {
-	return isnull(res, r, c) ? json_null() :
-	    json_integer((json_int_t)lval(res, r, c));
+	return isnull(res, r, c) ? json_null()
+				 : json_integer((json_int_t)lval(res, r, c));
 }
 
 static json_t *
@@ -125,8 +125,8 @@ card(const char *base, const PGresult *res, int r)
 
 	json_object_set_new(o, "arxiv_id", jtext(res, r, 1));
 	json_object_set_new(o, "title", jtext(res, r, 2));
-	json_object_set_new(o, "url", url_paper(base, val(res, r, 1),
-	    val(res, r, 3)));
+	json_object_set_new(o, "url",
+	    url_paper(base, val(res, r, 1), val(res, r, 3)));
 	json_object_set_new(o, "published", jtext(res, r, 4));
 	json_object_set_new(o, "primary_category", jtext(res, r, 5));
 	json_object_set_new(o, "categories", jjson(res, r, 6, json_array()));
@@ -141,8 +141,7 @@ card(const char *base, const PGresult *res, int r)
  * Cards for every row of res, then their first authors in one query.
  */
 static enum core_err
-cards(struct core_db *db, const char *base, const PGresult *res,
-    json_t **out)
+cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 {
 	struct core_buf ids = CORE_BUF_INIT;
 	PGresult *ar = NULL;
@@ -182,8 +181,10 @@ cards(struct core_db *db, const char *base, const PGresult *res,
 		a = json_object();
 		json_object_set_new(a, "name", jtext(ar, j, 1));
 		json_object_set_new(a, "id", jint(ar, j, 2));
-		json_object_set_new(a, "url", isnull(ar, j, 2) ? json_null() :
-		    url_researcher(base, lval(ar, j, 2), val(ar, j, 3)));
+		json_object_set_new(a, "url",
+		    isnull(ar, j, 2)
+			? json_null()
+			: url_researcher(base, lval(ar, j, 2), val(ar, j, 3)));
 		json_array_append_new(json_object_get(c, "authors"), a);
 	}
 done:
@@ -214,8 +215,8 @@ card_query(struct core_db *db, const char *base, int stmt,
 
 /* The single count(*) of a statement. */
 static enum core_err
-count_query(struct core_db *db, int stmt, const char *const *params,
-    int np, long long *n)
+count_query(struct core_db *db, int stmt, const char *const *params, int np,
+    long long *n)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -262,7 +263,7 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	*out = NULL;
 	params[0] = arxiv_id;
 	if ((er = core_db_exec(db, PAGES_SQL_PAPER_BY_ARXIV_ID, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) == 0) {
 		er = CORE_ENOTFOUND;
@@ -293,8 +294,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "license", jtext(res, 0, 16));
 	json_object_set_new(o, "citation_count", jint(res, 0, 7));
 	json_object_set_new(o, "citation_source", jtext(res, 0, 17));
-	json_object_set_new(o, "links", arxiv_links(base, val(res, 0, 1),
-	    json_string_value(u)));
+	json_object_set_new(o, "links",
+	    arxiv_links(base, val(res, 0, 1), json_string_value(u)));
 
 	params[0] = val(res, 0, 0);
 	if ((er = core_db_exec(db, PAGES_SQL_PAPER_AUTHORS, params, 1, &ar)) !=
@@ -311,8 +312,9 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 			r = json_object();
 			json_object_set_new(r, "id", jint(ar, i, 2));
 			json_object_set_new(r, "name", jtext(ar, i, 3));
-			json_object_set_new(r, "url", url_researcher(base,
-			    lval(ar, i, 2), val(ar, i, 4)));
+			json_object_set_new(r, "url",
+			    url_researcher(base, lval(ar, i, 2),
+				val(ar, i, 4)));
 		}
 		json_object_set_new(a, "researcher", r);
 		json_array_append_new(authors, a);
@@ -349,7 +351,8 @@ pages_store_counts(struct core_db *db, json_t **out)
 
 	*out = NULL;
 	if ((er = core_db_exec(db, PAGES_SQL_CORPUS_COUNTS, NULL, 0, &res)) ==
-	    CORE_OK && PQntuples(res) == 1)
+		CORE_OK &&
+	    PQntuples(res) == 1)
 		*out = json_pack("{s:o,s:o,s:o}", "papers", jint(res, 0, 0),
 		    "researchers", jint(res, 0, 1), "institutions",
 		    jint(res, 0, 2));
@@ -361,16 +364,16 @@ pages_store_counts(struct core_db *db, json_t **out)
 
 /* Adds {name, id, url: prefix + id} for a known external id. */
 static void
-profile(json_t *profiles, const char *name, const char *prefix,
-    const char *id)
+profile(json_t *profiles, const char *name, const char *prefix, const char *id)
 {
 	char *u;
 
 	if (id == NULL || *id == '\0')
 		return;
 	u = core_xasprintf("%s%s", prefix, id);
-	json_array_append_new(profiles, json_pack("{s:s,s:o,s:o}", "name",
-	    name, "id", core_json_str(id), "url", core_json_str(u)));
+	json_array_append_new(profiles,
+	    json_pack("{s:s,s:o,s:o}", "name", name, "id", core_json_str(id),
+		"url", core_json_str(u)));
 	free(u);
 }
 
@@ -388,7 +391,7 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	snprintf(idbuf, sizeof(idbuf), "%lld", id);
 	params[0] = idbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BY_ID, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) == 0) {
 		er = CORE_ENOTFOUND;
@@ -401,9 +404,10 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "name_key", jtext(res, 0, 2));
 	json_object_set_new(o, "slug", jtext(res, 0, 3));
 	json_object_set_new(o, "url", url_researcher(base, id, val(res, 0, 3)));
-	json_object_set_new(o, "ids", json_pack("{s:o,s:o,s:o}", "openalex",
-	    jtext(res, 0, 4), "semantic_scholar", jtext(res, 0, 5), "orcid",
-	    jtext(res, 0, 6)));
+	json_object_set_new(o, "ids",
+	    json_pack("{s:o,s:o,s:o}", "openalex", jtext(res, 0, 4),
+		"semantic_scholar", jtext(res, 0, 5), "orcid",
+		jtext(res, 0, 6)));
 	profiles = json_array();
 	profile(profiles, "OpenAlex", "https://openalex.org/",
 	    isnull(res, 0, 4) ? NULL : val(res, 0, 4));
@@ -413,10 +417,10 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	profile(profiles, "ORCID", "https://orcid.org/",
 	    isnull(res, 0, 6) ? NULL : val(res, 0, 6));
 	json_object_set_new(o, "profiles", profiles);
-	json_object_set_new(o, "metrics", json_pack("{s:o,s:o,s:o,s:o,s:o}",
-	    "papers_here", jint(res, 0, 11), "h_index", jint(res, 0, 7),
-	    "citations", jint(res, 0, 8), "works_total", jint(res, 0, 9),
-	    "source", jtext(res, 0, 10)));
+	json_object_set_new(o, "metrics",
+	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_here", jint(res, 0, 11),
+		"h_index", jint(res, 0, 7), "citations", jint(res, 0, 8),
+		"works_total", jint(res, 0, 9), "source", jtext(res, 0, 10)));
 	json_object_set_new(o, "latest_paper", jtext(res, 0, 12));
 	*out = o;
 	o = NULL;
@@ -449,9 +453,10 @@ pages_store_researcher_papers(struct core_db *db, const char *base,
 	    (long long)(page - 1) * PAGES_PER_PAGE);
 	params[0] = idbuf;
 	params[1] = category;
-	if ((er = count_query(db, cat ? PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT :
-	    PAGES_SQL_RESEARCHER_PAPER_COUNT, params, cat ? 2 : 1, total)) !=
-	    CORE_OK)
+	if ((er = count_query(db,
+		 cat ? PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT
+		     : PAGES_SQL_RESEARCHER_PAPER_COUNT,
+		 params, cat ? 2 : 1, total)) != CORE_OK)
 		return er;
 	params[1] = lim;
 	params[2] = off;
@@ -467,16 +472,16 @@ positions(struct core_db *db, const char *const *params, json_t *r)
 	enum core_err er;
 
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_POSITIONS, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) == 1)
 		json_object_set_new(r, "author_position",
 		    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",
-		    (json_int_t)lval(res, 0, 0), "middle",
-		    (json_int_t)lval(res, 0, 1), "last",
-		    (json_int_t)lval(res, 0, 2), "papers_counted",
-		    (json_int_t)lval(res, 0, 3), "papers_total",
-		    (json_int_t)lval(res, 0, 4)));
+			(json_int_t)lval(res, 0, 0), "middle",
+			(json_int_t)lval(res, 0, 1), "last",
+			(json_int_t)lval(res, 0, 2), "papers_counted",
+			(json_int_t)lval(res, 0, 3), "papers_total",
+			(json_int_t)lval(res, 0, 4)));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -496,7 +501,7 @@ fields(struct core_db *db, const char *base, const char *rpath,
 	params[0] = idbuf;
 	params[1] = nbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_FIELDS, params, 2,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
@@ -506,10 +511,10 @@ fields(struct core_db *db, const char *base, const char *rpath,
 		if (pages_category_ok(val(res, i, 0)))
 			u = core_xasprintf("%s%s?category=%s", base, rpath,
 			    val(res, i, 0));
-		json_array_append_new(a, json_pack("{s:o,s:I,s:o}",
-		    "category", jtext(res, i, 0), "papers",
-		    (json_int_t)lval(res, i, 1), "url",
-		    u != NULL ? core_json_str(u) : json_null()));
+		json_array_append_new(a,
+		    json_pack("{s:o,s:I,s:o}", "category", jtext(res, i, 0),
+			"papers", (json_int_t)lval(res, i, 1), "url",
+			u != NULL ? core_json_str(u) : json_null()));
 		free(u);
 	}
 	json_object_set_new(r, "fields", a);
@@ -518,8 +523,7 @@ fields(struct core_db *db, const char *base, const char *rpath,
 }
 
 static enum core_err
-same_name(struct core_db *db, const char *base, const char *idbuf,
-    json_t *r)
+same_name(struct core_db *db, const char *base, const char *idbuf, json_t *r)
 {
 	PGresult *res = NULL;
 	const char *params[3];
@@ -536,25 +540,25 @@ same_name(struct core_db *db, const char *base, const char *idbuf,
 	if (params[0] == NULL)
 		params[0] = "";
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_SAME_NAME, params, 3,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
 		total = lval(res, i, 5);
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o}",
-		    "id", jint(res, i, 0), "name", jtext(res, i, 1), "url",
-		    url_researcher(base, lval(res, i, 0), val(res, i, 2)),
-		    "papers", jint(res, i, 3), "h_index", jint(res, i, 4)));
+		json_array_append_new(a,
+		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", jint(res, i, 0),
+			"name", jtext(res, i, 1), "url",
+			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
+			"papers", jint(res, i, 3), "h_index", jint(res, i, 4)));
 	}
-	json_object_set_new(r, "same_name", json_pack("{s:I,s:o}", "total",
-	    (json_int_t)total, "items", a));
+	json_object_set_new(r, "same_name",
+	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
 	PQclear(res);
 	return CORE_OK;
 }
 
 static enum core_err
-institutions(struct core_db *db, const char *base, const char *idbuf,
-    json_t *r)
+institutions(struct core_db *db, const char *base, const char *idbuf, json_t *r)
 {
 	PGresult *res = NULL;
 	const char *params[2];
@@ -566,18 +570,18 @@ institutions(struct core_db *db, const char *base, const char *idbuf,
 	snprintf(nbuf, sizeof(nbuf), "%d", INSTITUTIONS_MAX);
 	params[0] = idbuf;
 	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_INSTITUTIONS, params,
-	    2, &res)) != CORE_OK)
+	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_INSTITUTIONS, params, 2,
+		 &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(a,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-		    jint(res, i, 0), "name", jtext(res, i, 1), "url",
-		    url_institution(base, lval(res, i, 0), val(res, i, 2)),
-		    "ror_id", jtext(res, i, 3), "country", jtext(res, i, 4),
-		    "last_known", jbool(res, i, 5), "first_year",
-		    jint(res, i, 6), "last_year", jint(res, i, 7)));
+			jint(res, i, 0), "name", jtext(res, i, 1), "url",
+			url_institution(base, lval(res, i, 0), val(res, i, 2)),
+			"ror_id", jtext(res, i, 3), "country", jtext(res, i, 4),
+			"last_known", jbool(res, i, 5), "first_year",
+			jint(res, i, 6), "last_year", jint(res, i, 7)));
 	json_object_set_new(r, "institutions", a);
 	PQclear(res);
 	return CORE_OK;
@@ -604,7 +608,7 @@ network(struct core_db *db, const char *base, const char *idbuf, json_t *r)
 	params[0] = idbuf;
 	params[1] = nbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_COAUTHORS, params, 2,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		goto out;
 	nodes = json_array();
 	edges = json_array();
@@ -612,27 +616,28 @@ network(struct core_db *db, const char *base, const char *idbuf, json_t *r)
 	for (i = 0; i < PQntuples(res); i++) {
 		json_array_append_new(nodes,
 		    json_pack("{s:o,s:o,s:o,s:I}", "id", jint(res, i, 0),
-		    "name", jtext(res, i, 1), "url", url_researcher(base,
-		    lval(res, i, 0), val(res, i, 2)), "papers",
-		    (json_int_t)lval(res, i, 3)));
+			"name", jtext(res, i, 1), "url",
+			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
+			"papers", (json_int_t)lval(res, i, 3)));
 		core_buf_printf(&ids, ",%lld", lval(res, i, 0));
 	}
 	core_buf_putc(&ids, '}');
-	json_object_set_new(r, "network", json_pack("{s:{s:O,s:O,s:O},s:o,s:o}",
-	    "center", "id", json_object_get(r, "id"), "name",
-	    json_object_get(r, "name"), "url", json_object_get(r, "url"),
-	    "nodes", nodes, "edges", edges));
+	json_object_set_new(r, "network",
+	    json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
+		json_object_get(r, "id"), "name", json_object_get(r, "name"),
+		"url", json_object_get(r, "url"), "nodes", nodes, "edges",
+		edges));
 	if (PQntuples(res) == 0)
 		goto out;
 	params[0] = core_buf_cstr(&ids);
 	if ((er = core_db_exec(db, PAGES_SQL_COAUTHOR_EDGES, params, 1,
-	    &er2)) != CORE_OK)
+		 &er2)) != CORE_OK)
 		goto out;
 	for (i = 0; i < PQntuples(er2); i++)
-		json_array_append_new(edges, json_pack("{s:I,s:I,s:I}", "a",
-		    (json_int_t)lval(er2, i, 0), "b",
-		    (json_int_t)lval(er2, i, 1), "weight",
-		    (json_int_t)lval(er2, i, 2)));
+		json_array_append_new(edges,
+		    json_pack("{s:I,s:I,s:I}", "a", (json_int_t)lval(er2, i, 0),
+			"b", (json_int_t)lval(er2, i, 1), "weight",
+			(json_int_t)lval(er2, i, 2)));
 out:
 	PQclear(res);
 	PQclear(er2);
@@ -651,13 +656,13 @@ timeline(struct core_db *db, const char *idbuf, json_t *r)
 
 	params[0] = idbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_TIMELINE, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(a, json_pack("{s:I,s:I}", "year",
-		    (json_int_t)lval(res, i, 0), "count",
-		    (json_int_t)lval(res, i, 1)));
+		json_array_append_new(a,
+		    json_pack("{s:I,s:I}", "year", (json_int_t)lval(res, i, 0),
+			"count", (json_int_t)lval(res, i, 1)));
 	json_object_set_new(r, "timeline", a);
 	PQclear(res);
 	return CORE_OK;
@@ -702,7 +707,7 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	snprintf(idbuf, sizeof(idbuf), "%lld", id);
 	params[0] = idbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_BY_ID, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) == 0) {
 		er = CORE_ENOTFOUND;
@@ -713,8 +718,8 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "id", jint(res, 0, 0));
 	json_object_set_new(o, "name", jtext(res, 0, 2));
 	json_object_set_new(o, "slug", jtext(res, 0, 3));
-	json_object_set_new(o, "url", url_institution(base, id,
-	    val(res, 0, 3)));
+	json_object_set_new(o, "url",
+	    url_institution(base, id, val(res, 0, 3)));
 	json_object_set_new(o, "ror_id", jtext(res, 0, 1));
 	if (!isnull(res, 0, 1) && val(res, 0, 1)[0] != '\0') {
 		ror = core_xasprintf("https://ror.org/%s", val(res, 0, 1));
@@ -733,23 +738,24 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_RESEARCHERS_MAX);
 	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_RESEARCHERS, params,
-	    2, &rr)) != CORE_OK)
+	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_RESEARCHERS, params, 2,
+		 &rr)) != CORE_OK)
 		goto out;
 	a = json_array();
 	for (i = 0; i < PQntuples(rr); i++) {
 		total = lval(rr, i, 5);
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o}",
-		    "id", jint(rr, i, 0), "name", jtext(rr, i, 1), "url",
-		    url_researcher(base, lval(rr, i, 0), val(rr, i, 2)),
-		    "papers", jint(rr, i, 3), "h_index", jint(rr, i, 4)));
+		json_array_append_new(a,
+		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", jint(rr, i, 0),
+			"name", jtext(rr, i, 1), "url",
+			url_researcher(base, lval(rr, i, 0), val(rr, i, 2)),
+			"papers", jint(rr, i, 3), "h_index", jint(rr, i, 4)));
 	}
-	json_object_set_new(o, "researchers", json_pack("{s:I,s:o}", "total",
-	    (json_int_t)total, "items", a));
+	json_object_set_new(o, "researchers",
+	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
 
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_PAPERS_MAX);
 	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 2,
-	    &papers)) != CORE_OK)
+		 &papers)) != CORE_OK)
 		goto out;
 	json_object_set_new(o, "recent_papers", papers);
 	*out = o;
@@ -773,13 +779,13 @@ pages_store_institution_by_ror(struct core_db *db, const char *ror,
 	*out = NULL;
 	params[0] = ror;
 	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_BY_ROR, params, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	*out = json_array();
 	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(*out, json_pack("{s:o,s:o,s:o}", "id",
-		    jint(res, i, 0), "name", jtext(res, i, 1), "slug",
-		    jtext(res, i, 2)));
+		json_array_append_new(*out,
+		    json_pack("{s:o,s:o,s:o}", "id", jint(res, i, 0), "name",
+			jtext(res, i, 1), "slug", jtext(res, i, 2)));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -807,10 +813,11 @@ pages_store_institutions_by_name(struct core_db *db, const char *base,
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*out,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-		    jint(res, i, 0), "name", jtext(res, i, 1), "slug",
-		    jtext(res, i, 2), "url", url_institution(base,
-		    lval(res, i, 0), val(res, i, 2)), "country",
-		    jtext(res, i, 3), "researchers", jint(res, i, 4)));
+			jint(res, i, 0), "name", jtext(res, i, 1), "slug",
+			jtext(res, i, 2), "url",
+			url_institution(base, lval(res, i, 0), val(res, i, 2)),
+			"country", jtext(res, i, 3), "researchers",
+			jint(res, i, 4)));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -829,7 +836,7 @@ pages_store_researchers_page(struct core_db *db, const char *base, long page,
 
 	*items = NULL;
 	if ((er = count_query(db, PAGES_SQL_RESEARCHERS_COUNT, NULL, 0,
-	    total)) != CORE_OK)
+		 total)) != CORE_OK)
 		return er;
 	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
 	snprintf(off, sizeof(off), "%lld",
@@ -837,23 +844,23 @@ pages_store_researchers_page(struct core_db *db, const char *base, long page,
 	params[0] = lim;
 	params[1] = off;
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHERS_PAGE, params, 2,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-		    jint(res, i, 0), "name", jtext(res, i, 1), "url",
-		    url_researcher(base, lval(res, i, 0), val(res, i, 2)),
-		    "papers", jint(res, i, 3), "h_index", jint(res, i, 4),
-		    "citations", jint(res, i, 5)));
+			jint(res, i, 0), "name", jtext(res, i, 1), "url",
+			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
+			"papers", jint(res, i, 3), "h_index", jint(res, i, 4),
+			"citations", jint(res, i, 5)));
 	PQclear(res);
 	return CORE_OK;
 }
 
 enum core_err
-pages_store_institutions_page(struct core_db *db, const char *base,
-    long page, json_t **items, long long *total)
+pages_store_institutions_page(struct core_db *db, const char *base, long page,
+    json_t **items, long long *total)
 {
 	PGresult *res = NULL;
 	const char *params[2];
@@ -863,7 +870,7 @@ pages_store_institutions_page(struct core_db *db, const char *base,
 
 	*items = NULL;
 	if ((er = count_query(db, PAGES_SQL_INSTITUTIONS_COUNT, NULL, 0,
-	    total)) != CORE_OK)
+		 total)) != CORE_OK)
 		return er;
 	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
 	snprintf(off, sizeof(off), "%lld",
@@ -871,16 +878,16 @@ pages_store_institutions_page(struct core_db *db, const char *base,
 	params[0] = lim;
 	params[1] = off;
 	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTIONS_PAGE, params, 2,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-		    jint(res, i, 0), "name", jtext(res, i, 1), "url",
-		    url_institution(base, lval(res, i, 0), val(res, i, 2)),
-		    "country", jtext(res, i, 3), "kind", jtext(res, i, 4),
-		    "researchers", jint(res, i, 5)));
+			jint(res, i, 0), "name", jtext(res, i, 1), "url",
+			url_institution(base, lval(res, i, 0), val(res, i, 2)),
+			"country", jtext(res, i, 3), "kind", jtext(res, i, 4),
+			"researchers", jint(res, i, 5)));
 	PQclear(res);
 	return CORE_OK;
 }

@@ -37,21 +37,19 @@ paper_model(void)
 	    "s:i,s:b,s:s,s:[s,s],s:s,s:n,s:[{s:i,s:s}],"
 	    "s:s,s:s,s:n,s:n,s:n,s:n,"
 	    "s:{s:s,s:s,s:s}}",
-	    "type", "paper", "arxiv_id", "2512.20345",
-	    "url", BASE "/papers/2512.20345-a-study",
-	    "slug", "a-study", "title", EVIL,
+	    "type", "paper", "arxiv_id", "2512.20345", "url",
+	    BASE "/papers/2512.20345-a-study", "slug", "a-study", "title", EVIL,
 	    "abstract", "We study <b>bugs</b>\nin systems.", "comment",
 	    "authors", "position", 1, "name", "Xiaoxue \"Ma\"", "researcher",
 	    "id", 7, "name", "Xiaoxue Ma", "url",
 	    BASE "/researchers/7-xiaoxue-ma", "position", 2, "name",
-	    "Jacky <Keung>", "researcher",
-	    "authors_matched", 1, "all_authors_matched", 0,
-	    "primary_category", "cs.SE", "categories", "cs.SE", "cs.LG",
-	    "published", "2025-12-23", "updated",
-	    "versions", "version", 1, "date", "2025-12-23",
-	    "doi", "10.1/x_y", "doi_url", "https://doi.org/10.1/x_y",
-	    "journal_ref", "license", "citation_count", "citation_source",
-	    "links", "abs", "https://arxiv.org/abs/2512.20345", "pdf",
+	    "Jacky <Keung>", "researcher", "authors_matched", 1,
+	    "all_authors_matched", 0, "primary_category", "cs.SE", "categories",
+	    "cs.SE", "cs.LG", "published", "2025-12-23", "updated", "versions",
+	    "version", 1, "date", "2025-12-23", "doi", "10.1/x_y", "doi_url",
+	    "https://doi.org/10.1/x_y", "journal_ref", "license",
+	    "citation_count", "citation_source", "links", "abs",
+	    "https://arxiv.org/abs/2512.20345", "pdf",
 	    "https://arxiv.org/pdf/2512.20345", "bibtex",
 	    BASE "/papers/2512.20345-a-study?format=bib");
 	if (m == NULL)
@@ -65,49 +63,44 @@ researcher_model(void)
 	json_t *m, *card;
 
 	card = json_pack("{s:s,s:s,s:s,s:s,s:s,s:[s],s:n,s:i,s:b,"
-	    "s:[{s:s,s:i,s:s},{s:s,s:n,s:n}]}",
+			 "s:[{s:s,s:i,s:s},{s:s,s:n,s:n}]}",
 	    "arxiv_id", "2512.20345", "title", EVIL, "url",
 	    BASE "/papers/2512.20345-a-study", "published", "2025-12-23",
 	    "primary_category", "cs.SE", "categories", "cs.SE",
 	    "citation_count", "author_count", 6, "all_authors_matched", 0,
 	    "authors", "name", "Jiale Chen", "id", 9, "url",
-	    BASE "/researchers/9-jiale-chen", "name", "Unmatched Person",
-	    "id", "url");
+	    BASE "/researchers/9-jiale-chen", "name", "Unmatched Person", "id",
+	    "url");
 	m = json_pack("{s:s,s:i,s:s,s:s,s:s,s:[],"
-	    "s:{s:i,s:n,s:n,s:n,s:n},"
-	    "s:{s:i,s:i,s:i,s:i,s:i},"
-	    "s:[{s:s,s:i,s:s}],"
-	    "s:{s:i,s:[{s:i,s:s,s:s,s:i,s:i}]},"
-	    "s:[],"
-	    "s:{s:{s:i,s:s,s:s},s:[{s:i,s:s,s:s,s:i}],s:[{s:i,s:i,s:i}]},"
-	    "s:[{s:i,s:i}],"
-	    "s:{s:s,s:s,s:s,s:s,s:s,s:[o],"
-	    "s:{s:i,s:i,s:i,s:i,s:n,s:s}}}",
+		      "s:{s:i,s:n,s:n,s:n,s:n},"
+		      "s:{s:i,s:i,s:i,s:i,s:i},"
+		      "s:[{s:s,s:i,s:s}],"
+		      "s:{s:i,s:[{s:i,s:s,s:s,s:i,s:i}]},"
+		      "s:[],"
+		      "s:{s:{s:i,s:s,s:s},s:[{s:i,s:s,s:s,s:i}],s:[{s:i,s:i,s:"
+		      "i}]},"
+		      "s:[{s:i,s:i}],"
+		      "s:{s:s,s:s,s:s,s:s,s:s,s:[o],"
+		      "s:{s:i,s:i,s:i,s:i,s:n,s:s}}}",
 	    "type", "researcher", "id", 9, "name", "Jiale <Chen>", "slug",
-	    "jiale-chen", "url", BASE "/researchers/9-jiale-chen",
-	    "profiles",
-	    "metrics", "papers_here", 3, "h_index", "citations",
-	    "works_total", "source",
-	    "author_position", "first", 1, "middle", 2, "last", 0,
-	    "papers_counted", 3, "papers_total", 4,
-	    "fields", "category", "cs.SE", "papers", 3, "url",
-	    BASE "/researchers/9-jiale-chen?category=cs.SE",
-	    "same_name", "total", 1, "items", "id", 70, "name", "Jiale Chen",
-	    "url", BASE "/researchers/70-jiale-chen", "papers", 8, "h_index",
-	    6,
-	    "institutions",
-	    "network", "center", "id", 9, "name", "Jiale Chen", "url",
-	    BASE "/researchers/9-jiale-chen", "nodes", "id", 10, "name",
+	    "jiale-chen", "url", BASE "/researchers/9-jiale-chen", "profiles",
+	    "metrics", "papers_here", 3, "h_index", "citations", "works_total",
+	    "source", "author_position", "first", 1, "middle", 2, "last", 0,
+	    "papers_counted", 3, "papers_total", 4, "fields", "category",
+	    "cs.SE", "papers", 3, "url",
+	    BASE "/researchers/9-jiale-chen?category=cs.SE", "same_name",
+	    "total", 1, "items", "id", 70, "name", "Jiale Chen", "url",
+	    BASE "/researchers/70-jiale-chen", "papers", 8, "h_index", 6,
+	    "institutions", "network", "center", "id", 9, "name", "Jiale Chen",
+	    "url", BASE "/researchers/9-jiale-chen", "nodes", "id", 10, "name",
 	    "Yishu Li", "url", BASE "/researchers/10-yishu-li", "papers", 2,
-	    "edges", "a", 9, "b", 10, "weight", 2,
-	    "timeline", "year", 2025, "count", 3,
-	    "papers", "sort", "newest", "category", "cs.SE", "unfiltered_url",
-	    BASE "/researchers/9-jiale-chen", "newest_url",
+	    "edges", "a", 9, "b", 10, "weight", 2, "timeline", "year", 2025,
+	    "count", 3, "papers", "sort", "newest", "category", "cs.SE",
+	    "unfiltered_url", BASE "/researchers/9-jiale-chen", "newest_url",
 	    BASE "/researchers/9-jiale-chen?category=cs.SE", "citations_url",
 	    BASE "/researchers/9-jiale-chen?category=cs.SE&sort=citations",
-	    "items", card,
-	    "pagination", "page", 1, "per_page", 24, "total", 30, "pages", 2,
-	    "prev", "next",
+	    "items", card, "pagination", "page", 1, "per_page", 24, "total", 30,
+	    "pages", 2, "prev", "next",
 	    BASE "/researchers/9-jiale-chen?category=cs.SE&page=2");
 	return m;
 }
@@ -139,15 +132,22 @@ test_paper(void)
 	s = render(pages_render_html, PAGES_PAPER, m, &er);
 	T_EQ(er, CORE_OK, "paper html renders");
 	T_LACKS(s, "<script>alert", "html: no raw script from the title");
-	T_EQ(count(s, "</script>"), 1, "html: only the JSON-LD closes a script");
-	T_CONTAINS(s, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; "
-	    "&amp; &#39;q&#39;", "html: title escaped in the body");
+	T_EQ(count(s, "</script>"), 1,
+	    "html: only the JSON-LD closes a script");
+	T_CONTAINS(s,
+	    "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; "
+	    "&amp; &#39;q&#39;",
+	    "html: title escaped in the body");
 	T_CONTAINS(s, "<title>&lt;script&gt;", "html: <title> escaped");
 	T_CONTAINS(s, "\\u003cscript\\u003e", "json-ld: < escaped");
-	T_CONTAINS(s, "<link rel=\"canonical\" href=\"" BASE
-	    "/papers/2512.20345-a-study\">", "html: canonical link");
-	T_CONTAINS(s, "type=\"text/markdown\" href=\"" BASE
-	    "/papers/2512.20345-a-study?format=md\"", "html: md alternate");
+	T_CONTAINS(s,
+	    "<link rel=\"canonical\" href=\"" BASE
+	    "/papers/2512.20345-a-study\">",
+	    "html: canonical link");
+	T_CONTAINS(s,
+	    "type=\"text/markdown\" href=\"" BASE
+	    "/papers/2512.20345-a-study?format=md\"",
+	    "html: md alternate");
 	T_CONTAINS(s, "application/x-bibtex", "html: bib alternate");
 	T_CONTAINS(s, "property=\"og:title\"", "html: OpenGraph");
 	T_CONTAINS(s, "name=\"twitter:card\"", "html: Twitter card");
@@ -156,16 +156,19 @@ test_paper(void)
 	T_CONTAINS(s, "href=\"/researchers/7-xiaoxue-ma\"",
 	    "html: matched author linked (site-relative)");
 	T_CONTAINS(s, "Jacky &lt;Keung&gt;", "html: unmatched author as text");
-	T_CONTAINS(s, "1 of 2 authors are matched", "html: says not all "
+	T_CONTAINS(s, "1 of 2 authors are matched",
+	    "html: says not all "
 	    "authors are matched");
-	T_CONTAINS(s, "We study &lt;b&gt;bugs&lt;/b&gt;", "html: abstract "
+	T_CONTAINS(s, "We study &lt;b&gt;bugs&lt;/b&gt;",
+	    "html: abstract "
 	    "escaped");
 	T_CONTAINS(s, "https://arxiv.org/pdf/2512.20345", "html: PDF link");
 	T_CONTAINS(s, "https://doi.org/10.1/x_y", "html: DOI link");
 	T_CONTAINS(s, "<dt>Citations</dt><dd>unknown</dd>",
 	    "html: unknown citations say so");
 	T_CONTAINS(s, "cat cat-primary", "html: primary category marked");
-	T_CONTAINS(s, "<!--# if expr=\"$cookie_weft_session\" -->"
+	T_CONTAINS(s,
+	    "<!--# if expr=\"$cookie_weft_session\" -->"
 	    "<!--# include virtual=\"/account/nav\" --><!--# else -->",
 	    "html: account slot is SSI guarded by the cookie");
 	T_CONTAINS(s, "not affiliated with arXiv", "footer: not affiliated");
@@ -179,8 +182,8 @@ test_paper(void)
 	 * angle brackets must be escaped whatever it decides. */
 	T_CONTAINS(s, "# \\<script\\>alert", "md: title escaped");
 	T_LACKS(s, "<script>", "md: no raw script tag");
-	T_CONTAINS(s, "[Xiaoxue \"Ma\"](" BASE
-	    "/researchers/7-xiaoxue-ma)", "md: author link absolute");
+	T_CONTAINS(s, "[Xiaoxue \"Ma\"](" BASE "/researchers/7-xiaoxue-ma)",
+	    "md: author link absolute");
 	T_CONTAINS(s, "- Citations: unknown", "md: unknown metric");
 	T_CONTAINS(s, "## Abstract", "md: abstract section");
 	T_LACKS(s, "<b>", "md: no raw html");
@@ -189,8 +192,10 @@ test_paper(void)
 	s = render(pages_render_bib, PAGES_PAPER, m, &er);
 	T_EQ(er, CORE_OK, "paper bib renders");
 	T_CONTAINS(s, "@misc{ma2025script,", "bib: key");
-	T_CONTAINS(s, "title = {<script>alert(\"x\")</script> \\& 'q' "
-	    "</script>}", "bib: title escaped for BibTeX");
+	T_CONTAINS(s,
+	    "title = {<script>alert(\"x\")</script> \\& 'q' "
+	    "</script>}",
+	    "bib: title escaped for BibTeX");
 	T_CONTAINS(s, "eprint = {2512.20345}", "bib: eprint");
 	T_CONTAINS(s, "doi = {10.1/x\\_y}", "bib: underscore escaped");
 	T_CONTAINS(s, "author = {Xiaoxue \"Ma\" and Jacky <Keung>}",
@@ -216,12 +221,14 @@ test_researcher(void)
 	T_CONTAINS(s, "<h1>Jiale &lt;Chen&gt;</h1>", "name as h1, escaped");
 	T_CONTAINS(s, "<p class=\"eyebrow\">researcher</p>", "eyebrow");
 	T_CONTAINS(s, "3 papers here", "badge: papers here");
-	T_CONTAINS(s, "badge badge-red\">h-index unknown", "badge: unknown "
+	T_CONTAINS(s, "badge badge-red\">h-index unknown",
+	    "badge: unknown "
 	    "h-index, red");
 	T_CONTAINS(s, "citations unknown", "badge: unknown citations");
 	T_CONTAINS(s, "works total unknown", "badge: unknown works");
 	T_CONTAINS(s, "newest first", "note on matching order");
-	T_CONTAINS(s, "<!--# if expr=\"$cookie_weft_session\" -->"
+	T_CONTAINS(s,
+	    "<!--# if expr=\"$cookie_weft_session\" -->"
 	    "<!--# include virtual=\"/account/follow/9\" --><!--# else -->",
 	    "follow slot is an SSI include");
 	T_CONTAINS(s, "href=\"/signin?next=/researchers/9-jiale-chen\"",
@@ -256,11 +263,15 @@ test_researcher(void)
 	T_EQ(er, CORE_OK, "researcher md renders");
 	T_CONTAINS(s, "# Jiale \\<Chen\\>", "md title");
 	T_CONTAINS(s, "index: unknown", "md unknown h-index");
-	T_CONTAINS(s, "- [Yishu Li](" BASE "/researchers/10-yishu-li) — 2 "
-	    "joint papers", "md adjacency list");
+	T_CONTAINS(s,
+	    "- [Yishu Li](" BASE "/researchers/10-yishu-li) — 2 "
+	    "joint papers",
+	    "md adjacency list");
 	T_CONTAINS(s, "Next page: [", "md next page");
-	T_CONTAINS(s, "](" BASE "/researchers/9-jiale-chen?category=cs.SE&"
-	    "page=2)", "md next page absolute");
+	T_CONTAINS(s,
+	    "](" BASE "/researchers/9-jiale-chen?category=cs.SE&"
+	    "page=2)",
+	    "md next page absolute");
 	T_LACKS(s, "](/", "md: no relative links");
 	free(s);
 	json_decref(m);
@@ -334,7 +345,8 @@ test_helpers(void)
 	pg = pages_pagination(BASE, "/researchers", 2, 50);
 	T_EQ(pages_int(pg, "pages", 0), 3, "50 items are 3 pages");
 	T_STREQ(pages_str(pg, "next"), BASE "/researchers?page=3", "next");
-	T_STREQ(pages_str(pg, "prev"), BASE "/researchers", "prev of 2 is "
+	T_STREQ(pages_str(pg, "prev"), BASE "/researchers",
+	    "prev of 2 is "
 	    "the list itself");
 	json_decref(pg);
 	pg = pages_pagination(BASE, "/r/1-x?sort=citations", 3, 100);
@@ -353,8 +365,10 @@ test_helpers(void)
 	T_STREQ(core_buf_cstr(&b), "héllo wörld", "excerpt keeps UTF-8");
 	core_buf_reset(&b);
 	pages_bib_escape(&b, "{a}\\b%c#d$e&f_g^h~i");
-	T_STREQ(core_buf_cstr(&b), "\\{a\\}\\textbackslash{}b\\%c\\#d\\$e"
-	    "\\&f\\_g\\^{}h\\~{}i", "bib escape");
+	T_STREQ(core_buf_cstr(&b),
+	    "\\{a\\}\\textbackslash{}b\\%c\\#d\\$e"
+	    "\\&f\\_g\\^{}h\\~{}i",
+	    "bib escape");
 	core_buf_free(&b);
 }
 
