@@ -307,8 +307,8 @@ feeds_rss_institution(struct core_req *r)
 /*
  * The private feed.  The token in the URL is a bearer secret: it is
  * hashed before the lookup, never logged (core logs this path as
- * /rss/feed/[token]), and the response is kept out of shared caches,
- * search engines and Referer headers.
+ * /rss/feed/[token]), and the response is kept out of shared caches
+ * and search engines.
  */
 enum core_err
 feeds_rss_private(struct core_req *r)
@@ -350,8 +350,6 @@ out:
 		er = feeds_fail(r, 404, "there is no such feed (a rotated "
 		    "feed address stops working at once)");
 	core_resp_header(r, "X-Robots-Tag", "noindex");
-	if (er == CORE_OK)
-		core_resp_header(r, "Referrer-Policy", "no-referrer");
 	if (tok != NULL)
 		memset(tok, 0, n);
 	free(tok);

@@ -86,7 +86,7 @@ SELECT id, arxiv_id, slug, floor(extract(epoch FROM modified_at))::bigint
  LIMIT $3::integer;
 
 -- name: SITEMAP_RESEARCHERS
-SELECT id, id::text, slug,
+SELECT id, id::text AS id_text, slug,
        floor(extract(epoch FROM greatest(modified_at,
                                          latest_paper::timestamptz)))::bigint
   FROM researchers
@@ -95,7 +95,7 @@ SELECT id, id::text, slug,
  LIMIT $3::integer;
 
 -- name: SITEMAP_INSTITUTIONS
-SELECT id, id::text, slug, floor(extract(epoch FROM modified_at))::bigint
+SELECT id, id::text AS id_text, slug, floor(extract(epoch FROM modified_at))::bigint
   FROM institutions
  WHERE id > $1::bigint AND id <= $2::bigint
  ORDER BY id
