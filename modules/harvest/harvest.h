@@ -1,0 +1,208 @@
+/*
+ * harvest.h -- weft-harvest's private header, one section per .c file.
+ */
+#ifndef HARVEST_H
+#define HARVEST_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* ------------------------------------------------------------------ */
+/* name.c: author names                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * s with the common TeX accent commands turned into Unicode letters:
+ * \'a \"o \`e \^o \~n \=a \.z \c{c} \v{s} \u{g} \H{o} \k{a} \r{a}, with or
+ * without braces ({\"u}, \"{u}), \i, and the letters \o \O \l \L \ss \aa
+ * \AA \ae \AE \oe \OE.  Anything else passes unchanged.  The result is in
+ * NFC.  Caller frees with free().
+ */
+char *harvest_tex_unaccent(const char *s);
+
+/*
+ * s with leading and trailing white space removed and every inner run of
+ * white space (including line breaks) turned into one space.  Caller
+ * frees.
+ */
+char *harvest_squash(const char *s);
+
+/*
+ * The normalised key of an author name, used to group one name's papers:
+ * TeX accents resolved, NFKD, marks stripped, case folded, a few letters
+ * without decomposition spelt in ASCII (ł l, ø o, æ ae ...), every run of
+ * characters other than letters and digits as one space, no space at
+ * either end.  "Last, First" (one comma; a second one before a suffix:
+ * "Last, First, Jr.") is reordered to "First Last".  "" when nothing is
+ * left.  Caller frees.
+ */
+char *harvest_name_key(const char *name);
+
+/*
+ * "First Last Suffix" from the parts of a parsed name (any may be NULL or
+ * empty), TeX accents resolved, white space squashed.  Caller frees.
+ */
+char *harvest_name_join(const char *last, const char *first,
+    const char *suffix);
+
+/* ------------------------------------------------------------------ */
+/* records.c: one JSON line to one row set, no database                */
+/* ------------------------------------------------------------------ */
+
+enum harvest_shape {
+	HARVEST_SHAPE_LISTING, /* daily listing: authors as a list */
+	HARVEST_SHAPE_KAGGLE,  /* Kaggle/OAI snapshot: authors_parsed */
+	HARVEST_SHAPE__MAX
+};
+
+/* A paper and its authors in order.  Strings are owned by the struct;
+ * NULL means unknown (SQL NULL). */
+struct harvest_paper {
+	enum harvest_shape shape;
+	char *arxiv_id;	 /* canonical, without version */
+	char *title;	 /* squashed, TeX accents resolved */
+	char *abstract;	 /* trimmed, never NULL */
+	char *comment;
+	char *categories; /* JSON array text, primary first */
+	char *primary;
+	char *published; /* "YYYY-MM-DD" */
+	char *updated;
+	char *versions; /* JSON text: [{"version":1,"date":"2007-04-02"}] */
+	char *doi;
+	char *journal_ref;
+	char *license;
+	char *slug; /* core_slug(title, 80) */
+	const char *source; /* static: "arxiv-listing" or "kaggle" */
+	char **authors;	    /* display names, in order */
+	size_t nauthors;
+};
+
+/* An institution (from ROR, or from OpenAlex). */
+struct harvest_inst {
+	char *ror_id;	   /* "02jx3x895" */
+	char *openalex_id; /* "I136199984" */
+	char *name;
+	char *slug; /* core_slug(name, 60) */
+	char *aliases; /* JSON array text */
+	char *country_code;
+	char *country_name;
+	char *type;
+	char *status;
+	char *website;
+	char *established; /* decimal text */
+};
+
+/* One institution an OpenAlex author is linked to. */
+struct harvest_affil {
+	char *ror_id;
+	char *openalex_id;
+	char *name;
+	char *slug;
+	char *country_code;
+	char *type;
+	int last_known;
+	int first_year; /* 0: unknown */
+	int last_year;
+};
+
+/* An OpenAlex author. */
+struct harvest_author {
+	char *openalex_id; /* "A5023888391" */
+	char *name;
+	char *name_key;
+	char *slug; /* core_slug(name, 60) */
+	char *orcid; /* bare "0000-0001-6187-6610" */
+	char *h_index; /* decimal text; NULL when unknown */
+	char *citations;
+	char *works_count;
+	struct harvest_affil *affils;
+	size_t naffils;
+};
+
+/*
+ * Converts one decoded JSON line into a paper, detecting the shape.  On
+ * CORE_OK *p is filled (free with harvest_paper_free()); on CORE_EINPUT
+ * *why is a static reason and *p holds nothing.  p must be zeroed.
+ */
+enum core_err harvest_paper_parse(const json_t *o, struct harvest_paper *p,
+    const char **why);
+void harvest_paper_free(struct harvest_paper *p);
+
+/* A ROR v2 organisation record, same contract as harvest_paper_parse(). */
+enum core_err harvest_ror_parse(const json_t *o, struct harvest_inst *in,
+    const char **why);
+/* An OpenAlex institution entity, same contract. */
+enum core_err harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
+    const char **why);
+void harvest_inst_free(struct harvest_inst *in);
+
+/* An OpenAlex author entity, same contract. */
+enum core_err harvest_oa_author_parse(const json_t *o,
+    struct harvest_author *a, const char **why);
+void harvest_author_free(struct harvest_author *a);
+
+/*
+ * Appends one row in COPY text format: fields separated by tabs, NULL as
+ * \N, backslash, tab, line feed and carriage return escaped, a line feed
+ * at the end.
+ */
+void harvest_copy_row(struct core_buf *b, const char *const *fields,
+    size_t n);
+
+/*
+ * The date part of an RFC 2822 date ("Mon, 2 Apr 2007 19:18:42 GMT") as
+ * "YYYY-MM-DD" into out[11]; 0 on success, -1 if it is not one.
+ */
+int harvest_rfc2822_date(const char *s, char out[11]);
+
+/* ------------------------------------------------------------------ */
+/* migrate.c, load.c: the subcommands (main.c parses the options)      */
+/* ------------------------------------------------------------------ */
+
+struct core_conf;
+
+/* Exit codes. */
+#define HARVEST_EXIT_OK	   0
+#define HARVEST_EXIT_FAIL  1
+#define HARVEST_EXIT_USAGE 2
+#define HARVEST_EXIT_BEHIND 3 /* migrate --check: not at the latest */
+
+/*
+ * The prepared statements: sql/queries/harvest.sql lists the migration
+ * statements first, then the loader's, then the scripts (run with
+ * core_db_cmd(), never prepared; see that file).
+ */
+#define HARVEST_NMIGRATE  HARVEST_SQL_LOAD_COUNTS
+#define HARVEST_NPREPARED HARVEST_SQL_MIGRATIONS_ENSURE
+
+/* Runs "migrate"; check for --check.  Returns an exit code. */
+int harvest_migrate(const struct core_conf *conf, int check);
+/* Runs "load" from dir (NULL: the configured one).  Returns an exit code. */
+int harvest_load(const struct core_conf *conf, const char *dir);
+
+/*
+ * Connects as the subcommands do: schema_migrations is created if
+ * missing (DDL cannot be prepared), then a second connection prepares
+ * the first nstmts statements of harvest_sql.  On CORE_OK *dbp is set
+ * (free with core_db_close()); errors are logged.
+ */
+enum core_err harvest_connect(const struct core_conf *conf, size_t nstmts,
+    struct core_db **dbp);
+/*
+ * The migration files of sql_dir/schema, "NNNN_name.sql", in version
+ * order.  On CORE_OK *files is an array of *n entries (free with
+ * harvest_migrations_free()).
+ */
+struct harvest_mfile {
+	int version;
+	char *name; /* "0001_init" */
+	char *path;
+};
+enum core_err harvest_migrations(const struct core_conf *conf,
+    struct harvest_mfile **files, size_t *n);
+void harvest_migrations_free(struct harvest_mfile *files, size_t n);
+/* The database's schema version (0 when none); CORE_EDB. */
+enum core_err harvest_db_version(struct core_db *db, int *version);
+
+#endif /* HARVEST_H */

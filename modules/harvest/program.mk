@@ -1,0 +1,25 @@
+# modules/harvest/program.mk -- weft-harvest, the ingest command.
+# Included by the top Makefile.  Everything but main.c goes into
+# libharvest.a, which the unit tests link too; the statements of
+# sql/queries/harvest.sql become $(B)/gen/harvest_sql.{c,h}.
+PROGRAMS += weft-harvest
+
+harvest_SRCS    := $(wildcard modules/harvest/*.c)
+harvest_LIBOBJS := $(patsubst %.c,$(B)/%.o,$(filter-out modules/harvest/main.c,$(harvest_SRCS)))
+
+$(B)/libharvest.a: $(harvest_LIBOBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/weft-harvest: $(B)/modules/harvest/main.o $(B)/libharvest.a \
+    $(B)/gen/harvest_sql.o $(CORE_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(B)/modules/harvest/main.o \
+	    $(B)/gen/harvest_sql.o $(B)/libharvest.a $(CORE_LIB) $(LDLIBS)
+
+# The objects include harvest_sql.h: generate it first.
+$(patsubst %.c,$(B)/%.o,$(harvest_SRCS)): | $(B)/gen/harvest_sql.h
+
+MODULE_LIBS += $(B)/libharvest.a
+
+# The harvest unit tests include the module's private header.
+$(B)/tests/test_name $(B)/tests/test_loader_parse: CFLAGS += -Imodules/harvest

@@ -1,0 +1,781 @@
+/*
+ * records.c -- one decoded JSON line to one row set: papers in both of
+ * the shapes we bundle, ROR organisations, OpenAlex institutions and
+ * authors.  Pure functions (no database, no I/O) so that the unit tests
+ * can check every field.  A record is either converted whole or refused
+ * with a reason: the loader never writes half of one.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "harvest.h"
+
+#define PAPER_SLUG_MAX 80
+#define NAME_SLUG_MAX  60
+
+/* A string member, or NULL when absent, null or not a string. */
+static const char *
+str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* A trimmed copy of a string member; NULL when absent or blank. */
+static char *
+opt_str(const json_t *o, const char *key)
+{
+	const char *s;
+	char *t;
+
+	if ((s = str(o, key)) == NULL)
+		return NULL;
+	t = harvest_squash(s);
+	if (*t == '\0') {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The text after the last '/' of a URL ("https://ror.org/0abc" gives
+ * "0abc"); NULL when that is empty. */
+static char *
+last_part(const char *url)
+{
+	const char *p;
+
+	if (url == NULL)
+		return NULL;
+	p = strrchr(url, '/');
+	p = p != NULL ? p + 1 : url;
+	return *p != '\0' ? core_xstrdup(p) : NULL;
+}
+
+/* A JSON integer member as decimal text; NULL when absent (unknown is
+ * not zero). */
+static char *
+int_text(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		return NULL;
+	return core_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+}
+
+/* Compact JSON text of v; caller frees. */
+static char *
+json_text(const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_ENCODE_ANY);
+
+	return s != NULL ? s : core_xstrdup("[]");
+}
+
+/* 1 if s is "YYYY-MM-DD" with a plausible month and day. */
+static int
+is_date(const char *s)
+{
+	int i;
+
+	if (s == NULL || strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+			return 0;
+	return atoi(s + 5) >= 1 && atoi(s + 5) <= 12 && atoi(s + 8) >= 1 &&
+	    atoi(s + 8) <= 31;
+}
+
+int
+harvest_rfc2822_date(const char *s, char out[11])
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	const char *p;
+	int day, year, mon;
+	char name[4], tmp[48];
+
+	if (s == NULL)
+		return -1;
+	/* The day of the week is optional (RFC 2822, 3.3). */
+	if ((p = strchr(s, ',')) != NULL)
+		s = p + 1;
+	if (sscanf(s, " %2d %3s %4d", &day, name, &year) != 3)
+		return -1;
+	if (strlen(name) != 3 || (p = strstr(months, name)) == NULL ||
+	    (p - months) % 3 != 0)
+		return -1;
+	mon = (int)((size_t)(p - months) / 3) + 1;
+	if (mon < 1 || mon > 12 || day < 1 || day > 31 || year < 1000 ||
+	    year > 9999)
+		return -1;
+	/* Ranges checked above; the compiler cannot see that. */
+	snprintf(tmp, sizeof(tmp), "%04d-%02d-%02d", year, mon, day);
+	memcpy(out, tmp, 11);
+	return 0;
+}
+
+/* ------------------------------------------------------------ papers */
+
+void
+harvest_paper_free(struct harvest_paper *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	free(p->arxiv_id);
+	free(p->title);
+	free(p->abstract);
+	free(p->comment);
+	free(p->categories);
+	free(p->primary);
+	free(p->published);
+	free(p->updated);
+	free(p->versions);
+	free(p->doi);
+	free(p->journal_ref);
+	free(p->license);
+	free(p->slug);
+	for (i = 0; i < p->nauthors; i++)
+		free(p->authors[i]);
+	free(p->authors);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The canonical id (without version) of the "id" member. */
+static enum core_err
+paper_id(const json_t *o, struct harvest_paper *p, const char **why)
+{
+	struct core_arxiv_id id;
+	const char *s;
+	size_t used;
+
+	if ((s = str(o, "id")) == NULL) {
+		*why = "no id";
+		return CORE_EINPUT;
+	}
+	if (core_arxiv_parse(s, strlen(s), &id, &used) != CORE_OK ||
+	    used != strlen(s)) {
+		*why = "id is not an arXiv identifier";
+		return CORE_EINPUT;
+	}
+	p->arxiv_id = core_xstrdup(id.id);
+	return CORE_OK;
+}
+
+/* Title and abstract, common to both shapes. */
+static enum core_err
+paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
+    const char **why)
+{
+	const char *s;
+	char *tex;
+
+	if ((s = str(o, "title")) == NULL) {
+		*why = "no title";
+		return CORE_EINPUT;
+	}
+	tex = harvest_tex_unaccent(s);
+	p->title = harvest_squash(tex);
+	free(tex);
+	if (*p->title == '\0') {
+		*why = "empty title";
+		return CORE_EINPUT;
+	}
+	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
+	/*
+	 * The abstract keeps its line breaks (arXiv's hard wrapping and
+	 * paragraph breaks); only the ends are trimmed.
+	 */
+	s = str(o, abskey);
+	if (s == NULL)
+		s = "";
+	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+		s++;
+	p->abstract = core_xstrdup(s);
+	{
+		size_t n = strlen(p->abstract);
+
+		while (n > 0 && (p->abstract[n - 1] == ' ' ||
+		    p->abstract[n - 1] == '\n' || p->abstract[n - 1] == '\t' ||
+		    p->abstract[n - 1] == '\r'))
+			p->abstract[--n] = '\0';
+	}
+	return CORE_OK;
+}
+
+/* Sets categories (JSON) and primary from a list of names, primary
+ * first. */
+static enum core_err
+paper_cats(json_t *list, struct harvest_paper *p, const char **why)
+{
+	if (json_array_size(list) == 0) {
+		*why = "no categories";
+		return CORE_EINPUT;
+	}
+	p->primary = core_xstrdup(json_string_value(json_array_get(list, 0)));
+	p->categories = json_text(list);
+	return CORE_OK;
+}
+
+static void
+add_author(struct harvest_paper *p, char *name)
+{
+	p->authors = core_xrealloc(p->authors,
+	    (p->nauthors + 1) * sizeof(*p->authors));
+	p->authors[p->nauthors++] = name;
+}
+
+static enum core_err
+listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
+{
+	json_t *cats = NULL, *authors, *v;
+	const char *s;
+	char *tex, *name;
+	size_t i;
+	enum core_err er;
+
+	p->shape = HARVEST_SHAPE_LISTING;
+	p->source = "arxiv-listing";
+	if ((er = paper_id(o, p, why)) != CORE_OK ||
+	    (er = paper_text(o, "summary", p, why)) != CORE_OK)
+		goto out;
+	p->comment = opt_str(o, "comment");
+
+	cats = json_array();
+	json_array_foreach(json_object_get(o, "categories"), i, v) {
+		if ((s = json_string_value(v)) == NULL || *s == '\0') {
+			*why = "a category is not a string";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		json_array_append_new(cats, json_string(s));
+	}
+	if ((er = paper_cats(cats, p, why)) != CORE_OK)
+		goto out;
+
+	authors = json_object_get(o, "authors");
+	json_array_foreach(authors, i, v) {
+		if ((s = json_string_value(v)) == NULL) {
+			*why = "an author is not a string";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		tex = harvest_tex_unaccent(s);
+		name = harvest_squash(tex);
+		free(tex);
+		if (*name == '\0') {
+			free(name);
+			*why = "an author name is empty";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		add_author(p, name);
+	}
+
+	/* The listing day is the only date this shape has. */
+	if ((s = str(o, "_listing_date")) != NULL) {
+		if (!is_date(s)) {
+			*why = "_listing_date is not YYYY-MM-DD";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		p->published = core_xstrdup(s);
+		p->updated = core_xstrdup(s);
+	}
+	p->versions = core_xstrdup("[]");
+out:
+	json_decref(cats);
+	return er;
+}
+
+static enum core_err
+kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
+{
+	json_t *cats = NULL, *vers = NULL, *v, *ap;
+	const char *s, *start, *end;
+	char date[11], *name;
+	size_t i;
+	long n, lo = 0, hi = 0;
+	enum core_err er;
+
+	p->shape = HARVEST_SHAPE_KAGGLE;
+	p->source = "kaggle";
+	if ((er = paper_id(o, p, why)) != CORE_OK ||
+	    (er = paper_text(o, "abstract", p, why)) != CORE_OK)
+		goto out;
+	p->comment = opt_str(o, "comments");
+	p->doi = opt_str(o, "doi");
+	p->journal_ref = opt_str(o, "journal-ref");
+	p->license = opt_str(o, "license");
+
+	/* "math.CO cs.CG": space-separated, primary first. */
+	cats = json_array();
+	if ((s = str(o, "categories")) != NULL)
+		for (start = s; *start != '\0'; start = end) {
+			while (*start == ' ')
+				start++;
+			for (end = start; *end != '\0' && *end != ' '; end++)
+				continue;
+			if (end > start)
+				json_array_append_new(cats,
+				    json_stringn(start, (size_t)(end - start)));
+		}
+	if ((er = paper_cats(cats, p, why)) != CORE_OK)
+		goto out;
+
+	/* Versions: "v1" created "Mon, 2 Apr 2007 19:18:42 GMT". */
+	vers = json_array();
+	json_array_foreach(json_object_get(o, "versions"), i, v) {
+		s = str(v, "version");
+		if (s == NULL || s[0] != 'v' || (n = atol(s + 1)) < 1 ||
+		    harvest_rfc2822_date(str(v, "created"), date) != 0) {
+			*why = "a version has no number or no date";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		json_array_append_new(vers, json_pack("{s:I,s:s}", "version",
+		    (json_int_t)n, "date", date));
+		if (lo == 0 || n < lo) {
+			lo = n;
+			free(p->published);
+			p->published = core_xstrdup(date);
+		}
+		if (n > hi) {
+			hi = n;
+			free(p->updated);
+			p->updated = core_xstrdup(date);
+		}
+	}
+	p->versions = json_text(vers);
+	if (p->updated == NULL && is_date(str(o, "update_date")))
+		p->updated = core_xstrdup(str(o, "update_date"));
+
+	/* [[last, first, suffix], ...] */
+	ap = json_object_get(o, "authors_parsed");
+	if (!json_is_array(ap)) {
+		*why = "no authors_parsed";
+		er = CORE_EINPUT;
+		goto out;
+	}
+	json_array_foreach(ap, i, v) {
+		if (!json_is_array(v) || json_array_size(v) == 0 ||
+		    json_string_value(json_array_get(v, 0)) == NULL) {
+			*why = "an authors_parsed entry is not [last, first, "
+			       "suffix]";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		name = harvest_name_join(
+		    json_string_value(json_array_get(v, 0)),
+		    json_string_value(json_array_get(v, 1)),
+		    json_string_value(json_array_get(v, 2)));
+		if (*name == '\0') {
+			free(name);
+			*why = "an author name is empty";
+			er = CORE_EINPUT;
+			goto out;
+		}
+		add_author(p, name);
+	}
+out:
+	json_decref(cats);
+	json_decref(vers);
+	return er;
+}
+
+enum core_err
+harvest_paper_parse(const json_t *o, struct harvest_paper *p,
+    const char **why)
+{
+	enum core_err er;
+
+	*why = NULL;
+	if (!json_is_object(o)) {
+		*why = "not a JSON object";
+		return CORE_EINPUT;
+	}
+	/* The listing has a list of names; Kaggle a string plus
+	 * authors_parsed. */
+	if (json_is_array(json_object_get(o, "authors")))
+		er = listing_parse(o, p, why);
+	else if (json_object_get(o, "authors_parsed") != NULL)
+		er = kaggle_parse(o, p, why);
+	else {
+		*why = "neither a listing nor a Kaggle record (no authors)";
+		er = CORE_EINPUT;
+	}
+	if (er == CORE_OK && p->nauthors == 0) {
+		*why = "no authors";
+		er = CORE_EINPUT;
+	}
+	if (er != CORE_OK)
+		harvest_paper_free(p);
+	return er;
+}
+
+/* ------------------------------------------------------ institutions */
+
+void
+harvest_inst_free(struct harvest_inst *in)
+{
+	if (in == NULL)
+		return;
+	free(in->ror_id);
+	free(in->openalex_id);
+	free(in->name);
+	free(in->slug);
+	free(in->aliases);
+	free(in->country_code);
+	free(in->country_name);
+	free(in->type);
+	free(in->status);
+	free(in->website);
+	free(in->established);
+	memset(in, 0, sizeof(*in));
+}
+
+/* 1 if the names[] entry n has type t among its types. */
+static int
+has_type(const json_t *n, const char *t)
+{
+	const char *s;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(n, "types"), i, v)
+		if ((s = json_string_value(v)) != NULL && strcmp(s, t) == 0)
+			return 1;
+	return 0;
+}
+
+/* Appends s to the JSON array a unless blank, equal to name or there. */
+static void
+alias_add(json_t *a, const char *s, const char *name)
+{
+	json_t *v;
+	size_t i;
+
+	if (s == NULL || *s == '\0' || strcmp(s, name) == 0)
+		return;
+	json_array_foreach(a, i, v)
+		if (strcmp(json_string_value(v), s) == 0)
+			return;
+	json_array_append_new(a, json_string(s));
+}
+
+enum core_err
+harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
+{
+	json_t *names, *n, *disp = NULL, *aliases = NULL, *geo, *v;
+	const char *s;
+	size_t i;
+	enum core_err er = CORE_EINPUT;
+
+	*why = NULL;
+	if (!json_is_object(o)) {
+		*why = "not a JSON object";
+		goto out;
+	}
+	if ((in->ror_id = last_part(str(o, "id"))) == NULL ||
+	    strstr(str(o, "id"), "ror.org/") == NULL) {
+		*why = "id is not a ROR URL";
+		goto out;
+	}
+	/* The display name is the entry typed "ror_display" (schema v2). */
+	names = json_object_get(o, "names");
+	json_array_foreach(names, i, n)
+		if (has_type(n, "ror_display") && str(n, "value") != NULL) {
+			disp = n;
+			break;
+		}
+	if (disp == NULL) {
+		*why = "no ror_display name";
+		goto out;
+	}
+	in->name = harvest_squash(str(disp, "value"));
+	if (*in->name == '\0') {
+		*why = "empty ror_display name";
+		goto out;
+	}
+	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+	aliases = json_array();
+	json_array_foreach(names, i, n) {
+		if (n == disp)
+			continue;
+		if (has_type(n, "alias") || has_type(n, "label") ||
+		    has_type(n, "acronym"))
+			alias_add(aliases, str(n, "value"), in->name);
+	}
+	in->aliases = json_text(aliases);
+
+	geo = json_object_get(json_array_get(json_object_get(o, "locations"),
+	    0), "geonames_details");
+	in->country_code = opt_str(geo, "country_code");
+	in->country_name = opt_str(geo, "country_name");
+	if ((s = json_string_value(json_array_get(json_object_get(o, "types"),
+	    0))) != NULL && *s != '\0')
+		in->type = core_xstrdup(s);
+	in->status = opt_str(o, "status");
+	json_array_foreach(json_object_get(o, "links"), i, v)
+		if ((s = str(v, "type")) != NULL && strcmp(s, "website") == 0 &&
+		    str(v, "value") != NULL) {
+			in->website = opt_str(v, "value");
+			break;
+		}
+	in->established = int_text(o, "established");
+	er = CORE_OK;
+out:
+	json_decref(aliases);
+	if (er != CORE_OK)
+		harvest_inst_free(in);
+	return er;
+}
+
+enum core_err
+harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
+    const char **why)
+{
+	json_t *aliases = NULL, *v;
+	const char *s;
+	size_t i;
+	enum core_err er = CORE_EINPUT;
+
+	*why = NULL;
+	if (!json_is_object(o)) {
+		*why = "not a JSON object";
+		goto out;
+	}
+	if ((s = str(o, "id")) == NULL || strstr(s, "openalex.org/I") == NULL ||
+	    (in->openalex_id = last_part(s)) == NULL) {
+		*why = "id is not an OpenAlex institution URL";
+		goto out;
+	}
+	if ((s = str(o, "ror")) != NULL)
+		in->ror_id = last_part(s);
+	if ((in->name = opt_str(o, "display_name")) == NULL) {
+		*why = "no display_name";
+		goto out;
+	}
+	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+	aliases = json_array();
+	json_array_foreach(json_object_get(o, "display_name_alternatives"), i, v)
+		alias_add(aliases, json_string_value(v), in->name);
+	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
+		alias_add(aliases, json_string_value(v), in->name);
+	in->aliases = json_text(aliases);
+	in->country_code = opt_str(o, "country_code");
+	in->country_name = opt_str(json_object_get(o, "geo"), "country");
+	in->type = opt_str(o, "type");
+	in->website = opt_str(o, "homepage_url");
+	er = CORE_OK;
+out:
+	json_decref(aliases);
+	if (er != CORE_OK)
+		harvest_inst_free(in);
+	return er;
+}
+
+/* ----------------------------------------------------------- authors */
+
+void
+harvest_author_free(struct harvest_author *a)
+{
+	size_t i;
+
+	if (a == NULL)
+		return;
+	free(a->openalex_id);
+	free(a->name);
+	free(a->name_key);
+	free(a->slug);
+	free(a->orcid);
+	free(a->h_index);
+	free(a->citations);
+	free(a->works_count);
+	for (i = 0; i < a->naffils; i++) {
+		free(a->affils[i].ror_id);
+		free(a->affils[i].openalex_id);
+		free(a->affils[i].name);
+		free(a->affils[i].slug);
+		free(a->affils[i].country_code);
+		free(a->affils[i].type);
+	}
+	free(a->affils);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A bare ORCID iD from "https://orcid.org/0000-0001-6187-6610", or NULL
+ * when it is not one (16 digits in groups of four, the last may be X). */
+static char *
+orcid_bare(const char *s)
+{
+	char *id;
+	int i;
+
+	if ((id = last_part(s)) == NULL)
+		return NULL;
+	if (strlen(id) != 19)
+		goto bad;
+	for (i = 0; i < 19; i++) {
+		if (i % 5 == 4) {
+			if (id[i] != '-')
+				goto bad;
+		} else if (!isdigit((unsigned char)id[i]) &&
+		    !(i == 18 && id[i] == 'X'))
+			goto bad;
+	}
+	return id;
+bad:
+	free(id);
+	return NULL;
+}
+
+/*
+ * The affiliation for institution object inst, found or added; NULL when
+ * inst names neither a ROR nor an OpenAlex id.  One entry per
+ * institution, keyed by ROR id, else OpenAlex id.
+ */
+static struct harvest_affil *
+affil_get(struct harvest_author *a, const json_t *inst)
+{
+	struct harvest_affil *f;
+	char *ror, *oa;
+	size_t i;
+
+	ror = last_part(str(inst, "ror"));
+	oa = str(inst, "id") != NULL && strstr(str(inst, "id"),
+	    "openalex.org/I") != NULL ? last_part(str(inst, "id")) : NULL;
+	if ((ror == NULL && oa == NULL) || str(inst, "display_name") == NULL) {
+		free(ror);
+		free(oa);
+		return NULL;
+	}
+	for (i = 0; i < a->naffils; i++) {
+		f = &a->affils[i];
+		if ((ror != NULL && f->ror_id != NULL &&
+		    strcmp(ror, f->ror_id) == 0) ||
+		    (ror == NULL && f->ror_id == NULL && oa != NULL &&
+		    f->openalex_id != NULL && strcmp(oa, f->openalex_id) == 0)) {
+			free(ror);
+			free(oa);
+			return f;
+		}
+	}
+	a->affils = core_xrealloc(a->affils,
+	    (a->naffils + 1) * sizeof(*a->affils));
+	f = &a->affils[a->naffils++];
+	memset(f, 0, sizeof(*f));
+	f->ror_id = ror;
+	f->openalex_id = oa;
+	f->name = harvest_squash(str(inst, "display_name"));
+	f->slug = core_slug(f->name, NAME_SLUG_MAX);
+	f->country_code = opt_str(inst, "country_code");
+	f->type = opt_str(inst, "type");
+	return f;
+}
+
+enum core_err
+harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
+    const char **why)
+{
+	struct harvest_affil *f;
+	json_t *v, *y;
+	const char *s;
+	size_t i, j;
+	int year;
+	enum core_err er = CORE_EINPUT;
+
+	*why = NULL;
+	if (!json_is_object(o)) {
+		*why = "not a JSON object";
+		goto out;
+	}
+	if ((s = str(o, "id")) == NULL || strstr(s, "openalex.org/A") == NULL ||
+	    (a->openalex_id = last_part(s)) == NULL) {
+		*why = "id is not an OpenAlex author URL";
+		goto out;
+	}
+	if ((a->name = opt_str(o, "display_name")) == NULL) {
+		*why = "no display_name";
+		goto out;
+	}
+	a->name_key = harvest_name_key(a->name);
+	a->slug = core_slug(a->name, NAME_SLUG_MAX);
+	a->orcid = orcid_bare(str(o, "orcid"));
+	a->h_index = int_text(json_object_get(o, "summary_stats"), "h_index");
+	a->citations = int_text(o, "cited_by_count");
+	a->works_count = int_text(o, "works_count");
+
+	json_array_foreach(json_object_get(o, "affiliations"), i, v) {
+		if ((f = affil_get(a, json_object_get(v, "institution"))) ==
+		    NULL)
+			continue;
+		json_array_foreach(json_object_get(v, "years"), j, y) {
+			if (!json_is_integer(y))
+				continue;
+			year = (int)json_integer_value(y);
+			if (f->first_year == 0 || year < f->first_year)
+				f->first_year = year;
+			if (year > f->last_year)
+				f->last_year = year;
+		}
+	}
+	json_array_foreach(json_object_get(o, "last_known_institutions"), i, v)
+		if ((f = affil_get(a, v)) != NULL)
+			f->last_known = 1;
+	er = CORE_OK;
+out:
+	if (er != CORE_OK)
+		harvest_author_free(a);
+	return er;
+}
+
+/* -------------------------------------------------------------- COPY */
+
+void
+harvest_copy_row(struct core_buf *b, const char *const *fields, size_t n)
+{
+	const char *s, *run;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			core_buf_putc(b, '\t');
+		if ((s = fields[i]) == NULL) {
+			core_buf_puts(b, "\\N");
+			continue;
+		}
+		/* COPY text format: these four would end or split the field. */
+		for (run = s; *s != '\0'; s++) {
+			const char *esc;
+
+			switch (*s) {
+			case '\\':
+				esc = "\\\\";
+				break;
+			case '\t':
+				esc = "\\t";
+				break;
+			case '\n':
+				esc = "\\n";
+				break;
+			case '\r':
+				esc = "\\r";
+				break;
+			default:
+				continue;
+			}
+			core_buf_put(b, run, (size_t)(s - run));
+			core_buf_puts(b, esc);
+			run = s + 1;
+		}
+		core_buf_put(b, run, (size_t)(s - run));
+	}
+	core_buf_putc(b, '\n');
+}

@@ -1,0 +1,473 @@
+-- harvest.sql -- the statements of weft-harvest.
+--
+-- Two kinds live here, in this order:
+--
+--  1. Prepared statements (core_db_open() prepares them, core_db_exec()
+--     runs them with $n parameters).  They may only name tables that exist
+--     before the first migration ran: schema_migrations, created by
+--     MIGRATIONS_ENSURE on a connection of its own.  From LOAD_COUNTS on
+--     they name the schema's tables, so only the loader, on a migrated
+--     database, prepares them (HARVEST_NMIGRATE in harvest.h).
+--  2. Scripts, from MIGRATIONS_ENSURE on (HARVEST_NPREPARED in harvest.h).
+--     They are DDL or name the loader's TEMP staging tables, which exist
+--     only once the session has created them, so PostgreSQL cannot
+--     prepare them at connect time.  They take no parameters: the loader's
+--     values arrive by COPY into the staging tables, never in SQL text.
+--     main.c runs them with core_db_cmd() (COPY with PQputCopyData).
+--
+-- Every merge is "INSERT ... ON CONFLICT DO UPDATE ... WHERE (cols) IS
+-- DISTINCT FROM (new cols)" so that loading the same data twice writes
+-- nothing the second time.
+
+-- name: MIGRATIONS_LOCK
+-- One migrator at a time (the key is arbitrary, "weft" in ASCII).
+SELECT pg_advisory_lock(2003133300);
+
+-- name: MIGRATIONS_CURRENT
+SELECT coalesce(max(version), 0)
+  FROM schema_migrations;
+
+-- name: MIGRATIONS_APPLIED
+SELECT version
+  FROM schema_migrations
+ ORDER BY version;
+
+-- name: MIGRATIONS_RECORD
+INSERT INTO schema_migrations (version, name)
+VALUES ($1::integer, $2);
+
+-- name: LOAD_COUNTS
+-- Prepared by the loader only, once migrations have created the tables.
+SELECT (SELECT count(*) FROM papers),
+       (SELECT count(*) FROM authorships),
+       (SELECT count(*) FROM researchers),
+       (SELECT count(*) FROM institutions),
+       (SELECT count(*) FROM researcher_institutions);
+
+-- ------------------------------------------------------------ scripts
+
+-- name: MIGRATIONS_ENSURE
+CREATE TABLE IF NOT EXISTS schema_migrations (
+	version         integer PRIMARY KEY,
+	name            text NOT NULL,
+	applied_at      timestamptz NOT NULL DEFAULT now()
+);
+
+-- name: STAGE_CREATE
+-- Staging tables live for the session and empty themselves at each
+-- commit, so every batch starts from nothing.  "line" is the input line,
+-- so that the last of two lines with the same key wins.
+CREATE TEMP TABLE stage_papers (
+	line            bigint NOT NULL,
+	arxiv_id        text NOT NULL,
+	title           text NOT NULL,
+	abstract        text NOT NULL,
+	comment         text,
+	categories      jsonb NOT NULL,
+	primary_category text NOT NULL,
+	published       date,
+	updated         date,
+	versions        jsonb NOT NULL,
+	doi             text,
+	journal_ref     text,
+	license         text,
+	slug            text NOT NULL,
+	source          text NOT NULL,
+	author_count    integer NOT NULL,
+	fully_matched   boolean NOT NULL
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_authors (
+	line            bigint NOT NULL,
+	arxiv_id        text NOT NULL,
+	position        integer NOT NULL,
+	raw_name        text NOT NULL,
+	name_key        text NOT NULL,
+	slug            text NOT NULL
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_winners (
+	line            bigint PRIMARY KEY,
+	arxiv_id        text NOT NULL UNIQUE,
+	paper_id        bigint
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_keys (
+	name_key        text PRIMARY KEY,
+	researcher_id   bigint
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_institutions (
+	line            bigint NOT NULL,
+	ror_id          text,
+	openalex_id     text,
+	name            text NOT NULL,
+	slug            text NOT NULL,
+	aliases         jsonb NOT NULL,
+	country_code    text,
+	country_name    text,
+	type            text,
+	status          text,
+	website         text,
+	established     integer
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_oa_authors (
+	line            bigint NOT NULL,
+	openalex_id     text NOT NULL,
+	name            text NOT NULL,
+	name_key        text NOT NULL,
+	slug            text NOT NULL,
+	orcid           text,
+	h_index         integer,
+	citations       bigint,
+	works_count     integer
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_oa_affils (
+	author_id       text NOT NULL,          -- OpenAlex "A..."
+	ror_id          text,
+	openalex_id     text,
+	name            text NOT NULL,
+	slug            text NOT NULL,
+	country_code    text,
+	type            text,
+	last_known      boolean NOT NULL,
+	first_year      integer,
+	last_year       integer
+) ON COMMIT DELETE ROWS;
+
+-- name: COPY_PAPERS
+COPY stage_papers (line, arxiv_id, title, abstract, comment, categories,
+    primary_category, published, updated, versions, doi, journal_ref,
+    license, slug, source, author_count, fully_matched) FROM STDIN;
+
+-- name: COPY_AUTHORS
+COPY stage_authors (line, arxiv_id, position, raw_name, name_key, slug)
+FROM STDIN;
+
+-- name: COPY_INSTITUTIONS
+COPY stage_institutions (line, ror_id, openalex_id, name, slug, aliases,
+    country_code, country_name, type, status, website, established)
+FROM STDIN;
+
+-- name: COPY_OA_AUTHORS
+COPY stage_oa_authors (line, openalex_id, name, name_key, slug, orcid,
+    h_index, citations, works_count) FROM STDIN;
+
+-- name: COPY_OA_AFFILS
+COPY stage_oa_affils (author_id, ror_id, openalex_id, name, slug,
+    country_code, type, last_known, first_year, last_year) FROM STDIN;
+
+-- name: MERGE_PAPERS
+-- Temporary tables are never auto-analysed: without statistics the
+-- planner takes thousands of staged rows for a handful and loops over
+-- them.  Only the join columns, so that abstracts are not sampled.
+ANALYZE stage_papers (line, arxiv_id), stage_authors;
+-- The last line of an id wins within a batch (ON CONFLICT may not touch
+-- a row twice in one statement).
+INSERT INTO stage_winners (line, arxiv_id)
+SELECT DISTINCT ON (arxiv_id) line, arxiv_id
+  FROM stage_papers
+ ORDER BY arxiv_id, line DESC;
+-- A snapshot never erases what a richer source (the API, OAI-PMH) wrote:
+-- DOI, journal ref, licence and version history are only overwritten by
+-- values, never by NULL or an empty list.
+-- A new paper gets its counts now (as RECOMPUTE would give them) so
+-- that the first load writes each row once; an existing one keeps them
+-- for RECOMPUTE.
+INSERT INTO papers AS p (arxiv_id, title, abstract, comment, categories,
+    primary_category, published, updated, versions, doi, journal_ref,
+    license, slug, source, author_count, fully_matched)
+SELECT s.arxiv_id, s.title, s.abstract, s.comment,
+       ARRAY(SELECT jsonb_array_elements_text(s.categories)),
+       s.primary_category, s.published, s.updated, s.versions, s.doi,
+       s.journal_ref, s.license, s.slug, s.source, s.author_count,
+       s.fully_matched
+  FROM stage_papers s
+  JOIN stage_winners w ON w.line = s.line
+    ON CONFLICT (arxiv_id) DO UPDATE
+   SET title = excluded.title,
+       abstract = excluded.abstract,
+       comment = excluded.comment,
+       categories = excluded.categories,
+       primary_category = excluded.primary_category,
+       published = coalesce(excluded.published, p.published),
+       updated = coalesce(excluded.updated, p.updated),
+       versions = CASE WHEN excluded.versions = '[]' THEN p.versions
+                       ELSE excluded.versions END,
+       doi = coalesce(excluded.doi, p.doi),
+       journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
+       license = coalesce(excluded.license, p.license),
+       slug = excluded.slug,
+       modified_at = now()
+ WHERE (p.title, p.abstract, p.comment, p.categories, p.primary_category,
+        p.published, p.updated, p.versions, p.doi, p.journal_ref,
+        p.license, p.slug)
+       IS DISTINCT FROM
+       (excluded.title, excluded.abstract, excluded.comment,
+        excluded.categories, excluded.primary_category,
+        coalesce(excluded.published, p.published),
+        coalesce(excluded.updated, p.updated),
+        CASE WHEN excluded.versions = '[]' THEN p.versions
+             ELSE excluded.versions END,
+        coalesce(excluded.doi, p.doi),
+        coalesce(excluded.journal_ref, p.journal_ref),
+        coalesce(excluded.license, p.license), excluded.slug);
+UPDATE stage_winners w
+   SET paper_id = p.id
+  FROM papers p
+ WHERE p.arxiv_id = w.arxiv_id;
+ANALYZE stage_winners;
+
+-- name: MERGE_AUTHORSHIPS
+-- After MERGE_PAPERS, in the same transaction (one script would pass the
+-- 4095 bytes a C string literal may portably have).
+--
+-- One researcher per normalised name, for authorships nobody matched
+-- yet: first the keys this batch needs (a position that is new, renamed
+-- or unmatched), then the name-only researcher of each key (no external
+-- id: the harvester's real matching decides about the others), created
+-- when missing, so that each authorship is written once, with its match.
+INSERT INTO stage_keys (name_key)
+SELECT DISTINCT s.name_key
+  FROM stage_authors s
+  JOIN stage_winners w ON w.line = s.line
+ WHERE s.name_key <> ''
+   AND NOT EXISTS (SELECT 1 FROM authorships a
+                    WHERE a.paper_id = w.paper_id
+                      AND a.position = s.position
+                      AND a.raw_name = s.raw_name
+                      AND a.researcher_id IS NOT NULL);
+ANALYZE stage_keys;
+UPDATE stage_keys k
+   SET researcher_id = r.id
+  FROM (SELECT name_key, min(id) AS id
+          FROM researchers
+         WHERE name_key IN (SELECT name_key FROM stage_keys)
+           AND openalex_id IS NULL AND s2_id IS NULL AND orcid IS NULL
+         GROUP BY name_key) r
+ WHERE k.name_key = r.name_key;
+-- The name is the first spelling met; the counts are this batch's, so
+-- that RECOMPUTE only rewrites researchers whose papers span batches.
+WITH made AS (
+	INSERT INTO researchers (name, name_key, slug, paper_count,
+	    latest_paper)
+	SELECT (array_agg(s.raw_name ORDER BY s.line, s.position))[1],
+	       s.name_key, (array_agg(s.slug ORDER BY s.line, s.position))[1],
+	       count(DISTINCT p.id), max(p.published)
+	  FROM stage_keys k
+	  JOIN stage_authors s ON s.name_key = k.name_key
+	  JOIN stage_winners w ON w.line = s.line
+	  JOIN papers p ON p.id = w.paper_id
+	 WHERE k.researcher_id IS NULL
+	 GROUP BY s.name_key
+	RETURNING id, name_key)
+UPDATE stage_keys k
+   SET researcher_id = made.id
+  FROM made
+ WHERE k.name_key = made.name_key;
+-- A changed name at a position drops that position's old match: it may
+-- be another person now.  A match made elsewhere is kept.
+INSERT INTO authorships AS a (paper_id, position, raw_name, researcher_id,
+    match_reason)
+SELECT w.paper_id, s.position, s.raw_name, k.researcher_id,
+       CASE WHEN k.researcher_id IS NOT NULL THEN 'name_key' END
+  FROM stage_authors s
+  JOIN stage_winners w ON w.line = s.line
+  LEFT JOIN stage_keys k ON k.name_key = s.name_key
+    ON CONFLICT (paper_id, position) DO UPDATE
+   SET raw_name = excluded.raw_name,
+       researcher_id = excluded.researcher_id,
+       match_reason = excluded.match_reason,
+       match_score = NULL
+ WHERE a.raw_name IS DISTINCT FROM excluded.raw_name
+    OR (a.researcher_id IS NULL AND excluded.researcher_id IS NOT NULL);
+-- Positions beyond the new author list are gone.
+DELETE FROM authorships a
+ USING (SELECT w.paper_id, count(*) AS n
+          FROM stage_winners w
+          JOIN stage_authors s ON s.line = w.line
+         GROUP BY w.paper_id) c
+ WHERE a.paper_id = c.paper_id
+   AND a.position > c.n;
+
+-- name: MERGE_ROR
+-- ROR is the authority for what it describes; openalex_id is not its
+-- business and stays as the OpenAlex load left it.
+ANALYZE stage_institutions (line, ror_id, openalex_id);
+INSERT INTO institutions AS i (ror_id, name, slug, aliases, country_code,
+    country_name, type, status, website, established)
+SELECT DISTINCT ON (s.ror_id) s.ror_id, s.name, s.slug,
+       ARRAY(SELECT jsonb_array_elements_text(s.aliases)),
+       s.country_code, s.country_name, s.type, s.status, s.website,
+       s.established
+  FROM stage_institutions s
+ ORDER BY s.ror_id, s.line DESC
+    ON CONFLICT (ror_id) DO UPDATE
+   SET name = excluded.name,
+       slug = excluded.slug,
+       aliases = excluded.aliases,
+       country_code = excluded.country_code,
+       country_name = excluded.country_name,
+       type = excluded.type,
+       status = excluded.status,
+       website = excluded.website,
+       established = excluded.established,
+       modified_at = now()
+ WHERE (i.name, i.slug, i.aliases, i.country_code, i.country_name, i.type,
+        i.status, i.website, i.established)
+       IS DISTINCT FROM
+       (excluded.name, excluded.slug, excluded.aliases,
+        excluded.country_code, excluded.country_name, excluded.type,
+        excluded.status, excluded.website, excluded.established);
+
+-- name: MERGE_OA_INSTITUTIONS
+-- An OpenAlex institution names its ROR id: fill openalex_id there.
+-- One that ROR's dump lacks becomes an institution of its own.
+UPDATE institutions i
+   SET openalex_id = s.openalex_id,
+       modified_at = now()
+  FROM (SELECT DISTINCT ON (ror_id) ror_id, openalex_id
+          FROM stage_institutions
+         WHERE ror_id IS NOT NULL
+         ORDER BY ror_id, line DESC) s
+ WHERE i.ror_id = s.ror_id
+   AND i.openalex_id IS DISTINCT FROM s.openalex_id
+   AND NOT EXISTS (SELECT 1 FROM institutions j
+                    WHERE j.openalex_id = s.openalex_id);
+INSERT INTO institutions (ror_id, openalex_id, name, slug, aliases,
+    country_code, country_name, type, status, website, established)
+SELECT DISTINCT ON (s.openalex_id) s.ror_id, s.openalex_id, s.name, s.slug,
+       ARRAY(SELECT jsonb_array_elements_text(s.aliases)),
+       s.country_code, s.country_name, s.type, s.status, s.website,
+       s.established
+  FROM stage_institutions s
+ WHERE NOT EXISTS (SELECT 1 FROM institutions i
+                    WHERE i.ror_id = s.ror_id
+                       OR i.openalex_id = s.openalex_id)
+ ORDER BY s.openalex_id, s.line DESC
+    ON CONFLICT DO NOTHING;
+
+-- name: MERGE_OA_AUTHORS
+-- An ORCID already held by another researcher is left off rather than
+-- failing the batch on the unique constraint.
+INSERT INTO researchers AS r (name, name_key, slug, openalex_id, orcid,
+    h_index, citations, works_count, metrics_source)
+SELECT DISTINCT ON (s.openalex_id) s.name, s.name_key, s.slug,
+       s.openalex_id,
+       CASE WHEN EXISTS (SELECT 1 FROM researchers o
+                          WHERE o.orcid = s.orcid
+                            AND o.openalex_id IS DISTINCT FROM s.openalex_id)
+            THEN NULL ELSE s.orcid END,
+       s.h_index, s.citations, s.works_count, 'openalex'
+  FROM stage_oa_authors s
+ ORDER BY s.openalex_id, s.line DESC
+    ON CONFLICT (openalex_id) DO UPDATE
+   SET name = excluded.name,
+       name_key = excluded.name_key,
+       slug = excluded.slug,
+       orcid = coalesce(excluded.orcid, r.orcid),
+       h_index = excluded.h_index,
+       citations = excluded.citations,
+       works_count = excluded.works_count,
+       metrics_source = excluded.metrics_source,
+       modified_at = now()
+ WHERE (r.name, r.name_key, r.slug, r.orcid, r.h_index, r.citations,
+        r.works_count, r.metrics_source)
+       IS DISTINCT FROM
+       (excluded.name, excluded.name_key, excluded.slug,
+        coalesce(excluded.orcid, r.orcid), excluded.h_index,
+        excluded.citations, excluded.works_count, excluded.metrics_source);
+
+-- name: MERGE_OA_AFFILS
+-- After MERGE_OA_AUTHORS, in the same transaction.
+-- Institutions the ROR dump lacks, from what the author record says.
+INSERT INTO institutions (ror_id, openalex_id, name, slug, country_code,
+    type)
+SELECT DISTINCT ON (coalesce(s.ror_id, s.openalex_id))
+       s.ror_id, s.openalex_id, s.name, s.slug, s.country_code, s.type
+  FROM stage_oa_affils s
+ WHERE NOT EXISTS (SELECT 1 FROM institutions i
+                    WHERE i.ror_id = s.ror_id
+                       OR (s.ror_id IS NULL
+                           AND i.openalex_id = s.openalex_id))
+ ORDER BY coalesce(s.ror_id, s.openalex_id)
+    ON CONFLICT DO NOTHING;
+UPDATE institutions i
+   SET openalex_id = s.openalex_id,
+       modified_at = now()
+  FROM (SELECT DISTINCT ON (ror_id) ror_id, openalex_id
+          FROM stage_oa_affils
+         WHERE ror_id IS NOT NULL AND openalex_id IS NOT NULL
+         ORDER BY ror_id) s
+ WHERE i.ror_id = s.ror_id
+   AND i.openalex_id IS NULL
+   AND NOT EXISTS (SELECT 1 FROM institutions j
+                    WHERE j.openalex_id = s.openalex_id);
+-- The author's OpenAlex links are replaced by what the record says now.
+DELETE FROM researcher_institutions ri
+ USING researchers r
+ WHERE ri.researcher_id = r.id
+   AND ri.source = 'openalex'
+   AND r.openalex_id IN (SELECT openalex_id FROM stage_oa_authors)
+   AND NOT EXISTS (SELECT 1 FROM stage_oa_affils s
+                     JOIN institutions i
+                       ON i.id = coalesce(
+                              (SELECT id FROM institutions
+                                WHERE ror_id = s.ror_id),
+                              (SELECT id FROM institutions
+                                WHERE openalex_id = s.openalex_id))
+                    WHERE s.author_id = r.openalex_id
+                      AND i.id = ri.institution_id);
+INSERT INTO researcher_institutions AS ri (researcher_id, institution_id,
+    source, last_known, first_year, last_year)
+SELECT DISTINCT ON (r.id, i.id) r.id, i.id, 'openalex', s.last_known,
+       s.first_year, s.last_year
+  FROM stage_oa_affils s
+  JOIN researchers r ON r.openalex_id = s.author_id
+  JOIN institutions i
+    ON i.id = coalesce((SELECT id FROM institutions WHERE ror_id = s.ror_id),
+                       (SELECT id FROM institutions
+                         WHERE openalex_id = s.openalex_id))
+ ORDER BY r.id, i.id, s.last_known DESC
+    ON CONFLICT (researcher_id, institution_id) DO UPDATE
+   SET source = excluded.source,
+       last_known = excluded.last_known,
+       first_year = excluded.first_year,
+       last_year = excluded.last_year
+ WHERE (ri.source, ri.last_known, ri.first_year, ri.last_year)
+       IS DISTINCT FROM
+       (excluded.source, excluded.last_known, excluded.first_year,
+        excluded.last_year);
+
+-- name: RECOMPUTE
+-- Derived columns, written only where they change.  fully_matched means
+-- every author position has a researcher (and there is at least one).
+UPDATE papers p
+   SET author_count = s.n,
+       fully_matched = s.fm,
+       modified_at = now()
+  FROM (SELECT q.id, count(a.position) AS n,
+               count(a.position) > 0
+               AND count(a.researcher_id) = count(a.position) AS fm
+          FROM papers q
+          LEFT JOIN authorships a ON a.paper_id = q.id
+         GROUP BY q.id) s
+ WHERE p.id = s.id
+   AND (p.author_count, p.fully_matched) IS DISTINCT FROM (s.n, s.fm);
+UPDATE researchers r
+   SET paper_count = s.n,
+       latest_paper = s.latest,
+       modified_at = now()
+  FROM (SELECT q.id, count(DISTINCT a.paper_id) AS n,
+               max(p.published) AS latest
+          FROM researchers q
+          LEFT JOIN authorships a ON a.researcher_id = q.id
+          LEFT JOIN papers p ON p.id = a.paper_id
+         GROUP BY q.id) s
+ WHERE r.id = s.id
+   AND (r.paper_count, r.latest_paper) IS DISTINCT FROM (s.n, s.latest);
+UPDATE institutions i
+   SET researcher_count = s.n,
+       modified_at = now()
+  FROM (SELECT q.id, count(DISTINCT ri.researcher_id) AS n
+          FROM institutions q
+          LEFT JOIN researcher_institutions ri ON ri.institution_id = q.id
+         GROUP BY q.id) s
+ WHERE i.id = s.id
+   AND i.researcher_count IS DISTINCT FROM s.n;
