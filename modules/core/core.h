@@ -521,6 +521,7 @@ struct core_ctx {
 	const char *session_cookie;    /* cookie name, "weft_session" */
 	void *mod_state;	       /* the module's own process state */
 	struct core_metrics *metrics;  /* shared by the pool, may be NULL */
+	long cache_ttl;		       /* seconds pages stay in Redis; 0: off */
 };
 
 /* A handler fills the response and returns CORE_OK, or returns an error
@@ -612,6 +613,35 @@ void core_resp_error(struct core_req *, int status, const char *msg);
 
 /* Absolute URL for a site path: base_url + path.  Caller frees. */
 char *core_abs_url(const struct core_req *, const char *path);
+
+/* ------------------------------------------------------------------ */
+/* The page cache in Redis (core_serve uses it; writers bump it)       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The cache key of one variant (module, path, query, Accept) under the
+ * current generation, written to key.  CORE_ECACHE without Redis.
+ */
+enum core_err core_cache_key(struct core_ctx *, const char *path,
+    const char *query, const char *accept, char *key, size_t keysz);
+/* Appends the cached bytes to blob: CORE_OK, CORE_ENOTFOUND or CORE_ECACHE. */
+enum core_err core_cache_get(struct core_ctx *, const char *key,
+    struct core_buf *blob);
+enum core_err core_cache_put(struct core_ctx *, const char *key,
+    const char *blob, size_t n, long ttl);
+/*
+ * Single flight: 1 when this worker should render key (it holds the lock,
+ * or Redis is down); 0 when another worker rendered it meanwhile (blob
+ * filled) or did not in time (blob empty: render anyway).
+ */
+int core_cache_lock(struct core_ctx *, const char *key, struct core_buf *blob);
+void core_cache_unlock(struct core_ctx *, const char *key);
+/*
+ * Makes every cached page stale (a new generation).  Writers call it
+ * after committing; CORE_ECACHE when Redis is down (then pages expire
+ * by their TTL).
+ */
+enum core_err core_cache_bump(struct core_redis *);
 
 /* ------------------------------------------------------------------ */
 /* Metrics (Prometheus) and operations endpoints                       */

@@ -774,6 +774,72 @@ serve_ops(struct core_req *r)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- cache */
+
+/*
+ * A cached response: "W1 <status> <rep>\n", the headers one a line as
+ * "Name: value", an empty line, the body.  Header values hold no CR/LF
+ * (set_header refuses them), so lines split cleanly.
+ */
+static void
+cache_save(struct core_req *r, struct core_buf *out)
+{
+	size_t i;
+
+	core_buf_printf(out, "W1 %d %d\n", r->status, (int)r->rep);
+	for (i = 0; i < r->nhdrs; i++)
+		if (strcasecmp(r->hdrs[i].name, "X-Weft-Cache") != 0)
+			core_buf_printf(out, "%s: %s\n", r->hdrs[i].name,
+			    r->hdrs[i].value);
+	core_buf_putc(out, '\n');
+	core_buf_put(out, core_buf_cstr(&r->body), r->body.len);
+}
+
+/* Restores a cached response into r; -1 if the bytes are not one. */
+static int
+cache_restore(struct core_req *r, const struct core_buf *in)
+{
+	const char *p = in->ptr, *end = in->ptr + in->len, *nl, *colon;
+	char name[64];
+	int status, rep;
+
+	if (p == NULL || sscanf(p, "W1 %d %d\n", &status, &rep) != 2 ||
+	    rep < 0 || rep >= CORE_REP__MAX)
+		return -1;
+	if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+		return -1;
+	for (p = nl + 1; p < end && *p != '\n'; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+		    (colon = memchr(p, ':', (size_t)(nl - p))) == NULL ||
+		    (size_t)(colon - p) >= sizeof(name) || colon + 1 >= nl)
+			return -1;
+		memcpy(name, p, (size_t)(colon - p));
+		name[colon - p] = '\0';
+		{
+			char *v = core_xstrndup(colon + 2,
+			    (size_t)(nl - colon - 2));
+			set_header(r, name, v, 0);
+			free(v);
+		}
+	}
+	if (p >= end)
+		return -1;
+	r->status = status;
+	r->rep = (enum core_rep)rep;
+	core_buf_put(&r->body, p + 1, (size_t)(end - p - 1));
+	return 0;
+}
+
+/* Responses that must not be shared: per-user or explicitly private. */
+static int
+cache_shareable(const struct core_req *r)
+{
+	const char *cc = get_header(r, "Cache-Control");
+
+	return r->status == 200 && r->etag && (cc == NULL ||
+	    (strstr(cc, "private") == NULL && strstr(cc, "no-store") == NULL));
+}
+
 /* 406, naming what this resource is offered as. */
 static void
 not_acceptable(struct core_req *r)
@@ -820,9 +886,11 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	struct core_req r;
 	const struct core_route *rt;
 	const char *msg = NULL, *rid;
+	struct core_buf blob = CORE_BUF_INIT;
 	struct timespec t0, t1;
+	char key[128];
 	enum core_err er;
-	int st, matched, route_idx = -1;
+	int st, matched, route_idx = -1, cache = 0, locked = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&r, 0, sizeof(r));
@@ -857,6 +925,34 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		goto out;
 	}
 	route_idx = (int)(rt - ctx->mod->routes);
+	/*
+	 * Anonymous GETs are served from Redis when a worker rendered the
+	 * same variant before; pages are the same for everyone, the
+	 * per-user parts are SSI fragments that nginx fills in later.
+	 */
+	if (ctx->cache_ttl > 0 && ctx->redis != NULL &&
+	    (strcmp(r.method, "GET") == 0 || r.head) &&
+	    core_req_cookie(&r, ctx->session_cookie) == NULL &&
+	    core_cache_key(ctx, r.path, r.query,
+	    core_req_env(&r, "HTTP_ACCEPT"), key, sizeof(key)) == CORE_OK) {
+		if (core_cache_get(ctx, key, &blob) == CORE_OK ||
+		    (!(locked = core_cache_lock(ctx, key, &blob)) &&
+		    blob.len > 0)) {
+			if (cache_restore(&r, &blob) == 0) {
+				core_metrics_count(ctx->metrics,
+				    CORE_METRIC_CACHE_HIT);
+				set_header(&r, "X-Weft-Cache", "hit", 1);
+				r.etag = 1;
+				goto validate;
+			}
+			/* Not ours or corrupt: render over it. */
+			clear_headers(&r);
+			core_buf_reset(&r.body);
+			r.status = 200;
+		}
+		core_metrics_count(ctx->metrics, CORE_METRIC_CACHE_MISS);
+		cache = 1;
+	}
 	if ((er = rt->handler(&r)) != CORE_OK) {
 		if (er == CORE_EDB) {
 			set_header(&r, "Retry-After", "5", 1);
@@ -868,6 +964,18 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 			core_resp_error(&r, core_err_status(er),
 			    core_err_str(er));
 	}
+	if (cache) {
+		if (cache_shareable(&r)) {
+			core_buf_reset(&blob);
+			cache_save(&r, &blob);
+			core_cache_put(ctx, key, blob.ptr, blob.len,
+			    ctx->cache_ttl);
+			set_header(&r, "X-Weft-Cache", "miss", 1);
+		}
+		if (locked)
+			core_cache_unlock(ctx, key);
+	}
+validate:
 	apply_validators(&r);
 out:
 	if (r.status >= 500)
@@ -879,5 +987,6 @@ out:
 	    (t1.tv_sec - t0.tv_sec) * 1000000L +
 	    (t1.tv_nsec - t0.tv_nsec) / 1000);
 	core_log_setreqid(NULL);
+	core_buf_free(&blob);
 	req_free(&r);
 }

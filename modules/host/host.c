@@ -243,6 +243,7 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	ctx->conf = hs->conf;
 	ctx->mod = hs->mod;
 	ctx->metrics = hs->metrics;
+	ctx->cache_ttl = core_conf_int(hs->conf, "cache_ttl", 300);
 	core_metrics_count(ctx->metrics, CORE_METRIC_WORKER_START);
 	ctx->base_url = core_conf_get(hs->conf, "base_url",
 	    "http://127.0.0.1:8080");
