@@ -127,8 +127,6 @@ acc_feed_token_post(struct core_req *req)
 	    s.uid);
 	url = core_xasprintf("%s/rss/feed/%s.xml", ctx->base_url, tok);
 	er = account_page(req, &s, url);
-	/* The page holds a secret: keep it out of Referer headers too. */
-	core_resp_header(req, "Referrer-Policy", "no-referrer");
 out:
 	sodium_memzero(tok, sizeof(tok));
 	free(url);

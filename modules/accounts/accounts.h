@@ -277,6 +277,9 @@ enum core_err acc_welcome_get(struct core_req *);
 enum core_err acc_nav_get(struct core_req *);
 enum core_err acc_follow_fragment_get(struct core_req *);
 enum core_err acc_follow_post(struct core_req *);
+/* GET of any other path: the fragments of SSI subrequests by DOCUMENT_URI,
+ * else 405 (the POST-only paths) or 404. */
+enum core_err acc_fragment_dispatch(struct core_req *);
 enum core_err acc_feed_get(struct core_req *);
 
 /* Helpers shared by handlers (auth.c). */

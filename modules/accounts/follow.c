@@ -35,16 +35,54 @@ acc_nav_get(struct core_req *req)
 	return CORE_OK;
 }
 
+/*
+ * The fragment's own path.  In an SSI subrequest nginx passes the parent
+ * page's REQUEST_URI (that is what $request_uri means), which core routes
+ * on; the subrequest's path is only in DOCUMENT_URI ($document_uri).
+ */
+static const char *
+fragment_path(struct core_req *req)
+{
+	const char *d = core_req_env(req, "DOCUMENT_URI");
+
+	return d != NULL && *d != '\0' ? d : core_req_path(req);
+}
+
+enum core_err
+acc_fragment_dispatch(struct core_req *req)
+{
+	const char *p = fragment_path(req);
+	size_t n;
+
+	if (strcmp(p, "/account/nav") == 0)
+		return acc_nav_get(req);
+	if (strncmp(p, "/account/follow/", 16) == 0)
+		return acc_follow_fragment_get(req);
+	/* A GET of a POST-only path of ours. */
+	n = strlen(p);
+	if (strncmp(p, "/researchers/", 13) == 0 && ((n > 7 &&
+	    strcmp(p + n - 7, "/follow") == 0) || (n > 9 &&
+	    strcmp(p + n - 9, "/unfollow") == 0))) {
+		core_resp_header(req, "Allow", "POST");
+		core_resp_error(req, 405, "follow and unfollow are POST forms");
+		return CORE_OK;
+	}
+	return CORE_ENOTFOUND;
+}
+
 enum core_err
 acc_follow_fragment_get(struct core_req *req)
 {
-	const char *rest = core_req_rest(req);
+	const char *p = fragment_path(req), *rest;
 	struct acc_session s;
 	char *slug = NULL;
 	long long rid;
 	int following = 0;
 	enum core_err er;
 
+	if (strncmp(p, "/account/follow/", 16) != 0)
+		return empty_fragment(req, 404);
+	rest = p + 16;
 	if (acc_parse_id(rest, strlen(rest), &rid) != 0)
 		return empty_fragment(req, 404);
 	if (acc_session_load(req, &s) != CORE_OK)

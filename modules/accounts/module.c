@@ -25,6 +25,12 @@ static const struct core_route routes[] = {
 	{ "GET", "/account/follow/*", acc_follow_fragment_get },
 	{ "GET", "/feed", acc_feed_get },
 	{ "POST", "/researchers/*", acc_follow_post },
+	/*
+	 * SSI subrequests arrive with the parent page's REQUEST_URI, so
+	 * core routes them by that path: whatever GET matched nothing
+	 * above is dispatched by DOCUMENT_URI (follow.c).
+	 */
+	{ "GET", "*", acc_fragment_dispatch },
 	{ NULL, NULL, NULL },
 };
 

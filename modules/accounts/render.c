@@ -36,6 +36,36 @@ jint(const json_t *o, const char *key, long long def)
 
 /* ---------------------------------------------------------------- shell */
 
+/* The signed-in account links: the header slot and the nav fragment. */
+static void
+account_links(struct core_html *h, const struct acc_session *s)
+{
+	if (s == NULL || !s->valid) {
+		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+		    A(CLASS, "signin"), A(HREF, "/signin"), AEND },
+		    "Sign in");
+		return;
+	}
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/feed"), AEND }, "Feed");
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(HREF, "/account"), A(TITLE, s->email), AEND }, "Account");
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(METHOD, "post"), A(ACTION, "/signout"), A(CLASS, "signout"),
+	    AEND });
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(TYPE, "hidden"), A(NAME, "csrf"), A(VALUE, s->csrf), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Sign out");
+	core_html_pop(h); /* form */
+}
+
+/*
+ * The page shell, the same markup as the pages module's layout.c
+ * (header with brand, search and navigation; footer), so the account
+ * pages look like the rest of the site.  The account slot is filled
+ * directly: this module knows who is signed in.
+ */
 static void
 shell_open(struct core_html *h, const char *title,
     const struct acc_session *s, const char *main_class)
@@ -56,74 +86,97 @@ shell_open(struct core_html *h, const char *title,
 	core_html_pop(h);
 	core_html_elem(h, CORE_TAG_LINK, (const struct core_attr[]){
 	    A(REL, "stylesheet"), A(HREF, "/static/weft.css"), AEND });
+	core_html_elem(h, CORE_TAG_LINK, (const struct core_attr[]){
+	    A(REL, "icon"), A(TYPE, "image/svg+xml"),
+	    A(HREF, "/static/favicon.svg"), AEND });
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
+	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(CLASS, "skip"), A(HREF, "#main"), AEND }, "Skip to content");
 	core_html_elem(h, CORE_TAG_HEADER,
 	    (const struct core_attr[]){ A(CLASS, "site-header"), AEND });
 	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "container"), AEND });
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(CLASS, "brand"), A(HREF, "/"), AEND }, "weft");
+	    (const struct core_attr[]){ A(CLASS, "wrap site-bar"), AEND });
+	core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
+	    A(CLASS, "brand"), A(HREF, "/"), A(ARIA_LABEL, "weft home"),
+	    AEND });
+	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "brand-mark"), A(ARIA_HIDDEN, "true"), AEND }, "◍");
+	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "brand-name"), AEND }, "weft");
+	core_html_pop(h); /* a */
+	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
+	    A(CLASS, "site-search"), A(ACTION, "/search"), A(METHOD, "get"),
+	    A(ROLE, "search"), AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL, (const struct core_attr[]){
+	    A(CLASS, "sr-only"), A(FOR, "site-q"), AEND },
+	    "Search papers, researchers and institutions");
+	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
+	    A(ID, "site-q"), A(TYPE, "search"), A(NAME, "q"),
+	    A(PLACEHOLDER, "Search papers, people, institutions"),
+	    A(MAXLENGTH, "300"), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
+	    A(TYPE, "submit"), AEND }, "Search");
+	core_html_pop(h); /* form */
 	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
-	    A(CLASS, "site-nav"), A(ARIA_LABEL, "Site"), AEND });
+	    A(CLASS, "site-nav"), A(ARIA_LABEL, "Main"), AEND });
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/researchers"), AEND },
 	    "Researchers");
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/institutions"), AEND },
 	    "Institutions");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/about"), AEND }, "About");
 	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "account-nav"), AEND });
-	if (s != NULL && s->valid) {
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, "/feed"), AEND },
-		    "Feed");
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, "/account"), AEND },
-		    "Account");
-		core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-		    A(METHOD, "post"), A(ACTION, "/signout"),
-		    A(CLASS, "inline"), AEND });
-		core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-		    A(TYPE, "hidden"), A(NAME, "csrf"), A(VALUE, s->csrf),
-		    AEND });
-		core_html_elemtext(h, CORE_TAG_BUTTON,
-		    (const struct core_attr[]){ A(TYPE, "submit"),
-		    A(CLASS, "link"), AEND }, "Sign out");
-		core_html_pop(h); /* form */
-	} else
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, "/signin"), AEND },
-		    "Sign in");
+	    (const struct core_attr[]){ A(CLASS, "account"), AEND });
+	account_links(h, s);
 	core_html_pop(h); /* span */
 	core_html_pop(h); /* nav */
 	core_html_pop(h); /* div */
 	core_html_pop(h); /* header */
 
 	core_html_elem(h, CORE_TAG_MAIN, (const struct core_attr[]){
-	    A(CLASS, main_class), AEND });
+	    A(ID, "main"), A(CLASS, main_class), AEND });
 }
 
 static void
 shell_close(struct core_html *h)
 {
 	static const char *const links[][2] = {
-		{ "/about", "About" }, { "/privacy", "Privacy" },
-		{ "/contact", "Contact" }, { "/developers", "Developers" },
+		{ "/about", "About" }, { "/contact", "Contact" },
+		{ "/privacy", "Privacy" }, { "/developers", "Developers" },
 	};
 	size_t i;
 
 	core_html_pop(h); /* main */
 	core_html_elem(h, CORE_TAG_FOOTER,
 	    (const struct core_attr[]){ A(CLASS, "site-footer"), AEND });
+	core_html_elem(h, CORE_TAG_DIV, (const struct core_attr[]){
+	    A(CLASS, "wrap footer-grid"), AEND });
 	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "container"), AEND });
-	core_html_elem(h, CORE_TAG_NAV, NULL);
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+	    (const struct core_attr[]){ A(CLASS, "footer-brand"), AEND });
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "brand"), AEND });
+	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "brand-mark"), A(ARIA_HIDDEN, "true"), AEND }, "◍");
+	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
+	    A(CLASS, "brand-name"), AEND }, "weft");
+	core_html_pop(h); /* p */
+	core_html_pop(h); /* footer-brand */
+	core_html_elem(h, CORE_TAG_DIV,
+	    (const struct core_attr[]){ A(CLASS, "footer-col"), AEND });
+	core_html_elemtext(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "eyebrow"), AEND }, "Site");
+	core_html_elem(h, CORE_TAG_UL, NULL);
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		core_html_elem(h, CORE_TAG_LI, NULL);
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, links[i][0]), AEND },
 		    links[i][1]);
+		core_html_pop(h);
+	}
 	core_html_close(h);
 }
 
@@ -168,7 +221,7 @@ follow_form(struct core_html *h, long long rid, int following,
 	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
 	    A(TYPE, "submit"),
 	    A(CLASS, following ? "button follow-button following" :
-	    "button follow-button"),
+	    "button button-primary follow-button"),
 	    A(ARIA_LABEL, following ? "Following; press to unfollow" :
 	    NULL), AEND },
 	    following ? "Following — unfollow" : "Follow");
@@ -212,7 +265,7 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
 		    A(CLASS, "hint"), AEND }, "At least 10 characters.");
 	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button primary"), AEND },
+	    A(TYPE, "submit"), A(CLASS, "button button-primary"), AEND },
 	    up ? "Create account" : "Sign in");
 	core_html_pop(h); /* form */
 
@@ -535,7 +588,7 @@ render_html(struct core_buf *b, enum acc_view v, const json_t *m,
 
 	core_html_open(&h, core_buf_sink(b));
 	shell_open(&h, view_title[v], s, v == ACC_VIEW_SIGNIN ||
-	    v == ACC_VIEW_SIGNUP ? "container narrow" : "container");
+	    v == ACC_VIEW_SIGNUP ? "wrap doc account-form" : "wrap doc");
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:
@@ -726,7 +779,7 @@ acc_html_error(struct core_req *req, int status, const char *msg)
 
 	core_html_open(&h, core_resp_sink(req));
 	shell_open(&h, *title != '\0' ? title : "Error", NULL,
-	    "container error-page");
+	    "wrap error-page");
 	core_html_elem(&h, CORE_TAG_P, (const struct core_attr[]){
 	    A(CLASS, "eyebrow"), AEND });
 	core_html_textf(&h, "%d", status);
@@ -765,7 +818,7 @@ acc_render_follow_fragment(struct core_req *req, long long rid,
 		core_url_encode(&href, core_buf_cstr(&next), 0);
 		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
 		    A(HREF, core_buf_cstr(&href)),
-		    A(CLASS, "button follow-button"),
+		    A(CLASS, "button button-primary"),
 		    A(REL, "nofollow"), AEND }, "Follow");
 	} else
 		follow_form(&h, rid, following, s->csrf,
@@ -781,26 +834,9 @@ acc_render_nav_fragment(struct core_req *req, const struct acc_session *s)
 {
 	struct core_html h;
 
+	/* Bare links: the page's own <span class="account"> holds them. */
 	core_html_open(&h, core_resp_sink(req));
-	core_html_elem(&h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "account-nav"), AEND });
-	if (s != NULL && s->valid) {
-		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/feed"), AEND }, "Feed");
-		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/account"), A(TITLE, s->email), AEND },
-		    "Account");
-		core_html_elem(&h, CORE_TAG_FORM, (const struct core_attr[]){
-		    A(METHOD, "post"), A(ACTION, "/signout"),
-		    A(CLASS, "inline"), AEND });
-		hidden(&h, "csrf", s->csrf);
-		core_html_elemtext(&h, CORE_TAG_BUTTON,
-		    (const struct core_attr[]){ A(TYPE, "submit"),
-		    A(CLASS, "link"), AEND }, "Sign out");
-		core_html_pop(&h);
-	} else
-		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/signin"), AEND }, "Sign in");
+	account_links(&h, s);
 	core_html_close(&h);
 	fragment_headers(req);
 }

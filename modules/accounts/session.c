@@ -137,9 +137,8 @@ void
 acc_private_headers(struct core_req *req)
 {
 	core_resp_header(req, "Cache-Control", "private, no-store");
+	/* nginx adds the CSP, X-Frame-Options and Referrer-Policy. */
 	core_resp_header(req, "X-Robots-Tag", "noindex");
-	core_resp_header(req, "X-Frame-Options", "DENY");
-	core_resp_header(req, "Referrer-Policy", "same-origin");
 }
 
 enum core_err

@@ -471,10 +471,13 @@ acc_store_search(struct core_db *db, const char *base, long long uid,
 	struct core_buf b = CORE_BUF_INIT;
 	enum core_err er;
 
-	/* LIKE's own metacharacters are data here. */
+	/*
+	 * LIKE's own metacharacters are data here.  The escape character
+	 * is '!' (accounts.sql says why not a backslash).
+	 */
 	for (; *q != '\0'; q++) {
-		if (*q == '%' || *q == '_' || *q == '\\')
-			core_buf_putc(&b, '\\');
+		if (*q == '%' || *q == '_' || *q == '!')
+			core_buf_putc(&b, '!');
 		core_buf_putc(&b, *q);
 	}
 	er = suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, core_buf_cstr(&b),

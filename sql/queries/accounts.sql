@@ -124,12 +124,13 @@ SELECT r.id, r.name, r.slug, count(*) AS n,
 
 -- name: SEARCH_NAME
 -- Onboarding: researchers whose name contains $1, with LIKE's
--- metacharacters already escaped by the caller (backslash).
+-- metacharacters already escaped by the caller with '!' (a
+-- backslash would not survive sql/stmts.awk).
 SELECT r.id, r.name, r.slug, r.paper_count,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
   FROM researchers r
- WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '\'
+ WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '!'
    AND r.paper_count > 0
  ORDER BY r.paper_count DESC, r.id
  LIMIT 24;
