@@ -8,7 +8,8 @@
 #   nginx/gen.sh production OUTDIR SERVER_NAME ROOT [CERT KEY]
 #       -> OUTDIR/{weft.conf,upstreams.conf,locations.conf}
 #
-# Environment: WEFT_SOCKET_DIR (/run/weft), WEFT_UPSTREAMS_<MODULE>
+# Environment: WEFT_NGINX_CACHE (on|off, default on), WEFT_NGINX_CACHE_MAX
+# (1g), WEFT_SOCKET_DIR (/run/weft), WEFT_UPSTREAMS_<MODULE>
 # (space-separated "host:port" list of worker hosts; default: the unix
 # socket, twice), WEFT_ACCESS_LOG=off (local only).
 set -eu
@@ -27,17 +28,38 @@ servers() {
 	done
 }
 
-# upstreams + locations into $1, sockets in $2, static root $3.
+# Inlines a template (for multi-line substitutions sed cannot take).
+inline() {
+	awk -v key="$1" -v file="$2" '
+	    index($0, key) { while ((getline l < file) > 0) print l; next }
+	    { print }'
+}
+
+# upstreams + locations into $1, sockets in $2, static root $3; the
+# nginx cache (WEFT_NGINX_CACHE=on|off) in cache dir $7, validity $8.
 common() {
-	out=$1 sockdir=$2 root=$3 rate=$4 burst=$5 hsts=$6
+	out=$1 sockdir=$2 root=$3 rate=$4 burst=$5 hsts=$6 cdir=$7 cvalid=$8
+	if [ "${WEFT_NGINX_CACHE:-on}" = on ]; then
+		sed -e "s|@CACHE_DIR@|$cdir|" -e "s|@CACHE_MAX@|${WEFT_NGINX_CACHE_MAX:-1g}|" \
+		    "$here/cache-zone.conf.in" >"$out/.zone"
+		sed -e "s|@CACHE_VALID@|$cvalid|g" "$here/cache.conf.in" \
+		    >"$out/.cache"
+	else
+		echo "# nginx cache disabled (WEFT_NGINX_CACHE=off)" >"$out/.zone"
+		echo "fastcgi_cache off;" >"$out/.cache"
+		echo "# (no cache zone)" >>"$out/.zone"
+	fi
 	sed -e "s|@PAGES_SERVERS@|$(servers pages "$sockdir/pages.sock")|" \
 	    -e "s|@ACCOUNTS_SERVERS@|$(servers accounts "$sockdir/accounts.sock")|" \
 	    -e "s|@FEEDS_SERVERS@|$(servers feeds "$sockdir/feeds.sock")|" \
 	    -e "s|@SIGNIN_RATE@|$rate|" \
-	    "$here/upstreams.conf.in" >"$out/upstreams.conf"
+	    "$here/upstreams.conf.in" | inline @CACHE_ZONE@ "$out/.zone" \
+	    >"$out/upstreams.conf"
 	sed -e "s|@ROOT@|$root|g" -e "s|@SIGNIN_BURST@|$burst|g" \
 	    -e "s|@HSTS@|$hsts|g" \
-	    "$here/locations.conf.in" >"$out/locations.conf"
+	    "$here/locations.conf.in" | inline @CACHE@ "$out/.cache" \
+	    >"$out/locations.conf"
+	rm -f "$out/.zone" "$out/.cache"
 }
 
 case "$kind" in
@@ -52,7 +74,8 @@ local)
 	[ "${WEFT_ACCESS_LOG:-on}" = off ] && access=off
 	# Loose per-address limits here: the tests exercise the
 	# application's own limits from one address.
-	common "$var/nginx" "$var/run" "$root" 600r/m 200 ""
+	common "$var/nginx" "$var/run" "$root" 600r/m 200 "" \
+	    "$var/nginx/cache" 10s
 	sed -e "s|@VAR@|$var|g" -e "s|@USER@|$user|g" \
 	    -e "s|@ACCESS_LOG@|$access|g" -e "s|@LISTEN@|127.0.0.1:$port|g" \
 	    "$here/local.conf.in" >"$var/nginx/nginx.conf"
@@ -65,7 +88,8 @@ production)
 	key=${6:-/etc/letsencrypt/live/$name/privkey.pem}
 	mkdir -p "$out"
 	common "$out" "${WEFT_SOCKET_DIR:-/run/weft}" "$root" 20r/m 10 \
-	    'add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;'
+	    'add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;' \
+	    /var/cache/nginx/weft 30s
 	sed -e "s|@SERVER_NAME@|$name|g" -e "s|@TLS_CERT@|$cert|g" \
 	    -e "s|@TLS_KEY@|$key|g" -e "s|@CONFDIR@|$out|g" \
 	    "$here/production.conf.in" >"$out/weft.conf"

@@ -25,8 +25,10 @@ if [ "$what" != unit ]; then
 	conf/local.sh down --var "$var" >/dev/null 2>&1
 	rm -rf "$var"
 	trap 'conf/local.sh down --var "$var" >/dev/null 2>&1' EXIT
-	conf/local.sh up --var "$var" --port "$port" --build build-san ||
-	    exit 1
+	# nginx's own cache stays off here so that a test reading back
+	# what it wrote sees it; the cache tests switch it on themselves.
+	WEFT_NGINX_CACHE=off conf/local.sh up --var "$var" --port "$port" \
+	    --build build-san || exit 1
 	export WEFT_URL=http://127.0.0.1:$port WEFT_VAR=$var WEFT_ROOT=$root
 	chmod +x tests/integration/t_*.sh
 	tests+=(tests/integration/t_*.sh)
