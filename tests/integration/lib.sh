@@ -92,6 +92,15 @@ json_is() {
 is_4xx() {
 	case "$STATUS" in 4??) ok 0 "$1" ;; *) ok 1 "$1" "status $STATUS" ;; esac
 }
+# After a test writes to the database directly: make cached pages stale
+# (the generation writers bump) and wait out the workers' 1 s memo of it.
+data_changed() {
+	redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null
+	sleep 1.1
+}
+# psql against the test stack's database.
+sql() { psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "$1"; }
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAIL" = 0 ]
