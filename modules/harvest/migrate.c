@@ -35,7 +35,10 @@ harvest_connect(const struct core_conf *conf, size_t nstmts,
 	enum core_err er;
 
 	*dbp = NULL;
-	if ((conninfo = core_conf_get(conf, "db", NULL)) == NULL) {
+	/* The harvester writes: db.harvest names the primary when "db"
+	 * prefers replicas (see conf/weft.conf). */
+	if ((conninfo = core_conf_get(conf, "db.harvest", NULL)) == NULL &&
+	    (conninfo = core_conf_get(conf, "db", NULL)) == NULL) {
 		core_log(CORE_LOG_ERROR, "harvest.conf",
 		    "no database: set \"db\" in the configuration or WEFT_DB");
 		return CORE_EINPUT;

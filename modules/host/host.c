@@ -124,6 +124,26 @@ apply_conf(struct host *hs, long nworkers)
 }
 
 /*
+ * The connection string of this module: "db.<module>" when set, else
+ * "db".  With streaming replicas, "db" names the replicas first and
+ * libpq picks one (target_session_attrs=prefer-standby), while the
+ * modules that write -- accounts -- get the primary through
+ * db.accounts (target_session_attrs=read-write); a user then reads back
+ * their own follows from the primary, never from a lagging replica.
+ */
+static const char *
+host_conninfo(struct host *hs)
+{
+	char key[64];
+	const char *v;
+
+	snprintf(key, sizeof(key), "db.%s", hs->mod->name);
+	if ((v = core_conf_get(hs->conf, key, NULL)) != NULL && *v != '\0')
+		return v;
+	return core_conf_get(hs->conf, "db", "dbname=weft");
+}
+
+/*
  * The newest migration this build was made with (the Makefile passes it).
  * Workers refuse a database whose schema is older (queries would fail
  * later, one by one) or newer (a newer deploy is running against it).
@@ -145,8 +165,7 @@ check_schema(struct host *hs)
 	enum core_err er;
 	long have;
 
-	er = core_db_open(core_conf_get(hs->conf, "db", "dbname=weft"),
-	    version_stmt, 1, &db);
+	er = core_db_open(host_conninfo(hs), version_stmt, 1, &db);
 	if (er != CORE_OK && PQstatus(core_db_conn(db)) != CONNECTION_OK) {
 		/* Down: start anyway, answer 503 until it is back. */
 		core_log(CORE_LOG_WARN, "start", "database unreachable; "
@@ -254,7 +273,7 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 		ctx->redis = core_redis_open(redis);
 	if (hs->mod->nstmts == 0)
 		return CORE_OK;
-	conninfo = core_conf_get(hs->conf, "db", "dbname=weft");
+	conninfo = host_conninfo(hs);
 	er = core_db_open(conninfo, hs->mod->stmts, hs->mod->nstmts,
 	    &ctx->db);
 	if (er != CORE_OK &&
