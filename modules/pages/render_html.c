@@ -811,14 +811,20 @@ researcher(struct core_html *h, const struct pages_page *p)
 	same = json_array();
 	json_array_foreach(json_object_get(m, "profiles"), i, v)
 	    json_array_append_new(same, core_json_str(pages_str(v, "url")));
-	json_object_set_new(person, "sameAs", same);
+	if (json_array_size(same) > 0)
+		json_object_set_new(person, "sameAs", same);
+	else
+		json_decref(same);
 	aff = json_array();
 	json_array_foreach(json_object_get(m, "institutions"), i, v)
 	    json_array_append_new(aff,
 		json_pack("{s:s,s:o,s:o}", "@type", "Organization", "name",
 		    core_json_str(pages_str(v, "name")), "url",
 		    core_json_str(pages_str(v, "url"))));
-	json_object_set_new(person, "affiliation", aff);
+	if (json_array_size(aff) > 0)
+		json_object_set_new(person, "affiliation", aff);
+	else
+		json_decref(aff);
 	ld = graph(person,
 	    crumbs(p->base, "Researchers", "/researchers", name, url));
 

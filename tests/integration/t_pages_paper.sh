@@ -123,6 +123,11 @@ json_is .error.status 404 "404 json body"
 get "/papers/2512.99999" -H "Accept: text/markdown"
 is_status 404 "unknown paper md: 404"
 header_has Content-Type "text/markdown" "404 markdown"
+for p in /papers/math.GT/0309136 /papers/hep-th/9901001v2 \
+    /papers/hep-th/9901001-some-title; do
+	get "$p"
+	is_status 404 "old-style id not in the data: $p is 404"
+done
 get "/papers/not-an-id"
 is_status 404 "garbage id: 404"
 get "/papers/2512.203456"
