@@ -144,7 +144,9 @@ acc_private_headers(struct core_req *req)
 enum core_err
 acc_post_begin(struct core_req *req, const struct core_params **form)
 {
+	static const struct core_params none = { NULL, 0 };
 	struct core_ctx *ctx = core_req_ctx(req);
+	const char *ct, *cl;
 	enum core_err er;
 
 	*form = NULL;
@@ -156,6 +158,14 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 		    "site; requests that change something must come from "
 		    "this site's own pages");
 		return CORE_EFORBIDDEN;
+	}
+	/* A POST with no body at all is an empty form (no fields). */
+	ct = core_req_env(req, "CONTENT_TYPE");
+	cl = core_req_env(req, "CONTENT_LENGTH");
+	if ((ct == NULL || *ct == '\0') && (cl == NULL || *cl == '\0' ||
+	    strcmp(cl, "0") == 0)) {
+		*form = &none;
+		return CORE_OK;
 	}
 	if ((er = core_req_form(req, form)) != CORE_OK) {
 		if (er == CORE_ETOOLARGE)
