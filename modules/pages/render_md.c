@@ -222,6 +222,50 @@ paper(struct core_buf *b, const json_t *m)
 	core_buf_putc(b, '\n');
 }
 
+/* The node of the network with this id, or NULL. */
+static const json_t *
+node_by_id(const json_t *net, long long id)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(net, "nodes"), i, v)
+	{
+		if (pages_int(v, "id", 0) == id)
+			return v;
+	}
+	return NULL;
+}
+
+/*
+ * The rest of one adjacency-list line: the other co-authors that id
+ * wrote with, "; also with A (3), B (1)".  Edges to the centre are the
+ * line's own joint-paper count, so they are left out here.
+ */
+static void
+coauthor_links(struct core_buf *b, const json_t *net, long long id,
+    long long centre)
+{
+	const json_t *e, *o;
+	long long a, c, other;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(net, "edges"), i, e)
+	{
+		a = pages_int(e, "a", 0);
+		c = pages_int(e, "b", 0);
+		if (a == centre || c == centre || (a != id && c != id))
+			continue;
+		other = a == id ? c : a;
+		if ((o = node_by_id(net, other)) == NULL)
+			continue;
+		core_buf_puts(b, n++ == 0 ? "; also with " : ", ");
+		core_md_text(b, pages_str(o, "name"));
+		core_buf_printf(b, " (%lld)", pages_int(e, "weight", 0));
+	}
+}
+
 static void
 researcher(struct core_buf *b, const json_t *m)
 {
@@ -324,9 +368,12 @@ researcher(struct core_buf *b, const json_t *m)
 	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld joint paper%s\n",
+		core_buf_printf(b, " — %lld joint paper%s",
 		    pages_int(v, "papers", 0),
 		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		coauthor_links(b, net, pages_int(v, "id", 0),
+		    pages_int(json_object_get(net, "center"), "id", 0));
+		core_buf_putc(b, '\n');
 	}
 
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {

@@ -60,7 +60,7 @@ paper_model(void)
 static json_t *
 researcher_model(void)
 {
-	json_t *m, *card;
+	json_t *m, *card, *net;
 
 	card = json_pack("{s:s,s:s,s:s,s:s,s:s,s:[s],s:n,s:i,s:b,"
 			 "s:[{s:s,s:i,s:s},{s:s,s:n,s:n}]}",
@@ -102,6 +102,13 @@ researcher_model(void)
 	    "items", card, "pagination", "page", 1, "per_page", 24, "total", 30,
 	    "pages", 2, "prev", "next",
 	    BASE "/researchers/9-jiale-chen?category=cs.SE&page=2");
+	/* A second co-author who also wrote with the first. */
+	net = json_object_get(m, "network");
+	json_array_append_new(json_object_get(net, "nodes"),
+	    json_pack("{s:i,s:s,s:s,s:i}", "id", 11, "name", "Ada <Lovelace>",
+		"url", BASE "/researchers/11-ada", "papers", 1));
+	json_array_append_new(json_object_get(net, "edges"),
+	    json_pack("{s:i,s:i,s:i}", "a", 10, "b", 11, "weight", 1));
 	return m;
 }
 
@@ -265,8 +272,12 @@ test_researcher(void)
 	T_CONTAINS(s, "index: unknown", "md unknown h-index");
 	T_CONTAINS(s,
 	    "- [Yishu Li](" BASE "/researchers/10-yishu-li) — 2 "
-	    "joint papers",
-	    "md adjacency list");
+	    "joint papers; also with Ada \\<Lovelace\\> (1)",
+	    "md adjacency list with the co-authors' own links");
+	T_CONTAINS(s,
+	    "- [Ada \\<Lovelace\\>](" BASE "/researchers/11-ada) — "
+	    "1 joint paper; also with Yishu Li (1)",
+	    "md adjacency both ways");
 	T_CONTAINS(s, "Next page: [", "md next page");
 	T_CONTAINS(s,
 	    "](" BASE "/researchers/9-jiale-chen?category=cs.SE&"
