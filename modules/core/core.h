@@ -231,6 +231,21 @@ enum core_err core_arxiv_parse(const char *s, size_t n,
     struct core_arxiv_id *out, size_t *consumed);
 
 /* ------------------------------------------------------------------ */
+/* Canonical paths of the site (every module links with these)         */
+/* ------------------------------------------------------------------ */
+
+/* "/papers/{id}-{slug}" ("/papers/{id}" for an empty slug; a slug that
+ * repeats the id is not repeated).  Caller frees. */
+char *core_paper_path(const char *arxiv_id, const char *slug);
+/* "/researchers/{id}-{slug}", "/institutions/{id}-{slug}".  Caller frees. */
+char *core_researcher_path(long long id, const char *slug);
+char *core_institution_path(long long id, const char *slug);
+/* 1 if s[0..n) can be an arXiv category ([A-Za-z0-9.-]{1,32}). */
+int core_category_ok(const char *s, size_t n);
+/* A positive decimal id of at most 18 digits: 0 and *id set, or -1. */
+int core_id_parse(const char *s, size_t n, long long *id);
+
+/* ------------------------------------------------------------------ */
 /* HTML writer: escapes by construction                                */
 /* ------------------------------------------------------------------ */
 
