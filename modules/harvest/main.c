@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include "harvest.h"
+#include "remote.h"
 
 #define DEFAULT_CONF "conf/weft.conf"
 
@@ -19,6 +20,11 @@ static const char usage_main[] =
     "Commands:\n"
     "  migrate [--check]  apply sql/schema/NNNN_*.sql not yet applied\n"
     "  load [--data DIR]  load the bundled dataset (idempotent)\n"
+    "  arxiv oai|ids|query  harvest arXiv (OAI-PMH, Atom API)\n"
+    "  openalex           enrich papers and researchers from OpenAlex\n"
+    "  s2 papers|authors  enrich from Semantic Scholar\n"
+    "  ror FILE           load institutions from a ROR v2 dump\n"
+    "  status             each source's cursor, last run, errors, counts\n"
     "\n"
     "Options:\n"
     "  -c FILE            configuration (else $WEFT_CONF, else "
@@ -82,6 +88,10 @@ main(int argc, char *argv[])
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
+		/* The remote commands parse their own arguments. */
+		if (cmd != NULL && harvest_remote_is(cmd))
+			break;
+
 		if (strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) {
 			if (++i >= argc)
 				goto usage;
@@ -109,6 +119,11 @@ main(int argc, char *argv[])
 	if (cmd == NULL)
 		return usage(usage_main, help ? HARVEST_EXIT_OK :
 		    HARVEST_EXIT_USAGE);
+	if (harvest_remote_is(cmd)) {
+		if (help)
+			return harvest_remote_usage(cmd);
+		goto config;
+	}
 	if (strcmp(cmd, "migrate") != 0 && strcmp(cmd, "load") != 0) {
 		fprintf(stderr, "weft-harvest: unknown command \"%s\"\n", cmd);
 		return usage(usage_main, HARVEST_EXIT_USAGE);
@@ -117,6 +132,7 @@ main(int argc, char *argv[])
 		return usage(strcmp(cmd, "migrate") == 0 ? usage_migrate :
 		    usage_load, HARVEST_EXIT_OK);
 
+config:
 	/*
 	 * Without -c or WEFT_CONF a missing default file is no error: the
 	 * WEFT_<KEY> variables may be all the configuration there is.
@@ -133,7 +149,9 @@ main(int argc, char *argv[])
 		if (strcmp(lv, levels[j].name) == 0)
 			core_log_setlevel(levels[j].level);
 
-	if (strcmp(cmd, "migrate") == 0)
+	if (harvest_remote_is(cmd))
+		rc = harvest_remote_main(conf, cmd, argc - i, argv + i);
+	else if (strcmp(cmd, "migrate") == 0)
 		rc = harvest_migrate(conf, check);
 	else
 		rc = harvest_load(conf, data);

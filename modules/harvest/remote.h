@@ -13,6 +13,7 @@
 #define HARVEST_REMOTE_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <libxml/tree.h>
@@ -269,5 +270,65 @@ struct harvest_s2_batch {
 enum core_err harvest_s2_parse(const char *p, size_t n, size_t want,
     int authors, struct harvest_s2_batch *b, char why[HARVEST_WHY_LEN]);
 void harvest_s2_batch_free(struct harvest_s2_batch *);
+
+/* ------------------------------------------------------------------ */
+/* fetch.c, enrich.c: the remote subcommands                           */
+/* ------------------------------------------------------------------ */
+
+struct core_db;
+
+/* One run of a subcommand: its connection, client, counts, progress. */
+struct harvest_run {
+	const struct core_conf *conf;
+	struct core_db *db;
+	struct harvest_http *http; /* NULL for status, ror */
+	const char *key;	   /* harvest_cursors.source, or NULL */
+	const char *label;	   /* "arxiv oai" */
+	struct core_buf st_papers, st_authors, st_a, st_b;
+	long seq;
+	long records, deleted, batches, reqs_noted;
+	long expect; /* records expected, -1: unknown */
+	struct timespec t0;
+	int tty;
+};
+
+/* 1 when cmd is one of fetch.c's commands (arxiv openalex s2 ror status). */
+int harvest_remote_is(const char *cmd);
+/* Prints cmd's --help; returns the exit code. */
+int harvest_remote_usage(const char *cmd);
+/* Runs cmd with the arguments after it; returns an exit code. */
+int harvest_remote_main(const struct core_conf *conf, const char *cmd,
+    int argc, char **argv);
+/* enrich.c: the same for openalex, s2, ror. */
+int harvest_enrich_usage(const char *cmd);
+int harvest_enrich_main(const struct core_conf *conf, const char *cmd,
+    int argc, char **argv);
+
+/*
+ * Connects (all prepared statements, the staging tables) and, when src
+ * is not -1, makes the source's HTTP client.  Close with
+ * harvest_run_close() whatever the result.
+ */
+enum core_err harvest_run_open(struct harvest_run *, const struct core_conf *,
+    enum harvest_src src, const char *key, const char *label);
+void harvest_run_close(struct harvest_run *);
+/* Progress line (terminal) or one log line per batch. */
+void harvest_run_progress(struct harvest_run *, int final);
+/* Requests made since the last call. */
+long harvest_run_requests(struct harvest_run *);
+/* Prints and logs msg and stores it as the source's last error. */
+void harvest_run_fail(struct harvest_run *, const char *msg);
+/* core_db_exec() without a result. */
+enum core_err harvest_exec0(struct core_db *, int stmt,
+    const char *const *p, int n);
+/* COPY FROM STDIN of b with the COPY statement stmt. */
+enum core_err harvest_copy_in(struct core_db *, int stmt,
+    const struct core_buf *b);
+/* "--name V" / "--name=V" at argv[*i]: 1 matched, 0 not, -1 no value. */
+int harvest_opt(int argc, char **argv, int *i, const char *name,
+    const char **val);
+int harvest_bad_usage(const char *text, const char *msg, const char *arg);
+/* Compact ASCII JSON text; caller frees. */
+char *harvest_jdump(const json_t *v);
 
 #endif /* HARVEST_REMOTE_H */

@@ -44,6 +44,185 @@ SELECT (SELECT count(*) FROM papers),
        (SELECT count(*) FROM institutions),
        (SELECT count(*) FROM researcher_institutions);
 
+-- ------------------------------------------------- remote sources
+-- The harvester's own statements (fetch.c, enrich.c): prepared, on a
+-- migrated database (0003_harvest.sql creates harvest_cursors).
+
+-- name: HV_CURSOR_GET
+SELECT coalesce(cursor, ''), params::text, done, run_records
+  FROM harvest_cursors
+ WHERE source = $1;
+
+-- name: HV_CURSOR_START
+-- A new run: forget the old position.
+INSERT INTO harvest_cursors AS c (source, params, done, last_run,
+    run_records, last_error)
+VALUES ($1, $2::jsonb, false, now(), 0, NULL)
+    ON CONFLICT (source) DO UPDATE
+   SET params = excluded.params, cursor = NULL, done = false,
+       last_run = now(), run_records = 0, last_error = NULL,
+       complete = NULL;
+
+-- name: HV_CURSOR_RESUME
+UPDATE harvest_cursors
+   SET last_run = now(), last_error = NULL
+ WHERE source = $1;
+
+-- name: HV_CURSOR_STEP
+-- Inside a batch's transaction: the position after it and its counts.
+UPDATE harvest_cursors
+   SET cursor = nullif($2, ''),
+       run_records = run_records + $3::bigint,
+       records = records + $3::bigint,
+       deleted = deleted + $4::bigint,
+       requests = requests + $5::bigint,
+       complete = coalesce(nullif($6::bigint, -1), complete)
+ WHERE source = $1;
+
+-- name: HV_CURSOR_DONE
+UPDATE harvest_cursors
+   SET cursor = NULL, done = true, last_ok = now(), last_error = NULL,
+       requests = requests + $2::bigint
+ WHERE source = $1;
+
+-- name: HV_CURSOR_FAIL
+INSERT INTO harvest_cursors AS c (source, last_run, last_error)
+VALUES ($1, now(), $2)
+    ON CONFLICT (source) DO UPDATE
+   SET last_error = excluded.last_error,
+       requests = c.requests + $3::bigint;
+
+-- name: HV_STATUS
+SELECT source, coalesce(cursor, ''), params::text, done,
+       coalesce(to_char(last_run, 'YYYY-MM-DD HH24:MI:SS'), '-'),
+       coalesce(to_char(last_ok, 'YYYY-MM-DD HH24:MI:SS'), '-'),
+       coalesce(last_error, ''), run_records, records, deleted, requests,
+       coalesce(complete, -1)
+  FROM harvest_cursors
+ ORDER BY source;
+
+-- name: HV_LAST_OK_DATE
+-- Where an incremental OAI run starts when --from is not given.
+SELECT coalesce(params->>'until', to_char(last_ok, 'YYYY-MM-DD'))
+  FROM harvest_cursors
+ WHERE source = $1 AND last_ok IS NOT NULL;
+
+-- name: HV_DELETE_PAPERS
+-- OAI deleted records: the rows go (authorships cascade), their pages
+-- are stale.
+WITH d AS (
+	DELETE FROM papers
+	 WHERE arxiv_id = ANY ($1::text[])
+	RETURNING id
+)
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'paper', id FROM d
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+
+-- name: HV_RECOMPUTE_BATCH
+-- Derived columns of what this transaction touched (now() is the
+-- transaction's start, so "modified_at = now()" is "written by this
+-- batch").  Counts of a researcher who lost an authorship here are left
+-- to the next full RECOMPUTE.
+WITH ch AS (SELECT id FROM papers WHERE modified_at = now()),
+     s AS (SELECT q.id, count(a.position) AS n,
+                  count(a.position) > 0
+                  AND count(a.researcher_id) = count(a.position) AS fm
+             FROM ch q
+             LEFT JOIN authorships a ON a.paper_id = q.id
+            GROUP BY q.id)
+UPDATE papers p
+   SET author_count = s.n, fully_matched = s.fm
+  FROM s
+ WHERE p.id = s.id
+   AND (p.author_count, p.fully_matched) IS DISTINCT FROM (s.n, s.fm);
+
+-- name: HV_RECOMPUTE_RESEARCHERS
+WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
+              FROM authorships a
+              JOIN papers p ON p.id = a.paper_id
+             WHERE p.modified_at = now() AND a.researcher_id IS NOT NULL),
+     s AS (SELECT r0.id, count(DISTINCT a.paper_id) AS n,
+                  max(p.published) AS latest
+             FROM r0
+             LEFT JOIN authorships a ON a.researcher_id = r0.id
+             LEFT JOIN papers p ON p.id = a.paper_id
+            GROUP BY r0.id)
+UPDATE researchers r
+   SET paper_count = s.n, latest_paper = s.latest, modified_at = now()
+  FROM s
+ WHERE r.id = s.id
+   AND (r.paper_count, r.latest_paper) IS DISTINCT FROM (s.n, s.latest);
+
+-- name: HV_MARK_STALE
+-- Everything this transaction wrote: its pages must be rebuilt.
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'paper', id FROM papers WHERE modified_at = now()
+ UNION ALL
+SELECT 'researcher', id FROM researchers WHERE modified_at = now()
+ UNION ALL
+SELECT 'institution', id FROM institutions WHERE modified_at = now()
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+
+-- name: HV_PAPER_CITATIONS
+-- The first source to give a paper's citation count owns it; the same
+-- source updates it, another one does not overwrite it.
+UPDATE papers
+   SET citation_count = $2::integer, citation_source = $3,
+       modified_at = now()
+ WHERE arxiv_id = $1
+   AND (citation_source IS NULL OR citation_source = $3)
+   AND citation_count IS DISTINCT FROM $2::integer;
+
+-- name: HV_PAPER_AUTHORS
+SELECT a.position, a.raw_name
+  FROM authorships a
+  JOIN papers p ON p.id = a.paper_id
+ WHERE p.arxiv_id = $1
+ ORDER BY a.position;
+
+-- name: HV_LINK_AUTHOR
+-- An OpenAlex authorship at the same position, with a compatible name,
+-- decides who wrote it.
+UPDATE authorships a
+   SET researcher_id = r.id, match_reason = $4, match_score = 1.0
+  FROM papers p, researchers r
+ WHERE p.arxiv_id = $1 AND a.paper_id = p.id AND a.position = $2::integer
+   AND r.openalex_id = $3
+   AND a.researcher_id IS DISTINCT FROM r.id;
+
+-- name: HV_PAPERS_TO_ENRICH
+-- Papers without a citation count from source $1, newest first.
+SELECT arxiv_id
+  FROM papers
+ WHERE citation_count IS NULL OR citation_source = $1
+ ORDER BY published DESC NULLS LAST, id DESC
+ LIMIT $2::integer;
+
+-- name: HV_S2_RESEARCHER
+-- S2 metrics for a researcher we know by S2 id; OpenAlex metrics win.
+UPDATE researchers
+   SET h_index = $2::integer, citations = $3::bigint,
+       works_count = $4::integer, metrics_source = 's2',
+       modified_at = now()
+ WHERE s2_id = $1
+   AND (metrics_source IS NULL OR metrics_source = 's2')
+   AND (h_index, citations, works_count)
+       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer);
+
+-- name: HV_S2_AUTHOR_IDS
+SELECT s2_id
+  FROM researchers
+ WHERE s2_id IS NOT NULL
+ ORDER BY id
+ LIMIT $1::integer;
+
+-- name: HV_COUNTS
+SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM authorships),
+       (SELECT count(*) FROM researchers),
+       (SELECT count(*) FROM institutions),
+       (SELECT count(*) FROM stale_pages);
+
 -- ------------------------------------------------------------ scripts
 
 -- name: MIGRATIONS_ENSURE

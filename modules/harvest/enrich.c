@@ -1,0 +1,728 @@
+/*
+ * enrich.c -- "openalex", "s2" and "ror": what other sources know about
+ * the papers, researchers and institutions arXiv gave us.
+ *
+ * Network first, then one transaction: a page of works and the authors
+ * it names are fetched before BEGIN, so no transaction waits on a remote
+ * server and a failed request writes nothing of its batch.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "core.h"
+#include "harvest.h"
+#include "harvest_sql.h"
+#include "remote.h"
+
+#define OA_PER_PAGE   50   /* OpenAlex: results a page, ids a filter */
+#define S2_BATCH      500  /* S2: ids a batch request (its maximum) */
+#define ROR_BATCH     2000
+#define LINE_MAX_LEN  (8u << 20)
+
+static const char usage_openalex[] =
+    "usage: weft-harvest openalex [works] [--filter FILTER] [--limit N]\n"
+    "\n"
+    "Enriches papers from OpenAlex (openalex_url): each work with an arXiv\n"
+    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and its\n"
+    "authors (OpenAlex id, ORCID, h-index, citations, works count, last\n"
+    "known institutions) become researchers linked to the authorships at\n"
+    "the same position with a compatible name.  Without --filter: the\n"
+    "papers lacking an OpenAlex count, newest first (--limit, default\n"
+    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, e.g.\n"
+    "author.id:A5023888391): every page of it, by cursor.\n"
+    "Keys: openalex_delay (ms, default 100), harvest_contact (mailto),\n"
+    "openalex_api_key.\n";
+
+static const char usage_s2[] =
+    "usage: weft-harvest s2 papers [ID...] [--limit N]\n"
+    "       weft-harvest s2 authors [S2ID...] [--limit N]\n"
+    "\n"
+    "Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"
+    "ARXIV:{id} (citation counts, for papers without an OpenAlex count),\n"
+    "authors by S2 id (hIndex, citationCount, paperCount, for researchers\n"
+    "without OpenAlex metrics).  Without ids: papers lacking a count /\n"
+    "researchers with an S2 id, up to --limit (default 1000), 500 a\n"
+    "request.  Keys: s2_delay (ms, default 1000), s2_api_key.\n";
+
+static const char usage_ror[] =
+    "usage: weft-harvest ror FILE\n"
+    "\n"
+    "Loads institutions from a ROR v2 dump (JSON lines, gzip or plain),\n"
+    "2,000 a transaction; a malformed line is reported and skipped.\n";
+
+int
+harvest_enrich_usage(const char *cmd)
+{
+	fputs(strcmp(cmd, "openalex") == 0 ? usage_openalex :
+	    strcmp(cmd, "s2") == 0 ? usage_s2 : usage_ror, stdout);
+	return HARVEST_EXIT_OK;
+}
+
+/* Closes a batch: derived columns, stale marks, cursor, COMMIT. */
+static enum core_err
+finish_batch(struct harvest_run *r, const char *cursor, long n, long complete)
+{
+	char nrec[24], nreq[24], ncomp[24];
+	enum core_err er;
+
+	snprintf(nrec, sizeof(nrec), "%ld", n);
+	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
+	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
+	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
+	    0)) != CORE_OK || (er = harvest_exec0(r->db,
+	    HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS, NULL, 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
+	    CORE_OK || (er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
+	    (const char *const[]){ r->key, cursor ? cursor : "", nrec, "0",
+	    nreq, ncomp }, 6)) != CORE_OK || (er = core_db_cmd(r->db,
+	    "COMMIT")) != CORE_OK) {
+		core_db_cmd(r->db, "ROLLBACK");
+		return er;
+	}
+	r->records += n;
+	r->batches++;
+	return CORE_OK;
+}
+
+static int
+run_done(struct harvest_run *r)
+{
+	char nreq[24];
+
+	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
+	if (harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_DONE,
+	    (const char *const[]){ r->key, nreq }, 2) != CORE_OK)
+		return HARVEST_EXIT_FAIL;
+	harvest_run_progress(r, 1);
+	return HARVEST_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* openalex                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The last word of a name's key ("ada lovelace" -> "lovelace"). */
+static char *
+last_word(const char *name)
+{
+	char *k = harvest_name_key(name), *sp, *r;
+
+	sp = strrchr(k, ' ');
+	r = core_xstrdup(sp != NULL ? sp + 1 : k);
+	free(k);
+	return r;
+}
+
+/* GET one OpenAlex list; CORE_OK with *l filled. */
+static enum core_err
+oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
+{
+	struct core_buf body = CORE_BUF_INIT;
+	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64];
+	long status;
+	enum core_err er;
+
+	if ((er = harvest_http_fetch(r->http, url, NULL, &body, &status)) !=
+	    CORE_OK)
+		harvest_run_fail(r, harvest_http_error(r->http));
+	else if ((er = harvest_oa_parse(body.ptr, body.len, 0, l, why)) !=
+	    CORE_OK) {
+		snprintf(msg, sizeof(msg), "malformed response from %s: %s; "
+		    "nothing of this batch written", harvest_http_base(r->http),
+		    why);
+		harvest_run_fail(r, msg);
+	}
+	core_buf_free(&body);
+	return er;
+}
+
+/* Stages the OpenAlex authors of l (the loader's conversion). */
+static void
+stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
+{
+	struct harvest_author a;
+	const struct harvest_affil *f;
+	const json_t *v;
+	const char *why;
+	char seq[24], fy[16], ly[16];
+	size_t i, j;
+
+	json_array_foreach(l->results, i, v) {
+		memset(&a, 0, sizeof(a));
+		if (harvest_oa_author_parse(v, &a, &why) != CORE_OK) {
+			core_log(CORE_LOG_WARN, "harvest.openalex", "author "
+			    "skipped: %s", why);
+			harvest_author_free(&a);
+			continue;
+		}
+		snprintf(seq, sizeof(seq), "%ld", ++r->seq);
+		harvest_copy_row(&r->st_a, (const char *const[]){ seq,
+		    a.openalex_id, a.name, a.name_key, a.slug, a.orcid,
+		    a.h_index, a.citations, a.works_count }, 9);
+		for (j = 0; j < a.naffils; j++) {
+			f = &a.affils[j];
+			snprintf(fy, sizeof(fy), "%d", f->first_year);
+			snprintf(ly, sizeof(ly), "%d", f->last_year);
+			harvest_copy_row(&r->st_b, (const char *const[]){
+			    a.openalex_id, f->ror_id, f->openalex_id, f->name,
+			    f->slug, f->country_code, f->type,
+			    f->last_known ? "t" : "f",
+			    f->first_year ? fy : NULL,
+			    f->last_year ? ly : NULL }, 10);
+		}
+		harvest_author_free(&a);
+	}
+}
+
+/* Links the work's authorships to researchers, by position and name. */
+static enum core_err
+link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
+{
+	const json_t *ash = json_object_get(work, "authorships"), *a;
+	PGresult *res = NULL;
+	const char *aid, *dn;
+	char pos[24], *w1, *w2;
+	size_t i;
+	int row;
+	enum core_err er;
+
+	if ((er = core_db_exec(r->db, HARVEST_SQL_HV_PAPER_AUTHORS,
+	    (const char *const[]){ arxiv }, 1, &res)) != CORE_OK)
+		return er;
+	json_array_foreach(ash, i, a) {
+		aid = harvest_oa_short(json_string_value(json_object_get(
+		    json_object_get(a, "author"), "id")));
+		dn = json_string_value(json_object_get(json_object_get(a,
+		    "author"), "display_name"));
+		if (aid == NULL || dn == NULL)
+			continue;
+		for (row = 0; row < PQntuples(res); row++)
+			if ((size_t)atol(PQgetvalue(res, row, 0)) == i + 1)
+				break;
+		if (row == PQntuples(res))
+			continue;
+		w1 = last_word(PQgetvalue(res, row, 1));
+		w2 = last_word(dn);
+		if (*w1 != '\0' && strcmp(w1, w2) == 0) {
+			snprintf(pos, sizeof(pos), "%zu", i + 1);
+			er = harvest_exec0(r->db, HARVEST_SQL_HV_LINK_AUTHOR,
+			    (const char *const[]){ arxiv, pos, aid,
+			    "openalex" }, 4);
+		}
+		free(w1);
+		free(w2);
+		if (er != CORE_OK)
+			break;
+	}
+	PQclear(res);
+	return er;
+}
+
+/* One page of works: fetch its authors, then write it all at once. */
+static enum core_err
+oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
+    const char *cursor)
+{
+	struct harvest_oa_list al;
+	struct core_buf url = CORE_BUF_INIT, ids = CORE_BUF_INIT;
+	json_t *seen = json_object(), *w, *a;
+	char ax[48], cnt[24];
+	const char *aid;
+	size_t i, j, nid = 0;
+	long n = 0;
+	enum core_err er = CORE_OK;
+
+	core_buf_reset(&r->st_a);
+	core_buf_reset(&r->st_b);
+	/* The authors of works that are arXiv papers, 50 ids a request. */
+	json_array_foreach(works->results, i, w) {
+		if (harvest_oa_work_arxiv(w, ax) != 0)
+			continue;
+		json_array_foreach(json_object_get(w, "authorships"), j, a) {
+			aid = harvest_oa_short(json_string_value(
+			    json_object_get(json_object_get(a, "author"),
+			    "id")));
+			if (aid == NULL || json_object_get(seen, aid) != NULL)
+				continue;
+			json_object_set_new(seen, aid, json_true());
+			core_buf_printf(&ids, "%s%s", nid % OA_PER_PAGE ?
+			    "|" : "", aid);
+			if (++nid % OA_PER_PAGE != 0 &&
+			    json_object_size(seen) < 5000)
+				continue;
+			goto flush_ids;
+		}
+		continue;
+flush_ids:
+		core_buf_reset(&url);
+		core_buf_printf(&url, "%s/authors?filter=ids.openalex:%s"
+		    "&per-page=%d", harvest_http_base(r->http),
+		    core_buf_cstr(&ids), OA_PER_PAGE);
+		core_buf_reset(&ids);
+		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+			goto out;
+		stage_authors(r, &al);
+		harvest_oa_list_free(&al);
+	}
+	if (ids.len > 0) {
+		core_buf_reset(&url);
+		core_buf_printf(&url, "%s/authors?filter=ids.openalex:%s"
+		    "&per-page=%d", harvest_http_base(r->http),
+		    core_buf_cstr(&ids), OA_PER_PAGE);
+		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+			goto out;
+		stage_authors(r, &al);
+		harvest_oa_list_free(&al);
+	}
+
+	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
+		goto out;
+	if (r->st_a.len > 0 && ((er = harvest_copy_in(r->db,
+	    HARVEST_SQL_COPY_OA_AUTHORS, &r->st_a)) != CORE_OK ||
+	    (r->st_b.len > 0 && (er = harvest_copy_in(r->db,
+	    HARVEST_SQL_COPY_OA_AFFILS, &r->st_b)) != CORE_OK) ||
+	    (er = core_db_cmd(r->db,
+	    harvest_sql[HARVEST_SQL_MERGE_OA_AUTHORS].sql)) != CORE_OK ||
+	    (er = core_db_cmd(r->db,
+	    harvest_sql[HARVEST_SQL_MERGE_OA_AFFILS].sql)) != CORE_OK))
+		goto rollback;
+	json_array_foreach(works->results, i, w) {
+		const json_t *c = json_object_get(w, "cited_by_count");
+
+		if (harvest_oa_work_arxiv(w, ax) != 0)
+			continue;
+		if (json_is_integer(c)) {
+			snprintf(cnt, sizeof(cnt), "%lld",
+			    (long long)json_integer_value(c));
+			if ((er = harvest_exec0(r->db,
+			    HARVEST_SQL_HV_PAPER_CITATIONS,
+			    (const char *const[]){ ax, cnt, "openalex" }, 3)) !=
+			    CORE_OK)
+				goto rollback;
+		}
+		if ((er = link_work(r, ax, w)) != CORE_OK)
+			goto rollback;
+		n++;
+	}
+	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK)
+		goto out;
+	harvest_run_progress(r, 0);
+	goto out;
+rollback:
+	core_db_cmd(r->db, "ROLLBACK");
+out:
+	json_decref(seen);
+	core_buf_free(&url);
+	core_buf_free(&ids);
+	return er;
+}
+
+static const char oa_select[] = "id,doi,ids,cited_by_count,authorships";
+
+static int
+openalex_cmd(const struct core_conf *conf, int argc, char **argv)
+{
+	struct harvest_run r;
+	struct harvest_oa_list l;
+	struct core_buf url = CORE_BUF_INIT, f = CORE_BUF_INIT;
+	const char *filter = NULL, *v;
+	PGresult *res = NULL;
+	char lim[24], *cursor = NULL;
+	long limit = 1000;
+	int i, m, row, rc = HARVEST_EXIT_FAIL;
+
+	for (i = 0; i < argc; i++) {
+		if (i == 0 && strcmp(argv[i], "works") == 0)
+			continue;
+		if ((m = harvest_opt(argc, argv, &i, "--filter", &filter)) > 0)
+			continue;
+		if (m == 0 && (m = harvest_opt(argc, argv, &i, "--limit",
+		    &v)) > 0) {
+			limit = atol(v);
+			continue;
+		}
+		return harvest_bad_usage(usage_openalex, m < 0 ?
+		    "missing value for" : "unexpected", argv[i]);
+	}
+	if (limit < 1)
+		return harvest_bad_usage(usage_openalex, "--limit N, N > 0",
+		    NULL);
+	if (harvest_run_open(&r, conf, HARVEST_SRC_OPENALEX, "openalex",
+	    "openalex") != CORE_OK)
+		goto out;
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
+	    (const char *const[]){ r.key, "{\"mode\":\"works\"}" }, 2) !=
+	    CORE_OK)
+		goto out;
+	if (filter != NULL) {
+		/* A filter's pages by cursor, until next_cursor is null. */
+		cursor = core_xstrdup("*");
+		while (cursor != NULL) {
+			core_buf_reset(&url);
+			core_buf_printf(&url, "%s/works?filter=",
+			    harvest_http_base(r.http));
+			core_url_encode(&url, filter, 0);
+			core_buf_printf(&url, "&select=%s&per-page=%d&cursor=",
+			    oa_select, OA_PER_PAGE);
+			core_url_encode(&url, cursor, 0);
+			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+				goto out;
+			if (l.count >= 0)
+				r.expect = l.count;
+			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
+				harvest_oa_list_free(&l);
+				harvest_run_fail(&r, "database write failed; "
+				    "batch rolled back");
+				goto out;
+			}
+			free(cursor);
+			cursor = l.next_cursor != NULL &&
+			    json_array_size(l.results) > 0 ?
+			    core_xstrdup(l.next_cursor) : NULL;
+			harvest_oa_list_free(&l);
+		}
+	} else {
+		/* Our papers, 50 DOIs a request (one page each). */
+		snprintf(lim, sizeof(lim), "%ld", limit);
+		if (core_db_exec(r.db, HARVEST_SQL_HV_PAPERS_TO_ENRICH,
+		    (const char *const[]){ "openalex", lim }, 2, &res) !=
+		    CORE_OK)
+			goto out;
+		r.expect = PQntuples(res);
+		for (row = 0; row < PQntuples(res); row += OA_PER_PAGE) {
+			core_buf_reset(&f);
+			for (i = row; i < PQntuples(res) && i < row +
+			    OA_PER_PAGE; i++)
+				core_buf_printf(&f, "%s10.48550/arxiv.%s",
+				    i > row ? "|" : "", PQgetvalue(res, i, 0));
+			core_buf_reset(&url);
+			core_buf_printf(&url, "%s/works?filter=doi:",
+			    harvest_http_base(r.http));
+			core_url_encode(&url, core_buf_cstr(&f), 1);
+			core_buf_printf(&url, "&select=%s&per-page=%d",
+			    oa_select, OA_PER_PAGE);
+			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+				goto out;
+			if (oa_page(&r, &l, "") != CORE_OK) {
+				harvest_oa_list_free(&l);
+				harvest_run_fail(&r, "database write failed; "
+				    "batch rolled back");
+				goto out;
+			}
+			harvest_oa_list_free(&l);
+		}
+	}
+	rc = run_done(&r);
+	printf("openalex: %ld works with an arXiv DOI, %ld requests, %ld "
+	    "retries\n", r.records, harvest_http_requests(r.http),
+	    harvest_http_retries(r.http));
+out:
+	PQclear(res);
+	free(cursor);
+	core_buf_free(&url);
+	core_buf_free(&f);
+	harvest_run_close(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* s2                                                                  */
+/* ------------------------------------------------------------------ */
+
+static int
+s2_cmd(const struct core_conf *conf, int argc, char **argv)
+{
+	struct harvest_run r;
+	struct harvest_s2_batch b;
+	struct core_buf url = CORE_BUF_INIT, body = CORE_BUF_INIT;
+	struct core_buf post = CORE_BUF_INIT;
+	struct core_arxiv_id id, got;
+	json_t *ids = json_array(), *jid;
+	PGresult *res = NULL;
+	const char *v;
+	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64], lim[24];
+	char c1[24], c2[24], c3[24], *arr;
+	long limit = 1000, status, n;
+	size_t i, k, used, cnt;
+	int authors, m, rc = HARVEST_EXIT_FAIL;
+	enum core_err er;
+
+	if (argc < 1 || (strcmp(argv[0], "papers") != 0 &&
+	    strcmp(argv[0], "authors") != 0)) {
+		json_decref(ids);
+		return harvest_bad_usage(usage_s2, "s2: papers or authors?",
+		    NULL);
+	}
+	authors = strcmp(argv[0], "authors") == 0;
+	for (m = 1; m < argc; m++) {
+		int om = harvest_opt(argc, argv, &m, "--limit", &v);
+		if (om > 0)
+			limit = atol(v);
+		else if (om < 0 || argv[m][0] == '-') {
+			json_decref(ids);
+			return harvest_bad_usage(usage_s2, "unexpected",
+			    argv[m]);
+		} else if (!authors && (core_arxiv_parse(argv[m],
+		    strlen(argv[m]), &id, &used) != CORE_OK ||
+		    used != strlen(argv[m]))) {
+			json_decref(ids);
+			return harvest_bad_usage(usage_s2, "not an arXiv id:",
+			    argv[m]);
+		} else
+			json_array_append_new(ids, json_string(authors ?
+			    argv[m] : id.id));
+	}
+	if (harvest_run_open(&r, conf, HARVEST_SRC_S2, "s2", authors ?
+	    "s2 authors" : "s2 papers") != CORE_OK)
+		goto out;
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
+	    (const char *const[]){ r.key, authors ? "{\"mode\":\"authors\"}" :
+	    "{\"mode\":\"papers\"}" }, 2) != CORE_OK)
+		goto out;
+	if (json_array_size(ids) == 0) {
+		snprintf(lim, sizeof(lim), "%ld", limit);
+		if ((authors ? core_db_exec(r.db, HARVEST_SQL_HV_S2_AUTHOR_IDS,
+		    (const char *const[]){ lim }, 1, &res) : core_db_exec(r.db,
+		    HARVEST_SQL_HV_PAPERS_TO_ENRICH, (const char *const[]){
+		    "s2", lim }, 2, &res)) != CORE_OK)
+			goto out;
+		for (m = 0; m < PQntuples(res); m++)
+			json_array_append_new(ids,
+			    json_string(PQgetvalue(res, m, 0)));
+		PQclear(res);
+		res = NULL;
+	}
+	r.expect = (long)json_array_size(ids);
+	for (i = 0; i < json_array_size(ids); i += S2_BATCH) {
+		cnt = json_array_size(ids) - i < S2_BATCH ?
+		    json_array_size(ids) - i : S2_BATCH;
+		/* The body is built as JSON, never printed by hand. */
+		{
+			json_t *o = json_object(), *a = json_array();
+
+			for (k = 0; k < cnt; k++) {
+				jid = json_array_get(ids, i + k);
+				json_array_append_new(a, authors ?
+				    json_incref(jid) : json_sprintf("ARXIV:%s",
+				    json_string_value(jid)));
+			}
+			json_object_set_new(o, "ids", a);
+			arr = harvest_jdump(o);
+			json_decref(o);
+			core_buf_reset(&post);
+			core_buf_puts(&post, arr);
+			free(arr);
+		}
+		core_buf_reset(&url);
+		core_buf_printf(&url, "%s/%s/batch?fields=%s",
+		    harvest_http_base(r.http), authors ? "author" : "paper",
+		    authors ? "authorId,name,hIndex,citationCount,paperCount" :
+		    "paperId,externalIds,citationCount");
+		if (harvest_http_fetch(r.http, core_buf_cstr(&url),
+		    core_buf_cstr(&post), &body, &status) != CORE_OK) {
+			harvest_run_fail(&r, harvest_http_error(r.http));
+			goto out;
+		}
+		if ((er = harvest_s2_parse(body.ptr, body.len, cnt, authors, &b,
+		    why)) != CORE_OK) {
+			snprintf(msg, sizeof(msg), "%s response from %s: %s; "
+			    "nothing of this batch written", er ==
+			    CORE_EUPSTREAM ? "error" : "malformed",
+			    harvest_http_base(r.http), why);
+			harvest_run_fail(&r, msg);
+			goto out;
+		}
+		if (core_db_cmd(r.db, "BEGIN") != CORE_OK) {
+			harvest_s2_batch_free(&b);
+			goto out;
+		}
+		n = 0;
+		er = CORE_OK;
+		for (k = 0; k < cnt && er == CORE_OK; k++) {
+			const char *want = json_string_value(json_array_get(ids,
+			    i + k));
+
+			if (!b.v[k].found)
+				continue;
+			if (authors) {
+				snprintf(c1, sizeof(c1), "%ld", b.v[k].h_index);
+				snprintf(c2, sizeof(c2), "%ld",
+				    b.v[k].citations);
+				snprintf(c3, sizeof(c3), "%ld",
+				    b.v[k].paper_count);
+				er = harvest_exec0(r.db,
+				    HARVEST_SQL_HV_S2_RESEARCHER,
+				    (const char *const[]){ want,
+				    b.v[k].h_index >= 0 ? c1 : NULL,
+				    b.v[k].citations >= 0 ? c2 : NULL,
+				    b.v[k].paper_count >= 0 ? c3 : NULL }, 4);
+				n++;
+				continue;
+			}
+			/* Position decides, but a stated arXiv id must agree. */
+			if (b.v[k].arxiv != NULL && (core_arxiv_parse(
+			    b.v[k].arxiv, strlen(b.v[k].arxiv), &got, &used) !=
+			    CORE_OK || strcmp(got.id, want) != 0)) {
+				core_log(CORE_LOG_WARN, "harvest.s2", "result "
+				    "for %s names %s: skipped", want,
+				    b.v[k].arxiv);
+				continue;
+			}
+			if (b.v[k].citations < 0)
+				continue;
+			snprintf(c1, sizeof(c1), "%ld", b.v[k].citations);
+			er = harvest_exec0(r.db, HARVEST_SQL_HV_PAPER_CITATIONS,
+			    (const char *const[]){ want, c1, "s2" }, 3);
+			n++;
+		}
+		harvest_s2_batch_free(&b);
+		if (er != CORE_OK || finish_batch(&r, "", n, r.expect) !=
+		    CORE_OK) {
+			if (er != CORE_OK)
+				core_db_cmd(r.db, "ROLLBACK");
+			harvest_run_fail(&r, "database write failed; batch "
+			    "rolled back");
+			goto out;
+		}
+		harvest_run_progress(&r, 0);
+	}
+	rc = run_done(&r);
+	printf("s2 %s: %ld found of %zu, %ld requests, %ld retries\n",
+	    authors ? "authors" : "papers", r.records, json_array_size(ids),
+	    harvest_http_requests(r.http), harvest_http_retries(r.http));
+out:
+	PQclear(res);
+	json_decref(ids);
+	core_buf_free(&url);
+	core_buf_free(&body);
+	core_buf_free(&post);
+	harvest_run_close(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* ror                                                                 */
+/* ------------------------------------------------------------------ */
+
+static enum core_err
+ror_flush(struct harvest_run *r, long n)
+{
+	enum core_err er;
+
+	if (n == 0)
+		return CORE_OK;
+	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
+		return er;
+	if ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_INSTITUTIONS,
+	    &r->st_a)) != CORE_OK || (er = core_db_cmd(r->db,
+	    harvest_sql[HARVEST_SQL_MERGE_ROR].sql)) != CORE_OK ||
+	    (er = finish_batch(r, "", n, -1)) != CORE_OK) {
+		core_db_cmd(r->db, "ROLLBACK");
+		return er;
+	}
+	core_buf_reset(&r->st_a);
+	harvest_run_progress(r, 0);
+	return CORE_OK;
+}
+
+static int
+ror_cmd(const struct core_conf *conf, int argc, char **argv)
+{
+	struct harvest_run r;
+	struct harvest_inst in;
+	gzFile gz = NULL;
+	json_error_t je;
+	json_t *o;
+	char *line = NULL, seq[24];
+	const char *why;
+	size_t len;
+	long n = 0, skipped = 0, lineno = 0;
+	int rc = HARVEST_EXIT_FAIL;
+
+	if (argc != 1 || argv[0][0] == '-')
+		return harvest_bad_usage(usage_ror, "ror: one FILE", NULL);
+	if (harvest_run_open(&r, conf, (enum harvest_src)-1, "ror", "ror") !=
+	    CORE_OK)
+		goto out;
+	if ((gz = gzopen(argv[0], "rb")) == NULL) {
+		harvest_run_fail(&r, "cannot open the file");
+		goto out;
+	}
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
+	    (const char *const[]){ r.key, "{\"mode\":\"file\"}" }, 2) !=
+	    CORE_OK)
+		goto out;
+	line = core_xcalloc(1, LINE_MAX_LEN);
+	while (gzgets(gz, line, (int)LINE_MAX_LEN) != NULL) {
+		lineno++;
+		len = strlen(line);
+		if (len == LINE_MAX_LEN - 1 && line[len - 1] != '\n') {
+			harvest_run_fail(&r, "a line longer than 8 MB");
+			goto out;
+		}
+		while (len > 0 && (line[len - 1] == '\n' ||
+		    line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if ((o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je)) ==
+		    NULL) {
+			core_log(CORE_LOG_WARN, "harvest.ror", "line %ld "
+			    "skipped: bad JSON: %s", lineno, je.text);
+			skipped++;
+			continue;
+		}
+		memset(&in, 0, sizeof(in));
+		if (harvest_ror_parse(o, &in, &why) != CORE_OK) {
+			core_log(CORE_LOG_WARN, "harvest.ror", "line %ld "
+			    "skipped: %s", lineno, why);
+			skipped++;
+		} else {
+			snprintf(seq, sizeof(seq), "%ld", lineno);
+			harvest_copy_row(&r.st_a, (const char *const[]){ seq,
+			    in.ror_id, in.openalex_id, in.name, in.slug,
+			    in.aliases, in.country_code, in.country_name,
+			    in.type, in.status, in.website, in.established },
+			    12);
+			n++;
+		}
+		harvest_inst_free(&in);
+		json_decref(o);
+		if (n == ROR_BATCH) {
+			if (ror_flush(&r, n) != CORE_OK) {
+				harvest_run_fail(&r, "database write failed; "
+				    "batch rolled back");
+				goto out;
+			}
+			n = 0;
+		}
+	}
+	if (ror_flush(&r, n) != CORE_OK) {
+		harvest_run_fail(&r, "database write failed; batch rolled "
+		    "back");
+		goto out;
+	}
+	rc = run_done(&r);
+	printf("ror: %ld institutions, %ld lines skipped\n", r.records,
+	    skipped);
+out:
+	if (gz != NULL)
+		gzclose(gz);
+	free(line);
+	harvest_run_close(&r);
+	return rc;
+}
+
+int
+harvest_enrich_main(const struct core_conf *conf, const char *cmd, int argc,
+    char **argv)
+{
+	if (strcmp(cmd, "openalex") == 0)
+		return openalex_cmd(conf, argc, argv);
+	if (strcmp(cmd, "s2") == 0)
+		return s2_cmd(conf, argc, argv);
+	return ror_cmd(conf, argc, argv);
+}
