@@ -12,22 +12,43 @@
 #include "feeds.h"
 
 static const char *const wdays[7] = {
-	"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+	"Sun",
+	"Mon",
+	"Tue",
+	"Wed",
+	"Thu",
+	"Fri",
+	"Sat",
 };
 static const char *const wdays_long[7] = {
-	"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+	"Sunday",
+	"Monday",
+	"Tuesday",
+	"Wednesday",
+	"Thursday",
+	"Friday",
 	"Saturday",
 };
 static const char *const months[12] = {
-	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-	"Nov", "Dec",
+	"Jan",
+	"Feb",
+	"Mar",
+	"Apr",
+	"May",
+	"Jun",
+	"Jul",
+	"Aug",
+	"Sep",
+	"Oct",
+	"Nov",
+	"Dec",
 };
 
 struct civil {
 	long long y;
-	int m, d;	/* 1..12, 1..31 */
+	int m, d; /* 1..12, 1..31 */
 	int hh, mm, ss;
-	int wday;	/* 0 = Sunday */
+	int wday; /* 0 = Sunday */
 };
 
 /* Days since 1970-01-01 of y-m-d (proleptic Gregorian). */
@@ -77,8 +98,8 @@ civil_from_time(int64_t t, struct civil *c)
 static int64_t
 clamp(int64_t t)
 {
-	const int64_t lo = -62167219200LL;   /* 0000-01-01T00:00:00 */
-	const int64_t hi = 253402300799LL;   /* 9999-12-31T23:59:59 */
+	const int64_t lo = -62167219200LL; /* 0000-01-01T00:00:00 */
+	const int64_t hi = 253402300799LL; /* 9999-12-31T23:59:59 */
 
 	return t < lo ? lo : t > hi ? hi : t;
 }
@@ -172,7 +193,18 @@ clock_(const char **s, int *hh, int *mm, int *ss)
 }
 
 static const int mdays[12] = {
-	31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+	31,
+	29,
+	31,
+	30,
+	31,
+	30,
+	31,
+	31,
+	30,
+	31,
+	30,
+	31,
 };
 
 int
@@ -198,9 +230,8 @@ feeds_http_date_parse(const char *s, int64_t *t)
 			/* IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT" */
 			if (lit(&p, ", ") || digits(&p, 2, &d) ||
 			    lit(&p, " ") || name(&p, months, 12, &m) ||
-			    lit(&p, " ") || digits(&p, 4, &y) ||
-			    lit(&p, " ") || clock_(&p, &hh, &mm, &ss) ||
-			    lit(&p, " GMT"))
+			    lit(&p, " ") || digits(&p, 4, &y) || lit(&p, " ") ||
+			    clock_(&p, &hh, &mm, &ss) || lit(&p, " GMT"))
 				return -1;
 		} else {
 			/* asctime: "Sun Nov  6 08:49:37 1994" */
@@ -221,8 +252,8 @@ feeds_http_date_parse(const char *s, int64_t *t)
 		return -1;
 	if (*p != '\0' || d < 1 || d > mdays[m])
 		return -1;
-	if (m == 1 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 ||
-	    y % 400 == 0)))
+	if (m == 1 && d == 29 &&
+	    !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
 		return -1;
 	*t = (int64_t)days_from_civil(y, m + 1, d) * 86400 + hh * 3600 +
 	    mm * 60 + ss;

@@ -32,9 +32,9 @@
 
 /* Process state, in ctx->mod_state (built once by init). */
 struct feeds_state {
-	char *robots;	 /* robots.txt */
-	char *llms;	 /* llms.txt */
-	char *openapi;	 /* openapi.json with servers[0].url filled in */
+	char *robots;      /* robots.txt */
+	char *llms;        /* llms.txt */
+	char *openapi;     /* openapi.json with servers[0].url filled in */
 	char *content_dir; /* the static pages' markdown, for lastmod */
 };
 
@@ -101,10 +101,10 @@ struct feeds_item {
 /* A feed: the channel and its items, newest first. */
 struct feeds_feed {
 	char *title;
-	char *link;	    /* absolute */
+	char *link; /* absolute */
 	char *description;
-	char *self;	    /* absolute URL of the feed itself */
-	int64_t modified;   /* newest change of the channel or an item */
+	char *self;       /* absolute URL of the feed itself */
+	int64_t modified; /* newest change of the channel or an item */
 	struct feeds_item *items;
 	size_t nitems;
 };
@@ -203,14 +203,14 @@ void feeds_subject_free(struct feeds_subject *);
  */
 enum core_err feeds_load_latest(struct core_db *, int limit,
     struct feeds_item **items, size_t *n);
-enum core_err feeds_load_category(struct core_db *, const char *cat,
-    int limit, struct feeds_item **items, size_t *n);
-enum core_err feeds_load_researcher(struct core_db *, long long id,
-    int limit, struct feeds_item **items, size_t *n);
-enum core_err feeds_load_institution(struct core_db *, long long id,
-    int limit, struct feeds_item **items, size_t *n);
-enum core_err feeds_load_user(struct core_db *, const char *user_id,
-    int limit, struct feeds_item **items, size_t *n);
+enum core_err feeds_load_category(struct core_db *, const char *cat, int limit,
+    struct feeds_item **items, size_t *n);
+enum core_err feeds_load_researcher(struct core_db *, long long id, int limit,
+    struct feeds_item **items, size_t *n);
+enum core_err feeds_load_institution(struct core_db *, long long id, int limit,
+    struct feeds_item **items, size_t *n);
+enum core_err feeds_load_user(struct core_db *, const char *user_id, int limit,
+    struct feeds_item **items, size_t *n);
 void feeds_items_free(struct feeds_item *items, size_t n);
 
 /* A researcher / institution by id: CORE_ENOTFOUND when none. */
@@ -238,8 +238,8 @@ enum core_err feeds_store_chunk(struct core_db *, enum feeds_kind kind,
     long long n, long long per_chunk, feeds_url_cb cb, void *arg,
     size_t *count);
 /* One line of the sitemap index: a chunk and its newest change. */
-typedef void (*feeds_chunk_cb)(void *arg, enum feeds_kind kind,
-    long long n, int64_t lastmod);
+typedef void (*feeds_chunk_cb)(void *arg, enum feeds_kind kind, long long n,
+    int64_t lastmod);
 /* Calls cb for every non-empty chunk of kind (not FEEDS_KIND_STATIC). */
 enum core_err feeds_store_chunks(struct core_db *, enum feeds_kind kind,
     long long per_chunk, feeds_chunk_cb cb, void *arg);

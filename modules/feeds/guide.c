@@ -16,7 +16,11 @@
 /* Private paths: the account, the signed-in feed, private feed URLs,
  * and the forms (nothing there for an index). */
 static const char *const disallow[] = {
-	"/account", "/feed", "/rss/feed/", "/signin", "/signup",
+	"/account",
+	"/feed",
+	"/rss/feed/",
+	"/signin",
+	"/signup",
 };
 
 static char *
@@ -25,7 +29,8 @@ robots_build(const char *base)
 	struct core_buf b = CORE_BUF_INIT;
 	size_t i;
 
-	core_buf_puts(&b, "# robots.txt for weft: papers, researchers and "
+	core_buf_puts(&b,
+	    "# robots.txt for weft: papers, researchers and "
 	    "institutions are for everyone;\n# accounts and private feeds "
 	    "are not.  See also /llms.txt.\n\nUser-agent: *\n");
 	for (i = 0; i < sizeof(disallow) / sizeof(disallow[0]); i++)
@@ -132,13 +137,15 @@ openapi_build(const char *base, char **out)
 	doc = json_loadb((const char *)feeds_openapi_json,
 	    feeds_openapi_json_len, 0, &jerr);
 	if (!json_is_object(doc)) {
-		core_log(CORE_LOG_ERROR, "openapi", "openapi.json does not "
-		    "parse: line %d: %s", jerr.line, jerr.text);
+		core_log(CORE_LOG_ERROR, "openapi",
+		    "openapi.json does not "
+		    "parse: line %d: %s",
+		    jerr.line, jerr.text);
 		json_decref(doc);
 		return CORE_EINPUT;
 	}
-	servers = json_pack("[{s:s,s:s}]", "url", base, "description",
-	    "this site");
+	servers =
+	    json_pack("[{s:s,s:s}]", "url", base, "description", "this site");
 	json_object_set_new(doc, "servers", servers);
 	/* Indented: people read this file too.  No JSON_ESCAPE_SLASH
 	 * needed: it is never inlined into HTML. */

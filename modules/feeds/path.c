@@ -49,8 +49,11 @@ feeds_category_ok(const char *s, size_t n)
 	if (n == 0 || n > 32)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		    "0123456789.-", s[i]) == NULL || s[i] == '\0')
+		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy"
+			   "z"
+			   "0123456789.-",
+			s[i]) == NULL ||
+		    s[i] == '\0')
 			return 0;
 	return 1;
 }
@@ -96,8 +99,11 @@ feeds_token_ok(const char *s, size_t n)
 	if (n < 16 || n > 128)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		    "0123456789_-", s[i]) == NULL || s[i] == '\0')
+		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy"
+			   "z"
+			   "0123456789_-",
+			s[i]) == NULL ||
+		    s[i] == '\0')
 			return 0;
 	return 1;
 }
@@ -107,8 +113,7 @@ feeds_token_hash(const char *s, size_t n, char out[65])
 {
 	unsigned char h[32];
 
-	crypto_generichash(h, sizeof(h), (const unsigned char *)s, n, NULL,
-	    0);
+	crypto_generichash(h, sizeof(h), (const unsigned char *)s, n, NULL, 0);
 	sodium_bin2hex(out, 65, h, sizeof(h));
 	sodium_memzero(h, sizeof(h));
 }

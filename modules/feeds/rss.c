@@ -14,7 +14,7 @@
 #include "feeds.h"
 
 #define NS_ATOM "http://www.w3.org/2005/Atom"
-#define NS_DC "http://purl.org/dc/elements/1.1/"
+#define NS_DC   "http://purl.org/dc/elements/1.1/"
 
 /* Public feeds: readers poll; a few minutes of staleness is harmless. */
 #define CC_PUBLIC "public, max-age=300"
@@ -37,8 +37,7 @@ feeds_feed_free(struct feeds_feed *f)
 /* ---------------------------------------------------------------- render */
 
 static void
-render_item(struct core_xml *x, const char *base,
-    const struct feeds_item *it)
+render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 {
 	struct core_buf b = CORE_BUF_INIT;
 	char *path, date[32];
@@ -61,13 +60,16 @@ render_item(struct core_xml *x, const char *base,
 		core_xml_elemtext(x, "pubDate", date);
 	}
 	json_array_foreach(it->authors, i, v)
+	{
 		if (json_is_string(v))
 			core_xml_elemtext(x, "dc:creator",
 			    json_string_value(v));
+	}
 	json_array_foreach(it->categories, i, v)
+	{
 		if (json_is_string(v))
-			core_xml_elemtext(x, "category",
-			    json_string_value(v));
+			core_xml_elemtext(x, "category", json_string_value(v));
+	}
 	/*
 	 * RSS readers take <description> as HTML: escape the abstract as
 	 * HTML first, so that "a < b" in an abstract stays text there.
@@ -102,7 +104,8 @@ feeds_rss_render(struct core_sink sink, const char *base,
 		core_xml_elemtext(x, "lastBuildDate", date);
 	}
 	core_xml_elemtext(x, "generator", "weft");
-	core_xml_elemtext(x, "docs", "https://www.rssboard.org/rss-specification");
+	core_xml_elemtext(x, "docs",
+	    "https://www.rssboard.org/rss-specification");
 	core_xml_start(x, "atom:link");
 	core_xml_attr(x, "href", f->self);
 	core_xml_attr(x, "rel", "self");
@@ -159,11 +162,12 @@ feeds_rss_latest(struct core_req *r)
 
 	memset(&f, 0, sizeof(f));
 	if ((er = feeds_load_latest(ctx->db, FEEDS_RSS_ITEMS, &f.items,
-	    &f.nitems)) != CORE_OK)
+		 &f.nitems)) != CORE_OK)
 		goto out;
 	f.title = core_xstrdup("weft: latest papers");
 	f.link = core_abs_url(r, "/");
-	f.description = core_xstrdup("The newest papers on weft, an archive "
+	f.description = core_xstrdup(
+	    "The newest papers on weft, an archive "
 	    "of arXiv papers, the researchers who wrote them and the "
 	    "institutions they work at.");
 	f.self = core_abs_url(r, "/rss/latest.xml");
@@ -186,18 +190,20 @@ feeds_rss_category(struct core_req *r)
 
 	memset(&f, 0, sizeof(f));
 	if (feeds_strip_xml(rest, &n) != 0) {
-		er = feeds_fail(r, 404, "category feeds are at "
+		er = feeds_fail(r, 404,
+		    "category feeds are at "
 		    "/rss/categories/{category}.xml");
 		goto out;
 	}
 	if (!feeds_category_ok(rest, n)) {
-		er = feeds_fail(r, 400, "a category is 1 to 32 letters, "
+		er = feeds_fail(r, 400,
+		    "a category is 1 to 32 letters, "
 		    "digits, '.' or '-', as in cs.SE");
 		goto out;
 	}
 	cat = core_xstrndup(rest, n);
-	if ((er = feeds_load_category(ctx->db, cat, FEEDS_RSS_ITEMS,
-	    &f.items, &f.nitems)) != CORE_OK)
+	if ((er = feeds_load_category(ctx->db, cat, FEEDS_RSS_ITEMS, &f.items,
+		 &f.nitems)) != CORE_OK)
 		goto out;
 	/* Categories exist only through their papers. */
 	if (f.nitems == 0) {
@@ -208,7 +214,8 @@ feeds_rss_category(struct core_req *r)
 	path = core_xasprintf("/search?category=%s&sort=newest", cat);
 	f.link = core_abs_url(r, path);
 	f.description = core_xasprintf("The newest papers on weft in the "
-	    "arXiv category %s.", cat);
+				       "arXiv category %s.",
+	    cat);
 	free(path);
 	path = core_xasprintf("/rss/categories/%s.xml", cat);
 	f.self = core_abs_url(r, path);
@@ -223,24 +230,30 @@ out:
 
 /* Researcher and institution feeds differ only in these. */
 struct subject_kind {
-	const char *what;	/* "researcher" */
-	const char *dir;	/* "researchers" */
-	enum core_err (*load_subject)(struct core_db *, long long,
-	    struct feeds_subject *);
+	const char *what; /* "researcher" */
+	const char *dir;  /* "researchers" */
+	enum core_err (
+	    *load_subject)(struct core_db *, long long, struct feeds_subject *);
 	enum core_err (*load_items)(struct core_db *, long long, int,
 	    struct feeds_item **, size_t *);
 	char *(*page)(long long, const char *);
-	const char *describe;	/* the description, before the name */
+	const char *describe; /* the description, before the name */
 };
 
 static const struct subject_kind researcher_kind = {
-	"researcher", "researchers", feeds_load_researcher_subject,
-	feeds_load_researcher, feeds_researcher_path,
+	"researcher",
+	"researchers",
+	feeds_load_researcher_subject,
+	feeds_load_researcher,
+	feeds_researcher_path,
 	"The newest papers on weft by ",
 };
 static const struct subject_kind institution_kind = {
-	"institution", "institutions", feeds_load_institution_subject,
-	feeds_load_institution, feeds_institution_path,
+	"institution",
+	"institutions",
+	feeds_load_institution_subject,
+	feeds_load_institution,
+	feeds_institution_path,
 	"The newest papers on weft by researchers at ",
 };
 
@@ -261,7 +274,8 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	if (feeds_strip_xml(rest, &n) != 0 ||
 	    feeds_parse_id(rest, n, &id) != 0) {
 		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml with "
-		    "a numeric id", k->what, k->dir);
+				     "a numeric id",
+		    k->what, k->dir);
 		er = feeds_fail(r, 404, msg);
 		goto out;
 	}
@@ -273,7 +287,7 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	if (er != CORE_OK)
 		goto out;
 	if ((er = k->load_items(ctx->db, id, FEEDS_RSS_ITEMS, &f.items,
-	    &f.nitems)) != CORE_OK)
+		 &f.nitems)) != CORE_OK)
 		goto out;
 	f.title = core_xasprintf("weft: %s", s.name);
 	path = k->page(id, s.slug);
@@ -330,11 +344,12 @@ feeds_rss_private(struct core_req *r)
 	if ((er = feeds_load_token_user(ctx->db, hash, &user)) != CORE_OK)
 		goto out;
 	if ((er = feeds_load_user(ctx->db, user, FEEDS_RSS_ITEMS, &f.items,
-	    &f.nitems)) != CORE_OK)
+		 &f.nitems)) != CORE_OK)
 		goto out;
 	f.title = core_xstrdup("weft: researchers you follow");
 	f.link = core_abs_url(r, "/feed");
-	f.description = core_xstrdup("The newest papers on weft by the "
+	f.description = core_xstrdup(
+	    "The newest papers on weft by the "
 	    "researchers you follow.  This feed's address works like a "
 	    "password: do not share it.");
 	path = core_xasprintf("/rss/feed/%s.xml", tok);
@@ -347,7 +362,8 @@ feeds_rss_private(struct core_req *r)
 	er = respond(r, &f, CC_PRIVATE, 0);
 out:
 	if (er == CORE_ENOTFOUND)
-		er = feeds_fail(r, 404, "there is no such feed (a rotated "
+		er = feeds_fail(r, 404,
+		    "there is no such feed (a rotated "
 		    "feed address stops working at once)");
 	core_resp_header(r, "X-Robots-Tag", "noindex");
 	if (tok != NULL)

@@ -22,12 +22,14 @@
 #define CC_SITEMAP "public, max-age=3600"
 
 const char *const feeds_kind_name[FEEDS_KIND__MAX] = {
-	"papers", "researchers", "institutions", "static",
+	"papers",
+	"researchers",
+	"institutions",
+	"static",
 };
 
 int
-feeds_sitemap_name_parse(const char *rest, enum feeds_kind *kind,
-    long long *n)
+feeds_sitemap_name_parse(const char *rest, enum feeds_kind *kind, long long *n)
 {
 	size_t len, k, klen;
 	const char *num;
@@ -67,12 +69,16 @@ chunk_size(struct core_req *r)
 /* ---------------------------------------------------------------- static */
 
 /* The pages of the static chunk; lastmod from a table or a file. */
-enum static_from { FROM_PAPERS, FROM_RESEARCHERS, FROM_INSTITUTIONS,
-	FROM_FILE };
+enum static_from {
+	FROM_PAPERS,
+	FROM_RESEARCHERS,
+	FROM_INSTITUTIONS,
+	FROM_FILE
+};
 static const struct {
 	const char *path;
 	enum static_from from;
-	const char *file;	/* in content_dir */
+	const char *file; /* in content_dir */
 } static_pages[] = {
 	{ "/", FROM_PAPERS, NULL },
 	{ "/researchers", FROM_RESEARCHERS, NULL },
@@ -125,8 +131,8 @@ index_entry(void *arg, enum feeds_kind kind, long long n, int64_t lastmod)
 	struct index_ctx *ic = arg;
 	char *path, *url, date[32];
 
-	path = core_xasprintf("/sitemaps/%s-%lld.xml", feeds_kind_name[kind],
-	    n);
+	path =
+	    core_xasprintf("/sitemaps/%s-%lld.xml", feeds_kind_name[kind], n);
 	url = core_abs_url(ic->r, path);
 	core_xml_start(ic->x, "sitemap");
 	core_xml_elemtext(ic->x, "loc", url);
@@ -164,14 +170,16 @@ feeds_sitemap_index(struct core_req *r)
 	index_entry(&ic, FEEDS_KIND_STATIC, 1, newest);
 	for (k = 0; k < FEEDS_KIND_STATIC; k++)
 		if ((er = feeds_store_chunks(ctx->db, (enum feeds_kind)k,
-		    chunk_size(r), index_entry, &ic)) != CORE_OK)
+			 chunk_size(r), index_entry, &ic)) != CORE_OK)
 			break;
 	xer = core_xml_close(ic.x);
 	if (er != CORE_OK)
 		return er;
 	if (xer != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "sitemap", "cannot write the index: "
-		    "%s", core_err_str(xer));
+		core_log(CORE_LOG_ERROR, "sitemap",
+		    "cannot write the index: "
+		    "%s",
+		    core_err_str(xer));
 		return CORE_ESYS;
 	}
 	feeds_finish(r, CORE_REP_XML, CC_SITEMAP, ic.newest);
@@ -196,8 +204,10 @@ chunk_entry(void *arg, const char *path, int64_t lastmod)
 	url = core_abs_url(cc->r, path);
 	if (strlen(url) > FEEDS_SITEMAP_LOC_MAX) {
 		/* Keeps a chunk under 50 MB by construction (feeds.h). */
-		core_log(CORE_LOG_WARN, "sitemap", "URL too long, left out: "
-		    "%.80s", path);
+		core_log(CORE_LOG_WARN, "sitemap",
+		    "URL too long, left out: "
+		    "%.80s",
+		    path);
 		free(url);
 		return;
 	}
@@ -228,11 +238,13 @@ feeds_sitemap_chunk(struct core_req *r)
 	size_t i, count = 0;
 
 	if (feeds_sitemap_name_parse(core_req_rest(r), &kind, &n) != 0)
-		return feeds_fail(r, 404, "sitemap chunks are "
+		return feeds_fail(r, 404,
+		    "sitemap chunks are "
 		    "/sitemaps/{papers|researchers|institutions|static}-{n}"
 		    ".xml; /sitemap.xml lists them");
 	if (kind == FEEDS_KIND_STATIC && n != 1)
-		return feeds_fail(r, 404, "there is one static sitemap, "
+		return feeds_fail(r, 404,
+		    "there is one static sitemap, "
 		    "static-1.xml");
 	memset(&cc, 0, sizeof(cc));
 	cc.r = r;
@@ -257,7 +269,8 @@ feeds_sitemap_chunk(struct core_req *r)
 		return CORE_ESYS;
 	}
 	if (count == 0)
-		return feeds_fail(r, 404, "there is no such sitemap chunk; "
+		return feeds_fail(r, 404,
+		    "there is no such sitemap chunk; "
 		    "/sitemap.xml lists them");
 	feeds_finish(r, CORE_REP_XML, CC_SITEMAP, cc.newest);
 	return CORE_OK;

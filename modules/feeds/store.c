@@ -19,8 +19,9 @@
 static int64_t
 tval(const PGresult *res, int r, int c)
 {
-	return PQgetisnull(res, r, c) ? -1 :
-	    (int64_t)strtoll(PQgetvalue(res, r, c), NULL, 10);
+	return PQgetisnull(res, r, c)
+	    ? -1
+	    : (int64_t)strtoll(PQgetvalue(res, r, c), NULL, 10);
 }
 
 /* A JSON text cell as an array (an empty one when it does not parse). */
@@ -75,8 +76,8 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 	snprintf(lim, sizeof(lim), "%d", limit);
 	params[0] = lim;
 	params[1] = arg;
-	if ((er = core_db_exec(db, stmt, params, arg != NULL ? 2 : 1,
-	    &res)) != CORE_OK)
+	if ((er = core_db_exec(db, stmt, params, arg != NULL ? 2 : 1, &res)) !=
+	    CORE_OK)
 		goto out;
 	n = PQntuples(res);
 	items = core_xcalloc((size_t)n + 1, sizeof(*items));
@@ -128,8 +129,7 @@ feeds_load_institution(struct core_db *db, long long id, int limit,
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "%lld", id);
-	return load_items(db, FEEDS_SQL_RSS_INSTITUTION, limit, buf, items,
-	    n);
+	return load_items(db, FEEDS_SQL_RSS_INSTITUTION, limit, buf, items, n);
 }
 
 enum core_err
@@ -253,7 +253,7 @@ feeds_store_chunk(struct core_db *db, enum feeds_kind kind, long long n,
 	do {
 		snprintf(after, sizeof(after), "%lld", last);
 		if ((er = core_db_exec(db, chunk_stmt[kind], params, 3,
-		    &res)) != CORE_OK)
+			 &res)) != CORE_OK)
 			break;
 		rows = PQntuples(res);
 		for (i = 0; i < rows; i++) {
@@ -310,8 +310,8 @@ feeds_store_newest(struct core_db *db, int64_t out[3])
 
 	for (i = 0; i < 3; i++)
 		out[i] = -1;
-	if ((er = core_db_exec(db, FEEDS_SQL_SITEMAP_NEWEST, NULL, 0,
-	    &res)) != CORE_OK)
+	if ((er = core_db_exec(db, FEEDS_SQL_SITEMAP_NEWEST, NULL, 0, &res)) !=
+	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1)
 		for (i = 0; i < 3; i++)

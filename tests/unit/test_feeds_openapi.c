@@ -16,16 +16,35 @@ static void
 openapi(void)
 {
 	static const char *const paths[] = {
-		"/", "/search", "/papers/{paper}", "/researchers",
-		"/researchers/{researcher}", "/institutions",
-		"/institutions/{institution}", "/about", "/privacy",
-		"/contact", "/developers", "/signup", "/signin", "/signout",
-		"/account", "/account/feed-token", "/researchers/{id}/follow",
-		"/researchers/{id}/unfollow", "/feed", "/rss/latest.xml",
-		"/rss/categories/{category}.xml", "/rss/researchers/{id}.xml",
-		"/rss/institutions/{id}.xml", "/rss/feed/{token}.xml",
-		"/sitemap.xml", "/sitemaps/{kind}-{n}.xml", "/robots.txt",
-		"/llms.txt", "/openapi.json",
+		"/",
+		"/search",
+		"/papers/{paper}",
+		"/researchers",
+		"/researchers/{researcher}",
+		"/institutions",
+		"/institutions/{institution}",
+		"/about",
+		"/privacy",
+		"/contact",
+		"/developers",
+		"/signup",
+		"/signin",
+		"/signout",
+		"/account",
+		"/account/feed-token",
+		"/researchers/{id}/follow",
+		"/researchers/{id}/unfollow",
+		"/feed",
+		"/rss/latest.xml",
+		"/rss/categories/{category}.xml",
+		"/rss/researchers/{id}.xml",
+		"/rss/institutions/{id}.xml",
+		"/rss/feed/{token}.xml",
+		"/sitemap.xml",
+		"/sitemaps/{kind}-{n}.xml",
+		"/robots.txt",
+		"/llms.txt",
+		"/openapi.json",
 	};
 	json_error_t e;
 	json_t *doc, *p, *op, *resp, *r, *err;
@@ -49,17 +68,21 @@ openapi(void)
 			missing++;
 		}
 	T_EQ(missing, 0, "every public URL of DESIGN.md is described");
-	/* Every 4xx/5xx response offers JSON with the Error schema. */
-	json_object_foreach(p, k, op) {
-		json_object_foreach(op, m, resp) {
+	/* Every 4xx/5xx response is a shared one (offering JSON with the
+	 * Error schema), but the forms' 400 and readiness' 503. */
+	json_object_foreach(p, k, op)
+	{
+		json_object_foreach(op, m, resp)
+		{
 			json_object_foreach(json_object_get(resp, "responses"),
-			    code, r) {
+			    code, r)
+			{
 				if (code[0] != '4' && code[0] != '5')
 					continue;
 				err = json_object_get(r, "$ref");
 				if (err == NULL && strcmp(k, "/signin") != 0 &&
 				    strcmp(k, "/signup") != 0 &&
-				    strcmp(k, "/healthz") != 0) {
+				    strcmp(k, "/readyz") != 0) {
 					printf("# %s %s %s inline\n", m, k,
 					    code);
 					bad++;
@@ -68,10 +91,13 @@ openapi(void)
 		}
 	}
 	T_EQ(bad, 0, "errors refer to the shared error responses");
-	err = json_object_get(json_object_get(json_object_get(
-	    doc, "components"), "schemas"), "Error");
-	T_OK(json_object_get(json_object_get(json_object_get(err,
-	    "properties"), "error"), "properties") != NULL,
+	err =
+	    json_object_get(json_object_get(json_object_get(doc, "components"),
+				"schemas"),
+		"Error");
+	T_OK(json_object_get(json_object_get(json_object_get(err, "properties"),
+				 "error"),
+		 "properties") != NULL,
 	    "the error object schema is there");
 	json_decref(doc);
 }
@@ -86,8 +112,11 @@ guide(void)
 	T_EQ(feeds_guide_build(&st, "https://weft.example"), CORE_OK,
 	    "guide documents build");
 	doc = json_loads(st.openapi, 0, NULL);
-	T_STREQ(json_string_value(json_object_get(json_array_get(
-	    json_object_get(doc, "servers"), 0), "url")),
+	T_STREQ(json_string_value(
+		    json_object_get(json_array_get(json_object_get(doc,
+						       "servers"),
+					0),
+			"url")),
 	    "https://weft.example", "servers[0].url is the base URL");
 	json_decref(doc);
 	T_CONTAINS(st.robots, "Sitemap: https://weft.example/sitemap.xml\n",

@@ -46,11 +46,11 @@ xpath(xmlDocPtr doc, const char *expr)
 	return r;
 }
 
-#define XP_IS(doc, expr, want, what) \
-	do { \
-		char *x_ = xpath((doc), (expr)); \
-		T_STREQ(x_, (want), (what)); \
-		free(x_); \
+#define XP_IS(doc, expr, want, what)                                           \
+	do {                                                                   \
+		char *x_ = xpath((doc), (expr));                               \
+		T_STREQ(x_, (want), (what));                                   \
+		free(x_);                                                      \
 	} while (0)
 
 static void
@@ -85,14 +85,13 @@ render(void)
 	f.items = calloc(4, sizeof(*f.items));
 	item_init(&f.items[0], "2512.20345", "Fish & <Chips>\x01\x1b end",
 	    "fish-chips", "x < y && z\x0b\xff\xfe ok");
-	item_init(&f.items[1], "math.GT/0309136", "Old \xc0\xaf style", "",
-	    "");
+	item_init(&f.items[1], "math.GT/0309136", "Old \xc0\xaf style", "", "");
 	item_init(&f.items[2], "2401.00001", "Slug with id", "2401.00001-s",
 	    "a");
 	f.items[2].published = -1;
 
-	T_EQ(feeds_rss_render(core_buf_sink(&b), "http://x.test", &f),
-	    CORE_OK, "renders");
+	T_EQ(feeds_rss_render(core_buf_sink(&b), "http://x.test", &f), CORE_OK,
+	    "renders");
 	doc = parse(&b);
 	T_OK(doc != NULL, "well-formed despite controls and bad UTF-8");
 	if (doc == NULL) {
@@ -121,8 +120,8 @@ render(void)
 	    "Thu, 25 Dec 2025 00:00:00 +0000", "pubDate RFC 822");
 	XP_IS(doc, "count(/rss/channel/item[1]/dc:creator)", "2",
 	    "one dc:creator per author");
-	XP_IS(doc, "/rss/channel/item[1]/dc:creator[2]",
-	    "Ch\xc3\xa9 & <Co>", "author text kept");
+	XP_IS(doc, "/rss/channel/item[1]/dc:creator[2]", "Ch\xc3\xa9 & <Co>",
+	    "author text kept");
 	XP_IS(doc, "/rss/channel/item[1]/category[1]", "cs.SE", "category");
 	XP_IS(doc, "/rss/channel/item[1]/description",
 	    "x &lt; y &amp;&amp; z\xef\xbf\xbd\xef\xbf\xbd ok",
@@ -153,8 +152,8 @@ helpers(void)
 	T_OK(!feeds_category_ok("cs SE", 5), "space");
 	T_OK(!feeds_category_ok("cs/SE", 5), "slash");
 	T_OK(!feeds_category_ok("cs\0E", 4), "NUL");
-	T_OK(!feeds_category_ok("abcdefghijklmnopqrstuvwxyz0123456",
-	    33), "33 characters");
+	T_OK(!feeds_category_ok("abcdefghijklmnopqrstuvwxyz0123456", 33),
+	    "33 characters");
 	T_EQ(feeds_parse_id("42", 2, &id), 0, "id");
 	T_EQ(id, 42, "id value");
 	T_EQ(feeds_parse_id("0", 1, &id), -1, "id 0");
@@ -172,8 +171,10 @@ helpers(void)
 	/* BLAKE2b-256 of "abc" (RFC 7693 test vectors are for -512; this
 	 * is libsodium's crypto_generichash with a 32-byte output). */
 	feeds_token_hash("abc", 3, h);
-	T_STREQ(h, "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c0"
-	    "68d52319", "token hash is hex BLAKE2b-256");
+	T_STREQ(h,
+	    "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c0"
+	    "68d52319",
+	    "token hash is hex BLAKE2b-256");
 
 	T_EQ(feeds_sitemap_name_parse("papers-1.xml", &k, &n), 0, "papers-1");
 	T_EQ(k, FEEDS_KIND_PAPERS, "kind papers");
