@@ -2,11 +2,31 @@
  * links.c -- canonical paths, id and category parsing, JSON accessors.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
 #include "pages.h"
+
+/*
+ * "{prefix}{id}-{slug}".  The slug is percent-encoded: a loader's slug is
+ * [a-z0-9-] and passes unchanged, but anything else must still decode
+ * back to itself, or the canonical URL would redirect to itself forever.
+ */
+static char *
+with_slug(const char *prefix, const char *id, const char *slug)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	core_buf_puts(&b, prefix);
+	core_buf_puts(&b, id);
+	if (slug != NULL && *slug != '\0') {
+		core_buf_putc(&b, '-');
+		core_url_encode(&b, slug, 0);
+	}
+	return core_buf_steal(&b);
+}
 
 char *
 pages_paper_path(const char *arxiv_id, const char *slug)
@@ -17,25 +37,25 @@ pages_paper_path(const char *arxiv_id, const char *slug)
 	 * the same slug: do not repeat the id. */
 	if (slug != NULL && strncmp(slug, arxiv_id, n) == 0 && slug[n] == '-')
 		slug += n + 1;
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/papers/%s", arxiv_id);
-	return core_xasprintf("/papers/%s-%s", arxiv_id, slug);
+	return with_slug("/papers/", arxiv_id, slug);
 }
 
 char *
 pages_researcher_path(long long id, const char *slug)
 {
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/researchers/%lld", id);
-	return core_xasprintf("/researchers/%lld-%s", id, slug);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%lld", id);
+	return with_slug("/researchers/", num, slug);
 }
 
 char *
 pages_institution_path(long long id, const char *slug)
 {
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/institutions/%lld", id);
-	return core_xasprintf("/institutions/%lld-%s", id, slug);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%lld", id);
+	return with_slug("/institutions/", num, slug);
 }
 
 char *

@@ -330,6 +330,10 @@ test_helpers(void)
 	s = pages_researcher_path(5, "yang-liu");
 	T_STREQ(s, "/researchers/5-yang-liu", "researcher path");
 	free(s);
+	s = pages_institution_path(7, "a b%41/c");
+	T_STREQ(s, "/institutions/7-a%20b%2541%2Fc",
+	    "odd slugs are encoded, so the path decodes back to them");
+	free(s);
 
 	T_STREQ(pages_rel(BASE, BASE "/x?y=1"), "/x?y=1", "rel strips base");
 	T_STREQ(pages_rel(BASE, BASE), "/", "rel of base is /");
