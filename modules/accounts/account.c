@@ -45,8 +45,8 @@ account_page(struct core_req *req, const struct acc_session *s,
 	char *created = NULL, *self, *rot, *feed;
 	enum core_err er;
 
-	if ((er = acc_store_following(ctx->db, ctx->base_url, s->uid,
-	    &fol)) != CORE_OK)
+	if ((er = acc_store_following(ctx->db, ctx->base_url, s->uid, &fol)) !=
+	    CORE_OK)
 		goto out;
 	if ((er = acc_store_feed_token_created(ctx->db, s->uid, &created)) !=
 	    CORE_OK)
@@ -54,19 +54,14 @@ account_page(struct core_req *req, const struct acc_session *s,
 	self = core_abs_url(req, "/account");
 	rot = core_abs_url(req, "/account/feed-token");
 	feed = core_abs_url(req, "/feed");
-	m = json_pack("{s:o,s:o,s:o,s:I,s:o,s:{s:b,s:o,s:o,s:o,s:s}}",
-	    "url", core_json_str(self),
-	    "email", core_json_str(s->email),
-	    "feed", core_json_str(feed),
-	    "following_count", (json_int_t)json_array_size(fol),
-	    "following", fol,
-	    "private_feed",
-	    "exists", *created != '\0',
-	    "created_at", *created != '\0' ? core_json_str(created) :
-	    json_null(),
-	    "url", core_json_str(new_url),
-	    "rotate", core_json_str(rot),
-	    "warning", "This URL works like a password: anyone who has it "
+	m = json_pack("{s:o,s:o,s:o,s:I,s:o,s:{s:b,s:o,s:o,s:o,s:s}}", "url",
+	    core_json_str(self), "email", core_json_str(s->email), "feed",
+	    core_json_str(feed), "following_count",
+	    (json_int_t)json_array_size(fol), "following", fol, "private_feed",
+	    "exists", *created != '\0', "created_at",
+	    *created != '\0' ? core_json_str(created) : json_null(), "url",
+	    core_json_str(new_url), "rotate", core_json_str(rot), "warning",
+	    "This URL works like a password: anyone who has it "
 	    "can read your feed. Do not share it.");
 	fol = NULL; /* stolen by "o" */
 	free(self);
@@ -115,7 +110,8 @@ acc_feed_token_post(struct core_req *req)
 	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
 		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403, "This form has expired or was not "
+		core_resp_error(req, 403,
+		    "This form has expired or was not "
 		    "sent from this site's own page. Please try again.");
 		return CORE_OK;
 	}
@@ -141,9 +137,9 @@ field_ok(const char *s)
 
 	for (; s[n] != '\0'; n++)
 		if (!((s[n] >= 'a' && s[n] <= 'z') ||
-		    (s[n] >= 'A' && s[n] <= 'Z') ||
-		    (s[n] >= '0' && s[n] <= '9') || s[n] == '.' ||
-		    s[n] == '-'))
+			(s[n] >= 'A' && s[n] <= 'Z') ||
+			(s[n] >= '0' && s[n] <= '9') || s[n] == '.' ||
+			s[n] == '-'))
 			return 0;
 	return n >= 1 && n <= 32;
 }
@@ -174,12 +170,14 @@ acc_welcome_get(struct core_req *req)
 			q = NULL;
 	}
 	if (field != NULL && !field_ok(field)) {
-		core_resp_error(req, 400, "field must be an arXiv category "
+		core_resp_error(req, 400,
+		    "field must be an arXiv category "
 		    "code such as cs.LG");
 		return CORE_OK;
 	}
 	if (q != NULL && strlen(q) > 200) {
-		core_resp_error(req, 400, "a name search has at most 200 "
+		core_resp_error(req, 400,
+		    "a name search has at most 200 "
 		    "characters");
 		return CORE_OK;
 	}
@@ -210,12 +208,9 @@ acc_welcome_get(struct core_req *req)
 		core_buf_puts(&self, self.len > 16 ? "&next=" : "?next=");
 		core_url_encode(&self, next, 0);
 	}
-	m = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
-	    "field", core_json_str(field),
-	    "q", core_json_str(q),
-	    "fields", fields,
-	    "researchers", rs,
-	    "self", core_json_str(core_buf_cstr(&self)),
+	m = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "field",
+	    core_json_str(field), "q", core_json_str(q), "fields", fields,
+	    "researchers", rs, "self", core_json_str(core_buf_cstr(&self)),
 	    "continue", next != NULL ? next : "/feed");
 	fields = rs = NULL;
 	if (m == NULL) {

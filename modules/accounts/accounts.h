@@ -32,7 +32,7 @@
 /* Hex of a 32-byte BLAKE2b digest. */
 #define ACC_HASH_HEX 64
 
-#define ACC_EMAIL_MAX 254
+#define ACC_EMAIL_MAX    254
 #define ACC_PASSWORD_MIN 10
 #define ACC_PASSWORD_MAX 1024
 
@@ -40,7 +40,7 @@
 #define ACC_SESSION_TTL (30L * 24 * 3600)
 /* The pre-session cookie that carries the sign-in/up forms' CSRF key. */
 #define ACC_PRE_COOKIE "weft_presession"
-#define ACC_PRE_TTL (2L * 3600)
+#define ACC_PRE_TTL    (2L * 3600)
 
 /* ------------------------------------------------------------------ */
 /* validate.c: pure functions (unit-tested)                            */
@@ -114,9 +114,9 @@ int acc_parse_id(const char *s, size_t n, long long *id);
 
 /* Process state, in ctx->mod_state. */
 struct acc_state {
-	char *dummy_hash;	/* verified when no such user: same cost */
-	long limit;		/* attempts a minute per IP and per email */
-	int secure;		/* base_url is https: cookies get Secure */
+	char *dummy_hash; /* verified when no such user: same cost */
+	long limit;       /* attempts a minute per IP and per email */
+	int secure;       /* base_url is https: cookies get Secure */
 };
 
 /* ------------------------------------------------------------------ */
@@ -125,8 +125,8 @@ struct acc_state {
 
 /* Who is asking.  Zeroed means signed out. */
 struct acc_session {
-	int had_cookie;		 /* a session cookie was sent */
-	int valid;		 /* ... and names a live session */
+	int had_cookie; /* a session cookie was sent */
+	int valid;      /* ... and names a live session */
 	long long uid;
 	char email[ACC_EMAIL_MAX + 1];
 	char token[ACC_TOKEN_LEN + 1];
@@ -204,8 +204,7 @@ enum core_err acc_store_session_delete(struct core_db *, const char *hash);
  */
 enum core_err acc_store_follow_state(struct core_db *, long long uid,
     long long rid, char **slug, int *following);
-enum core_err acc_store_follow(struct core_db *, long long uid,
-    long long rid);
+enum core_err acc_store_follow(struct core_db *, long long uid, long long rid);
 enum core_err acc_store_unfollow(struct core_db *, long long uid,
     long long rid);
 /* The researchers uid follows, by name: [{id,name,slug,...}] (new ref). */
@@ -220,8 +219,8 @@ enum core_err acc_store_feed_token_set(struct core_db *, long long uid,
     const char *hash);
 
 /* A page of the newest papers of researchers uid follows, and the total. */
-enum core_err acc_store_feed(struct core_db *, const char *base,
-    long long uid, long page, json_t **items, long long *total);
+enum core_err acc_store_feed(struct core_db *, const char *base, long long uid,
+    long page, json_t **items, long long *total);
 
 /* Onboarding: fields (primary categories by papers), top researchers of
  * a field, researchers by name (ILIKE, parameterised). */

@@ -17,9 +17,11 @@
 #include "accounts.h"
 
 #define MSG_BAD_LOGIN "The email address or the password is wrong."
-#define MSG_CSRF "This form has expired or was not sent from this site's " \
+#define MSG_CSRF                                                               \
+	"This form has expired or was not sent from this site's "              \
 	"own page. Please try again."
-#define MSG_NEXT "The page to return to (next=) must be a path on this " \
+#define MSG_NEXT                                                               \
+	"The page to return to (next=) must be a path on this "                \
 	"site."
 
 void
@@ -49,8 +51,8 @@ field(const struct core_params *p, const char *key)
  * clients get the error object instead of a form.
  */
 static enum core_err
-form_page(struct core_req *req, enum acc_view v, int status,
-    const char *email, const char *next, const char *error)
+form_page(struct core_req *req, enum acc_view v, int status, const char *email,
+    const char *next, const char *error)
 {
 	char tok[ACC_TOKEN_LEN + 1], csrf[ACC_HASH_HEX + 1];
 	unsigned char raw[ACC_TOKEN_RAW];
@@ -71,12 +73,9 @@ form_page(struct core_req *req, enum acc_view v, int status,
 		core_buf_puts(&other, "?next=");
 		core_url_encode(&other, next, 0);
 	}
-	m = json_pack("{s:o,s:o,s:o,s:s,s:o}",
-	    "email", core_json_str(email),
-	    "next", core_json_str(next),
-	    "error", core_json_str(error),
-	    "csrf", csrf,
-	    "other_url", core_json_str(core_buf_cstr(&other)));
+	m = json_pack("{s:o,s:o,s:o,s:s,s:o}", "email", core_json_str(email),
+	    "next", core_json_str(next), "error", core_json_str(error), "csrf",
+	    csrf, "other_url", core_json_str(core_buf_cstr(&other)));
 	core_buf_free(&other);
 	er = acc_respond(req, v, status, m, NULL);
 	json_decref(m);
@@ -140,7 +139,7 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	*next = field(form, "next");
 	*pw = core_params_get(form, "password");
 	if (!acc_csrf_check(core_req_cookie(req, ACC_PRE_COOKIE),
-	    field(form, "csrf"))) {
+		field(form, "csrf"))) {
 		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
 		    core_req_path(req));
 		*er = form_page(req, v, 403, email, NULL, MSG_CSRF);
@@ -172,8 +171,9 @@ limited(struct core_req *req, enum acc_view v, const char *action,
 
 	/* One counter per address whatever its case (as the unique index). */
 	for (i = 0; email[i] != '\0' && i < ACC_EMAIL_MAX; i++)
-		lower[i] = (char)(email[i] >= 'A' && email[i] <= 'Z' ?
-		    email[i] + ('a' - 'A') : email[i]);
+		lower[i] = (char)(email[i] >= 'A' && email[i] <= 'Z'
+			? email[i] + ('a' - 'A')
+			: email[i]);
 	lower[i] = '\0';
 	if ((wait = acc_limit(req, action, lower)) == 0)
 		return 0;
@@ -181,15 +181,15 @@ limited(struct core_req *req, enum acc_view v, const char *action,
 	    wait);
 	snprintf(ra, sizeof(ra), "%ld", wait);
 	core_resp_header(req, "Retry-After", ra);
-	*er = form_page(req, v, 429, email, next, "Too many attempts. "
+	*er = form_page(req, v, 429, email, next,
+	    "Too many attempts. "
 	    "Please wait a minute and try again.");
 	return 1;
 }
 
 /* Signs uid in (replacing any session this browser had) and redirects. */
 static enum core_err
-sign_in(struct core_req *req, long long uid, const char *email,
-    const char *to)
+sign_in(struct core_req *req, long long uid, const char *email, const char *to)
 {
 	struct acc_session old, s;
 	enum core_err er;
@@ -198,8 +198,9 @@ sign_in(struct core_req *req, long long uid, const char *email,
 	 * goes out. */
 	if ((er = acc_session_load(req, &old)) != CORE_OK)
 		return er;
-	if (old.valid && (er = acc_store_session_delete(core_req_ctx(req)->db,
-	    old.hash)) != CORE_OK)
+	if (old.valid &&
+	    (er = acc_store_session_delete(core_req_ctx(req)->db, old.hash)) !=
+		CORE_OK)
 		return er;
 	if ((er = acc_session_start(req, uid, email, &s)) != CORE_OK)
 		return er;
@@ -220,20 +221,21 @@ acc_signin_post(struct core_req *req)
 	enum core_err er;
 	int ok;
 
-	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), &pw,
-	    &next, &er) != 0)
+	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), &pw, &next,
+		&er) != 0)
 		return er;
 	if (limited(req, ACC_VIEW_SIGNIN, "signin", email, next, &er))
 		return er;
-	if ((er = acc_store_user_by_email(db, email, &uid, &hash,
-	    &stored)) != CORE_OK)
+	if ((er = acc_store_user_by_email(db, email, &uid, &hash, &stored)) !=
+	    CORE_OK)
 		return er;
 	/*
 	 * No such user: verify against a dummy hash anyway, so that the
 	 * answer takes as long as for a wrong password.
 	 */
 	ok = crypto_pwhash_str_verify(uid > 0 ? hash : st->dummy_hash, pw,
-	    strlen(pw)) == 0 && uid > 0;
+		 strlen(pw)) == 0 &&
+	    uid > 0;
 	if (!ok) {
 		core_log(CORE_LOG_INFO, "signin", "failed sign-in");
 		er = form_page(req, ACC_VIEW_SIGNIN, 401, email, next,
@@ -258,15 +260,16 @@ acc_signup_post(struct core_req *req)
 	long long uid = 0;
 	enum core_err er;
 
-	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), &pw,
-	    &next, &er) != 0)
+	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), &pw, &next,
+		&er) != 0)
 		return er;
 	if (limited(req, ACC_VIEW_SIGNUP, "signup", email, next, &er))
 		return er;
 	if (crypto_pwhash_str(hash, pw, strlen(pw),
-	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
-		core_log(CORE_LOG_ERROR, "signup", "crypto_pwhash_str failed "
+		crypto_pwhash_OPSLIMIT_INTERACTIVE,
+		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		core_log(CORE_LOG_ERROR, "signup",
+		    "crypto_pwhash_str failed "
 		    "(out of memory?)");
 		return CORE_ESYS;
 	}

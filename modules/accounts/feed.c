@@ -17,8 +17,8 @@ page_url(const char *base, long page)
 	char *u;
 	json_t *j;
 
-	u = page == 1 ? core_xasprintf("%s/feed", base) :
-	    core_xasprintf("%s/feed?page=%ld", base, page);
+	u = page == 1 ? core_xasprintf("%s/feed", base)
+		      : core_xasprintf("%s/feed?page=%ld", base, page);
 	j = core_json_str(u);
 	free(u);
 	return j;
@@ -44,7 +44,8 @@ acc_feed_get(struct core_req *req)
 		if (errno != 0 || end == ps || *end != '\0' || *ps == '+' ||
 		    *ps == '-' || *ps == ' ' || page < 1 ||
 		    page > ACC_MAX_PAGE) {
-			core_resp_error(req, 400, "page must be a whole number "
+			core_resp_error(req, 400,
+			    "page must be a whole number "
 			    "from 1 to 100000");
 			return CORE_OK;
 		}
@@ -61,26 +62,23 @@ acc_feed_get(struct core_req *req)
 	    CORE_OK)
 		goto out;
 	if ((er = acc_store_feed(ctx->db, ctx->base_url, s.uid, page, &items,
-	    &total)) != CORE_OK)
+		 &total)) != CORE_OK)
 		goto out;
 	pages = total == 0 ? 1 : (total + ACC_PER_PAGE - 1) / ACC_PER_PAGE;
 	if (page > pages) {
-		core_resp_error(req, 404, "There is no such page of your "
+		core_resp_error(req, 404,
+		    "There is no such page of your "
 		    "feed.");
 		goto out;
 	}
-	pg = json_pack("{s:I,s:i,s:I,s:I,s:o,s:o}",
-	    "page", (json_int_t)page, "per_page", ACC_PER_PAGE,
-	    "total", (json_int_t)total, "pages", (json_int_t)pages,
-	    "next", page < pages ? page_url(ctx->base_url, page + 1) :
-	    json_null(),
-	    "prev", page > 1 ? page_url(ctx->base_url, page - 1) :
-	    json_null());
-	m = json_pack("{s:o,s:I,s:O,s:o,s:o}",
-	    "url", page_url(ctx->base_url, page),
-	    "following_count", (json_int_t)json_array_size(fol),
-	    "following", fol,
-	    "papers", items,
+	pg = json_pack("{s:I,s:i,s:I,s:I,s:o,s:o}", "page", (json_int_t)page,
+	    "per_page", ACC_PER_PAGE, "total", (json_int_t)total, "pages",
+	    (json_int_t)pages, "next",
+	    page < pages ? page_url(ctx->base_url, page + 1) : json_null(),
+	    "prev", page > 1 ? page_url(ctx->base_url, page - 1) : json_null());
+	m = json_pack("{s:o,s:I,s:O,s:o,s:o}", "url",
+	    page_url(ctx->base_url, page), "following_count",
+	    (json_int_t)json_array_size(fol), "following", fol, "papers", items,
 	    "pagination", pg);
 	items = NULL;
 	if (m == NULL) {
@@ -91,11 +89,11 @@ acc_feed_get(struct core_req *req)
 		goto out;
 	pg = json_object_get(m, "pagination");
 	if (json_is_string(json_object_get(pg, "next")))
-		core_resp_link(req, json_string_value(json_object_get(pg,
-		    "next")), "next");
+		core_resp_link(req,
+		    json_string_value(json_object_get(pg, "next")), "next");
 	if (json_is_string(json_object_get(pg, "prev")))
-		core_resp_link(req, json_string_value(json_object_get(pg,
-		    "prev")), "prev");
+		core_resp_link(req,
+		    json_string_value(json_object_get(pg, "prev")), "prev");
 out:
 	json_decref(m);
 	json_decref(items);

@@ -60,9 +60,9 @@ acc_fragment_dispatch(struct core_req *req)
 		return acc_follow_fragment_get(req);
 	/* A GET of a POST-only path of ours. */
 	n = strlen(p);
-	if (strncmp(p, "/researchers/", 13) == 0 && ((n > 7 &&
-	    strcmp(p + n - 7, "/follow") == 0) || (n > 9 &&
-	    strcmp(p + n - 9, "/unfollow") == 0))) {
+	if (strncmp(p, "/researchers/", 13) == 0 &&
+	    ((n > 7 && strcmp(p + n - 7, "/follow") == 0) ||
+		(n > 9 && strcmp(p + n - 9, "/unfollow") == 0))) {
 		core_resp_header(req, "Allow", "POST");
 		core_resp_error(req, 405, "follow and unfollow are POST forms");
 		return CORE_OK;
@@ -130,7 +130,8 @@ acc_follow_post(struct core_req *req)
 	if (next != NULL && *next == '\0')
 		next = NULL;
 	if (next != NULL && !acc_next_ok(next)) {
-		core_resp_error(req, 400, "The page to return to (next=) must "
+		core_resp_error(req, 400,
+		    "The page to return to (next=) must "
 		    "be a path on this site.");
 		return CORE_OK;
 	}
@@ -148,15 +149,17 @@ acc_follow_post(struct core_req *req)
 	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
 		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403, "This form has expired or was not "
+		core_resp_error(req, 403,
+		    "This form has expired or was not "
 		    "sent from this site's own page. Please reload the page "
 		    "and try again.");
 		return CORE_OK;
 	}
 	if ((er = acc_store_follow_state(ctx->db, s.uid, rid, &slug,
-	    &following)) != CORE_OK) {
+		 &following)) != CORE_OK) {
 		if (er == CORE_ENOTFOUND)
-			core_resp_error(req, 404, "There is no researcher with "
+			core_resp_error(req, 404,
+			    "There is no researcher with "
 			    "this id.");
 		return er == CORE_ENOTFOUND ? CORE_OK : er;
 	}
@@ -167,11 +170,12 @@ acc_follow_post(struct core_req *req)
 		er = acc_store_unfollow(ctx->db, s.uid, rid);
 	if (er != CORE_OK)
 		goto out;
-	core_log(CORE_LOG_INFO, "follow", "user %lld %s researcher %lld",
-	    s.uid, follow ? "follows" : "unfollows", rid);
+	core_log(CORE_LOG_INFO, "follow", "user %lld %s researcher %lld", s.uid,
+	    follow ? "follows" : "unfollows", rid);
 	if (next == NULL)
-		back = *slug != '\0' ? core_xasprintf("/researchers/%lld-%s",
-		    rid, slug) : core_xasprintf("/researchers/%lld", rid);
+		back = *slug != '\0'
+		    ? core_xasprintf("/researchers/%lld-%s", rid, slug)
+		    : core_xasprintf("/researchers/%lld", rid);
 	core_resp_redirect(req, 303, next != NULL ? next : back);
 	acc_private_headers(req);
 out:

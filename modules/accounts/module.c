@@ -49,16 +49,16 @@ init(struct core_ctx *ctx)
 	 */
 	randombytes_buf(pw, sizeof(pw));
 	if (crypto_pwhash_str(st->dummy_hash, (const char *)pw, sizeof(pw),
-	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		crypto_pwhash_OPSLIMIT_INTERACTIVE,
+		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
 		core_log(CORE_LOG_ERROR, "start", "crypto_pwhash_str failed");
 		free(st->dummy_hash);
 		free(st);
 		return CORE_ESYS;
 	}
 	st->limit = core_conf_int(ctx->conf, "accounts_rate_limit", 10);
-	st->secure = ctx->base_url != NULL &&
-	    strncmp(ctx->base_url, "https://", 8) == 0;
+	st->secure =
+	    ctx->base_url != NULL && strncmp(ctx->base_url, "https://", 8) == 0;
 	ctx->mod_state = st;
 	return CORE_OK;
 }

@@ -11,12 +11,17 @@
 #include "core.h"
 #include "accounts.h"
 
-const enum core_rep acc_offers[3] = {
-	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON
-};
+const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON };
 
-#define A(k, v) { CORE_ATTR_##k, (v) }
-#define AEND { CORE_ATTR__MAX, NULL }
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define AEND                                                                   \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
 
 static const char *
 jstr(const json_t *o, const char *key)
@@ -41,22 +46,28 @@ static void
 account_links(struct core_html *h, const struct acc_session *s)
 {
 	if (s == NULL || !s->valid) {
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(CLASS, "signin"), A(HREF, "/signin"), AEND },
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(CLASS, "signin"),
+			A(HREF, "/signin"), AEND },
 		    "Sign in");
 		return;
 	}
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/feed"), AEND }, "Feed");
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, "/account"), A(TITLE, s->email), AEND }, "Account");
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "post"), A(ACTION, "/signout"), A(CLASS, "signout"),
-	    AEND });
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(TYPE, "hidden"), A(NAME, "csrf"), A(VALUE, s->csrf), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Sign out");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/account"), A(TITLE, s->email),
+		AEND },
+	    "Account");
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION, "/signout"), A(CLASS, "signout"), AEND });
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, "csrf"),
+		A(VALUE, s->csrf), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    "Sign out");
 	core_html_pop(h); /* form */
 }
 
@@ -67,8 +78,8 @@ account_links(struct core_html *h, const struct acc_session *s)
  * directly: this module knows who is signed in.
  */
 static void
-shell_open(struct core_html *h, const char *title,
-    const struct acc_session *s, const char *main_class)
+shell_open(struct core_html *h, const char *title, const struct acc_session *s,
+    const char *main_class)
 {
 	core_html_doctype(h);
 	core_html_elem(h, CORE_TAG_HTML,
@@ -76,51 +87,62 @@ shell_open(struct core_html *h, const char *title,
 	core_html_elem(h, CORE_TAG_HEAD, NULL);
 	core_html_elem(h, CORE_TAG_META,
 	    (const struct core_attr[]){ A(CHARSET, "utf-8"), AEND });
-	core_html_elem(h, CORE_TAG_META, (const struct core_attr[]){
-	    A(NAME, "viewport"),
-	    A(CONTENT, "width=device-width, initial-scale=1"), AEND });
-	core_html_elem(h, CORE_TAG_META, (const struct core_attr[]){
-	    A(NAME, "robots"), A(CONTENT, "noindex"), AEND });
+	core_html_elem(h, CORE_TAG_META,
+	    (const struct core_attr[]){ A(NAME, "viewport"),
+		A(CONTENT, "width=device-width, initial-scale=1"), AEND });
+	core_html_elem(h, CORE_TAG_META,
+	    (const struct core_attr[]){ A(NAME, "robots"),
+		A(CONTENT, "noindex"), AEND });
 	core_html_elem(h, CORE_TAG_TITLE, NULL);
 	core_html_textf(h, "%s · weft", title);
 	core_html_pop(h);
-	core_html_elem(h, CORE_TAG_LINK, (const struct core_attr[]){
-	    A(REL, "stylesheet"), A(HREF, "/static/weft.css"), AEND });
-	core_html_elem(h, CORE_TAG_LINK, (const struct core_attr[]){
-	    A(REL, "icon"), A(TYPE, "image/svg+xml"),
-	    A(HREF, "/static/favicon.svg"), AEND });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "stylesheet"),
+		A(HREF, "/static/weft.css"), AEND });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "icon"),
+		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
+		AEND });
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(CLASS, "skip"), A(HREF, "#main"), AEND }, "Skip to content");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(CLASS, "skip"), A(HREF, "#main"),
+		AEND },
+	    "Skip to content");
 	core_html_elem(h, CORE_TAG_HEADER,
 	    (const struct core_attr[]){ A(CLASS, "site-header"), AEND });
 	core_html_elem(h, CORE_TAG_DIV,
 	    (const struct core_attr[]){ A(CLASS, "wrap site-bar"), AEND });
-	core_html_elem(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(CLASS, "brand"), A(HREF, "/"), A(ARIA_LABEL, "weft home"),
-	    AEND });
-	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "brand-mark"), A(ARIA_HIDDEN, "true"), AEND }, "◍");
-	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "brand-name"), AEND }, "weft");
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(CLASS, "brand"), A(HREF, "/"),
+		A(ARIA_LABEL, "weft home"), AEND });
+	core_html_elemtext(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "brand-mark"),
+		A(ARIA_HIDDEN, "true"), AEND },
+	    "◍");
+	core_html_elemtext(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "brand-name"), AEND }, "weft");
 	core_html_pop(h); /* a */
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(CLASS, "site-search"), A(ACTION, "/search"), A(METHOD, "get"),
-	    A(ROLE, "search"), AEND });
-	core_html_elemtext(h, CORE_TAG_LABEL, (const struct core_attr[]){
-	    A(CLASS, "sr-only"), A(FOR, "site-q"), AEND },
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(CLASS, "site-search"),
+		A(ACTION, "/search"), A(METHOD, "get"), A(ROLE, "search"),
+		AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, "site-q"),
+		AEND },
 	    "Search papers, researchers and institutions");
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(ID, "site-q"), A(TYPE, "search"), A(NAME, "q"),
-	    A(PLACEHOLDER, "Search papers, people, institutions"),
-	    A(MAXLENGTH, "300"), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), AEND }, "Search");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "site-q"), A(TYPE, "search"),
+		A(NAME, "q"),
+		A(PLACEHOLDER, "Search papers, people, institutions"),
+		A(MAXLENGTH, "300"), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), AEND }, "Search");
 	core_html_pop(h); /* form */
-	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
-	    A(CLASS, "site-nav"), A(ARIA_LABEL, "Main"), AEND });
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ A(CLASS, "site-nav"),
+		A(ARIA_LABEL, "Main"), AEND });
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/researchers"), AEND },
 	    "Researchers");
@@ -137,32 +159,37 @@ shell_open(struct core_html *h, const char *title,
 	core_html_pop(h); /* div */
 	core_html_pop(h); /* header */
 
-	core_html_elem(h, CORE_TAG_MAIN, (const struct core_attr[]){
-	    A(ID, "main"), A(CLASS, main_class), AEND });
+	core_html_elem(h, CORE_TAG_MAIN,
+	    (const struct core_attr[]){ A(ID, "main"), A(CLASS, main_class),
+		AEND });
 }
 
 static void
 shell_close(struct core_html *h)
 {
 	static const char *const links[][2] = {
-		{ "/about", "About" }, { "/contact", "Contact" },
-		{ "/privacy", "Privacy" }, { "/developers", "Developers" },
+		{ "/about", "About" },
+		{ "/contact", "Contact" },
+		{ "/privacy", "Privacy" },
+		{ "/developers", "Developers" },
 	};
 	size_t i;
 
 	core_html_pop(h); /* main */
 	core_html_elem(h, CORE_TAG_FOOTER,
 	    (const struct core_attr[]){ A(CLASS, "site-footer"), AEND });
-	core_html_elem(h, CORE_TAG_DIV, (const struct core_attr[]){
-	    A(CLASS, "wrap footer-grid"), AEND });
+	core_html_elem(h, CORE_TAG_DIV,
+	    (const struct core_attr[]){ A(CLASS, "wrap footer-grid"), AEND });
 	core_html_elem(h, CORE_TAG_DIV,
 	    (const struct core_attr[]){ A(CLASS, "footer-brand"), AEND });
 	core_html_elem(h, CORE_TAG_P,
 	    (const struct core_attr[]){ A(CLASS, "brand"), AEND });
-	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "brand-mark"), A(ARIA_HIDDEN, "true"), AEND }, "◍");
-	core_html_elemtext(h, CORE_TAG_SPAN, (const struct core_attr[]){
-	    A(CLASS, "brand-name"), AEND }, "weft");
+	core_html_elemtext(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "brand-mark"),
+		A(ARIA_HIDDEN, "true"), AEND },
+	    "◍");
+	core_html_elemtext(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "brand-name"), AEND }, "weft");
 	core_html_pop(h); /* p */
 	core_html_pop(h); /* footer-brand */
 	core_html_elem(h, CORE_TAG_DIV,
@@ -187,8 +214,9 @@ hidden(struct core_html *h, const char *name, const char *value)
 {
 	if (value == NULL)
 		return;
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(TYPE, "hidden"), A(NAME, name), A(VALUE, value), AEND });
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, name),
+		A(VALUE, value), AEND });
 }
 
 static void
@@ -196,8 +224,10 @@ error_box(struct core_html *h, const char *msg)
 {
 	if (msg == NULL)
 		return;
-	core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
-	    A(CLASS, "form-error"), A(ROLE, "alert"), AEND }, msg);
+	core_html_elemtext(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "form-error"),
+		A(ROLE, "alert"), AEND },
+	    msg);
 }
 
 /*
@@ -205,25 +235,27 @@ error_box(struct core_html *h, const char *msg)
  * come back to, and a button naming the state.
  */
 static void
-follow_form(struct core_html *h, long long rid, int following,
-    const char *csrf, const char *next)
+follow_form(struct core_html *h, long long rid, int following, const char *csrf,
+    const char *next)
 {
 	char *action;
 
 	action = core_xasprintf("/researchers/%lld/%s", rid,
 	    following ? "unfollow" : "follow");
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "post"), A(ACTION, action),
-	    A(CLASS, following ? "follow-form following" : "follow-form"),
-	    AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"), A(ACTION, action),
+		A(CLASS, following ? "follow-form following" : "follow-form"),
+		AEND });
 	hidden(h, "csrf", csrf);
 	hidden(h, "next", next);
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"),
-	    A(CLASS, following ? "button follow-button following" :
-	    "button button-primary follow-button"),
-	    A(ARIA_LABEL, following ? "Following; press to unfollow" :
-	    NULL), AEND },
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS,
+		    following ? "button follow-button following"
+			      : "button button-primary follow-button"),
+		A(ARIA_LABEL,
+		    following ? "Following; press to unfollow" : NULL),
+		AEND },
 	    following ? "Following — unfollow" : "Follow");
 	core_html_pop(h);
 	free(action);
@@ -236,51 +268,54 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	int up = v == ACC_VIEW_SIGNUP;
 	const char *next = jstr(m, "next");
 
-	core_html_elemtext(h, CORE_TAG_H1, NULL, up ? "Create an account" :
-	    "Sign in");
+	core_html_elemtext(h, CORE_TAG_H1, NULL,
+	    up ? "Create an account" : "Sign in");
 	if (up)
-		core_html_elemtext(h, CORE_TAG_P, NULL, "Follow researchers "
+		core_html_elemtext(h, CORE_TAG_P, NULL,
+		    "Follow researchers "
 		    "and read their new papers here or in your feed reader.");
 	error_box(h, jstr(m, "error"));
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "post"), A(ACTION, up ? "/signup" : "/signin"),
-	    A(CLASS, "form auth-form"), AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION, up ? "/signup" : "/signin"),
+		A(CLASS, "form auth-form"), AEND });
 	hidden(h, "csrf", jstr(m, "csrf"));
 	hidden(h, "next", next);
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "email"), AEND }, "Email");
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(ID, "email"), A(NAME, "email"), A(TYPE, "email"),
-	    A(AUTOCOMPLETE, up ? "email" : "username"), A(MAXLENGTH, "254"),
-	    A(REQUIRED, ""), A(VALUE, jstr(m, "email")), AEND });
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "email"), A(NAME, "email"),
+		A(TYPE, "email"), A(AUTOCOMPLETE, up ? "email" : "username"),
+		A(MAXLENGTH, "254"), A(REQUIRED, ""),
+		A(VALUE, jstr(m, "email")), AEND });
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "password"), AEND },
-	    "Password");
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(ID, "password"), A(NAME, "password"), A(TYPE, "password"),
-	    A(AUTOCOMPLETE, up ? "new-password" : "current-password"),
-	    A(MINLENGTH, "10"), A(MAXLENGTH, "1024"), A(REQUIRED, ""),
-	    AEND });
+	    (const struct core_attr[]){ A(FOR, "password"), AEND }, "Password");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "password"), A(NAME, "password"),
+		A(TYPE, "password"),
+		A(AUTOCOMPLETE, up ? "new-password" : "current-password"),
+		A(MINLENGTH, "10"), A(MAXLENGTH, "1024"), A(REQUIRED, ""),
+		AEND });
 	if (up)
-		core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
-		    A(CLASS, "hint"), AEND }, "At least 10 characters.");
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button button-primary"), AEND },
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "hint"), AEND },
+		    "At least 10 characters.");
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS, "button button-primary"), AEND },
 	    up ? "Create account" : "Sign in");
 	core_html_pop(h); /* form */
 
 	core_html_elem(h, CORE_TAG_P, NULL);
-	core_html_text(h, up ? "Already have an account? " :
-	    "New here? ");
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, jstr(m, "other_url")), AEND },
+	core_html_text(h, up ? "Already have an account? " : "New here? ");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, jstr(m, "other_url")), AEND },
 	    up ? "Sign in" : "Create an account");
 	core_html_pop(h);
 }
 
 static void
-html_account(struct core_html *h, const json_t *m,
-    const struct acc_session *s)
+html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 {
 	const json_t *fol = json_object_get(m, "following");
 	const json_t *pf = json_object_get(m, "private_feed");
@@ -295,25 +330,29 @@ html_account(struct core_html *h, const json_t *m,
 	core_html_text(h, ".");
 	core_html_pop(h);
 
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(ID, "following"), AEND });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "following"), AEND });
 	core_html_elemtext(h, CORE_TAG_H2, NULL, "Researchers you follow");
 	if (json_array_size(fol) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "You follow nobody yet. ");
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/account/welcome"), AEND },
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
+			AEND },
 		    "Find researchers to follow");
 		core_html_text(h, ".");
 		core_html_pop(h);
 	} else {
-		core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
-		    A(CLASS, "following-list"), AEND });
-		json_array_foreach(fol, i, r) {
+		core_html_elem(h, CORE_TAG_UL,
+		    (const struct core_attr[]){ A(CLASS, "following-list"),
+			AEND });
+		json_array_foreach(fol, i, r)
+		{
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){ A(HREF,
-			    jstr(r, "path")), AEND }, jstr(r, "name"));
+			    (const struct core_attr[]){
+				A(HREF, jstr(r, "path")), AEND },
+			    jstr(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
 			    jint(r, "papers", 0));
@@ -324,68 +363,82 @@ html_account(struct core_html *h, const json_t *m,
 		}
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/feed"), AEND }, "Read their newest papers");
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/feed"), AEND },
+		    "Read their newest papers");
 		core_html_text(h, " · ");
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/account/welcome"), AEND },
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
+			AEND },
 		    "Find more researchers");
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* section */
 
-	core_html_elem(h, CORE_TAG_SECTION, (const struct core_attr[]){
-	    A(ID, "private-feed"), AEND });
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "private-feed"), AEND });
 	core_html_elemtext(h, CORE_TAG_H2, NULL, "Private RSS feed");
-	core_html_elemtext(h, CORE_TAG_P, NULL, "Read the papers of the "
+	core_html_elemtext(h, CORE_TAG_P, NULL,
+	    "Read the papers of the "
 	    "researchers you follow in any feed reader.");
 	url = jstr(pf, "url");
 	created = jstr(pf, "created_at");
 	if (url != NULL) {
-		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
-		    A(CLASS, "notice"), A(ROLE, "status"), AEND });
-		core_html_text(h, "Your new private feed URL (shown only "
+		core_html_elem(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "notice"),
+			A(ROLE, "status"), AEND });
+		core_html_text(h,
+		    "Your new private feed URL (shown only "
 		    "this once; copy it into your feed reader now):");
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_elemtext(h, CORE_TAG_CODE, (const struct core_attr[]){
-		    A(CLASS, "feed-url"), A(ID, "feed-url"), AEND }, url);
+		core_html_elemtext(h, CORE_TAG_CODE,
+		    (const struct core_attr[]){ A(CLASS, "feed-url"),
+			A(ID, "feed-url"), AEND },
+		    url);
 		core_html_pop(h);
 	} else if (created != NULL && *created != '\0') {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "You have a private feed URL (created ");
-		core_html_elemtext(h, CORE_TAG_TIME, (const struct core_attr[]){
-		    A(DATETIME, created), AEND }, created);
-		core_html_text(h, "). It is stored only as a hash, so it "
+		core_html_elemtext(h, CORE_TAG_TIME,
+		    (const struct core_attr[]){ A(DATETIME, created), AEND },
+		    created);
+		core_html_text(h,
+		    "). It is stored only as a hash, so it "
 		    "cannot be shown again; make a new one if you lost it.");
 		core_html_pop(h);
 	} else
-		core_html_elemtext(h, CORE_TAG_P, NULL, "You have no private "
+		core_html_elemtext(h, CORE_TAG_P, NULL,
+		    "You have no private "
 		    "feed URL yet.");
-	core_html_elemtext(h, CORE_TAG_P, (const struct core_attr[]){
-	    A(CLASS, "warning"), AEND }, "This URL works like a password: "
+	core_html_elemtext(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "warning"), AEND },
+	    "This URL works like a password: "
 	    "anyone who has it can read your feed and see whom you follow. "
 	    "Do not share it. Making a new URL stops the old one at once.");
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "post"), A(ACTION, "/account/feed-token"),
-	    A(CLASS, "form"), AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION, "/account/feed-token"), A(CLASS, "form"), AEND });
 	hidden(h, "csrf", s->csrf);
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button"), AEND },
-	    (created != NULL && *created != '\0') || url != NULL ?
-	    "Make a new private feed URL (the old one stops working)" :
-	    "Create my private feed URL");
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    (created != NULL && *created != '\0') || url != NULL
+		? "Make a new private feed URL (the old one stops working)"
+		: "Create my private feed URL");
 	core_html_pop(h); /* form */
 	core_html_pop(h); /* section */
 
 	core_html_elem(h, CORE_TAG_SECTION, NULL);
 	core_html_elemtext(h, CORE_TAG_H2, NULL, "Sign out");
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "post"), A(ACTION, "/signout"), A(CLASS, "form"),
-	    AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION, "/signout"), A(CLASS, "form"), AEND });
 	hidden(h, "csrf", s->csrf);
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Sign out");
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    "Sign out");
 	core_html_pop(h);
 	core_html_pop(h);
 }
@@ -397,18 +450,23 @@ pager(struct core_html *h, const json_t *pg)
 
 	if (prev == NULL && next == NULL)
 		return;
-	core_html_elem(h, CORE_TAG_NAV, (const struct core_attr[]){
-	    A(CLASS, "pagination"), A(ARIA_LABEL, "Pages"), AEND });
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ A(CLASS, "pagination"),
+		A(ARIA_LABEL, "Pages"), AEND });
 	if (prev != NULL)
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, prev), A(REL, "prev"), AEND }, "← Newer");
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, prev), A(REL, "prev"),
+			AEND },
+		    "← Newer");
 	core_html_elem(h, CORE_TAG_SPAN, NULL);
 	core_html_textf(h, " page %lld of %lld ", jint(pg, "page", 1),
 	    jint(pg, "pages", 1));
 	core_html_pop(h);
 	if (next != NULL)
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, next), A(REL, "next"), AEND }, "Older →");
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, next), A(REL, "next"),
+			AEND },
+		    "Older →");
 	core_html_pop(h);
 }
 
@@ -422,63 +480,69 @@ html_feed(struct core_html *h, const json_t *m)
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your feed");
 	if (jint(m, "following_count", 0) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_text(h, "Follow researchers to see their new papers "
+		core_html_text(h,
+		    "Follow researchers to see their new papers "
 		    "here. ");
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, "/account/welcome"), AEND },
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
+			AEND },
 		    "Find researchers to follow");
 		core_html_text(h, ".");
 		core_html_pop(h);
 		return;
 	}
-	core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
-	    A(CLASS, "lede"), AEND });
-	core_html_textf(h, "The newest papers of the %lld researchers you "
-	    "follow (", jint(m, "following_count", 0));
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, "/account"), AEND }, "manage");
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "lede"), AEND });
+	core_html_textf(h,
+	    "The newest papers of the %lld researchers you "
+	    "follow (",
+	    jint(m, "following_count", 0));
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/account"), AEND }, "manage");
 	core_html_text(h, ").");
 	core_html_pop(h);
 	if (json_array_size(papers) == 0)
 		core_html_elemtext(h, CORE_TAG_P, NULL, "No papers yet.");
-	core_html_elem(h, CORE_TAG_OL, (const struct core_attr[]){
-	    A(CLASS, "paper-list"), AEND });
-	json_array_foreach(papers, i, p) {
-		core_html_elem(h, CORE_TAG_LI, (const struct core_attr[]){
-		    A(CLASS, "paper-card"), AEND });
+	core_html_elem(h, CORE_TAG_OL,
+	    (const struct core_attr[]){ A(CLASS, "paper-list"), AEND });
+	json_array_foreach(papers, i, p)
+	{
+		core_html_elem(h, CORE_TAG_LI,
+		    (const struct core_attr[]){ A(CLASS, "paper-card"), AEND });
 		core_html_elem(h, CORE_TAG_H3, NULL);
-		core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, jstr(p, "url")), AEND }, jstr(p, "title"));
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, jstr(p, "url")), AEND },
+		    jstr(p, "title"));
 		core_html_pop(h);
-		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
-		    A(CLASS, "authors"), AEND });
+		core_html_elem(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "authors"), AEND });
 		au = json_object_get(p, "authors");
-		json_array_foreach(au, j, a) {
+		json_array_foreach(au, j, a)
+		{
 			if (j > 0)
 				core_html_text(h, ", ");
-			followed = json_is_true(json_object_get(a,
-			    "followed"));
+			followed = json_is_true(json_object_get(a, "followed"));
 			if (followed)
 				core_html_elem(h, CORE_TAG_STRONG, NULL);
 			if (jstr(a, "url") != NULL)
 				core_html_elemtext(h, CORE_TAG_A,
-				    (const struct core_attr[]){ A(HREF,
-				    jstr(a, "url")), AEND }, jstr(a, "name"));
+				    (const struct core_attr[]){
+					A(HREF, jstr(a, "url")), AEND },
+				    jstr(a, "name"));
 			else
 				core_html_text(h, jstr(a, "name"));
 			if (followed)
 				core_html_pop(h);
 		}
-		if ((long long)json_array_size(au) <
-		    jint(p, "author_count", 0))
+		if ((long long)json_array_size(au) < jint(p, "author_count", 0))
 			core_html_text(h, ", …");
 		core_html_pop(h);
-		core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
-		    A(CLASS, "meta"), AEND });
+		core_html_elem(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "meta"), AEND });
 		core_html_textf(h, "arXiv:%s · %s · %s",
 		    jstr(p, "arxiv_id") ? jstr(p, "arxiv_id") : "",
-		    jstr(p, "primary_category") ?
-		    jstr(p, "primary_category") : "",
+		    jstr(p, "primary_category") ? jstr(p, "primary_category")
+						: "",
 		    jstr(p, "published") ? jstr(p, "published") : "undated");
 		core_html_pop(h);
 		core_html_pop(h); /* li */
@@ -488,8 +552,7 @@ html_feed(struct core_html *h, const json_t *m)
 }
 
 static void
-html_welcome(struct core_html *h, const json_t *m,
-    const struct acc_session *s)
+html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 {
 	const json_t *fields = json_object_get(m, "fields"), *f, *r;
 	const json_t *rs = json_object_get(m, "researchers");
@@ -498,43 +561,58 @@ html_welcome(struct core_html *h, const json_t *m,
 	size_t i;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
-	core_html_elemtext(h, CORE_TAG_P, NULL, "Pick a field to see who "
+	core_html_elemtext(h, CORE_TAG_P, NULL,
+	    "Pick a field to see who "
 	    "publishes most in it, or search by name. Their new papers "
 	    "will appear in your feed.");
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "get"), A(ACTION, "/account/welcome"),
-	    A(CLASS, "form inline-form"), AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "get"),
+		A(ACTION, "/account/welcome"), A(CLASS, "form inline-form"),
+		AEND });
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "field"), AEND }, "Field");
-	core_html_elem(h, CORE_TAG_SELECT, (const struct core_attr[]){
-	    A(ID, "field"), A(NAME, "field"), AEND });
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ A(ID, "field"), A(NAME, "field"),
+		AEND });
 	core_html_elemtext(h, CORE_TAG_OPTION,
 	    (const struct core_attr[]){ A(VALUE, ""), AEND }, "Choose…");
-	json_array_foreach(fields, i, f) {
+	json_array_foreach(fields, i, f)
+	{
 		const char *code = jstr(f, "code");
 
-		core_html_elem(h, CORE_TAG_OPTION, (const struct core_attr[]){
-		    A(VALUE, code), A(SELECTED, field != NULL && code != NULL &&
-		    strcmp(field, code) == 0 ? "" : NULL), AEND });
+		core_html_elem(h, CORE_TAG_OPTION,
+		    (const struct core_attr[]){ A(VALUE, code),
+			A(SELECTED,
+			    field != NULL && code != NULL &&
+				    strcmp(field, code) == 0
+				? ""
+				: NULL),
+			AEND });
 		core_html_textf(h, "%s (%lld papers)", code ? code : "",
 		    jint(f, "papers", 0));
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* select */
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Show");
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    "Show");
 	core_html_pop(h); /* form */
 
-	core_html_elem(h, CORE_TAG_FORM, (const struct core_attr[]){
-	    A(METHOD, "get"), A(ACTION, "/account/welcome"),
-	    A(CLASS, "form inline-form"), A(ROLE, "search"), AEND });
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "get"),
+		A(ACTION, "/account/welcome"), A(CLASS, "form inline-form"),
+		A(ROLE, "search"), AEND });
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "q"), AEND }, "Name");
-	core_html_elem(h, CORE_TAG_INPUT, (const struct core_attr[]){
-	    A(ID, "q"), A(NAME, "q"), A(TYPE, "search"), A(VALUE, q),
-	    A(MAXLENGTH, "200"), A(PLACEHOLDER, "e.g. Hinton"), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON, (const struct core_attr[]){
-	    A(TYPE, "submit"), A(CLASS, "button"), AEND }, "Search");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "q"), A(NAME, "q"),
+		A(TYPE, "search"), A(VALUE, q), A(MAXLENGTH, "200"),
+		A(PLACEHOLDER, "e.g. Hinton"), AEND });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    "Search");
 	core_html_pop(h);
 
 	if (field != NULL || q != NULL) {
@@ -547,13 +625,16 @@ html_welcome(struct core_html *h, const json_t *m,
 		if (json_array_size(rs) == 0)
 			core_html_elemtext(h, CORE_TAG_P, NULL,
 			    "Nobody found.");
-		core_html_elem(h, CORE_TAG_UL, (const struct core_attr[]){
-		    A(CLASS, "suggestions"), AEND });
-		json_array_foreach(rs, i, r) {
+		core_html_elem(h, CORE_TAG_UL,
+		    (const struct core_attr[]){ A(CLASS, "suggestions"),
+			AEND });
+		json_array_foreach(rs, i, r)
+		{
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){ A(HREF,
-			    jstr(r, "path")), AEND }, jstr(r, "name"));
+			    (const struct core_attr[]){
+				A(HREF, jstr(r, "path")), AEND },
+			    jstr(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
 			    jint(r, "papers", 0));
@@ -565,10 +646,11 @@ html_welcome(struct core_html *h, const json_t *m,
 		}
 		core_html_pop(h);
 	}
-	core_html_elem(h, CORE_TAG_P, (const struct core_attr[]){
-	    A(CLASS, "skip"), AEND });
-	core_html_elemtext(h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, jstr(m, "continue")), AEND }, "Skip for now →");
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "skip"), AEND });
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, jstr(m, "continue")), AEND },
+	    "Skip for now →");
 	core_html_pop(h);
 }
 
@@ -587,8 +669,10 @@ render_html(struct core_buf *b, enum acc_view v, const json_t *m,
 	struct core_html h;
 
 	core_html_open(&h, core_buf_sink(b));
-	shell_open(&h, view_title[v], s, v == ACC_VIEW_SIGNIN ||
-	    v == ACC_VIEW_SIGNUP ? "wrap doc account-form" : "wrap doc");
+	shell_open(&h, view_title[v], s,
+	    v == ACC_VIEW_SIGNIN || v == ACC_VIEW_SIGNUP
+		? "wrap doc account-form"
+		: "wrap doc");
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:
@@ -639,12 +723,14 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:
-		u = core_xasprintf("%s%s", base, v == ACC_VIEW_SIGNUP ?
-		    "/signup" : "/signin");
-		core_buf_puts(b, "A form for people in a browser. Send it as "
+		u = core_xasprintf("%s%s", base,
+		    v == ACC_VIEW_SIGNUP ? "/signup" : "/signin");
+		core_buf_puts(b,
+		    "A form for people in a browser. Send it as "
 		    "`application/x-www-form-urlencoded` POST to ");
 		core_md_link(b, u, u);
-		core_buf_puts(b, " with the fields `email`, `password`, "
+		core_buf_puts(b,
+		    " with the fields `email`, `password`, "
 		    "`csrf` (the value below, valid with the cookie this "
 		    "response sets) and optionally `next`.\n\n");
 		md_line(b, "csrf", jstr(m, "csrf"));
@@ -657,7 +743,8 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		a = json_object_get(m, "following");
 		if (json_array_size(a) == 0)
 			core_buf_puts(b, "None yet.\n");
-		json_array_foreach(a, i, x) {
+		json_array_foreach(a, i, x)
+		{
 			core_buf_puts(b, "- ");
 			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
 			core_buf_printf(b, " (%lld papers)\n",
@@ -674,34 +761,39 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			md_line(b, "Created", jstr(pf, "created_at"));
 		else
 			core_buf_puts(b, "None yet.\n");
-		core_buf_puts(b, "\nThe URL works like a password: do not "
+		core_buf_puts(b,
+		    "\nThe URL works like a password: do not "
 		    "share it. POST to ");
 		core_md_link(b, jstr(pf, "rotate"), jstr(pf, "rotate"));
-		core_buf_puts(b, " to make a new one (the old one stops "
+		core_buf_puts(b,
+		    " to make a new one (the old one stops "
 		    "working).\n");
 		break;
 	case ACC_VIEW_FEED:
 		a = json_object_get(m, "papers");
 		if (json_array_size(a) == 0)
 			core_buf_puts(b, "No papers yet.\n");
-		json_array_foreach(a, i, x) {
+		json_array_foreach(a, i, x)
+		{
 			core_buf_puts(b, "- ");
 			core_md_link(b, jstr(x, "title"), jstr(x, "url"));
 			core_buf_puts(b, " — ");
 			au = json_object_get(x, "authors");
-			json_array_foreach(au, j, y) {
+			json_array_foreach(au, j, y)
+			{
 				if (j > 0)
 					core_buf_puts(b, ", ");
 				core_md_text(b, jstr(y, "name"));
 			}
 			core_buf_puts(b, "; ");
-			core_md_text(b, jstr(x, "published") ?
-			    jstr(x, "published") : "undated");
+			core_md_text(b,
+			    jstr(x, "published") ? jstr(x, "published")
+						 : "undated");
 			core_buf_puts(b, "\n");
 		}
 		pg = json_object_get(m, "pagination");
-		core_buf_printf(b, "\nPage %lld of %lld.",
-		    jint(pg, "page", 1), jint(pg, "pages", 1));
+		core_buf_printf(b, "\nPage %lld of %lld.", jint(pg, "page", 1),
+		    jint(pg, "pages", 1));
 		if (jstr(pg, "prev") != NULL) {
 			core_buf_puts(b, " ");
 			core_md_link(b, "Newer", jstr(pg, "prev"));
@@ -714,17 +806,20 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		break;
 	case ACC_VIEW_WELCOME:
 		a = json_object_get(m, "researchers");
-		json_array_foreach(a, i, x) {
+		json_array_foreach(a, i, x)
+		{
 			core_buf_puts(b, "- ");
 			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
 			core_buf_printf(b, " (%lld papers)%s\n",
 			    jint(x, "papers", 0),
-			    json_is_true(json_object_get(x, "following")) ?
-			    ", following" : "");
+			    json_is_true(json_object_get(x, "following"))
+				? ", following"
+				: "");
 		}
 		core_buf_puts(b, "\nFields: ");
 		a = json_object_get(m, "fields");
-		json_array_foreach(a, i, x) {
+		json_array_foreach(a, i, x)
+		{
 			if (i > 0)
 				core_buf_puts(b, ", ");
 			core_md_text(b, jstr(x, "code"));
@@ -780,15 +875,16 @@ acc_html_error(struct core_req *req, int status, const char *msg)
 	core_html_open(&h, core_resp_sink(req));
 	shell_open(&h, *title != '\0' ? title : "Error", NULL,
 	    "wrap error-page");
-	core_html_elem(&h, CORE_TAG_P, (const struct core_attr[]){
-	    A(CLASS, "eyebrow"), AEND });
+	core_html_elem(&h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "eyebrow"), AEND });
 	core_html_textf(&h, "%d", status);
 	core_html_pop(&h);
 	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
 	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
 	core_html_elem(&h, CORE_TAG_P, NULL);
-	core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-	    A(HREF, "/"), AEND }, "Go to the home page");
+	core_html_elemtext(&h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/"), AEND },
+	    "Go to the home page");
 	core_html_pop(&h);
 	shell_close(&h);
 }
@@ -810,19 +906,18 @@ acc_render_follow_fragment(struct core_req *req, long long rid,
 	struct core_buf next = CORE_BUF_INIT, href = CORE_BUF_INIT;
 
 	core_buf_printf(&next, "/researchers/%lld%s%s", rid,
-	    slug != NULL && *slug != '\0' ? "-" : "", slug != NULL ? slug :
-	    "");
+	    slug != NULL && *slug != '\0' ? "-" : "", slug != NULL ? slug : "");
 	core_html_open(&h, core_resp_sink(req));
 	if (s == NULL || !s->valid) {
 		core_buf_puts(&href, "/signin?next=");
 		core_url_encode(&href, core_buf_cstr(&next), 0);
-		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-		    A(HREF, core_buf_cstr(&href)),
-		    A(CLASS, "button button-primary"),
-		    A(REL, "nofollow"), AEND }, "Follow");
+		core_html_elemtext(&h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, core_buf_cstr(&href)),
+			A(CLASS, "button button-primary"), A(REL, "nofollow"),
+			AEND },
+		    "Follow");
 	} else
-		follow_form(&h, rid, following, s->csrf,
-		    core_buf_cstr(&next));
+		follow_form(&h, rid, following, s->csrf, core_buf_cstr(&next));
 	core_html_close(&h);
 	fragment_headers(req);
 	core_buf_free(&next);

@@ -37,8 +37,8 @@ set_cookie(struct core_req *req, const char *name, const char *value,
 	char *v;
 
 	v = core_xasprintf("%s=%s; Path=/; Max-Age=%ld; HttpOnly; "
-	    "SameSite=Lax%s", name, value, max_age,
-	    secure(req) ? "; Secure" : "");
+			   "SameSite=Lax%s",
+	    name, value, max_age, secure(req) ? "; Secure" : "");
 	core_resp_header(req, "Set-Cookie", v);
 	free(v);
 }
@@ -60,7 +60,7 @@ acc_session_load(struct core_req *req, struct acc_session *s)
 		return CORE_OK;
 	acc_token_hash(tok, s->hash);
 	if ((er = acc_store_session_user(ctx->db, s->hash, &s->uid,
-	    s->email)) != CORE_OK) {
+		 s->email)) != CORE_OK) {
 		sodium_memzero(raw, sizeof(raw));
 		return er;
 	}
@@ -85,7 +85,7 @@ acc_session_start(struct core_req *req, long long uid, const char *email,
 	acc_token_new(s->token);
 	acc_token_hash(s->token, s->hash);
 	if ((er = acc_store_session_create(ctx->db, s->hash, uid,
-	    ACC_SESSION_TTL)) != CORE_OK) {
+		 ACC_SESSION_TTL)) != CORE_OK) {
 		memset(s, 0, sizeof(*s));
 		return er;
 	}
@@ -151,10 +151,11 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 
 	*form = NULL;
 	if (!acc_origin_ok(ctx->base_url, core_req_env(req, "HTTP_ORIGIN"),
-	    core_req_env(req, "HTTP_REFERER"))) {
+		core_req_env(req, "HTTP_REFERER"))) {
 		core_log(CORE_LOG_WARN, "csrf", "foreign origin on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403, "this form was sent from another "
+		core_resp_error(req, 403,
+		    "this form was sent from another "
 		    "site; requests that change something must come from "
 		    "this site's own pages");
 		return CORE_EFORBIDDEN;
@@ -162,17 +163,19 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 	/* A POST with no body at all is an empty form (no fields). */
 	ct = core_req_env(req, "CONTENT_TYPE");
 	cl = core_req_env(req, "CONTENT_LENGTH");
-	if ((ct == NULL || *ct == '\0') && (cl == NULL || *cl == '\0' ||
-	    strcmp(cl, "0") == 0)) {
+	if ((ct == NULL || *ct == '\0') &&
+	    (cl == NULL || *cl == '\0' || strcmp(cl, "0") == 0)) {
 		*form = &none;
 		return CORE_OK;
 	}
 	if ((er = core_req_form(req, form)) != CORE_OK) {
 		if (er == CORE_ETOOLARGE)
-			core_resp_error(req, 413, "the form is too large "
+			core_resp_error(req, 413,
+			    "the form is too large "
 			    "(at most 64 KB)");
 		else
-			core_resp_error(req, 400, "the form is malformed: "
+			core_resp_error(req, 400,
+			    "the form is malformed: "
 			    "send application/x-www-form-urlencoded fields "
 			    "in valid UTF-8");
 		return er;

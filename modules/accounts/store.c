@@ -57,8 +57,8 @@ researcher_path(long long id, const char *slug)
 }
 
 enum core_err
-acc_store_user_create(struct core_db *db, const char *email,
-    const char *hash, long long *uid)
+acc_store_user_create(struct core_db *db, const char *email, const char *hash,
+    long long *uid)
 {
 	const char *p[2] = { email, hash };
 	PGresult *res = NULL;
@@ -75,8 +75,8 @@ acc_store_user_create(struct core_db *db, const char *email,
 }
 
 enum core_err
-acc_store_user_by_email(struct core_db *db, const char *email,
-    long long *uid, char **hash, char **stored)
+acc_store_user_by_email(struct core_db *db, const char *email, long long *uid,
+    char **hash, char **stored)
 {
 	const char *p[1] = { email };
 	PGresult *res = NULL;
@@ -98,8 +98,8 @@ acc_store_user_by_email(struct core_db *db, const char *email,
 }
 
 enum core_err
-acc_store_session_create(struct core_db *db, const char *hash,
-    long long uid, long ttl)
+acc_store_session_create(struct core_db *db, const char *hash, long long uid,
+    long ttl)
 {
 	char ub[24], tb[24];
 	const char *p[3] = { hash, ub, tb };
@@ -109,7 +109,7 @@ acc_store_session_create(struct core_db *db, const char *hash,
 	ID(ub, uid);
 	ID(tb, ttl);
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_PURGE_USER, p + 1, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
 	PQclear(res);
 	res = NULL;
@@ -119,8 +119,8 @@ acc_store_session_create(struct core_db *db, const char *hash,
 }
 
 enum core_err
-acc_store_session_user(struct core_db *db, const char *hash,
-    long long *uid, char email[ACC_EMAIL_MAX + 1])
+acc_store_session_user(struct core_db *db, const char *hash, long long *uid,
+    char email[ACC_EMAIL_MAX + 1])
 {
 	const char *p[1] = { hash };
 	PGresult *res = NULL;
@@ -133,8 +133,7 @@ acc_store_session_user(struct core_db *db, const char *hash,
 		return er;
 	if (PQntuples(res) == 1) {
 		*uid = getll(res, 0, 0);
-		snprintf(email, ACC_EMAIL_MAX + 1, "%s",
-		    PQgetvalue(res, 0, 1));
+		snprintf(email, ACC_EMAIL_MAX + 1, "%s", PQgetvalue(res, 0, 1));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -214,9 +213,8 @@ researcher_row(const char *base, const PGresult *res, int i)
 	json_t *o;
 
 	path = researcher_path(id, PQgetvalue(res, i, 2));
-	o = json_pack("{s:I,s:o,s:o,s:o}", "id", (json_int_t)id,
-	    "name", core_json_str(PQgetvalue(res, i, 1)),
-	    "url", abs_url(base, path),
+	o = json_pack("{s:I,s:o,s:o,s:o}", "id", (json_int_t)id, "name",
+	    core_json_str(PQgetvalue(res, i, 1)), "url", abs_url(base, path),
 	    "path", core_json_str(path));
 	free(path);
 	return o;
@@ -252,8 +250,7 @@ acc_store_following(struct core_db *db, const char *base, long long uid,
 }
 
 enum core_err
-acc_store_feed_token_created(struct core_db *db, long long uid,
-    char **created)
+acc_store_feed_token_created(struct core_db *db, long long uid, char **created)
 {
 	char ub[24];
 	const char *p[1] = { ub };
@@ -263,17 +260,16 @@ acc_store_feed_token_created(struct core_db *db, long long uid,
 	*created = NULL;
 	ID(ub, uid);
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_TOKEN_CREATED, p, 1,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
-	*created = core_xstrdup(PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) :
-	    "");
+	*created =
+	    core_xstrdup(PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "");
 	PQclear(res);
 	return CORE_OK;
 }
 
 enum core_err
-acc_store_feed_token_set(struct core_db *db, long long uid,
-    const char *hash)
+acc_store_feed_token_set(struct core_db *db, long long uid, const char *hash)
 {
 	char ub[24];
 	const char *p[2] = { ub, hash };
@@ -288,8 +284,7 @@ acc_store_feed_token_set(struct core_db *db, long long uid,
 
 /* Attaches "authors" to each card of items (by paper id). */
 static enum core_err
-feed_authors(struct core_db *db, const char *base, long long uid,
-    json_t *items)
+feed_authors(struct core_db *db, const char *base, long long uid, json_t *items)
 {
 	struct core_buf ids = CORE_BUF_INIT;
 	char ub[24];
@@ -304,8 +299,8 @@ feed_authors(struct core_db *db, const char *base, long long uid,
 		return CORE_OK;
 	core_buf_putc(&ids, '{');
 	json_array_foreach(items, k, card)
-		core_buf_printf(&ids, "%s%" JSON_INTEGER_FORMAT, k ? "," : "",
-		    json_integer_value(json_object_get(card, "id")));
+	    core_buf_printf(&ids, "%s%" JSON_INTEGER_FORMAT, k ? "," : "",
+		json_integer_value(json_object_get(card, "id")));
 	core_buf_putc(&ids, '}');
 	ID(ub, uid);
 	p[0] = core_buf_cstr(&ids);
@@ -316,18 +311,18 @@ feed_authors(struct core_db *db, const char *base, long long uid,
 	if (er != CORE_OK)
 		return er;
 	json_array_foreach(items, k, card)
-		json_object_set_new(card, "authors", json_array());
+	    json_object_set_new(card, "authors", json_array());
 	for (i = 0; i < PQntuples(res); i++) {
 		long long pid = getll(res, i, 0);
 		json_t *au;
 
 		card = NULL;
-		json_array_foreach(items, k, a)
-			if (json_integer_value(json_object_get(a, "id")) ==
-			    pid) {
-				card = a;
-				break;
-			}
+		json_array_foreach(items, k,
+		    a) if (json_integer_value(json_object_get(a, "id")) == pid)
+		{
+			card = a;
+			break;
+		}
 		if (card == NULL)
 			continue;
 		au = json_pack("{s:o,s:b}", "name",
@@ -347,8 +342,8 @@ feed_authors(struct core_db *db, const char *base, long long uid,
 }
 
 enum core_err
-acc_store_feed(struct core_db *db, const char *base, long long uid,
-    long page, json_t **items, long long *total)
+acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
+    json_t **items, long long *total)
 {
 	char ub[24], nb[24], ob[24];
 	const char *p[3] = { ub, nb, ob };
@@ -376,20 +371,21 @@ acc_store_feed(struct core_db *db, const char *base, long long uid,
 	for (i = 0; i < PQntuples(res); i++) {
 		const char *slug = PQgetvalue(res, i, 3);
 
-		path = *slug != '\0' ? core_xasprintf("/papers/%s-%s",
-		    PQgetvalue(res, i, 1), slug) :
-		    core_xasprintf("/papers/%s", PQgetvalue(res, i, 1));
+		path = *slug != '\0'
+		    ? core_xasprintf("/papers/%s-%s", PQgetvalue(res, i, 1),
+			  slug)
+		    : core_xasprintf("/papers/%s", PQgetvalue(res, i, 1));
 		cats = json_loads(PQgetvalue(res, i, 6), 0, NULL);
 		card = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:b}",
-		    "id", (json_int_t)getll(res, i, 0),
-		    "arxiv_id", core_json_str(PQgetvalue(res, i, 1)),
-		    "title", core_json_str(PQgetvalue(res, i, 2)),
-		    "url", abs_url(base, path),
-		    "published", getstr(res, i, 4),
+		    "id", (json_int_t)getll(res, i, 0), "arxiv_id",
+		    core_json_str(PQgetvalue(res, i, 1)), "title",
+		    core_json_str(PQgetvalue(res, i, 2)), "url",
+		    abs_url(base, path), "published", getstr(res, i, 4),
 		    "primary_category", core_json_str(PQgetvalue(res, i, 5)),
 		    "categories", cats != NULL ? cats : json_array(),
-		    "citation_count", PQgetisnull(res, i, 7) ? json_null() :
-		    json_integer(getll(res, i, 7)),
+		    "citation_count",
+		    PQgetisnull(res, i, 7) ? json_null()
+					   : json_integer(getll(res, i, 7)),
 		    "author_count", (json_int_t)getll(res, i, 8),
 		    "fully_matched", getbool(res, i, 9));
 		free(path);
@@ -418,9 +414,10 @@ acc_store_fields(struct core_db *db, json_t **out)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(a, json_pack("{s:o,s:I}", "code",
-		    core_json_str(PQgetvalue(res, i, 0)), "papers",
-		    (json_int_t)getll(res, i, 1)));
+		json_array_append_new(a,
+		    json_pack("{s:o,s:I}", "code",
+			core_json_str(PQgetvalue(res, i, 0)), "papers",
+			(json_int_t)getll(res, i, 1)));
 	PQclear(res);
 	*out = a;
 	return CORE_OK;

@@ -29,8 +29,8 @@ is_alnum(unsigned char c)
 static int
 is_atext(unsigned char c)
 {
-	return c >= 0x80 || is_alnum(c) || (c != '\0' &&
-	    strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
+	return c >= 0x80 || is_alnum(c) ||
+	    (c != '\0' && strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
 }
 
 static int
@@ -66,8 +66,7 @@ domain_ok(const char *d, size_t n)
 }
 
 int
-acc_email_normalise(const char *in, char *out, size_t outsz,
-    const char **why)
+acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 {
 	const char *s, *e, *at;
 	size_t n, i, local;
@@ -181,7 +180,7 @@ acc_token_parse(const char *s, unsigned char raw[ACC_TOKEN_RAW])
 			return -1;
 	/* libsodium rejects non-zero padding bits: one spelling a token. */
 	if (sodium_base642bin(raw, ACC_TOKEN_RAW, s, ACC_TOKEN_LEN, NULL,
-	    &binlen, &end, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
+		&binlen, &end, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
 	    binlen != ACC_TOKEN_RAW || end != s + ACC_TOKEN_LEN)
 		return -1;
 	return 0;
@@ -251,7 +250,7 @@ acc_origin_ok(const char *base_url, const char *origin, const char *referer)
 	if (referer != NULL && *referer != '\0')
 		return strncasecmp(referer, base_url, n) == 0 &&
 		    (referer[n] == '\0' || referer[n] == '/' ||
-		    referer[n] == '?' || referer[n] == '#');
+			referer[n] == '?' || referer[n] == '#');
 	return 1;
 }
 

@@ -48,8 +48,12 @@ emails(void)
 	T_OK(norm("alice@localhost") == NULL, "one-label domain");
 	T_OK(norm("al ice@example.org") == NULL, "inner space");
 	T_OK(norm("alice@exa mple.org") == NULL, "space in domain");
-	T_OK(norm("ali\x01" "ce@example.org") == NULL, "control character");
-	T_OK(norm("alice\x7f" "@example.org") == NULL, "DEL");
+	T_OK(norm("ali\x01"
+		  "ce@example.org") == NULL,
+	    "control character");
+	T_OK(norm("alice\x7f"
+		  "@example.org") == NULL,
+	    "DEL");
 	T_OK(norm("ali\nce@example.org") == NULL, "inner newline");
 	T_OK(norm(".alice@example.org") == NULL, "leading dot");
 	T_OK(norm("alice.@example.org") == NULL, "trailing dot");
@@ -106,7 +110,8 @@ passwords(void)
 	T_EQ(acc_password_check(NULL, &why), -1, "missing");
 	/* Length is in bytes: 5 two-byte characters are 10 bytes. */
 	T_EQ(acc_password_check("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
-	    &why), 0, "10 bytes of UTF-8");
+		 &why),
+	    0, "10 bytes of UTF-8");
 	p = malloc(1026);
 	memset(p, 'x', 1024);
 	p[1024] = '\0';
@@ -154,8 +159,10 @@ tokens(void)
 	acc_token_new(b);
 	T_EQ(strlen(a), ACC_TOKEN_LEN, "43 characters");
 	for (i = 0; i < ACC_TOKEN_LEN; i++)
-		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		    "0123456789-_", a[i]) == NULL)
+		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy"
+			   "z"
+			   "0123456789-_",
+			a[i]) == NULL)
 			ok = 0;
 	T_OK(ok, "base64url alphabet");
 	T_OK(strcmp(a, b) != 0, "two tokens differ");
@@ -180,8 +187,10 @@ tokens(void)
 	T_EQ(strlen(ha), 64, "64 hex digits");
 	/* A known vector, so the feeds module can check its own code. */
 	acc_token_hash("abc", ha);
-	T_STREQ(ha, "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068"
-	    "d52319", "BLAKE2b-256(\"abc\")");
+	T_STREQ(ha,
+	    "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068"
+	    "d52319",
+	    "BLAKE2b-256(\"abc\")");
 
 	/* CSRF */
 	acc_token_parse(a, raw);
@@ -227,20 +236,23 @@ origins(void)
 	T_OK(!acc_origin_ok(base, "http://127.0.0.1:809", NULL), "prefix");
 	T_OK(!acc_origin_ok(base, "https://127.0.0.1:8093", NULL),
 	    "other scheme");
-	T_OK(acc_origin_ok(base, "http://127.0.0.1:8093",
-	    "http://evil.com/x"), "origin wins");
-	T_OK(!acc_origin_ok(base, "http://evil.com",
-	    "http://127.0.0.1:8093/x"), "origin wins over referer");
+	T_OK(acc_origin_ok(base, "http://127.0.0.1:8093", "http://evil.com/x"),
+	    "origin wins");
+	T_OK(!acc_origin_ok(base, "http://evil.com", "http://127.0.0.1:8093/x"),
+	    "origin wins over referer");
 	T_OK(acc_origin_ok(base, NULL, "http://127.0.0.1:8093/signin"),
 	    "referer same site");
 	T_OK(acc_origin_ok(base, NULL, "http://127.0.0.1:8093"),
 	    "referer bare");
 	T_OK(!acc_origin_ok(base, NULL, "http://127.0.0.1:8093.evil.com/"),
 	    "referer suffix attack");
-	T_OK(!acc_origin_ok(base, NULL, "http://evil.com/?http://127.0.0.1:"
-	    "8093/"), "referer foreign");
+	T_OK(!acc_origin_ok(base, NULL,
+		 "http://evil.com/?http://127.0.0.1:"
+		 "8093/"),
+	    "referer foreign");
 	T_OK(acc_origin_ok("https://weft.example/", "https://weft.example",
-	    NULL), "base with a slash");
+		 NULL),
+	    "base with a slash");
 	T_OK(!acc_origin_ok("nonsense", "nonsense", NULL), "bad base");
 }
 
