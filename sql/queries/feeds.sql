@@ -8,6 +8,9 @@
 --   authors (json text, in order), published (epoch or NULL),
 --   modified_at (epoch)
 -- and one order: newest first by first-version date, as the site lists.
+-- The latest and category feeds leave out papers without a date (they
+-- cannot be "latest"), which lets them walk papers_published (published
+-- DESC, id DESC) and stop after $1 rows instead of sorting the corpus.
 
 -- name: RSS_LATEST
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
@@ -16,7 +19,8 @@ SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
- ORDER BY p.published DESC NULLS LAST, p.id DESC
+ WHERE p.published IS NOT NULL
+ ORDER BY p.published DESC, p.id DESC
  LIMIT $1::integer;
 
 -- name: RSS_CATEGORY
@@ -26,8 +30,8 @@ SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
- WHERE p.categories @> ARRAY[$2::text]
- ORDER BY p.published DESC NULLS LAST, p.id DESC
+ WHERE p.categories @> ARRAY[$2::text] AND p.published IS NOT NULL
+ ORDER BY p.published DESC, p.id DESC
  LIMIT $1::integer;
 
 -- name: RSS_RESEARCHER
