@@ -108,7 +108,7 @@ acc_store_session_create(struct core_db *db, const char *hash, long long uid,
 
 	ID(ub, uid);
 	ID(tb, ttl);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_PURGE_USER, p + 1, 1,
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_PURGE, NULL, 0,
 		 &res)) != CORE_OK)
 		return er;
 	PQclear(res);

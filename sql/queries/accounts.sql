@@ -20,10 +20,14 @@ SELECT id, password_hash, email
 INSERT INTO sessions (token_hash, user_id, expires_at)
 VALUES ($1, $2::bigint, now() + make_interval(secs => $3::integer));
 
--- name: SESSION_PURGE_USER
--- Expired sessions of one user go when they sign in again.
+-- name: SESSION_PURGE
+-- Each sign-in removes up to 100 expired sessions (anyone's, oldest
+-- first, by the expires_at index), so they cannot pile up.
 DELETE FROM sessions
- WHERE user_id = $1::bigint AND expires_at < now();
+ WHERE token_hash IN (SELECT token_hash FROM sessions
+                       WHERE expires_at < now()
+                       ORDER BY expires_at
+                       LIMIT 100);
 
 -- name: SESSION_USER
 SELECT u.id, u.email

@@ -99,6 +99,9 @@ get /account
 is_status 303 "signed out: /account sends to sign-in"
 header_is Location "$WEFT_URL/signin?next=%2Faccount" "with next="
 
+stale=$(sql "SELECT md5(random()::text) || md5(random()::text)")
+sql "INSERT INTO sessions (token_hash, user_id, expires_at)
+    VALUES ('$stale', $uid, now() - interval '1 day')" >/dev/null
 get "/signin?next=/feed"
 is_status 200 "GET /signin"
 body_has 'name="next" value="/feed"' "next= kept in the form"
@@ -111,6 +114,8 @@ header_is Location "$WEFT_URL/feed" "to next="
 old=$(session)
 [ -n "$old" ] && [ "$old" != "$tok" ]
 ok $? "a new token on sign-in"
+[ "$(sql "SELECT count(*) FROM sessions WHERE token_hash = '$stale'")" = 0 ]
+ok $? "sign-in purges expired sessions"
 
 # ---------------------------------------------------------------- follow
 mapfile -t rids < <(sql "SELECT r.id FROM researchers r
