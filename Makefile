@@ -117,6 +117,7 @@ plugins: $(PLUGINS:%=$(B)/%.so)
 
 # ---------------------------------------------------------------- harvest
 -include modules/harvest/program.mk
+-include modules/vectors/library.mk
 harvest: $(PROGRAMS:%=$(B)/%)
 
 # ---------------------------------------------------------------- tests

@@ -1,0 +1,306 @@
+/*
+ * internal.h -- libvectors inside: the tokeniser, the file layout, the
+ * model learned by the offline step, and the weft-vectors commands.
+ * One section per file.  Callers outside modules/vectors and its tests
+ * include vectors.h only.
+ */
+#ifndef VECTORS_INTERNAL_H
+#define VECTORS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "vectors.h"
+
+/* ------------------------------------------------------------ token.c */
+
+/* Longest token kept (longer words are LaTeX, URLs or chemistry). */
+#define VEC_TOK_MAX 32
+
+/* Receives one token, NUL-terminated and borrowed for the call. */
+typedef void (*vec_tok_fn)(void *arg, const char *tok, size_t len);
+
+/*
+ * Splits s[0..n) into tokens and calls fn for each: code points are
+ * NFKD-decomposed with marks stripped and case folded (utf8proc), so
+ * "Schrödinger" gives "schrodinger"; a token is a run of ASCII letters
+ * and digits; tokens of one character, of digits only, longer than
+ * VEC_TOK_MAX, or English stop words are dropped; the rest are stemmed
+ * (vec_stem).  Returns the number of tokens passed to fn.
+ */
+size_t vec_tokenize(const char *s, size_t n, vec_tok_fn fn, void *arg);
+/* 1 if w[0..n) (lower case) is a stop word. */
+int vec_stopword(const char *w, size_t n);
+/*
+ * Porter's (1980) stemmer on the lower-case word w[0..n), in place:
+ * returns the new length (w is not NUL-terminated by it).  Words with a
+ * digit are left alone.
+ */
+size_t vec_stem(char *w, size_t n);
+
+/* ------------------------------------------------------------- file.c */
+
+/*
+ * The file: a header, then sections each starting at a multiple of 64
+ * bytes:
+ *   termoff  uint32[nterms + 1]  offsets of the terms in str
+ *   str      char[strbytes]      the terms, sorted (strcmp), each + NUL
+ *   idf      float[nterms]
+ *   proj     float[nterms * dims]   row t: term t's contribution
+ *   vecs     int8[ndocs * dims]     the papers, in id order
+ *   ids      int64[ndocs]           ascending
+ *   scales   float[ndocs]           cosine = dot * scale_a * scale_b
+ * Integers in the host's byte order (the endian field tells).
+ */
+#define VEC_MAGIC "WEFTVEC\n"
+#define VEC_ENDIAN 0x01020304u
+
+struct vec_header {
+	char magic[8];
+	uint32_t format;
+	uint32_t dims;
+	uint64_t version;
+	uint64_t nterms;
+	uint64_t strbytes;
+	uint64_t ndocs;
+	uint64_t size;	/* of the whole file */
+	uint64_t built; /* unix time */
+	uint32_t endian;
+	uint32_t reserved;
+	uint64_t check; /* FNV-1a 64 of the bytes above */
+};
+
+struct vec_layout {
+	uint64_t termoff, str, idf, proj, vecs, ids, scales, size;
+};
+
+/* An open index: pointers into the checked bytes. */
+struct vec_index {
+	const unsigned char *base;
+	size_t size;
+	int mapped;
+	uint64_t version;
+	size_t nterms, ndocs;
+	const uint32_t *termoff;
+	const char *str;
+	const float *idf, *proj, *scales;
+	const int8_t *vecs;
+	const int64_t *ids;
+};
+
+/* Section offsets for these counts; -1 when they overflow or exceed
+ * the limits (2^32 terms or string bytes, 2^40 papers). */
+int vec_layout(uint64_t nterms, uint64_t strbytes, uint64_t ndocs,
+    struct vec_layout *l);
+/* FNV-1a 64 of p[0..n). */
+uint64_t vec_fnv(const void *p, size_t n);
+
+/* ------------------------------------------------------------ query.c */
+
+/*
+ * The embedding of papers and queries alike (vec_embed() is this on an
+ * index): text -> *q.  Exposed so that the build uses the very code
+ * queries use.  Returns CORE_ENOTFOUND when no token is known.
+ */
+/*
+ * Cosine scores of q against every paper, into scores[0..vec_count()).
+ * The eval's hybrid needs all of them.
+ */
+void vec_scan_all(const struct vec_index *, const struct vec_query *q,
+    float *scores);
+/* The row of paper_id, or -1. */
+int64_t vec_row(const struct vec_index *, int64_t paper_id);
+/* The stored vector and scale of row r, as a query. */
+void vec_row_query(const struct vec_index *, size_t r, struct vec_query *q);
+/* The paper id of row r. */
+int64_t vec_row_id(const struct vec_index *, size_t r);
+
+/* ------------------------------------------------------------ model.c */
+
+/* A vocabulary being built: interned terms with their document counts. */
+struct vec_vocab;
+
+struct vec_vocab *vec_vocab_new(void);
+void vec_vocab_free(struct vec_vocab *);
+/* The id of term t[0..n), added when new (ids are dense from 0). */
+uint32_t vec_vocab_add(struct vec_vocab *, const char *t, size_t n);
+/* The id of t[0..n), or -1. */
+int64_t vec_vocab_find(const struct vec_vocab *, const char *t, size_t n);
+size_t vec_vocab_size(const struct vec_vocab *);
+/* The text of term id (borrowed until vec_vocab_free). */
+const char *vec_vocab_term(const struct vec_vocab *, uint32_t id);
+
+/* A sparse matrix in compressed rows. */
+struct vec_csr {
+	size_t rows, cols, nnz, cap, rowcap;
+	size_t *ptr; /* rows + 1 */
+	uint32_t *col;
+	float *val;
+};
+void vec_csr_free(struct vec_csr *);
+
+/*
+ * A bag of documents turned into term counts: the fitting sample.
+ * vec_trainer_add() tokenises text into a new row (counts as values).
+ */
+struct vec_trainer {
+	struct vec_vocab *vocab;
+	struct vec_csr counts;
+	uint32_t *df; /* per vocabulary id */
+	size_t dfcap;
+};
+
+void vec_trainer_init(struct vec_trainer *);
+void vec_trainer_add(struct vec_trainer *, const char *text);
+void vec_trainer_free(struct vec_trainer *);
+
+struct vec_fit_opts {
+	size_t max_terms; /* the most frequent terms kept (131072) */
+	unsigned min_df;  /* terms in fewer papers are dropped (2) */
+	unsigned oversample, power_iters; /* randomized SVD (24, 3) */
+	double beta;	  /* projection = V_k * sigma^-beta (0.5) */
+	uint64_t seed;
+	int quiet;
+};
+void vec_fit_defaults(struct vec_fit_opts *);
+
+/* The model: sorted terms, idf, projection (nterms x VEC_DIMS). */
+struct vec_model {
+	size_t nterms;
+	char **terms;
+	float *idf;
+	float *proj;
+	float sigma[VEC_DIMS];
+};
+void vec_model_free(struct vec_model *);
+
+/*
+ * Fits the model on the trainer's documents: vocabulary pruning, TF-IDF
+ * ((1 + ln tf) * ln(N / df), rows of unit length), randomized truncated
+ * SVD.  CORE_EINPUT (logged) when there are too few documents or terms
+ * for VEC_DIMS dimensions.  Caller frees *m with vec_model_free().
+ */
+enum core_err vec_fit(struct vec_trainer *, const struct vec_fit_opts *,
+    struct vec_model *m);
+
+/* ------------------------------------------------------------- svd.c */
+
+/*
+ * The top k right singular vectors of the m x n sparse matrix a by a
+ * randomized SVD (Halko, Martinsson, Tropp 2011: oversampling p, q power
+ * iterations, each re-orthonormalised by a QR).  v gets n x k (row
+ * major), sigma k values.  CORE_EINPUT when k + p > min(m, n);
+ * CORE_ESYS when LAPACK fails (both logged).
+ */
+enum core_err vec_svd(const struct vec_csr *a, size_t k, size_t p,
+    unsigned q, uint64_t seed, float *v, float *sigma);
+/* A small deterministic PRNG (splitmix64) for samples and sketches. */
+uint64_t vec_rand(uint64_t *state);
+
+/* ------------------------------------------------------------ write.c */
+
+/*
+ * Writes an index: the model, then papers one by one in ascending id
+ * order, then the trailer.  To a file descriptor (positioned at 0) or,
+ * with fd -1, to mem.
+ */
+struct vec_writer;
+
+struct vec_writer *vec_writer_new(int fd, struct core_buf *mem,
+    const struct vec_model *m, uint64_t version);
+/* Appends paper id (ascending) with its vector q. */
+void vec_writer_add(struct vec_writer *, int64_t id,
+    const struct vec_query *q);
+/*
+ * Writes ids, scales and the header; frees w.  CORE_EINPUT when ids were
+ * not ascending, CORE_ESYS when a write failed (logged).
+ */
+enum core_err vec_writer_finish(struct vec_writer *w, size_t *ndocs);
+/* Frees w after a failure elsewhere. */
+void vec_writer_abort(struct vec_writer *w);
+
+/*
+ * The model alone as an index of no papers, in mem (which then must
+ * outlive the index): to embed papers with vec_embed().
+ */
+enum core_err vec_model_index(const struct vec_model *, struct core_buf *mem,
+    struct vec_index **ip);
+
+/* ------------------------------------------------------------ store.c */
+
+struct vec_paper {
+	int64_t id;
+	const char *title, *abstract, *primary; /* borrowed for the call */
+};
+typedef enum core_err (*vec_paper_fn)(void *arg, const struct vec_paper *);
+
+/*
+ * Connects with config key "db" and prepares the statements: with
+ * readonly only those reading papers (eval), else all of them, which
+ * needs the table vector_index.  Caller closes *dbp with core_db_close()
+ * (also after an error).
+ */
+enum core_err vec_store_open(const struct core_conf *, int readonly,
+    struct core_db **dbp);
+/* Calls fn for every paper in id order, fetched 2,000 at a time. */
+enum core_err vec_store_each(struct core_db *, vec_paper_fn fn, void *arg);
+/* count(*), and a fingerprint of the papers' state (count, max id,
+ * max modified_at); fp is caller's, 128 bytes. */
+enum core_err vec_store_state(struct core_db *, size_t *count, char *fp,
+    size_t fpsz);
+
+/* --------------------------------------------------------- progress.c */
+
+/* A progress line on stderr when it is a terminal: done/total, rate,
+ * ETA, redrawn at most 5 times a second. */
+struct vec_progress {
+	const char *what;
+	size_t done, total;
+	double t0, last;
+	int tty;
+};
+void vec_progress_start(struct vec_progress *, const char *what,
+    size_t total);
+void vec_progress_tick(struct vec_progress *, size_t done);
+void vec_progress_end(struct vec_progress *);
+double vec_now(void);
+
+/* ------------------------------------------- build.c, eval.c, bench.c */
+
+/* Exit codes of weft-vectors. */
+enum vec_exit {
+	VEC_EXIT_OK = 0,
+	VEC_EXIT_FAIL = 1,
+	VEC_EXIT_USAGE = 2,
+	VEC_EXIT__MAX
+};
+
+/* How many times a paper's title is counted against its abstract. */
+#define VEC_TITLE_REPEAT 2
+/* The text a paper is embedded from: title(s), then abstract. */
+void vec_doc_text(struct core_buf *b, const char *title, const char *abstract);
+
+struct vec_build_opts {
+	size_t sample;	 /* fit on at most this many papers (200,000) */
+	int force;	 /* build even when the papers did not change */
+	const char *dir; /* overrides the config's vectors_dir */
+};
+int vec_build(const struct core_conf *, const struct vec_build_opts *);
+
+struct vec_eval_opts {
+	size_t queries; /* sample size (1,000) */
+	uint64_t seed;	/* of the test sample; the tuning sample uses seed+1 */
+	double beta;	/* < 0: the default */
+};
+int vec_eval(const struct core_conf *, const struct vec_eval_opts *);
+
+struct vec_bench_opts {
+	size_t papers;	/* 2,500,000 */
+	size_t queries; /* per thread (200) */
+	unsigned threads; /* concurrent queries (2) */
+	size_t k;	/* 10 */
+};
+int vec_bench(const struct vec_bench_opts *);
+
+#endif /* VECTORS_INTERNAL_H */

@@ -1,0 +1,364 @@
+/*
+ * query.c -- embedding a text with the index's model and the brute-force
+ * scan.  2.5 M papers x 256 bytes is 640 MB read once per query; the
+ * loop below is what the compiler turns into widening multiply-adds,
+ * so keep it plain (no branches inside, fixed trip count).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "internal.h"
+
+/* Tokens of one text looked at; an abstract has about 200. */
+#define EMBED_MAX 4096
+
+struct embed {
+	const struct vec_index *idx;
+	uint32_t ids[EMBED_MAX];
+	size_t n, tokens;
+};
+
+/* The vocabulary id of t, or -1 (the terms are sorted: checked). */
+static int64_t
+lookup(const struct vec_index *idx, const char *t)
+{
+	size_t lo = 0, hi = idx->nterms, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(t, idx->str + idx->termoff[mid]);
+		if (c == 0)
+			return (int64_t)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+static void
+collect(void *arg, const char *tok, size_t len)
+{
+	struct embed *e = arg;
+	int64_t id;
+
+	(void)len;
+	e->tokens++;
+	if (e->n == EMBED_MAX || (id = lookup(e->idx, tok)) < 0)
+		return;
+	e->ids[e->n++] = (uint32_t)id;
+}
+
+static int
+cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum core_err
+vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
+{
+	struct embed *e;
+	float x[VEC_DIMS];
+	double norm = 0, w, m = 0;
+	size_t i, j, run;
+	const float *row;
+
+	memset(q, 0, sizeof(*q));
+	if (text == NULL || idx->nterms == 0)
+		return CORE_ENOTFOUND;
+	/* 16 KB: on the heap, workers' stacks may be small. */
+	e = core_xcalloc(1, sizeof(*e));
+	e->idx = idx;
+	vec_tokenize(text, strlen(text), collect, e);
+	qsort(e->ids, e->n, sizeof(e->ids[0]), cmpu32);
+
+	memset(x, 0, sizeof(x));
+	for (i = 0; i < e->n; i += run) {
+		for (run = 1; i + run < e->n && e->ids[i + run] == e->ids[i];
+		     run++)
+			;
+		q->known++;
+		/* (1 + ln tf) * idf, the weighting the model was fit with */
+		w = (1.0 + log((double)run)) * idx->idf[e->ids[i]];
+		row = idx->proj + (size_t)e->ids[i] * VEC_DIMS;
+		for (j = 0; j < VEC_DIMS; j++)
+			x[j] += (float)w * row[j];
+	}
+	free(e);
+	for (j = 0; j < VEC_DIMS; j++)
+		norm += (double)x[j] * x[j];
+	norm = sqrt(norm);
+	if (q->known == 0 || !(norm > 0) || !isfinite(norm)) {
+		q->known = 0;
+		return CORE_ENOTFOUND;
+	}
+	for (j = 0; j < VEC_DIMS; j++)
+		if (fabs(x[j] / norm) > m)
+			m = fabs(x[j] / norm);
+	/* Each vector its own scale: the largest component becomes 127. */
+	q->scale = (float)(m / 127.0);
+	for (j = 0; j < VEC_DIMS; j++)
+		q->v[j] = (int8_t)lrint(x[j] / norm / m * 127.0);
+	return CORE_OK;
+}
+
+static int32_t
+dot(const int8_t *restrict a, const int8_t *restrict b)
+{
+	int32_t s = 0;
+	int j;
+
+	for (j = 0; j < VEC_DIMS; j++)
+		s += (int32_t)a[j] * (int32_t)b[j];
+	return s;
+}
+
+/*
+ * dot() of q with n consecutive papers.  On x86-64 with AVX2 (checked
+ * once at run time, so one binary serves every machine) 16 dimensions
+ * at a time: the paper's bytes widened to 16 bits and multiplied-added
+ * with the query, widened once beforehand: about 3 instructions per 16
+ * bytes, so the scan runs at memory speed.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+
+__attribute__((target("avx2"))) static void
+dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+{
+	__m256i qw[VEC_DIMS / 16], acc, d;
+	__m128i s;
+	size_t i, j;
+
+	for (j = 0; j < VEC_DIMS / 16; j++)
+		qw[j] = _mm256_cvtepi8_epi16(
+		    _mm_loadu_si128((const __m128i *)(const void *)(q + 16 * j)));
+	for (i = 0; i < n; i++, docs += VEC_DIMS) {
+		acc = _mm256_setzero_si256();
+		for (j = 0; j < VEC_DIMS / 16; j++) {
+			d = _mm256_cvtepi8_epi16(_mm_loadu_si128(
+			    (const __m128i *)(const void *)(docs + 16 * j)));
+			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d, qw[j]));
+		}
+		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
+		    _mm256_extracti128_si256(acc, 1));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+		out[i] = _mm_cvtsi128_si32(s);
+	}
+}
+#endif
+
+static void
+dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+{
+	size_t i;
+#ifdef HAVE_AVX2_PATH
+	static int avx2 = -1;
+
+	if (avx2 < 0) {
+		__builtin_cpu_init();
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	}
+	if (avx2) {
+		dots_avx2(q, docs, n, out);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		out[i] = dot(q, docs + i * VEC_DIMS);
+}
+
+/* The heap of the best k: hits[0] is the worst kept. */
+static void
+sift_down(struct vec_hit *h, size_t n, size_t i)
+{
+	struct vec_hit t;
+	size_t c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && h[c + 1].score < h[c].score)
+			c++;
+		if (h[i].score <= h[c].score)
+			return;
+		t = h[i];
+		h[i] = h[c];
+		h[c] = t;
+		i = c;
+	}
+}
+
+static void
+sift_up(struct vec_hit *h, size_t i)
+{
+	struct vec_hit t;
+
+	while (i > 0 && h[(i - 1) / 2].score > h[i].score) {
+		t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static int
+cmphit(const void *a, const void *b)
+{
+	const struct vec_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->paper_id < y->paper_id ? -1 : x->paper_id > y->paper_id;
+}
+
+#define BLOCK 256
+
+enum core_err
+vec_search(const struct vec_index *idx, const struct vec_query *q, size_t k,
+    int64_t exclude_id, struct vec_hit *hits, size_t *np)
+{
+	float s[BLOCK];
+	int32_t d[BLOCK];
+	size_t r, b, nb, n = 0;
+	float worst = -INFINITY;
+
+	*np = 0;
+	if (k == 0)
+		return CORE_EINPUT;
+	for (r = 0; r < idx->ndocs; r += BLOCK) {
+		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
+		/* First the arithmetic for a block, then the bookkeeping. */
+		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
+		for (b = 0; b < nb; b++)
+			s[b] = (float)d[b] * idx->scales[r + b];
+		for (b = 0; b < nb; b++) {
+			if (n == k && s[b] <= worst)
+				continue;
+			if (idx->ids[r + b] == exclude_id)
+				continue;
+			if (n < k) {
+				hits[n].paper_id = idx->ids[r + b];
+				hits[n].score = s[b];
+				sift_up(hits, n++);
+			} else {
+				hits[0].paper_id = idx->ids[r + b];
+				hits[0].score = s[b];
+				sift_down(hits, n, 0);
+			}
+			if (n == k)
+				worst = hits[0].score;
+		}
+	}
+	for (b = 0; b < n; b++)
+		hits[b].score *= q->scale;
+	qsort(hits, n, sizeof(*hits), cmphit);
+	*np = n;
+	return CORE_OK;
+}
+
+void
+vec_scan_all(const struct vec_index *idx, const struct vec_query *q,
+    float *scores)
+{
+	int32_t d[BLOCK];
+	size_t r, b, nb;
+
+	for (r = 0; r < idx->ndocs; r += BLOCK) {
+		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
+		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
+		for (b = 0; b < nb; b++)
+			scores[r + b] = (float)d[b] * idx->scales[r + b] *
+			    q->scale;
+	}
+}
+
+int64_t
+vec_row(const struct vec_index *idx, int64_t paper_id)
+{
+	size_t lo = 0, hi = idx->ndocs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (idx->ids[mid] == paper_id)
+			return (int64_t)mid;
+		if (idx->ids[mid] < paper_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void
+vec_row_query(const struct vec_index *idx, size_t r, struct vec_query *q)
+{
+	memcpy(q->v, idx->vecs + r * VEC_DIMS, VEC_DIMS);
+	q->scale = idx->scales[r];
+	q->known = 1;
+}
+
+int64_t
+vec_row_id(const struct vec_index *idx, size_t r)
+{
+	return idx->ids[r];
+}
+
+enum core_err
+vec_query_text(const struct vec_index *idx, const char *text, size_t k,
+    struct vec_hit *hits, size_t *n)
+{
+	struct vec_query q;
+	enum core_err er;
+
+	*n = 0;
+	if ((er = vec_embed(idx, text, &q)) != CORE_OK)
+		return er;
+	return vec_search(idx, &q, k, -1, hits, n);
+}
+
+enum core_err
+vec_similar(const struct vec_index *idx, int64_t paper_id, size_t k,
+    struct vec_hit *hits, size_t *n)
+{
+	struct vec_query q;
+	int64_t r;
+
+	*n = 0;
+	if ((r = vec_row(idx, paper_id)) < 0)
+		return CORE_ENOTFOUND;
+	vec_row_query(idx, (size_t)r, &q);
+	return vec_search(idx, &q, k, paper_id, hits, n);
+}
+
+enum core_err
+vec_score(const struct vec_index *idx, const struct vec_query *q,
+    int64_t paper_id, float *score)
+{
+	int64_t r;
+
+	*score = 0;
+	if ((r = vec_row(idx, paper_id)) < 0)
+		return CORE_ENOTFOUND;
+	*score = (float)dot(q->v, idx->vecs + (size_t)r * VEC_DIMS) *
+	    idx->scales[r] * q->scale;
+	return CORE_OK;
+}
+
+double
+vec_hybrid(double w, double text, double max_text, double vector)
+{
+	double t = max_text > 0 ? text / max_text : 0;
+
+	return w * t + (1 - w) * vector;
+}

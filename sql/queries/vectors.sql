@@ -1,0 +1,35 @@
+-- vectors.sql -- the statements of weft-vectors (modules/vectors).
+-- Prepared at connect time.  The first two name only papers, so that
+-- weft-vectors eval can run on a database without vector_index; from
+-- LOCK on the database must be migrated (0004_vectors.sql).
+
+-- name: PAPERS
+-- Keyset pages in id order: streaming, and the order the file needs.
+SELECT id, title, abstract, primary_category
+  FROM papers
+ WHERE id > $1::bigint
+ ORDER BY id
+ LIMIT $2::integer;
+
+-- name: STATE
+-- What a build depends on: a change here means the index is stale.
+SELECT count(*),
+       coalesce(max(id), 0),
+       coalesce(max(modified_at)::text, '')
+  FROM papers;
+
+-- name: LOCK
+-- One build at a time (the key is arbitrary: "wvec" in ASCII).
+SELECT pg_try_advisory_lock(2004248675);
+
+-- name: LATEST
+SELECT version, path, fingerprint
+  FROM vector_index
+ ORDER BY version DESC
+ LIMIT 1;
+
+-- name: RECORD
+INSERT INTO vector_index (version, path, papers, terms, dims, fingerprint,
+    seconds)
+VALUES ($1::bigint, $2, $3::integer, $4::integer, $5::integer, $6,
+    $7::real);
