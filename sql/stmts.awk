@@ -11,7 +11,7 @@ function flush() {
 	body = ""
 }
 function cstr(s) {
-	gsub(/\\/, "\\\\", s)
+	gsub(/\\/, "\\\\\\\\", s)
 	gsub(/"/, "\\\"", s)
 	return s
 }

@@ -703,17 +703,39 @@ parse_request(struct core_req *r, const char **msg)
 		       "invalid UTF-8 or too many parameters)";
 		return 400;
 	}
-	if ((uri = core_req_env(r, "REQUEST_URI")) == NULL)
-		uri = "/";
-	plen = strcspn(uri, "?");
-	if (plen > MAX_PATH) {
-		*msg = "the path is too long";
-		return 414;
-	}
-	if (core_url_decode(uri, plen, 0, &r->path, &plen) != CORE_OK) {
-		*msg = "the path is malformed (bad escape, NUL or invalid "
-		       "UTF-8)";
-		return 400;
+	/*
+	 * The path to route on.  nginx passes the raw REQUEST_URI of the
+	 * main request even to SSI subrequests (an include of
+	 * /account/follow/7 inside /researchers/7-x), while DOCUMENT_URI is
+	 * the URI this request is for, already percent-decoded and
+	 * normalised by nginx; nginx itself refuses %00.  Without nginx (a
+	 * bare FastCGI client) the raw REQUEST_URI is decoded here.
+	 */
+	if ((uri = core_req_env(r, "DOCUMENT_URI")) != NULL && *uri != '\0') {
+		plen = strlen(uri);
+		if (plen > MAX_PATH) {
+			*msg = "the path is too long";
+			return 414;
+		}
+		if (!core_utf8_valid(uri, plen)) {
+			*msg = "the path is malformed (invalid UTF-8 or NUL)";
+			return 400;
+		}
+		r->path = core_xstrndup(uri, plen);
+	} else {
+		if ((uri = core_req_env(r, "REQUEST_URI")) == NULL)
+			uri = "/";
+		plen = strcspn(uri, "?");
+		if (plen > MAX_PATH) {
+			*msg = "the path is too long";
+			return 414;
+		}
+		if (core_url_decode(uri, plen, 0, &r->path, &plen) !=
+		    CORE_OK) {
+			*msg = "the path is malformed (bad escape, NUL or "
+			       "invalid UTF-8)";
+			return 400;
+		}
 	}
 	if (r->path[0] != '/' || has_dot_segment(r->path)) {
 		*msg = "the path is malformed";
@@ -890,7 +912,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	struct timespec t0, t1;
 	char key[128];
 	enum core_err er;
-	int st, matched, route_idx = -1, cache = 0, locked = 0;
+	int st, matched, route_idx = -1, cache = 0, locked = 0, signed_in;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&r, 0, sizeof(r));
@@ -910,6 +932,13 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	}
 	core_log_setreqid(r.id);
 
+	/* A request nginx refused (error_page), answered in our format. */
+	if ((rid = core_req_env(&r, "WEFT_ERROR")) != NULL) {
+		st = atoi(rid);
+		core_resp_error(&r, st >= 400 && st < 500 ? st : 400,
+		    "the request is malformed");
+		goto out;
+	}
 	if ((st = parse_request(&r, &msg)) != 0) {
 		core_resp_error(&r, st, msg);
 		goto out;
@@ -930,14 +959,20 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	 * same variant before; pages are the same for everyone, the
 	 * per-user parts are SSI fragments that nginx fills in later.
 	 */
+	signed_in = core_req_cookie(&r, ctx->session_cookie) != NULL;
 	if (ctx->cache_ttl > 0 && ctx->redis != NULL &&
 	    (strcmp(r.method, "GET") == 0 || r.head) &&
-	    core_req_cookie(&r, ctx->session_cookie) == NULL &&
 	    core_cache_key(ctx, r.path, r.query,
 	    core_req_env(&r, "HTTP_ACCEPT"), key, sizeof(key)) == CORE_OK) {
+		/*
+		 * A signed-in request only reads: an entry exists only if an
+		 * anonymous request rendered it, so it is the same for
+		 * everyone, while a per-user page (the personal feed) is
+		 * never stored under a key another user could read.
+		 */
 		if (core_cache_get(ctx, key, &blob) == CORE_OK ||
-		    (!(locked = core_cache_lock(ctx, key, &blob)) &&
-		    blob.len > 0)) {
+		    (!signed_in && !(locked = core_cache_lock(ctx, key,
+		    &blob)) && blob.len > 0)) {
 			if (cache_restore(&r, &blob) == 0) {
 				core_metrics_count(ctx->metrics,
 				    CORE_METRIC_CACHE_HIT);
@@ -951,7 +986,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 			r.status = 200;
 		}
 		core_metrics_count(ctx->metrics, CORE_METRIC_CACHE_MISS);
-		cache = 1;
+		cache = !signed_in;
 	}
 	if ((er = rt->handler(&r)) != CORE_OK) {
 		if (er == CORE_EDB) {

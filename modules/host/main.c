@@ -196,8 +196,10 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if (host_open(&hs, confpath, modname, listen, moddir, nworkers) !=
-	    CORE_OK)
+	    CORE_OK) {
+		host_close(&hs);
 		return 1;
+	}
 
 	catch(SIGTERM);
 	catch(SIGINT);

@@ -6,9 +6,9 @@
 #
 #   tests/bench/run.sh [seconds] [connections]
 #
-# Starts a release-build stack under var/bench (port 8095, access log off),
+# Starts a release-build stack under var/bench (port 8195, access log off),
 # fetches each page once, writes its bytes to a static directory served by
-# a second private nginx (port 8096, same settings), then runs wrk against
+# a second private nginx (port 8196, same settings), then runs wrk against
 # both, page by page.  Prints a table: req/s, p50, p99, ratio.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,8 +16,8 @@ cd "$root"
 secs=${1:-10}
 conns=${2:-32}
 var=$root/var/bench
-port=8095
-sport=8096
+port=8195
+sport=8196
 
 WEFT_ACCESS_LOG=off conf/local.sh up --var "$var" --port "$port" \
     --build build >/dev/null

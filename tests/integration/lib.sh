@@ -36,6 +36,7 @@ ok() {
 request() {
 	local method=$1 path=$2
 	shift 2
+	: >"$BODY"
 	STATUS=$(curl -s -g -o "$BODY" -D "$T_TMP/raw" -w '%{http_code}' \
 	    --max-time 20 -X "$method" -b "$JAR" -c "$JAR" "$@" \
 	    "$WEFT_URL$path") || STATUS=000
@@ -43,9 +44,12 @@ request() {
 	    printf "%s: %s\n", tolower($1), substr($0, length($1) + 3) }' >"$HDRS"
 }
 get() { request GET "$@"; }
-head_() { request HEAD "$1" -I "${@:2}"; }
+head_() { request HEAD "$1" -I "${@:2}"; : >"$BODY"; }
 post() { request POST "$@"; }
 
+# Every value of a response header, one a line (Link comes several times).
+headers() { awk -v n="$(echo "$1" | tr 'A-Z' 'a-z')" -F': ' \
+    '$1 == n { print substr($0, length($1) + 3) }' "$HDRS"; }
 # The value of a response header (first one), "" when absent.
 header() { awk -v n="$(echo "$1" | tr 'A-Z' 'a-z')" -F': ' \
     '$1 == n { print substr($0, length($1) + 3); exit }' "$HDRS"; }
