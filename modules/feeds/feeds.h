@@ -58,19 +58,9 @@ void feeds_w3c_date(char out[32], int64_t t);
 int feeds_http_date_parse(const char *s, int64_t *t);
 
 /* ------------------------------------------------------------------ */
-/* path.c: URL paths and the checks on what comes in the URL           */
+/* path.c: checks on what comes in a feed URL                          */
 /* ------------------------------------------------------------------ */
 
-/* "/papers/{arxiv_id}-{slug}", no "-slug" when slug is empty; a slug
- * that already starts with the id is not repeated.  Caller frees. */
-char *feeds_paper_path(const char *arxiv_id, const char *slug);
-/* "/researchers/{id}-{slug}" and "/institutions/{id}-{slug}". */
-char *feeds_researcher_path(long long id, const char *slug);
-char *feeds_institution_path(long long id, const char *slug);
-/* 1 when s is an arXiv category as we accept it: [A-Za-z0-9.-]{1,32}. */
-int feeds_category_ok(const char *s, size_t n);
-/* Parses a decimal id of 1 to 18 digits, > 0: 0, or -1. */
-int feeds_parse_id(const char *s, size_t n, long long *id);
 /*
  * Splits "NAME.xml" (a route's rest): 0 and *n the length of NAME
  * (which may be 0), or -1 when the rest does not end in ".xml".

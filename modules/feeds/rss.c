@@ -44,7 +44,7 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	size_t i;
 	json_t *v;
 
-	path = feeds_paper_path(it->arxiv_id, it->slug);
+	path = core_paper_path(it->arxiv_id, it->slug);
 	core_buf_printf(&b, "%s%s", base, path);
 	free(path);
 
@@ -195,7 +195,7 @@ feeds_rss_category(struct core_req *r)
 		    "/rss/categories/{category}.xml");
 		goto out;
 	}
-	if (!feeds_category_ok(rest, n)) {
+	if (!core_category_ok(rest, n)) {
 		er = feeds_fail(r, 400,
 		    "a category is 1 to 32 letters, "
 		    "digits, '.' or '-', as in cs.SE");
@@ -245,7 +245,7 @@ static const struct subject_kind researcher_kind = {
 	"researchers",
 	feeds_load_researcher_subject,
 	feeds_load_researcher,
-	feeds_researcher_path,
+	core_researcher_path,
 	"The newest papers on weft by ",
 };
 static const struct subject_kind institution_kind = {
@@ -253,7 +253,7 @@ static const struct subject_kind institution_kind = {
 	"institutions",
 	feeds_load_institution_subject,
 	feeds_load_institution,
-	feeds_institution_path,
+	core_institution_path,
 	"The newest papers on weft by researchers at ",
 };
 
@@ -272,7 +272,7 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	memset(&s, 0, sizeof(s));
 	memset(&f, 0, sizeof(f));
 	if (feeds_strip_xml(rest, &n) != 0 ||
-	    feeds_parse_id(rest, n, &id) != 0) {
+	    core_id_parse(rest, n, &id) != 0) {
 		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml with "
 				     "a numeric id",
 		    k->what, k->dir);

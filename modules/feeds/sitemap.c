@@ -48,7 +48,7 @@ feeds_sitemap_name_parse(const char *rest, enum feeds_kind *kind, long long *n)
 	num = rest + klen + 1;
 	/* One spelling per chunk: "papers-01.xml" is not "papers-1.xml". */
 	if (num[0] == '0' || len - klen - 1 > 9 ||
-	    feeds_parse_id(num, len - klen - 1, n) != 0)
+	    core_id_parse(num, len - klen - 1, n) != 0)
 		return -1;
 	*kind = (enum feeds_kind)k;
 	return 0;

@@ -259,13 +259,13 @@ feeds_store_chunk(struct core_db *db, enum feeds_kind kind, long long n,
 		for (i = 0; i < rows; i++) {
 			last = strtoll(PQgetvalue(res, i, 0), NULL, 10);
 			if (kind == FEEDS_KIND_PAPERS)
-				path = feeds_paper_path(PQgetvalue(res, i, 1),
+				path = core_paper_path(PQgetvalue(res, i, 1),
 				    PQgetvalue(res, i, 2));
 			else if (kind == FEEDS_KIND_RESEARCHERS)
-				path = feeds_researcher_path(last,
+				path = core_researcher_path(last,
 				    PQgetvalue(res, i, 2));
 			else
-				path = feeds_institution_path(last,
+				path = core_institution_path(last,
 				    PQgetvalue(res, i, 2));
 			cb(arg, path, tval(res, i, 3));
 			free(path);

@@ -146,19 +146,19 @@ helpers(void)
 	char h[65];
 	size_t len = 0;
 
-	T_OK(feeds_category_ok("cs.SE", 5), "cs.SE");
-	T_OK(feeds_category_ok("astro-ph.CO", 11), "astro-ph.CO");
-	T_OK(!feeds_category_ok("", 0), "empty category");
-	T_OK(!feeds_category_ok("cs SE", 5), "space");
-	T_OK(!feeds_category_ok("cs/SE", 5), "slash");
-	T_OK(!feeds_category_ok("cs\0E", 4), "NUL");
-	T_OK(!feeds_category_ok("abcdefghijklmnopqrstuvwxyz0123456", 33),
+	T_OK(core_category_ok("cs.SE", 5), "cs.SE");
+	T_OK(core_category_ok("astro-ph.CO", 11), "astro-ph.CO");
+	T_OK(!core_category_ok("", 0), "empty category");
+	T_OK(!core_category_ok("cs SE", 5), "space");
+	T_OK(!core_category_ok("cs/SE", 5), "slash");
+	T_OK(!core_category_ok("cs\0E", 4), "NUL");
+	T_OK(!core_category_ok("abcdefghijklmnopqrstuvwxyz0123456", 33),
 	    "33 characters");
-	T_EQ(feeds_parse_id("42", 2, &id), 0, "id");
+	T_EQ(core_id_parse("42", 2, &id), 0, "id");
 	T_EQ(id, 42, "id value");
-	T_EQ(feeds_parse_id("0", 1, &id), -1, "id 0");
-	T_EQ(feeds_parse_id("4x", 2, &id), -1, "id with a letter");
-	T_EQ(feeds_parse_id("1234567890123456789", 19, &id), -1, "19 digits");
+	T_EQ(core_id_parse("0", 1, &id), -1, "id 0");
+	T_EQ(core_id_parse("4x", 2, &id), -1, "id with a letter");
+	T_EQ(core_id_parse("1234567890123456789", 19, &id), -1, "19 digits");
 	T_EQ(feeds_strip_xml("cs.SE.xml", &len), 0, "strip .xml");
 	T_EQ(len, 5, "stripped length");
 	T_EQ(feeds_strip_xml("cs.SE", &len), -1, "no .xml");
