@@ -7,6 +7,7 @@
  * the handler has returned, so a failed handler can still be answered
  * with a clean error page and a validator can be computed over the body.
  */
+#define _XOPEN_SOURCE 700 /* strptime */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -571,12 +572,37 @@ etag_matches(const char *inm, const char *etag)
 	return 0;
 }
 
+/* An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") as seconds, or -1. */
+static long long
+http_date(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	if (s == NULL)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	if (end == NULL || *end != '\0')
+		return -1;
+	return (long long)timegm(&tm);
+}
+
+/* Was the resource (Last-Modified lm) unchanged since ims? */
+static int
+not_modified_since(const char *ims, const char *lm)
+{
+	long long a = http_date(ims), b = http_date(lm);
+
+	return a >= 0 && b >= 0 && b <= a;
+}
+
 static void
 apply_validators(struct core_req *r)
 {
 	unsigned char hash[16];
 	char hex[33], etag[40];
-	const char *sc;
+	const char *sc, *inm;
 
 	if (!r->etag || r->status != 200)
 		return;
@@ -596,7 +622,12 @@ apply_validators(struct core_req *r)
 	set_header(r, "ETag", etag, 1);
 	if (get_header(r, "Cache-Control") == NULL)
 		set_header(r, "Cache-Control", "public, max-age=60", 1);
-	if (etag_matches(core_req_env(r, "HTTP_IF_NONE_MATCH"), etag)) {
+	inm = core_req_env(r, "HTTP_IF_NONE_MATCH");
+	/* If-Modified-Since counts only without If-None-Match (RFC 9110,
+	 * 13.1.3), and only against a Last-Modified the handler set. */
+	if (etag_matches(inm, etag) || (inm == NULL &&
+	    not_modified_since(core_req_env(r, "HTTP_IF_MODIFIED_SINCE"),
+	    get_header(r, "Last-Modified")))) {
 		r->status = 304;
 		core_buf_reset(&r->body);
 	}
