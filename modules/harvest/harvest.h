@@ -156,6 +156,100 @@ void harvest_copy_row(struct core_buf *b, const char *const *fields,
  */
 int harvest_rfc2822_date(const char *s, char out[11]);
 
+struct core_conf;
+
+/* ------------------------------------------------------------------ */
+/* match.c: researcher matching, pure (no database)                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Thresholds (see match.c and the eval in match_db.c).  Co-authors join
+ * when at least HARVEST_M_COAUTH_SHARED of the item's co-author names
+ * are the cluster's, or one is and that is at least HARVEST_M_COAUTH_MIN
+ * of them (a paper with four co-authors or fewer): two same-name people
+ * sharing a same-name co-author is rare, one shared name among twenty
+ * is not enough on its own.  Fields join when at least
+ * HARVEST_M_FIELDS_MIN of the item's categories are the cluster's.
+ */
+#define HARVEST_M_COAUTH_SHARED 2
+#define HARVEST_M_COAUTH_MIN	0.25
+#define HARVEST_M_FIELDS_MIN	0.5
+
+/* Why an authorship has its researcher: authorships.match_reason. */
+enum harvest_mreason {
+	HARVEST_MR_OPENALEX,  /* "openalex_id": the source's author id */
+	HARVEST_MR_ORCID,     /* "orcid" */
+	HARVEST_MR_S2,	      /* "s2_id" */
+	HARVEST_MR_COAUTHORS, /* shared co-authors; score: their share */
+	HARVEST_MR_FIELDS,    /* shared categories; score: their share */
+	HARVEST_MR_NEW,	      /* "new_identity": a same-name group split;
+				 score: the best evidence that fell short */
+	HARVEST_MR_SINGLE,    /* "single": the only person of that name */
+	HARVEST_MR__MAX
+};
+extern const char *const harvest_mreasons[HARVEST_MR__MAX];
+
+/* One authorship to place.  The inputs are borrowed. */
+struct harvest_mitem {
+	const char *name_key;		 /* harvest_name_key() */
+	const char *const *coauthors;	 /* the other authors' keys */
+	size_t ncoauthors;
+	const char *const *fields;	 /* categories */
+	size_t nfields;
+	const char *ext_id; /* "openalex:A1", "orcid:0000-...", "s2:12", NULL */
+	/* Out. */
+	size_t cluster; /* 0.. in order of first appearance */
+	enum harvest_mreason reason;
+	double score;
+};
+
+struct harvest_mstats {
+	long blocks, clusters;
+	long groups;		       /* same-name groups (one name key) */
+	long split_blocks, split_into; /* groups of more than one person */
+	long merges;	/* clusters found to be one by a later paper */
+	long joins_coauthors, joins_fields;
+	long initials;	/* joins across name forms ("J. Smith") */
+};
+
+/*
+ * Decides one block (items newest first, all of one
+ * harvest_match_block()): sets each item's cluster, reason and score and
+ * returns the number of clusters.  st (may be NULL) is added to.
+ */
+size_t harvest_match_group(struct harvest_mitem *items, size_t n,
+    struct harvest_mstats *st);
+/*
+ * Whether name keys a and b can be one person: same family name (last
+ * token), first given names equal or one the other's initial (not when
+ * first_ambiguous: the block holds two different full first names),
+ * middle names, where both have one, likewise.
+ */
+int harvest_name_compatible(const char *a, const char *b,
+    int first_ambiguous);
+/* The block of a name key: first letter, space, last token ("j smith").
+ * Caller frees. */
+char *harvest_match_block(const char *name_key);
+
+/* ------------------------------------------------------------------ */
+/* match_db.c: "match" and "eval"                                      */
+/* ------------------------------------------------------------------ */
+
+struct core_db;
+
+/*
+ * Matches every authorship of the database on db (migrated, statements
+ * prepared), newest first, one transaction per batch of blocks, then
+ * recomputes counts and metrics.  A second connection reads.  Fills st
+ * (may be NULL).  Errors are logged.
+ */
+enum core_err harvest_match_run(const struct core_conf *conf,
+    struct core_db *db, struct harvest_mstats *st);
+/* Runs "match".  Returns an exit code. */
+int harvest_match(const struct core_conf *conf);
+/* Runs "eval" on the OpenAlex works files (NULL: the recorded ones). */
+int harvest_eval(const struct core_conf *conf, char **files, int nfiles);
+
 /* ------------------------------------------------------------------ */
 /* migrate.c, load.c: the subcommands (main.c parses the options)      */
 /* ------------------------------------------------------------------ */

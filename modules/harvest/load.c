@@ -526,27 +526,12 @@ load_anchor(struct load *ld)
 	return flush(ld, KIND_PAPERS, 0);
 }
 
-/* Derived counts, in one transaction, written only where they change. */
-static enum core_err
-recompute(struct load *ld)
-{
-	enum core_err er;
-
-	if ((er = core_db_cmd(ld->db, "BEGIN")) != CORE_OK)
-		return er;
-	if ((er = core_db_cmd(ld->db, harvest_sql[HARVEST_SQL_RECOMPUTE].sql)) !=
-	    CORE_OK) {
-		core_db_cmd(ld->db, "ROLLBACK");
-		return er;
-	}
-	return core_db_cmd(ld->db, "COMMIT");
-}
-
 int
 harvest_load(const struct core_conf *conf, const char *dir)
 {
 	struct harvest_mfile *files = NULL;
 	struct load ld;
+	struct harvest_mstats mst;
 	struct timespec t0;
 	PGresult *res = NULL;
 	size_t nfiles = 0, i;
@@ -580,7 +565,11 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
 		if (load_file(&ld, &sources[i], dir) != CORE_OK)
 			goto out;
-	if (load_anchor(&ld) != CORE_OK || recompute(&ld) != CORE_OK)
+	/* Matching replaces the loader's one researcher per name key; it
+	 * ends with the counts that recompute() would write. */
+	memset(&mst, 0, sizeof(mst));
+	if (load_anchor(&ld) != CORE_OK ||
+	    harvest_match_run(conf, ld.db, &mst) != CORE_OK)
 		goto out;
 
 	if (core_db_exec(ld.db, HARVEST_SQL_LOAD_COUNTS, NULL, 0, &res) !=
@@ -592,6 +581,9 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	    ld.records, since(&t0), ld.skipped, PQgetvalue(res, 0, 0),
 	    PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
 	    PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 4));
+	printf("matched: %ld same-name groups, %ld researchers; %ld groups "
+	       "split into %ld researchers; %ld merges\n", mst.groups,
+	    mst.clusters, mst.split_blocks, mst.split_into, mst.merges);
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

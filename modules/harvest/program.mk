@@ -22,4 +22,5 @@ $(patsubst %.c,$(B)/%.o,$(harvest_SRCS)): | $(B)/gen/harvest_sql.h
 MODULE_LIBS += $(B)/libharvest.a
 
 # The harvest unit tests include the module's private header.
-$(B)/tests/test_name $(B)/tests/test_loader_parse: CFLAGS += -Imodules/harvest
+$(B)/tests/test_name $(B)/tests/test_loader_parse $(B)/tests/test_match: \
+    CFLAGS += -Imodules/harvest

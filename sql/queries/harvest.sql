@@ -185,11 +185,17 @@ SELECT a.position, a.raw_name
 -- An OpenAlex authorship at the same position, with a compatible name,
 -- decides who wrote it.
 UPDATE authorships a
-   SET researcher_id = r.id, match_reason = $4, match_score = 1.0
+   SET researcher_id = r.id,
+       match_reason = CASE $4::text WHEN 'openalex' THEN 'openalex_id'
+                      ELSE $4::text END,
+       match_score = 1.0
   FROM papers p, researchers r
  WHERE p.arxiv_id = $1 AND a.paper_id = p.id AND a.position = $2::integer
    AND r.openalex_id = $3
-   AND a.researcher_id IS DISTINCT FROM r.id;
+   AND (a.researcher_id IS DISTINCT FROM r.id
+        OR a.match_reason IS DISTINCT FROM
+           CASE $4::text WHEN 'openalex' THEN 'openalex_id'
+           ELSE $4::text END);
 
 -- name: HV_PAPERS_TO_ENRICH
 -- Papers without a citation count from source $1, newest first.
@@ -206,9 +212,9 @@ UPDATE researchers
        works_count = $4::integer, metrics_source = 's2',
        modified_at = now()
  WHERE s2_id = $1
-   AND (metrics_source IS NULL OR metrics_source = 's2')
-   AND (h_index, citations, works_count)
-       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer);
+   AND (metrics_source IS NULL OR metrics_source IN ('s2', 'computed'))
+   AND (h_index, citations, works_count, metrics_source)
+       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer, 's2');
 
 -- name: HV_S2_AUTHOR_IDS
 SELECT s2_id
@@ -222,6 +228,41 @@ SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM authorships),
        (SELECT count(*) FROM researchers),
        (SELECT count(*) FROM institutions),
        (SELECT count(*) FROM stale_pages);
+
+-- ------------------------------------------------------- matching
+-- match_db.c: researcher matching and its evaluation.
+
+-- name: MATCH_RESEARCHER_NEW
+-- A person the matcher found who has no researcher yet.
+INSERT INTO researchers (name, name_key, slug)
+VALUES ($1, $2, $3)
+RETURNING id;
+
+-- name: MATCH_EVAL_GROUPS
+-- Same-name groups (one name key) and how many researchers each became;
+-- researchers whose papers carry more than one name form.
+WITH g AS (SELECT name_key, count(DISTINCT researcher_id) AS n
+             FROM authorships
+            WHERE name_key <> '' AND researcher_id IS NOT NULL
+            GROUP BY name_key)
+SELECT (SELECT count(*) FROM g),
+       (SELECT count(*) FROM g WHERE n > 1),
+       (SELECT coalesce(sum(n), 0) FROM g WHERE n > 1),
+       (SELECT count(*)
+          FROM (SELECT researcher_id
+                  FROM authorships
+                 WHERE researcher_id IS NOT NULL
+                 GROUP BY researcher_id
+                HAVING count(DISTINCT name_key) > 1) v),
+       (SELECT count(*) FROM researchers),
+       (SELECT count(*) FROM authorships WHERE researcher_id IS NULL);
+
+-- name: MATCH_EVAL_REASONS
+SELECT coalesce(match_reason, '(none)'), count(*),
+       round(avg(match_score)::numeric, 3)
+  FROM authorships
+ GROUP BY 1
+ ORDER BY 2 DESC;
 
 -- ------------------------------------------------------------ scripts
 
@@ -443,9 +484,10 @@ UPDATE stage_keys k
 -- A changed name at a position drops that position's old match: it may
 -- be another person now.  A match made elsewhere is kept.
 INSERT INTO authorships AS a (paper_id, position, raw_name, researcher_id,
-    match_reason)
+    match_reason, name_key)
 SELECT w.paper_id, s.position, s.raw_name, k.researcher_id,
-       CASE WHEN k.researcher_id IS NOT NULL THEN 'name_key' END
+       CASE WHEN k.researcher_id IS NOT NULL THEN 'name_key' END,
+       s.name_key
   FROM stage_authors s
   JOIN stage_winners w ON w.line = s.line
   LEFT JOIN stage_keys k ON k.name_key = s.name_key
@@ -453,7 +495,8 @@ SELECT w.paper_id, s.position, s.raw_name, k.researcher_id,
    SET raw_name = excluded.raw_name,
        researcher_id = excluded.researcher_id,
        match_reason = excluded.match_reason,
-       match_score = NULL
+       match_score = NULL,
+       name_key = excluded.name_key
  WHERE a.raw_name IS DISTINCT FROM excluded.raw_name
     OR (a.researcher_id IS NULL AND excluded.researcher_id IS NOT NULL);
 -- Positions beyond the new author list are gone.
@@ -650,3 +693,145 @@ UPDATE institutions i
          GROUP BY q.id) s
  WHERE i.id = s.id
    AND i.researcher_count IS DISTINCT FROM s.n;
+
+-- name: MATCH_KEYS_TODO
+-- Authorships from before 0006_match.sql: their name keys are computed
+-- by name.c (read on the writer, before the matcher's snapshot).
+SELECT paper_id, position, raw_name
+  FROM authorships
+ WHERE name_key IS NULL;
+
+-- name: MATCH_STAGE_CREATE
+CREATE TEMP TABLE IF NOT EXISTS stage_match_keys (
+	paper_id        bigint NOT NULL,
+	position        integer NOT NULL,
+	name_key        text NOT NULL
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS stage_match (
+	paper_id        bigint NOT NULL,
+	position        integer NOT NULL,
+	researcher_id   bigint,
+	old_researcher_id bigint,
+	reason          text,
+	score           real
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS stage_match_gone (
+	old_id          bigint NOT NULL,
+	successor       bigint NOT NULL
+) ON COMMIT DELETE ROWS;
+
+-- name: MATCH_COPY_KEYS
+COPY stage_match_keys (paper_id, position, name_key) FROM STDIN;
+
+-- name: MATCH_COPY
+COPY stage_match (paper_id, position, researcher_id, old_researcher_id,
+    reason, score) FROM STDIN;
+
+-- name: MATCH_COPY_GONE
+COPY stage_match_gone (old_id, successor) FROM STDIN;
+
+-- name: MATCH_KEYS_APPLY
+UPDATE authorships a
+   SET name_key = k.name_key
+  FROM stage_match_keys k
+ WHERE a.paper_id = k.paper_id AND a.position = k.position
+   AND a.name_key IS DISTINCT FROM k.name_key;
+
+-- name: MATCH_DECLARE
+-- The matcher's reader, on its own connection in one REPEATABLE READ
+-- transaction: every authorship with a name key, by block (first letter
+-- and family name, as harvest_match_block() makes it), newest first.  An
+-- authorship that an external id placed (match_reason says which) brings
+-- that id.  Co-authors and categories are '|'-joined: name keys hold
+-- letters, digits and spaces only, categories no '|'.
+DECLARE match_cur NO SCROLL CURSOR FOR
+SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$'),
+       a.paper_id, a.position, a.raw_name, a.name_key,
+       coalesce(a.researcher_id, 0),
+       CASE WHEN a.match_reason IN ('openalex', 'openalex_id')
+                 AND r.openalex_id IS NOT NULL
+            THEN 'openalex:' || r.openalex_id
+            WHEN a.match_reason = 'orcid' AND r.orcid IS NOT NULL
+            THEN 'orcid:' || r.orcid
+            WHEN a.match_reason IN ('s2', 's2_id') AND r.s2_id IS NOT NULL
+            THEN 's2:' || r.s2_id END,
+       (r.openalex_id IS NOT NULL OR r.orcid IS NOT NULL
+        OR r.s2_id IS NOT NULL),
+       EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id),
+       coalesce((SELECT string_agg(b.name_key, '|' ORDER BY b.position)
+                   FROM authorships b
+                  WHERE b.paper_id = a.paper_id
+                    AND b.position <> a.position
+                    AND b.name_key <> ''), ''),
+       array_to_string(p.categories, '|')
+  FROM authorships a
+  JOIN papers p ON p.id = a.paper_id
+  LEFT JOIN researchers r ON r.id = a.researcher_id
+ WHERE a.name_key <> ''
+ ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position;
+
+-- name: MATCH_APPLY
+-- One batch of decisions: each authorship written only when its
+-- researcher, reason or score differs; the pages of what changed marked
+-- stale; a researcher left without authorships hands its followers to
+-- the one that took most of its papers and goes, unless an external id
+-- makes it somebody of its own.
+ANALYZE stage_match;
+WITH ch AS (
+	UPDATE authorships a
+	   SET researcher_id = s.researcher_id,
+	       match_reason = s.reason,
+	       match_score = s.score
+	  FROM stage_match s
+	 WHERE a.paper_id = s.paper_id AND a.position = s.position
+	   AND (a.researcher_id, a.match_reason, a.match_score)
+	       IS DISTINCT FROM (s.researcher_id, s.reason, s.score)
+	RETURNING a.paper_id, a.researcher_id, s.old_researcher_id)
+INSERT INTO stale_pages (kind, entity_id)
+SELECT DISTINCT x.kind, x.id
+  FROM (SELECT 'paper' AS kind, paper_id AS id FROM ch
+        UNION ALL SELECT 'researcher', researcher_id FROM ch
+        UNION ALL SELECT 'researcher', old_researcher_id FROM ch) x
+ WHERE x.id IS NOT NULL AND x.id <> 0
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+INSERT INTO follows (user_id, researcher_id, created_at)
+SELECT f.user_id, g.successor, f.created_at
+  FROM follows f
+  JOIN stage_match_gone g ON g.old_id = f.researcher_id
+ WHERE NOT EXISTS (SELECT 1 FROM authorships a
+                    WHERE a.researcher_id = g.old_id)
+    ON CONFLICT (user_id, researcher_id) DO NOTHING;
+DELETE FROM researchers r
+ USING stage_match_gone g
+ WHERE r.id = g.old_id
+   AND r.openalex_id IS NULL AND r.orcid IS NULL AND r.s2_id IS NULL
+   AND NOT EXISTS (SELECT 1 FROM authorships a
+                    WHERE a.researcher_id = r.id);
+
+-- name: MATCH_METRICS
+-- After RECOMPUTE.  A researcher without source metrics (no OpenAlex or
+-- S2 record) gets them from what is here: citations summed and the
+-- h-index over the papers whose citation count is known (NULL when none
+-- is: unknown, not 0), works = papers here.  metrics_source 'computed'.
+UPDATE researchers r
+   SET h_index = s.h, citations = s.cit, works_count = r.paper_count,
+       metrics_source = 'computed', modified_at = now()
+  FROM (SELECT q.id, h.h, h.cit
+          FROM researchers q
+          LEFT JOIN (SELECT c.id, count(*) FILTER (WHERE c.n >= c.rk) AS h,
+                            sum(c.n) AS cit
+                       FROM (SELECT d.id, d.n,
+                                    row_number() OVER (PARTITION BY d.id
+                                        ORDER BY d.n DESC) AS rk
+                               FROM (SELECT DISTINCT a.researcher_id AS id,
+                                            a.paper_id, p.citation_count AS n
+                                       FROM authorships a
+                                       JOIN papers p ON p.id = a.paper_id
+                                      WHERE a.researcher_id IS NOT NULL
+                                        AND p.citation_count IS NOT NULL) d
+                            ) c
+                      GROUP BY c.id) h ON h.id = q.id
+         WHERE q.metrics_source IS NULL OR q.metrics_source = 'computed') s
+ WHERE r.id = s.id
+   AND (r.h_index, r.citations, r.works_count, r.metrics_source)
+       IS DISTINCT FROM (s.h, s.cit, r.paper_count, 'computed');

@@ -1,0 +1,529 @@
+/*
+ * match.c -- who wrote what: the pure part of researcher matching.  One
+ * call decides one block of authorships (same last name, same first
+ * initial: "j smith" holds "John Smith", "J. Smith", "Jane Smith"), with
+ * no database, so that the unit tests, "match" and "eval" run the same
+ * decisions.
+ *
+ * Items arrive newest first.  Each one joins a cluster or starts one:
+ *
+ *  1. An external id (OpenAlex author id, ORCID, S2 id) decides: the
+ *     cluster holding that id, else a new one with it.
+ *  2. Otherwise only clusters with a compatible name are candidates
+ *     (same given names, or an initial where the block leaves no doubt
+ *     which full name it stands for).  The best candidate by co-authors
+ *     wins when they overlap (HARVEST_M_COAUTH_*), else the best by
+ *     fields (categories) when those overlap (HARVEST_M_FIELDS_MIN).
+ *     Two or more candidates over a threshold are merged: this item
+ *     shows they are one person.
+ *  3. No candidate over a threshold: a new identity.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "harvest.h"
+
+const char *const harvest_mreasons[HARVEST_MR__MAX] = {
+	"openalex_id", "orcid", "s2_id", "coauthors", "fields",
+	"new_identity", "single",
+};
+
+/* A set of borrowed strings: open addressing, FNV-1a. */
+struct sset {
+	const char **v;
+	size_t cap, n;
+};
+
+static uint64_t
+fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static int
+sset_has(const struct sset *s, const char *k)
+{
+	size_t i;
+
+	if (s->cap == 0)
+		return 0;
+	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	    i = (i + 1) & (s->cap - 1))
+		if (strcmp(s->v[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+static void sset_add(struct sset *s, const char *k);
+
+static void
+sset_grow(struct sset *s)
+{
+	struct sset n;
+	size_t i;
+
+	n.cap = s->cap ? s->cap * 2 : 16;
+	n.n = 0;
+	n.v = core_xcalloc(n.cap, sizeof(*n.v));
+	for (i = 0; i < s->cap; i++)
+		if (s->v[i] != NULL)
+			sset_add(&n, s->v[i]);
+	free(s->v);
+	*s = n;
+}
+
+static void
+sset_add(struct sset *s, const char *k)
+{
+	size_t i;
+
+	if (*k == '\0')
+		return;
+	if ((s->n + 1) * 2 > s->cap)
+		sset_grow(s);
+	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	    i = (i + 1) & (s->cap - 1))
+		if (strcmp(s->v[i], k) == 0)
+			return;
+	s->v[i] = k;
+	s->n++;
+}
+
+static void
+sset_union(struct sset *into, const struct sset *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->cap; i++)
+		if (from->v[i] != NULL)
+			sset_add(into, from->v[i]);
+}
+
+/* A cluster: one person so far. */
+struct cluster {
+	struct sset names;     /* name keys seen */
+	struct sset coauthors; /* co-authors' name keys */
+	struct sset fields;
+	const char *ext_id;    /* borrowed from an item, or NULL */
+	size_t parent;	       /* union-find: merged into parent */
+	size_t size;
+};
+
+/* Bytes of the UTF-8 character that starts with c. */
+static size_t
+u8len(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0)
+		return 2;
+	if ((c & 0xf0) == 0xe0)
+		return 3;
+	return 4;
+}
+
+/* The n-th space-separated token of s into buf; its length, 0 if none. */
+static size_t
+token(const char *s, size_t n, const char **tok)
+{
+	size_t len;
+
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s == '\0')
+			return 0;
+		for (len = 0; s[len] != '\0' && s[len] != ' '; len++)
+			continue;
+		if (n-- == 0) {
+			*tok = s;
+			return len;
+		}
+		s += len;
+	}
+}
+
+static size_t
+ntokens(const char *s)
+{
+	const char *t = "";
+	size_t n = 0;
+
+	while (token(s, n, &t) > 0)
+		n++;
+	return n;
+}
+
+/*
+ * Two given-name tokens agree: equal, or one is a single letter that
+ * starts the other.  *initial is set when the agreement needed that.
+ */
+static int
+tok_agree(const char *a, size_t al, const char *b, size_t bl, int *initial)
+{
+	if (al == bl && memcmp(a, b, al) == 0)
+		return 1;
+	if (al == u8len((unsigned char)*a) && bl > al && memcmp(a, b, al) == 0)
+		return *initial = 1;
+	if (bl == u8len((unsigned char)*b) && al > bl && memcmp(a, b, bl) == 0)
+		return *initial = 1;
+	return 0;
+}
+
+int
+harvest_name_compatible(const char *a, const char *b, int first_ambiguous)
+{
+	const char *ta = "", *tb = "";
+	size_t na = ntokens(a), nb = ntokens(b), la, lb, i;
+	int initial = 0;
+
+	if (na == 0 || nb == 0)
+		return 0;
+	/* The last token is the family name; the block made it equal. */
+	la = token(a, na - 1, &ta);
+	lb = token(b, nb - 1, &tb);
+	if (la != lb || memcmp(ta, tb, la) != 0)
+		return 0;
+	if (na == 1 || nb == 1)
+		return na == nb;
+	la = token(a, 0, &ta);
+	lb = token(b, 0, &tb);
+	if (!tok_agree(ta, la, tb, lb, &initial))
+		return 0;
+	/* "J. Smith" stands for John or Jane: only one of them may be here. */
+	if (initial && first_ambiguous)
+		return 0;
+	/* A middle name, when both have one, must agree too. */
+	for (i = 1; i + 1 < na && i + 1 < nb; i++) {
+		la = token(a, i, &ta);
+		lb = token(b, i, &tb);
+		if (!tok_agree(ta, la, tb, lb, &initial))
+			return 0;
+	}
+	return 1;
+}
+
+char *
+harvest_match_block(const char *name_key)
+{
+	const char *t = "";
+	size_t n = ntokens(name_key), l;
+
+	if (n == 0)
+		return core_xstrdup("");
+	l = token(name_key, n - 1, &t);
+	return core_xasprintf("%.*s %.*s",
+	    (int)u8len((unsigned char)*name_key), name_key, (int)l, t);
+}
+
+static size_t
+find(struct cluster *c, size_t i)
+{
+	while (c[i].parent != i)
+		i = c[i].parent = c[c[i].parent].parent;
+	return i;
+}
+
+/* Item i's evidence for cluster c. */
+static void
+evidence(const struct harvest_mitem *it, const struct cluster *c,
+    double *co, size_t *shared, double *fi)
+{
+	size_t j, nf = 0;
+
+	*shared = 0;
+	for (j = 0; j < it->ncoauthors; j++)
+		if (sset_has(&c->coauthors, it->coauthors[j]))
+			(*shared)++;
+	*co = it->ncoauthors > 0 ? (double)*shared / (double)it->ncoauthors :
+	    0;
+	for (j = 0; j < it->nfields; j++)
+		if (sset_has(&c->fields, it->fields[j]))
+			nf++;
+	*fi = it->nfields > 0 ? (double)nf / (double)it->nfields : 0;
+}
+
+/* Whether the evidence joins; the reason and the score. */
+static int
+decide(double co, size_t shared, double fi, enum harvest_mreason *why,
+    double *score)
+{
+	if (shared >= HARVEST_M_COAUTH_SHARED ||
+	    (shared >= 1 && co >= HARVEST_M_COAUTH_MIN)) {
+		*why = HARVEST_MR_COAUTHORS;
+		*score = co;
+		return 1;
+	}
+	if (fi >= HARVEST_M_FIELDS_MIN) {
+		*why = HARVEST_MR_FIELDS;
+		*score = fi;
+		return 1;
+	}
+	*why = HARVEST_MR_NEW;
+	*score = co > fi ? co : fi;
+	return 0;
+}
+
+/* A candidate's name against any of the cluster's names. */
+static int
+names_fit(const struct cluster *c, const char *key, int ambiguous)
+{
+	size_t i;
+
+	if (sset_has(&c->names, key))
+		return 1;
+	for (i = 0; i < c->names.cap; i++)
+		if (c->names.v[i] != NULL &&
+		    !harvest_name_compatible(key, c->names.v[i], ambiguous))
+			return 0;
+	return c->names.n > 0;
+}
+
+static void
+absorb(struct cluster *c, const struct harvest_mitem *it)
+{
+	size_t j;
+
+	sset_add(&c->names, it->name_key);
+	for (j = 0; j < it->ncoauthors; j++)
+		sset_add(&c->coauthors, it->coauthors[j]);
+	for (j = 0; j < it->nfields; j++)
+		sset_add(&c->fields, it->fields[j]);
+	c->size++;
+}
+
+static void
+cluster_free(struct cluster *c)
+{
+	free(c->names.v);
+	free(c->coauthors.v);
+	free(c->fields.v);
+}
+
+/* Same-name groups (one name key) and those split across clusters. */
+static void
+name_groups(const struct harvest_mitem *items, size_t n,
+    struct harvest_mstats *st)
+{
+	size_t *seen = core_xcalloc(n, sizeof(*seen)), i, j, k, ns;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(items[j].name_key, items[i].name_key) == 0)
+				break;
+		if (j < i)
+			continue;
+		st->groups++;
+		ns = 0;
+		for (j = i; j < n; j++) {
+			if (strcmp(items[j].name_key, items[i].name_key) != 0)
+				continue;
+			for (k = 0; k < ns; k++)
+				if (seen[k] == items[j].cluster)
+					break;
+			if (k == ns)
+				seen[ns++] = items[j].cluster;
+		}
+		if (ns > 1) {
+			st->split_blocks++;
+			st->split_into += (long)ns;
+		}
+	}
+	free(seen);
+}
+
+size_t
+harvest_match_group(struct harvest_mitem *items, size_t n,
+    struct harvest_mstats *st)
+{
+	struct cluster *c = NULL;
+	size_t *label = NULL, nc = 0, i, j, k, best, nfull = 0, lfull = 0;
+	size_t shared, out;
+	const char *t = "", *full = NULL;
+	enum harvest_mreason why, bwhy;
+	double co, fi, score, bscore, bco;
+	int ambiguous, *seed = NULL;
+
+	if (n == 0)
+		return 0;
+	c = core_xcalloc(n, sizeof(*c));
+	seed = core_xcalloc(n, sizeof(*seed));
+	/*
+	 * An initial is ambiguous when the block holds two different full
+	 * first names (the block fixes the first letter).
+	 */
+	for (i = 0; i < n && nfull < 2; i++) {
+		size_t l;
+
+		if (ntokens(items[i].name_key) < 2)
+			continue;
+		l = token(items[i].name_key, 0, &t);
+		if (l == u8len((unsigned char)*t))
+			continue;
+		if (full == NULL) {
+			full = t;
+			lfull = l;
+			nfull = 1;
+		} else if (l != lfull || memcmp(full, t, l) != 0)
+			nfull = 2;
+	}
+	ambiguous = nfull > 1;
+
+	for (i = 0; i < n; i++) {
+		struct harvest_mitem *it = &items[i];
+
+		it->score = 1.0;
+		if (it->ext_id != NULL) {
+			it->reason = strncmp(it->ext_id, "orcid:", 6) == 0 ?
+			    HARVEST_MR_ORCID : strncmp(it->ext_id, "s2:", 3) ==
+			    0 ? HARVEST_MR_S2 : HARVEST_MR_OPENALEX;
+			for (k = 0; k < nc; k++)
+				if (find(c, k) == k && c[k].ext_id != NULL &&
+				    strcmp(c[k].ext_id, it->ext_id) == 0)
+					break;
+			if (k == nc) {
+				/* A name-only cluster this id explains. */
+				bscore = -1;
+				for (j = 0; j < nc; j++) {
+					if (find(c, j) != j ||
+					    c[j].ext_id != NULL ||
+					    !names_fit(&c[j], it->name_key,
+					    ambiguous))
+						continue;
+					evidence(it, &c[j], &co, &shared, &fi);
+					if (decide(co, shared, fi, &why,
+					    &score) && score > bscore) {
+						bscore = score;
+						k = j;
+					}
+				}
+				if (k == nc) {
+					c[nc].parent = nc;
+					nc++;
+					seed[i] = 1;
+				}
+				c[k].ext_id = it->ext_id;
+			}
+			it->cluster = k;
+			absorb(&c[k], it);
+			continue;
+		}
+		/* Name only: the best candidate, and any other that fits. */
+		best = nc;
+		bscore = -1;
+		bco = 0;
+		bwhy = HARVEST_MR_NEW;
+		for (j = 0; j < nc; j++) {
+			if (find(c, j) != j ||
+			    !names_fit(&c[j], it->name_key, ambiguous))
+				continue;
+			evidence(it, &c[j], &co, &shared, &fi);
+			if (!decide(co, shared, fi, &why, &score)) {
+				if (score > bco)
+					bco = score;
+				continue;
+			}
+			/* Co-authors beat fields whatever the numbers. */
+			if (best == nc || (why == HARVEST_MR_COAUTHORS &&
+			    bwhy == HARVEST_MR_FIELDS) || (why == bwhy &&
+			    score > bscore)) {
+				best = j;
+				bscore = score;
+				bwhy = why;
+			}
+		}
+		if (best == nc) {
+			c[nc].parent = nc;
+			it->cluster = nc++;
+			it->reason = HARVEST_MR_NEW;
+			it->score = bco;
+			seed[i] = 1;
+			absorb(&c[it->cluster], it);
+			continue;
+		}
+		/*
+		 * Every other fitting candidate with co-author evidence is
+		 * the same person: merge it in, unless two external ids
+		 * say otherwise.  Field evidence alone never merges two
+		 * clusters (it would chain a whole field together).
+		 */
+		for (j = 0; j < nc; j++) {
+			if (j == best || find(c, j) != j ||
+			    !names_fit(&c[j], it->name_key, ambiguous))
+				continue;
+			evidence(it, &c[j], &co, &shared, &fi);
+			if (!decide(co, shared, fi, &why, &score) ||
+			    why != HARVEST_MR_COAUTHORS)
+				continue;
+			if (c[j].ext_id != NULL && c[best].ext_id != NULL &&
+			    strcmp(c[j].ext_id, c[best].ext_id) != 0)
+				continue;
+			if (c[best].ext_id == NULL)
+				c[best].ext_id = c[j].ext_id;
+			sset_union(&c[best].names, &c[j].names);
+			sset_union(&c[best].coauthors, &c[j].coauthors);
+			sset_union(&c[best].fields, &c[j].fields);
+			c[best].size += c[j].size;
+			c[j].parent = best;
+			if (st != NULL)
+				st->merges++;
+		}
+		it->cluster = best;
+		it->reason = bwhy;
+		it->score = bscore;
+		if (st != NULL) {
+			if (bwhy == HARVEST_MR_COAUTHORS)
+				st->joins_coauthors++;
+			else
+				st->joins_fields++;
+			if (!sset_has(&c[best].names, it->name_key))
+				st->initials++;
+		}
+		absorb(&c[best], it);
+	}
+
+	/* Dense labels in order of first appearance (newest first). */
+	label = core_xcalloc(nc, sizeof(*label));
+	for (k = 0; k < nc; k++)
+		label[k] = SIZE_MAX;
+	out = 0;
+	for (i = 0; i < n; i++) {
+		k = find(c, items[i].cluster);
+		if (label[k] == SIZE_MAX)
+			label[k] = out++;
+		items[i].cluster = label[k];
+	}
+	/*
+	 * A new cluster that no other one could have been (no compatible
+	 * name in the block) needed no decision: "single".
+	 */
+	for (i = 0; i < n; i++) {
+		if (!seed[i] || items[i].reason != HARVEST_MR_NEW)
+			continue;
+		for (k = 0; k < nc; k++)
+			if (find(c, k) == k && label[k] != items[i].cluster &&
+			    names_fit(&c[k], items[i].name_key, ambiguous))
+				break;
+		if (k == nc) {
+			items[i].reason = HARVEST_MR_SINGLE;
+			items[i].score = 1;
+		}
+	}
+	if (st != NULL) {
+		st->blocks++;
+		st->clusters += (long)out;
+		name_groups(items, n, st);
+	}
+	for (k = 0; k < nc; k++)
+		cluster_free(&c[k]);
+	free(c);
+	free(seed);
+	free(label);
+	return out;
+}
