@@ -1,0 +1,157 @@
+/*
+ * test_match.c -- researcher matching decisions on small in-memory
+ * blocks: names and initials, splits, joins by co-authors and by fields,
+ * external ids, merges.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "harvest.h"
+#include "t.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void
+item(struct harvest_mitem *it, const char *key, const char *const *co,
+    size_t nco, const char *const *f, size_t nf, const char *ext)
+{
+	memset(it, 0, sizeof(*it));
+	it->name_key = key;
+	it->coauthors = co;
+	it->ncoauthors = nco;
+	it->fields = f;
+	it->nfields = nf;
+	it->ext_id = ext;
+}
+
+static void
+block_is(const char *key, const char *want)
+{
+	char *b = harvest_match_block(key);
+
+	T_STREQ(b, want, key);
+	free(b);
+}
+
+int
+main(void)
+{
+	static const char *const coA[] = { "alice jones", "bob brown" };
+	static const char *const coA2[] = { "alice jones", "bob brown",
+		"carol white" };
+	static const char *const coB[] = { "dmitri ivanov", "eva novak" };
+	static const char *const coAB[] = { "alice jones", "bob brown",
+		"dmitri ivanov", "eva novak" };
+	static const char *const coX[] = { "xavier ruiz" };
+	static const char *const fSE[] = { "cs.SE" };
+	static const char *const fSEPL[] = { "cs.SE", "cs.PL" };
+	static const char *const fBIO[] = { "q-bio.GN" };
+	struct harvest_mitem it[4];
+	struct harvest_mstats st;
+	size_t n;
+
+	/* Names. */
+	T_OK(harvest_name_compatible("john smith", "j smith", 0),
+	    "an initial fits a full first name");
+	T_OK(!harvest_name_compatible("john smith", "j smith", 1),
+	    "not when the block holds two full first names");
+	T_OK(!harvest_name_compatible("john smith", "jane smith", 0),
+	    "two different first names");
+	T_OK(harvest_name_compatible("heather a piwowar", "heather piwowar", 0),
+	    "a middle initial on one side only");
+	T_OK(!harvest_name_compatible("john a smith", "john b smith", 0),
+	    "different middle initials");
+	T_OK(!harvest_name_compatible("john smith", "john smyth", 0),
+	    "different family names");
+	block_is("john smith", "j smith");
+	block_is("j smith", "j smith");
+	block_is("smith", "s smith");
+	block_is("", "");
+
+	/* One paper: nothing to decide. */
+	memset(&st, 0, sizeof(st));
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	T_EQ(harvest_match_group(it, 1, &st), 1, "one item, one researcher");
+	T_EQ(it[0].reason, HARVEST_MR_SINGLE, "reason single");
+
+	/* Same name, nothing shared: two people. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "john smith", coB, N(coB), fBIO, N(fBIO), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 2,
+	    "disjoint co-authors and fields split");
+	T_OK(it[0].cluster != it[1].cluster, "different clusters");
+	T_EQ(it[1].reason, HARVEST_MR_NEW, "reason new_identity");
+	T_OK(it[1].score < 0.01, "its score: nothing overlapped");
+
+	/* Shared co-authors: one person, whatever the fields. */
+	item(&it[0], "john smith", coA2, N(coA2), fSE, N(fSE), NULL);
+	item(&it[1], "john smith", coA, N(coA), fBIO, N(fBIO), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 1, "shared co-authors join");
+	T_EQ(it[1].reason, HARVEST_MR_COAUTHORS, "reason coauthors");
+	T_OK(it[1].score > 0.99, "both co-authors shared: score 1");
+
+	/* One shared co-author among one is enough (share >= 0.25). */
+	item(&it[0], "john smith", coA, N(coA), fBIO, N(fBIO), NULL);
+	item(&it[1], "john smith", coX, 0, fSE, N(fSE), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 2,
+	    "no co-authors, other field: split");
+
+	/* Fields alone. */
+	item(&it[0], "john smith", coA, N(coA), fSEPL, N(fSEPL), NULL);
+	item(&it[1], "john smith", coB, N(coB), fSE, N(fSE), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 1, "same field joins");
+	T_EQ(it[1].reason, HARVEST_MR_FIELDS, "reason fields");
+
+	/* An external id decides against the evidence ... */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), "openalex:A1");
+	item(&it[1], "john smith", coB, N(coB), fBIO, N(fBIO), "openalex:A1");
+	T_EQ(harvest_match_group(it, 2, NULL), 1, "same OpenAlex id: one");
+	T_EQ(it[1].reason, HARVEST_MR_OPENALEX, "reason openalex_id");
+	/* ... both ways. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), "openalex:A1");
+	item(&it[1], "john smith", coA, N(coA), fSE, N(fSE), "orcid:0000-1");
+	T_EQ(harvest_match_group(it, 2, NULL), 2,
+	    "different ids: two, though everything is shared");
+	T_EQ(it[1].reason, HARVEST_MR_ORCID, "reason orcid");
+	/* A name-only paper joins the identified person on evidence. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), "openalex:A1");
+	item(&it[1], "john smith", coA, N(coA), fBIO, N(fBIO), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 1, "joins the id's cluster");
+
+	/* Initials: unambiguous ... */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "j smith", coA, N(coA), fBIO, N(fBIO), NULL);
+	memset(&st, 0, sizeof(st));
+	T_EQ(harvest_match_group(it, 2, &st), 1, "J. Smith is John Smith");
+	T_EQ(st.initials, 1, "counted as a join across name forms");
+	/* ... and ambiguous. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "jane smith", coB, N(coB), fSE, N(fSE), NULL);
+	item(&it[2], "j smith", coA, N(coA), fSE, N(fSE), NULL);
+	n = harvest_match_group(it, 3, NULL);
+	T_EQ(n, 3, "John, Jane and J. Smith: J. is neither");
+	T_EQ(it[0].reason, HARVEST_MR_SINGLE,
+	    "John: no compatible name to split from");
+
+	/* A later paper bridging two clusters merges them. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "john smith", coB, N(coB), fBIO, N(fBIO), NULL);
+	item(&it[2], "john smith", coAB, N(coAB), fSE, N(fSE), NULL);
+	memset(&st, 0, sizeof(st));
+	T_EQ(harvest_match_group(it, 3, &st), 1, "bridged: one person");
+	T_EQ(st.merges, 1, "one merge");
+	T_EQ(it[0].cluster, it[1].cluster, "relabelled");
+
+	/* Counts. */
+	item(&it[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "john smith", coB, N(coB), fBIO, N(fBIO), NULL);
+	memset(&st, 0, sizeof(st));
+	harvest_match_group(it, 2, &st);
+	T_EQ(st.groups, 1, "one same-name group");
+	T_EQ(st.split_blocks, 1, "split");
+	T_EQ(st.split_into, 2, "into two");
+	T_STREQ(harvest_mreasons[HARVEST_MR_NEW], "new_identity", "name");
+
+	return T_DONE();
+}
