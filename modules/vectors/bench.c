@@ -96,6 +96,37 @@ measure(const struct vec_index *idx, const struct vec_bench_opts *o,
 	free(w);
 }
 
+/*
+ * The floor: one pass summing the same bytes, as fast as this machine
+ * (and whatever else runs on it) reads memory.  Queries are within a
+ * few percent of it; compare the two when the figures look slow.
+ */
+static void
+membw(const char *p, size_t n)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)p;
+	volatile uint64_t sink;
+	uint64_t s;
+	double t, best = 1e9, ms[5];
+	size_t i, r;
+
+	for (r = 0; r < 5; r++) {
+		t = vec_now();
+		s = 0;
+		for (i = 0; i < n / 8; i++)
+			s += w[i];
+		sink = s;
+		ms[r] = (vec_now() - t) * 1000;
+		if (ms[r] < best)
+			best = ms[r];
+	}
+	(void)sink;
+	qsort(ms, 5, sizeof(ms[0]), cmpd);
+	printf("reading the %.0f MB once: best %.1f ms, median %.1f ms "
+	       "(%.1f GB/s)\n",
+	    (double)n / 1e6, best, ms[2], (double)n / best / 1e6);
+}
+
 int
 vec_bench(const struct vec_bench_opts *o)
 {
@@ -122,6 +153,7 @@ vec_bench(const struct vec_bench_opts *o)
 	       "top %zu, brute force; set up in %.1f s\n",
 	    vec_count(idx), VEC_DIMS, (double)mem.len / 1e6, o->k,
 	    vec_now() - t0);
+	membw(mem.ptr, mem.len);
 	measure(idx, o, 1);
 	if (o->threads > 1)
 		measure(idx, o, o->threads);

@@ -133,7 +133,7 @@ main(int argc, char *argv[])
 {
 	struct core_conf *conf = NULL;
 	struct vec_build_opts bo = { 200000, 0, NULL };
-	struct vec_eval_opts eo = { 1000, 42, -1 };
+	struct vec_eval_opts eo = { 1000, 42, -99 };
 	struct vec_bench_opts no = { 2500000, 200, 2, 10 };
 	struct core_buf text = CORE_BUF_INIT;
 	const char *cfile = NULL, *cmd = NULL, *file = NULL, *lv;

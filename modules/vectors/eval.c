@@ -573,7 +573,7 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 		vec_trainer_add(&tr, core_buf_cstr(&text));
 	}
 	vec_fit_defaults(&fo);
-	if (o->beta >= 0)
+	if (o->beta > -10)
 		fo.beta = o->beta;
 	if (vec_fit(&tr, &fo, &m) != CORE_OK)
 		goto out;
@@ -642,6 +642,13 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 	ROW("(c) more like this  P@10 (category)", res[T_C][0], NULL, 0,
 	    M_P10, wc);
 #undef ROW
+	printf("%-40s %8.3f %8.3f %8.3f %8.3f\n",
+	    "tuning sample: (a) MRR, (b) MRR, (c) P@10",
+	    mean(res[T_A][1], nq, NULL, 0, wa, M_MRR),
+	    mean(res[T_B][1], nq, NULL, 0, wb, M_MRR),
+	    mean(res[T_C][1], nq, NULL, 0, wc, M_P10),
+	    mean(res[T_C][1], nq, NULL, 0, 0, M_P10));
+	printf("  (hybrid at its tuned w; last: (c) vector alone)\n");
 	printf("\n(%.1f s; lowest-overlap quarter: %zu queries, overlap "
 	       "<= %.2f)\n",
 	    vec_now() - t0, nlow, nlow > 0 ? ov[low[nlow - 1]] : 0.0);

@@ -201,6 +201,8 @@ vec_open(const char *path, struct vec_index **ip)
 		return CORE_EINPUT;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map != MAP_FAILED) /* read ahead now, not on the first query */
+		(void)madvise(map, (size_t)st.st_size, MADV_WILLNEED);
 	close(fd); /* the mapping keeps the file */
 	if (map == MAP_FAILED) {
 		snprintf(why, sizeof(why), "mmap: %s", strerror(errno));

@@ -159,7 +159,7 @@ struct vec_fit_opts {
 	size_t max_terms; /* the most frequent terms kept (131072) */
 	unsigned min_df;  /* terms in fewer papers are dropped (2) */
 	unsigned oversample, power_iters; /* randomized SVD (24, 3) */
-	double beta;	  /* projection = V_k * sigma^-beta (0.5) */
+	double beta;	  /* projection = V_k * sigma^-beta (0) */
 	uint64_t seed;
 	int quiet;
 };
@@ -291,7 +291,7 @@ int vec_build(const struct core_conf *, const struct vec_build_opts *);
 struct vec_eval_opts {
 	size_t queries; /* sample size (1,000) */
 	uint64_t seed;	/* of the test sample; the tuning sample uses seed+1 */
-	double beta;	/* < 0: the default */
+	double beta;	/* <= -10: the default */
 };
 int vec_eval(const struct core_conf *, const struct vec_eval_opts *);
 
