@@ -47,6 +47,7 @@ core_md_text(struct core_buf *b, const char *s)
 {
 	struct core_buf flat = CORE_BUF_INIT, clean = CORE_BUF_INIT;
 	const char *p;
+	size_t n;
 
 	if (s == NULL)
 		return;
@@ -54,8 +55,11 @@ core_md_text(struct core_buf *b, const char *s)
 	/* Replaces invalid UTF-8 and drops C1 controls. */
 	core_utf8_clean(&clean, core_buf_cstr(&flat), flat.len);
 	p = core_buf_cstr(&clean);
-	while (*p == ' ')
-		core_buf_putc(b, *p++);
+	/* Four spaces at a line start make an indented code block: keep
+	 * at most three (more mean nothing in text anyway). */
+	for (n = 0; *p == ' '; p++)
+		if (n++ < 3)
+			core_buf_putc(b, ' ');
 	if (*p != '\0' && strchr(lead_specials, *p) != NULL)
 		core_buf_putc(b, '\\');
 	else if (*p >= '0' && *p <= '9') {
@@ -114,6 +118,9 @@ core_md_link(struct core_buf *b, const char *text, const char *url)
 void
 core_md_heading(struct core_buf *b, int level, const char *text)
 {
+	struct core_buf t = CORE_BUF_INIT;
+	const char *s;
+	size_t end, run;
 	int i;
 
 	/* ATX headings have levels 1 to 6; more '#' is a paragraph. */
@@ -124,6 +131,24 @@ core_md_heading(struct core_buf *b, int level, const char *text)
 	for (i = 0; i < level; i++)
 		core_buf_putc(b, '#');
 	core_buf_putc(b, ' ');
-	core_md_text(b, text);
+	core_md_text(&t, text);
+	/*
+	 * "# a #" is the heading "a": a trailing run of '#' after a space
+	 * is an optional closing sequence and would vanish, so a title
+	 * ending in " #" gets that run escaped.
+	 */
+	s = core_buf_cstr(&t);
+	end = t.len;
+	while (end > 0 && s[end - 1] == ' ')
+		end--;
+	for (run = end; run > 0 && s[run - 1] == '#'; run--)
+		;
+	if (run < end && (run == 0 || s[run - 1] == ' ')) {
+		core_buf_put(b, s, run);
+		core_buf_putc(b, '\\');
+		core_buf_put(b, s + run, t.len - run);
+	} else
+		core_buf_put(b, s, t.len);
+	core_buf_free(&t);
 	core_buf_puts(b, "\n\n");
 }

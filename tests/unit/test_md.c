@@ -90,5 +90,14 @@ main(void)
 	CHECK(heading(3, "x\ny"), "### x y\n\n", "heading 3, one line");
 	CHECK(heading(0, "z"), "# z\n\n", "level clamped up");
 	CHECK(heading(9, "z"), "###### z\n\n", "level clamped down");
+	/* Found by fuzz_writers: cmark read these back as something else. */
+	CHECK(heading(1, "Fixing bug #"), "# Fixing bug \\#\n\n",
+	    "a trailing ' #' is not a closing sequence");
+	CHECK(heading(2, "a ## "), "## a \\## \n\n",
+	    "nor a trailing ' ##' with spaces after");
+	CHECK(heading(1, "C# and F#"), "# C# and F#\n\n",
+	    "a '#' inside a word stays as it is");
+	CHECK(text("      indented"), "   indented",
+	    "four leading spaces would be a code block: three kept");
 	return T_DONE();
 }
