@@ -334,6 +334,7 @@ static void
 take_row(struct mrun *m, PGresult *res, int i)
 {
 	struct mrow *r;
+	size_t j;
 
 	if (m->n == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 4096;
@@ -354,6 +355,12 @@ take_row(struct mrun *m, PGresult *res, int i)
 	r->coauth = core_xstrdup(PQgetvalue(res, i, 9));
 	r->fields = core_xstrdup(PQgetvalue(res, i, 10));
 	r->ncoauthors = split(r->coauth, &r->coauthors);
+	/* The paper's authors include this one: drop its name once. */
+	for (j = 0; j < r->ncoauthors; j++)
+		if (strcmp(r->coauthors[j], r->name_key) == 0) {
+			r->coauthors[j] = r->coauthors[--r->ncoauthors];
+			break;
+		}
 	r->nfields = split(r->fields, &r->fieldv);
 }
 
@@ -380,6 +387,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
+	    (er = core_db_cmd(rd, "SET jit = off")) != CORE_OK ||
 	    (er = core_db_cmd(rd, "BEGIN ISOLATION LEVEL REPEATABLE READ "
 	    "READ ONLY")) != CORE_OK || (er = core_db_cmd(rd,
 	    harvest_sql[HARVEST_SQL_MATCH_DECLARE].sql)) != CORE_OK)

@@ -743,8 +743,20 @@ UPDATE authorships a
 -- and family name, as harvest_match_block() makes it), newest first.  An
 -- authorship that an external id placed (match_reason says which) brings
 -- that id.  Co-authors and categories are '|'-joined: name keys hold
--- letters, digits and spaces only, categories no '|'.
+-- letters, digits and spaces only, categories no '|'.  The authors of
+-- a paper come once per paper (the reader drops the authorship's own
+-- name); a paper of more than 100 authors gives no co-author evidence:
+-- in a collaboration everybody shares everybody, and its lists would
+-- grow with the square of its size.
 DECLARE match_cur NO SCROLL CURSOR FOR
+WITH pk AS (
+	SELECT paper_id,
+	       CASE WHEN count(*) <= 100
+	            THEN string_agg(name_key, '|' ORDER BY position)
+	            ELSE '' END AS keys
+	  FROM authorships
+	 WHERE name_key <> ''
+	 GROUP BY paper_id)
 SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$'),
        a.paper_id, a.position, a.raw_name, a.name_key,
        coalesce(a.researcher_id, 0),
@@ -758,14 +770,11 @@ SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$'),
        (r.openalex_id IS NOT NULL OR r.orcid IS NOT NULL
         OR r.s2_id IS NOT NULL),
        EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id),
-       coalesce((SELECT string_agg(b.name_key, '|' ORDER BY b.position)
-                   FROM authorships b
-                  WHERE b.paper_id = a.paper_id
-                    AND b.position <> a.position
-                    AND b.name_key <> ''), ''),
+       pk.keys,
        array_to_string(p.categories, '|')
   FROM authorships a
   JOIN papers p ON p.id = a.paper_id
+  JOIN pk ON pk.paper_id = a.paper_id
   LEFT JOIN researchers r ON r.id = a.researcher_id
  WHERE a.name_key <> ''
  ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position;
