@@ -99,8 +99,15 @@ else
 fi
 
 # ---------------------------------------------------------------- nginx
-freeport() { python3 -c 'import socket; s = socket.socket()
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# A port nothing listens on (bash's /dev/tcp: no interpreter to start).
+freeport() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 30000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || break
+	done
+	echo "$p"
+}
 hp=$(freeport)
 sp=$(freeport)
 while [ "$sp" = "$hp" ]; do sp=$(freeport); done

@@ -20,20 +20,24 @@
 # stopping the replica sends reads to the primary.  Everything it starts
 # is stopped again, even on failure.  Loopback only; about 1-2 minutes.
 #
-#   tests/multihost/run.sh [--build DIR] [--papers N|all]
+#   tests/multihost/run.sh [--build DIR] [--no-build] [--papers N|all]
 #
-# --build: where to build (default build, the release build); --papers:
+# --build: where to build (default build, the release build); --no-build:
+# use what is there; --papers:
 # how many papers of the bundled dataset to load (default 2000; all of
 # them take about a minute longer).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=build
 papers=2000
+nobuild=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
 	--papers) papers=$2; shift 2 ;;
-	*) echo "usage: $0 [--build DIR] [--papers N|all]" >&2; exit 2 ;;
+	--no-build) nobuild=1; shift ;;
+	*) echo "usage: $0 [--build DIR] [--no-build] [--papers N|all]" >&2
+		exit 2 ;;
 	esac
 done
 pgbin=/usr/lib/postgresql/15/bin
@@ -98,16 +102,16 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 die() { echo "Bail out! $*"; exit 1; }
-port_free() { python3 -c 'import socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null; }
+# Nothing accepts connections on 127.0.0.1:PORT.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in $LB_PORT $PA_PORT $PB_PORT $A_BASE $((A_BASE + 1)) $((A_BASE + 2)) \
     $B_BASE $((B_BASE + 1)) $((B_BASE + 2)); do
 	port_free "$p" || die "port $p is in use (WEFT_MH_PORT moves the nginx ports)"
 done
 
 # ---------------------------------------------------------------- build
-make -s -C "$root" BUILD="$build" all >"$tmp/build.log" 2>&1 ||
+[ -n "$nobuild" ] ||
+    make -s -C "$root" BUILD="$build" all >"$tmp/build.log" 2>&1 ||
     die "make failed: $(tail -5 "$tmp/build.log")"
 say "build ($build) up to date after $(($(date +%s) - t_start)) s"
 t_start=$(date +%s)
@@ -408,6 +412,28 @@ for _ in $(seq 50); do
 done
 ok $rep "... and reaches the replica"
 cookiejar=$JAR
+
+# ---------------------------------------------------------------- cache
+# Both hosts cache the paper page in the one Redis; a write on the
+# primary and a generation bump (what the harvester does) make both
+# render it afresh from the replica.
+for u in "$A" "$B" "$A" "$B"; do curl -s -o /dev/null "$u$ppath"; done
+WEFT_URL=$B get "$ppath"
+header_is X-Weft-Cache hit "host B serves the page host A cached (one Redis)"
+mark="mh-mark-$$"
+psql_p "UPDATE papers SET abstract = abstract || ' $mark'
+    WHERE arxiv_id = '$(echo "${ppath#/papers/}" | cut -d- -f1)'"
+lsn=$(psql_p "SELECT pg_current_wal_lsn()")
+for _ in $(seq 100); do
+	[ "$(psql_r "SELECT pg_last_wal_replay_lsn() >= '$lsn'::pg_lsn")" = t ] && break
+	sleep 0.05
+done
+rcli INCR weft:gen >/dev/null
+sleep 1.1 # the workers re-read the generation once a second
+WEFT_URL=$A get "$ppath"
+body_has "$mark" "after the bump host A shows the change"
+WEFT_URL=$B get "$ppath"
+body_has "$mark" "... and so does host B"
 
 # ---------------------------------------------------------------- kill A
 # Host A dies (every process, kill -9) under load: nginx retries each GET
