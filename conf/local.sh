@@ -140,6 +140,8 @@ load_data() {
 	fi
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" load
 	echo "$sum" >"$stamp"
+	# Cached pages are stale now: a new cache generation.
+	redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
 }
 
 pidof_mod() {

@@ -71,11 +71,17 @@ account_links(struct core_html *h, const struct acc_session *s)
 	core_html_pop(h); /* form */
 }
 
+/* The header's account slot, filled directly: this module knows who is
+ * signed in. */
+static void
+account_slot(struct core_html *h, const void *arg)
+{
+	account_links(h, arg);
+}
+
 /*
- * The page shell, the same markup as the pages module's layout.c
- * (header with brand, search and navigation; footer), so the account
- * pages look like the rest of the site.  The account slot is filled
- * directly: this module knows who is signed in.
+ * The page shell: core's site header and footer around the account
+ * pages, so they look like the rest of the site.
  */
 static void
 shell_open(struct core_html *h, const char *title, const struct acc_session *s,
@@ -106,59 +112,7 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(CLASS, "skip"), A(HREF, "#main"),
-		AEND },
-	    "Skip to content");
-	core_html_elem(h, CORE_TAG_HEADER,
-	    (const struct core_attr[]){ A(CLASS, "site-header"), AEND });
-	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "wrap site-bar"), AEND });
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(CLASS, "brand"), A(HREF, "/"),
-		A(ARIA_LABEL, "weft home"), AEND });
-	core_html_elemtext(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "brand-mark"),
-		A(ARIA_HIDDEN, "true"), AEND },
-	    "◍");
-	core_html_elemtext(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "brand-name"), AEND }, "weft");
-	core_html_pop(h); /* a */
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(CLASS, "site-search"),
-		A(ACTION, "/search"), A(METHOD, "get"), A(ROLE, "search"),
-		AEND });
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, "site-q"),
-		AEND },
-	    "Search papers, researchers and institutions");
-	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(ID, "site-q"), A(TYPE, "search"),
-		A(NAME, "q"),
-		A(PLACEHOLDER, "Search papers, people, institutions"),
-		A(MAXLENGTH, "300"), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), AEND }, "Search");
-	core_html_pop(h); /* form */
-	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "site-nav"),
-		A(ARIA_LABEL, "Main"), AEND });
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, "/researchers"), AEND },
-	    "Researchers");
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, "/institutions"), AEND },
-	    "Institutions");
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, "/about"), AEND }, "About");
-	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "account"), AEND });
-	account_links(h, s);
-	core_html_pop(h); /* span */
-	core_html_pop(h); /* nav */
-	core_html_pop(h); /* div */
-	core_html_pop(h); /* header */
-
+	core_site_header(h, account_slot, s);
 	core_html_elem(h, CORE_TAG_MAIN,
 	    (const struct core_attr[]){ A(ID, "main"), A(CLASS, main_class),
 		AEND });
@@ -167,43 +121,8 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 static void
 shell_close(struct core_html *h)
 {
-	static const char *const links[][2] = {
-		{ "/about", "About" },
-		{ "/contact", "Contact" },
-		{ "/privacy", "Privacy" },
-		{ "/developers", "Developers" },
-	};
-	size_t i;
-
 	core_html_pop(h); /* main */
-	core_html_elem(h, CORE_TAG_FOOTER,
-	    (const struct core_attr[]){ A(CLASS, "site-footer"), AEND });
-	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "wrap footer-grid"), AEND });
-	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "footer-brand"), AEND });
-	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "brand"), AEND });
-	core_html_elemtext(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "brand-mark"),
-		A(ARIA_HIDDEN, "true"), AEND },
-	    "◍");
-	core_html_elemtext(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "brand-name"), AEND }, "weft");
-	core_html_pop(h); /* p */
-	core_html_pop(h); /* footer-brand */
-	core_html_elem(h, CORE_TAG_DIV,
-	    (const struct core_attr[]){ A(CLASS, "footer-col"), AEND });
-	core_html_elemtext(h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "eyebrow"), AEND }, "Site");
-	core_html_elem(h, CORE_TAG_UL, NULL);
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, links[i][0]), AEND },
-		    links[i][1]);
-		core_html_pop(h);
-	}
+	core_site_footer(h);
 	core_html_close(h);
 }
 

@@ -360,6 +360,16 @@ void core_html_ssi_endif(struct core_html *);
 /* Closes everything still open; returns the sticky error. */
 enum core_err core_html_close(struct core_html *);
 
+/*
+ * The site's chrome, shared by every module that renders HTML: the skip
+ * link and header bar (brand, search, navigation), whose account slot
+ * account(h, arg) fills (an SSI include on public pages, direct links on
+ * account pages), and the footer (links, credits, licences).
+ */
+void core_site_header(struct core_html *,
+    void (*account)(struct core_html *, const void *), const void *arg);
+void core_site_footer(struct core_html *);
+
 /* Appends s HTML-escaped to b (for code that builds attribute text). */
 void core_html_escape(struct core_buf *b, const char *s);
 
