@@ -1,0 +1,126 @@
+#!/bin/bash
+# tests/bench/load.sh -- "weft-harvest load" speed and peak memory (not a
+# test: not in `make test`).
+#
+#   tests/bench/load.sh [SIZE...]     default: bundled 1000000
+#
+# SIZE is "bundled" (sql/data as shipped: ROR, OpenAlex, 13,663 + 200
+# papers) or a number of papers: a JSON-lines file of synthetic copies of
+# the bundled listing rows (each copy with new arXiv ids 30MM.NNNNN ..
+# 89MM.NNNNN, everything else as recorded), written streaming, loaded
+# alone (the other data files empty).  Each size gets a fresh, throwaway
+# PostgreSQL cluster (its own var dir and port, unix socket only,
+# migrated); the load runs under /usr/bin/time -v.  Prints one line per
+# size: papers, seconds, papers/s, peak RSS of weft-harvest.  The load
+# includes matching (it ends with "match").
+#
+# Environment: BUILD (default build), BENCH_VAR (default var/bench-load),
+# BENCH_PORT (default 8187).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+build=${BUILD:-build}
+bin=$root/$build/weft-harvest
+base=${BENCH_VAR:-$root/var/bench-load}
+port=${BENCH_PORT:-8187}
+pgbin=/usr/lib/postgresql/15/bin
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
+[ $# -gt 0 ] || set -- bundled 1000000
+[ -x "$bin" ] || make -s BUILD="$build" harvest
+[ -x /usr/bin/time ] || { echo "load.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+stop() {
+	[ -f "$var/pg/data/PG_VERSION" ] &&
+	    aspg "$pgbin/pg_ctl" -D "$var/pg/data" -m fast stop >/dev/null 2>&1
+	rm -rf "$var"
+}
+
+# A fresh cluster under $var, migrated; $var/weft.conf points at it.
+pg_fresh() {
+	rm -rf "$var"
+	mkdir -p "$var/pg/run" "$var/data"
+	$SUDO chown -R postgres "$var/pg"
+	aspg "$pgbin/initdb" -D "$var/pg/data" --auth=trust -U weft -E UTF8 \
+	    --locale=C.UTF-8 --no-sync >/dev/null
+	cat >>"$var/pg/data/postgresql.conf" <<-CONF
+	listen_addresses = ''
+	port = $port
+	unix_socket_directories = '$var/pg/run'
+	shared_buffers = 256MB
+	fsync = off
+	synchronous_commit = off
+	full_page_writes = off
+	CONF
+	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -l "$var/pg/server.log" -w \
+	    start >/dev/null
+	psql -h "$var/pg/run" -p "$port" -U weft -d postgres -qc \
+	    "CREATE DATABASE weft"
+	cat >"$var/weft.conf" <<-CONF
+	db = host=$var/pg/run port=$port dbname=weft user=weft
+	sql_dir = $root/sql
+	log_level = warn
+	CONF
+	WEFT_CONF=$var/weft.conf "$bin" migrate >/dev/null
+}
+
+# synth N OUT: N papers, copies of the bundled listing with new ids.
+synth() {
+	python3 - "$1" "$2" "$root/sql/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz" <<-'PY'
+	import gzip, json, sys
+	n, out, src = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+	done = copy = 0
+	with gzip.open(out, "wt", compresslevel=1) as w:
+	    while done < n:
+	        yymm = (30 + copy // 12) * 100 + copy % 12 + 1
+	        with gzip.open(src, "rt") as r:
+	            for i, line in enumerate(r):
+	                if done >= n:
+	                    break
+	                o = json.loads(line)
+	                o["id"] = "%04d.%05d" % (yymm, i + 1)
+	                w.write(json.dumps(o, ensure_ascii=False) + "\n")
+	                done += 1
+	        copy += 1
+	PY
+}
+
+# measure LABEL DATADIR NPAPERS
+measure() {
+	local t0 t1 secs rss
+	t0=$(date +%s.%N)
+	WEFT_CONF=$var/weft.conf /usr/bin/time -v -o "$var/time.txt" \
+	    "$bin" load --data "$2" >"$var/load.out" 2>"$var/load.err" || {
+		echo "load.sh: $1: load failed:" >&2
+		tail -5 "$var/load.err" >&2
+		return 1
+	}
+	t1=$(date +%s.%N)
+	secs=$(echo "$t1 - $t0" | bc -l)
+	rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' \
+	    "$var/time.txt")
+	printf '%-10s %9d papers %8.1f s %8.1f papers/s  peak RSS %6.1f MB\n' \
+	    "$1" "$3" "$secs" "$(echo "$3 / $secs" | bc -l)" \
+	    "$(echo "$rss / 1024" | bc -l)"
+	sed 's/^/           /' "$var/load.out"
+}
+
+for size in "$@"; do
+	var=$base/$size
+	trap stop EXIT
+	pg_fresh
+	if [ "$size" = bundled ]; then
+		measure bundled "$root/sql/data" 13863
+	else
+		for f in ror_v2_records_from_ror-records.jsonl.gz \
+		    openalex_institutions.jsonl.gz openalex_authors.jsonl.gz \
+		    arxiv-metadata-oai-snapshot.first200.jsonl.gz; do
+			printf '' | gzip >"$var/data/$f"
+		done
+		synth "$size" "$var/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
+		measure "$size" "$var/data" "$size"
+	fi
+	stop
+	trap - EXIT
+done
