@@ -511,7 +511,8 @@ struct core_redis;
 struct redisReply; /* hiredis */
 
 /*
- * A connection to the Redis unix socket at path, made now if possible and
+ * A connection to Redis at path (a unix socket path, or "host:port" for a
+ * Redis shared by several machines), made now if possible and
  * again (at most once a second) whenever it is broken.  Never NULL; free
  * with core_redis_close().
  */

@@ -7,6 +7,7 @@
  * timeout.  hiredis 0.14 (Debian 12): the old API.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -27,11 +28,21 @@ redis_connect(struct core_redis *r)
 {
 	struct timeval tv = { 0, 200000 };
 	time_t now = time(NULL);
+	const char *colon;
 
 	if (r->c != NULL || now == r->last_try)
 		return;
 	r->last_try = now;
-	r->c = redisConnectUnixWithTimeout(r->path, tv);
+	/* "host:port" for a Redis shared by several machines, else a
+	 * unix socket path. */
+	if (r->path[0] != '/' && (colon = strrchr(r->path, ':')) != NULL) {
+		char host[256];
+
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - r->path),
+		    r->path);
+		r->c = redisConnectWithTimeout(host, atoi(colon + 1), tv);
+	} else
+		r->c = redisConnectUnixWithTimeout(r->path, tv);
 	if (r->c == NULL || r->c->err) {
 		core_log(CORE_LOG_WARN, "redis", "cannot connect to %s: %s",
 		    r->path, r->c != NULL ? r->c->errstr : "no memory");

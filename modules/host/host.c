@@ -68,6 +68,11 @@ open_socket(struct host *hs, const char *listen)
 	struct group *gr;
 	long mode;
 
+	if (listen == NULL) {
+		/* listen.<module> first: each pool has its own address. */
+		snprintf(buf, sizeof(buf), "listen.%s", hs->mod->name);
+		listen = core_conf_get(hs->conf, buf, NULL);
+	}
 	if (listen == NULL)
 		listen = core_conf_get(hs->conf, "listen", NULL);
 	if (listen == NULL) {
