@@ -14,6 +14,24 @@
 #include "core.h"
 #include "pages.h"
 
+/*
+ * 1 when the request's path is canon.  canon is percent-encoded (an odd
+ * slug), the request path decoded: compare decoded forms, or such a
+ * page would redirect to itself forever.
+ */
+static int
+is_canon(const struct core_req *req, const char *canon)
+{
+	char *dec = NULL;
+	int same;
+
+	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
+		return 0;
+	same = strcmp(core_req_path(req), dec) == 0;
+	free(dec);
+	return same;
+}
+
 /* Longer lookups are not names of institutions. */
 #define NAME_MAX_LEN 300
 
@@ -99,7 +117,7 @@ by_id(struct core_req *req, long long id)
 	    CORE_OK)
 		return er;
 	canon = pages_institution_path(id, pages_str(m, "slug"));
-	if (strcmp(core_req_path(req), canon) != 0)
+	if (!is_canon(req, canon))
 		redirect(req, canon);
 	else
 		er = pages_respond(req, PAGES_INSTITUTION, m);

@@ -8,6 +8,24 @@
 #include "core.h"
 #include "pages.h"
 
+/*
+ * 1 when the request's path is canon.  canon is percent-encoded (an odd
+ * slug), the request path decoded: compare decoded forms, or such a
+ * page would redirect to itself forever.
+ */
+static int
+is_canon(const struct core_req *req, const char *canon)
+{
+	char *dec = NULL;
+	int same;
+
+	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
+		return 0;
+	same = strcmp(core_req_path(req), dec) == 0;
+	free(dec);
+	return same;
+}
+
 /* Redirects to path with the request's query string kept. */
 static void
 redirect(struct core_req *req, const char *path)
@@ -45,7 +63,7 @@ pages_paper(struct core_req *req)
 	    CORE_OK)
 		return er;
 	canon = pages_paper_path(aid.id, pages_str(m, "slug"));
-	if (aid.version != 0 || strcmp(core_req_path(req), canon) != 0)
+	if (aid.version != 0 || !is_canon(req, canon))
 		redirect(req, canon);
 	else
 		er = pages_respond(req, PAGES_PAPER, m);
