@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 #include "pages.h"
@@ -49,7 +50,13 @@ link_fact(struct core_buf *b, const char *label, const char *text,
 	if (url == NULL)
 		return;
 	item(b, label);
-	core_md_link(b, text != NULL ? text : url, url);
+	/* URLs from data (a website) may be javascript: or worse: only
+	 * http(s) becomes a link, anything else stays text. */
+	if (strncasecmp(url, "http://", 7) == 0 ||
+	    strncasecmp(url, "https://", 8) == 0)
+		core_md_link(b, text != NULL ? text : url, url);
+	else
+		core_md_text(b, text != NULL ? text : url);
 	core_buf_putc(b, '\n');
 }
 
