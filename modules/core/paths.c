@@ -4,9 +4,30 @@
  * (a feed item, a sitemap entry, a follow redirect) never redirects.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core.h"
+
+/*
+ * "{prefix}{id}-{slug}", the slug percent-encoded as pages does it: a
+ * loader's slug is [a-z0-9-] and passes unchanged, but an odd one ('"',
+ * spaces) must not reach a sitemap or feed link raw, and must give the
+ * same URL as the page's canonical one.
+ */
+static char *
+with_slug(const char *prefix, const char *id, const char *slug)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	core_buf_puts(&b, prefix);
+	core_buf_puts(&b, id);
+	if (slug != NULL && *slug != '\0') {
+		core_buf_putc(&b, '-');
+		core_url_encode(&b, slug, 0);
+	}
+	return core_buf_steal(&b);
+}
 
 char *
 core_paper_path(const char *arxiv_id, const char *slug)
@@ -17,25 +38,25 @@ core_paper_path(const char *arxiv_id, const char *slug)
 	 * same slug: do not repeat the id. */
 	if (slug != NULL && strncmp(slug, arxiv_id, n) == 0 && slug[n] == '-')
 		slug += n + 1;
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/papers/%s", arxiv_id);
-	return core_xasprintf("/papers/%s-%s", arxiv_id, slug);
+	return with_slug("/papers/", arxiv_id, slug);
 }
 
 char *
 core_researcher_path(long long id, const char *slug)
 {
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/researchers/%lld", id);
-	return core_xasprintf("/researchers/%lld-%s", id, slug);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%lld", id);
+	return with_slug("/researchers/", num, slug);
 }
 
 char *
 core_institution_path(long long id, const char *slug)
 {
-	if (slug == NULL || *slug == '\0')
-		return core_xasprintf("/institutions/%lld", id);
-	return core_xasprintf("/institutions/%lld-%s", id, slug);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%lld", id);
+	return with_slug("/institutions/", num, slug);
 }
 
 int
