@@ -4,7 +4,7 @@
 # runs the unit tests and the integration tests (HTTP through nginx) with
 # prove, stops the servers.  `make test` calls it; so does .ci/run.
 #
-#   tests/run.sh              everything
+#   tests/run.sh              everything (with each fuzz target briefly)
 #   tests/run.sh unit         unit tests only (no servers)
 #   tests/run.sh integration  integration tests only
 set -uo pipefail
@@ -20,6 +20,10 @@ make -s SAN=1 all unit-bins || exit 1
 tests=()
 if [ "$what" != integration ]; then
 	tests+=(tests/static/t_*.sh build-san/tests/test_*)
+	# Every fuzz target a few seconds (WEFT_FUZZ_SECONDS, default 5).
+	if [ "$what" != unit ] && make -s FUZZ=1 fuzz-bins; then
+		tests+=(tests/fuzz/t_fuzz.sh)
+	fi
 fi
 if [ "$what" != unit ]; then
 	conf/local.sh down --var "$var" >/dev/null 2>&1

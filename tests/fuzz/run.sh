@@ -1,8 +1,10 @@
 #!/bin/sh
 # run.sh -- runs every libFuzzer target in BINDIR for SECONDS each.
 #
-#   tests/fuzz/run.sh BINDIR SECONDS
+#   tests/fuzz/run.sh [--tap] BINDIR SECONDS
 #
+# With --tap each target is one TAP line ("ok N - fuzz_x: E execs") and
+# the plan comes last, for prove (tests/fuzz/t_fuzz.sh).
 # Each fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME/, copied
 # to a temporary directory so that the inputs a run discovers do not end
 # up in the repository.  Prints one line per target with its executions
@@ -11,8 +13,13 @@
 
 set -u
 
+tap=0
+if [ "${1:-}" = --tap ]; then
+	tap=1
+	shift
+fi
 if [ $# -ne 2 ]; then
-	echo "usage: $0 BINDIR SECONDS" >&2
+	echo "usage: $0 [--tap] BINDIR SECONDS" >&2
 	exit 2
 fi
 bindir=$1
@@ -49,8 +56,15 @@ for bin in "$bindir"/fuzz_*; do
 		verdict="CRASHED (exit $rc, log $log)"
 		status=1
 	fi
-	printf '%-12s %12s execs  %s\n' "$name" "${execs:-?}" "$verdict"
+	if [ "$tap" = 1 ]; then
+		[ "$verdict" = ok ] && pre=ok || pre="not ok"
+		printf '%s %d - fuzz_%s: %s execs in %ss %s\n' "$pre" "$ran" \
+		    "$name" "${execs:-?}" "$secs" "${verdict#ok}"
+	else
+		printf '%-12s %12s execs  %s\n' "$name" "${execs:-?}" "$verdict"
+	fi
 done
+[ "$tap" = 1 ] && echo "1..$ran"
 
 if [ "$ran" -eq 0 ]; then
 	echo "no fuzz_* binaries in $bindir" >&2
