@@ -19,6 +19,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/privacy", pages_privacy },
 	{ "GET", "/contact", pages_contact },
 	{ "GET", "/developers", pages_developers },
+	{ "GET", "/search", pages_search },
 	{ "GET", "*", pages_not_found },
 	{ NULL, NULL, NULL },
 };

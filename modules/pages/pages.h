@@ -54,6 +54,7 @@ enum pages_kind {
 	PAGES_DOC,          /* about, privacy, contact, developers */
 	PAGES_CHOICES,      /* 300: several institutions match */
 	PAGES_ERROR,        /* 404 and the other errors */
+	PAGES_SEARCH,       /* /search */
 	PAGES_KIND__MAX
 };
 
@@ -263,5 +264,109 @@ void pages_h_text(struct core_html *, enum core_tag, const char *cls,
 void pages_h_link(struct core_html *, const char *href, const char *cls,
     const char *text);
 void pages_h_eyebrow(struct core_html *, const char *text);
+
+/* ------------------------------------------------------------------ */
+/* search.c: /search (parsing is pure, for the unit tests)             */
+/* ------------------------------------------------------------------ */
+
+/* The longest q we take, in bytes: longer is a 400. */
+#define PAGES_SEARCH_QMAX 512
+
+enum pages_search_type {
+	PAGES_SEARCH_ALL, /* no type: papers, and the top few people/places */
+	PAGES_SEARCH_PAPERS,
+	PAGES_SEARCH_RESEARCHERS,
+	PAGES_SEARCH_INSTITUTIONS,
+	PAGES_SEARCH_TYPE__MAX
+};
+enum pages_search_sort {
+	PAGES_SEARCH_RELEVANCE,
+	PAGES_SEARCH_NEWEST,
+	PAGES_SEARCH_CITATIONS,
+	PAGES_SEARCH_SORT__MAX
+};
+extern const char *const pages_search_types[PAGES_SEARCH_TYPE__MAX];
+extern const char *const pages_search_sorts[PAGES_SEARCH_SORT__MAX];
+
+/* The filters of a paper search; NULL / 0 when absent. */
+struct pages_search_filter {
+	const char *category;
+	char from[11]; /* "YYYY-MM-DD" or "" */
+	char to[11];
+	long long researcher;
+	long long institution;
+};
+
+/*
+ * A date filter: "YYYY" or "YYYY-MM-DD" (a real calendar day).  A year
+ * alone means its first day, or its last when upper.  Writes the
+ * normalised "YYYY-MM-DD" to out and returns 0, or -1 when malformed.
+ */
+int pages_search_date(const char *s, int upper, char out[11]);
+
+/*
+ * Splits a query the way websearch_to_tsquery reads it: "quoted
+ * phrases", -negated words or phrases, the operator "or".  Appends to
+ * pos the positive words separated by single spaces (quotes and
+ * operators removed) and to neg the negated words and phrases joined
+ * with " or " (phrases keep their quotes).  Never fails.
+ */
+void pages_search_words(const char *q, struct core_buf *pos,
+    struct core_buf *neg);
+/* "a b c" -> "a or b or c" appended to out. */
+void pages_search_or(const char *words, struct core_buf *out);
+
+/*
+ * Splits text marked with U+E000 (start) and U+E001 (stop) into an
+ * array of {"text": …} and {"text": …, "match": true} segments; stray
+ * or unbalanced markers are dropped.  New reference.
+ */
+json_t *pages_search_marks(const char *s);
+
+enum core_err pages_search(struct core_req *);
+
+/* search_store.c: the search statements (the second store file). */
+struct pages_search_q {
+	const char *q;	 /* the user's text */
+	const char *pos; /* positive words, space-separated */
+	const char *neg; /* negated words, " or "-joined ("" none) */
+	enum pages_search_sort sort;
+	const struct pages_search_filter *f;
+	long page;
+};
+/*
+ * A page of paper hits (cards with "match", "title_marks", "snippet")
+ * into *items, the number of hits *total, *capped when the all-words
+ * pool was full (more matches exist), the category facets *facets
+ * ([{"category","count"}]).  CORE_OK or CORE_EDB (logged).
+ */
+enum core_err pages_search_store_papers(struct core_db *, const char *base,
+    const struct pages_search_q *, json_t **items, long long *total,
+    int *capped, json_t **facets);
+/* Researchers or institutions by name: a page (n from offset) and the
+ * total.  CORE_OK or CORE_EDB. */
+enum core_err pages_search_store_researchers(struct core_db *,
+    const char *base, const char *q, int n, long long offset,
+    json_t **items, long long *total);
+enum core_err pages_search_store_institutions(struct core_db *,
+    const char *base, const char *q, int n, long long offset,
+    json_t **items, long long *total);
+
+/* render_search.c */
+void pages_render_search_html(struct core_html *, const struct pages_page *);
+void pages_render_search_md(struct core_buf *, const struct pages_page *);
+
+/* Helpers of render_html.c and render_md.c that render_search.c shares. */
+void pages_html_authors(struct core_html *, const struct pages_page *,
+    const json_t *authors, long long total);
+void pages_html_date(struct core_html *, const char *iso);
+void pages_html_category(struct core_html *, const char *code, int primary);
+void pages_html_pager(struct core_html *, const struct pages_page *,
+    const json_t *pagination);
+/* "12,345" into buf (returned). */
+const char *pages_html_num(char *buf, size_t sz, long long n);
+void pages_md_authors(struct core_buf *, const json_t *authors,
+    long long total);
+void pages_md_pager(struct core_buf *, const json_t *pagination);
 
 #endif /* PAGES_H */

@@ -1353,6 +1353,41 @@ error_page(struct core_html *h, const struct pages_page *p)
 	pages_layout_close(h, p);
 }
 
+/* ---------------------------------------------------------------- shared */
+
+/* The card pieces render_search.c reuses (see pages.h). */
+void
+pages_html_authors(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	authors_line(h, p, authors, total);
+}
+
+void
+pages_html_date(struct core_html *h, const char *iso)
+{
+	date(h, iso);
+}
+
+void
+pages_html_category(struct core_html *h, const char *code, int primary)
+{
+	category(h, code, primary);
+}
+
+void
+pages_html_pager(struct core_html *h, const struct pages_page *p,
+    const json_t *pg)
+{
+	pager(h, p, pg, "← previous", "next →");
+}
+
+const char *
+pages_html_num(char *buf, size_t sz, long long n)
+{
+	return fmt_num(buf, sz, n);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 enum core_err
@@ -1385,6 +1420,9 @@ pages_render_html(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_CHOICES:
 		choices(&h, p);
+		break;
+	case PAGES_SEARCH:
+		pages_render_search_html(&h, p);
 		break;
 	case PAGES_ERROR:
 	default:

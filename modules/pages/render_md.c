@@ -553,6 +553,19 @@ choices(struct core_buf *b, const json_t *m)
 	}
 }
 
+/* The pieces render_search.c reuses (see pages.h). */
+void
+pages_md_authors(struct core_buf *b, const json_t *as, long long total)
+{
+	authors(b, as, total);
+}
+
+void
+pages_md_pager(struct core_buf *b, const json_t *pg)
+{
+	pager(b, pg);
+}
+
 enum core_err
 pages_render_md(struct core_buf *b, const struct pages_page *p)
 {
@@ -585,6 +598,9 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_CHOICES:
 		choices(b, m);
+		break;
+	case PAGES_SEARCH:
+		pages_render_search_md(b, p);
 		break;
 	default:
 		core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));

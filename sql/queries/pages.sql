@@ -236,3 +236,294 @@ SELECT id, name, slug, country_name, type, researcher_count
   FROM institutions
  ORDER BY researcher_count DESC, name, id
  LIMIT $1::integer OFFSET $2::bigint;
+
+-- search
+-- The statements of /search (modules/pages/search_store.c).  Papers: a
+-- pool of at most $12 all-words matches (websearch_to_tsquery of the
+-- user's text $1, so quotes, -word and "or" work and nothing raises),
+-- then a fill of at most $13 any-word matches found through the query's
+-- rarer words only ($3, "a or b", chosen with SEARCH_RARE_WORDS): both
+-- are bounded however large the corpus grows.  Each pool takes the
+-- newest (or most cited) matches, which PostgreSQL finds by walking an
+-- index for common words and through the GIN index for rare ones; the
+-- search runs these with custom plans (SEARCH_CUSTOM_PLANS) so that the
+-- planner sees the words.  Ranking: all-words first, then ts_rank over
+-- the OR of every positive word ($2) with normalisation 1, then recency.
+-- $4 holds the negated words ("a or b"): the fill must avoid them too.
+-- Filters $5-$9 are NULL when absent (a custom plan folds them away).
+-- Highlights are marked with U+E000 and U+E001, removed from the text
+-- first, and split by the C code: ts_headline's output is never HTML.
+-- Columns: the paper card columns, tier, marked title, marked snippet,
+-- authors (json), total hits, all-words pool size, facets (json).
+
+-- name: SEARCH_CUSTOM_PLANS
+SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
+
+-- The words of $1 (space-separated) whose every lexeme is in fewer than
+-- $2 papers (a lexeme search_terms does not list is rare).  Words that
+-- are only stop words are left out.
+-- name: SEARCH_RARE_WORDS
+SELECT w
+  FROM regexp_split_to_table($1, '\s+') AS w
+ WHERE w <> ''
+   AND (SELECT max(coalesce(st.ndoc, 0))
+          FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig,
+                   weft_unaccent(w)))) AS l
+          LEFT JOIN search_terms st ON st.lexeme = l) < $2::integer;
+
+-- name: SEARCH_PAPERS_RELEVANCE
+WITH pool AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.published DESC, p.id DESC
+   LIMIT $12::integer
+), fill AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE $3::text <> ''
+     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($3))
+     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND NOT ($4::text <> '' AND p.search_vector @@
+             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.published DESC, p.id DESC
+   LIMIT $13::integer
+), hits AS MATERIALIZED (
+  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
+  UNION ALL
+  SELECT id, 2, published, citation_count, categories FROM fill
+), page AS (
+  SELECT h.id, h.tier, h.published,
+         ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($2)), 1) AS rank
+    FROM hits h JOIN papers p ON p.id = h.id
+   ORDER BY h.tier, 4 DESC, h.published DESC, h.id DESC
+   LIMIT $10::integer OFFSET $11::bigint
+)
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, p.citation_count, p.author_count,
+       p.fully_matched, g.tier,
+       ts_headline('english'::regconfig,
+           translate(p.title, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
+           chr(57345)),
+       ts_headline('english'::regconfig,
+           translate(p.abstract, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
+           'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
+           ', StopSel=' || chr(57345)),
+       (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
+                   'slug', r.slug) ORDER BY a.position)::text
+          FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12),
+       (SELECT count(*) FROM hits),
+       (SELECT count(*) FROM pool),
+       (SELECT json_agg(json_build_array(c, n))::text
+          FROM (SELECT c, count(*) AS n
+                  FROM hits, unnest(hits.categories) AS c
+                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
+  FROM page g JOIN papers p ON p.id = g.id
+ ORDER BY g.tier, g.rank DESC, g.published DESC, g.id DESC;
+
+-- name: SEARCH_PAPERS_NEWEST
+WITH pool AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.published DESC, p.id DESC
+   LIMIT $12::integer
+), fill AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE $3::text <> ''
+     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($3))
+     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND NOT ($4::text <> '' AND p.search_vector @@
+             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.published DESC, p.id DESC
+   LIMIT $13::integer
+), hits AS MATERIALIZED (
+  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
+  UNION ALL
+  SELECT id, 2, published, citation_count, categories FROM fill
+), page AS (
+  SELECT h.id, h.tier, h.published, 0 AS rank
+    FROM hits h
+   ORDER BY h.tier, h.published DESC, h.id DESC
+   LIMIT $10::integer OFFSET $11::bigint
+)
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, p.citation_count, p.author_count,
+       p.fully_matched, g.tier,
+       ts_headline('english'::regconfig,
+           translate(p.title, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
+           chr(57345)),
+       ts_headline('english'::regconfig,
+           translate(p.abstract, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
+           'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
+           ', StopSel=' || chr(57345)),
+       (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
+                   'slug', r.slug) ORDER BY a.position)::text
+          FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12),
+       (SELECT count(*) FROM hits),
+       (SELECT count(*) FROM pool),
+       (SELECT json_agg(json_build_array(c, n))::text
+          FROM (SELECT c, count(*) AS n
+                  FROM hits, unnest(hits.categories) AS c
+                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
+  FROM page g JOIN papers p ON p.id = g.id
+ ORDER BY g.tier, g.rank DESC, g.published DESC, g.id DESC;
+
+-- name: SEARCH_PAPERS_CITATIONS
+WITH pool AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.citation_count DESC NULLS LAST, p.id DESC
+   LIMIT $12::integer
+), fill AS MATERIALIZED (
+  SELECT p.id, p.published, p.citation_count, p.categories
+    FROM papers p
+   WHERE $3::text <> ''
+     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($3))
+     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND NOT ($4::text <> '' AND p.search_vector @@
+             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.citation_count DESC NULLS LAST, p.id DESC
+   LIMIT $13::integer
+), hits AS MATERIALIZED (
+  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
+  UNION ALL
+  SELECT id, 2, published, citation_count, categories FROM fill
+), page AS (
+  SELECT h.id, h.tier, h.published, h.citation_count AS rank
+    FROM hits h
+   ORDER BY h.tier, h.citation_count DESC NULLS LAST, h.published DESC,
+            h.id DESC
+   LIMIT $10::integer OFFSET $11::bigint
+)
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, p.citation_count, p.author_count,
+       p.fully_matched, g.tier,
+       ts_headline('english'::regconfig,
+           translate(p.title, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
+           chr(57345)),
+       ts_headline('english'::regconfig,
+           translate(p.abstract, chr(57344) || chr(57345), ''),
+           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
+           'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
+           'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
+           ', StopSel=' || chr(57345)),
+       (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
+                   'slug', r.slug) ORDER BY a.position)::text
+          FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12),
+       (SELECT count(*) FROM hits),
+       (SELECT count(*) FROM pool),
+       (SELECT json_agg(json_build_array(c, n))::text
+          FROM (SELECT c, count(*) AS n
+                  FROM hits, unnest(hits.categories) AS c
+                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
+  FROM page g JOIN papers p ON p.id = g.id
+ ORDER BY g.tier, g.rank DESC NULLS LAST, g.published DESC, g.id DESC;
+
+-- Names, unaccented and lower-cased (weft_name_key, indexed by trigrams):
+-- similar as a whole (%) or as a word of the name (%>), ranked by the
+-- better of the two similarities in steps of 0.1, then by size.
+-- name: SEARCH_RESEARCHERS
+SELECT id, name, slug, paper_count, h_index, citations, count(*) OVER ()
+  FROM (SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
+               greatest(similarity(weft_name_key(r.name), weft_name_key($1)),
+                        word_similarity(weft_name_key($1),
+                            weft_name_key(r.name))) AS sim
+          FROM researchers r
+         WHERE r.paper_count > 0
+           AND (weft_name_key(r.name) % weft_name_key($1)
+                OR weft_name_key(r.name) %> weft_name_key($1))) s
+ ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
+ LIMIT $2::integer OFFSET $3::bigint;
+
+-- name: SEARCH_INSTITUTIONS
+SELECT id, name, slug, country_name, type, researcher_count, count(*) OVER ()
+  FROM (SELECT i.id, i.name, i.slug, i.country_name, i.type,
+               i.researcher_count,
+               greatest(similarity(weft_name_key(i.name), weft_name_key($1)),
+                        word_similarity(weft_name_key($1),
+                            weft_name_key(i.name))) AS sim
+          FROM institutions i
+         WHERE weft_name_key(i.name) % weft_name_key($1)
+            OR weft_name_key(i.name) %> weft_name_key($1)) s
+ ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
+ LIMIT $2::integer OFFSET $3::bigint;

@@ -1,0 +1,736 @@
+/*
+ * render_search.c -- the search view model (search.c) to HTML and
+ * markdown.  The page shell and the card pieces come from layout.c and
+ * render_html.c through pages.h.  Highlights arrive as segments
+ * ({"text"}, {"text","match":true}): each is written escaped, matches
+ * inside <mark>, so nothing from the database is ever taken as markup.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define END                                                                    \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
+
+static const char *
+rel(const struct pages_page *p, const char *url)
+{
+	return url != NULL ? pages_rel(p->base, url) : NULL;
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+/* Segments, matches in <mark>; fallback text when there are none. */
+static void
+marked(struct core_html *h, const json_t *segs, const char *fallback)
+{
+	const json_t *s;
+	size_t i;
+
+	if (json_array_size(segs) == 0) {
+		core_html_text(h, fallback != NULL ? fallback : "");
+		return;
+	}
+	json_array_foreach(segs, i, s)
+	{
+		if (json_is_true(json_object_get(s, "match")))
+			core_html_elemtext(h, CORE_TAG_MARK, NULL,
+			    pages_str(s, "text"));
+		else
+			core_html_text(h, pages_str(s, "text"));
+	}
+}
+
+static void
+hidden(struct core_html *h, const char *name, const char *val)
+{
+	if (val == NULL || *val == '\0')
+		return;
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, name),
+		A(VALUE, val), END });
+}
+
+static void
+option(struct core_html *h, const char *val, const char *label, int sel)
+{
+	core_html_elemtext(h, CORE_TAG_OPTION,
+	    (const struct core_attr[]){ A(VALUE, val),
+		A(SELECTED, sel ? "" : NULL), END },
+	    label);
+}
+
+static void
+field(struct core_html *h, const char *id, const char *name,
+    const char *label, const char *val, const char *ph)
+{
+	pages_h_open(h, CORE_TAG_DIV, "search-field");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, id), END }, label);
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, id), A(TYPE, "text"),
+		A(NAME, name), A(VALUE, val), A(PLACEHOLDER, ph),
+		A(MAXLENGTH, "32"), END });
+	core_html_pop(h);
+}
+
+/* The search form, the query echoed (escaped by the writer). */
+static void
+form(struct core_html *h, const json_t *m)
+{
+	const json_t *f = json_object_get(m, "filters");
+	const char *type = pages_str(m, "search_type");
+	const char *sort = pages_str(m, "sort");
+	char id[24];
+	int i;
+
+	if (type == NULL)
+		type = "all";
+	if (sort == NULL)
+		sort = "relevance";
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(CLASS, "search-form"),
+		A(ACTION, "/search"), A(METHOD, "get"), A(ROLE, "search"),
+		END });
+	pages_h_open(h, CORE_TAG_DIV, "hero-search");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(CLASS, "sr-only"),
+		A(FOR, "search-q"), END },
+	    "Search the archive");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "search-q"), A(TYPE, "search"),
+		A(NAME, "q"), A(VALUE, pages_str(m, "query")),
+		A(PLACEHOLDER, "Words of a title or abstract, a name"),
+		A(MAXLENGTH, "512"), END });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS, "button button-primary"), END },
+	    "Search");
+	core_html_pop(h);
+
+	core_html_elem(h, CORE_TAG_DETAILS,
+	    (const struct core_attr[]){ A(CLASS, "search-options"), END });
+	core_html_elemtext(h, CORE_TAG_SUMMARY, NULL, "Filters and order");
+	pages_h_open(h, CORE_TAG_DIV, "search-fields");
+	pages_h_open(h, CORE_TAG_DIV, "search-field");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "search-type"), END }, "Find");
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ A(ID, "search-type"), A(NAME, "type"),
+		END });
+	option(h, "", "Everything", strcmp(type, "all") == 0);
+	for (i = 1; i < PAGES_SEARCH_TYPE__MAX; i++)
+		option(h, pages_search_types[i], pages_search_types[i],
+		    strcmp(type, pages_search_types[i]) == 0);
+	core_html_pop(h);
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_DIV, "search-field");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "search-sort"), END },
+	    "Order papers by");
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ A(ID, "search-sort"), A(NAME, "sort"),
+		END });
+	for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++)
+		option(h, pages_search_sorts[i], pages_search_sorts[i],
+		    strcmp(sort, pages_search_sorts[i]) == 0);
+	core_html_pop(h);
+	core_html_pop(h);
+	field(h, "search-category", "category", "Category",
+	    pages_str(f, "category"), "cs.SE");
+	field(h, "search-from", "from", "From", pages_str(f, "from"),
+	    "YYYY or YYYY-MM-DD");
+	field(h, "search-to", "to", "To", pages_str(f, "to"),
+	    "YYYY or YYYY-MM-DD");
+	if (pages_has_int(f, "researcher")) {
+		snprintf(id, sizeof(id), "%lld",
+		    pages_int(f, "researcher", 0));
+		hidden(h, "researcher", id);
+	}
+	if (pages_has_int(f, "institution")) {
+		snprintf(id, sizeof(id), "%lld",
+		    pages_int(f, "institution", 0));
+		hidden(h, "institution", id);
+	}
+	core_html_pop(h); /* search-fields */
+	core_html_pop(h); /* details */
+	core_html_pop(h); /* form */
+}
+
+static void
+tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
+{
+	static const char *const labels[PAGES_SEARCH_TYPE__MAX] = {
+		"Everything", "Papers", "Researchers", "Institutions"
+	};
+	const json_t *urls = json_object_get(m, "type_urls");
+	const char *cur = pages_str(m, "search_type");
+	int i;
+
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ A(CLASS, "search-tabs"),
+		A(ARIA_LABEL, "What to find"), END });
+	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++) {
+		const char *key = i == 0 ? "all" : pages_search_types[i];
+
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			A(HREF, rel(p, pages_str(urls, key))),
+			A(ARIA_CURRENT,
+			    cur != NULL && strcmp(cur, key) == 0 ? "page"
+								 : NULL),
+			END },
+		    labels[i]);
+	}
+	core_html_pop(h);
+}
+
+/* "1,234 papers", the sort links, the active filters. */
+static void
+summary(struct core_html *h, const struct pages_page *p, const json_t *m)
+{
+	const json_t *f = json_object_get(m, "filters");
+	const json_t *sorts = json_object_get(m, "sort_urls");
+	const char *type = pages_str(m, "search_type"), *sort;
+	const char *noun = "papers";
+	char num[32];
+	int i;
+
+	if (type != NULL && strcmp(type, "researchers") == 0)
+		noun = "researchers";
+	else if (type != NULL && strcmp(type, "institutions") == 0)
+		noun = "institutions";
+	pages_h_open(h, CORE_TAG_DIV, "search-summary");
+	pages_h_open(h, CORE_TAG_P, "soft");
+	if (json_is_true(json_object_get(m, "total_capped")))
+		core_html_textf(h,
+		    "More than %s %s match; the newest are ranked here. Add "
+		    "words or filters to narrow the search.",
+		    pages_html_num(num, sizeof(num),
+			pages_int(m, "total", 0)),
+		    noun);
+	else
+		core_html_textf(h, "%s %s",
+		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
+		    pages_int(m, "total", 0) == 1
+			? (strcmp(noun, "papers") == 0 ? "paper"
+			       : strcmp(noun, "researchers") == 0
+			       ? "researcher"
+			       : "institution")
+			: noun);
+	core_html_pop(h);
+	if (strcmp(noun, "papers") == 0) {
+		sort = pages_str(m, "sort");
+		core_html_elem(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "search-sorts faint"),
+			END });
+		core_html_text(h, "Order: ");
+		for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++) {
+			const char *k = pages_search_sorts[i];
+
+			if (i > 0)
+				core_html_text(h, " · ");
+			core_html_elemtext(h, CORE_TAG_A,
+			    (const struct core_attr[]){
+				A(HREF, rel(p, pages_str(sorts, k))),
+				A(ARIA_CURRENT,
+				    sort != NULL && strcmp(sort, k) == 0
+					? "true"
+					: NULL),
+				END },
+			    k);
+		}
+		core_html_pop(h);
+	}
+	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
+	    pages_str(f, "to") != NULL || pages_has_int(f, "researcher") ||
+	    pages_has_int(f, "institution")) {
+		pages_h_open(h, CORE_TAG_P, "search-filters faint");
+		core_html_text(h, "Filtered:");
+		if (pages_str(f, "category") != NULL) {
+			core_html_text(h, " category ");
+			pages_html_category(h, pages_str(f, "category"), 0);
+			core_html_text(h, " (");
+			pages_h_link(h,
+			    rel(p, pages_str(m, "unfiltered_url")), NULL,
+			    "remove");
+			core_html_text(h, ")");
+		}
+		if (pages_str(f, "from") != NULL) {
+			core_html_text(h, " from ");
+			pages_html_date(h, pages_str(f, "from"));
+		}
+		if (pages_str(f, "to") != NULL) {
+			core_html_text(h, " to ");
+			pages_html_date(h, pages_str(f, "to"));
+		}
+		if (pages_has_int(f, "researcher")) {
+			char *u = core_xasprintf("/researchers/%lld",
+			    pages_int(f, "researcher", 0));
+
+			core_html_text(h, " by ");
+			pages_h_link(h, u, NULL, "this researcher");
+			free(u);
+		}
+		if (pages_has_int(f, "institution")) {
+			char *u = core_xasprintf("/institutions/%lld",
+			    pages_int(f, "institution", 0));
+
+			core_html_text(h, " at ");
+			pages_h_link(h, u, NULL, "this institution");
+			free(u);
+		}
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+}
+
+static void
+paper_card(struct core_html *h, const struct pages_page *p, const json_t *c)
+{
+	const json_t *cats = json_object_get(c, "categories"), *v;
+	const char *prim = pages_str(c, "primary_category");
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_LI, "card");
+	pages_h_open(h, CORE_TAG_H3, "card-title");
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, rel(p, pages_str(c, "url"))),
+		END });
+	marked(h, json_object_get(c, "title_marks"), pages_str(c, "title"));
+	core_html_pop(h);
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "card-authors");
+	pages_html_authors(h, p, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	core_html_pop(h);
+	if (json_array_size(json_object_get(c, "snippet")) > 0) {
+		pages_h_open(h, CORE_TAG_P, "card-snippet soft");
+		marked(h, json_object_get(c, "snippet"), NULL);
+		core_html_pop(h);
+	}
+	pages_h_open(h, CORE_TAG_P, "card-meta");
+	pages_html_date(h, pages_str(c, "published"));
+	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
+	json_array_foreach(cats, i, v) if (json_is_string(v))
+	    pages_html_category(h, json_string_value(v),
+		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+	if (pages_has_int(c, "citation_count")) {
+		char num[32];
+		long long n = pages_int(c, "citation_count", 0);
+
+		core_html_elem(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ A(CLASS, "faint"), END });
+		core_html_textf(h, "%s citation%s",
+		    pages_html_num(num, sizeof(num), n), n == 1 ? "" : "s");
+		core_html_pop(h);
+	}
+	if (pages_str(c, "match") != NULL &&
+	    strcmp(pages_str(c, "match"), "any") == 0)
+		pages_h_text(h, CORE_TAG_SPAN, "faint",
+		    "matches some of the words");
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+/* One researcher or institution row. */
+static void
+name_row(struct core_html *h, const struct pages_page *p, const json_t *v)
+{
+	const char *t = pages_str(v, "type");
+	char num[32];
+
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	pages_h_link(h, rel(p, pages_str(v, "url")), NULL,
+	    pages_str(v, "name"));
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "faint"), END });
+	if (t != NULL && strcmp(t, "researcher") == 0) {
+		core_html_textf(h, " · %s paper%s",
+		    pages_html_num(num, sizeof(num), pages_int(v, "papers", 0)),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		if (pages_has_int(v, "h_index"))
+			core_html_textf(h, " · h-index %lld",
+			    pages_int(v, "h_index", 0));
+	} else {
+		if (pages_str(v, "country") != NULL)
+			core_html_textf(h, " · %s", pages_str(v, "country"));
+		core_html_textf(h, " · %s researcher%s",
+		    pages_html_num(num, sizeof(num),
+			pages_int(v, "researchers", 0)),
+		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+name_list(struct core_html *h, const struct pages_page *p,
+    const json_t *items)
+{
+	const json_t *v;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_UL, "rows");
+	json_array_foreach(items, i, v) name_row(h, p, v);
+	core_html_pop(h);
+}
+
+/* The top few researchers or institutions beside the papers. */
+static void
+few(struct core_html *h, const struct pages_page *p, const json_t *blk,
+    const char *label)
+{
+	char num[32];
+	char *more;
+
+	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
+		return;
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", label);
+	name_list(h, p, json_object_get(blk, "items"));
+	if (pages_int(blk, "total", 0) >
+	    (long long)json_array_size(json_object_get(blk, "items"))) {
+		more = core_xasprintf("all %s %s →",
+		    pages_html_num(num, sizeof(num), pages_int(blk, "total", 0)),
+		    label);
+		pages_h_link(h, rel(p, pages_str(blk, "url")), "caption",
+		    more);
+		free(more);
+	}
+	core_html_pop(h);
+}
+
+static void
+facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
+{
+	const json_t *f;
+	char num[32];
+	size_t i;
+
+	if (json_array_size(fs) == 0)
+		return;
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "categories");
+	pages_h_open(h, CORE_TAG_UL, "plain facets");
+	json_array_foreach(fs, i, f)
+	{
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			A(HREF, rel(p, pages_str(f, "url"))),
+			A(CLASS, "mono"),
+			A(ARIA_CURRENT,
+			    json_is_true(json_object_get(f, "current"))
+				? "true"
+				: NULL),
+			END },
+		    pages_str(f, "category"));
+		pages_h_text(h, CORE_TAG_SPAN, "faint",
+		    pages_html_num(num, sizeof(num), pages_int(f, "count", 0)));
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+static void
+suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
+{
+	const json_t *v;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", "try");
+	pages_h_open(h, CORE_TAG_UL, "plain");
+	json_array_foreach(json_object_get(m, "suggestions"), i, v)
+	{
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		pages_h_link(h, rel(p, pages_str(v, "url")), NULL,
+		    pages_str(v, "query"));
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	pages_h_text(h, CORE_TAG_P, "caption",
+	    "All words rank first, then papers with some of them. Use "
+	    "\"quotes\" for a phrase, -word to leave a word out and or "
+	    "between alternatives. Names find researchers and institutions, "
+	    "accents and small typos forgiven.");
+	pages_h_open(h, CORE_TAG_P, "caption");
+	core_html_text(h, "Or browse the ");
+	pages_h_link(h, "/researchers", NULL, "researchers");
+	core_html_text(h, " and ");
+	pages_h_link(h, "/institutions", NULL, "institutions");
+	core_html_text(h, ".");
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+void
+pages_render_search_html(struct core_html *h, const struct pages_page *p)
+{
+	const json_t *m = p->model, *v;
+	const char *q = pages_str(m, "query");
+	const char *type = pages_str(m, "search_type");
+	int people = type != NULL && (strcmp(type, "researchers") == 0 ||
+					 strcmp(type, "institutions") == 0);
+	struct pages_head hd;
+	size_t i;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.title = pages_str(m, "title");
+	hd.description = "Search arXiv papers, researchers and institutions "
+			 "on weft.";
+	hd.canonical = pages_str(m, "url");
+	hd.main_class = "wrap search";
+	pages_layout_open(h, p, &hd);
+	pages_h_eyebrow(h, "search");
+	if (q == NULL || *q == '\0') {
+		pages_h_text(h, CORE_TAG_H1, NULL, "Search the archive");
+		form(h, m);
+		suggest(h, p, m);
+		pages_layout_close(h, p);
+		return;
+	}
+	core_html_elem(h, CORE_TAG_H1, NULL);
+	core_html_text(h, "Results for “");
+	core_html_text(h, q);
+	core_html_text(h, "”");
+	core_html_pop(h);
+	form(h, m);
+	tabs(h, p, m);
+	summary(h, p, m);
+	pages_h_open(h, CORE_TAG_DIV, "search-body");
+	pages_h_open(h, CORE_TAG_DIV, "search-results");
+	if (json_array_size(json_object_get(m, "results")) == 0)
+		pages_h_text(h, CORE_TAG_P, "note",
+		    "Nothing matches. Try fewer or other words, or remove a "
+		    "filter.");
+	else if (people)
+		name_list(h, p, json_object_get(m, "results"));
+	else {
+		pages_h_open(h, CORE_TAG_UL, "cards");
+		json_array_foreach(json_object_get(m, "results"), i, v)
+		    paper_card(h, p, v);
+		core_html_pop(h);
+	}
+	pages_html_pager(h, p, json_object_get(m, "pagination"));
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_ASIDE, "search-side");
+	few(h, p, json_object_get(m, "researchers"), "researchers");
+	few(h, p, json_object_get(m, "institutions"), "institutions");
+	facets(h, p, json_object_get(m, "facets"));
+	core_html_pop(h);
+	core_html_pop(h);
+	pages_layout_close(h, p);
+}
+
+/* ---------------------------------------------------------------- markdown */
+
+/* Segments as markdown, matches in bold. */
+static void
+md_marked(struct core_buf *b, const json_t *segs, const char *fallback)
+{
+	const json_t *s;
+	size_t i;
+
+	if (json_array_size(segs) == 0) {
+		core_md_text(b, fallback != NULL ? fallback : "");
+		return;
+	}
+	json_array_foreach(segs, i, s)
+	{
+		int match = json_is_true(json_object_get(s, "match"));
+
+		if (match)
+			core_buf_puts(b, "**");
+		core_md_text(b, pages_str(s, "text"));
+		if (match)
+			core_buf_puts(b, "**");
+	}
+}
+
+static void
+md_paper(struct core_buf *b, const json_t *c)
+{
+	const json_t *v;
+	size_t i;
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+	core_buf_puts(b, " — ");
+	pages_md_authors(b, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	if (pages_str(c, "published") != NULL) {
+		core_buf_puts(b, "; ");
+		core_md_text(b, pages_str(c, "published"));
+	}
+	core_buf_puts(b, "; arXiv ");
+	core_md_text(b, pages_str(c, "arxiv_id"));
+	json_array_foreach(json_object_get(c, "categories"), i, v)
+	{
+		core_buf_puts(b, i == 0 ? "; " : ", ");
+		core_md_text(b, json_string_value(v));
+	}
+	if (pages_has_int(c, "citation_count"))
+		core_buf_printf(b, "; %lld citation%s",
+		    pages_int(c, "citation_count", 0),
+		    pages_int(c, "citation_count", 0) == 1 ? "" : "s");
+	if (pages_str(c, "match") != NULL &&
+	    strcmp(pages_str(c, "match"), "any") == 0)
+		core_buf_puts(b, "; matches some of the words");
+	core_buf_putc(b, '\n');
+	if (json_array_size(json_object_get(c, "snippet")) > 0) {
+		core_buf_puts(b, "  ");
+		md_marked(b, json_object_get(c, "snippet"), NULL);
+		core_buf_putc(b, '\n');
+	}
+}
+
+static void
+md_name(struct core_buf *b, const json_t *v)
+{
+	const char *t = pages_str(v, "type");
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+	if (t != NULL && strcmp(t, "researcher") == 0) {
+		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		if (pages_has_int(v, "h_index"))
+			core_buf_printf(b, ", h-index %lld",
+			    pages_int(v, "h_index", 0));
+	} else {
+		core_buf_puts(b, " — ");
+		if (pages_str(v, "country") != NULL) {
+			core_md_text(b, pages_str(v, "country"));
+			core_buf_puts(b, ", ");
+		}
+		core_buf_printf(b, "%lld researcher%s",
+		    pages_int(v, "researchers", 0),
+		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
+	}
+	core_buf_putc(b, '\n');
+}
+
+static void
+md_few(struct core_buf *b, const json_t *blk, const char *label)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
+		return;
+	core_buf_printf(b, "\n## %s (%lld)\n\n", label,
+	    pages_int(blk, "total", 0));
+	json_array_foreach(json_object_get(blk, "items"), i, v) md_name(b, v);
+	core_buf_puts(b, "\nAll of them: ");
+	core_md_link(b, pages_str(blk, "url"), pages_str(blk, "url"));
+	core_buf_putc(b, '\n');
+}
+
+void
+pages_render_search_md(struct core_buf *b, const struct pages_page *p)
+{
+	const json_t *m = p->model, *v, *f = json_object_get(m, "filters");
+	const char *q = pages_str(m, "query");
+	const char *type = pages_str(m, "search_type");
+	int people = type != NULL && (strcmp(type, "researchers") == 0 ||
+					 strcmp(type, "institutions") == 0);
+	size_t i;
+	char *u;
+
+	if (q == NULL || *q == '\0') {
+		core_md_heading(b, 1, "Search");
+		u = pages_abs(p->base, "/search?q=");
+		core_buf_puts(b, "Search papers (full text: title, authors, "
+				 "abstract), researchers and institutions "
+				 "(by name): ");
+		core_md_link(b, u, u);
+		free(u);
+		core_buf_puts(b,
+		    "{words}\n\nParameters: type=papers|researchers|"
+		    "institutions, sort=relevance|newest|citations, "
+		    "category, from and to (YYYY or YYYY-MM-DD), researcher, "
+		    "institution (ids), page.  \"quotes\" make a phrase, "
+		    "-word leaves a word out, or joins alternatives.\n\n"
+		    "## Examples\n\n");
+		json_array_foreach(json_object_get(m, "suggestions"), i, v)
+		{
+			core_buf_puts(b, "- ");
+			core_md_link(b, pages_str(v, "query"),
+			    pages_str(v, "url"));
+			core_buf_putc(b, '\n');
+		}
+		return;
+	}
+	core_md_heading(b, 1, pages_str(m, "title"));
+	core_buf_puts(b, "- URL: ");
+	core_md_link(b, pages_str(m, "url"), pages_str(m, "url"));
+	core_buf_puts(b, "\n- Query: ");
+	core_md_text(b, q);
+	core_buf_puts(b, "\n- Type: ");
+	core_md_text(b, type);
+	core_buf_puts(b, "\n- Order: ");
+	core_md_text(b, pages_str(m, "sort"));
+	core_buf_printf(b, "\n- Results: %s%lld\n",
+	    json_is_true(json_object_get(m, "total_capped")) ? "more than "
+							     : "",
+	    pages_int(m, "total", 0));
+	if (pages_str(f, "category") != NULL) {
+		core_buf_puts(b, "- Category: ");
+		core_md_text(b, pages_str(f, "category"));
+		core_buf_putc(b, '\n');
+	}
+	if (pages_str(f, "from") != NULL) {
+		core_buf_puts(b, "- From: ");
+		core_md_text(b, pages_str(f, "from"));
+		core_buf_putc(b, '\n');
+	}
+	if (pages_str(f, "to") != NULL) {
+		core_buf_puts(b, "- To: ");
+		core_md_text(b, pages_str(f, "to"));
+		core_buf_putc(b, '\n');
+	}
+	if (pages_has_int(f, "researcher"))
+		core_buf_printf(b, "- Researcher: %lld\n",
+		    pages_int(f, "researcher", 0));
+	if (pages_has_int(f, "institution"))
+		core_buf_printf(b, "- Institution: %lld\n",
+		    pages_int(f, "institution", 0));
+	core_buf_printf(b, "\n## %s\n\n",
+	    people ? (strcmp(type, "researchers") == 0 ? "Researchers"
+						       : "Institutions")
+		   : "Papers");
+	if (json_array_size(json_object_get(m, "results")) == 0)
+		core_buf_puts(b, "Nothing matches.\n");
+	json_array_foreach(json_object_get(m, "results"), i, v)
+	{
+		if (people)
+			md_name(b, v);
+		else
+			md_paper(b, v);
+	}
+	pages_md_pager(b, json_object_get(m, "pagination"));
+	if (json_array_size(json_object_get(m, "facets")) > 0) {
+		core_buf_puts(b, "\n## Categories\n\n");
+		json_array_foreach(json_object_get(m, "facets"), i, v)
+		{
+			core_buf_puts(b, "- ");
+			core_md_link(b, pages_str(v, "category"),
+			    pages_str(v, "url"));
+			core_buf_printf(b, " — %lld\n", pages_int(v, "count", 0));
+		}
+	}
+	md_few(b, json_object_get(m, "researchers"), "Researchers");
+	md_few(b, json_object_get(m, "institutions"), "Institutions");
+}

@@ -1,0 +1,666 @@
+/*
+ * search.c -- /search: papers by full text, researchers and institutions
+ * by name (?q=&type=&category=&from=&to=&researcher=&institution=
+ * &sort=&page=).  The handler validates every parameter (a clear 400,
+ * never a 5xx), asks search_store.c, and builds one view model:
+ *
+ *   {"type":"search","url":…,"query":…,"search_type":…,"sort":…,
+ *    "filters":{…},"total":N,"total_capped":bool,"page":N,"results":[…],
+ *    "pagination":{…},"facets":[…],"researchers":{…},"institutions":{…}}
+ *
+ * An empty q is the search page with suggestions.  A page beyond the
+ * last is a 404 that names the last page, as in the directories.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+/* People and places shown with papers when no type is asked for. */
+#define TOP_FEW 5
+
+const char *const pages_search_types[PAGES_SEARCH_TYPE__MAX] = {
+	"",
+	"papers",
+	"researchers",
+	"institutions",
+};
+const char *const pages_search_sorts[PAGES_SEARCH_SORT__MAX] = {
+	"relevance",
+	"newest",
+	"citations",
+};
+
+/* ---------------------------------------------------------------- parsing */
+
+static int
+digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+int
+pages_search_date(const char *s, int upper, char out[11])
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+		30, 31 };
+	size_t n = s != NULL ? strlen(s) : 0;
+	int y, m, d;
+
+	if (n == 4 && digits(s, 4)) {
+		if (atoi(s) < 1)
+			return -1;
+		memcpy(out, s, 4);
+		memcpy(out + 4, upper ? "-12-31" : "-01-01", 7);
+		return 0;
+	}
+	if (n != 10 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) ||
+	    s[7] != '-' || !digits(s + 8, 2))
+		return -1;
+	y = atoi(s);
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (y < 1 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return -1;
+	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return -1;
+	memcpy(out, s, 10);
+	out[10] = '\0';
+	return 0;
+}
+
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	    c == '\v';
+}
+
+/* Appends s[0..n) to b after a space, without '"'; nothing when empty. */
+static void
+add_word(struct core_buf *b, const char *s, size_t n)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != '"' && !is_space(s[i]))
+			any = 1;
+	if (!any)
+		return;
+	if (b->len > 0)
+		core_buf_putc(b, ' ');
+	for (i = 0; i < n; i++)
+		if (s[i] != '"')
+			core_buf_putc(b, is_space(s[i]) ? ' ' : s[i]);
+}
+
+/* Appends item to neg, joined with " or ". */
+static void
+add_neg(struct core_buf *neg, const char *s, size_t n, int phrase)
+{
+	if (neg->len > 0)
+		core_buf_puts(neg, " or ");
+	if (phrase)
+		core_buf_putc(neg, '"');
+	core_buf_put(neg, s, n);
+	if (phrase)
+		core_buf_putc(neg, '"');
+}
+
+void
+pages_search_words(const char *q, struct core_buf *pos, struct core_buf *neg)
+{
+	const char *p = q, *s;
+	int negate;
+
+	while (*p != '\0') {
+		while (is_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		negate = 0;
+		if (*p == '-') {
+			negate = 1;
+			while (*p == '-')
+				p++;
+		}
+		if (*p == '"') {
+			/* A phrase runs to the next quote or the end. */
+			s = ++p;
+			while (*p != '\0' && *p != '"')
+				p++;
+			if (negate) {
+				/* No quotes inside: the phrase ends at one. */
+				if (p > s)
+					add_neg(neg, s, (size_t)(p - s), 1);
+			} else
+				add_word(pos, s, (size_t)(p - s));
+			if (*p == '"')
+				p++;
+			continue;
+		}
+		s = p;
+		while (*p != '\0' && !is_space(*p) && *p != '"')
+			p++;
+		if (p == s)
+			continue;
+		/* "or" between words is websearch's operator, not a word. */
+		if (!negate && p - s == 2 && (s[0] == 'o' || s[0] == 'O') &&
+		    (s[1] == 'r' || s[1] == 'R'))
+			continue;
+		if (negate)
+			add_neg(neg, s, (size_t)(p - s), 0);
+		else
+			add_word(pos, s, (size_t)(p - s));
+	}
+}
+
+void
+pages_search_or(const char *words, struct core_buf *out)
+{
+	const char *p = words, *s;
+	int first = 1;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		s = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		if (p == s)
+			continue;
+		if (!first)
+			core_buf_puts(out, " or ");
+		core_buf_put(out, s, (size_t)(p - s));
+		first = 0;
+	}
+}
+
+/* U+E000 and U+E001 in UTF-8. */
+#define MARK_ON  "\xee\x80\x80"
+#define MARK_OFF "\xee\x80\x81"
+
+static void
+segment(json_t *arr, const char *s, size_t n, int match)
+{
+	json_t *o;
+	char *t;
+
+	if (n == 0)
+		return;
+	t = core_xstrndup(s, n);
+	o = json_pack("{s:o}", "text", core_json_str(t));
+	if (match)
+		json_object_set_new(o, "match", json_true());
+	json_array_append_new(arr, o);
+	free(t);
+}
+
+json_t *
+pages_search_marks(const char *s)
+{
+	json_t *arr = json_array();
+	struct core_buf cur = CORE_BUF_INIT;
+	int in = 0;
+
+	if (s == NULL)
+		return arr;
+	while (*s != '\0') {
+		int on = strncmp(s, MARK_ON, 3) == 0;
+		int off = !on && strncmp(s, MARK_OFF, 3) == 0;
+
+		if ((on && !in) || (off && in)) {
+			segment(arr, cur.ptr, cur.len, in);
+			core_buf_reset(&cur);
+			in = on;
+		}
+		if (on || off) {
+			s += 3; /* a stray marker is dropped */
+			continue;
+		}
+		core_buf_putc(&cur, *s++);
+	}
+	segment(arr, cur.ptr, cur.len, in);
+	core_buf_free(&cur);
+	return arr;
+}
+
+/* ---------------------------------------------------------------- params */
+
+struct params {
+	const char *q; /* trimmed, owned by qbuf */
+	char *qbuf;
+	enum pages_search_type type;
+	enum pages_search_sort sort;
+	struct pages_search_filter f;
+	const char *from_raw, *to_raw;
+	long page;
+};
+
+static int
+lookup(const char *s, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* An id filter: "123" or "123-some-slug"; 0 and *id, or -1. */
+static int
+id_param(const char *s, long long *id)
+{
+	return pages_parse_id(s, strcspn(s, "-"), id);
+}
+
+/* Reads and checks every parameter; on bad input the 400 is sent. */
+static enum core_err
+read_params(struct core_req *req, struct params *pp)
+{
+	const char *s;
+	size_t n;
+	int i;
+
+	memset(pp, 0, sizeof(*pp));
+	s = core_req_param(req, "q");
+	if (s == NULL)
+		s = "";
+	if (strlen(s) > PAGES_SEARCH_QMAX) {
+		core_resp_error(req, 400,
+		    "q is too long: at most 512 bytes, please");
+		return CORE_EINPUT;
+	}
+	while (is_space(*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && is_space(s[n - 1]))
+		n--;
+	pp->qbuf = core_xstrndup(s, n);
+	pp->q = pp->qbuf;
+
+	if ((s = core_req_param(req, "type")) != NULL && *s != '\0') {
+		if ((i = lookup(s, pages_search_types,
+			 PAGES_SEARCH_TYPE__MAX)) <= 0) {
+			core_resp_error(req, 400,
+			    "type must be papers, researchers or institutions");
+			return CORE_EINPUT;
+		}
+		pp->type = (enum pages_search_type)i;
+	}
+	if ((s = core_req_param(req, "sort")) != NULL && *s != '\0') {
+		if ((i = lookup(s, pages_search_sorts,
+			 PAGES_SEARCH_SORT__MAX)) < 0) {
+			core_resp_error(req, 400,
+			    "sort must be relevance, newest or citations");
+			return CORE_EINPUT;
+		}
+		pp->sort = (enum pages_search_sort)i;
+	}
+	if ((s = core_req_param(req, "category")) != NULL && *s != '\0') {
+		if (!pages_category_ok(s)) {
+			core_resp_error(req, 400,
+			    "category must be an arXiv category code such as "
+			    "cs.SE (letters, digits, '.', '-'; at most 32 "
+			    "characters)");
+			return CORE_EINPUT;
+		}
+		pp->f.category = s;
+	}
+	if ((s = core_req_param(req, "from")) != NULL && *s != '\0') {
+		if (pages_search_date(s, 0, pp->f.from) != 0) {
+			core_resp_error(req, 400,
+			    "from must be a date, YYYY-MM-DD or YYYY");
+			return CORE_EINPUT;
+		}
+		pp->from_raw = s;
+	}
+	if ((s = core_req_param(req, "to")) != NULL && *s != '\0') {
+		if (pages_search_date(s, 1, pp->f.to) != 0) {
+			core_resp_error(req, 400,
+			    "to must be a date, YYYY-MM-DD or YYYY");
+			return CORE_EINPUT;
+		}
+		pp->to_raw = s;
+	}
+	if (pp->f.from[0] != '\0' && pp->f.to[0] != '\0' &&
+	    strcmp(pp->f.from, pp->f.to) > 0) {
+		core_resp_error(req, 400, "from is after to");
+		return CORE_EINPUT;
+	}
+	if ((s = core_req_param(req, "researcher")) != NULL && *s != '\0' &&
+	    id_param(s, &pp->f.researcher) != 0) {
+		core_resp_error(req, 400,
+		    "researcher must be a researcher id, such as 123");
+		return CORE_EINPUT;
+	}
+	if ((s = core_req_param(req, "institution")) != NULL && *s != '\0' &&
+	    id_param(s, &pp->f.institution) != 0) {
+		core_resp_error(req, 400,
+		    "institution must be an institution id, such as 123");
+		return CORE_EINPUT;
+	}
+	return pages_page_param(req, &pp->page);
+}
+
+/* ---------------------------------------------------------------- model */
+
+static void
+param(struct core_buf *b, const char *key, const char *val)
+{
+	if (val == NULL || *val == '\0')
+		return;
+	core_buf_putc(b, b->len == 0 ? '?' : '&');
+	core_buf_puts(b, key);
+	core_buf_putc(b, '=');
+	core_url_encode(b, val, 0);
+}
+
+/*
+ * "/search?q=…&type=…&…" in one fixed order, without page.  type and
+ * sort are overridable (for the tabs and sort links); with no_cat the
+ * category is left out (the facets' "all" link).  Caller frees.
+ */
+static char *
+search_path(const struct params *pp, enum pages_search_type type,
+    enum pages_search_sort sort, const char *category)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	char id[24];
+	char *out;
+
+	param(&b, "q", pp->q);
+	param(&b, "type", pages_search_types[type]);
+	param(&b, "category", category);
+	param(&b, "from", pp->from_raw);
+	param(&b, "to", pp->to_raw);
+	if (pp->f.researcher > 0) {
+		snprintf(id, sizeof(id), "%lld", pp->f.researcher);
+		param(&b, "researcher", id);
+	}
+	if (pp->f.institution > 0) {
+		snprintf(id, sizeof(id), "%lld", pp->f.institution);
+		param(&b, "institution", id);
+	}
+	if (sort != PAGES_SEARCH_RELEVANCE)
+		param(&b, "sort", pages_search_sorts[sort]);
+	out = core_xasprintf("/search%s", core_buf_cstr(&b));
+	core_buf_free(&b);
+	return out;
+}
+
+static json_t *
+abs_path(const char *base, char *path)
+{
+	json_t *u = pages_json_abs(base, path);
+
+	free(path);
+	return u;
+}
+
+static json_t *
+filters_model(const struct params *pp)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "category", core_json_str(pp->f.category));
+	json_object_set_new(o, "from",
+	    pp->f.from[0] ? json_string(pp->f.from) : json_null());
+	json_object_set_new(o, "to",
+	    pp->f.to[0] ? json_string(pp->f.to) : json_null());
+	json_object_set_new(o, "researcher",
+	    pp->f.researcher > 0 ? json_integer(pp->f.researcher)
+				 : json_null());
+	json_object_set_new(o, "institution",
+	    pp->f.institution > 0 ? json_integer(pp->f.institution)
+				  : json_null());
+	return o;
+}
+
+/* Links for the type tabs and the sort choices. */
+static void
+nav_links(json_t *m, const char *base, const struct params *pp)
+{
+	json_t *tabs = json_object(), *sorts = json_object();
+	int i;
+
+	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++)
+		json_object_set_new(tabs, i == 0 ? "all" : pages_search_types[i],
+		    abs_path(base,
+			search_path(pp, (enum pages_search_type)i,
+			    PAGES_SEARCH_RELEVANCE,
+			    i <= PAGES_SEARCH_PAPERS ? pp->f.category : NULL)));
+	for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++)
+		json_object_set_new(sorts, pages_search_sorts[i],
+		    abs_path(base,
+			search_path(pp, pp->type, (enum pages_search_sort)i,
+			    pp->f.category)));
+	json_object_set_new(m, "type_urls", tabs);
+	json_object_set_new(m, "sort_urls", sorts);
+	json_object_set_new(m, "unfiltered_url",
+	    abs_path(base, search_path(pp, pp->type, pp->sort, NULL)));
+}
+
+/* Facet urls: the current search with category=c. */
+static void
+facet_urls(json_t *facets, const char *base, const struct params *pp)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(facets, i, f)
+	{
+		const char *c = pages_str(f, "category");
+
+		json_object_set_new(f, "url",
+		    abs_path(base, search_path(pp, pp->type, pp->sort, c)));
+		json_object_set_new(f, "current",
+		    json_boolean(c != NULL && pp->f.category != NULL &&
+			strcmp(c, pp->f.category) == 0));
+	}
+}
+
+/* Example searches for the empty search page. */
+static json_t *
+suggestions(const char *base)
+{
+	static const char *const ex[] = {
+		"large language models for code",
+		"program repair",
+		"distributed consensus",
+		"\"graph neural network\"",
+		"federated learning -survey",
+	};
+	json_t *arr = json_array();
+	struct core_buf b = CORE_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		core_buf_reset(&b);
+		core_buf_puts(&b, "/search?q=");
+		core_url_encode(&b, ex[i], 0);
+		json_array_append_new(arr,
+		    json_pack("{s:s,s:o}", "query", ex[i], "url",
+			pages_json_abs(base, core_buf_cstr(&b))));
+	}
+	core_buf_free(&b);
+	return arr;
+}
+
+/* The papers part: results, total, facets, pagination. */
+static enum core_err
+papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
+	struct pages_search_q sq;
+	json_t *items = NULL, *facets = NULL;
+	long long total = 0;
+	int capped = 0;
+	char *lp = NULL;
+	enum core_err er;
+
+	*sent = 0;
+	pages_search_words(pp->q, &pos, &neg);
+	memset(&sq, 0, sizeof(sq));
+	sq.q = pp->q;
+	sq.pos = core_buf_cstr(&pos);
+	sq.neg = core_buf_cstr(&neg);
+	sq.sort = pp->sort;
+	sq.f = &pp->f;
+	sq.page = pp->page;
+	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
+		 &items, &total, &capped, &facets)) != CORE_OK)
+		goto out;
+	if (pages_beyond_last(req, pp->page, total)) {
+		*sent = 1;
+		goto out;
+	}
+	facet_urls(facets, ctx->base_url, pp);
+	lp = search_path(pp, pp->type, pp->sort, pp->f.category);
+	json_object_set_new(m, "total", json_integer(total));
+	json_object_set_new(m, "total_capped", json_boolean(capped));
+	json_object_set_new(m, "results", items);
+	json_object_set_new(m, "facets", facets);
+	json_object_set_new(m, "pagination",
+	    pages_pagination(ctx->base_url, lp, pp->page, total));
+	items = facets = NULL;
+out:
+	free(lp);
+	json_decref(items);
+	json_decref(facets);
+	core_buf_free(&pos);
+	core_buf_free(&neg);
+	return er;
+}
+
+typedef enum core_err (*names_fn)(struct core_db *, const char *,
+    const char *, int, long long, json_t **, long long *);
+
+/* Researchers or institutions: the whole result (paged) or a few. */
+static enum core_err
+names(struct core_req *req, const struct params *pp, json_t *m,
+    enum pages_search_type type, int *sent)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	names_fn fn = type == PAGES_SEARCH_RESEARCHERS
+	    ? pages_search_store_researchers
+	    : pages_search_store_institutions;
+	json_t *items = NULL;
+	long long total = 0;
+	char *lp = NULL;
+	enum core_err er;
+
+	*sent = 0;
+	if (pp->type == PAGES_SEARCH_ALL) {
+		if ((er = fn(ctx->db, ctx->base_url, pp->q, TOP_FEW, 0, &items,
+			 &total)) != CORE_OK)
+			return er;
+		json_object_set_new(m, pages_search_types[type],
+		    json_pack("{s:I,s:o,s:o}", "total", (json_int_t)total,
+			"items", items, "url",
+			abs_path(ctx->base_url,
+			    search_path(pp, type, PAGES_SEARCH_RELEVANCE,
+				NULL))));
+		return CORE_OK;
+	}
+	if ((er = fn(ctx->db, ctx->base_url, pp->q, PAGES_PER_PAGE,
+		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items,
+		 &total)) != CORE_OK)
+		return er;
+	if (json_array_size(items) == 0 && pp->page > 1) {
+		/* Beyond the last: the total comes from page 1. */
+		json_decref(items);
+		items = NULL;
+		if ((er = fn(ctx->db, ctx->base_url, pp->q, 1, 0, &items,
+			 &total)) != CORE_OK)
+			return er;
+	}
+	if (pages_beyond_last(req, pp->page, total)) {
+		json_decref(items);
+		*sent = 1;
+		return CORE_OK;
+	}
+	lp = search_path(pp, type, PAGES_SEARCH_RELEVANCE, NULL);
+	json_object_set_new(m, "total", json_integer(total));
+	json_object_set_new(m, "total_capped", json_false());
+	json_object_set_new(m, "results", items);
+	json_object_set_new(m, "pagination",
+	    pages_pagination(ctx->base_url, lp, pp->page, total));
+	free(lp);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct params pp;
+	json_t *m = NULL;
+	char *title = NULL;
+	int sent = 0;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, pages_offers,
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		return er;
+	if (read_params(req, &pp) != CORE_OK) {
+		free(pp.qbuf);
+		return CORE_OK; /* the 400 is in the response */
+	}
+	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
+			      : core_xstrdup("Search");
+	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:o,s:i}", "type", "search",
+	    "title", core_json_str(title), "url",
+	    abs_path(ctx->base_url,
+		search_path(&pp, pp.type, pp.sort, pp.f.category)),
+	    "query", pp.q, "search_type",
+	    pp.type == PAGES_SEARCH_ALL ? "all" : pages_search_types[pp.type],
+	    "sort", pages_search_sorts[pp.sort], "filters", filters_model(&pp),
+	    "page", (int)pp.page);
+	if (m == NULL) {
+		er = CORE_ESYS;
+		goto out;
+	}
+	nav_links(m, ctx->base_url, &pp);
+	if (*pp.q == '\0') {
+		/* The search page itself: a box and some suggestions. */
+		json_object_set_new(m, "total", json_integer(0));
+		json_object_set_new(m, "results", json_array());
+		json_object_set_new(m, "suggestions",
+		    suggestions(ctx->base_url));
+		er = pages_respond(req, PAGES_SEARCH, m);
+		goto out;
+	}
+	switch (pp.type) {
+	case PAGES_SEARCH_RESEARCHERS:
+	case PAGES_SEARCH_INSTITUTIONS:
+		er = names(req, &pp, m, pp.type, &sent);
+		break;
+	default:
+		er = papers(req, &pp, m, &sent);
+		if (er == CORE_OK && !sent && pp.type == PAGES_SEARCH_ALL &&
+		    pp.page == 1)
+			if ((er = names(req, &pp, m, PAGES_SEARCH_RESEARCHERS,
+				 &sent)) == CORE_OK)
+				er = names(req, &pp, m,
+				    PAGES_SEARCH_INSTITUTIONS, &sent);
+		break;
+	}
+	if (er == CORE_OK && !sent)
+		er = pages_respond(req, PAGES_SEARCH, m);
+out:
+	free(title);
+	free(pp.qbuf);
+	json_decref(m);
+	return er;
+}

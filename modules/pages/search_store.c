@@ -1,0 +1,366 @@
+/*
+ * search_store.c -- the statements of /search: the pages module's second
+ * store file (store.c holds the others).  As there, every query is a
+ * named statement of sql/queries/pages.sql (the "-- search" section) run
+ * through core_db_exec(), values only as $n parameters, and results come
+ * back as pieces of the view model with absolute URLs.
+ *
+ * A paper search runs in one short transaction that asks for custom
+ * plans (SEARCH_CUSTOM_PLANS): the best plan for a word in most papers
+ * (walk the date index) is the worst for a rare one (the GIN index), and
+ * a generic plan cannot see the words.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+#include "pages_sql.h"
+
+/*
+ * The bounds that keep a search fast whatever the corpus size: at most
+ * POOL_CAP all-words matches are ranked (the newest, or the most cited
+ * for sort=citations), at most FILL_CAP any-word matches fill after
+ * them, and only words in fewer than RARE_NDOC papers find those.
+ */
+#define POOL_CAP  1000
+#define FILL_CAP  200
+#define RARE_NDOC 2000
+/* Authors on a card (the statement's own limit is the same). */
+#define FACETS_MAX 20
+
+static const char *
+cell(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+}
+
+static long long
+lcell(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? 0
+				      : strtoll(PQgetvalue(res, r, c), NULL, 10);
+}
+
+static json_t *
+jtext(const PGresult *res, int r, int c)
+{
+	return core_json_str(cell(res, r, c));
+}
+
+static json_t *
+jint(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? json_null()
+				      : json_integer(lcell(res, r, c));
+}
+
+static json_t *
+jjson(const PGresult *res, int r, int c)
+{
+	const char *s = cell(res, r, c);
+
+	return s != NULL ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+static json_t *
+url_of(const char *base, char *path)
+{
+	json_t *u = pages_json_abs(base, path);
+
+	free(path);
+	return u;
+}
+
+/* The statement's authors [{name,id,slug}] as card authors. */
+static json_t *
+card_authors(const char *base, json_t *raw)
+{
+	json_t *out = json_array(), *a;
+	size_t i;
+
+	json_array_foreach(raw, i, a)
+	{
+		json_t *id = json_object_get(a, "id");
+		json_t *o = json_pack("{s:O}", "name",
+		    json_object_get(a, "name"));
+
+		if (json_is_integer(id)) {
+			json_object_set(o, "id", id);
+			json_object_set_new(o, "url",
+			    url_of(base,
+				pages_researcher_path(json_integer_value(id),
+				    pages_str(a, "slug"))));
+		} else {
+			json_object_set_new(o, "id", json_null());
+			json_object_set_new(o, "url", json_null());
+		}
+		json_array_append_new(out, o);
+	}
+	return out;
+}
+
+/* One paper hit from a row of SEARCH_PAPERS_*. */
+static json_t *
+hit(const char *base, const PGresult *res, int r)
+{
+	json_t *o = json_object(), *cats, *raw;
+
+	json_object_set_new(o, "type", json_string("paper"));
+	json_object_set_new(o, "arxiv_id", jtext(res, r, 1));
+	json_object_set_new(o, "title", jtext(res, r, 2));
+	json_object_set_new(o, "url",
+	    url_of(base,
+		pages_paper_path(PQgetvalue(res, r, 1), PQgetvalue(res, r, 3))));
+	json_object_set_new(o, "published", jtext(res, r, 4));
+	json_object_set_new(o, "primary_category", jtext(res, r, 5));
+	cats = jjson(res, r, 6);
+	json_object_set_new(o, "categories",
+	    json_is_array(cats) ? cats : (json_decref(cats), json_array()));
+	json_object_set_new(o, "citation_count", jint(res, r, 7));
+	json_object_set_new(o, "author_count", jint(res, r, 8));
+	json_object_set_new(o, "all_authors_matched",
+	    json_boolean(PQgetvalue(res, r, 9)[0] == 't'));
+	json_object_set_new(o, "match",
+	    json_string(lcell(res, r, 10) == 1 ? "all" : "any"));
+	json_object_set_new(o, "title_marks",
+	    pages_search_marks(cell(res, r, 11)));
+	json_object_set_new(o, "snippet", pages_search_marks(cell(res, r, 12)));
+	raw = jjson(res, r, 13);
+	json_object_set_new(o, "authors", card_authors(base, raw));
+	json_decref(raw);
+	return o;
+}
+
+/* [[c, n], …] -> [{"category": c, "count": n}, …]. */
+static json_t *
+facets_of(const PGresult *res, int r, int c)
+{
+	json_t *raw = r >= 0 ? jjson(res, r, c) : NULL, *out = json_array(), *v;
+	size_t i;
+
+	json_array_foreach(raw, i, v)
+	{
+		if (i >= FACETS_MAX)
+			break;
+		json_array_append_new(out,
+		    json_pack("{s:O,s:O}", "category", json_array_get(v, 0),
+			"count", json_array_get(v, 1)));
+	}
+	json_decref(raw);
+	return out;
+}
+
+/* The words of pos rare enough to find any-word matches, "a or b". */
+static enum core_err
+rare_words(struct core_db *db, const char *pos, struct core_buf *out)
+{
+	PGresult *res = NULL;
+	const char *params[2];
+	char nbuf[16];
+	enum core_err er;
+	int i;
+
+	snprintf(nbuf, sizeof(nbuf), "%d", RARE_NDOC);
+	params[0] = pos;
+	params[1] = nbuf;
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_RARE_WORDS, params, 2,
+		 &res)) != CORE_OK)
+		return er;
+	for (i = 0; i < PQntuples(res); i++) {
+		if (i > 0)
+			core_buf_puts(out, " or ");
+		core_buf_puts(out, PQgetvalue(res, i, 0));
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+static const int paper_stmts[PAGES_SEARCH_SORT__MAX] = {
+	PAGES_SQL_SEARCH_PAPERS_RELEVANCE,
+	PAGES_SQL_SEARCH_PAPERS_NEWEST,
+	PAGES_SQL_SEARCH_PAPERS_CITATIONS,
+};
+
+/* One run of the page statement; n rows from offset. */
+static enum core_err
+run_papers(struct core_db *db, const struct pages_search_q *sq,
+    const char *qo, const char *qr, int n, long long offset, PGresult **res)
+{
+	const struct pages_search_filter *f = sq->f;
+	const char *params[13];
+	char rbuf[24], ibuf[24], nbuf[16], obuf[24], pbuf[16], fbuf[16];
+
+	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
+	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	snprintf(obuf, sizeof(obuf), "%lld", offset);
+	snprintf(pbuf, sizeof(pbuf), "%d", POOL_CAP);
+	snprintf(fbuf, sizeof(fbuf), "%d", FILL_CAP);
+	params[0] = sq->q;
+	params[1] = qo;
+	params[2] = qr;
+	params[3] = sq->neg;
+	params[4] = f->category;
+	params[5] = f->from[0] != '\0' ? f->from : NULL;
+	params[6] = f->to[0] != '\0' ? f->to : NULL;
+	params[7] = f->researcher > 0 ? rbuf : NULL;
+	params[8] = f->institution > 0 ? ibuf : NULL;
+	params[9] = nbuf;
+	params[10] = obuf;
+	params[11] = pbuf;
+	params[12] = fbuf;
+	return core_db_exec(db, paper_stmts[sq->sort], params, 13, res);
+}
+
+enum core_err
+pages_search_store_papers(struct core_db *db, const char *base,
+    const struct pages_search_q *sq, json_t **items, long long *total,
+    int *capped, json_t **facets)
+{
+	struct core_buf qo = CORE_BUF_INIT, qr = CORE_BUF_INIT;
+	PGresult *res = NULL;
+	json_t *arr = NULL;
+	int i, n, in_tx = 0;
+	enum core_err er;
+
+	*items = *facets = NULL;
+	*total = 0;
+	*capped = 0;
+	pages_search_or(sq->pos, &qo);
+	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
+		goto out;
+	in_tx = 1;
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_CUSTOM_PLANS, NULL, 0,
+		 &res)) != CORE_OK)
+		goto out;
+	PQclear(res);
+	res = NULL;
+	/* One positive word: the any-word pass would find nothing new. */
+	if (strchr(sq->pos, ' ') != NULL &&
+	    (er = rare_words(db, sq->pos, &qr)) != CORE_OK)
+		goto out;
+	if ((er = run_papers(db, sq, core_buf_cstr(&qo), core_buf_cstr(&qr),
+		 PAGES_PER_PAGE, (long long)(sq->page - 1) * PAGES_PER_PAGE,
+		 &res)) != CORE_OK)
+		goto out;
+	n = PQntuples(res);
+	if (n == 0 && sq->page > 1) {
+		/* Beyond the last page: page 1 says how many there are. */
+		PQclear(res);
+		res = NULL;
+		if ((er = run_papers(db, sq, core_buf_cstr(&qo),
+			 core_buf_cstr(&qr), 1, 0, &res)) != CORE_OK)
+			goto out;
+		if (PQntuples(res) > 0)
+			*total = lcell(res, 0, 14);
+		arr = json_array();
+		*facets = facets_of(res, -1, 0);
+	} else {
+		arr = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(arr, hit(base, res, i));
+		if (n > 0) {
+			*total = lcell(res, 0, 14);
+			*capped = lcell(res, 0, 15) >= POOL_CAP;
+		}
+		*facets = facets_of(res, n > 0 ? 0 : -1, 16);
+	}
+	er = core_db_cmd(db, "COMMIT");
+	in_tx = 0;
+	if (er != CORE_OK)
+		goto out;
+	*items = arr;
+	arr = NULL;
+out:
+	if (in_tx)
+		(void)core_db_cmd(db, "ROLLBACK");
+	if (er != CORE_OK) {
+		json_decref(*facets);
+		*facets = NULL;
+	}
+	PQclear(res);
+	json_decref(arr);
+	core_buf_free(&qo);
+	core_buf_free(&qr);
+	return er;
+}
+
+/* Researchers or institutions: stmt with q, n, offset. */
+static enum core_err
+names(struct core_db *db, int stmt, const char *q, int n, long long offset,
+    PGresult **res)
+{
+	const char *params[3];
+	char nbuf[16], obuf[24];
+
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	snprintf(obuf, sizeof(obuf), "%lld", offset);
+	params[0] = q;
+	params[1] = nbuf;
+	params[2] = obuf;
+	return core_db_exec(db, stmt, params, 3, res);
+}
+
+enum core_err
+pages_search_store_researchers(struct core_db *db, const char *base,
+    const char *q, int n, long long offset, json_t **items, long long *total)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*items = NULL;
+	*total = 0;
+	if ((er = names(db, PAGES_SQL_SEARCH_RESEARCHERS, q, n, offset,
+		 &res)) != CORE_OK)
+		return er;
+	*items = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		long long id = lcell(res, i, 0);
+
+		json_array_append_new(*items,
+		    json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type",
+			"researcher", "id", (json_int_t)id, "name",
+			jtext(res, i, 1), "url",
+			url_of(base,
+			    pages_researcher_path(id, PQgetvalue(res, i, 2))),
+			"papers", jint(res, i, 3), "h_index", jint(res, i, 4),
+			"citations", jint(res, i, 5)));
+		*total = lcell(res, i, 6);
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search_store_institutions(struct core_db *db, const char *base,
+    const char *q, int n, long long offset, json_t **items, long long *total)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*items = NULL;
+	*total = 0;
+	if ((er = names(db, PAGES_SQL_SEARCH_INSTITUTIONS, q, n, offset,
+		 &res)) != CORE_OK)
+		return er;
+	*items = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		long long id = lcell(res, i, 0);
+
+		json_array_append_new(*items,
+		    json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type",
+			"institution", "id", (json_int_t)id, "name",
+			jtext(res, i, 1), "url",
+			url_of(base,
+			    pages_institution_path(id, PQgetvalue(res, i, 2))),
+			"country", jtext(res, i, 3), "institution_type",
+			jtext(res, i, 4), "researchers", jint(res, i, 5)));
+		*total = lcell(res, i, 6);
+	}
+	PQclear(res);
+	return CORE_OK;
+}
