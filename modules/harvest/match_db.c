@@ -647,7 +647,8 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	struct gitem *g = NULL;
 	struct core_db *db = NULL;
 	json_t *docs = json_array(), *seen = json_object(), *o, *w, *res_a;
-	json_t *authors = json_object();
+	json_t *authors = json_object(), *missed = json_object(), *miss;
+	const char *mk;
 	PGresult *res = NULL;
 	char **keep = NULL, *path;
 	const char *dir, *id;
@@ -721,8 +722,12 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 				tp++;
 			else if (said)
 				fp++;
-			else if (same)
+			else if (same) {
 				fn++;
+				miss = json_object_get(missed, g[i].author);
+				json_object_set_new(missed, g[i].author,
+				    json_integer(json_integer_value(miss) + 1));
+			}
 			else
 				tn++;
 		}
@@ -735,6 +740,12 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	       "(fp), %ld missed (fn), %ld different-author pairs kept "
 	       "apart (tn)\n", tp + fp, tp, fp, fn, tn);
 	printf("precision %.4f recall %.4f\n", p, r);
+	json_object_foreach(missed, mk, miss) {
+		for (i = 0; i < n && strcmp(g[i].author, mk) != 0; i++)
+			continue;
+		printf("missed: %s (%s): %lld pairs\n", mk, i < n ? g[i].key :
+		    "?", (long long)json_integer_value(miss));
+	}
 	print_stats("gold matching", &st);
 
 	/* The bundled dataset as the last "match" left it. */
@@ -781,6 +792,7 @@ out:
 	free(keep);
 	json_decref(seen);
 	json_decref(authors);
+	json_decref(missed);
 	json_decref(docs);
 	return rc;
 }
