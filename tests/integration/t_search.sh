@@ -1,0 +1,201 @@
+#!/bin/bash
+# t_search.sh -- /search: a known paper found by a distinctive word of its
+# title, filters (category, dates), sorts, pages and rel=next/prev,
+# facets, highlights, every representation, researchers and institutions
+# by name (accents and typos), the search vector kept by the triggers,
+# and bad input (400s, never a 5xx; tsquery syntax never an error).
+. "$(dirname "$0")/lib.sh"
+
+enc() { jq -rn --arg v "$1" '$v | @uri'; }
+
+# A known paper and the rarest long word of its title.
+read -r AID WORD < <(sql "
+WITH p AS (SELECT arxiv_id, title FROM papers
+            WHERE source <> 'bench'
+            ORDER BY published DESC, id LIMIT 1 OFFSET 50)
+SELECT p.arxiv_id, w
+  FROM p, regexp_split_to_table(lower(p.title), '[^a-z]+') AS w
+ WHERE length(w) >= 6
+ ORDER BY (SELECT count(*) FROM papers q
+            WHERE q.title ILIKE '%' || w || '%'), w
+ LIMIT 1" | tr '|' ' ')
+[ -n "$AID" ] && [ -n "$WORD" ]
+ok $? "picked a paper ($AID) and a title word ($WORD)"
+
+get "/search?q=$WORD" -H "Accept: application/json"
+is_status 200 "json: 200"
+header_is Content-Type "application/json" "json: Content-Type"
+header_has Vary Accept "json: Vary"
+json_is ".query" "$WORD" "json: query echoed"
+json_is ".page" "1" "json: page"
+json_is "[.results[] | select(.arxiv_id == \"$AID\")] | length" 1 \
+    "the paper is found by a distinctive word of its title"
+json_is ".results[0].type" "paper" "json: results are papers"
+json_is "(.total | type)" "number" "json: total"
+json_is "[.results[0].title_marks[] | select(.match)] | length > 0" true \
+    "json: the title's match is marked"
+
+# HTML: the query echoed escaped, highlights as <mark>.
+get "/search?q=$WORD"
+is_status 200 "html: 200"
+header_is Content-Type "text/html; charset=utf-8" "html: Content-Type"
+header_has Link "rel=\"canonical\"" "html: canonical Link"
+body_has "value=\"$WORD\"" "html: query in the search box"
+body_has "<mark>" "html: matches highlighted"
+body_has "href=\"/papers/$AID" "html: links the paper"
+EVIL='<script>alert(1)</script>"x'
+get "/search?q=$(enc "$EVIL")"
+is_status 200 "html: hostile query answered"
+body_lacks "<script>alert(1)" "html: hostile query not echoed raw"
+body_has "value=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;x\"" \
+    "html: hostile query escaped in the box"
+
+get "/search?q=$WORD" -H "Accept: text/markdown"
+is_status 200 "md: 200"
+header_is Content-Type "text/markdown; charset=utf-8" "md: Content-Type"
+body_has "# Search: $WORD" "md: title"
+body_has "/papers/$AID" "md: links the paper"
+get "/search?q=$WORD&format=json"
+json_is ".query" "$WORD" "?format=json"
+
+# A common word: many results, pages, facets.
+get "/search?q=software&type=papers" -H "Accept: application/json"
+TOTAL=$(jq -r .total "$BODY")
+[ "$TOTAL" -gt 48 ]
+ok $? "a common word gives pages of results ($TOTAL)"
+json_is ".results | length" 24 "24 a page"
+json_is "(.facets | length) > 0" true "facets per category"
+json_is "[.facets[] | .count] | (. == (sort | reverse))" true \
+    "facets by count"
+grep -i '^link: ' "$HDRS" | grep -q 'rel="next"'
+ok $? "Link rel=next on page 1"
+get "/search?q=software&type=papers&page=2" -H "Accept: application/json"
+is_status 200 "page 2: 200"
+json_is ".page" 2 "page 2 is page 2"
+grep -i '^link: ' "$HDRS" | grep -q 'rel="prev"'
+ok $? "Link rel=prev on page 2"
+LAST=$(( (TOTAL + 23) / 24 ))
+get "/search?q=software&type=papers&page=$((LAST + 1))"
+is_status 404 "a page beyond the last is a 404"
+get "/search?q=software&type=papers&page=$LAST" -H "Accept: application/json"
+is_status 200 "the last page is there"
+
+# Filters.
+CAT=$(jq -r '.facets[0].category' < <(curl -s \
+    "$WEFT_URL/search?q=software&format=json"))
+get "/search?q=software&category=$CAT" -H "Accept: application/json"
+is_status 200 "category filter: 200"
+json_is "[.results[] | .categories | index(\"$CAT\") != null] | all" true \
+    "category filter: every result is in $CAT"
+json_is ".filters.category" "$CAT" "category filter echoed"
+get "/search?q=software&from=2025-06-01&to=2025-12-31" \
+    -H "Accept: application/json"
+is_status 200 "date filter: 200"
+json_is "[.results[] | .published >= \"2025-06-01\" and .published <= \"2025-12-31\"] | all" \
+    true "date filter: every result in range"
+get "/search?q=software&from=2025&to=2025" -H "Accept: application/json"
+json_is "[.results[] | .published[0:4] == \"2025\"] | all" true \
+    "year filter"
+get "/search?q=software&sort=newest" -H "Accept: application/json"
+json_is "[.results[] | select(.match == \"all\") | .published] | (. == (sort | reverse))" \
+    true "sort=newest: newest first"
+get "/search?q=software&sort=citations" -H "Accept: application/json"
+is_status 200 "sort=citations: 200"
+json_is ".sort" "citations" "sort echoed"
+
+# Any-word fill: a title with a word nobody uses still finds the paper.
+get "/search?q=$WORD+zzqxnotaword" -H "Accept: application/json"
+json_is "[.results[] | select(.arxiv_id == \"$AID\")] | length" 1 \
+    "any-word matches fill after all-words"
+json_is "[.results[] | select(.arxiv_id == \"$AID\") | .match][0]" any \
+    "marked as an any-word match"
+get "/search?q=$WORD+-$WORD" -H "Accept: application/json"
+json_is "[.results[] | select(.arxiv_id == \"$AID\")] | length" 0 \
+    "-word excludes"
+
+# Researchers and institutions by name.
+read -r RNAME < <(sql "SELECT name FROM researchers
+    WHERE paper_count > 0 AND name ~ '[éüöáíñ]' AND name ~ '^[^ ]+ [^ ]+$'
+    ORDER BY paper_count DESC, id LIMIT 1")
+PLAIN=$(sql "SELECT weft_unaccent('$(echo "$RNAME" | sed "s/'/''/g")')")
+get "/search?q=$(enc "$PLAIN")&type=researchers" -H "Accept: application/json"
+is_status 200 "researchers: 200"
+json_is "[.results[] | select(.name == \"$RNAME\")] | length" 1 \
+    "researcher found without accents ($PLAIN)"
+json_is ".results[0].type" researcher "researchers: typed results"
+TYPO=$(echo "$PLAIN" | sed 's/\(.*\)\(.\)$/\1/')
+get "/search?q=$(enc "$TYPO")&type=researchers" -H "Accept: application/json"
+json_is "[.results[] | select(.name == \"$RNAME\")] | length" 1 \
+    "researcher found with a letter missing ($TYPO)"
+IN=$(sql "SELECT name FROM institutions ORDER BY researcher_count DESC, id
+    LIMIT 1")
+get "/search?q=$(enc "$IN")&type=institutions" -H "Accept: application/json"
+json_is ".results[0].name" "$IN" "institution found by its name"
+get "/search?q=$(enc "$IN")&type=institutions"
+body_has "$(echo "$IN" | sed 's/&/\&amp;/g')" "institutions: HTML"
+get "/search?q=$(enc "$PLAIN")" -H "Accept: application/json"
+json_is "(.researchers.items | length) > 0" true \
+    "no type: the top researchers too"
+json_is "(.institutions | type)" object "no type: institutions block"
+get "/search?q=$(enc "$PLAIN")" -H "Accept: text/markdown"
+body_has "## Researchers" "md: researchers block"
+
+# The search vector follows the data (triggers), authors included.
+sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
+    primary_category, published, slug, source)
+    VALUES ('0001.99999', 'Quuxification of frobnicators',
+    'We quuxify.', '{cs.SE}', 'cs.SE', '2001-01-01', 'quux', 'test');
+    INSERT INTO authorships (paper_id, position, raw_name)
+    SELECT id, 1, 'Zebedee Xylophonist' FROM papers
+     WHERE arxiv_id = '0001.99999'"
+data_changed
+get "/search?q=frobnicators" -H "Accept: application/json"
+json_is ".results[0].arxiv_id" "0001.99999" "a new paper is searchable"
+get "/search?q=xylophonist" -H "Accept: application/json"
+json_is ".results[0].arxiv_id" "0001.99999" "found by its author's name"
+sql "UPDATE authorships SET raw_name = 'Zebedee Marimbist'
+      WHERE paper_id = (SELECT id FROM papers WHERE arxiv_id = '0001.99999')"
+sql "UPDATE papers SET title = 'Glorpification of frobnicators'
+      WHERE arxiv_id = '0001.99999'"
+data_changed
+get "/search?q=marimbist+glorpification" -H "Accept: application/json"
+json_is ".results[0].arxiv_id" "0001.99999" "renames are searchable"
+json_is ".results[0].match" "all" "both words match"
+sql "DELETE FROM papers WHERE arxiv_id = '0001.99999'"
+data_changed
+
+# Empty q: the search page with suggestions.
+get "/search"
+is_status 200 "empty q: 200"
+body_has "Search the archive" "empty q: the search page"
+get "/search?q=" -H "Accept: application/json"
+json_is "(.suggestions | length) > 0" true "empty q: suggestions"
+get "/search?q=" -H "Accept: text/markdown"
+body_has "# Search" "empty q: markdown guidance"
+get "/"
+body_has 'action="/search"' "home: the search box points here"
+
+# Bad input: clear 400s.
+LONG=$(printf 'a%.0s' $(seq 513))
+get "/search?q=$LONG"
+is_status 400 "q over 512 bytes: 400"
+get "/search?q=$(printf 'a%.0s' $(seq 512))"
+is_status 200 "q of 512 bytes: 200"
+for bad in "type=people" "sort=best" "from=2025-13-01" "to=yesterday" \
+    "from=2025-02-30" "from=2026&to=2025" "page=0" "page=x" \
+    "category=cs%20SE" "researcher=abc" "institution=-1"; do
+	get "/search?q=graph&$bad" -H "Accept: application/json"
+	is_status 400 "$bad: 400"
+	json_is ".error.status" 400 "$bad: JSON error object"
+done
+
+# tsquery syntax from users never raises a database error.
+for q in "&" "|" "!" "!!" "a & | b" "(a" "a)" "a:*" "a <-> b" "'" "''" \
+    "\\" "a:A" "\"" "\"a" "-" "--a" "or" "a or" "or or or" "-\"" "*" \
+    ":" "a:b:c" "<->" "<2>" "!(a|b)" "the" "a -the" "%00" "日本語" \
+    "🙂" "a'b\\c" "$(printf '%0.s(' $(seq 200))"; do
+	get "/search?q=$(enc "$q")" -H "Accept: application/json"
+	is_status 200 "q=$q: 200"
+done
+
+done_testing
