@@ -49,10 +49,12 @@ for t in "${targets[@]}"; do
 	if grep -qE 'sqlmap identified the following injection point|is vulnerable' "$log"; then
 		verdict="INJECTION FOUND (see $log)"
 		bad=1
-	elif grep -qE 'all tested parameters do not appear to be injectable|does not seem to be injectable' "$log"; then
-		verdict="no injection"
+	elif grep -qE 'all tested parameters do not appear to be injectable' "$log"; then
+		verdict="no injection (every parameter tested)"
 	elif [ "$rc" = 124 ]; then
-		verdict="no injection found before the ${limit}s limit"
+		clean=$(sed -n "s/.*parameter '\([^']*\)' does not seem to be injectable.*/\1/p" \
+		    "$log" | paste -sd, -)
+		verdict="no injection found before the ${limit}s limit (clean: ${clean:-none finished})"
 	else
 		verdict="inconclusive (rc $rc): $(grep -E '^\[[0-9:]+\] \[(CRITICAL|ERROR)\]' "$log" | tail -1)"
 	fi
