@@ -24,8 +24,8 @@
  * for sort=citations), at most FILL_CAP any-word matches fill after
  * them, and only words in fewer than RARE_NDOC papers find those.
  */
-#define POOL_CAP  1000
-#define FILL_CAP  200
+#define POOL_CAP  300
+#define FILL_CAP  100
 #define RARE_NDOC 2000
 /* Authors on a card (the statement's own limit is the same). */
 #define FACETS_MAX 20

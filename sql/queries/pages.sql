@@ -253,6 +253,9 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- Filters $5-$9 are NULL when absent (a custom plan folds them away).
 -- Highlights are marked with U+E000 and U+E001, removed from the text
 -- first, and split by the C code: ts_headline's output is never HTML.
+-- The snippet comes from the abstract's first 700 characters: headlines
+-- parse and stem the whole text, the largest cost of a page after the
+-- pools.
 -- Columns: the paper card columns, tier, marked title, marked snippet,
 -- authors (json), total hits, all-words pool size, facets (json).
 
@@ -330,7 +333,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
            'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
            chr(57345)),
        ts_headline('english'::regconfig,
-           translate(p.abstract, chr(57344) || chr(57345), ''),
+           translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
            websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
            'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
            'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
@@ -405,7 +408,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
            'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
            chr(57345)),
        ts_headline('english'::regconfig,
-           translate(p.abstract, chr(57344) || chr(57345), ''),
+           translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
            websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
            'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
            'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
@@ -481,7 +484,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
            'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
            chr(57345)),
        ts_headline('english'::regconfig,
-           translate(p.abstract, chr(57344) || chr(57345), ''),
+           translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
            websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
            'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
            'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
