@@ -26,6 +26,8 @@
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
 #define INST_PAPERS_MAX      24
+/* The shared card columns; an authors column may follow, then a total. */
+#define CARD_COLS 10
 
 /* ---------------------------------------------------------------- cells */
 
@@ -79,6 +81,29 @@ jjson(const PGresult *res, int r, int c, json_t *def)
 		return def;
 	json_decref(def);
 	return v;
+}
+
+/* Element i of a json array as an integer, 0 for null or absent. */
+static long long
+ai(const json_t *a, size_t i)
+{
+	return (long long)json_integer_value(json_array_get(a, i));
+}
+
+/* Element i of a json array, a new reference (null when absent). */
+static json_t *
+av(const json_t *a, size_t i)
+{
+	json_t *v = json_array_get(a, i);
+
+	return v != NULL ? json_incref(v) : json_null();
+}
+
+/* Element i of a json array as a string, NULL for null or absent. */
+static const char *
+as(const json_t *a, size_t i)
+{
+	return json_string_value(json_array_get(a, i));
 }
 
 static json_t *
@@ -137,8 +162,46 @@ card(const char *base, const PGresult *res, int r)
 	return o;
 }
 
+/* A card's author: {name, id, url}, url null when unmatched. */
+static json_t *
+card_author(const char *base, json_t *name, json_t *id, long long rid,
+    const char *slug)
+{
+	json_t *a = json_object();
+
+	json_object_set_new(a, "name", name);
+	json_object_set_new(a, "id", id);
+	json_object_set_new(a, "url",
+	    json_is_null(id) ? json_null() : url_researcher(base, rid, slug));
+	return a;
+}
+
 /*
- * Cards for every row of res, then their first authors in one query.
+ * Cards for every row of res with the authors column (see pages.sql):
+ * [[raw_name, researcher id, researcher slug]] in order, no query.
+ */
+static void
+cards_inline(const char *base, const PGresult *res, json_t *arr)
+{
+	json_t *authors, *a, *c;
+	size_t j;
+	int i;
+
+	for (i = 0; i < PQntuples(res); i++) {
+		c = card(base, res, i);
+		authors = jjson(res, i, CARD_COLS, json_null());
+		json_array_foreach(authors, j, a)
+			json_array_append_new(json_object_get(c, "authors"),
+			    card_author(base, av(a, 0), av(a, 1), ai(a, 1),
+				as(a, 2)));
+		json_decref(authors);
+		json_array_append_new(arr, c);
+	}
+}
+
+/*
+ * Cards for every row of res, with their first authors from the authors
+ * column when the statement has one, otherwise from one more query.
  */
 static enum core_err
 cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
@@ -155,6 +218,10 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 	*out = NULL;
 	if (n == 0)
 		goto done;
+	if (PQnfields(res) > CARD_COLS) {
+		cards_inline(base, res, arr);
+		goto done;
+	}
 	pid = core_xcalloc((size_t)n, sizeof(*pid));
 	core_buf_putc(&ids, '{');
 	for (i = 0; i < n; i++) {
@@ -178,13 +245,8 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 		if (i == n)
 			continue;
 		c = json_array_get(arr, (size_t)i);
-		a = json_object();
-		json_object_set_new(a, "name", jtext(ar, j, 1));
-		json_object_set_new(a, "id", jint(ar, j, 2));
-		json_object_set_new(a, "url",
-		    isnull(ar, j, 2)
-			? json_null()
-			: url_researcher(base, lval(ar, j, 2), val(ar, j, 3)));
+		a = card_author(base, jtext(ar, j, 1), jint(ar, j, 2),
+		    lval(ar, j, 2), val(ar, j, 3));
 		json_array_append_new(json_object_get(c, "authors"), a);
 	}
 done:
@@ -198,10 +260,14 @@ out:
 	return er;
 }
 
-/* Runs stmt and turns its rows into cards. */
+/*
+ * Runs stmt and turns its rows into cards.  With total not NULL the
+ * statement ends with count(*) OVER (), read from the first row; *total
+ * is -1 when there is no row to read it from.
+ */
 static enum core_err
 card_query(struct core_db *db, const char *base, int stmt,
-    const char *const *params, int np, json_t **out)
+    const char *const *params, int np, json_t **out, long long *total)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -209,6 +275,10 @@ card_query(struct core_db *db, const char *base, int stmt,
 	*out = NULL;
 	if ((er = core_db_exec(db, stmt, params, np, &res)) == CORE_OK)
 		er = cards(db, base, res, out);
+	if (total != NULL)
+		*total = er == CORE_OK && PQntuples(res) > 0
+		    ? lval(res, 0, PQnfields(res) - 1)
+		    : -1;
 	PQclear(res);
 	return er;
 }
@@ -253,12 +323,13 @@ enum core_err
 pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
     json_t **out)
 {
-	PGresult *res = NULL, *ar = NULL;
+	PGresult *res = NULL;
 	const char *params[1];
-	json_t *o = NULL, *authors, *u;
+	json_t *o = NULL, *authors, *rows = NULL, *row, *u;
 	enum core_err er;
 	char *doi;
-	int i, matched = 0;
+	size_t i;
+	int matched = 0;
 
 	*out = NULL;
 	params[0] = arxiv_id;
@@ -297,24 +368,21 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "links",
 	    arxiv_links(base, val(res, 0, 1), json_string_value(u)));
 
-	params[0] = val(res, 0, 0);
-	if ((er = core_db_exec(db, PAGES_SQL_PAPER_AUTHORS, params, 1, &ar)) !=
-	    CORE_OK)
-		goto out;
+	/* [[position, raw_name, id, name, slug]] in order (pages.sql). */
+	rows = jjson(res, 0, 18, json_array());
 	authors = json_array();
-	for (i = 0; i < PQntuples(ar); i++) {
+	json_array_foreach(rows, i, row) {
 		json_t *a = json_object(), *r = json_null();
 
-		json_object_set_new(a, "position", jint(ar, i, 0));
-		json_object_set_new(a, "name", jtext(ar, i, 1));
-		if (!isnull(ar, i, 2)) {
+		json_object_set_new(a, "position", av(row, 0));
+		json_object_set_new(a, "name", av(row, 1));
+		if (!json_is_null(json_array_get(row, 2))) {
 			matched++;
 			r = json_object();
-			json_object_set_new(r, "id", jint(ar, i, 2));
-			json_object_set_new(r, "name", jtext(ar, i, 3));
+			json_object_set_new(r, "id", av(row, 2));
+			json_object_set_new(r, "name", av(row, 3));
 			json_object_set_new(r, "url",
-			    url_researcher(base, lval(ar, i, 2),
-				val(ar, i, 4)));
+			    url_researcher(base, ai(row, 2), as(row, 4)));
 		}
 		json_object_set_new(a, "researcher", r);
 		json_array_append_new(authors, a);
@@ -322,12 +390,13 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "authors", authors);
 	json_object_set_new(o, "authors_matched", json_integer(matched));
 	json_object_set_new(o, "all_authors_matched",
-	    json_boolean(PQntuples(ar) > 0 && matched == PQntuples(ar)));
+	    json_boolean(json_array_size(rows) > 0 &&
+		(size_t)matched == json_array_size(rows)));
 	*out = o;
 	o = NULL;
 out:
 	PQclear(res);
-	PQclear(ar);
+	json_decref(rows);
 	json_decref(o);
 	return er;
 }
@@ -340,7 +409,8 @@ pages_store_latest(struct core_db *db, const char *base, int n, json_t **out)
 
 	snprintf(nbuf, sizeof(nbuf), "%d", n);
 	params[0] = nbuf;
-	return card_query(db, base, PAGES_SQL_LATEST_PAPERS, params, 1, out);
+	return card_query(db, base, PAGES_SQL_LATEST_PAPERS, params, 1, out,
+	    NULL);
 }
 
 enum core_err
@@ -452,139 +522,79 @@ pages_store_researcher_papers(struct core_db *db, const char *base,
 	snprintf(off, sizeof(off), "%lld",
 	    (long long)(page - 1) * PAGES_PER_PAGE);
 	params[0] = idbuf;
-	params[1] = category;
-	if ((er = count_query(db,
-		 cat ? PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT
-		     : PAGES_SQL_RESEARCHER_PAPER_COUNT,
-		 params, cat ? 2 : 1, total)) != CORE_OK)
-		return er;
 	params[1] = lim;
 	params[2] = off;
 	params[3] = category;
-	return card_query(db, base, stmts[cat][sort], params, cat ? 4 : 3,
-	    items);
+	if ((er = card_query(db, base, stmts[cat][sort], params, cat ? 4 : 3,
+		 items, total)) != CORE_OK || *total >= 0)
+		return er;
+	/* No row to read the total from: an empty list or a page beyond. */
+	*total = 0;
+	if (page == 1)
+		return CORE_OK;
+	params[1] = category;
+	return count_query(db,
+	    cat ? PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT
+		: PAGES_SQL_RESEARCHER_PAPER_COUNT,
+	    params, cat ? 2 : 1, total);
 }
 
-static enum core_err
-positions(struct core_db *db, const char *const *params, json_t *r)
+/* The "fields" block: categories with counts and their filter links. */
+static json_t *
+blk_fields(const char *base, const char *rpath, const json_t *rows)
 {
-	PGresult *res = NULL;
-	enum core_err er;
+	json_t *a = json_array(), *row;
+	size_t i;
 
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_POSITIONS, params, 1,
-		 &res)) != CORE_OK)
-		return er;
-	if (PQntuples(res) == 1)
-		json_object_set_new(r, "author_position",
-		    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",
-			(json_int_t)lval(res, 0, 0), "middle",
-			(json_int_t)lval(res, 0, 1), "last",
-			(json_int_t)lval(res, 0, 2), "papers_counted",
-			(json_int_t)lval(res, 0, 3), "papers_total",
-			(json_int_t)lval(res, 0, 4)));
-	PQclear(res);
-	return CORE_OK;
-}
-
-static enum core_err
-fields(struct core_db *db, const char *base, const char *rpath,
-    const char *idbuf, json_t *r)
-{
-	PGresult *res = NULL;
-	const char *params[2];
-	char nbuf[16];
-	json_t *a;
-	enum core_err er;
-	int i;
-
-	snprintf(nbuf, sizeof(nbuf), "%d", FIELDS_MAX);
-	params[0] = idbuf;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_FIELDS, params, 2,
-		 &res)) != CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++) {
+	json_array_foreach(rows, i, row) {
+		const char *c = as(row, 0);
 		char *u = NULL;
 
 		/* Only well-formed codes become filter links. */
-		if (pages_category_ok(val(res, i, 0)))
-			u = core_xasprintf("%s%s?category=%s", base, rpath,
-			    val(res, i, 0));
+		if (c != NULL && pages_category_ok(c))
+			u = core_xasprintf("%s%s?category=%s", base, rpath, c);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:I,s:o}", "category", jtext(res, i, 0),
-			"papers", (json_int_t)lval(res, i, 1), "url",
+		    json_pack("{s:o,s:I,s:o}", "category", av(row, 0),
+			"papers", (json_int_t)ai(row, 1), "url",
 			u != NULL ? core_json_str(u) : json_null()));
 		free(u);
 	}
-	json_object_set_new(r, "fields", a);
-	PQclear(res);
-	return CORE_OK;
+	return a;
 }
 
-static enum core_err
-same_name(struct core_db *db, const char *base, const char *idbuf, json_t *r)
+static json_t *
+blk_same_name(const char *base, const json_t *rows)
 {
-	PGresult *res = NULL;
-	const char *params[3];
-	char nbuf[16];
-	json_t *a;
-	enum core_err er;
+	json_t *a = json_array(), *row;
 	long long total = 0;
-	int i;
+	size_t i;
 
-	snprintf(nbuf, sizeof(nbuf), "%d", SAME_NAME_MAX);
-	params[0] = pages_str(r, "name_key");
-	params[1] = idbuf;
-	params[2] = nbuf;
-	if (params[0] == NULL)
-		params[0] = "";
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_SAME_NAME, params, 3,
-		 &res)) != CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++) {
-		total = lval(res, i, 5);
+	json_array_foreach(rows, i, row) {
+		total = ai(row, 5);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", jint(res, i, 0),
-			"name", jtext(res, i, 1), "url",
-			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
-			"papers", jint(res, i, 3), "h_index", jint(res, i, 4)));
+		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", av(row, 0), "name",
+			av(row, 1), "url",
+			url_researcher(base, ai(row, 0), as(row, 2)), "papers",
+			av(row, 3), "h_index", av(row, 4)));
 	}
-	json_object_set_new(r, "same_name",
-	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
-	PQclear(res);
-	return CORE_OK;
+	return json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a);
 }
 
-static enum core_err
-institutions(struct core_db *db, const char *base, const char *idbuf, json_t *r)
+static json_t *
+blk_institutions(const char *base, const json_t *rows)
 {
-	PGresult *res = NULL;
-	const char *params[2];
-	char nbuf[16];
-	json_t *a;
-	enum core_err er;
-	int i;
+	json_t *a = json_array(), *row;
+	size_t i;
 
-	snprintf(nbuf, sizeof(nbuf), "%d", INSTITUTIONS_MAX);
-	params[0] = idbuf;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_INSTITUTIONS, params, 2,
-		 &res)) != CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++)
+	json_array_foreach(rows, i, row)
 		json_array_append_new(a,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			jint(res, i, 0), "name", jtext(res, i, 1), "url",
-			url_institution(base, lval(res, i, 0), val(res, i, 2)),
-			"ror_id", jtext(res, i, 3), "country", jtext(res, i, 4),
-			"last_known", jbool(res, i, 5), "first_year",
-			jint(res, i, 6), "last_year", jint(res, i, 7)));
-	json_object_set_new(r, "institutions", a);
-	PQclear(res);
-	return CORE_OK;
+		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "id",
+			av(row, 0), "name", av(row, 1), "url",
+			url_institution(base, ai(row, 0), as(row, 2)), "ror_id",
+			av(row, 3), "country", av(row, 4), "last_known",
+			json_is_true(json_array_get(row, 5)), "first_year",
+			av(row, 6), "last_year", av(row, 7)));
+	return a;
 }
 
 /*
@@ -593,99 +603,100 @@ institutions(struct core_db *db, const char *base, const char *idbuf, json_t *r)
  * joint papers as "nodes" ("papers": joint papers), and "edges" (a, b,
  * weight: joint papers) among all of them, the centre included.
  */
-static enum core_err
-network(struct core_db *db, const char *base, const char *idbuf, json_t *r)
+static json_t *
+blk_network(const char *base, const json_t *r, const json_t *co,
+    const json_t *ed)
 {
-	struct core_buf ids = CORE_BUF_INIT;
-	PGresult *res = NULL, *er2 = NULL;
-	const char *params[2];
-	char nbuf[16];
-	json_t *nodes, *edges;
-	enum core_err er;
-	int i;
+	json_t *nodes = json_array(), *edges = json_array(), *row;
+	size_t i;
 
-	snprintf(nbuf, sizeof(nbuf), "%d", COAUTHORS_MAX);
-	params[0] = idbuf;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_COAUTHORS, params, 2,
-		 &res)) != CORE_OK)
-		goto out;
-	nodes = json_array();
-	edges = json_array();
-	core_buf_printf(&ids, "{%s", idbuf);
-	for (i = 0; i < PQntuples(res); i++) {
+	json_array_foreach(co, i, row)
 		json_array_append_new(nodes,
-		    json_pack("{s:o,s:o,s:o,s:I}", "id", jint(res, i, 0),
-			"name", jtext(res, i, 1), "url",
-			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
-			"papers", (json_int_t)lval(res, i, 3)));
-		core_buf_printf(&ids, ",%lld", lval(res, i, 0));
-	}
-	core_buf_putc(&ids, '}');
-	json_object_set_new(r, "network",
-	    json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
-		json_object_get(r, "id"), "name", json_object_get(r, "name"),
-		"url", json_object_get(r, "url"), "nodes", nodes, "edges",
-		edges));
-	if (PQntuples(res) == 0)
-		goto out;
-	params[0] = core_buf_cstr(&ids);
-	if ((er = core_db_exec(db, PAGES_SQL_COAUTHOR_EDGES, params, 1,
-		 &er2)) != CORE_OK)
-		goto out;
-	for (i = 0; i < PQntuples(er2); i++)
+		    json_pack("{s:o,s:o,s:o,s:I}", "id", av(row, 0), "name",
+			av(row, 1), "url",
+			url_researcher(base, ai(row, 0), as(row, 2)), "papers",
+			(json_int_t)ai(row, 3)));
+	json_array_foreach(ed, i, row)
 		json_array_append_new(edges,
-		    json_pack("{s:I,s:I,s:I}", "a", (json_int_t)lval(er2, i, 0),
-			"b", (json_int_t)lval(er2, i, 1), "weight",
-			(json_int_t)lval(er2, i, 2)));
-out:
-	PQclear(res);
-	PQclear(er2);
-	core_buf_free(&ids);
-	return er;
+		    json_pack("{s:I,s:I,s:I}", "a", (json_int_t)ai(row, 0), "b",
+			(json_int_t)ai(row, 1), "weight",
+			(json_int_t)ai(row, 2)));
+	return json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
+	    json_object_get(r, "id"), "name", json_object_get(r, "name"),
+	    "url", json_object_get(r, "url"), "nodes", nodes, "edges", edges);
 }
 
-static enum core_err
-timeline(struct core_db *db, const char *idbuf, json_t *r)
+static json_t *
+blk_timeline(const json_t *rows)
 {
-	PGresult *res = NULL;
-	const char *params[1];
-	json_t *a;
-	enum core_err er;
-	int i;
+	json_t *a = json_array(), *row;
+	size_t i;
 
-	params[0] = idbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_TIMELINE, params, 1,
-		 &res)) != CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++)
+	json_array_foreach(rows, i, row)
 		json_array_append_new(a,
-		    json_pack("{s:I,s:I}", "year", (json_int_t)lval(res, i, 0),
-			"count", (json_int_t)lval(res, i, 1)));
-	json_object_set_new(r, "timeline", a);
-	PQclear(res);
-	return CORE_OK;
+		    json_pack("{s:I,s:I}", "year", (json_int_t)ai(row, 0),
+			"count", (json_int_t)ai(row, 1)));
+	return a;
 }
 
+/*
+ * Every side block of the researcher page from one statement,
+ * RESEARCHER_BLOCKS, which answers one json document of row arrays.
+ */
 enum core_err
 pages_store_researcher_blocks(struct core_db *db, const char *base,
     const char *rpath, json_t *r)
 {
-	const char *params[1];
-	char idbuf[24];
+	PGresult *res = NULL;
+	const char *params[6];
+	char idbuf[24], nf[16], ns[16], ni[16], nc[16];
+	json_t *d = NULL, *pos;
 	enum core_err er;
 
 	snprintf(idbuf, sizeof(idbuf), "%lld", pages_int(r, "id", 0));
+	snprintf(nf, sizeof(nf), "%d", FIELDS_MAX);
+	snprintf(ns, sizeof(ns), "%d", SAME_NAME_MAX);
+	snprintf(ni, sizeof(ni), "%d", INSTITUTIONS_MAX);
+	snprintf(nc, sizeof(nc), "%d", COAUTHORS_MAX);
 	params[0] = idbuf;
-	if ((er = positions(db, params, r)) != CORE_OK ||
-	    (er = fields(db, base, rpath, idbuf, r)) != CORE_OK ||
-	    (er = same_name(db, base, idbuf, r)) != CORE_OK ||
-	    (er = institutions(db, base, idbuf, r)) != CORE_OK ||
-	    (er = network(db, base, idbuf, r)) != CORE_OK ||
-	    (er = timeline(db, idbuf, r)) != CORE_OK)
-		return er;
-	return CORE_OK;
+	params[1] = pages_str(r, "name_key");
+	if (params[1] == NULL)
+		params[1] = "";
+	params[2] = nf;
+	params[3] = ns;
+	params[4] = ni;
+	params[5] = nc;
+	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BLOCKS, params, 6,
+		 &res)) != CORE_OK)
+		goto out;
+	if (PQntuples(res) != 1 ||
+	    (d = jjson(res, 0, 0, NULL)) == NULL || !json_is_object(d)) {
+		core_log(CORE_LOG_ERROR, "pages.store",
+		    "RESEARCHER_BLOCKS gave no json object");
+		er = CORE_EDB;
+		goto out;
+	}
+	pos = json_object_get(d, "pos");
+	json_object_set_new(r, "author_position",
+	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",
+		(json_int_t)ai(pos, 0), "middle", (json_int_t)ai(pos, 1),
+		"last", (json_int_t)ai(pos, 2), "papers_counted",
+		(json_int_t)ai(pos, 3), "papers_total", (json_int_t)ai(pos, 4)));
+	json_object_set_new(r, "fields",
+	    blk_fields(base, rpath, json_object_get(d, "fields")));
+	json_object_set_new(r, "same_name",
+	    blk_same_name(base, json_object_get(d, "same")));
+	json_object_set_new(r, "institutions",
+	    blk_institutions(base, json_object_get(d, "inst")));
+	json_object_set_new(r, "network",
+	    blk_network(base, r, json_object_get(d, "co"),
+		json_object_get(d, "edges")));
+	json_object_set_new(r, "timeline",
+	    blk_timeline(json_object_get(d, "timeline")));
+out:
+	PQclear(res);
+	json_decref(d);
+	return er;
 }
 
 /* ---------------------------------------------------------------- institutions */
@@ -755,7 +766,7 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_PAPERS_MAX);
 	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 2,
-		 &papers)) != CORE_OK)
+		 &papers, NULL)) != CORE_OK)
 		goto out;
 	json_object_set_new(o, "recent_papers", papers);
 	*out = o;

@@ -3,21 +3,25 @@
 -- Paper cards share one column list (store.c reads it by position):
 --   id, arxiv_id, title, slug, published, primary_category,
 --   categories (json text), citation_count, author_count, fully_matched
+-- optionally followed by
+--   authors: the first 12 authors as json text, [[raw_name, id, slug]],
+--            so a list of cards is one round trip (otherwise store.c
+--            fetches them with CARD_AUTHORS)
+--   total:   count(*) OVER (), the length of the whole list
 
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched, abstract, comment, updated, versions::text, doi,
-       journal_ref, license, citation_source
-  FROM papers
+       journal_ref, license, citation_source,
+       (SELECT json_agg(json_build_array(a.position, a.raw_name, r.id,
+                                         r.name, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id)::text
+  FROM papers p
  WHERE arxiv_id = $1;
-
--- name: PAPER_AUTHORS
-SELECT a.position, a.raw_name, r.id, r.name, r.slug
-  FROM authorships a
-  LEFT JOIN researchers r ON r.id = a.researcher_id
- WHERE a.paper_id = $1
- ORDER BY a.position;
 
 -- Authors of several papers (a '{1,2,3}' array), the first $2 of each.
 -- name: CARD_AUTHORS
@@ -28,18 +32,42 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug
    AND a.position <= $2::integer
  ORDER BY a.paper_id, a.position;
 
+-- The dated papers by walking papers_published, then the undated ones:
+-- the same order as published DESC NULLS LAST, id DESC without sorting
+-- the corpus.
 -- name: LATEST_PAPERS
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched
-  FROM papers
- ORDER BY published DESC NULLS LAST, id DESC
+SELECT * FROM (
+       (SELECT id, arxiv_id, title, slug, published, primary_category,
+               to_json(categories)::text, citation_count, author_count,
+               fully_matched,
+               (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                ORDER BY a.position)
+                  FROM authorships a
+                  LEFT JOIN researchers r ON r.id = a.researcher_id
+                 WHERE a.paper_id = p.id AND a.position <= 12)::text
+          FROM papers p
+         WHERE published IS NOT NULL
+         ORDER BY published DESC, id DESC
+         LIMIT $1::integer)
+       UNION ALL
+       (SELECT id, arxiv_id, title, slug, published, primary_category,
+               to_json(categories)::text, citation_count, author_count,
+               fully_matched,
+               (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                ORDER BY a.position)
+                  FROM authorships a
+                  LEFT JOIN researchers r ON r.id = a.researcher_id
+                 WHERE a.paper_id = p.id AND a.position <= 12)::text
+          FROM papers p
+         WHERE published IS NULL
+         ORDER BY id DESC
+         LIMIT $1::integer)) AS l
  LIMIT $1::integer;
 
+-- Kept by triggers (0007): count(*) would scan three tables.
 -- name: CORPUS_COUNTS
-SELECT (SELECT count(*) FROM papers),
-       (SELECT count(*) FROM researchers WHERE paper_count > 0),
-       (SELECT count(*) FROM institutions);
+SELECT papers, researchers, institutions
+  FROM corpus_counts;
 
 -- name: RESEARCHER_BY_ID
 SELECT id, name, name_key, slug, openalex_id, s2_id, orcid, h_index,
@@ -63,30 +91,48 @@ SELECT count(*)
 -- name: RESEARCHER_PAPERS_NEWEST
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
-       fully_matched
+       fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       count(*) OVER ()
   FROM papers p
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
+ WHERE p.id IN (SELECT a.paper_id FROM authorships a
+                 WHERE a.researcher_id = $1::bigint)
  ORDER BY published DESC NULLS LAST, id DESC
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: RESEARCHER_PAPERS_CITATIONS
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
-       fully_matched
+       fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       count(*) OVER ()
   FROM papers p
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
+ WHERE p.id IN (SELECT a.paper_id FROM authorships a
+                 WHERE a.researcher_id = $1::bigint)
  ORDER BY citation_count DESC NULLS LAST, published DESC NULLS LAST, id DESC
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: RESEARCHER_PAPERS_CAT_NEWEST
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
-       fully_matched
+       fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       count(*) OVER ()
   FROM papers p
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
+ WHERE p.id IN (SELECT a.paper_id FROM authorships a
+                 WHERE a.researcher_id = $1::bigint)
    AND p.categories @> ARRAY[$4::text]
  ORDER BY published DESC NULLS LAST, id DESC
  LIMIT $2::integer OFFSET $3::bigint;
@@ -94,85 +140,117 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- name: RESEARCHER_PAPERS_CAT_CITATIONS
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
-       fully_matched
+       fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       count(*) OVER ()
   FROM papers p
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
+ WHERE p.id IN (SELECT a.paper_id FROM authorships a
+                 WHERE a.researcher_id = $1::bigint)
    AND p.categories @> ARRAY[$4::text]
  ORDER BY citation_count DESC NULLS LAST, published DESC NULLS LAST, id DESC
  LIMIT $2::integer OFFSET $3::bigint;
 
--- Author position over the researcher's papers where every author was
--- matched (a single author counts as first): first, middle, last, the
--- number of such papers and the number of all the researcher's papers.
--- name: RESEARCHER_POSITIONS
-SELECT count(DISTINCT p.id) FILTER (WHERE p.fully_matched AND a.position = 1),
-       count(DISTINCT p.id) FILTER (WHERE p.fully_matched AND a.position > 1
-                                      AND a.position < p.author_count),
-       count(DISTINCT p.id) FILTER (WHERE p.fully_matched AND a.position > 1
-                                      AND a.position >= p.author_count),
-       count(DISTINCT p.id) FILTER (WHERE p.fully_matched),
-       count(DISTINCT p.id)
-  FROM authorships a
-  JOIN papers p ON p.id = a.paper_id
- WHERE a.researcher_id = $1::bigint;
-
--- name: RESEARCHER_FIELDS
-SELECT c, count(*) AS n
-  FROM papers p, unnest(p.categories) AS c
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
- GROUP BY c
- ORDER BY n DESC, c
- LIMIT $2::integer;
-
--- name: RESEARCHER_SAME_NAME
-SELECT id, name, slug, paper_count, h_index, count(*) OVER ()
-  FROM researchers
- WHERE name_key = $1 AND id <> $2::bigint
- ORDER BY paper_count DESC, h_index DESC NULLS LAST, id
- LIMIT $3::integer;
-
--- name: RESEARCHER_INSTITUTIONS
-SELECT i.id, i.name, i.slug, i.ror_id, i.country_name, ri.last_known,
-       ri.first_year, ri.last_year
-  FROM researcher_institutions ri
-  JOIN institutions i ON i.id = ri.institution_id
- WHERE ri.researcher_id = $1::bigint
- ORDER BY ri.last_known DESC, ri.last_year DESC NULLS LAST, i.name, i.id
- LIMIT $2::integer;
-
--- The top co-authors by joint papers.
--- name: RESEARCHER_COAUTHORS
-SELECT r.id, r.name, r.slug, count(DISTINCT a2.paper_id) AS n
-  FROM authorships a1
-  JOIN authorships a2 ON a2.paper_id = a1.paper_id
-                     AND a2.researcher_id <> a1.researcher_id
-  JOIN researchers r ON r.id = a2.researcher_id
- WHERE a1.researcher_id = $1::bigint
- GROUP BY r.id, r.name, r.slug
- ORDER BY n DESC, r.id
- LIMIT $2::integer;
-
--- Joint papers between each pair of researchers in a set ('{1,2,3}').
--- name: COAUTHOR_EDGES
-SELECT a1.researcher_id, a2.researcher_id, count(DISTINCT a1.paper_id)
-  FROM authorships a1
-  JOIN authorships a2 ON a2.paper_id = a1.paper_id
-                     AND a1.researcher_id < a2.researcher_id
- WHERE a1.researcher_id = ANY ($1::bigint[])
-   AND a2.researcher_id = ANY ($1::bigint[])
- GROUP BY 1, 2
- ORDER BY 1, 2;
-
--- name: RESEARCHER_TIMELINE
-SELECT extract(year FROM p.published)::integer AS y, count(*)
-  FROM papers p
- WHERE EXISTS (SELECT 1 FROM authorships a
-                WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
-   AND p.published IS NOT NULL
- GROUP BY y
- ORDER BY y;
+-- Every side block of the researcher page in one round trip, as one json
+-- document of row arrays (store.c turns it into the view model):
+--   pos:      [first, middle, last, papers_counted, papers_total]
+--   fields:   [[category, papers]]                  (RESEARCHER_FIELDS)
+--   same:     [[id, name, slug, paper_count, h_index, total]]
+--   inst:     [[id, name, slug, ror_id, country_name, last_known,
+--               first_year, last_year]]
+--   co:       [[id, name, slug, joint papers]]      (top co-authors)
+--   edges:    [[a, b, joint papers]] among the researcher and co
+--   timeline: [[year, papers]]
+-- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
+-- institutions and co-authors are $3, $4, $5 and $6.
+-- name: RESEARCHER_BLOCKS
+WITH mine AS MATERIALIZED (
+	SELECT a.paper_id, a.position, p.fully_matched, p.author_count,
+	       p.categories, p.published
+	  FROM authorships a
+	  JOIN papers p ON p.id = a.paper_id
+	 WHERE a.researcher_id = $1::bigint
+), each_paper AS (
+	SELECT DISTINCT ON (paper_id) paper_id, categories, published
+	  FROM mine
+), co AS (
+	SELECT a2.researcher_id AS id, count(DISTINCT a2.paper_id) AS n
+	  FROM mine m
+	  JOIN authorships a2 ON a2.paper_id = m.paper_id
+	                     AND a2.researcher_id <> $1::bigint
+	 GROUP BY a2.researcher_id
+	 ORDER BY n DESC, a2.researcher_id
+	 LIMIT $6::integer
+), net AS (
+	SELECT $1::bigint AS id
+	 UNION ALL
+	SELECT id FROM co
+)
+SELECT json_build_object(
+	'pos', (SELECT json_build_array(
+		count(DISTINCT paper_id) FILTER (WHERE fully_matched
+		                                   AND position = 1),
+		count(DISTINCT paper_id) FILTER (WHERE fully_matched
+		                                   AND position > 1
+		                                   AND position < author_count),
+		count(DISTINCT paper_id) FILTER (WHERE fully_matched
+		                                   AND position > 1
+		                                   AND position >= author_count),
+		count(DISTINCT paper_id) FILTER (WHERE fully_matched),
+		count(DISTINCT paper_id))
+		  FROM mine),
+	'fields', (SELECT json_agg(json_build_array(c, n) ORDER BY n DESC, c)
+		     FROM (SELECT c, count(*) AS n
+		             FROM each_paper, unnest(categories) AS c
+		            GROUP BY c
+		            ORDER BY n DESC, c
+		            LIMIT $3::integer) f),
+	'same', (SELECT json_agg(json_build_array(id, name, slug, paper_count,
+	                                          h_index, total)
+	                         ORDER BY paper_count DESC,
+	                                  h_index DESC NULLS LAST, id)
+		   FROM (SELECT id, name, slug, paper_count, h_index,
+		                count(*) OVER () AS total
+		           FROM researchers
+		          WHERE name_key = $2 AND id <> $1::bigint
+		          ORDER BY paper_count DESC, h_index DESC NULLS LAST, id
+		          LIMIT $4::integer) s),
+	'inst', (SELECT json_agg(json_build_array(id, name, slug, ror_id,
+	                                          country_name, last_known,
+	                                          first_year, last_year)
+	                         ORDER BY last_known DESC,
+	                                  last_year DESC NULLS LAST, name, id)
+		   FROM (SELECT i.id, i.name, i.slug, i.ror_id, i.country_name,
+		                ri.last_known, ri.first_year, ri.last_year
+		           FROM researcher_institutions ri
+		           JOIN institutions i ON i.id = ri.institution_id
+		          WHERE ri.researcher_id = $1::bigint
+		          ORDER BY ri.last_known DESC,
+		                   ri.last_year DESC NULLS LAST, i.name, i.id
+		          LIMIT $5::integer) s),
+	'co', (SELECT json_agg(json_build_array(r.id, r.name, r.slug, co.n)
+	                       ORDER BY co.n DESC, r.id)
+		 FROM co JOIN researchers r ON r.id = co.id),
+	'edges', (SELECT json_agg(json_build_array(x, y, w) ORDER BY x, y)
+		    FROM (SELECT a1.researcher_id AS x, a2.researcher_id AS y,
+		                 count(DISTINCT a1.paper_id) AS w
+		            FROM authorships a1
+		            JOIN authorships a2 ON a2.paper_id = a1.paper_id
+		                 AND a1.researcher_id < a2.researcher_id
+		           WHERE a1.researcher_id IN (SELECT id FROM net)
+		             AND a2.researcher_id IN (SELECT id FROM net)
+		             AND EXISTS (SELECT 1 FROM co)
+		           GROUP BY 1, 2) e),
+	'timeline', (SELECT json_agg(json_build_array(y, n) ORDER BY y)
+		       FROM (SELECT extract(year FROM published)::integer AS y,
+		                    count(*) AS n
+		               FROM each_paper
+		              WHERE published IS NOT NULL
+		              GROUP BY 1) t)
+)::text;
 
 -- name: INSTITUTION_BY_ID
 SELECT id, ror_id, name, slug, to_json(aliases)::text, country_code,
@@ -186,14 +264,14 @@ SELECT id, name, slug
   FROM institutions
  WHERE ror_id = $1;
 
--- Case-insensitive exact match on the name, an alias or the slug.
+-- Case-insensitive exact match on the name, an alias or the slug; each
+-- has an index (0001 and 0007), so the lookup is a bitmap OR.
 -- name: INSTITUTIONS_BY_NAME
 SELECT id, name, slug, country_name, researcher_count
   FROM institutions
  WHERE lower(name) = lower($1)
     OR slug = $2
-    OR EXISTS (SELECT 1 FROM unnest(aliases) AS al
-                WHERE lower(al) = lower($1))
+    OR weft_lower_all(aliases) @> ARRAY[lower($1)]
  ORDER BY researcher_count DESC, name, id
  LIMIT 50;
 
@@ -208,7 +286,12 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, count(*) OVER ()
 -- name: INSTITUTION_PAPERS
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
-       fully_matched
+       fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -219,7 +302,7 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
  LIMIT $2::integer;
 
 -- name: RESEARCHERS_COUNT
-SELECT count(*) FROM researchers WHERE paper_count > 0;
+SELECT researchers FROM corpus_counts;
 
 -- name: RESEARCHERS_PAGE
 SELECT id, name, slug, paper_count, h_index, citations
@@ -229,7 +312,7 @@ SELECT id, name, slug, paper_count, h_index, citations
  LIMIT $1::integer OFFSET $2::bigint;
 
 -- name: INSTITUTIONS_COUNT
-SELECT count(*) FROM institutions;
+SELECT institutions FROM corpus_counts;
 
 -- name: INSTITUTIONS_PAGE
 SELECT id, name, slug, country_name, type, researcher_count
