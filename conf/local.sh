@@ -141,6 +141,9 @@ load_data() {
 	fi
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" load
 	echo "$sum" >"$stamp"
+	# Search's word frequencies (which words are rare) follow the data.
+	psql -h "$var/pg/run" -U weft -d weft -Atqc \
+	    "SELECT weft_search_terms_refresh()" >/dev/null 2>&1 || true
 	# Cached pages are stale now: a new cache generation.
 	redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
 }
