@@ -191,9 +191,11 @@ cards_inline(const char *base, const PGresult *res, json_t *arr)
 		c = card(base, res, i);
 		authors = jjson(res, i, CARD_COLS, json_null());
 		json_array_foreach(authors, j, a)
+		{
 			json_array_append_new(json_object_get(c, "authors"),
 			    card_author(base, av(a, 0), av(a, 1), ai(a, 1),
 				as(a, 2)));
+		}
 		json_decref(authors);
 		json_array_append_new(arr, c);
 	}
@@ -371,7 +373,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	/* [[position, raw_name, id, name, slug]] in order (pages.sql). */
 	rows = jjson(res, 0, 18, json_array());
 	authors = json_array();
-	json_array_foreach(rows, i, row) {
+	json_array_foreach(rows, i, row)
+	{
 		json_t *a = json_object(), *r = json_null();
 
 		json_object_set_new(a, "position", av(row, 0));
@@ -526,7 +529,8 @@ pages_store_researcher_papers(struct core_db *db, const char *base,
 	params[2] = off;
 	params[3] = category;
 	if ((er = card_query(db, base, stmts[cat][sort], params, cat ? 4 : 3,
-		 items, total)) != CORE_OK || *total >= 0)
+		 items, total)) != CORE_OK ||
+	    *total >= 0)
 		return er;
 	/* No row to read the total from: an empty list or a page beyond. */
 	*total = 0;
@@ -546,7 +550,8 @@ blk_fields(const char *base, const char *rpath, const json_t *rows)
 	json_t *a = json_array(), *row;
 	size_t i;
 
-	json_array_foreach(rows, i, row) {
+	json_array_foreach(rows, i, row)
+	{
 		const char *c = as(row, 0);
 		char *u = NULL;
 
@@ -554,8 +559,8 @@ blk_fields(const char *base, const char *rpath, const json_t *rows)
 		if (c != NULL && pages_category_ok(c))
 			u = core_xasprintf("%s%s?category=%s", base, rpath, c);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:I,s:o}", "category", av(row, 0),
-			"papers", (json_int_t)ai(row, 1), "url",
+		    json_pack("{s:o,s:I,s:o}", "category", av(row, 0), "papers",
+			(json_int_t)ai(row, 1), "url",
 			u != NULL ? core_json_str(u) : json_null()));
 		free(u);
 	}
@@ -569,7 +574,8 @@ blk_same_name(const char *base, const json_t *rows)
 	long long total = 0;
 	size_t i;
 
-	json_array_foreach(rows, i, row) {
+	json_array_foreach(rows, i, row)
+	{
 		total = ai(row, 5);
 		json_array_append_new(a,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", av(row, 0), "name",
@@ -587,6 +593,7 @@ blk_institutions(const char *base, const json_t *rows)
 	size_t i;
 
 	json_array_foreach(rows, i, row)
+	{
 		json_array_append_new(a,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "id",
 			av(row, 0), "name", av(row, 1), "url",
@@ -594,6 +601,7 @@ blk_institutions(const char *base, const json_t *rows)
 			av(row, 3), "country", av(row, 4), "last_known",
 			json_is_true(json_array_get(row, 5)), "first_year",
 			av(row, 6), "last_year", av(row, 7)));
+	}
 	return a;
 }
 
@@ -611,19 +619,23 @@ blk_network(const char *base, const json_t *r, const json_t *co,
 	size_t i;
 
 	json_array_foreach(co, i, row)
+	{
 		json_array_append_new(nodes,
 		    json_pack("{s:o,s:o,s:o,s:I}", "id", av(row, 0), "name",
 			av(row, 1), "url",
 			url_researcher(base, ai(row, 0), as(row, 2)), "papers",
 			(json_int_t)ai(row, 3)));
+	}
 	json_array_foreach(ed, i, row)
+	{
 		json_array_append_new(edges,
 		    json_pack("{s:I,s:I,s:I}", "a", (json_int_t)ai(row, 0), "b",
 			(json_int_t)ai(row, 1), "weight",
 			(json_int_t)ai(row, 2)));
+	}
 	return json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
-	    json_object_get(r, "id"), "name", json_object_get(r, "name"),
-	    "url", json_object_get(r, "url"), "nodes", nodes, "edges", edges);
+	    json_object_get(r, "id"), "name", json_object_get(r, "name"), "url",
+	    json_object_get(r, "url"), "nodes", nodes, "edges", edges);
 }
 
 static json_t *
@@ -633,9 +645,11 @@ blk_timeline(const json_t *rows)
 	size_t i;
 
 	json_array_foreach(rows, i, row)
+	{
 		json_array_append_new(a,
 		    json_pack("{s:I,s:I}", "year", (json_int_t)ai(row, 0),
 			"count", (json_int_t)ai(row, 1)));
+	}
 	return a;
 }
 
@@ -669,8 +683,8 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BLOCKS, params, 6,
 		 &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) != 1 ||
-	    (d = jjson(res, 0, 0, NULL)) == NULL || !json_is_object(d)) {
+	if (PQntuples(res) != 1 || (d = jjson(res, 0, 0, NULL)) == NULL ||
+	    !json_is_object(d)) {
 		core_log(CORE_LOG_ERROR, "pages.store",
 		    "RESEARCHER_BLOCKS gave no json object");
 		er = CORE_EDB;
@@ -678,10 +692,11 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 	}
 	pos = json_object_get(d, "pos");
 	json_object_set_new(r, "author_position",
-	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",
-		(json_int_t)ai(pos, 0), "middle", (json_int_t)ai(pos, 1),
-		"last", (json_int_t)ai(pos, 2), "papers_counted",
-		(json_int_t)ai(pos, 3), "papers_total", (json_int_t)ai(pos, 4)));
+	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first", (json_int_t)ai(pos, 0),
+		"middle", (json_int_t)ai(pos, 1), "last",
+		(json_int_t)ai(pos, 2), "papers_counted",
+		(json_int_t)ai(pos, 3), "papers_total",
+		(json_int_t)ai(pos, 4)));
 	json_object_set_new(r, "fields",
 	    blk_fields(base, rpath, json_object_get(d, "fields")));
 	json_object_set_new(r, "same_name",

@@ -240,8 +240,10 @@ SELECT json_build_object(
 		            FROM authorships a1
 		            JOIN authorships a2 ON a2.paper_id = a1.paper_id
 		                 AND a1.researcher_id < a2.researcher_id
-		           WHERE a1.researcher_id IN (SELECT id FROM net)
-		             AND a2.researcher_id IN (SELECT id FROM net)
+		           WHERE a1.researcher_id = ANY ((SELECT array_agg(id)
+		                                            FROM net)::bigint[])
+		             AND a2.researcher_id = ANY ((SELECT array_agg(id)
+		                                            FROM net)::bigint[])
 		             AND EXISTS (SELECT 1 FROM co)
 		           GROUP BY 1, 2) e),
 	'timeline', (SELECT json_agg(json_build_array(y, n) ORDER BY y)

@@ -4,23 +4,46 @@
 # figures drift +-30 % here between runs; ratios measured back to back are
 # stable to about +-0.03).
 #
-#   tests/bench/run.sh [seconds] [connections]
+#   tests/bench/run.sh [seconds] [connections] [leak-requests]
 #
 # Starts a release-build stack under var/bench (port 8195, access log off),
 # fetches each page once, writes its bytes to a static directory served by
 # a second private nginx (port 8196, same settings), then runs wrk against
-# both, page by page.  Prints a table: req/s, p50, p99, ratio.
+# both, page by page, twice: "hot" with the caches as configured (Redis
+# page cache, nginx's cache), then "cold" with both off (the stack
+# restarted with WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0), so every request
+# is rendered from PostgreSQL.  Each row compares to static measured just
+# before it.  Prints req/s, p50, p99, ratio; then the RSS of the pages
+# workers after 1,000 and after leak-requests (default 100000; 0 skips)
+# cold requests spread over the measured pages (issue 6: within 10 %).
+#
+# Environment: WEFT_BENCH_VAR, WEFT_BENCH_PORT (8195; static on +1),
+# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot cold").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 secs=${1:-10}
 conns=${2:-32}
-var=$root/var/bench
-port=8195
-sport=8196
+leakn=${3:-100000}
+var=${WEFT_BENCH_VAR:-$root/var/bench}
+port=${WEFT_BENCH_PORT:-8195}
+sport=$((port + 1))
+build=${WEFT_BENCH_BUILD:-build}
+modes=${WEFT_BENCH_MODES:-hot cold}
 
-WEFT_ACCESS_LOG=off conf/local.sh up --var "$var" --port "$port" \
-    --build build >/dev/null
+# (Re)starts the stack; "cold" turns both caches off in the workers and
+# nginx.  Data is loaded only the first time (local.sh keeps a stamp).
+stack() {
+	if [ "$1" = cold ]; then
+		WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=off \
+		    conf/local.sh up --var "$var" --port "$port" \
+		    --build "$build" >/dev/null
+	else
+		WEFT_ACCESS_LOG=off conf/local.sh up --var "$var" \
+		    --port "$port" --build "$build" >/dev/null
+	fi
+}
+stack "${modes%% *}"
 base=http://127.0.0.1:$port
 
 db() { psql -h "$var/pg/run" -U weft -d weft -Atc "$1"; }
@@ -30,7 +53,7 @@ researcher=$(curl -s -o /dev/null -w '%{redirect_url}' "$base/researchers/$rid")
 paper=$(curl -s -o /dev/null -w '%{redirect_url}' "$base/papers/2512.20345")
 pages=("researcher ${researcher#"$base"}" "paper ${paper#"$base"}"
     "home /")
-[ -f "$root/build/feeds.so" ] && pages+=("rss /rss/latest.xml")
+[ -f "$root/$build/feeds.so" ] && pages+=("rss /rss/latest.xml")
 
 # The static twin: same nginx build and settings, the bytes as files.
 st=$var/static
@@ -76,14 +99,57 @@ measure() {
 	END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, bad }'
 }
 
-printf '%-11s %9s %9s %9s %9s %9s %7s\n' page 'req/s' 'p50 ms' 'p99 ms' \
-    'static/s' 'st p99' ratio
-for p in "${pages[@]}"; do
-	name=${p%% *}
-	read -r rps p50 p99 bad < <(measure "$base${p#* }")
-	read -r srps sp50 sp99 _ < <(measure "http://127.0.0.1:$sport/$name")
-	printf '%-11s %9s %9s %9s %9s %9s %7.2f%s\n' "$name" "$rps" "$p50" \
-	    "$p99" "$srps" "$sp99" "$(awk -v a="$rps" -v b="$srps" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
-	    "$( [ "$bad" -gt 0 ] && echo "  ($bad non-2xx)")"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+
+printf '%-5s %-11s %9s %9s %9s %9s %9s %7s\n' mode page 'req/s' 'p50 ms' \
+    'p99 ms' 'static/s' 'st p99' ratio
+for mode in $modes; do
+	[ "$mode" = "${modes%% *}" ] || stack "$mode"
+	for p in "${pages[@]}"; do
+		name=${p%% *}
+		curl -s -o /dev/null "$base${p#* }" # warm (hot: fill the cache)
+		read -r srps sp50 sp99 _ < <(measure "http://127.0.0.1:$sport/$name")
+		read -r rps p50 p99 bad < <(measure "$base${p#* }")
+		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s%s\n' "$mode" "$name" \
+		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$(ratio "$rps" "$srps")" \
+		    "$( [ "$bad" -gt 0 ] && echo "  ($bad non-2xx)")"
+	done
 done
-echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
+echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
+
+# Leak check: the pages workers' RSS after 1,000 and after $leakn cold
+# requests (wrk stops itself after its share of requests).
+[ "$leakn" -gt 0 ] || exit 0
+[ "${modes##* }" = cold ] || stack cold
+rss() {
+	local ppid
+	ppid=$(cat "$var/run/weftd-pages.pid")
+	ps --ppid "$ppid" -o rss= | awk '{ s += $1; n++ } END { printf "%d KB in %d workers", s, n }'
+}
+lua=$var/cycle.lua
+cat >"$lua" <<'LUA'
+local paths, i = {}, 0
+function init(args)
+	for j = 1, #args do paths[#paths + 1] = args[j] end
+end
+function request()
+	i = i + 1
+	return wrk.format("GET", paths[(i % #paths) + 1])
+end
+LUA
+paths=()
+for p in "${pages[@]}"; do paths+=("${p#* }"); done
+done_n=0
+drive() { # cold requests over the measured pages until $1 are done
+	local got
+	while [ "$done_n" -lt "$1" ]; do
+		got=$(wrk -t2 -c8 -d5s -s "$lua" "$base" -- "${paths[@]}" |
+		    awk '/requests in/ { print $1 }')
+		done_n=$((done_n + got))
+	done
+}
+drive 1000
+r1="$(rss) ($done_n requests)"
+drive "$leakn"
+r2="$(rss) ($done_n requests)"
+echo "pages workers RSS: after 1,000 $r1; after $leakn $r2"
