@@ -141,6 +141,10 @@ load_data() {
 	fi
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" load
 	echo "$sum" >"$stamp"
+	# Fresh statistics: without them the planner picks nested loops over
+	# thousands of rows for the researcher page.
+	psql -h "$var/pg/run" -U weft -d weft -Atqc "ANALYZE" >/dev/null 2>&1 ||
+	    true
 	# Search's word frequencies (which words are rare) follow the data.
 	psql -h "$var/pg/run" -U weft -d weft -Atqc \
 	    "SELECT weft_search_terms_refresh()" >/dev/null 2>&1 || true
