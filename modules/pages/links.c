@@ -1,5 +1,6 @@
 /*
- * links.c -- canonical paths, id and category parsing, JSON accessors.
+ * links.c -- absolute URLs, category checks, JSON accessors (the canonical
+ * paths themselves are core's, shared with the other modules).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -8,55 +9,6 @@
 
 #include "core.h"
 #include "pages.h"
-
-/*
- * "{prefix}{id}-{slug}".  The slug is percent-encoded: a loader's slug is
- * [a-z0-9-] and passes unchanged, but anything else must still decode
- * back to itself, or the canonical URL would redirect to itself forever.
- */
-static char *
-with_slug(const char *prefix, const char *id, const char *slug)
-{
-	struct core_buf b = CORE_BUF_INIT;
-
-	core_buf_puts(&b, prefix);
-	core_buf_puts(&b, id);
-	if (slug != NULL && *slug != '\0') {
-		core_buf_putc(&b, '-');
-		core_url_encode(&b, slug, 0);
-	}
-	return core_buf_steal(&b);
-}
-
-char *
-pages_paper_path(const char *arxiv_id, const char *slug)
-{
-	size_t n = strlen(arxiv_id);
-
-	/* A slug stored with the id in front ("2512.20345-a-study") is
-	 * the same slug: do not repeat the id. */
-	if (slug != NULL && strncmp(slug, arxiv_id, n) == 0 && slug[n] == '-')
-		slug += n + 1;
-	return with_slug("/papers/", arxiv_id, slug);
-}
-
-char *
-pages_researcher_path(long long id, const char *slug)
-{
-	char num[24];
-
-	snprintf(num, sizeof(num), "%lld", id);
-	return with_slug("/researchers/", num, slug);
-}
-
-char *
-pages_institution_path(long long id, const char *slug)
-{
-	char num[24];
-
-	snprintf(num, sizeof(num), "%lld", id);
-	return with_slug("/institutions/", num, slug);
-}
 
 char *
 pages_abs(const char *base, const char *path)
@@ -94,36 +46,7 @@ pages_rel(const char *base, const char *url)
 int
 pages_category_ok(const char *s)
 {
-	size_t n;
-
-	if (s == NULL)
-		return 0;
-	n = strlen(s);
-	if (n == 0 || n > 32)
-		return 0;
-	return strspn(s,
-		   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		   "0123456789.-") == n;
-}
-
-int
-pages_parse_id(const char *s, size_t n, long long *id)
-{
-	long long v = 0;
-	size_t i;
-
-	/* At most 18 digits: no overflow, and bigserial never gets there. */
-	if (n == 0 || n > 18)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v < 1)
-		return -1;
-	*id = v;
-	return 0;
+	return s != NULL && core_category_ok(s, strlen(s));
 }
 
 const char *

@@ -114,10 +114,10 @@ int pages_beyond_last(struct core_req *, long page, long long total);
 /* links.c: canonical paths and small helpers                          */
 /* ------------------------------------------------------------------ */
 
-/* "/papers/{id}-{slug}" ("-slug" left out when empty).  Caller frees. */
-char *pages_paper_path(const char *arxiv_id, const char *slug);
-char *pages_researcher_path(long long id, const char *slug);
-char *pages_institution_path(long long id, const char *slug);
+/* Canonical paths: core's, so every module links to the same URLs. */
+#define pages_paper_path core_paper_path
+#define pages_researcher_path core_researcher_path
+#define pages_institution_path core_institution_path
 /* base + path; caller frees. */
 char *pages_abs(const char *base, const char *path);
 /* A JSON string of base + path (new reference). */
@@ -129,11 +129,8 @@ json_t *pages_json_abs(const char *base, const char *path);
 const char *pages_rel(const char *base, const char *url);
 /* 1 for a well-formed category code: [A-Za-z0-9.-]{1,32}. */
 int pages_category_ok(const char *s);
-/*
- * Parses a decimal id (1 to 2^62, no sign, no spaces) from s[0..n).
- * Returns 0 and sets *id, or -1.
- */
-int pages_parse_id(const char *s, size_t n, long long *id);
+/* A decimal id (1 to 18 digits) from s[0..n): 0 and *id, or -1. */
+#define pages_parse_id core_id_parse
 
 /* Borrowed string member of o, or NULL when absent or not a string. */
 const char *pages_str(const json_t *o, const char *key);
