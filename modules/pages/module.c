@@ -7,6 +7,7 @@
 #include "core.h"
 #include "pages.h"
 #include "pages_sql.h"
+#include "vindex.h"
 
 static const struct core_route routes[] = {
 	{ "GET", "/", pages_home },
@@ -39,6 +40,7 @@ init(struct core_ctx *ctx)
 		return er;
 	}
 	ctx->mod_state = st;
+	pages_vindex_init(ctx);
 	return CORE_OK;
 }
 
@@ -47,6 +49,7 @@ fini(struct core_ctx *ctx)
 {
 	struct pages_state *st = ctx->mod_state;
 
+	pages_vindex_fini();
 	if (st == NULL)
 		return;
 	pages_docs_free(st);

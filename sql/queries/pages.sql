@@ -615,3 +615,10 @@ SELECT id, name, slug, country_name, type, researcher_count, count(*) OVER ()
             OR weft_name_key(i.name) %> weft_name_key($1)) s
  ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
  LIMIT $2::integer OFFSET $3::bigint;
+
+-- The semantic index file that is current (modules/pages/vindex.c).
+-- name: VECTOR_INDEX_LATEST
+SELECT version, path
+  FROM vector_index
+ ORDER BY version DESC
+ LIMIT 1;
