@@ -1,43 +1,137 @@
 #!/bin/sh
-# run.sh -- runs every libFuzzer target in BINDIR for SECONDS each.
+# run.sh -- runs every libFuzzer target in BINDIR, briefly or long.
 #
 #   tests/fuzz/run.sh [--tap] BINDIR SECONDS
+#   tests/fuzz/run.sh --long RUNS [BUDGET] BINDIR
 #
-# With --tap each target is one TAP line ("ok N - fuzz_x: E execs") and
-# the plan comes last, for prove (tests/fuzz/t_fuzz.sh).
+# Brief mode runs each target for SECONDS.  With --tap each target is
+# one TAP line ("ok N - fuzz_x: E execs") and the plan comes last, for
+# prove (tests/fuzz/t_fuzz.sh).
+# Long mode runs each target, one after another, until it has executed
+# RUNS inputs (libFuzzer -runs), and prints a table: executions, wall
+# time, executions per second, coverage (cov, ft), corpus size and the
+# verdict.  BUDGET, if given, is a total time limit in seconds shared
+# fairly: each target may use the time left divided by the targets
+# left, so a target that is too slow stops early and shows "partial".
 # Each fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME/, copied
 # to a temporary directory so that the inputs a run discovers do not end
-# up in the repository.  Prints one line per target with its executions
-# and verdict; exits non-zero if any target crashed.  Crash inputs are
-# kept in the temporary directory, whose path is printed.
+# up in the repository.  Exits non-zero if any target crashed.  Crash
+# inputs are kept in the temporary directory, whose path is printed (in
+# long mode always, so that the grown corpora can be merged back with
+# -merge=1).
 
 set -u
 
+usage() {
+	echo "usage: $0 [--tap] BINDIR SECONDS" >&2
+	echo "       $0 --long RUNS [BUDGET] BINDIR" >&2
+	exit 2
+}
+
 tap=0
-if [ "${1:-}" = --tap ]; then
+long=0
+runs=0
+budget=0
+case "${1:-}" in
+--tap)
 	tap=1
 	shift
-fi
-if [ $# -ne 2 ]; then
-	echo "usage: $0 [--tap] BINDIR SECONDS" >&2
-	exit 2
-fi
-bindir=$1
-secs=$2
+	[ $# -eq 2 ] || usage
+	bindir=$1
+	secs=$2
+	;;
+--long)
+	long=1
+	shift
+	case $# in
+	2) runs=$1 bindir=$2 ;;
+	3) runs=$1 budget=$2 bindir=$3 ;;
+	*) usage ;;
+	esac
+	;;
+*)
+	[ $# -eq 2 ] || usage
+	bindir=$1
+	secs=$2
+	;;
+esac
+case "$runs$budget" in
+*[!0-9]*) usage ;;
+esac
 seeds=$(cd "$(dirname "$0")" && pwd)/corpus
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-fuzz.XXXXXX") || exit 2
 status=0
 ran=0
 
+# is_target FILE: an executable fuzz binary (the build leaves dependency
+# files (.d) next to the binaries).
+is_target() {
+	[ -f "$1" ] && [ -x "$1" ] && case "$1" in *.d) false ;; esac
+}
+
+# long_one BIN NAME CORPUS LEFT: one target until RUNS executions (or its
+# share of BUDGET), then its table row.
+long_one() {
+	limit=
+	if [ "$budget" -gt 0 ]; then
+		share=$(((start + budget - $(date +%s)) / $4))
+		[ "$share" -ge 1 ] || share=1
+		limit="-max_total_time=$share"
+	fi
+	log=$work/$2.log
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # $limit is one word or none
+	"$1" -runs="$runs" $limit -print_final_stats=1 \
+	    -artifact_prefix="$work/crash-$2/" "$3" >"$log" 2>&1
+	rc=$?
+	wall=$(($(date +%s) - t0))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" |
+	    tail -n 1)
+	[ -n "$execs" ] ||
+	    execs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
+	execs=${execs:-0}
+	last=$(grep ' cov: ' "$log" | tail -n 1)
+	cov=$(printf '%s\n' "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(printf '%s\n' "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	corp=$(printf '%s\n' "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
+	if [ "$rc" -ne 0 ]; then
+		verdict="CRASHED (exit $rc, log $log)"
+		status=1
+	elif [ "$execs" -lt "$runs" ]; then
+		verdict="partial (time limit)"
+	else
+		verdict=ok
+	fi
+	printf '%-10s %11s %7s %8s %6s %7s %6s  %s\n' "$2" "$execs" "$wall" \
+	    "$((execs / (wall > 0 ? wall : 1)))" "${cov:-?}" "${ft:-?}" \
+	    "${corp:-?}" "$verdict"
+}
+
+if [ "$long" = 1 ]; then
+	total=0
+	for bin in "$bindir"/fuzz_*; do
+		is_target "$bin" && total=$((total + 1))
+	done
+	start=$(date +%s)
+	echo "fuzz: $runs runs per target, budget ${budget}s (0: none)," \
+	    "work dir $work"
+	printf '%-10s %11s %7s %8s %6s %7s %6s  %s\n' target execs wall_s \
+	    exec/s cov ft corpus verdict
+fi
+
 for bin in "$bindir"/fuzz_*; do
-	# The build leaves dependency files (.d) next to the binaries.
-	[ -f "$bin" ] && [ -x "$bin" ] || continue
+	is_target "$bin" || continue
 	name=$(basename "$bin")
 	name=${name#fuzz_}
 	corpus=$work/corpus-$name
 	mkdir -p "$corpus" "$work/crash-$name"
 	if [ -d "$seeds/$name" ]; then
 		cp "$seeds/$name"/* "$corpus"/ 2>/dev/null
+	fi
+	if [ "$long" = 1 ]; then
+		long_one "$bin" "$name" "$corpus" $((total - ran))
+		ran=$((ran + 1))
+		continue
 	fi
 	log=$work/$name.log
 	"$bin" -max_total_time="$secs" -print_final_stats=1 \
@@ -70,7 +164,10 @@ if [ "$ran" -eq 0 ]; then
 	echo "no fuzz_* binaries in $bindir" >&2
 	exit 2
 fi
-if [ "$status" -eq 0 ]; then
+if [ "$long" = 1 ]; then
+	echo "fuzz: $(($(date +%s) - start))s in all; corpora, logs and" \
+	    "crash inputs in $work"
+elif [ "$status" -eq 0 ]; then
 	rm -rf "$work"
 else
 	echo "crash inputs and logs kept in $work" >&2
