@@ -1,7 +1,7 @@
 /*
  * html.c -- the HTML writer.  Tag and attribute names come from tables
  * indexed by enums, never from data; every attribute value and every text
- * node is escaped here, and URL attributes are checked for their scheme.
+ * node is escaped here, and URL attributes must be same-site or http(s).
  * The only function that writes unescaped bytes to the sink is raw()
  * below, so a module cannot emit markup that did not pass through us.
  */
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmark.h>
 #include <jansson.h>
@@ -225,45 +226,36 @@ core_html_escape(struct core_buf *b, const char *s)
 }
 
 /*
- * 1 if u may be the value of href, src or action.  Browsers ignore
- * leading spaces and C0 controls and delete tabs and newlines anywhere
- * in a URL, so " JaVa\tScript:" is still javascript: and must be seen as
- * such.  A URL is safe when it is relative (no scheme before the first
- * '/', '?' or '#') or its scheme is http, https or mailto.  Anything odd
- * before a ':' counts as an unknown scheme: refusing a strange relative
- * link costs less than letting a scheme through.
+ * 1 if u may be the value of href, src or action: a path of this site
+ * ("/x"), a same-document "?query" or "#fragment", or an absolute http or
+ * https URL with a host (links to arXiv, DOIs, the canonical URL).  All
+ * else is refused: other schemes (javascript:, data:, mailto:), relative
+ * paths, and the forms browsers read as another host -- "//host", and
+ * "/\host" or "\\host" since they treat '\' as '/'.  So is a URL with a
+ * space, a control character or a backslash anywhere: browsers drop
+ * leading controls and delete tabs and newlines, so "/\t/host" is
+ * "//host" and " javascript:" is javascript:.
  */
 static int
 url_safe(const char *u)
 {
-	static const char *const ok[] = { "http", "https", "mailto" };
-	char scheme[8];
-	size_t n, i;
-	unsigned char c;
+	const char *p;
 
-	while (*u != '\0' && (unsigned char)*u <= 0x20)
-		u++;
-	for (n = 0; (c = (unsigned char)*u) != '\0'; u++) {
-		if (c == '\t' || c == '\n' || c == '\r')
-			continue;
-		if (c == '/' || c == '?' || c == '#')
-			return 1;
-		if (c == ':')
-			break;
-		/* Too long for any allowed scheme: remember only that. */
-		if (n < sizeof(scheme) - 1)
-			scheme[n] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-		n++;
-	}
-	if (c == '\0')
-		return 1; /* no ':' at all: a relative path */
-	if (n >= sizeof(scheme))
+	for (p = u; *p != '\0'; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f || *p == '\\')
+			return 0;
+	if (u[0] == '/')
+		return u[1] != '/';
+	if (u[0] == '?' || u[0] == '#')
+		return 1;
+	if (strncasecmp(u, "http://", 7) == 0)
+		p = u + 7;
+	else if (strncasecmp(u, "https://", 8) == 0)
+		p = u + 8;
+	else
 		return 0;
-	scheme[n] = '\0';
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (strcmp(scheme, ok[i]) == 0)
-			return 1;
-	return 0;
+	/* A host must follow: "https:///x" is read as https://x/. */
+	return *p != '\0' && *p != '/' && *p != '?' && *p != '#';
 }
 
 static int
@@ -360,6 +352,8 @@ core_html_elem(struct core_html *h, enum core_tag t, const struct core_attr *a)
 		core_buf_puts(&b, "=\"");
 		if (!is_url_attr(a->key) || url_safe(a->val))
 			core_html_escape(&b, a->val);
+		else
+			core_buf_putc(&b, '#');
 		core_buf_putc(&b, '"');
 	}
 	core_buf_puts(&b, leaf ? "/>" : ">");
