@@ -127,6 +127,7 @@ write_conf() {
 	content_dir = $root/modules/pages/content
 	sql_dir = $root/sql
 	data_dir = $root/sql/data
+	vectors_dir = $var/vectors
 	CONF
 }
 
@@ -150,6 +151,25 @@ load_data() {
 	    "SELECT weft_search_terms_refresh()" >/dev/null 2>&1 || true
 	# Cached pages are stale now: a new cache generation.
 	redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
+}
+
+# The semantic index (weft-vectors build): built when missing or when the
+# papers changed since (it compares vector_index.fingerprint itself, and
+# returns at once when up to date).  A failure leaves search lexical.
+vectors_up() {
+	local q="SELECT coalesce(max(version), 0) FROM vector_index" before after
+	[ -x "$root/$build/weft-vectors" ] || return 0
+	mkdir -p "$var/log"
+	before=$(psql -h "$var/pg/run" -U weft -d weft -Atqc "$q" 2>/dev/null) ||
+	    before=0
+	WEFT_CONF=$var/weft.conf "$root/$build/weft-vectors" build \
+	    >>"$var/log/vectors.log" 2>&1 ||
+	    say "weft-vectors build failed (search stays lexical); see $var/log/vectors.log"
+	after=$(psql -h "$var/pg/run" -U weft -d weft -Atqc "$q" 2>/dev/null) ||
+	    after=0
+	# A new index: cached search and paper pages are stale.
+	[ "$before" = "$after" ] ||
+	    redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
 }
 
 pidof_mod() {
@@ -230,6 +250,7 @@ up)
 	redis_up
 	write_conf
 	load_data
+	vectors_up
 	weftd_up
 	nginx_up
 	say ""

@@ -285,6 +285,48 @@ enum pages_search_sort {
 extern const char *const pages_search_types[PAGES_SEARCH_TYPE__MAX];
 extern const char *const pages_search_sorts[PAGES_SEARCH_SORT__MAX];
 
+/* How papers are found and ranked (?mode=, search_rank.c). */
+enum pages_search_mode {
+	PAGES_SEARCH_HYBRID,   /* text and vector similarity (the default) */
+	PAGES_SEARCH_LEXICAL,  /* full text only */
+	PAGES_SEARCH_SEMANTIC, /* the semantic index's nearest papers only */
+	PAGES_SEARCH_MODE__MAX
+};
+extern const char *const pages_search_modes[PAGES_SEARCH_MODE__MAX];
+/*
+ * The text weight w of the hybrid score w * text / max text + (1 - w) *
+ * cosine.  Chosen on the tuning sample of weft-vectors eval (the 1,000
+ * papers after its test queries in its seeded shuffle, never the test
+ * queries): the weights best there for its two search tasks, title ->
+ * abstract (0.55) and first sentence -> title (0.65), averaged.
+ */
+#define PAGES_SEARCH_W 0.6
+/* ?mode=: *m is hybrid for NULL or ""; 0, or -1 when unknown. */
+int pages_search_mode_parse(const char *s, enum pages_search_mode *m);
+
+/* One candidate of a paper search. */
+struct pages_search_cand {
+	long long id;
+	int tier; /* 1 all words, 2 rarer words, 3 vector only */
+	char published[11];
+	long long citations; /* -1 when unknown */
+	double text;	     /* ts_rank(v, q, 1) */
+	double sim;	     /* cosine to the query (0: not indexed) */
+	double score;	     /* set by pages_search_rank() */
+	const char *cats;    /* space-separated categories (borrowed) */
+};
+/*
+ * Scores and sorts c[0..n): relevance ranks lexical by tier then text,
+ * semantic by similarity, hybrid by w * text / max + (1 - w) * sim;
+ * newest and citations keep the tiers first.  Ties: newer, higher id.
+ */
+void pages_search_rank(struct pages_search_cand *c, size_t n,
+    enum pages_search_mode, enum pages_search_sort, double w);
+/* [{"category","count"}] over c[0..n), most frequent first, at most max.
+ * New reference. */
+json_t *pages_search_facets(const struct pages_search_cand *c, size_t n,
+    size_t max);
+
 /* The filters of a paper search; NULL / 0 when absent. */
 struct pages_search_filter {
 	const char *category;
@@ -323,19 +365,30 @@ json_t *pages_search_marks(const char *s);
 enum core_err pages_search(struct core_req *);
 
 /* search_store.c: the search statements (the second store file). */
+struct vec_index;
+struct vec_query;
+struct vec_hit;
 struct pages_search_q {
 	const char *q;	 /* the user's text */
 	const char *pos; /* positive words, space-separated */
 	const char *neg; /* negated words, " or "-joined ("" none) */
 	enum pages_search_sort sort;
+	enum pages_search_mode mode; /* the mode used (after fallbacks) */
 	const struct pages_search_filter *f;
 	long page;
+	/* Not lexical: the index, the query's vector and its nearest
+	 * papers (the vector candidates). */
+	const struct vec_index *idx;
+	const struct vec_query *vq;
+	const struct vec_hit *near;
+	size_t nnear;
 };
 /*
- * A page of paper hits (cards with "match", "title_marks", "snippet")
- * into *items, the number of hits *total, *capped when the all-words
- * pool was full (more matches exist), the category facets *facets
- * ([{"category","count"}]).  CORE_OK or CORE_EDB (logged).
+ * A page of paper hits (cards with "match", "title_marks", "snippet",
+ * and "score" unless lexical) into *items, the number of hits *total,
+ * *capped when the all-words pool was full (more matches exist), the
+ * category facets *facets ([{"category","count"}]).  CORE_OK or
+ * CORE_EDB (logged).
  */
 enum core_err pages_search_store_papers(struct core_db *, const char *base,
     const struct pages_search_q *, json_t **items, long long *total,

@@ -70,8 +70,8 @@ option(struct core_html *h, const char *val, const char *label, int sel)
 }
 
 static void
-field(struct core_html *h, const char *id, const char *name,
-    const char *label, const char *val, const char *ph)
+field(struct core_html *h, const char *id, const char *name, const char *label,
+    const char *val, const char *ph)
 {
 	pages_h_open(h, CORE_TAG_DIV, "search-field");
 	core_html_elemtext(h, CORE_TAG_LABEL,
@@ -84,15 +84,25 @@ field(struct core_html *h, const char *id, const char *name,
 }
 
 /* The search form, the query echoed (escaped by the writer). */
+/* The modes as the form and the summary name them. */
+static const char *const mode_labels[PAGES_SEARCH_MODE__MAX] = {
+	"words and meaning (hybrid)",
+	"words only (lexical)",
+	"meaning only (semantic)",
+};
+
 static void
 form(struct core_html *h, const json_t *m)
 {
 	const json_t *f = json_object_get(m, "filters");
 	const char *type = pages_str(m, "search_type");
 	const char *sort = pages_str(m, "sort");
+	const char *mode = pages_str(m, "mode_requested");
 	char id[24];
 	int i;
 
+	if (mode == NULL)
+		mode = "hybrid";
 	if (type == NULL)
 		type = "all";
 	if (sort == NULL)
@@ -103,8 +113,8 @@ form(struct core_html *h, const json_t *m)
 		END });
 	pages_h_open(h, CORE_TAG_DIV, "hero-search");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(CLASS, "sr-only"),
-		A(FOR, "search-q"), END },
+	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, "search-q"),
+		END },
 	    "Search the archive");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "search-q"), A(TYPE, "search"),
@@ -145,6 +155,18 @@ form(struct core_html *h, const json_t *m)
 		    strcmp(sort, pages_search_sorts[i]) == 0);
 	core_html_pop(h);
 	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_DIV, "search-field");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "search-mode"), END },
+	    "Match papers by");
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ A(ID, "search-mode"), A(NAME, "mode"),
+		END });
+	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++)
+		option(h, pages_search_modes[i], mode_labels[i],
+		    strcmp(mode, pages_search_modes[i]) == 0);
+	core_html_pop(h);
+	core_html_pop(h);
 	field(h, "search-category", "category", "Category",
 	    pages_str(f, "category"), "cs.SE");
 	field(h, "search-from", "from", "From", pages_str(f, "from"),
@@ -152,8 +174,7 @@ form(struct core_html *h, const json_t *m)
 	field(h, "search-to", "to", "To", pages_str(f, "to"),
 	    "YYYY or YYYY-MM-DD");
 	if (pages_has_int(f, "researcher")) {
-		snprintf(id, sizeof(id), "%lld",
-		    pages_int(f, "researcher", 0));
+		snprintf(id, sizeof(id), "%lld", pages_int(f, "researcher", 0));
 		hidden(h, "researcher", id);
 	}
 	if (pages_has_int(f, "institution")) {
@@ -194,6 +215,37 @@ tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 }
 
+/* The ranking links, and the notice of a fallback to lexical search. */
+static void
+modes(struct core_html *h, const struct pages_page *p, const json_t *m)
+{
+	const json_t *urls = json_object_get(m, "mode_urls");
+	const char *used = pages_str(m, "mode");
+	int i;
+
+	if (pages_str(m, "notice") != NULL)
+		pages_h_text(h, CORE_TAG_P, "search-notice",
+		    pages_str(m, "notice"));
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "search-modes faint"), END });
+	core_html_text(h, "Match by: ");
+	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
+		const char *k = pages_search_modes[i];
+
+		if (i > 0)
+			core_html_text(h, " · ");
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			A(HREF, rel(p, pages_str(urls, k))),
+			A(ARIA_CURRENT,
+			    used != NULL && strcmp(used, k) == 0 ? "true"
+								 : NULL),
+			END },
+		    mode_labels[i]);
+	}
+	core_html_pop(h);
+}
+
 /* "1,234 papers", the sort links, the active filters. */
 static void
 summary(struct core_html *h, const struct pages_page *p, const json_t *m)
@@ -215,17 +267,16 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		core_html_textf(h,
 		    "More than %s %s match; the newest are ranked here. Add "
 		    "words or filters to narrow the search.",
-		    pages_html_num(num, sizeof(num),
-			pages_int(m, "total", 0)),
+		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
 		    noun);
 	else
 		core_html_textf(h, "%s %s",
 		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
 		    pages_int(m, "total", 0) == 1
 			? (strcmp(noun, "papers") == 0 ? "paper"
-			       : strcmp(noun, "researchers") == 0
-			       ? "researcher"
-			       : "institution")
+				  : strcmp(noun, "researchers") == 0
+				  ? "researcher"
+				  : "institution")
 			: noun);
 	core_html_pop(h);
 	if (strcmp(noun, "papers") == 0) {
@@ -250,6 +301,7 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 			    k);
 		}
 		core_html_pop(h);
+		modes(h, p, m);
 	}
 	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
 	    pages_str(f, "to") != NULL || pages_has_int(f, "researcher") ||
@@ -260,9 +312,8 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 			core_html_text(h, " category ");
 			pages_html_category(h, pages_str(f, "category"), 0);
 			core_html_text(h, " (");
-			pages_h_link(h,
-			    rel(p, pages_str(m, "unfiltered_url")), NULL,
-			    "remove");
+			pages_h_link(h, rel(p, pages_str(m, "unfiltered_url")),
+			    NULL, "remove");
 			core_html_text(h, ")");
 		}
 		if (pages_str(f, "from") != NULL) {
@@ -374,8 +425,7 @@ name_row(struct core_html *h, const struct pages_page *p, const json_t *v)
 }
 
 static void
-name_list(struct core_html *h, const struct pages_page *p,
-    const json_t *items)
+name_list(struct core_html *h, const struct pages_page *p, const json_t *items)
 {
 	const json_t *v;
 	size_t i;
@@ -401,10 +451,10 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 	if (pages_int(blk, "total", 0) >
 	    (long long)json_array_size(json_object_get(blk, "items"))) {
 		more = core_xasprintf("all %s %s →",
-		    pages_html_num(num, sizeof(num), pages_int(blk, "total", 0)),
+		    pages_html_num(num, sizeof(num),
+			pages_int(blk, "total", 0)),
 		    label);
-		pages_h_link(h, rel(p, pages_str(blk, "url")), "caption",
-		    more);
+		pages_h_link(h, rel(p, pages_str(blk, "url")), "caption", more);
 		free(more);
 	}
 	core_html_pop(h);
@@ -427,12 +477,10 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){
-			A(HREF, rel(p, pages_str(f, "url"))),
-			A(CLASS, "mono"),
+			A(HREF, rel(p, pages_str(f, "url"))), A(CLASS, "mono"),
 			A(ARIA_CURRENT,
-			    json_is_true(json_object_get(f, "current"))
-				? "true"
-				: NULL),
+			    json_is_true(json_object_get(f, "current")) ? "true"
+									: NULL),
 			END },
 		    pages_str(f, "category"));
 		pages_h_text(h, CORE_TAG_SPAN, "faint",
@@ -481,8 +529,9 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	const json_t *m = p->model, *v;
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
-	int people = type != NULL && (strcmp(type, "researchers") == 0 ||
-					 strcmp(type, "institutions") == 0);
+	int people = type != NULL &&
+	    (strcmp(type, "researchers") == 0 ||
+		strcmp(type, "institutions") == 0);
 	struct pages_head hd;
 	size_t i;
 
@@ -644,22 +693,26 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	const json_t *m = p->model, *v, *f = json_object_get(m, "filters");
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
-	int people = type != NULL && (strcmp(type, "researchers") == 0 ||
-					 strcmp(type, "institutions") == 0);
+	int people = type != NULL &&
+	    (strcmp(type, "researchers") == 0 ||
+		strcmp(type, "institutions") == 0);
 	size_t i;
 	char *u;
 
 	if (q == NULL || *q == '\0') {
 		core_md_heading(b, 1, "Search");
 		u = pages_abs(p->base, "/search?q=");
-		core_buf_puts(b, "Search papers (full text: title, authors, "
-				 "abstract), researchers and institutions "
-				 "(by name): ");
+		core_buf_puts(b,
+		    "Search papers (full text: title, authors, "
+		    "abstract), researchers and institutions "
+		    "(by name): ");
 		core_md_link(b, u, u);
 		free(u);
 		core_buf_puts(b,
 		    "{words}\n\nParameters: type=papers|researchers|"
 		    "institutions, sort=relevance|newest|citations, "
+		    "mode=hybrid|lexical|semantic (words and meaning, the "
+		    "default; words only; meaning only), "
 		    "category, from and to (YYYY or YYYY-MM-DD), researcher, "
 		    "institution (ids), page.  \"quotes\" make a phrase, "
 		    "-word leaves a word out, or joins alternatives.\n\n"
@@ -682,6 +735,14 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	core_md_text(b, type);
 	core_buf_puts(b, "\n- Order: ");
 	core_md_text(b, pages_str(m, "sort"));
+	if (pages_str(m, "mode") != NULL) {
+		core_buf_puts(b, "\n- Match by: ");
+		core_md_text(b, pages_str(m, "mode"));
+	}
+	if (pages_str(m, "notice") != NULL) {
+		core_buf_puts(b, "\n- Notice: ");
+		core_md_text(b, pages_str(m, "notice"));
+	}
 	core_buf_printf(b, "\n- Results: %s%lld\n",
 	    json_is_true(json_object_get(m, "total_capped")) ? "more than "
 							     : "",
@@ -728,7 +789,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 			core_buf_puts(b, "- ");
 			core_md_link(b, pages_str(v, "category"),
 			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld\n", pages_int(v, "count", 0));
+			core_buf_printf(b, " — %lld\n",
+			    pages_int(v, "count", 0));
 		}
 	}
 	md_few(b, json_object_get(m, "researchers"), "Researchers");

@@ -17,9 +17,12 @@
 
 #include "core.h"
 #include "pages.h"
+#include "vindex.h"
 
 /* People and places shown with papers when no type is asked for. */
 #define TOP_FEW 5
+/* Vector candidates of a hybrid or semantic search. */
+#define NEAR_MAX 200
 
 const char *const pages_search_types[PAGES_SEARCH_TYPE__MAX] = {
 	"",
@@ -69,7 +72,8 @@ pages_search_date(const char *s, int upper, char out[11])
 	d = (s[8] - '0') * 10 + (s[9] - '0');
 	if (y < 1 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
 		return -1;
-	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+	if (m == 2 && d == 29 &&
+	    !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
 		return -1;
 	memcpy(out, s, 10);
 	out[10] = '\0';
@@ -240,6 +244,7 @@ struct params {
 	char *qbuf;
 	enum pages_search_type type;
 	enum pages_search_sort sort;
+	enum pages_search_mode mode; /* asked for */
 	struct pages_search_filter f;
 	const char *from_raw, *to_raw;
 	long page;
@@ -305,6 +310,12 @@ read_params(struct core_req *req, struct params *pp)
 			return CORE_EINPUT;
 		}
 		pp->sort = (enum pages_search_sort)i;
+	}
+	if (pages_search_mode_parse(core_req_param(req, "mode"), &pp->mode) !=
+	    0) {
+		core_resp_error(req, 400,
+		    "mode must be hybrid, lexical or semantic");
+		return CORE_EINPUT;
 	}
 	if ((s = core_req_param(req, "category")) != NULL && *s != '\0') {
 		if (!pages_category_ok(s)) {
@@ -393,6 +404,8 @@ search_path(const struct params *pp, enum pages_search_type type,
 	}
 	if (sort != PAGES_SEARCH_RELEVANCE)
 		param(&b, "sort", pages_search_sorts[sort]);
+	if (pp->mode != PAGES_SEARCH_HYBRID)
+		param(&b, "mode", pages_search_modes[pp->mode]);
 	out = core_xasprintf("/search%s", core_buf_cstr(&b));
 	core_buf_free(&b);
 	return out;
@@ -431,10 +444,12 @@ static void
 nav_links(json_t *m, const char *base, const struct params *pp)
 {
 	json_t *tabs = json_object(), *sorts = json_object();
+	json_t *modes = json_object();
 	int i;
 
 	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++)
-		json_object_set_new(tabs, i == 0 ? "all" : pages_search_types[i],
+		json_object_set_new(tabs,
+		    i == 0 ? "all" : pages_search_types[i],
 		    abs_path(base,
 			search_path(pp, (enum pages_search_type)i,
 			    PAGES_SEARCH_RELEVANCE,
@@ -444,8 +459,17 @@ nav_links(json_t *m, const char *base, const struct params *pp)
 		    abs_path(base,
 			search_path(pp, pp->type, (enum pages_search_sort)i,
 			    pp->f.category)));
+	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
+		struct params alt = *pp;
+
+		alt.mode = (enum pages_search_mode)i;
+		json_object_set_new(modes, pages_search_modes[i],
+		    abs_path(base,
+			search_path(&alt, pp->type, pp->sort, pp->f.category)));
+	}
 	json_object_set_new(m, "type_urls", tabs);
 	json_object_set_new(m, "sort_urls", sorts);
+	json_object_set_new(m, "mode_urls", modes);
 	json_object_set_new(m, "unfiltered_url",
 	    abs_path(base, search_path(pp, pp->type, pp->sort, NULL)));
 }
@@ -496,6 +520,39 @@ suggestions(const char *base)
 	return arr;
 }
 
+/*
+ * The vector side of a hybrid or semantic search: the query's vector and
+ * its NEAR_MAX nearest papers into sq.  Without an index, or when no
+ * word of the query is known to it, the search falls back to lexical
+ * and the model says so ("notice").
+ */
+static void
+semantic(struct pages_search_q *sq, struct vec_query *vq, struct vec_hit *near,
+    json_t *m)
+{
+	const struct vec_index *idx = pages_vectors();
+	const char *notice = NULL;
+
+	if (idx == NULL)
+		notice = "Semantic search is not available right now: these "
+			 "are full-text results.";
+	else if (*sq->pos == '\0' || vec_embed(idx, sq->pos, vq) != CORE_OK)
+		notice = "None of the words of this query is known to the "
+			 "semantic index: these are full-text results.";
+	else if (vec_search(idx, vq, NEAR_MAX, -1, near, &sq->nnear) != CORE_OK)
+		notice = "Semantic search failed for this query: these are "
+			 "full-text results.";
+	if (notice != NULL) {
+		sq->mode = PAGES_SEARCH_LEXICAL;
+		sq->nnear = 0;
+		json_object_set_new(m, "notice", json_string(notice));
+		return;
+	}
+	sq->idx = idx;
+	sq->vq = vq;
+	sq->near = near;
+}
+
 /* The papers part: results, total, facets, pagination. */
 static enum core_err
 papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
@@ -503,6 +560,8 @@ papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
 	struct core_ctx *ctx = core_req_ctx(req);
 	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
 	struct pages_search_q sq;
+	struct vec_query vq;
+	struct vec_hit near[NEAR_MAX];
 	json_t *items = NULL, *facets = NULL;
 	long long total = 0;
 	int capped = 0;
@@ -518,8 +577,11 @@ papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
 	sq.sort = pp->sort;
 	sq.f = &pp->f;
 	sq.page = pp->page;
-	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
-		 &items, &total, &capped, &facets)) != CORE_OK)
+	sq.mode = pp->mode;
+	if (pp->mode != PAGES_SEARCH_LEXICAL)
+		semantic(&sq, &vq, near, m);
+	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq, &items,
+		 &total, &capped, &facets)) != CORE_OK)
 		goto out;
 	if (pages_beyond_last(req, pp->page, total)) {
 		*sent = 1;
@@ -527,6 +589,8 @@ papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
 	}
 	facet_urls(facets, ctx->base_url, pp);
 	lp = search_path(pp, pp->type, pp->sort, pp->f.category);
+	json_object_set_new(m, "mode",
+	    json_string(pages_search_modes[sq.mode]));
 	json_object_set_new(m, "total", json_integer(total));
 	json_object_set_new(m, "total_capped", json_boolean(capped));
 	json_object_set_new(m, "results", items);
@@ -543,8 +607,8 @@ out:
 	return er;
 }
 
-typedef enum core_err (*names_fn)(struct core_db *, const char *,
-    const char *, int, long long, json_t **, long long *);
+typedef enum core_err (*names_fn)(struct core_db *, const char *, const char *,
+    int, long long, json_t **, long long *);
 
 /* Researchers or institutions: the whole result (paged) or a few. */
 static enum core_err
@@ -574,8 +638,8 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 		return CORE_OK;
 	}
 	if ((er = fn(ctx->db, ctx->base_url, pp->q, PAGES_PER_PAGE,
-		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items,
-		 &total)) != CORE_OK)
+		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items, &total)) !=
+	    CORE_OK)
 		return er;
 	if (json_array_size(items) == 0 && pp->page > 1) {
 		/* Beyond the last: the total comes from page 1. */
@@ -619,14 +683,15 @@ pages_search(struct core_req *req)
 	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
 			      : core_xstrdup("Search");
-	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:o,s:i}", "type", "search",
+	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:s,s:o,s:i}", "type", "search",
 	    "title", core_json_str(title), "url",
 	    abs_path(ctx->base_url,
 		search_path(&pp, pp.type, pp.sort, pp.f.category)),
 	    "query", pp.q, "search_type",
 	    pp.type == PAGES_SEARCH_ALL ? "all" : pages_search_types[pp.type],
-	    "sort", pages_search_sorts[pp.sort], "filters", filters_model(&pp),
-	    "page", (int)pp.page);
+	    "sort", pages_search_sorts[pp.sort], "mode_requested",
+	    pages_search_modes[pp.mode], "filters", filters_model(&pp), "page",
+	    (int)pp.page);
 	if (m == NULL) {
 		er = CORE_ESYS;
 		goto out;

@@ -17,6 +17,7 @@
 #include "core.h"
 #include "pages.h"
 #include "pages_sql.h"
+#include "vindex.h"
 
 /*
  * The bounds that keep a search fast whatever the corpus size: at most
@@ -27,7 +28,7 @@
 #define POOL_CAP  300
 #define FILL_CAP  100
 #define RARE_NDOC 2000
-/* Authors on a card (the statement's own limit is the same). */
+/* Category facets shown. */
 #define FACETS_MAX 20
 
 static const char *
@@ -39,8 +40,9 @@ cell(const PGresult *res, int r, int c)
 static long long
 lcell(const PGresult *res, int r, int c)
 {
-	return PQgetisnull(res, r, c) ? 0
-				      : strtoll(PQgetvalue(res, r, c), NULL, 10);
+	return PQgetisnull(res, r, c)
+	    ? 0
+	    : strtoll(PQgetvalue(res, r, c), NULL, 10);
 }
 
 static json_t *
@@ -83,8 +85,8 @@ card_authors(const char *base, json_t *raw)
 	json_array_foreach(raw, i, a)
 	{
 		json_t *id = json_object_get(a, "id");
-		json_t *o = json_pack("{s:O}", "name",
-		    json_object_get(a, "name"));
+		json_t *o =
+		    json_pack("{s:O}", "name", json_object_get(a, "name"));
 
 		if (json_is_integer(id)) {
 			json_object_set(o, "id", id);
@@ -101,18 +103,23 @@ card_authors(const char *base, json_t *raw)
 	return out;
 }
 
-/* One paper hit from a row of SEARCH_PAPERS_*. */
+/* The "match" of a card by tier: how the paper was found. */
+static const char *const match_names[] = { "any", "all", "any", "semantic" };
+
+/* One paper card from a row of SEARCH_PAGE; score < -1: none shown. */
 static json_t *
-hit(const char *base, const PGresult *res, int r)
+hit(const char *base, const PGresult *res, int r, double score)
 {
 	json_t *o = json_object(), *cats, *raw;
+	long long tier = lcell(res, r, 10);
 
 	json_object_set_new(o, "type", json_string("paper"));
 	json_object_set_new(o, "arxiv_id", jtext(res, r, 1));
 	json_object_set_new(o, "title", jtext(res, r, 2));
 	json_object_set_new(o, "url",
 	    url_of(base,
-		pages_paper_path(PQgetvalue(res, r, 1), PQgetvalue(res, r, 3))));
+		pages_paper_path(PQgetvalue(res, r, 1),
+		    PQgetvalue(res, r, 3))));
 	json_object_set_new(o, "published", jtext(res, r, 4));
 	json_object_set_new(o, "primary_category", jtext(res, r, 5));
 	cats = jjson(res, r, 6);
@@ -123,7 +130,11 @@ hit(const char *base, const PGresult *res, int r)
 	json_object_set_new(o, "all_authors_matched",
 	    json_boolean(PQgetvalue(res, r, 9)[0] == 't'));
 	json_object_set_new(o, "match",
-	    json_string(lcell(res, r, 10) == 1 ? "all" : "any"));
+	    json_string(match_names[tier >= 1 && tier <= 3 ? tier : 0]));
+	if (score >= -1)
+		json_object_set_new(o, "score",
+		    json_real(
+			(double)(long long)(score * 10000 + 0.5) / 10000));
 	json_object_set_new(o, "title_marks",
 	    pages_search_marks(cell(res, r, 11)));
 	json_object_set_new(o, "snippet", pages_search_marks(cell(res, r, 12)));
@@ -131,25 +142,6 @@ hit(const char *base, const PGresult *res, int r)
 	json_object_set_new(o, "authors", card_authors(base, raw));
 	json_decref(raw);
 	return o;
-}
-
-/* [[c, n], …] -> [{"category": c, "count": n}, …]. */
-static json_t *
-facets_of(const PGresult *res, int r, int c)
-{
-	json_t *raw = r >= 0 ? jjson(res, r, c) : NULL, *out = json_array(), *v;
-	size_t i;
-
-	json_array_foreach(raw, i, v)
-	{
-		if (i >= FACETS_MAX)
-			break;
-		json_array_append_new(out,
-		    json_pack("{s:O,s:O}", "category", json_array_get(v, 0),
-			"count", json_array_get(v, 1)));
-	}
-	json_decref(raw);
-	return out;
 }
 
 /* The words of pos rare enough to find any-word matches, "a or b". */
@@ -177,27 +169,36 @@ rare_words(struct core_db *db, const char *pos, struct core_buf *out)
 	return CORE_OK;
 }
 
-static const int paper_stmts[PAGES_SEARCH_SORT__MAX] = {
-	PAGES_SQL_SEARCH_PAPERS_RELEVANCE,
-	PAGES_SQL_SEARCH_PAPERS_NEWEST,
-	PAGES_SQL_SEARCH_PAPERS_CITATIONS,
-};
+/* Appends "{a,b,c}" (a bigint[] literal) of the nearest papers to b. */
+static void
+near_array(struct core_buf *b, const struct pages_search_q *sq)
+{
+	size_t i;
 
-/* One run of the page statement; n rows from offset. */
+	core_buf_putc(b, '{');
+	for (i = 0; i < sq->nnear; i++)
+		core_buf_printf(b, "%s%lld", i > 0 ? "," : "",
+		    (long long)sq->near[i].paper_id);
+	core_buf_putc(b, '}');
+}
+
+/* The candidates statement: every mode and sort. */
 static enum core_err
-run_papers(struct core_db *db, const struct pages_search_q *sq,
-    const char *qo, const char *qr, int n, long long offset, PGresult **res)
+run_candidates(struct core_db *db, const struct pages_search_q *sq,
+    const char *qo, const char *qr, PGresult **res)
 {
 	const struct pages_search_filter *f = sq->f;
+	struct core_buf near = CORE_BUF_INIT;
 	const char *params[13];
-	char rbuf[24], ibuf[24], nbuf[16], obuf[24], pbuf[16], fbuf[16];
+	char rbuf[24], ibuf[24], pbuf[16], fbuf[16];
+	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
+	enum core_err er;
 
+	near_array(&near, sq);
 	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
 	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	snprintf(obuf, sizeof(obuf), "%lld", offset);
-	snprintf(pbuf, sizeof(pbuf), "%d", POOL_CAP);
-	snprintf(fbuf, sizeof(fbuf), "%d", FILL_CAP);
+	snprintf(pbuf, sizeof(pbuf), "%d", lexical ? POOL_CAP : 0);
+	snprintf(fbuf, sizeof(fbuf), "%d", lexical ? FILL_CAP : 0);
 	params[0] = sq->q;
 	params[1] = qo;
 	params[2] = qr;
@@ -207,11 +208,69 @@ run_papers(struct core_db *db, const struct pages_search_q *sq,
 	params[6] = f->to[0] != '\0' ? f->to : NULL;
 	params[7] = f->researcher > 0 ? rbuf : NULL;
 	params[8] = f->institution > 0 ? ibuf : NULL;
-	params[9] = nbuf;
-	params[10] = obuf;
-	params[11] = pbuf;
-	params[12] = fbuf;
-	return core_db_exec(db, paper_stmts[sq->sort], params, 13, res);
+	params[9] = pbuf;
+	params[10] = fbuf;
+	params[11] = pages_search_sorts[sq->sort];
+	params[12] = core_buf_cstr(&near);
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 13, res);
+	core_buf_free(&near);
+	return er;
+}
+
+/* The cosine of each candidate: from the nearest papers when there,
+ * else scored against the index (0 when the paper is not in it). */
+static void
+similarities(const struct pages_search_q *sq, struct pages_search_cand *c,
+    size_t n)
+{
+	size_t i, j;
+	float sim;
+
+	for (i = 0; i < n; i++) {
+		c[i].sim = 0;
+		for (j = 0; j < sq->nnear; j++)
+			if (sq->near[j].paper_id == c[i].id)
+				break;
+		if (j < sq->nnear)
+			c[i].sim = sq->near[j].score;
+		else if (vec_score(sq->idx, sq->vq, c[i].id, &sim) == CORE_OK)
+			c[i].sim = sim;
+	}
+}
+
+/* The cards of c[0..n) in that order, appended to arr. */
+static enum core_err
+run_page(struct core_db *db, const char *base, const char *qo,
+    const struct pages_search_cand *c, size_t n, int scores, json_t *arr)
+{
+	struct core_buf ids = CORE_BUF_INIT, tiers = CORE_BUF_INIT;
+	const char *params[3];
+	PGresult *res = NULL;
+	enum core_err er;
+	size_t i;
+	int r;
+
+	core_buf_putc(&ids, '{');
+	core_buf_putc(&tiers, '{');
+	for (i = 0; i < n; i++) {
+		core_buf_printf(&ids, "%s%lld", i > 0 ? "," : "", c[i].id);
+		core_buf_printf(&tiers, "%s%d", i > 0 ? "," : "", c[i].tier);
+	}
+	core_buf_putc(&ids, '}');
+	core_buf_putc(&tiers, '}');
+	params[0] = core_buf_cstr(&ids);
+	params[1] = qo;
+	params[2] = core_buf_cstr(&tiers);
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_PAGE, params, 3, &res)) ==
+	    CORE_OK) {
+		for (r = 0; r < PQntuples(res) && (size_t)r < n; r++)
+			json_array_append_new(arr,
+			    hit(base, res, r, scores ? c[r].score : -2));
+		PQclear(res);
+	}
+	core_buf_free(&ids);
+	core_buf_free(&tiers);
+	return er;
 }
 
 enum core_err
@@ -220,9 +279,11 @@ pages_search_store_papers(struct core_db *db, const char *base,
     int *capped, json_t **facets)
 {
 	struct core_buf qo = CORE_BUF_INIT, qr = CORE_BUF_INIT;
+	struct pages_search_cand *c = NULL;
 	PGresult *res = NULL;
 	json_t *arr = NULL;
-	int i, n, in_tx = 0;
+	size_t n = 0, i, off;
+	int in_tx = 0, row;
 	enum core_err er;
 
 	*items = *facets = NULL;
@@ -238,35 +299,39 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	PQclear(res);
 	res = NULL;
 	/* One positive word: the any-word pass would find nothing new. */
-	if (strchr(sq->pos, ' ') != NULL &&
+	if (sq->mode != PAGES_SEARCH_SEMANTIC && strchr(sq->pos, ' ') != NULL &&
 	    (er = rare_words(db, sq->pos, &qr)) != CORE_OK)
 		goto out;
-	if ((er = run_papers(db, sq, core_buf_cstr(&qo), core_buf_cstr(&qr),
-		 PAGES_PER_PAGE, (long long)(sq->page - 1) * PAGES_PER_PAGE,
+	if ((er = run_candidates(db, sq, core_buf_cstr(&qo), core_buf_cstr(&qr),
 		 &res)) != CORE_OK)
 		goto out;
-	n = PQntuples(res);
-	if (n == 0 && sq->page > 1) {
-		/* Beyond the last page: page 1 says how many there are. */
-		PQclear(res);
-		res = NULL;
-		if ((er = run_papers(db, sq, core_buf_cstr(&qo),
-			 core_buf_cstr(&qr), 1, 0, &res)) != CORE_OK)
-			goto out;
-		if (PQntuples(res) > 0)
-			*total = lcell(res, 0, 14);
-		arr = json_array();
-		*facets = facets_of(res, -1, 0);
-	} else {
-		arr = json_array();
-		for (i = 0; i < n; i++)
-			json_array_append_new(arr, hit(base, res, i));
-		if (n > 0) {
-			*total = lcell(res, 0, 14);
-			*capped = lcell(res, 0, 15) >= POOL_CAP;
-		}
-		*facets = facets_of(res, n > 0 ? 0 : -1, 16);
+	n = (size_t)PQntuples(res);
+	c = core_xcalloc(n + 1, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		row = (int)i;
+		c[i].id = lcell(res, row, 0);
+		c[i].tier = (int)lcell(res, row, 1);
+		snprintf(c[i].published, sizeof(c[i].published), "%s",
+		    PQgetvalue(res, row, 2));
+		c[i].citations =
+		    PQgetisnull(res, row, 3) ? -1 : lcell(res, row, 3);
+		c[i].cats = PQgetvalue(res, row, 4);
+		c[i].text = strtod(PQgetvalue(res, row, 5), NULL);
 	}
+	if (n > 0)
+		*capped = lcell(res, 0, 6) >= POOL_CAP;
+	if (sq->mode != PAGES_SEARCH_LEXICAL && sq->idx != NULL)
+		similarities(sq, c, n);
+	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
+	*total = (long long)n;
+	*facets = pages_search_facets(c, n, FACETS_MAX);
+	arr = json_array();
+	off = (size_t)(sq->page - 1) * PAGES_PER_PAGE;
+	if (off < n &&
+	    (er = run_page(db, base, core_buf_cstr(&qo), c + off,
+		 n - off < PAGES_PER_PAGE ? n - off : PAGES_PER_PAGE,
+		 sq->mode != PAGES_SEARCH_LEXICAL, arr)) != CORE_OK)
+		goto out;
 	er = core_db_cmd(db, "COMMIT");
 	in_tx = 0;
 	if (er != CORE_OK)
@@ -281,6 +346,7 @@ out:
 		*facets = NULL;
 	}
 	PQclear(res);
+	free(c);
 	json_decref(arr);
 	core_buf_free(&qo);
 	core_buf_free(&qr);

@@ -323,26 +323,29 @@ SELECT id, name, slug, country_name, type, researcher_count
  LIMIT $1::integer OFFSET $2::bigint;
 
 -- search
--- The statements of /search (modules/pages/search_store.c).  Papers: a
--- pool of at most $12 all-words matches (websearch_to_tsquery of the
--- user's text $1, so quotes, -word and "or" work and nothing raises),
--- then a fill of at most $13 any-word matches found through the query's
--- rarer words only ($3, "a or b", chosen with SEARCH_RARE_WORDS): both
--- are bounded however large the corpus grows.  Each pool takes the
--- newest (or most cited) matches, which PostgreSQL finds by walking an
--- index for common words and through the GIN index for rare ones; the
--- search runs these with custom plans (SEARCH_CUSTOM_PLANS) so that the
--- planner sees the words.  Ranking: all-words first, then ts_rank over
--- the OR of every positive word ($2) with normalisation 1, then recency.
--- $4 holds the negated words ("a or b"): the fill must avoid them too.
--- Filters $5-$9 are NULL when absent (a custom plan folds them away).
--- Highlights are marked with U+E000 and U+E001, removed from the text
--- first, and split by the C code: ts_headline's output is never HTML.
--- The snippet comes from the abstract's first 700 characters: headlines
--- parse and stem the whole text, the largest cost of a page after the
--- pools.
--- Columns: the paper card columns, tier, marked title, marked snippet,
--- authors (json), total hits, all-words pool size, facets (json).
+-- The statements of /search (modules/pages/search_store.c and
+-- search_rank.c).  A paper search is two statements, whatever the mode
+-- and sort: SEARCH_CANDIDATES finds a bounded set of candidates with
+-- what ranking needs, the C code ranks them (text, vector similarity or
+-- both; newest; most cited), counts the facets and cuts the page, and
+-- SEARCH_PAGE fetches the cards of that page.
+--
+-- Candidates: a pool of at most $10 all-words matches (websearch_to_tsquery
+-- of the user's text $1, so quotes, -word and "or" work and nothing
+-- raises), a fill of at most $11 any-word matches found through the
+-- query's rarer words only ($3, "a or b", chosen with SEARCH_RARE_WORDS),
+-- and the papers of $13 (the semantic index's nearest papers, computed by
+-- the worker).  All three are bounded however large the corpus grows.
+-- The pools take the newest (or, $12 = 'citations', the most cited)
+-- matches, which PostgreSQL finds by walking an index for common words
+-- and through the GIN index for rare ones; the search runs with custom
+-- plans (SEARCH_CUSTOM_PLANS) so that the planner sees the words and
+-- folds the CASEs of the ORDER BY into one index order.  $4 holds the
+-- negated words ("a or b"): the fill and the vector candidates must
+-- avoid them too.  Filters $5-$9 are NULL when absent.
+-- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
+-- published, citations, categories (space-separated), ts_rank over the
+-- OR of every positive word ($2) with normalisation 1, pool size.
 
 -- name: SEARCH_CUSTOM_PLANS
 SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
@@ -359,11 +362,12 @@ SELECT w
                    weft_unaccent(w)))) AS l
           LEFT JOIN search_terms st ON st.lexeme = l) < $2::integer;
 
--- name: SEARCH_PAPERS_RELEVANCE
+-- name: SEARCH_CANDIDATES
 WITH pool AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
+  SELECT p.id
     FROM papers p
-   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+   WHERE $10::integer > 0
+     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
      AND ($6::date IS NULL OR p.published >= $6::date)
@@ -374,12 +378,17 @@ WITH pool AS MATERIALIZED (
              JOIN researcher_institutions ri
                ON ri.researcher_id = a.researcher_id
              WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.published DESC, p.id DESC
-   LIMIT $12::integer
+   ORDER BY CASE WHEN $12::text = 'citations' THEN p.citation_count END
+            DESC NULLS LAST,
+            CASE WHEN $12::text = 'citations' THEN NULL ELSE p.published END
+            DESC,
+            p.id DESC
+   LIMIT $10::integer
 ), fill AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
+  SELECT p.id
     FROM papers p
-   WHERE $3::text <> ''
+   WHERE $11::integer > 0
+     AND $3::text <> ''
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($3))
      AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
@@ -395,95 +404,50 @@ WITH pool AS MATERIALIZED (
              JOIN researcher_institutions ri
                ON ri.researcher_id = a.researcher_id
              WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.published DESC, p.id DESC
-   LIMIT $13::integer
-), hits AS MATERIALIZED (
-  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
-  UNION ALL
-  SELECT id, 2, published, citation_count, categories FROM fill
-), page AS (
-  SELECT h.id, h.tier, h.published,
-         ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($2)), 1) AS rank
-    FROM hits h JOIN papers p ON p.id = h.id
-   ORDER BY h.tier, 4 DESC, h.published DESC, h.id DESC
-   LIMIT $10::integer OFFSET $11::bigint
+   ORDER BY CASE WHEN $12::text = 'citations' THEN p.citation_count END
+            DESC NULLS LAST,
+            CASE WHEN $12::text = 'citations' THEN NULL ELSE p.published END
+            DESC,
+            p.id DESC
+   LIMIT $11::integer
+), vec AS MATERIALIZED (
+  SELECT p.id
+    FROM unnest($13::bigint[]) AS v(id)
+    JOIN papers p ON p.id = v.id
+   WHERE NOT ($4::text <> '' AND p.search_vector @@
+             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
+     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($6::date IS NULL OR p.published >= $6::date)
+     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+), hits AS (
+  SELECT id, min(tier) AS tier
+    FROM (SELECT id, 1 AS tier FROM pool
+          UNION ALL SELECT id, 2 FROM fill
+          UNION ALL SELECT id, 3 FROM vec) h
+   GROUP BY id
 )
-SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, p.citation_count, p.author_count,
-       p.fully_matched, g.tier,
-       ts_headline('english'::regconfig,
-           translate(p.title, chr(57344) || chr(57345), ''),
-           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
-           'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
-           chr(57345)),
-       ts_headline('english'::regconfig,
-           translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
-           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
-           'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
-           'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
-           ', StopSel=' || chr(57345)),
-       (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
-                   'slug', r.slug) ORDER BY a.position)::text
-          FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12),
-       (SELECT count(*) FROM hits),
-       (SELECT count(*) FROM pool),
-       (SELECT json_agg(json_build_array(c, n))::text
-          FROM (SELECT c, count(*) AS n
-                  FROM hits, unnest(hits.categories) AS c
-                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
-  FROM page g JOIN papers p ON p.id = g.id
- ORDER BY g.tier, g.rank DESC, g.published DESC, g.id DESC;
+SELECT h.id, h.tier, p.published, p.citation_count,
+       array_to_string(p.categories, ' '),
+       ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
+           weft_unaccent($2)), 1),
+       (SELECT count(*) FROM pool)
+  FROM hits h JOIN papers p ON p.id = h.id;
 
--- name: SEARCH_PAPERS_NEWEST
-WITH pool AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
-    FROM papers p
-   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($1))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
-     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
-     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             JOIN researcher_institutions ri
-               ON ri.researcher_id = a.researcher_id
-             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.published DESC, p.id DESC
-   LIMIT $12::integer
-), fill AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
-    FROM papers p
-   WHERE $3::text <> ''
-     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($3))
-     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($1))
-     AND NOT ($4::text <> '' AND p.search_vector @@
-             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
-     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
-     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             JOIN researcher_institutions ri
-               ON ri.researcher_id = a.researcher_id
-             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.published DESC, p.id DESC
-   LIMIT $13::integer
-), hits AS MATERIALIZED (
-  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
-  UNION ALL
-  SELECT id, 2, published, citation_count, categories FROM fill
-), page AS (
-  SELECT h.id, h.tier, h.published, 0 AS rank
-    FROM hits h
-   ORDER BY h.tier, h.published DESC, h.id DESC
-   LIMIT $10::integer OFFSET $11::bigint
-)
+-- The cards of one page: papers $1 in that order, with their tiers $3.
+-- Highlights of the positive words ($2, "a or b") are marked with U+E000
+-- and U+E001, removed from the text first, and split by the C code:
+-- ts_headline's output is never HTML.  The snippet comes from the
+-- abstract's first 700 characters: headlines parse and stem the whole
+-- text.
+-- Columns: the paper card columns, tier, marked title, marked snippet,
+-- authors (json).
+-- name: SEARCH_PAGE
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        to_json(p.categories)::text, p.citation_count, p.author_count,
        p.fully_matched, g.tier,
@@ -501,91 +465,10 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
                    'slug', r.slug) ORDER BY a.position)::text
           FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12),
-       (SELECT count(*) FROM hits),
-       (SELECT count(*) FROM pool),
-       (SELECT json_agg(json_build_array(c, n))::text
-          FROM (SELECT c, count(*) AS n
-                  FROM hits, unnest(hits.categories) AS c
-                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
-  FROM page g JOIN papers p ON p.id = g.id
- ORDER BY g.tier, g.rank DESC, g.published DESC, g.id DESC;
-
--- name: SEARCH_PAPERS_CITATIONS
-WITH pool AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
-    FROM papers p
-   WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($1))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
-     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
-     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             JOIN researcher_institutions ri
-               ON ri.researcher_id = a.researcher_id
-             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.citation_count DESC NULLS LAST, p.id DESC
-   LIMIT $12::integer
-), fill AS MATERIALIZED (
-  SELECT p.id, p.published, p.citation_count, p.categories
-    FROM papers p
-   WHERE $3::text <> ''
-     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($3))
-     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($1))
-     AND NOT ($4::text <> '' AND p.search_vector @@
-             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
-     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
-     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             JOIN researcher_institutions ri
-               ON ri.researcher_id = a.researcher_id
-             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.citation_count DESC NULLS LAST, p.id DESC
-   LIMIT $13::integer
-), hits AS MATERIALIZED (
-  SELECT id, 1 AS tier, published, citation_count, categories FROM pool
-  UNION ALL
-  SELECT id, 2, published, citation_count, categories FROM fill
-), page AS (
-  SELECT h.id, h.tier, h.published, h.citation_count AS rank
-    FROM hits h
-   ORDER BY h.tier, h.citation_count DESC NULLS LAST, h.published DESC,
-            h.id DESC
-   LIMIT $10::integer OFFSET $11::bigint
-)
-SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, p.citation_count, p.author_count,
-       p.fully_matched, g.tier,
-       ts_headline('english'::regconfig,
-           translate(p.title, chr(57344) || chr(57345), ''),
-           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
-           'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
-           chr(57345)),
-       ts_headline('english'::regconfig,
-           translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
-           websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
-           'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
-           'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
-           ', StopSel=' || chr(57345)),
-       (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
-                   'slug', r.slug) ORDER BY a.position)::text
-          FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12),
-       (SELECT count(*) FROM hits),
-       (SELECT count(*) FROM pool),
-       (SELECT json_agg(json_build_array(c, n))::text
-          FROM (SELECT c, count(*) AS n
-                  FROM hits, unnest(hits.categories) AS c
-                 GROUP BY c ORDER BY n DESC, c LIMIT 20) f)
-  FROM page g JOIN papers p ON p.id = g.id
- ORDER BY g.tier, g.rank DESC NULLS LAST, g.published DESC, g.id DESC;
+         WHERE a.paper_id = p.id AND a.position <= 12)
+  FROM unnest($1::bigint[], $3::integer[]) WITH ORDINALITY AS g(id, tier, ord)
+  JOIN papers p ON p.id = g.id
+ ORDER BY g.ord;
 
 -- Names, unaccented and lower-cased (weft_name_key, indexed by trigrams):
 -- similar as a whole (%) or as a word of the name (%>), ranked by the
