@@ -55,6 +55,8 @@ enum pages_kind {
 	PAGES_CHOICES,      /* 300: several institutions match */
 	PAGES_ERROR,        /* 404 and the other errors */
 	PAGES_SEARCH,       /* /search */
+	PAGES_EVIDENCE,     /* /researchers/{id}-{slug}/evidence */
+	PAGES_SIMILAR,      /* /papers/{id}-{slug}/similar */
 	PAGES_KIND__MAX
 };
 
@@ -418,5 +420,50 @@ const char *pages_html_num(char *buf, size_t sz, long long n);
 void pages_md_authors(struct core_buf *, const json_t *authors,
     long long total);
 void pages_md_pager(struct core_buf *, const json_t *pagination);
+
+/* ------------------------------------------------------------------ */
+/* evidence.c, evidence_store.c, render_evidence.c: "why these papers  */
+/* are here" (the matcher's reasons), on the researcher page and at    */
+/* /researchers/{id}-{slug}/evidence                                   */
+/* ------------------------------------------------------------------ */
+
+/* The words for a match_reason ("coauthors" ...); static storage. */
+const char *pages_evidence_label(const char *reason);
+/* 1 when a /researchers/ rest is "{id}[-slug]/evidence". */
+int pages_evidence_route(const char *rest);
+enum core_err pages_evidence(struct core_req *);
+/*
+ * Why the researcher (its "ids" and first-paper "seed") and a namesake
+ * (its ids and seed) are two profiles: {why: "external_ids" | "evidence"
+ * | "own_id" | "unrecorded", text, paper (the decisive paper or null),
+ * score}.  Seeds are {reason, score, paper, order} or null; all
+ * borrowed.  New reference.
+ */
+json_t *pages_evidence_apart(const json_t *ids, const json_t *self,
+    const json_t *ns_ids, const json_t *ns_seed);
+/*
+ * Sets r's "evidence": {url, reasons [{reason, label, papers,
+ * score_avg, score_min, coauthors?}], seed, namesakes {total, items
+ * [{id, name, url, papers, ids, kept_apart}]}}.  r is a researcher
+ * model (id, name_key, url, ids).  CORE_OK or CORE_EDB (logged).
+ */
+enum core_err pages_store_evidence_summary(struct core_db *,
+    const char *base, json_t *r);
+/*
+ * A page of the researcher's authorships, newest first: {arxiv_id,
+ * title, url, published, categories, position, name_as_written, reason,
+ * label, score, shared_coauthors, shared_fields} into *items (new
+ * reference) and their number *total.  CORE_OK or CORE_EDB.
+ */
+enum core_err pages_store_evidence_papers(struct core_db *,
+    const char *base, long long id, long page, json_t **items,
+    long long *total);
+/* The summary block of the researcher page (model's "evidence"). */
+void pages_html_evidence_summary(struct core_html *,
+    const struct pages_page *, const json_t *ev);
+void pages_md_evidence_summary(struct core_buf *, const json_t *ev);
+/* The evidence page. */
+void pages_render_evidence_html(struct core_html *, const struct pages_page *);
+void pages_render_evidence_md(struct core_buf *, const struct pages_page *);
 
 #endif /* PAGES_H */

@@ -861,6 +861,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));
 	same_name_block(h, p, json_object_get(m, "same_name"));
+	pages_html_evidence_summary(h, p, json_object_get(m, "evidence"));
 	identity_block(h, json_object_get(m, "profiles"));
 	institutions_block(h, p, json_object_get(m, "institutions"));
 	core_html_pop(h); /* aside */
@@ -1423,6 +1424,9 @@ pages_render_html(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_SEARCH:
 		pages_render_search_html(&h, p);
+		break;
+	case PAGES_EVIDENCE:
+		pages_render_evidence_html(&h, p);
 		break;
 	case PAGES_ERROR:
 	default:

@@ -352,6 +352,7 @@ researcher(struct core_buf *b, const json_t *m)
 		    "publish under the same name, or the same person in "
 		    "records that the sources have not merged yet.\n");
 	}
+	pages_md_evidence_summary(b, json_object_get(m, "evidence"));
 
 	if (json_array_size(json_object_get(m, "institutions")) > 0) {
 		core_buf_puts(b, "\n## Institutions\n\n");
@@ -601,6 +602,9 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_SEARCH:
 		pages_render_search_md(b, p);
+		break;
+	case PAGES_EVIDENCE:
+		pages_render_evidence_md(b, p);
 		break;
 	default:
 		core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));

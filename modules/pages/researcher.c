@@ -96,6 +96,8 @@ pages_researcher(struct core_req *req)
 		redirect(req, "/researchers");
 		return CORE_OK;
 	}
+	if (pages_evidence_route(rest))
+		return pages_evidence(req);
 	n = strcspn(rest, "-");
 	if (pages_parse_id(rest, n, &id) != 0)
 		return CORE_ENOTFOUND;
@@ -122,6 +124,10 @@ pages_researcher(struct core_req *req)
 		goto out;
 	if ((er = pages_store_researcher_blocks(ctx->db, ctx->base_url, canon,
 		 m)) != CORE_OK)
+		goto out;
+	/* "Why these papers are here": its own statement (evidence_store.c). */
+	if ((er = pages_store_evidence_summary(ctx->db, ctx->base_url, m)) !=
+	    CORE_OK)
 		goto out;
 	lpath = list_path(canon, category, sort);
 	papers = json_object();

@@ -505,3 +505,134 @@ SELECT version, path
   FROM vector_index
  ORDER BY version DESC
  LIMIT 1;
+
+-- evidence
+-- "Why these papers are here" (modules/pages/evidence_store.c): the
+-- matcher's reason and score of each authorship (0006_match.sql).
+
+-- The summary on the researcher page, one json document:
+--   reasons: [[reason, papers, avg score, min score]]
+--   co:      [[id, name, slug, papers]] co-authors on a paper joined by
+--            shared co-authors who are also on another of its papers
+--   seed:    [reason, score, arxiv_id, title, slug, published, paper id]
+--            the authorship that started this profile apart from its
+--            namesakes (or that an external id placed), if any
+--   same:    [[id, name, slug, papers, openalex, orcid, s2, total,
+--              seed...]] the other researchers with this name key
+-- $1 researcher id, $2 its name_key, $3 co-authors, $4 namesakes at most.
+-- Every part walks authorships_researcher or researchers_name_key.
+-- name: EVIDENCE_SUMMARY
+WITH mine AS MATERIALIZED (
+	SELECT paper_id, match_reason, match_score
+	  FROM authorships
+	 WHERE researcher_id = $1::bigint
+), same AS (
+	SELECT id, name, slug, paper_count, openalex_id, orcid, s2_id,
+	       count(*) OVER () AS total
+	  FROM researchers
+	 WHERE name_key = $2 AND id <> $1::bigint
+	 ORDER BY paper_count DESC, id
+	 LIMIT $4::integer
+)
+SELECT json_build_object(
+	'reasons', (SELECT json_agg(json_build_array(reason, n, av, mn)
+	                            ORDER BY n DESC, reason)
+		      FROM (SELECT coalesce(match_reason, '') AS reason,
+		                   count(DISTINCT paper_id) AS n,
+		                   round(avg(match_score)::numeric, 2) AS av,
+		                   round(min(match_score)::numeric, 2) AS mn
+		              FROM mine
+		             GROUP BY 1) g),
+	'co', (SELECT json_agg(json_build_array(r.id, r.name, r.slug, c.n)
+	                       ORDER BY c.n DESC, r.id)
+		 FROM (SELECT a2.researcher_id AS id,
+		              count(DISTINCT a2.paper_id) AS n
+		         FROM mine m
+		         JOIN authorships a2 ON a2.paper_id = m.paper_id
+		                            AND a2.researcher_id <> $1::bigint
+		        GROUP BY 1
+		       HAVING count(DISTINCT a2.paper_id) > 1
+		          AND bool_or(m.match_reason = 'coauthors')
+		        ORDER BY 2 DESC, 1
+		        LIMIT $3::integer) c
+		 JOIN researchers r ON r.id = c.id),
+	'seed', (SELECT json_build_array(a.match_reason,
+	                                 round(a.match_score::numeric, 2),
+	                                 p.arxiv_id, p.title, p.slug,
+	                                 p.published, p.id)
+		   FROM authorships a
+		   JOIN papers p ON p.id = a.paper_id
+		  WHERE a.researcher_id = $1::bigint
+		    AND a.match_reason IN ('new_identity', 'openalex_id',
+		                           'openalex', 'orcid', 's2_id', 's2')
+		  ORDER BY a.match_reason = 'new_identity' DESC,
+		           p.published DESC NULLS LAST, p.id DESC
+		  LIMIT 1),
+	'same', (SELECT json_agg(json_build_array(s.id, s.name, s.slug,
+	                                          s.paper_count, s.openalex_id,
+	                                          s.orcid, s.s2_id, s.total,
+	                                          d.match_reason, d.score,
+	                                          d.arxiv_id, d.title, d.slug,
+	                                          d.published, d.id)
+	                         ORDER BY s.paper_count DESC, s.id)
+		   FROM same s
+		   LEFT JOIN LATERAL (
+			SELECT a.match_reason,
+			       round(a.match_score::numeric, 2) AS score,
+			       p.arxiv_id, p.title, p.slug, p.published, p.id
+			  FROM authorships a
+			  JOIN papers p ON p.id = a.paper_id
+			 WHERE a.researcher_id = s.id
+			   AND a.match_reason IN ('new_identity', 'openalex_id',
+			                          'openalex', 'orcid', 's2_id',
+			                          's2')
+			 ORDER BY a.match_reason = 'new_identity' DESC,
+			          p.published DESC NULLS LAST, p.id DESC
+			 LIMIT 1) d ON true)
+)::text;
+
+-- A page of the researcher's authorships, newest first (the matcher's
+-- order), each with its reason and score and the evidence behind it as
+-- the matcher saw it: the co-authors and categories it shares with the
+-- researcher's newer papers.  Columns: paper id, arxiv_id, title, slug,
+-- published, primary_category, categories (json), position, raw_name,
+-- reason, score, shared co-authors [[id, name, slug]] (json), shared
+-- categories (json), author_count, total.
+-- $1 researcher id, $2 limit, $3 offset.
+-- name: EVIDENCE_PAPERS
+WITH mine AS MATERIALIZED (
+	SELECT a.paper_id, a.position, a.raw_name, a.match_reason,
+	       a.match_score, coalesce(p.published, '-infinity'::date) AS d,
+	       p.categories
+	  FROM authorships a
+	  JOIN papers p ON p.id = a.paper_id
+	 WHERE a.researcher_id = $1::bigint
+), page AS (
+	SELECT m.*, count(*) OVER () AS total
+	  FROM mine m
+	 ORDER BY m.d DESC, m.paper_id DESC, m.position
+	 LIMIT $2::integer OFFSET $3::bigint
+)
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, g.position, g.raw_name, g.match_reason,
+       round(g.match_score::numeric, 2),
+       (SELECT json_agg(json_build_array(r.id, r.name, r.slug)
+                        ORDER BY a2.position)
+          FROM authorships a2
+          JOIN researchers r ON r.id = a2.researcher_id
+         WHERE a2.paper_id = g.paper_id
+           AND a2.researcher_id <> $1::bigint
+           AND EXISTS (SELECT 1
+                         FROM mine n
+                         JOIN authorships a3 ON a3.paper_id = n.paper_id
+                        WHERE (n.d, n.paper_id) > (g.d, g.paper_id)
+                          AND a3.researcher_id = a2.researcher_id))::text,
+       (SELECT json_agg(c ORDER BY c)
+          FROM unnest(p.categories) AS c
+         WHERE EXISTS (SELECT 1 FROM mine n
+                        WHERE (n.d, n.paper_id) > (g.d, g.paper_id)
+                          AND c = ANY (n.categories)))::text,
+       p.author_count, g.total
+  FROM page g
+  JOIN papers p ON p.id = g.paper_id
+ ORDER BY g.d DESC, g.paper_id DESC, g.position;

@@ -1,0 +1,290 @@
+/*
+ * evidence_store.c -- the statements of "why these papers are here" (the
+ * "-- evidence" section of sql/queries/pages.sql): the matcher's reason
+ * and score of each authorship, summed up for the researcher page and
+ * paper by paper for /researchers/{id}-{slug}/evidence.  As in store.c,
+ * values travel only as $n parameters and URLs come back absolute.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+#include "pages_sql.h"
+
+/* Co-authors named in the summary, and namesakes listed with a reason. */
+#define EV_COAUTHORS_MAX 3
+#define EV_NAMESAKES_MAX 12
+
+static const char *
+cell(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+}
+
+static json_t *
+jcell(const PGresult *res, int r, int c)
+{
+	return core_json_str(cell(res, r, c));
+}
+
+/* A cell of JSON text; def when NULL or not JSON (def is consumed). */
+static json_t *
+jdoc(const PGresult *res, int r, int c, json_t *def)
+{
+	json_t *v;
+
+	if (cell(res, r, c) == NULL ||
+	    (v = json_loads(cell(res, r, c), JSON_DECODE_ANY, NULL)) == NULL)
+		return def;
+	json_decref(def);
+	return v;
+}
+
+static long long
+ai(const json_t *a, size_t i)
+{
+	return (long long)json_integer_value(json_array_get(a, i));
+}
+
+static const char *
+as(const json_t *a, size_t i)
+{
+	return json_string_value(json_array_get(a, i));
+}
+
+/* Element i as a number (a score), or null. */
+static json_t *
+anum(const json_t *a, size_t i)
+{
+	const json_t *v = json_array_get(a, i);
+
+	return json_is_number(v) ? json_real(json_number_value(v))
+				 : json_null();
+}
+
+static json_t *
+researcher_ref(const char *base, long long id, const char *name,
+    const char *slug)
+{
+	char *p = pages_researcher_path(id, slug);
+	json_t *o;
+
+	o = json_pack("{s:I,s:o,s:o}", "id", (json_int_t)id, "name",
+	    core_json_str(name), "url", pages_json_abs(base, p));
+	free(p);
+	return o;
+}
+
+static json_t *
+paper_ref(const char *base, const char *arxiv_id, const char *title,
+    const char *slug, const char *published)
+{
+	char *p;
+	json_t *o;
+
+	if (arxiv_id == NULL)
+		return json_null();
+	p = pages_paper_path(arxiv_id, slug);
+	o = json_pack("{s:o,s:o,s:o,s:o}", "arxiv_id", core_json_str(arxiv_id),
+	    "title", core_json_str(title), "url", pages_json_abs(base, p),
+	    "published", core_json_str(published));
+	free(p);
+	return o;
+}
+
+/*
+ * The seed of a profile from row (reason, score, arxiv_id, title, slug,
+ * published, paper id) starting at column k: {reason, score, paper,
+ * order}, or null.  "order" is the paper's place in the matcher's
+ * newest-first order ("YYYY-MM-DD/id"), compared by pages_evidence_apart().
+ */
+static json_t *
+seed(const char *base, const json_t *row, size_t k)
+{
+	char order[64];
+
+	if (as(row, k) == NULL)
+		return json_null();
+	snprintf(order, sizeof(order), "%s/%018lld",
+	    as(row, k + 5) != NULL ? as(row, k + 5) : "0000-00-00",
+	    ai(row, k + 6));
+	return json_pack("{s:o,s:o,s:o,s:s}", "reason",
+	    core_json_str(as(row, k)), "score", anum(row, k + 1), "paper",
+	    paper_ref(base, as(row, k + 2), as(row, k + 3), as(row, k + 4),
+		as(row, k + 5)),
+	    "order", order);
+}
+
+/* The "reasons" of the summary, the co-author names on "coauthors". */
+static json_t *
+reasons(const char *base, const json_t *rows, const json_t *co)
+{
+	json_t *a = json_array(), *o, *names, *row;
+	size_t i, j;
+
+	json_array_foreach(rows, i, row)
+	{
+		const char *r = as(row, 0) != NULL ? as(row, 0) : "";
+
+		o = json_pack("{s:o,s:s,s:I,s:o,s:o}", "reason",
+		    core_json_str(r), "label", pages_evidence_label(r),
+		    "papers", (json_int_t)ai(row, 1), "score_avg", anum(row, 2),
+		    "score_min", anum(row, 3));
+		if (strcmp(r, "coauthors") == 0) {
+			const json_t *c;
+
+			names = json_array();
+			json_array_foreach(co, j,
+			    c) json_array_append_new(names,
+			    researcher_ref(base, ai(c, 0), as(c, 1), as(c, 2)));
+			json_object_set_new(o, "coauthors", names);
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+enum core_err
+pages_store_evidence_summary(struct core_db *db, const char *base, json_t *r)
+{
+	PGresult *res = NULL;
+	const char *params[4];
+	char idbuf[24], nc[16], ns[16], *p;
+	json_t *d = NULL, *ev, *items, *row, *self, *ids;
+	long long total = 0;
+	size_t i;
+	enum core_err er;
+
+	snprintf(idbuf, sizeof(idbuf), "%lld", pages_int(r, "id", 0));
+	snprintf(nc, sizeof(nc), "%d", EV_COAUTHORS_MAX);
+	snprintf(ns, sizeof(ns), "%d", EV_NAMESAKES_MAX);
+	params[0] = idbuf;
+	params[1] =
+	    pages_str(r, "name_key") != NULL ? pages_str(r, "name_key") : "";
+	params[2] = nc;
+	params[3] = ns;
+	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_SUMMARY, params, 4,
+		 &res)) != CORE_OK)
+		goto out;
+	if (PQntuples(res) != 1 ||
+	    !json_is_object(d = jdoc(res, 0, 0, json_null()))) {
+		core_log(CORE_LOG_ERROR, "pages.evidence",
+		    "EVIDENCE_SUMMARY gave no json object");
+		er = CORE_EDB;
+		goto out;
+	}
+	self = seed(base, json_object_get(d, "seed"), 0);
+	ids = json_object_get(r, "ids");
+	items = json_array();
+	json_array_foreach(json_object_get(d, "same"), i, row)
+	{
+		json_t *ns_ids, *ns_seed, *o;
+
+		total = ai(row, 7);
+		ns_ids = json_pack("{s:o,s:o,s:o}", "openalex",
+		    core_json_str(as(row, 4)), "orcid",
+		    core_json_str(as(row, 5)), "semantic_scholar",
+		    core_json_str(as(row, 6)));
+		ns_seed = seed(base, row, 8);
+		o = researcher_ref(base, ai(row, 0), as(row, 1), as(row, 2));
+		json_object_set_new(o, "papers", json_integer(ai(row, 3)));
+		json_object_set_new(o, "ids", ns_ids);
+		json_object_set_new(o, "kept_apart",
+		    pages_evidence_apart(ids, self, ns_ids, ns_seed));
+		json_decref(ns_seed);
+		json_array_append_new(items, o);
+	}
+	p = core_xasprintf("%s/evidence", pages_rel(base, pages_str(r, "url")));
+	ev = json_pack("{s:o,s:o,s:o,s:{s:I,s:o}}", "url",
+	    pages_json_abs(base, p), "reasons",
+	    reasons(base, json_object_get(d, "reasons"),
+		json_object_get(d, "co")),
+	    "seed", json_is_null(self) ? json_null() : json_incref(self),
+	    "namesakes", "total", (json_int_t)total, "items", items);
+	free(p);
+	/* "order" is for the comparison only. */
+	if (json_is_object(json_object_get(ev, "seed")))
+		json_object_del(json_object_get(ev, "seed"), "order");
+	json_object_set_new(r, "evidence", ev);
+	json_decref(self);
+out:
+	PQclear(res);
+	json_decref(d);
+	return er;
+}
+
+/* Shared co-authors [[id, name, slug]] as researcher references. */
+static json_t *
+refs(const char *base, const json_t *rows)
+{
+	json_t *a = json_array(), *row;
+	size_t i;
+
+	json_array_foreach(rows, i, row) json_array_append_new(a,
+	    researcher_ref(base, ai(row, 0), as(row, 1), as(row, 2)));
+	return a;
+}
+
+enum core_err
+pages_store_evidence_papers(struct core_db *db, const char *base, long long id,
+    long page, json_t **items, long long *total)
+{
+	PGresult *res = NULL;
+	const char *params[3];
+	char idbuf[24], lim[16], off[24];
+	json_t *a = NULL, *o, *co, *cats;
+	enum core_err er;
+	int i, n;
+
+	*items = NULL;
+	*total = 0;
+	snprintf(idbuf, sizeof(idbuf), "%lld", id);
+	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
+	snprintf(off, sizeof(off), "%lld",
+	    (long long)(page - 1) * PAGES_PER_PAGE);
+	params[0] = idbuf;
+	params[1] = lim;
+	params[2] = off;
+	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_PAPERS, params, 3,
+		 &res)) != CORE_OK)
+		goto out;
+	a = json_array();
+	n = PQntuples(res);
+	for (i = 0; i < n; i++) {
+		const char *reason =
+		    cell(res, i, 9) != NULL ? cell(res, i, 9) : "";
+
+		co = jdoc(res, i, 11, json_array());
+		cats = jdoc(res, i, 12, json_array());
+		o = paper_ref(base, cell(res, i, 1), cell(res, i, 2),
+		    cell(res, i, 3), cell(res, i, 4));
+		json_object_set_new(o, "primary_category", jcell(res, i, 5));
+		json_object_set_new(o, "categories",
+		    jdoc(res, i, 6, json_array()));
+		json_object_set_new(o, "author_count",
+		    json_integer(strtoll(PQgetvalue(res, i, 13), NULL, 10)));
+		json_object_set_new(o, "position",
+		    json_integer(strtoll(PQgetvalue(res, i, 7), NULL, 10)));
+		json_object_set_new(o, "name_as_written", jcell(res, i, 8));
+		json_object_set_new(o, "reason", core_json_str(reason));
+		json_object_set_new(o, "label",
+		    json_string(pages_evidence_label(reason)));
+		json_object_set_new(o, "score",
+		    cell(res, i, 10) != NULL
+			? json_real(strtod(cell(res, i, 10), NULL))
+			: json_null());
+		json_object_set_new(o, "shared_coauthors", refs(base, co));
+		json_object_set_new(o, "shared_fields", cats);
+		json_decref(co);
+		json_array_append_new(a, o);
+		*total = strtoll(PQgetvalue(res, i, 14), NULL, 10);
+	}
+	*items = a;
+	a = NULL;
+out:
+	PQclear(res);
+	json_decref(a);
+	return er;
+}
