@@ -175,6 +175,95 @@ body_has "# Search" "empty q: markdown guidance"
 get "/"
 body_has 'action="/search"' "home: the search box points here"
 
+# Modes: hybrid (the default), lexical and semantic, each in every
+# representation; an unknown mode is a 400.
+get "/search?q=$WORD" -H "Accept: application/json"
+json_is ".mode" hybrid "the default mode is hybrid"
+json_is "[.results[] | select(.arxiv_id == \"$AID\")] | length" 1 \
+    "hybrid: the paper is found by a distinctive word of its title"
+json_is "(.results[0].score | type)" number "hybrid: results carry a score"
+for mode in hybrid lexical semantic; do
+	get "/search?q=program+repair&mode=$mode" -H "Accept: application/json"
+	is_status 200 "mode=$mode: json 200"
+	json_is ".mode" "$mode" "mode=$mode: the mode used is reported"
+	json_is "(.results | length) > 0" true "mode=$mode: results"
+	json_is ".pagination.next | test(\"mode=\")" \
+	    "$([ $mode = hybrid ] && echo false || echo true)" \
+	    "mode=$mode: kept in the next link (hybrid is the default)"
+	get "/search?q=program+repair&mode=$mode" -H "Accept: text/markdown"
+	is_status 200 "mode=$mode: markdown 200"
+	body_has "Match by: $mode" "mode=$mode: markdown names the mode"
+	get "/search?q=program+repair&mode=$mode"
+	is_status 200 "mode=$mode: html 200"
+	body_has 'name="mode"' "mode=$mode: html form offers the modes"
+done
+get "/search?q=program+repair&mode=semantic&category=cs.SE&from=2025" \
+    -H "Accept: application/json"
+json_is "[.results[] | (.categories | index(\"cs.SE\") != null) and .published >= \"2025-01-01\"] | all" \
+    true "semantic: filters apply"
+json_is "[.results[] | .match == \"semantic\"] | all" true \
+    "semantic: vector candidates only"
+get "/search?q=program+repair&mode=semantic&sort=newest" \
+    -H "Accept: application/json"
+json_is "[.results[] | .published] | (. == (sort | reverse))" true \
+    "semantic, sort=newest: newest first"
+get "/search?q=program+repair&mode=lexical" -H "Accept: application/json"
+json_is "[.results[] | .match != \"semantic\"] | all" true \
+    "lexical: no vector-only candidates"
+for fmt in "Accept: application/json" "Accept: text/markdown" "Accept: text/html"; do
+	get "/search?q=graph&mode=bogus" -H "$fmt"
+	is_status 400 "mode=bogus: 400 ($fmt)"
+done
+get "/search?q=graph&mode=bogus" -H "Accept: application/json"
+json_is ".error.message | test(\"mode\")" true "mode=bogus: says what is wrong"
+
+# A conceptual query: semantic search finds papers that do not contain
+# the query's word (found by meaning, not by text).
+found=
+for p in 1 2 3 4 5 6 7 8 9; do
+	ids=$(curl -s "$WEFT_URL/search?q=fuzzing&mode=semantic&format=json&page=$p" |
+	    jq -r '.results[].arxiv_id' | sed "s/.*/'&'/" | paste -sd, -)
+	[ -n "$ids" ] || break
+	found=$(sql "SELECT arxiv_id FROM papers WHERE arxiv_id IN ($ids)
+	    AND NOT search_vector @@ to_tsquery('english', 'fuzzing')
+	    LIMIT 1")
+	[ -n "$found" ] && break
+done
+[ -n "$found" ]
+ok $? "semantic: a paper without the query's word is found ($found)"
+
+# Fallbacks: a query of unknown words, and no usable index.
+get "/search?q=zzqxv+qqzzx" -H "Accept: application/json"
+is_status 200 "unknown words: 200"
+json_is ".mode" lexical "unknown words: lexical results"
+json_is ".notice | test(\"semantic index\")" true "unknown words: notice"
+get "/search?q=zzqxv+qqzzx" -H "Accept: text/markdown"
+body_has "Notice: " "unknown words: notice in markdown"
+get "/search?q=zzqxv+qqzzx"
+body_has "search-notice" "unknown words: notice in HTML"
+VPATH=$(sql "SELECT path FROM vector_index ORDER BY version DESC LIMIT 1")
+[ -n "$VPATH" ]
+ok $? "a semantic index is recorded (conf/local.sh builds it)"
+if [ -n "$VPATH" ]; then
+	sql "UPDATE vector_index SET path = '/nonexistent/weft.wvec'
+	      WHERE version = (SELECT max(version) FROM vector_index)" >/dev/null
+	data_changed
+	sleep 3 # workers read the cache generation at most every 2 s
+	for i in 1 2 3 4; do
+		get "/search?q=program+repair&n=$i" -H "Accept: application/json"
+		is_status 200 "missing index file ($i): 200"
+		json_is ".mode" lexical "missing index file ($i): lexical"
+		json_is ".notice | test(\"not available\")" true \
+		    "missing index file ($i): notice"
+	done
+	sql "UPDATE vector_index SET path = '$VPATH'
+	      WHERE version = (SELECT max(version) FROM vector_index)" >/dev/null
+	data_changed
+	sleep 3
+	get "/search?q=program+repair&n=5" -H "Accept: application/json"
+	json_is ".mode" hybrid "index restored: hybrid again"
+fi
+
 # Bad input: clear 400s.
 LONG=$(printf 'a%.0s' $(seq 513))
 get "/search?q=$LONG"
