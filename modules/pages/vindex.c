@@ -5,9 +5,12 @@
  * at a time), so it lives in this file's statics.
  *
  * Failures degrade to NULL (lexical search), logged once per version
- * and path: a worker retries a failed file at each check (it may come
- * back) without logging the same failure again.
+ * and path: at each check a worker retries a failed file only when it
+ * changed since (it may have been restored or rewritten), so the same
+ * failure is not logged again.
  */
+#include <sys/stat.h>
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,7 @@ static struct {
 	long long seen_gen;
 	uint64_t logged_version; /* the last failure logged */
 	char *logged_path;
+	struct stat logged_st; /* its file then (st_ino 0: none) */
 } vs = { .gen = -1, .seen_gen = -1 };
 
 int
@@ -102,6 +106,14 @@ generation(time_t now)
 	return vs.gen;
 }
 
+/* The file as stat() sees it now; a zeroed st when missing. */
+static void
+file_state(const char *path, struct stat *st)
+{
+	if (stat(path, st) != 0)
+		memset(st, 0, sizeof(*st));
+}
+
 /* Logs a failure of version/path unless it was the last one logged. */
 static void
 log_once(uint64_t version, const char *path, const char *why)
@@ -112,10 +124,28 @@ log_once(uint64_t version, const char *path, const char *why)
 	free(vs.logged_path);
 	vs.logged_path = core_xstrdup(path);
 	vs.logged_version = version;
+	file_state(path, &vs.logged_st);
 	core_log(CORE_LOG_WARN, "vectors",
 	    "semantic index %" PRIu64 " at %s unusable (%s): lexical search "
 	    "only",
 	    version, path, why);
+}
+
+/* 1 when path is the failure last logged and its file has not changed
+ * since: retrying would only log the same failure again. */
+static int
+same_failure(uint64_t version, const char *path)
+{
+	struct stat st;
+
+	if (vs.logged_path == NULL || vs.logged_version != version ||
+	    strcmp(vs.logged_path, path) != 0)
+		return 0;
+	file_state(path, &st);
+	return st.st_ino == vs.logged_st.st_ino &&
+	    st.st_dev == vs.logged_st.st_dev &&
+	    st.st_size == vs.logged_st.st_size &&
+	    st.st_mtime == vs.logged_st.st_mtime;
 }
 
 /* Opens the row's file in place of the current one. */
@@ -124,11 +154,15 @@ open_row(uint64_t version, const char *path)
 {
 	struct vec_index *idx = NULL;
 	enum core_err er;
+	int quiet;
 
+	quiet = same_failure(version, path);
 	forget();
 	vs.path = core_xstrdup(path);
 	vs.seen.version = version;
 	vs.seen.path = vs.path;
+	if (quiet)
+		return;
 	if ((er = vec_open(path, &idx)) != CORE_OK) {
 		log_once(version, path,
 		    vec_open_why()[0] != '\0' ? vec_open_why()
