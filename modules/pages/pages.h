@@ -466,4 +466,38 @@ void pages_md_evidence_summary(struct core_buf *, const json_t *ev);
 void pages_render_evidence_html(struct core_html *, const struct pages_page *);
 void pages_render_evidence_md(struct core_buf *, const struct pages_page *);
 
+/* ------------------------------------------------------------------ */
+/* similar.c, similar_store.c, render_similar.c: "similar papers" on   */
+/* every paper page and at /papers/{id}-{slug}/similar                 */
+/* ------------------------------------------------------------------ */
+
+/* How many similar papers a list shows. */
+#define PAGES_SIMILAR_N 10
+
+/* 1 when a /papers/ rest is "{arxiv-id}[vN][-slug]/similar". */
+int pages_similar_route(const char *rest);
+enum core_err pages_similar(struct core_req *);
+/*
+ * The papers nearest to arxiv_id in the worker's semantic index
+ * (pages_vectors()), best first, at most PAGES_SIMILAR_N, the paper
+ * itself left out: cards {id (the arXiv id), arxiv_id, title, url,
+ * score (cosine), published, categories, authors, ...} into *items (a
+ * new reference, also on failure).  Without an index, or when the paper
+ * is not in it, the list is empty and *notice (static storage) says
+ * why; otherwise *notice is NULL.  CORE_OK, CORE_ENOTFOUND (no such
+ * paper) or CORE_EDB (logged).
+ */
+enum core_err pages_store_similar(struct core_db *, const char *base,
+    const char *arxiv_id, json_t **items, const char **notice);
+/* Sets the paper model m's "similar" and "similar_notice". */
+enum core_err pages_similar_attach(struct core_db *, const char *base,
+    json_t *m);
+/* The section of the paper page (model's "similar"). */
+void pages_html_similar_section(struct core_html *,
+    const struct pages_page *, const json_t *m);
+void pages_md_similar_section(struct core_buf *, const json_t *m);
+/* The similar papers page. */
+void pages_render_similar_html(struct core_html *, const struct pages_page *);
+void pages_render_similar_md(struct core_buf *, const struct pages_page *);
+
 #endif /* PAGES_H */

@@ -49,6 +49,8 @@ pages_paper(struct core_req *req)
 	size_t used = 0;
 	enum core_err er;
 
+	if (pages_similar_route(rest))
+		return pages_similar(req);
 	/* "{id}", "{id}v2", "{id}-slug", "{id}v2-slug"; nothing else. */
 	if (core_arxiv_parse(rest, strlen(rest), &aid, &used) != CORE_OK)
 		return CORE_ENOTFOUND;
@@ -65,7 +67,8 @@ pages_paper(struct core_req *req)
 	canon = pages_paper_path(aid.id, pages_str(m, "slug"));
 	if (aid.version != 0 || !is_canon(req, canon))
 		redirect(req, canon);
-	else
+	else if (core_req_rep(req) == CORE_REP_BIB ||
+	    (er = pages_similar_attach(ctx->db, ctx->base_url, m)) == CORE_OK)
 		er = pages_respond(req, PAGES_PAPER, m);
 	free(canon);
 	json_decref(m);

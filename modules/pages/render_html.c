@@ -510,6 +510,7 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h); /* aside */
 	core_html_pop(h); /* grid */
 	core_html_pop(h); /* article */
+	pages_html_similar_section(h, p, m);
 
 	pages_layout_close(h, p);
 	json_decref(ld);
@@ -1427,6 +1428,9 @@ pages_render_html(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_EVIDENCE:
 		pages_render_evidence_html(&h, p);
+		break;
+	case PAGES_SIMILAR:
+		pages_render_similar_html(&h, p);
 		break;
 	case PAGES_ERROR:
 	default:

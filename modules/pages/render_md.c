@@ -227,6 +227,7 @@ paper(struct core_buf *b, const json_t *m)
 				    : "No abstract is "
 				      "available.");
 	core_buf_putc(b, '\n');
+	pages_md_similar_section(b, m);
 }
 
 /* The node of the network with this id, or NULL. */
@@ -605,6 +606,9 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		break;
 	case PAGES_EVIDENCE:
 		pages_render_evidence_md(b, p);
+		break;
+	case PAGES_SIMILAR:
+		pages_render_similar_md(b, p);
 		break;
 	default:
 		core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));

@@ -636,3 +636,29 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
   FROM page g
   JOIN papers p ON p.id = g.paper_id
  ORDER BY g.d DESC, g.paper_id DESC, g.position;
+
+-- similar
+-- "Similar papers" (modules/pages/similar_store.c): the semantic index
+-- (libvectors) gives the nearest papers' ids, best first; PostgreSQL
+-- only turns them into cards.
+
+-- name: SIMILAR_PAPER_ID
+SELECT id
+  FROM papers
+ WHERE arxiv_id = $1;
+
+-- Cards for a '{3,1,2}' array of paper ids, in the array's order (ids no
+-- longer in papers drop out).  Columns: the paper card columns, then the
+-- first 12 authors as json text [[raw_name, id, slug]].
+-- name: SIMILAR_CARDS
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, p.citation_count, p.author_count,
+       p.fully_matched,
+       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                        ORDER BY a.position)
+          FROM authorships a
+          LEFT JOIN researchers r ON r.id = a.researcher_id
+         WHERE a.paper_id = p.id AND a.position <= 12)::text
+  FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
+  JOIN papers p ON p.id = s.id
+ ORDER BY s.n;

@@ -1,0 +1,116 @@
+/*
+ * similar.c -- "similar papers": the section of every paper page and
+ * /papers/{arxiv-id}-{slug}/similar (the 301s from the bare id, a
+ * versioned id and a wrong slug, like the paper page).  Without a
+ * semantic index the list is empty and says why: never a 5xx.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+#define SUFFIX "/similar"
+
+int
+pages_similar_route(const char *rest)
+{
+	size_t n = strlen(rest), k = strlen(SUFFIX);
+
+	return n > k && strcmp(rest + n - k, SUFFIX) == 0;
+}
+
+enum core_err
+pages_similar_attach(struct core_db *db, const char *base, json_t *m)
+{
+	const char *notice = NULL;
+	json_t *items = NULL;
+	enum core_err er;
+
+	er = pages_store_similar(db, base, pages_str(m, "arxiv_id"), &items,
+	    &notice);
+	if (er == CORE_OK) {
+		json_object_set_new(m, "similar", items);
+		json_object_set_new(m, "similar_notice", core_json_str(notice));
+	} else
+		json_decref(items);
+	return er;
+}
+
+/* See paper.c: compare the decoded forms of the paths. */
+static int
+is_canon(const struct core_req *req, const char *canon)
+{
+	char *dec = NULL;
+	int same;
+
+	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
+		return 0;
+	same = strcmp(core_req_path(req), dec) == 0;
+	free(dec);
+	return same;
+}
+
+static void
+redirect(struct core_req *req, const char *path)
+{
+	const char *q = core_req_query(req);
+	char *loc;
+
+	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
+	core_resp_redirect(req, 301, loc);
+	free(loc);
+}
+
+enum core_err
+pages_similar(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_arxiv_id aid;
+	const char *rest = core_req_rest(req), *notice = NULL;
+	json_t *p = NULL, *m = NULL, *items = NULL;
+	char *ppath = NULL, *canon = NULL;
+	size_t n = strlen(rest) - strlen(SUFFIX), used = 0;
+	enum core_err er;
+
+	/* "{id}[vN][-slug]/similar"; nothing else. */
+	if (core_arxiv_parse(rest, n, &aid, &used) != CORE_OK ||
+	    (used < n && rest[used] != '-'))
+		return CORE_ENOTFOUND;
+	if ((er = core_req_negotiate(req, pages_offers,
+		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+		return er;
+	if ((er = pages_store_paper(ctx->db, ctx->base_url, aid.id, &p)) !=
+	    CORE_OK)
+		return er;
+	ppath = pages_paper_path(aid.id, pages_str(p, "slug"));
+	canon = core_xasprintf("%s%s", ppath, SUFFIX);
+	if (aid.version != 0 || !is_canon(req, canon)) {
+		redirect(req, canon);
+		goto out;
+	}
+	if ((er = pages_store_similar(ctx->db, ctx->base_url, aid.id, &items,
+		 &notice)) != CORE_OK)
+		goto out;
+	m = json_pack("{s:s,s:o,s:{s:O,s:O,s:O,s:O},s:o,s:o}", "type",
+	    "similar_papers", "url", pages_json_abs(ctx->base_url, canon),
+	    "paper", "arxiv_id", json_object_get(p, "arxiv_id"), "title",
+	    json_object_get(p, "title"), "url", json_object_get(p, "url"),
+	    "published", json_object_get(p, "published"), "items", items,
+	    "notice", core_json_str(notice));
+	items = NULL;
+	if (m == NULL) {
+		core_log(CORE_LOG_ERROR, "pages.similar", "model for %s",
+		    aid.id);
+		er = CORE_ESYS;
+		goto out;
+	}
+	er = pages_respond(req, PAGES_SIMILAR, m);
+out:
+	free(ppath);
+	free(canon);
+	json_decref(items);
+	json_decref(p);
+	json_decref(m);
+	return er;
+}

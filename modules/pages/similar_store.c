@@ -1,0 +1,173 @@
+/*
+ * similar_store.c -- "similar papers": the nearest papers by the
+ * semantic index (vec_similar(), modules/vectors/vectors.h), turned into
+ * cards by one statement (the "-- similar" section of pages.sql) that
+ * keeps the similarity order.  Vector similarity only: no text score.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+#include "pages_sql.h"
+#include "vindex.h"
+
+/*
+ * Asked of the index beyond PAGES_SIMILAR_N: papers deleted since the
+ * index was built drop out of the cards, and the list should still be
+ * full.
+ */
+#define SLACK 6
+
+static const char *
+cell(const PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+}
+
+static json_t *
+jdoc(const PGresult *res, int r, int c, json_t *def)
+{
+	json_t *v;
+
+	if (cell(res, r, c) == NULL ||
+	    (v = json_loads(cell(res, r, c), JSON_DECODE_ANY, NULL)) == NULL)
+		return def;
+	json_decref(def);
+	return v;
+}
+
+static json_t *
+jint(const PGresult *res, int r, int c)
+{
+	return cell(res, r, c) == NULL
+	    ? json_null()
+	    : json_integer(strtoll(cell(res, r, c), NULL, 10));
+}
+
+/* The authors column [[raw_name, id, slug]] as card authors. */
+static json_t *
+authors(const char *base, const json_t *rows)
+{
+	json_t *a = json_array(), *row, *url;
+	size_t i;
+	char *p;
+
+	json_array_foreach(rows, i, row)
+	{
+		const json_t *id = json_array_get(row, 1);
+
+		url = json_null();
+		if (json_is_integer(id)) {
+			p = pages_researcher_path((long long)json_integer_value(
+						      id),
+			    json_string_value(json_array_get(row, 2)));
+			url = pages_json_abs(base, p);
+			free(p);
+		}
+		json_array_append_new(a,
+		    json_pack("{s:o,s:O,s:o}", "name",
+			core_json_str(
+			    json_string_value(json_array_get(row, 0))),
+			"id", id != NULL ? id : json_null(), "url", url));
+	}
+	return a;
+}
+
+/* One card: id (the arXiv id), title, url, score and the card facts. */
+static json_t *
+card(const char *base, const PGresult *res, int r, double score)
+{
+	json_t *o, *rows;
+	char *p;
+
+	p = pages_paper_path(cell(res, r, 1), cell(res, r, 3));
+	rows = jdoc(res, r, 10, json_array());
+	o = json_pack("{s:o,s:o,s:o,s:o,s:f,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
+	    core_json_str(cell(res, r, 1)), "arxiv_id",
+	    core_json_str(cell(res, r, 1)), "title",
+	    core_json_str(cell(res, r, 2)), "url", pages_json_abs(base, p),
+	    "score",
+	    (double)((long)(score * 1000 + (score < 0 ? -0.5 : 0.5))) / 1000,
+	    "published", core_json_str(cell(res, r, 4)), "primary_category",
+	    core_json_str(cell(res, r, 5)), "categories",
+	    jdoc(res, r, 6, json_array()), "citation_count", jint(res, r, 7),
+	    "author_count", jint(res, r, 8), "authors", authors(base, rows));
+	json_decref(rows);
+	free(p);
+	return o;
+}
+
+enum core_err
+pages_store_similar(struct core_db *db, const char *base, const char *arxiv_id,
+    json_t **items, const char **notice)
+{
+	const struct vec_index *idx;
+	struct vec_hit hits[PAGES_SIMILAR_N + SLACK];
+	struct core_buf ids = CORE_BUF_INIT;
+	PGresult *res = NULL;
+	const char *params[1];
+	json_t *a;
+	size_t n = 0, i;
+	long long pid;
+	enum core_err er;
+	int r;
+
+	*items = a = json_array();
+	*notice = NULL;
+	if ((idx = pages_vectors()) == NULL) {
+		*notice = "The semantic index is not available right now, so "
+			  "no similar papers can be listed.";
+		return CORE_OK;
+	}
+	params[0] = arxiv_id;
+	if ((er = core_db_exec(db, PAGES_SQL_SIMILAR_PAPER_ID, params, 1,
+		 &res)) != CORE_OK)
+		goto out;
+	if (PQntuples(res) != 1) {
+		er = CORE_ENOTFOUND;
+		goto out;
+	}
+	pid = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	res = NULL;
+	switch (
+	    vec_similar(idx, (int64_t)pid, PAGES_SIMILAR_N + SLACK, hits, &n)) {
+	case CORE_OK:
+		break;
+	case CORE_ENOTFOUND:
+		*notice = "This paper came after the semantic index was "
+			  "built; its similar papers appear after the next "
+			  "build.";
+		goto out;
+	default:
+		*notice = "The semantic index could not answer.";
+		goto out;
+	}
+	if (n == 0)
+		goto out;
+	core_buf_putc(&ids, '{');
+	for (i = 0; i < n; i++)
+		core_buf_printf(&ids, "%s%lld", i ? "," : "",
+		    (long long)hits[i].paper_id);
+	core_buf_putc(&ids, '}');
+	params[0] = core_buf_cstr(&ids);
+	if ((er = core_db_exec(db, PAGES_SQL_SIMILAR_CARDS, params, 1, &res)) !=
+	    CORE_OK)
+		goto out;
+	/* Rows keep the hits' order; a deleted paper's hit is skipped. */
+	for (r = 0, i = 0;
+	     r < PQntuples(res) && json_array_size(a) < PAGES_SIMILAR_N; r++) {
+		pid = strtoll(PQgetvalue(res, r, 0), NULL, 10);
+		while (i < n && hits[i].paper_id != pid)
+			i++;
+		if (i == n)
+			break;
+		json_array_append_new(a, card(base, res, r, hits[i].score));
+	}
+out:
+	PQclear(res);
+	core_buf_free(&ids);
+	return er;
+}
