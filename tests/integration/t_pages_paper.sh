@@ -50,7 +50,9 @@ body_has 'name="twitter:card"' "html: Twitter card"
 body_has 'type="text/markdown"' "html: markdown alternate"
 body_has '<link rel="stylesheet" href="/static/weft.css">' "html: CSS"
 body_has 'action="/search"' "html: search form"
-body_lacks '<!--#' "html: SSI processed by nginx"
+# Anonymous: nginx sends the page unparsed (SSI only with a session
+# cookie); the signed-out HTML is the else branch, the rest comments.
+body_has '<!--# else -->' "html: anonymous page not parsed for SSI"
 body_has 'href="/signin"' "html: signed-out account slot"
 body_lacks 'style=' "html: no inline style"
 body_has 'not affiliated with arXiv' "html: footer attribution"
