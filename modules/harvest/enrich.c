@@ -82,6 +82,8 @@ finish_batch(struct harvest_run *r, const char *cursor, long n, long complete)
 		core_db_cmd(r->db, "ROLLBACK");
 		return er;
 	}
+	/* Committed: a failed refresh is logged and the next one catches up. */
+	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
 	r->records += n;
 	r->batches++;
 	return CORE_OK;

@@ -309,6 +309,8 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		goto rollback;
 	if ((er = core_db_cmd(r->db, "COMMIT")) != CORE_OK)
 		goto out;
+	/* Committed: a failed refresh is logged and the next one catches up. */
+	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
 	r->records += (long)json_array_size(papers);
 	r->deleted += deleted ? (long)json_array_size(deleted) : 0;
 	r->batches++;

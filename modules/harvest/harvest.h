@@ -276,6 +276,16 @@ int harvest_migrate(const struct core_conf *conf, int check);
 int harvest_load(const struct core_conf *conf, const char *dir);
 
 /*
+ * After a writer committed (after.c): the derived tables (0009), and for
+ * HARVEST_AFTER_BULK (load, match) statistics and search's word
+ * frequencies too, then a new cache generation (Redis down: logged, not
+ * an error).  CORE_EDB when the refresh failed.
+ */
+enum harvest_after { HARVEST_AFTER_BATCH, HARVEST_AFTER_BULK };
+enum core_err harvest_after_write(const struct core_conf *conf,
+    struct core_db *db, enum harvest_after how);
+
+/*
  * Connects as the subcommands do: schema_migrations is created if
  * missing (DDL cannot be prepared), then a second connection prepares
  * the first nstmts statements of harvest_sql.  On CORE_OK *dbp is set

@@ -584,6 +584,8 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	printf("matched: %ld same-name groups, %ld researchers; %ld groups "
 	       "split into %ld researchers; %ld merges\n", mst.groups,
 	    mst.clusters, mst.split_blocks, mst.split_into, mst.merges);
+	if (harvest_after_write(conf, ld.db, HARVEST_AFTER_BULK) != CORE_OK)
+		goto out;
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

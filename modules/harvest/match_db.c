@@ -499,6 +499,8 @@ harvest_match(const struct core_conf *conf)
 	    harvest_match_run(conf, db, &st) != CORE_OK)
 		goto out;
 	print_stats("matched", &st);
+	if (harvest_after_write(conf, db, HARVEST_AFTER_BULK) != CORE_OK)
+		goto out;
 	rc = HARVEST_EXIT_OK;
 out:
 	core_db_close(db);

@@ -844,3 +844,19 @@ UPDATE researchers r
  WHERE r.id = s.id
    AND (r.h_index, r.citations, r.works_count, r.metrics_source)
        IS DISTINCT FROM (s.h, s.cit, r.paper_count, 'computed');
+
+-- name: AFTER_BULK
+-- After a load or a match (after.c): fresh statistics for the planner
+-- (without them it picks nested loops over thousands of rows), the
+-- researcher page's derived tables recomputed in one pass (0009), search's
+-- word frequencies, then statistics of what was derived.
+ANALYZE papers, authorships, researchers, institutions,
+    researcher_institutions;
+SELECT weft_researcher_derived_refresh(true);
+SELECT weft_search_terms_refresh();
+ANALYZE coauthor_pairs, researcher_stats, search_terms;
+
+-- name: AFTER_BATCH
+-- After each harvest batch (after.c): the derived rows of the researchers
+-- the batch touched.
+SELECT weft_researcher_derived_refresh();

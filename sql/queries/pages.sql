@@ -157,56 +157,45 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- Every side block of the researcher page in one round trip, as one json
 -- document of row arrays (store.c turns it into the view model):
 --   pos:      [first, middle, last, papers_counted, papers_total]
---   fields:   [[category, papers]]                  (RESEARCHER_FIELDS)
+--   fields:   [[category, papers]]
 --   same:     [[id, name, slug, paper_count, h_index, total]]
 --   inst:     [[id, name, slug, ror_id, country_name, last_known,
 --               first_year, last_year]]
 --   co:       [[id, name, slug, joint papers]]      (top co-authors)
 --   edges:    [[a, b, joint papers]] among the researcher and co
 --   timeline: [[year, papers]]
+-- pos, fields and timeline come from researcher_stats, co and edges from
+-- coauthor_pairs (0009, kept by the writers): index lookups whatever the
+-- researcher's paper count.  A researcher not yet counted there has no
+-- pos, fields, co-authors or timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
 -- institutions and co-authors are $3, $4, $5 and $6.
 -- name: RESEARCHER_BLOCKS
-WITH mine AS MATERIALIZED (
-	SELECT a.paper_id, a.position, p.fully_matched, p.author_count,
-	       p.categories, p.published
-	  FROM authorships a
-	  JOIN papers p ON p.id = a.paper_id
-	 WHERE a.researcher_id = $1::bigint
-), each_paper AS (
-	SELECT DISTINCT ON (paper_id) paper_id, categories, published
-	  FROM mine
-), co AS (
-	SELECT a2.researcher_id AS id, count(DISTINCT a2.paper_id) AS n
-	  FROM mine m
-	  JOIN authorships a2 ON a2.paper_id = m.paper_id
-	                     AND a2.researcher_id <> $1::bigint
-	 GROUP BY a2.researcher_id
-	 ORDER BY n DESC, a2.researcher_id
+WITH s AS MATERIALIZED (
+	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
+	       timeline
+	  FROM researcher_stats
+	 WHERE researcher_id = $1::bigint
+), co AS MATERIALIZED (
+	SELECT c.b AS id, r.name, r.slug, c.papers AS n
+	  FROM coauthor_pairs c
+	  JOIN researchers r ON r.id = c.b
+	 WHERE c.a = $1::bigint
+	 ORDER BY c.papers DESC, c.b
 	 LIMIT $6::integer
-), net AS (
-	SELECT $1::bigint AS id
-	 UNION ALL
-	SELECT id FROM co
+), net AS MATERIALIZED (
+	SELECT array_append(array_agg(id), $1::bigint) AS ids
+	  FROM co
 )
 SELECT json_build_object(
-	'pos', (SELECT json_build_array(
-		count(DISTINCT paper_id) FILTER (WHERE fully_matched
-		                                   AND position = 1),
-		count(DISTINCT paper_id) FILTER (WHERE fully_matched
-		                                   AND position > 1
-		                                   AND position < author_count),
-		count(DISTINCT paper_id) FILTER (WHERE fully_matched
-		                                   AND position > 1
-		                                   AND position >= author_count),
-		count(DISTINCT paper_id) FILTER (WHERE fully_matched),
-		count(DISTINCT paper_id))
-		  FROM mine),
-	'fields', (SELECT json_agg(json_build_array(c, n) ORDER BY n DESC, c)
-		     FROM (SELECT c, count(*) AS n
-		             FROM each_paper, unnest(categories) AS c
-		            GROUP BY c
-		            ORDER BY n DESC, c
+	'pos', (SELECT json_build_array(first_pos, middle_pos, last_pos,
+	                                counted, total)
+		  FROM s),
+	'fields', (SELECT json_agg(f.e ORDER BY f.o)
+		     FROM (SELECT x.e, x.o
+		             FROM s, json_array_elements(s.fields)
+		                  WITH ORDINALITY AS x(e, o)
+		            ORDER BY x.o
 		            LIMIT $3::integer) f),
 	'same', (SELECT json_agg(json_build_array(id, name, slug, paper_count,
 	                                          h_index, total)
@@ -231,27 +220,16 @@ SELECT json_build_object(
 		          ORDER BY ri.last_known DESC,
 		                   ri.last_year DESC NULLS LAST, i.name, i.id
 		          LIMIT $5::integer) s),
-	'co', (SELECT json_agg(json_build_array(r.id, r.name, r.slug, co.n)
-	                       ORDER BY co.n DESC, r.id)
-		 FROM co JOIN researchers r ON r.id = co.id),
-	'edges', (SELECT json_agg(json_build_array(x, y, w) ORDER BY x, y)
-		    FROM (SELECT a1.researcher_id AS x, a2.researcher_id AS y,
-		                 count(DISTINCT a1.paper_id) AS w
-		            FROM authorships a1
-		            JOIN authorships a2 ON a2.paper_id = a1.paper_id
-		                 AND a1.researcher_id < a2.researcher_id
-		           WHERE a1.researcher_id = ANY ((SELECT array_agg(id)
-		                                            FROM net)::bigint[])
-		             AND a2.researcher_id = ANY ((SELECT array_agg(id)
-		                                            FROM net)::bigint[])
-		             AND EXISTS (SELECT 1 FROM co)
-		           GROUP BY 1, 2) e),
-	'timeline', (SELECT json_agg(json_build_array(y, n) ORDER BY y)
-		       FROM (SELECT extract(year FROM published)::integer AS y,
-		                    count(*) AS n
-		               FROM each_paper
-		              WHERE published IS NOT NULL
-		              GROUP BY 1) t)
+	'co', (SELECT json_agg(json_build_array(id, name, slug, n)
+	                       ORDER BY n DESC, id)
+		 FROM co),
+	'edges', (SELECT json_agg(json_build_array(c.a, c.b, c.papers)
+	                          ORDER BY c.a, c.b)
+		    FROM net, coauthor_pairs c
+		   WHERE c.a = ANY (net.ids) AND c.b = ANY (net.ids)
+		     AND c.a < c.b
+		     AND EXISTS (SELECT 1 FROM co)),
+	'timeline', (SELECT timeline FROM s)
 )::text;
 
 -- name: INSTITUTION_BY_ID

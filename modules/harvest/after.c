@@ -1,0 +1,67 @@
+/*
+ * after.c -- what every writer does once its rows are committed, so that
+ * production needs no script around weft-harvest: the derived tables of
+ * the researcher page (0009), the planner's statistics and search's word
+ * frequencies brought up to date (AFTER_BULK after load and match,
+ * AFTER_BATCH after a harvest batch), then every cached page made stale
+ * (a new cache generation in Redis).  Redis being down is not an error:
+ * cached pages then expire by their TTL.
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "core.h"
+#include "harvest.h"
+#include "harvest_sql.h"
+
+static double
+seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A new cache generation; logs and carries on without Redis. */
+static void
+bump_cache(const struct core_conf *conf)
+{
+	const char *path = core_conf_get(conf, "redis", NULL);
+	struct core_redis *rd;
+
+	if (path == NULL || *path == '\0')
+		return;
+	rd = core_redis_open(path);
+	if (core_cache_bump(rd) != CORE_OK)
+		core_log(CORE_LOG_WARN, "harvest.after",
+		    "Redis at %s did not take the new cache generation; "
+		    "cached pages expire by their TTL instead",
+		    path);
+	core_redis_close(rd);
+}
+
+enum core_err
+harvest_after_write(const struct core_conf *conf, struct core_db *db,
+    enum harvest_after how)
+{
+	struct timespec t0;
+	enum core_err er;
+	int stmt = how == HARVEST_AFTER_BULK ? HARVEST_SQL_AFTER_BULK
+					     : HARVEST_SQL_AFTER_BATCH;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((er = core_db_cmd(db, harvest_sql[stmt].sql)) != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "harvest.after",
+		    "refreshing the derived tables failed; the data itself "
+		    "is committed: run weft-harvest match to retry");
+		return er;
+	}
+	bump_cache(conf);
+	if (how == HARVEST_AFTER_BULK)
+		printf("derived tables, statistics and search terms "
+		       "refreshed in %.1f s; cached pages are stale\n",
+		    seconds_since(&t0));
+	return CORE_OK;
+}
