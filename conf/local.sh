@@ -131,26 +131,21 @@ write_conf() {
 	CONF
 }
 
-# Loads the bundled dataset when it (or the loader) changed.
+# Loads the bundled dataset when it (or the loader) changed.  The loader
+# itself refreshes statistics, derived tables and search's word
+# frequencies, and bumps the cache generation.  WEFT_NO_LOAD=1 keeps the
+# data as it is (a benchmark database loaded by tests/bench/load.sh).
 load_data() {
 	local stamp=$var/loaded.stamp sum
 	sum=$(cat "$root"/sql/data/*.gz "$root"/sql/schema/*.sql \
 	    "$root/$build/weft-harvest" 2>/dev/null | md5sum | cut -c1-32)
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" migrate
+	[ -z "${WEFT_NO_LOAD:-}" ] || return 0
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
 		return 0
 	fi
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" load
 	echo "$sum" >"$stamp"
-	# Fresh statistics: without them the planner picks nested loops over
-	# thousands of rows for the researcher page.
-	psql -h "$var/pg/run" -U weft -d weft -Atqc "ANALYZE" >/dev/null 2>&1 ||
-	    true
-	# Search's word frequencies (which words are rare) follow the data.
-	psql -h "$var/pg/run" -U weft -d weft -Atqc \
-	    "SELECT weft_search_terms_refresh()" >/dev/null 2>&1 || true
-	# Cached pages are stale now: a new cache generation.
-	redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
 }
 
 # The semantic index (weft-vectors build): built when missing or when the
