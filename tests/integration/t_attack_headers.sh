@@ -64,6 +64,33 @@ r=$(printf 'GET /\r\nX-Injected: 1 HTTP/1.1\r\nHost: x\r\n\r\n' |
 [ "${r:-0}" = 0 ]
 ok $? "raw CRLF in the request line: no header smuggled into the answer"
 
+# CR LF or NUL inside a path segment or a checked parameter: a 4xx
+# (no redirect, no page), and nothing smuggled into the answer.
+for path in /%0d%0a /researchers/%0d%0a1 "/researchers/$RID%0d%0a" \
+    /institutions/%0d%0a1 /rss/categories/cs%0d%0a.xml \
+    "/rss/researchers/$RID%0d%0a.xml" "/papers/%0d%0a$AID" \
+    "/papers/$AID%0d%0a" /sitemaps/papers-%0d%0a1.xml \
+    /rss/feed/%0d%0aabcdefghijklmnopqrstu.xml "/account/follow/$RID%0d%0a" \
+    "/researchers?page=1%0d%0a" "/institutions?page=%0d%0a1" \
+    "/search?q=a&sort=x%0d%0a" "/search?q=a&type=%0d%0a" \
+    "/search?q=a&from=2020%0d%0a" "/signin?next=/%0d%0aX" \
+    /%00 /papers/%00 "/researchers/$RID%00" /rss/categories/cs%00.xml \
+    "/researchers?page=1%00" "/search?q=a%00b"; do
+	get "$path" --path-as-is
+	case "$STATUS" in
+	4??) ok 0 "GET $path: $STATUS" ;;
+	*) ok 1 "GET $path: 4xx" "status $STATUS" ;;
+	esac
+	no_injection "GET $path"
+done
+# A raw NUL byte in the request line: nginx's 400, no 5xx.
+r=$(printf 'GET /papers/\0x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' |
+    curl -s --max-time 5 telnet://"${WEFT_URL#http://}" 2>/dev/null | head -n 1)
+case "$r" in
+*" 400 "*) ok 0 "raw NUL in the path: 400" ;;
+*) ok 1 "raw NUL in the path: 400" "$r" ;;
+esac
+
 # ------------------------------------------------------------ open redirects
 for next in //evil.com '/\evil.com' '/\\evil.com' https:evil.com \
     https://evil.com '/%2F%2Fevil.com' '%2F%2Fevil.com' '/%5Cevil.com' \
@@ -96,6 +123,34 @@ is_status 413 "2 MB POST to /signin: 413"
 post /signup -H 'Content-Type: application/x-www-form-urlencoded' \
     -H "Origin: $WEFT_URL" --data-binary "@$T_TMP/2mb"
 is_status 413 "2 MB POST to /signup: 413"
+
+# Sizes at nginx's limits, answered in the client's representation by
+# the pages module (error_page), not with nginx's own page.
+get / -H "Cookie: weft_session=$(head -c 8192 /dev/zero | tr '\0' b)"
+nofive "8 KB cookie"
+get "/search?q=$(head -c 65536 /dev/zero | tr '\0' a)"
+is_status 414 "64 KB query string: 414"
+body_lacks "<center>nginx</center>" "64 KB query string: our error page"
+get / -H "Accept: application/json" \
+    -H "Cookie: weft_session=$(head -c 20000 /dev/zero | tr '\0' b)"
+is_status 400 "20 KB cookie: 400"
+body_has '"status":400' "20 KB cookie: a JSON error for a JSON client"
+head -c 10485760 /dev/zero | tr '\0' a >"$T_TMP/10mb"
+for path in /signin /signup "/researchers/$RID/follow"; do
+	post "$path" -H "Origin: $WEFT_URL" -H "Accept: application/json" \
+	    -H 'Content-Type: application/x-www-form-urlencoded' \
+	    --data-binary "@$T_TMP/10mb"
+	is_status 413 "10 MB POST to $path: 413"
+	case "$(header Content-Type)" in
+	application/json*) ok 0 "10 MB POST to $path: JSON" ;;
+	*) ok 1 "10 MB POST to $path: JSON" "$(header Content-Type)" ;;
+	esac
+	body_has '"status":413' "10 MB POST to $path: the error object"
+done
+post /signin -H "Origin: $WEFT_URL" --data-binary "@$T_TMP/10mb"
+is_status 413 "10 MB POST to /signin (HTML): 413"
+body_lacks "<center>nginx</center>" "10 MB POST (HTML): our error page"
+rm -f "$T_TMP/10mb"
 
 # ------------------------------------------------------------ methods
 for m in PUT DELETE TRACE PATCH OPTIONS FOO; do
