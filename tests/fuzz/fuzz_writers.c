@@ -5,10 +5,11 @@
  *   core_html_text    no raw < > " ' at all, '&' only as our entities,
  *                     valid UTF-8 without dropped controls, and decoding
  *                     the entities gives back the cleaned input;
- *   core_html_elem    an href/src that a browser (WHATWG URL: leading
- *                     C0/space stripped, tab/CR/LF removed) would read
- *                     with a scheme other than http, https or mailto is
- *                     written empty; values never close their quotes;
+ *   core_html_elem    an href/src, as a browser reads it (WHATWG URL:
+ *                     leading C0/space stripped, tab/CR/LF removed, '\'
+ *                     as '/'), is a path of this site (not "//host"), a
+ *                     ?query, a #fragment or http(s)://host, never another
+ *                     scheme; values never close their quotes;
  *   core_html_md      cmark's safe mode: only the tags CommonMark makes,
  *                     raw HTML as a comment, no script-capable URL;
  *   core_md_text      read back by cmark, the text is one paragraph (or
@@ -96,8 +97,9 @@ browser_bad_scheme(const char *u, int img, int cm)
 			core_buf_putc(&b, *p);
 	p = core_buf_cstr(&b);
 	/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-	n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		      "0123456789+-.");
+	n = strspn(p,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+-.");
 	q = p + n;
 	if (n > 0 && *q == ':' &&
 	    ((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z'))) {
@@ -105,7 +107,8 @@ browser_bad_scheme(const char *u, int img, int cm)
 		    (n == 5 && strncasecmp(p, "https", 5) == 0) ||
 		    (n == 6 && strncasecmp(p, "mailto", 6) == 0));
 		if (cm)
-			bad = (n == 10 && strncasecmp(p, "javascript", 10) == 0) ||
+			bad = (n == 10 &&
+				  strncasecmp(p, "javascript", 10) == 0) ||
 			    (n == 8 && strncasecmp(p, "vbscript", 8) == 0) ||
 			    (n == 4 && strncasecmp(p, "file", 4) == 0) ||
 			    (n == 4 && strncasecmp(p, "data", 4) == 0);
@@ -168,6 +171,39 @@ attr_value(const char *t, const char *name, struct core_buf *v)
 	return 1;
 }
 
+/*
+ * 1 if a browser resolves u, an href or src we wrote, on this site or
+ * to an http(s) host: after dropping leading spaces and controls and
+ * deleting tabs and newlines (as browsers do) and reading '\\' as '/',
+ * it starts with one '/' (not two), '?' or '#', or is http(s)://host.
+ */
+static int
+same_site_or_web(const char *u)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *p;
+	int ok;
+
+	while (*u != '\0' && (unsigned char)*u <= 0x20)
+		u++;
+	for (; *u != '\0'; u++)
+		if (*u != '\t' && *u != '\r' && *u != '\n')
+			core_buf_putc(&b, *u == '\\' ? '/' : *u);
+	p = core_buf_cstr(&b);
+	if (p[0] == '/')
+		ok = p[1] != '/';
+	else if (p[0] == '?' || p[0] == '#')
+		ok = 1;
+	else if (strncasecmp(p, "http://", 7) == 0)
+		ok = p[7] != '\0' && p[7] != '/';
+	else if (strncasecmp(p, "https://", 8) == 0)
+		ok = p[8] != '\0' && p[8] != '/';
+	else
+		ok = 0;
+	core_buf_free(&b);
+	return ok;
+}
+
 static void
 check_html_attr(const char *url)
 {
@@ -178,13 +214,13 @@ check_html_attr(const char *url)
 
 	core_html_open(&h, core_buf_sink(&out));
 	core_html_elem(&h, CORE_TAG_A,
-	    (const struct core_attr[]) {
+	    (const struct core_attr[]){
 		{ CORE_ATTR_HREF, url },
 		{ CORE_ATTR_TITLE, url },
 		{ CORE_ATTR__MAX, NULL },
 	    });
 	core_html_elem(&h, CORE_TAG_IMG,
-	    (const struct core_attr[]) {
+	    (const struct core_attr[]){
 		{ CORE_ATTR_SRC, url },
 		{ CORE_ATTR_ALT, url },
 		{ CORE_ATTR__MAX, NULL },
@@ -196,16 +232,17 @@ check_html_attr(const char *url)
 	for (p = core_buf_cstr(&out); *p != '\0'; p++)
 		if (*p == '"')
 			quotes++;
-		else if (*p == '<' && p[1] != 'a' && p[1] != 'i' &&
-		    p[1] != '/')
+		else if (*p == '<' && p[1] != 'a' && p[1] != 'i' && p[1] != '/')
 			abort();
 	if (quotes != 8)
 		abort();
 	if (!attr_value(core_buf_cstr(&out), "href", &v) ||
-	    browser_bad_scheme(core_buf_cstr(&v), 0, 0))
+	    browser_bad_scheme(core_buf_cstr(&v), 0, 0) ||
+	    !same_site_or_web(core_buf_cstr(&v)))
 		abort();
 	if (!attr_value(core_buf_cstr(&out), "src", &v) ||
-	    browser_bad_scheme(core_buf_cstr(&v), 0, 0))
+	    browser_bad_scheme(core_buf_cstr(&v), 0, 0) ||
+	    !same_site_or_web(core_buf_cstr(&v)))
 		abort();
 	core_buf_free(&out);
 	core_buf_free(&v);
@@ -429,8 +466,8 @@ check_jsonld(const char *s, size_t n)
 	size_t blen;
 
 	core_buf_put(&in, s, n);
-	v = json_pack("{s:s, s:o, s:[o]}", "@type", "ScholarlyArticle",
-	    "name", core_json_str(core_buf_cstr(&in)), "author",
+	v = json_pack("{s:s, s:o, s:[o]}", "@type", "ScholarlyArticle", "name",
+	    core_json_str(core_buf_cstr(&in)), "author",
 	    core_json_str(core_buf_cstr(&in)));
 	if (v == NULL)
 		abort();
@@ -476,8 +513,8 @@ check_xml(const char *s, size_t n)
 	core_xml_end(x);
 	if (core_xml_close(x) != CORE_OK)
 		abort();
-	doc = xmlReadMemory(core_buf_cstr(&out), (int)out.len, "fuzz.xml",
-	    NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	doc = xmlReadMemory(core_buf_cstr(&out), (int)out.len, "fuzz.xml", NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (doc == NULL)
 		abort(); /* not well-formed */
 	root = xmlDocGetRootElement(doc);
