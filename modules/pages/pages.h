@@ -458,9 +458,10 @@ enum core_err pages_store_evidence_summary(struct core_db *,
 enum core_err pages_store_evidence_papers(struct core_db *,
     const char *base, long long id, long page, json_t **items,
     long long *total);
-/* The summary block of the researcher page (model's "evidence"). */
+/* The summary block (model's "evidence"); compact: the researcher
+ * page's rail, a few namesakes only. */
 void pages_html_evidence_summary(struct core_html *,
-    const struct pages_page *, const json_t *ev);
+    const struct pages_page *, const json_t *ev, int compact);
 void pages_md_evidence_summary(struct core_buf *, const json_t *ev);
 /* The evidence page. */
 void pages_render_evidence_html(struct core_html *, const struct pages_page *);

@@ -20,6 +20,9 @@
 		CORE_ATTR__MAX, NULL                                           \
 	}
 
+/* Namesakes with their reasons in the researcher page's rail. */
+#define EV_RAIL_NAMESAKES 3
+
 static const char *
 href(const struct pages_page *p, const char *url)
 {
@@ -110,12 +113,14 @@ h_apart(struct core_html *h, const struct pages_page *p, const json_t *ka)
 	core_html_pop(h);
 }
 
+/* At most max namesakes with their reasons; the rest are counted. */
 static void
-h_namesakes(struct core_html *h, const struct pages_page *p, const json_t *ns)
+h_namesakes(struct core_html *h, const struct pages_page *p, const json_t *ns,
+    size_t max)
 {
 	const json_t *items = json_object_get(ns, "items"), *v;
 	long long total = pages_int(ns, "total", 0);
-	size_t i;
+	size_t i, shown = 0;
 
 	if (json_array_size(items) == 0)
 		return;
@@ -129,6 +134,8 @@ h_namesakes(struct core_html *h, const struct pages_page *p, const json_t *ns)
 	{
 		long long n = pages_int(v, "papers", 0);
 
+		if (shown++ == max)
+			break;
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		pages_h_link(h, href(p, pages_str(v, "url")), NULL,
 		    pages_str(v, "name"));
@@ -140,17 +147,17 @@ h_namesakes(struct core_html *h, const struct pages_page *p, const json_t *ns)
 		core_html_pop(h);
 	}
 	core_html_pop(h);
-	if (total > (long long)json_array_size(items)) {
+	shown = json_array_size(items) < max ? json_array_size(items) : max;
+	if (total > (long long)shown) {
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h, "and %lld more.",
-		    total - (long long)json_array_size(items));
+		core_html_textf(h, "and %lld more.", total - (long long)shown);
 		core_html_pop(h);
 	}
 }
 
 void
 pages_html_evidence_summary(struct core_html *h, const struct pages_page *p,
-    const json_t *ev)
+    const json_t *ev, int compact)
 {
 	if (!json_is_object(ev))
 		return;
@@ -163,11 +170,14 @@ pages_html_evidence_summary(struct core_html *h, const struct pages_page *p,
 		    "No paper is attached to this profile yet.");
 	else
 		h_reasons(h, p, json_object_get(ev, "reasons"));
-	h_namesakes(h, p, json_object_get(ev, "namesakes"));
-	pages_h_open(h, CORE_TAG_P, "caption");
-	pages_h_link(h, href(p, pages_str(ev, "url")), NULL,
-	    "Every paper with its evidence →");
-	core_html_pop(h);
+	h_namesakes(h, p, json_object_get(ev, "namesakes"),
+	    compact ? EV_RAIL_NAMESAKES : (size_t)-1);
+	if (compact) {
+		pages_h_open(h, CORE_TAG_P, "caption");
+		pages_h_link(h, href(p, pages_str(ev, "url")), NULL,
+		    "Every paper with its evidence →");
+		core_html_pop(h);
+	}
 	core_html_pop(h);
 }
 
@@ -222,7 +232,8 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
 	const json_t *items = json_object_get(m, "items");
 	struct pages_head hd;
-	char *title;
+	long long total;
+	char *title, num[32];
 	size_t i;
 
 	title = core_xasprintf("Why these papers are here: %s",
@@ -248,10 +259,15 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	    "co-authors or fields with the profile's newer papers (the score "
 	    "is that share), and starts a profile of its own when it does "
 	    "not.");
-	pages_html_evidence_summary(h, p, json_object_get(m, "summary"));
+	pages_html_evidence_summary(h, p, json_object_get(m, "summary"), 0);
 	core_html_elem(h, CORE_TAG_SECTION,
 	    (const struct core_attr[]){ A(CLASS, "papers hairline"),
 		A(ID, "papers"), END });
+	pages_h_open(h, CORE_TAG_H2, NULL);
+	total = pages_int(json_object_get(m, "pagination"), "total", 0);
+	core_html_textf(h, "%s paper%s, newest first",
+	    pages_html_num(num, sizeof(num), total), total == 1 ? "" : "s");
+	core_html_pop(h);
 	if (json_array_size(items) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
 		    "No paper is attached to this profile yet.");

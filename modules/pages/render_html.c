@@ -862,7 +862,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));
 	same_name_block(h, p, json_object_get(m, "same_name"));
-	pages_html_evidence_summary(h, p, json_object_get(m, "evidence"));
+	pages_html_evidence_summary(h, p, json_object_get(m, "evidence"), 1);
 	identity_block(h, json_object_get(m, "profiles"));
 	institutions_block(h, p, json_object_get(m, "institutions"));
 	core_html_pop(h); /* aside */
