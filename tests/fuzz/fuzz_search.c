@@ -8,6 +8,8 @@
  *                       and no white space but ' ' (a phrase keeps its
  *                       spaces as typed, so runs of them are fine)
  *   pages_search_or     "a b" becomes "a or b": as many words, joined
+ *   pages_search_mode_parse  0 exactly for "" and the names of the
+ *                       modes (the one it names); hybrid on a failure
  *   pages_search_marks  the segments' texts, joined, are the input with
  *                       the markers removed, cleaned as every JSON
  *                       string is (for valid UTF-8 input)
@@ -101,6 +103,21 @@ check_words(const char *s)
 }
 
 static void
+check_mode(const char *s)
+{
+	enum pages_search_mode m = PAGES_SEARCH_MODE__MAX;
+	int i, want = *s == '\0' ? (int)PAGES_SEARCH_HYBRID : -1;
+
+	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++)
+		if (strcmp(s, pages_search_modes[i]) == 0)
+			want = i;
+	if (pages_search_mode_parse(s, &m) != (want >= 0 ? 0 : -1))
+		abort();
+	if ((int)m != (want >= 0 ? want : (int)PAGES_SEARCH_HYBRID))
+		abort();
+}
+
+static void
 check_marks(const char *s)
 {
 	struct core_buf raw = CORE_BUF_INIT, want = CORE_BUF_INIT;
@@ -145,6 +162,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	check_date(s);
 	check_words(s);
+	check_mode(s);
 	check_marks(s);
 	free(s);
 	return 0;
