@@ -19,11 +19,11 @@ PSQL=(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -v ON_ERROR_STOP=1 -qAtX)
 sql() { "${PSQL[@]}" -c "$1"; }
 sqlq() { printf '%s' "$1" | sed "s/'/''/g"; }
 
-IDS="'2512.99980','2512.99981','2512.99982'"
+IDS="'2512.99980','2512.99981','2512.99982','2512.99983','2512.99984'"
 rows_delete() {
 	sql "DELETE FROM papers WHERE arxiv_id IN ($IDS)" >/dev/null 2>&1
 	sql "DELETE FROM researchers WHERE name_key IN ('quillon vardemar',
-	    'tessaly brunn')" >/dev/null 2>&1
+	    'tessaly brunn', 'orrin plaskett')" >/dev/null 2>&1
 	redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null 2>&1
 }
 trap 'rows_delete; rm -rf "$T_TMP"' EXIT
@@ -59,7 +59,18 @@ author "$P1" 1 "Tessaly Brunn" "$C" single 1
 author "$P1" 2 "Q. Vardemar" "$R1" coauthors 0.5
 author "$P0" 1 "Quillon Vardemar" "$R2" new_identity 0.2
 author "$P0" 2 "Tessaly Brunn" "$C" single 1
-[ -n "$R1" ] && [ -n "$R2" ] && [ -n "$C" ] && [ -n "$P0" ]
+# Two namesakes that OpenAlex tells apart: an external id decided both.
+O1=$(sql "INSERT INTO researchers (name, name_key, slug, paper_count,
+    openalex_id) VALUES ('Orrin Plaskett', 'orrin plaskett',
+    'orrin-plaskett', 1, 'A9999999981') RETURNING id")
+O2=$(sql "INSERT INTO researchers (name, name_key, slug, paper_count,
+    openalex_id) VALUES ('Orrin Plaskett', 'orrin plaskett',
+    'orrin-plaskett', 1, 'A9999999982') RETURNING id")
+P3=$(paper 2512.99983 2025-12-04 "Evidence test three")
+P4=$(paper 2512.99984 2025-12-05 "Evidence test four")
+author "$P3" 1 "Orrin Plaskett" "$O1" openalex_id 1
+author "$P4" 1 "Orrin Plaskett" "$O2" openalex_id 1
+[ -n "$R1" ] && [ -n "$R2" ] && [ -n "$C" ] && [ -n "$P0" ] && [ -n "$O2" ]
 ok $? "rows inserted (researchers $R1 $R2 $C)"
 data_changed
 RP=/researchers/$R1-quillon-vardemar
@@ -106,6 +117,18 @@ json_is '.evidence.namesakes.items[0].kept_apart.score' 0.2 \
 json_is '.evidence.namesakes.items[0].kept_apart.paper.arxiv_id' \
     2512.99980 "JSON: and the paper that decided"
 json_is '.evidence.url' "$WEFT_URL$EP" "JSON: the evidence page's URL"
+
+get "/researchers/$O1-orrin-plaskett" -H 'Accept: application/json'
+is_status 200 "a researcher placed by OpenAlex"
+json_is '[.evidence.reasons[] | .reason + ":" + .label] | join(",")' \
+    "openalex_id:matched by OpenAlex author id" "JSON: the external id"
+json_is '.evidence.namesakes.items[0].kept_apart.why' external_ids \
+    "JSON: namesake kept apart by different OpenAlex ids"
+json_is '.evidence.namesakes.items[0].kept_apart.text | test("Different OpenAlex author ids")' \
+    true "JSON: says so"
+get "/researchers/$O1-orrin-plaskett"
+body_has '<strong>1 paper</strong> matched by OpenAlex author id' \
+    "HTML: the external id"
 
 # ------------------------------------------------------- evidence page
 get "/researchers/$R1/evidence?page=1"
