@@ -3,8 +3,9 @@
 # researcher and an institution (linked by an authorship and an
 # affiliation) are written with psql, their text full of payloads:
 # <script>, </script><script>, javascript: URLs (also as a DOI and a
-# website), "onmouseover=, '><img onerror>, ]]>, {{7*7}}, markdown
-# links and headings, a control character, a hostile slug.  Then every
+# website), an off-site "https:host" licence URL, "onmouseover=,
+# '><img onerror>, ]]>, {{7*7}}, markdown links and headings, a control
+# character, a hostile slug.  Then every
 # representation of every page that shows them is fetched and checked:
 #
 #   HTML       no payload raw, only escaped; every <script> is our
@@ -55,6 +56,9 @@ P_CDATA="]]>"
 P_TPL="{{7*7}}"
 P_MDLINK="[x](javascript:alert(1))"
 P_COMMENT="<!--"
+# Starts with "http" (so the paper page links it) but is no absolute
+# URL: browsers read "https:host" as https://host/, off-site.
+P_OFFSITE="https:evil.example/x"
 sqlq() { printf '%s' "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/''/g"; }
 ALL="$P_SCRIPT $P_CLOSE $P_ATTR $P_IMG $P_JS $P_CDATA $P_TPL $P_MDLINK $P_COMMENT"
 TITLE="XSS title $ALL"
@@ -86,7 +90,7 @@ PID=$(sql "INSERT INTO papers (arxiv_id, title, abstract, comment,
         E'$(sqlq "$ABSTRACT")\\x02', E'$(sqlq "$P_CLOSE")',
         '{cs.CR}', 'cs.CR', current_date, current_date,
         '[{\"version\":1,\"date\":\"2099-01-01\"}]',
-        E'$(sqlq "$P_JS")', E'$(sqlq "$P_IMG")', E'$(sqlq "$P_JS")',
+        E'$(sqlq "$P_JS")', E'$(sqlq "$P_IMG")', E'$(sqlq "$P_OFFSITE")',
         E'xss-$(sqlq "$P_ATTR")', 'test', 1, true)
     RETURNING id")
 [ -n "$IID" ] && [ -n "$RID" ] && [ -n "$PID" ]
@@ -126,6 +130,11 @@ html_ok() {
 	    tr -d '\t\r\n ' | grep -iE '="(java|vb)script:' | head -3)
 	[ -z "$bad" ]
 	ok $? "$what: no javascript: URL in href/src" "$bad"
+	# Nor a link the data steers off-site ("https:host", "//host").
+	bad=$(grep -oiE '(href|src|action)="[^"]*evil\.example[^"]*"' "$BODY" |
+	    head -3)
+	[ -z "$bad" ]
+	ok $? "$what: no off-site link from the data" "$bad"
 	# The JSON-LD blocks: nothing to end the script early, valid JSON.
 	"$PY_ANY" - "$BODY" <<-'PY'
 	import json, re, sys
