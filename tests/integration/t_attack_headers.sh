@@ -94,7 +94,9 @@ esac
 # ------------------------------------------------------------ open redirects
 for next in //evil.com '/\evil.com' '/\\evil.com' https:evil.com \
     https://evil.com '/%2F%2Fevil.com' '%2F%2Fevil.com' '/%5Cevil.com' \
-    'javascript:alert(1)' '/%09/evil.com' '/%20/evil.com'; do
+    'javascript:alert(1)' '/%09/evil.com' '/%20/evil.com' '\/evil.com' \
+    '\\evil.com' $'/\t/evil.com' $'/\r\n/evil.com' $'\t//evil.com' \
+    'http:/\evil.com' '/.//evil.com' '/\/evil.com'; do
 	enc=$(printf %s "$next" | jq -sRr @uri)
 	get "/signin?next=$enc"
 	nofive "signin next=$next"
