@@ -68,6 +68,7 @@ fit_one(void *arg, const struct vec_paper *p)
 	if (!sampled(p->id, s->count, s->sample))
 		return CORE_OK;
 	vec_doc_text(&s->text, p->title, p->abstract);
+	s->tr.label = p->primary;
 	vec_trainer_add(&s->tr, core_buf_cstr(&s->text));
 	return CORE_OK;
 }
@@ -125,8 +126,9 @@ prune(const char *dir, uint64_t newest)
 		tail[0] = '\0';
 		if (sscanf(e->d_name, "vectors-%llu.wvec%15s", &v, tail) < 1)
 			continue;
-		if (strcmp(tail, ".tmp") == 0 ? v == newest :
-		    tail[0] != '\0' || v + 1 >= newest)
+		if (strcmp(tail, ".tmp") == 0
+			? v == newest
+			: tail[0] != '\0' || v + 1 >= newest)
 			continue;
 		path = core_xasprintf("%s/%s", dir, e->d_name);
 		if (unlink(path) == 0)
@@ -165,6 +167,8 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	struct vec_model m;
 	struct core_buf modelbuf = CORE_BUF_INIT;
 	struct vec_index *check = NULL;
+	struct vec_wordvecs wv;
+	char *wvdir = NULL;
 	PGresult *res = NULL;
 	char fp[160], *oldpath = NULL, *oldfp = NULL, *tmp = NULL;
 	char *final = NULL, *dir = NULL, *link = NULL, *linktmp = NULL;
@@ -178,6 +182,7 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 
 	memset(&s, 0, sizeof(s));
 	memset(&m, 0, sizeof(m));
+	memset(&wv, 0, sizeof(wv));
 	if (vec_store_open(conf, 0, &db) != CORE_OK)
 		goto out;
 	if (core_db_exec(db, VECTORS_SQL_LOCK, NULL, 0, &res) != CORE_OK)
@@ -205,28 +210,41 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	vec_trainer_init(&s.tr);
 	s.count = count;
 	s.sample = o->sample;
+	if (vec_wordvecs_wanted(conf) && vec_wv_begin(&s.tr, &wvdir) != CORE_OK)
+		goto out;
 	vec_progress_start(&s.pr, "reading", count);
 	if (vec_store_each(db, fit_one, &s) != CORE_OK)
 		goto out;
 	vec_progress_end(&s.pr);
+	vec_fit_defaults(&fo);
+	if (wvdir != NULL) {
+		/* Without them the index is still good, only less so. */
+		if (vec_wv_end(&s.tr, wvdir, &wv) == CORE_OK)
+			fo.wv = &wv;
+		else
+			core_log(CORE_LOG_WARN, "vectors",
+			    "no word vectors: SVD dimensions only");
+		wvdir = NULL;
+	}
 	core_log(CORE_LOG_INFO, "vectors",
 	    "fitting on %zu papers, %zu distinct terms", s.tr.counts.rows,
 	    vec_vocab_size(s.tr.vocab));
-	vec_fit_defaults(&fo);
 	if (vec_fit(&s.tr, &fo, &m) != CORE_OK)
 		goto out;
 	vec_trainer_free(&s.tr);
 	core_log(CORE_LOG_INFO, "vectors",
-	    "model: %zu terms, sigma %.2f .. %.2f, %.1f s", m.nterms,
-	    (double)m.sigma[0], (double)m.sigma[VEC_DIMS - 1],
-	    vec_now() - t0);
+	    "model: %zu terms, sigma %.2f .. %.2f, word vectors in %zu dims, "
+	    "%.1f s",
+	    m.nterms, (double)m.sigma[0], (double)m.sigma[VEC_DIMS - 1],
+	    m.wv_dims, vec_now() - t0);
 	if (vec_model_index(&m, &modelbuf, &s.model) != CORE_OK)
 		goto out;
 
 	/* Pass 2: every paper, into a temporary file. */
 	version = oldv + 1;
-	dir = core_xstrdup(o->dir != NULL ? o->dir :
-	    core_conf_get(conf, "vectors_dir", "var/vectors"));
+	dir = core_xstrdup(o->dir != NULL
+		? o->dir
+		: core_conf_get(conf, "vectors_dir", "var/vectors"));
 	if (dir[0] != '/') {
 		char cwd[4096], *abs;
 
@@ -243,7 +261,7 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	}
 	final = core_xasprintf("%s/vectors-%" PRIu64 ".wvec", dir, version);
 	tmp = core_xasprintf("%s.tmp", final);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) ==
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) ==
 	    -1) {
 		core_log(CORE_LOG_ERROR, "vectors", "%s: %s", tmp,
 		    strerror(errno));
@@ -326,6 +344,9 @@ out:
 	vec_close(s.model);
 	core_buf_free(&modelbuf);
 	core_buf_free(&s.text);
+	if (wvdir != NULL)
+		(void)vec_wv_end(&s.tr, wvdir, &wv);
+	vec_wv_free(&wv);
 	if (s.tr.vocab != NULL)
 		vec_trainer_free(&s.tr);
 	vec_model_free(&m);

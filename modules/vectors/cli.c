@@ -22,12 +22,15 @@ static const char usage_text[] =
     "        write every paper's vector to DIR (config vectors_dir,\n"
     "        default var/vectors) and record it in vector_index.  Does\n"
     "        nothing when the papers did not change, unless --force.\n"
-    "  eval [--queries N] [--seed S]\n"
+    "  eval [--queries N] [--seed S] [--wordvecs on|off] [--wv-share X]\n"
     "        retrieval figures on a seeded sample (default 1000, 42):\n"
     "        lexical (BM25), vector, hybrid.  Builds its own model in\n"
-    "        memory; writes nothing.\n"
-    "  bench [--papers N] [--queries N] [--threads T]\n"
-    "        query time over N synthetic papers (default 2500000).\n"
+    "        memory; writes nothing.  Word vectors as the config says\n"
+    "        unless --wordvecs.\n"
+    "  bench [--papers N] [--queries N] [--threads T] [--file FILE]\n"
+    "        query time (embed + top 200) over N synthetic papers\n"
+    "        (default 2500000), shaped like the papers of index FILE\n"
+    "        when given, and recall@200 against the brute force.\n"
     "  check [FILE]\n"
     "        open and check an index (default: the newest recorded).\n"
     "  query [--file FILE] [--similar ID] [TEXT...]\n"
@@ -37,7 +40,9 @@ static const char usage_text[] =
     "  -c FILE  configuration (else $WEFT_CONF, else " DEFAULT_CONF ")\n"
     "  -h       this text\n"
     "\n"
-    "Configuration keys: db (libpq conninfo), vectors_dir, log_level.\n";
+    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
+    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"
+    "command is installed; on; off).\n";
 
 static const struct level {
 	const char *name;
@@ -109,12 +114,13 @@ cmd_query(const struct core_conf *conf, const char *file, int64_t similar,
 		goto out;
 	}
 	t0 = vec_now();
-	er = similar > 0 ? vec_similar(idx, similar, 10, hits, &n) :
-			   vec_query_text(idx, text, 10, hits, &n);
+	er = similar > 0 ? vec_similar(idx, similar, 10, hits, &n)
+			 : vec_query_text(idx, text, 10, hits, &n);
 	if (er == CORE_ENOTFOUND) {
-		fprintf(stderr, "weft-vectors: %s\n", similar > 0 ?
-		    "that paper is not in the index" :
-		    "no word of the query is known: use lexical search");
+		fprintf(stderr, "weft-vectors: %s\n",
+		    similar > 0
+			? "that paper is not in the index"
+			: "no word of the query is known: use lexical search");
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -133,8 +139,8 @@ main(int argc, char *argv[])
 {
 	struct core_conf *conf = NULL;
 	struct vec_build_opts bo = { 200000, 0, NULL };
-	struct vec_eval_opts eo = { 1000, 42, -99 };
-	struct vec_bench_opts no = { 2500000, 200, 2, 10 };
+	struct vec_eval_opts eo = { 1000, 42, -99, -1, 0 };
+	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL };
 	struct core_buf text = CORE_BUF_INIT;
 	const char *cfile = NULL, *cmd = NULL, *file = NULL, *lv;
 	int64_t similar = 0;
@@ -143,8 +149,8 @@ main(int argc, char *argv[])
 
 	core_log_setname("vectors");
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] :
-							       NULL;
+		const char *a = argv[i],
+			   *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (strcmp(a, "-c") == 0 && val != NULL) {
 			cfile = val;
@@ -173,6 +179,13 @@ main(int argc, char *argv[])
 		} else if (strcmp(a, "--beta") == 0 && val != NULL) {
 			eo.beta = strtod(val, NULL);
 			i++;
+		} else if (strcmp(a, "--wordvecs") == 0 && val != NULL &&
+		    (strcmp(val, "on") == 0 || strcmp(val, "off") == 0)) {
+			eo.wordvecs = strcmp(val, "on") == 0;
+			i++;
+		} else if (strcmp(a, "--wv-share") == 0 && val != NULL) {
+			eo.wv_share = strtod(val, NULL);
+			i++;
 		} else if (strcmp(a, "--papers") == 0 &&
 		    (no.papers = number(val)) > 0)
 			i++;
@@ -180,7 +193,7 @@ main(int argc, char *argv[])
 		    (no.threads = (unsigned)number(val)) > 0)
 			i++;
 		else if (strcmp(a, "--file") == 0 && val != NULL) {
-			file = val;
+			file = no.file = val;
 			i++;
 		} else if (strcmp(a, "--similar") == 0 &&
 		    (similar = (int64_t)number(val)) > 0)
@@ -214,9 +227,11 @@ main(int argc, char *argv[])
 
 	if (strcmp(cmd, "build") == 0)
 		rc = vec_build(conf, &bo);
-	else if (strcmp(cmd, "eval") == 0)
+	else if (strcmp(cmd, "eval") == 0) {
+		if (eo.wordvecs < 0)
+			eo.wordvecs = vec_wordvecs_wanted(conf);
 		rc = vec_eval(conf, &eo);
-	else if (strcmp(cmd, "bench") == 0)
+	} else if (strcmp(cmd, "bench") == 0)
 		rc = vec_bench(&no);
 	else if (strcmp(cmd, "check") == 0)
 		rc = cmd_check(conf, file);

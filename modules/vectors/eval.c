@@ -26,7 +26,7 @@
 #include "core.h"
 #include "internal.h"
 
-#define NW 21 /* text weights 0, 0.05, ..., 1 */
+#define NW   21 /* text weights 0, 0.05, ..., 1 */
 #define TOPK 10
 
 struct paper {
@@ -65,8 +65,8 @@ static int
 abbrev(const char *w, size_t n)
 {
 	static const char *const abbr[] = { "e.g", "i.e", "al", "vs", "cf",
-		"etc", "fig", "eq", "resp", "approx", "ref", "sec", "no",
-		"viz", "dr", "prof", "st" };
+		"etc", "fig", "eq", "resp", "approx", "ref", "sec", "no", "viz",
+		"dr", "prof", "st" };
 	size_t i;
 
 	if (n == 1)
@@ -189,7 +189,8 @@ bm25_add(struct bm25 *b, uint32_t doc, const char *text, struct toks *t)
 		p = &b->post[t->v[i]];
 		if (p->n == p->cap) {
 			p->cap = p->cap ? 2 * p->cap : 4;
-			p->doc = core_xrealloc(p->doc, p->cap * sizeof(*p->doc));
+			p->doc =
+			    core_xrealloc(p->doc, p->cap * sizeof(*p->doc));
 			p->tf = core_xrealloc(p->tf, p->cap * sizeof(*p->tf));
 		}
 		p->doc[p->n] = doc;
@@ -201,8 +202,7 @@ bm25_add(struct bm25 *b, uint32_t doc, const char *text, struct toks *t)
 
 /* Any-word BM25 of query against every document, into out[ndocs]. */
 static void
-bm25_score(const struct bm25 *b, const char *query, struct toks *t,
-    float *out)
+bm25_score(const struct bm25 *b, const char *query, struct toks *t, float *out)
 {
 	const struct posting *p;
 	size_t i, j, run;
@@ -214,13 +214,16 @@ bm25_score(const struct bm25 *b, const char *query, struct toks *t,
 		for (run = 1; i + run < t->n && t->v[i + run] == t->v[i]; run++)
 			;
 		p = &b->post[t->v[i]];
-		idf = log(1 + ((double)b->ndocs - (double)p->n + 0.5) /
-			      ((double)p->n + 0.5));
+		idf = log(1 +
+		    ((double)b->ndocs - (double)p->n + 0.5) /
+			((double)p->n + 0.5));
 		for (j = 0; j < p->n; j++) {
 			tf = p->tf[j];
 			out[p->doc[j]] += (float)(run * idf * tf * (k1 + 1) /
-			    (tf + k1 * (1 - bb + bb * b->len[p->doc[j]] /
-						       b->avg)));
+			    (tf +
+				k1 *
+				    (1 - bb +
+					bb * b->len[p->doc[j]] / b->avg)));
 		}
 	}
 }
@@ -281,7 +284,8 @@ vindex_build(struct vindex *vi, const struct vec_model *m,
 	vi->row = core_xcalloc(c->n, sizeof(*vi->row));
 	for (i = 0; i < c->n; i++) {
 		vi->row[i] = -1;
-		if (vec_embed(model, field_text(&c->p[i], f, &b), &q) != CORE_OK)
+		if (vec_embed(model, field_text(&c->p[i], f, &b), &q) !=
+		    CORE_OK)
 			continue;
 		vec_writer_add(w, c->p[i].id, &q);
 	}
@@ -301,8 +305,8 @@ vindex_build(struct vindex *vi, const struct vec_model *m,
 
 /* Cosines of text against every paper, -1 for papers not embedded. */
 static void
-vindex_score(struct vindex *vi, const struct vec_index *model,
-    const char *text, size_t n, float *out)
+vindex_score(struct vindex *vi, const struct vec_index *model, const char *text,
+    size_t n, float *out)
 {
 	struct vec_query q;
 	size_t i;
@@ -332,8 +336,8 @@ vindex_free(struct vindex *vi)
 
 /* Expected rank of target under w * lex / max + (1 - w) * vec. */
 static double
-rank_of(const float *lex, const float *vec, size_t n, size_t target,
-    double w, double lmax)
+rank_of(const float *lex, const float *vec, size_t n, size_t target, double w,
+    double lmax)
 {
 	double s, t, inv = lmax > 0 ? 1 / lmax : 0;
 	size_t i, gt = 0, eq = 0;
@@ -415,9 +419,9 @@ overlap(struct vec_vocab *v, const struct paper *p, struct toks *t)
 enum task { T_A, T_B, T_C, T__MAX };
 
 static void
-run_task(enum task task, const size_t *qs, size_t nq,
-    const struct corpus *c, struct bm25 *lexi, struct vindex *vi,
-    const struct vec_index *model, struct toks *t, double *out)
+run_task(enum task task, const size_t *qs, size_t nq, const struct corpus *c,
+    struct bm25 *lexi, struct vindex *vi, const struct vec_index *model,
+    struct toks *t, double *out)
 {
 	float *lex = core_xcalloc(c->n, sizeof(float));
 	float *vec = core_xcalloc(c->n, sizeof(float));
@@ -427,8 +431,10 @@ run_task(enum task task, const size_t *qs, size_t nq,
 	double lmax;
 	struct vec_progress pr;
 
-	vec_progress_start(&pr, task == T_A ? "(a)" : task == T_B ? "(b)" :
-								      "(c)",
+	vec_progress_start(&pr,
+	    task == T_A       ? "(a)"
+		: task == T_B ? "(b)"
+			      : "(c)",
 	    nq);
 	for (i = 0; i < nq; i++) {
 		self = qs[i];
@@ -444,9 +450,10 @@ run_task(enum task task, const size_t *qs, size_t nq,
 		vindex_score(vi, model, query, c->n, vec);
 		lmax = maxf(lex, c->n);
 		for (w = 0; w < NW; w++)
-			out[i * NW + w] = task == T_C ?
-			    prec_at10(lex, vec, c, self, w / (NW - 1.0), lmax) :
-			    rank_of(lex, vec, c->n, self, w / (NW - 1.0), lmax);
+			out[i * NW + w] = task == T_C
+			    ? prec_at10(lex, vec, c, self, w / (NW - 1.0), lmax)
+			    : rank_of(lex, vec, c->n, self, w / (NW - 1.0),
+				  lmax);
 		vec_progress_tick(&pr, i + 1);
 	}
 	pr.tty = 0;
@@ -513,6 +520,8 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 	struct vindex vi[F__MAX];
 	struct bm25 lexi[F__MAX];
 	struct toks t;
+	struct vec_wordvecs wv;
+	char *wvdir = NULL;
 	size_t *perm = NULL, *low = NULL, i, j, nq, tmp, nlow;
 	double *res[T__MAX][2], *ov = NULL, t0 = vec_now();
 	unsigned char *isq = NULL;
@@ -526,6 +535,7 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 	memset(vi, 0, sizeof(vi));
 	memset(lexi, 0, sizeof(lexi));
 	memset(&t, 0, sizeof(t));
+	memset(&wv, 0, sizeof(wv));
 	memset(res, 0, sizeof(res));
 	if (vec_store_open(conf, 1, &db) != CORE_OK)
 		goto out;
@@ -561,6 +571,8 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 
 	/* The model, without the query papers' first sentences (b). */
 	vec_trainer_init(&tr);
+	if (o->wordvecs && vec_wv_begin(&tr, &wvdir) != CORE_OK)
+		goto out;
 	for (i = 0; i < c.n; i++) {
 		const char *a = c.p[i].abstract;
 
@@ -570,9 +582,20 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 				a++;
 		}
 		vec_doc_text(&text, c.p[i].title, a);
+		/* No query paper's category reaches the model. */
+		tr.label = isq[i] ? NULL : c.p[i].primary;
 		vec_trainer_add(&tr, core_buf_cstr(&text));
 	}
+	if (o->wordvecs) {
+		if (vec_wv_end(&tr, wvdir, &wv) != CORE_OK)
+			goto out;
+		wvdir = NULL;
+	}
 	vec_fit_defaults(&fo);
+	if (o->wordvecs)
+		fo.wv = &wv;
+	if (o->wv_share > 0)
+		fo.wv_share = o->wv_share;
 	if (o->beta > -10)
 		fo.beta = o->beta;
 	if (vec_fit(&tr, &fo, &m) != CORE_OK)
@@ -621,26 +644,31 @@ vec_eval(const struct core_conf *conf, const struct vec_eval_opts *o)
 	printf("model: %zu terms, %d dims, beta %.2f, title x%d; "
 	       "lexical = BM25 (k1 1.2, b 0.75) any word, our tokeniser\n",
 	    m.nterms, VEC_DIMS, fo.beta, VEC_TITLE_REPEAT);
+	if (m.wv_dims > 0)
+		printf("word vectors: fasttext supervised on the other papers' "
+		       "categories, %zu words; the last %zu dims, share %.2f\n",
+		    wv.n, m.wv_dims, m.wv_share);
+	else
+		printf("word vectors: none (SVD dims only)\n");
 	printf("hybrid = w * BM25/max + (1 - w) * cosine, w tuned on the "
 	       "tuning sample: (a) %.2f (b) %.2f (c) %.2f\n\n",
 	    wa / (NW - 1.0), wb / (NW - 1.0), wc / (NW - 1.0));
 	printf("%-40s %8s %8s %8s %8s\n", "", "lexical", "vector", "hybrid",
 	    "w=0.70");
-#define ROW(name, r, sel, n, meas, wt)                                      \
-	printf("%-40s %8.3f %8.3f %8.3f %8.3f\n", name,                     \
-	    mean(r, nq, sel, n, NW - 1, meas), mean(r, nq, sel, n, 0, meas), \
+#define ROW(name, r, sel, n, meas, wt)                                         \
+	printf("%-40s %8.3f %8.3f %8.3f %8.3f\n", name,                        \
+	    mean(r, nq, sel, n, NW - 1, meas), mean(r, nq, sel, n, 0, meas),   \
 	    mean(r, nq, sel, n, wt, meas), mean(r, nq, sel, n, w7, meas))
 	ROW("(a) title -> abstract  MRR", res[T_A][0], NULL, 0, M_MRR, wa);
 	ROW("                       recall@10", res[T_A][0], NULL, 0, M_R10,
 	    wa);
 	ROW("    lowest-overlap quarter MRR", res[T_A][0], low, nlow, M_MRR,
 	    wa);
-	ROW("(b) 1st sentence -> title  MRR", res[T_B][0], NULL, 0, M_MRR,
-	    wb);
+	ROW("(b) 1st sentence -> title  MRR", res[T_B][0], NULL, 0, M_MRR, wb);
 	ROW("                       recall@10", res[T_B][0], NULL, 0, M_R10,
 	    wb);
-	ROW("(c) more like this  P@10 (category)", res[T_C][0], NULL, 0,
-	    M_P10, wc);
+	ROW("(c) more like this  P@10 (category)", res[T_C][0], NULL, 0, M_P10,
+	    wc);
 #undef ROW
 	printf("%-40s %8.3f %8.3f %8.3f %8.3f\n",
 	    "tuning sample: (a) MRR, (b) MRR, (c) P@10",
@@ -669,6 +697,9 @@ out:
 	if (tr.vocab != NULL)
 		vec_trainer_free(&tr);
 	vec_model_free(&m);
+	vec_wv_free(&wv);
+	if (wvdir != NULL)
+		(void)vec_wv_end(&tr, wvdir, &wv);
 	for (i = 0; i < c.n; i++) {
 		free(c.p[i].title);
 		free(c.p[i].abstract);

@@ -27,8 +27,8 @@ vec_open_why(void)
 	return why;
 }
 
-static enum core_err
-refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static enum core_err refuse(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 static enum core_err
 refuse(const char *fmt, ...)
@@ -74,7 +74,8 @@ vec_layout(uint64_t nterms, uint64_t strbytes, uint64_t ndocs,
 	l->idf = align64(l->str + strbytes);
 	l->proj = align64(l->idf + nterms * sizeof(float));
 	l->vecs = align64(l->proj + nterms * VEC_DIMS * sizeof(float));
-	l->ids = align64(l->vecs + ndocs * VEC_DIMS);
+	l->nib = align64(l->vecs + ndocs * VEC_DIMS);
+	l->ids = align64(l->nib + ndocs * VEC_NIB);
 	l->scales = align64(l->ids + ndocs * sizeof(int64_t));
 	l->size = l->scales + ndocs * sizeof(float);
 	return 0;
@@ -125,6 +126,7 @@ check(struct vec_index *idx, const unsigned char *p, size_t n)
 	idx->idf = (const float *)(const void *)(p + l.idf);
 	idx->proj = (const float *)(const void *)(p + l.proj);
 	idx->vecs = (const int8_t *)(p + l.vecs);
+	idx->nib = p + l.nib;
 	idx->ids = (const int64_t *)(const void *)(p + l.ids);
 	idx->scales = (const float *)(const void *)(p + l.scales);
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core.h"
 #include "vectors.h"
@@ -49,11 +50,17 @@ size_t vec_stem(char *w, size_t n);
  *   idf      float[nterms]
  *   proj     float[nterms * dims]   row t: term t's contribution
  *   vecs     int8[ndocs * dims]     the papers, in id order
+ *   nib      uint8[ndocs * VEC_NIB]  each row of vecs again in 4 bits
+ *                                   a dimension (vec_nib_pack): the
+ *                                   first stage of a large search reads
+ *                                   only these (format 2)
  *   ids      int64[ndocs]           ascending
  *   scales   float[ndocs]           cosine = dot * scale_a * scale_b
  * Integers in the host's byte order (the endian field tells).
  */
 #define VEC_MAGIC "WEFTVEC\n"
+/* Bytes of a row of the nib section: 4 bits a dimension. */
+#define VEC_NIB    (VEC_DIMS / 2)
 #define VEC_ENDIAN 0x01020304u
 
 struct vec_header {
@@ -64,7 +71,7 @@ struct vec_header {
 	uint64_t nterms;
 	uint64_t strbytes;
 	uint64_t ndocs;
-	uint64_t size;	/* of the whole file */
+	uint64_t size;  /* of the whole file */
 	uint64_t built; /* unix time */
 	uint32_t endian;
 	uint32_t reserved;
@@ -72,7 +79,7 @@ struct vec_header {
 };
 
 struct vec_layout {
-	uint64_t termoff, str, idf, proj, vecs, ids, scales, size;
+	uint64_t termoff, str, idf, proj, vecs, nib, ids, scales, size;
 };
 
 /* An open index: pointers into the checked bytes. */
@@ -86,6 +93,7 @@ struct vec_index {
 	const char *str;
 	const float *idf, *proj, *scales;
 	const int8_t *vecs;
+	const uint8_t *nib;
 	const int64_t *ids;
 };
 
@@ -109,6 +117,29 @@ uint64_t vec_fnv(const void *p, size_t n);
  */
 void vec_scan_all(const struct vec_index *, const struct vec_query *q,
     float *scores);
+/*
+ * vec_search() with the number of first-stage candidates given: 0 is
+ * the exact brute force over every full vector; otherwise the cand best
+ * papers by their 4-bit rows (the nib section, half the bytes) are
+ * scored in full and the best k of those kept.  Scores of the hits are
+ * exact either way; only which papers make the top k can differ
+ * (recall: weft-vectors bench).  vec_search() uses 0 up to
+ * VEC_EXACT_MAX papers, else VEC_CANDIDATES (at least 8 k).
+ */
+#define VEC_EXACT_MAX  250000
+#define VEC_CANDIDATES 4096
+enum core_err vec_search_cand(const struct vec_index *,
+    const struct vec_query *q, size_t k, int64_t exclude_id, size_t cand,
+    struct vec_hit *hits, size_t *n);
+/*
+ * A row v in 4 bits a dimension, into out[VEC_NIB]: each value rounded
+ * to 7/127 of itself, plus 8 (1..15); in each block of 64 dimensions,
+ * byte b holds dimension b in its low half and b + 32 in its high one.
+ */
+void vec_nib_pack(const int8_t *v, uint8_t *out);
+/* x (VEC_DIMS floats) normalised and quantised into q->v and q->scale
+ * (q->known untouched); CORE_ENOTFOUND when x is 0 or not finite. */
+enum core_err vec_quantize(const float *x, struct vec_query *q);
 /* The row of paper_id, or -1. */
 int64_t vec_row(const struct vec_index *, int64_t paper_id);
 /* The stored vector and scale of row r, as a query. */
@@ -145,6 +176,9 @@ void vec_csr_free(struct vec_csr *);
  * vec_trainer_add() tokenises text into a new row (counts as values).
  */
 struct vec_trainer {
+	FILE *text;        /* when set, each paper's tokens, one paper a line */
+	const char *label; /* set before vec_trainer_add(): the paper's
+			    * category for the word vectors, or NULL */
 	struct vec_vocab *vocab;
 	struct vec_csr counts;
 	uint32_t *df; /* per vocabulary id */
@@ -155,11 +189,15 @@ void vec_trainer_init(struct vec_trainer *);
 void vec_trainer_add(struct vec_trainer *, const char *text);
 void vec_trainer_free(struct vec_trainer *);
 
+struct vec_wordvecs;
+
 struct vec_fit_opts {
+	const struct vec_wordvecs *wv; /* word vectors to blend in, or NULL */
+	double wv_share;  /* their part of a paper's vector (VEC_WV_SHARE) */
 	size_t max_terms; /* the most frequent terms kept (131072) */
 	unsigned min_df;  /* terms in fewer papers are dropped (2) */
 	unsigned oversample, power_iters; /* randomized SVD (24, 3) */
-	double beta;	  /* projection = V_k * sigma^-beta (0) */
+	double beta; /* projection = V_k * sigma^-beta (0) */
 	uint64_t seed;
 	int quiet;
 };
@@ -172,6 +210,8 @@ struct vec_model {
 	float *idf;
 	float *proj;
 	float sigma[VEC_DIMS];
+	size_t wv_dims;  /* the last dimensions hold word vectors (or 0) */
+	double wv_share; /* their part of an average paper's vector */
 };
 void vec_model_free(struct vec_model *);
 
@@ -184,6 +224,67 @@ void vec_model_free(struct vec_model *);
 enum core_err vec_fit(struct vec_trainer *, const struct vec_fit_opts *,
     struct vec_model *m);
 
+/* --------------------------------------------------------- wordvec.c */
+
+/*
+ * Word vectors: the Debian `fasttext supervised` on the fitting sample's
+ * tokens, labelled with each paper's primary category (the trainer
+ * writes them, one paper a line), read back from its .vec text: a line
+ * "WORDS DIMS", then per word the word and DIMS numbers.  Its last VEC_WV_DIMS dimensions replace the SVD's weakest
+ * ones; each paper is then the idf-weighted sum of its words' vectors
+ * there, less the direction all texts share.
+ */
+#define VEC_WV_DIMS      64
+#define VEC_WV_SHARE     0.3
+#define VEC_WV_MAX_WORDS 10000000
+#define VEC_WV_MAX_DIM   1024
+
+struct vec_wordvecs {
+	size_t n, dim;
+	char **words;
+	float *v; /* n x dim */
+};
+
+/*
+ * Parses .vec text p[0..n) (no NUL needed).  CORE_EINPUT for anything
+ * else than the format above (counts out of range, a line short of or
+ * beyond DIMS numbers, a non-finite number, more or fewer lines than
+ * the header says): vec_wv_why() tells which.  Caller frees *wv.
+ */
+enum core_err vec_wv_parse(const char *p, size_t n, struct vec_wordvecs *wv);
+const char *vec_wv_why(void);
+/* Reads and parses a .vec file (errors logged). */
+enum core_err vec_wv_load(const char *path, struct vec_wordvecs *wv);
+void vec_wv_free(struct vec_wordvecs *);
+/* 1 if the fasttext command is on PATH. */
+int vec_wv_available(void);
+/* Config key vectors_wordvecs: on, off, or auto (the default: on when
+ * fasttext is on PATH, logged when not). */
+int vec_wordvecs_wanted(const struct core_conf *);
+/*
+ * Runs fasttext supervised (dim dimensions, 5 epochs, no subwords, 2
+ * threads) on corpus, writing prefix.bin and prefix.vec, and loads the
+ * .vec.  CORE_ESYS when it cannot run or fails.
+ */
+enum core_err vec_wv_train(const char *corpus, const char *prefix, size_t dim,
+    struct vec_wordvecs *wv);
+/*
+ * Puts wv into the last wv->dim columns of m->proj, scaled so that on
+ * the fitting rows a (TF-IDF, unit rows) they carry share of the
+ * squared length.  Nothing when the sizes do not fit.
+ */
+void vec_wv_blend(struct vec_model *m, const struct vec_wordvecs *wv,
+    const struct vec_csr *a, double share);
+/*
+ * Around the trainer's pass over the papers: vec_wv_begin() makes a
+ * temporary directory (*dir) and points t->text at a file in it;
+ * vec_wv_end() closes it, trains, loads *wv and removes the directory
+ * (and frees dir) whatever happened.
+ */
+enum core_err vec_wv_begin(struct vec_trainer *t, char **dir);
+enum core_err vec_wv_end(struct vec_trainer *t, char *dir,
+    struct vec_wordvecs *wv);
+
 /* ------------------------------------------------------------- svd.c */
 
 /*
@@ -193,8 +294,8 @@ enum core_err vec_fit(struct vec_trainer *, const struct vec_fit_opts *,
  * major), sigma k values.  CORE_EINPUT when k + p > min(m, n);
  * CORE_ESYS when LAPACK fails (both logged).
  */
-enum core_err vec_svd(const struct vec_csr *a, size_t k, size_t p,
-    unsigned q, uint64_t seed, float *v, float *sigma);
+enum core_err vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q,
+    uint64_t seed, float *v, float *sigma);
 /* A small deterministic PRNG (splitmix64) for samples and sketches. */
 uint64_t vec_rand(uint64_t *state);
 
@@ -202,16 +303,16 @@ uint64_t vec_rand(uint64_t *state);
 
 /*
  * Writes an index: the model, then papers one by one in ascending id
- * order, then the trailer.  To a file descriptor (positioned at 0) or,
- * with fd -1, to mem.
+ * order, then the trailer.  To a file descriptor (positioned at 0,
+ * open for reading too: the rows are read back from it) or, with fd
+ * -1, to mem.
  */
 struct vec_writer;
 
 struct vec_writer *vec_writer_new(int fd, struct core_buf *mem,
     const struct vec_model *m, uint64_t version);
 /* Appends paper id (ascending) with its vector q. */
-void vec_writer_add(struct vec_writer *, int64_t id,
-    const struct vec_query *q);
+void vec_writer_add(struct vec_writer *, int64_t id, const struct vec_query *q);
 /*
  * Writes ids, scales and the header; frees w.  CORE_EINPUT when ids were
  * not ascending, CORE_ESYS when a write failed (logged).
@@ -260,8 +361,7 @@ struct vec_progress {
 	double t0, last;
 	int tty;
 };
-void vec_progress_start(struct vec_progress *, const char *what,
-    size_t total);
+void vec_progress_start(struct vec_progress *, const char *what, size_t total);
 void vec_progress_tick(struct vec_progress *, size_t done);
 void vec_progress_end(struct vec_progress *);
 double vec_now(void);
@@ -282,24 +382,28 @@ enum vec_exit {
 void vec_doc_text(struct core_buf *b, const char *title, const char *abstract);
 
 struct vec_build_opts {
-	size_t sample;	 /* fit on at most this many papers (200,000) */
-	int force;	 /* build even when the papers did not change */
+	size_t sample;   /* fit on at most this many papers (200,000) */
+	int force;       /* build even when the papers did not change */
 	const char *dir; /* overrides the config's vectors_dir */
 };
 int vec_build(const struct core_conf *, const struct vec_build_opts *);
 
 struct vec_eval_opts {
-	size_t queries; /* sample size (1,000) */
-	uint64_t seed;	/* of the test sample; the tuning sample uses seed+1 */
-	double beta;	/* <= -10: the default */
+	size_t queries;  /* sample size (1,000) */
+	uint64_t seed;   /* of the test sample; the tuning sample uses seed+1 */
+	double beta;     /* <= -10: the default */
+	int wordvecs;    /* blend in fasttext word vectors */
+	double wv_share; /* their share (<= 0: VEC_WV_SHARE) */
 };
 int vec_eval(const struct core_conf *, const struct vec_eval_opts *);
 
 struct vec_bench_opts {
-	size_t papers;	/* 2,500,000 */
-	size_t queries; /* per thread (200) */
+	size_t papers;    /* 2,500,000 */
+	size_t queries;   /* per thread (200) */
 	unsigned threads; /* concurrent queries (2) */
-	size_t k;	/* 10 */
+	size_t k;         /* 200 */
+	const char *file; /* an index whose papers the synthetic ones
+			   * resemble, or NULL (random topics) */
 };
 int vec_bench(const struct vec_bench_opts *);
 

@@ -32,4 +32,4 @@ MODULE_LIBS += $(B)/libvectors.a
 # The unit tests and the fuzz target see the private header.
 $(B)/tests/test_vectors_%: CFLAGS += -Imodules/vectors
 $(B)/tests/test_vectors_%: LDLIBS += $(VECTORS_LIBS)
-$(B)/fuzz/fuzz_vectors: CFLAGS += -Imodules/vectors
+$(B)/fuzz/fuzz_vectors $(B)/fuzz/fuzz_vec_text: CFLAGS += -Imodules/vectors

@@ -19,7 +19,7 @@ struct vec_vocab {
 	char **terms;
 	size_t n, cap;
 	uint32_t *slot; /* ids, EMPTY when free */
-	size_t nslot;	/* a power of two, at least twice n */
+	size_t nslot;   /* a power of two, at least twice n */
 };
 
 struct vec_vocab *
@@ -194,7 +194,24 @@ vec_trainer_add(struct vec_trainer *t, const char *text)
 	size_t i, run, nv;
 
 	vec_tokenize(text, strlen(text), collect, &s);
-	qsort(s.v, s.n, sizeof(*s.v), cmpu32);
+	if (t->text != NULL && s.n > 0) {
+		if (t->label != NULL && t->label[0] != '\0') {
+			const char *c;
+
+			/* fastText's labels are words: no blanks in them */
+			fputs("__label__", t->text);
+			for (c = t->label; *c != '\0'; c++)
+				fputc((unsigned char)*c <= ' ' ? '_' : *c,
+				    t->text);
+			fputc(' ', t->text);
+		}
+		for (i = 0; i < s.n; i++)
+			fprintf(t->text, "%s%s", i > 0 ? " " : "",
+			    vec_vocab_term(t->vocab, s.v[i]));
+		fputc('\n', t->text);
+	}
+	if (s.n > 1)
+		qsort(s.v, s.n, sizeof(*s.v), cmpu32);
 	nv = vec_vocab_size(t->vocab);
 	if (nv > t->dfcap) {
 		size_t old = t->dfcap;
@@ -225,11 +242,13 @@ vec_trainer_free(struct vec_trainer *t)
 void
 vec_fit_defaults(struct vec_fit_opts *o)
 {
+	o->wv = NULL;
+	o->wv_share = VEC_WV_SHARE;
 	o->max_terms = 131072;
 	o->min_df = 2;
 	o->oversample = 24;
 	o->power_iters = 3;
-	o->beta = 0; /* chosen on eval's tuning sample */
+	o->beta = 0;          /* chosen on eval's tuning sample */
 	o->seed = 0x77656674; /* "weft" */
 	o->quiet = 0;
 }
@@ -296,8 +315,7 @@ vec_fit(struct vec_trainer *t, const struct vec_fit_opts *o,
 		nk = o->max_terms;
 	}
 	qsort(keep, nk, sizeof(*keep), cmpterm);
-	if (nk < VEC_DIMS + o->oversample ||
-	    ndocs < VEC_DIMS + o->oversample) {
+	if (nk < VEC_DIMS + o->oversample || ndocs < VEC_DIMS + o->oversample) {
 		core_log(CORE_LOG_ERROR, "vectors",
 		    "%zu papers and %zu terms: too few for %d dimensions",
 		    ndocs, nk, VEC_DIMS);
@@ -347,8 +365,8 @@ vec_fit(struct vec_trainer *t, const struct vec_fit_opts *o,
 	}
 
 	v = core_xcalloc(nk * VEC_DIMS, sizeof(*v));
-	if ((er = vec_svd(&a, VEC_DIMS, o->oversample, o->power_iters,
-		 o->seed, v, m->sigma)) != CORE_OK)
+	if ((er = vec_svd(&a, VEC_DIMS, o->oversample, o->power_iters, o->seed,
+		 v, m->sigma)) != CORE_OK)
 		goto out;
 	/*
 	 * Projection = V_k sigma^-beta: beta 0 is classic LSA (a paper is
@@ -364,6 +382,8 @@ vec_fit(struct vec_trainer *t, const struct vec_fit_opts *o,
 		for (i = 0; i < nk; i++)
 			m->proj[i * VEC_DIMS + c] *= (float)ratio;
 	}
+	if (o->wv != NULL)
+		vec_wv_blend(m, o->wv, &a, o->wv_share);
 out:
 	if (er != CORE_OK)
 		vec_model_free(m);

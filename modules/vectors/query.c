@@ -1,6 +1,8 @@
 /*
- * query.c -- embedding a text with the index's model and the brute-force
- * scan.  2.5 M papers x 256 bytes is 640 MB read once per query; the
+ * query.c -- embedding a text with the index's model and the scan.
+ * 2.5 M papers x 256 bytes is 640 MB, read once per query by a brute
+ * force; above VEC_EXACT_MAX papers the scan reads the 320 MB of 4-bit
+ * rows instead and then a few thousand full vectors.  The
  * loop below is what the compiler turns into widening multiply-adds,
  * so keep it plain (no branches inside, fixed trip count).
  */
@@ -66,7 +68,7 @@ vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
 {
 	struct embed *e;
 	float x[VEC_DIMS];
-	double norm = 0, w, m = 0;
+	double w;
 	size_t i, j, run;
 	const float *row;
 
@@ -92,13 +94,24 @@ vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
 			x[j] += (float)w * row[j];
 	}
 	free(e);
-	for (j = 0; j < VEC_DIMS; j++)
-		norm += (double)x[j] * x[j];
-	norm = sqrt(norm);
-	if (q->known == 0 || !(norm > 0) || !isfinite(norm)) {
+	if (q->known == 0 || vec_quantize(x, q) != CORE_OK) {
 		q->known = 0;
 		return CORE_ENOTFOUND;
 	}
+	return CORE_OK;
+}
+
+enum core_err
+vec_quantize(const float *x, struct vec_query *q)
+{
+	double norm = 0, m = 0;
+	size_t j;
+
+	for (j = 0; j < VEC_DIMS; j++)
+		norm += (double)x[j] * x[j];
+	norm = sqrt(norm);
+	if (!(norm > 0) || !isfinite(norm))
+		return CORE_ENOTFOUND;
 	for (j = 0; j < VEC_DIMS; j++)
 		if (fabs(x[j] / norm) > m)
 			m = fabs(x[j] / norm);
@@ -131,22 +144,24 @@ dot(const int8_t *restrict a, const int8_t *restrict b)
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
 
-__attribute__((target("avx2"))) static void
-dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+__attribute__((target("avx2"), always_inline)) static inline void
+dots_avx2_n(const int8_t *q, const int8_t *docs, size_t n, int32_t *out,
+    size_t dims)
 {
 	__m256i qw[VEC_DIMS / 16], acc, d;
 	__m128i s;
 	size_t i, j;
 
-	for (j = 0; j < VEC_DIMS / 16; j++)
-		qw[j] = _mm256_cvtepi8_epi16(
-		    _mm_loadu_si128((const __m128i *)(const void *)(q + 16 * j)));
-	for (i = 0; i < n; i++, docs += VEC_DIMS) {
+	for (j = 0; j < dims / 16; j++)
+		qw[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(q + 16 * j)));
+	for (i = 0; i < n; i++, docs += dims) {
 		acc = _mm256_setzero_si256();
-		for (j = 0; j < VEC_DIMS / 16; j++) {
+		for (j = 0; j < dims / 16; j++) {
 			d = _mm256_cvtepi8_epi16(_mm_loadu_si128(
 			    (const __m128i *)(const void *)(docs + 16 * j)));
-			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d, qw[j]));
+			acc =
+			    _mm256_add_epi32(acc, _mm256_madd_epi16(d, qw[j]));
 		}
 		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
 		    _mm256_extracti128_si256(acc, 1));
@@ -155,12 +170,59 @@ dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 		out[i] = _mm_cvtsi128_si32(s);
 	}
 }
+
+/* The two widths, each with its trip count known to the compiler. */
+__attribute__((target("avx2"))) static void
+dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+{
+	dots_avx2_n(q, docs, n, out, VEC_DIMS);
+}
+
+/*
+ * The 4-bit rows: per block of 64 dimensions, 32 bytes whose low
+ * halves pair with the query's first 32 bytes and high halves with the
+ * next 32 (vec_nib_pack).  Unsigned 4-bit times signed 8-bit sums of
+ * pairs fit 16 bits (2 * 15 * 127); the offset 8 comes off at the end.
+ */
+__attribute__((target("avx2"))) static void
+nibs_avx2(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
+{
+	__m256i qw[VEC_DIMS / 32], acc, x, lo, hi, p;
+	const __m256i mask = _mm256_set1_epi8(0x0f),
+		      ones = _mm256_set1_epi16(1);
+	__m128i s;
+	int32_t off = 0;
+	size_t i, c;
+
+	for (c = 0; c < VEC_DIMS / 32; c++)
+		qw[c] = _mm256_loadu_si256(
+		    (const __m256i *)(const void *)(q + 32 * c));
+	for (c = 0; c < VEC_DIMS; c++)
+		off += 8 * (int32_t)q[c];
+	for (i = 0; i < n; i++, docs += VEC_NIB) {
+		acc = _mm256_setzero_si256();
+		for (c = 0; c < VEC_NIB / 32; c++) {
+			x = _mm256_loadu_si256(
+			    (const __m256i *)(const void *)(docs + 32 * c));
+			lo = _mm256_and_si256(x, mask);
+			hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask);
+			p = _mm256_add_epi16(_mm256_maddubs_epi16(lo,
+						 qw[2 * c]),
+			    _mm256_maddubs_epi16(hi, qw[2 * c + 1]));
+			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
+		}
+		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
+		    _mm256_extracti128_si256(acc, 1));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+		out[i] = _mm_cvtsi128_si32(s) - off;
+	}
+}
 #endif
 
-static void
-dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+static int
+have_avx2(void)
 {
-	size_t i;
 #ifdef HAVE_AVX2_PATH
 	static int avx2 = -1;
 
@@ -168,13 +230,65 @@ dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 		__builtin_cpu_init();
 		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	}
-	if (avx2) {
+	return avx2;
+#else
+	return 0;
+#endif
+}
+
+static void
+dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+{
+	size_t i;
+
+#ifdef HAVE_AVX2_PATH
+	if (have_avx2()) {
 		dots_avx2(q, docs, n, out);
 		return;
 	}
 #endif
 	for (i = 0; i < n; i++)
 		out[i] = dot(q, docs + i * VEC_DIMS);
+}
+
+void
+vec_nib_pack(const int8_t *v, uint8_t *out)
+{
+	size_t c, b;
+	long lo, hi;
+
+	for (c = 0; c < VEC_DIMS / 64; c++)
+		for (b = 0; b < 32; b++) {
+			lo = lrint(v[64 * c + b] * 7.0 / 127.0) + 8;
+			hi = lrint(v[64 * c + 32 + b] * 7.0 / 127.0) + 8;
+			out[32 * c + b] = (uint8_t)(lo | hi << 4);
+		}
+}
+
+/* q against n 4-bit rows: dot(q, row) in units of 127/7 of the row's
+ * scale. */
+static void
+nibs(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
+{
+	size_t i, c, b;
+	int32_t s;
+
+#ifdef HAVE_AVX2_PATH
+	if (have_avx2()) {
+		nibs_avx2(q, docs, n, out);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++, docs += VEC_NIB) {
+		for (s = 0, c = 0; c < VEC_DIMS / 64; c++)
+			for (b = 0; b < 32; b++) {
+				s += ((docs[32 * c + b] & 15) - 8) *
+				    (int32_t)q[64 * c + b];
+				s += ((docs[32 * c + b] >> 4) - 8) *
+				    (int32_t)q[64 * c + 32 + b];
+			}
+		out[i] = s;
+	}
 }
 
 /* The heap of the best k: hits[0] is the worst kept. */
@@ -224,47 +338,116 @@ cmphit(const void *a, const void *b)
 
 #define BLOCK 256
 
-enum core_err
-vec_search(const struct vec_index *idx, const struct vec_query *q, size_t k,
-    int64_t exclude_id, struct vec_hit *hits, size_t *np)
+/* Offers (id, score) to the heap of the best k, h[0..*n); *worst is
+ * the worst kept once the heap is full. */
+static void
+offer(struct vec_hit *h, size_t *n, size_t k, int64_t id, float score,
+    float *worst)
+{
+	if (*n == k && score <= *worst)
+		return;
+	if (*n < k) {
+		h[*n].paper_id = id;
+		h[*n].score = score;
+		sift_up(h, (*n)++);
+	} else {
+		h[0].paper_id = id;
+		h[0].score = score;
+		sift_down(h, *n, 0);
+	}
+	if (*n == k)
+		*worst = h[0].score;
+}
+
+/* Every full vector. */
+static size_t
+search_exact(const struct vec_index *idx, const struct vec_query *q, size_t k,
+    int64_t exclude_id, struct vec_hit *hits)
 {
 	float s[BLOCK];
 	int32_t d[BLOCK];
 	size_t r, b, nb, n = 0;
 	float worst = -INFINITY;
 
-	*np = 0;
-	if (k == 0)
-		return CORE_EINPUT;
 	for (r = 0; r < idx->ndocs; r += BLOCK) {
 		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
 		/* First the arithmetic for a block, then the bookkeeping. */
 		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
 		for (b = 0; b < nb; b++)
 			s[b] = (float)d[b] * idx->scales[r + b];
-		for (b = 0; b < nb; b++) {
-			if (n == k && s[b] <= worst)
-				continue;
-			if (idx->ids[r + b] == exclude_id)
-				continue;
-			if (n < k) {
-				hits[n].paper_id = idx->ids[r + b];
-				hits[n].score = s[b];
-				sift_up(hits, n++);
-			} else {
-				hits[0].paper_id = idx->ids[r + b];
-				hits[0].score = s[b];
-				sift_down(hits, n, 0);
-			}
-			if (n == k)
-				worst = hits[0].score;
-		}
+		for (b = 0; b < nb; b++)
+			if ((n < k || s[b] > worst) &&
+			    idx->ids[r + b] != exclude_id)
+				offer(hits, &n, k, idx->ids[r + b], s[b],
+				    &worst);
 	}
+	return n;
+}
+
+/* The best cand rows by their 4-bit rows, then the best k of those by
+ * their full vectors. */
+static size_t
+search_two(const struct vec_index *idx, const struct vec_query *q, size_t k,
+    int64_t exclude_id, size_t cand, struct vec_hit *hits)
+{
+	struct vec_hit *c = core_xcalloc(cand, sizeof(*c));
+	float s[BLOCK], worst = -INFINITY;
+	int32_t d[BLOCK], full;
+	size_t r, b, nb, nc = 0, n = 0;
+
+	for (r = 0; r < idx->ndocs; r += BLOCK) {
+		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
+		nibs(q->v, idx->nib + r * VEC_NIB, nb, d);
+		for (b = 0; b < nb; b++)
+			s[b] = (float)d[b] * idx->scales[r + b];
+		for (b = 0; b < nb; b++)
+			if (nc < cand || s[b] > worst)
+				offer(c, &nc, cand, (int64_t)(r + b), s[b],
+				    &worst); /* paper_id holds the row */
+	}
+	worst = -INFINITY;
+	for (b = 0; b < nc; b++) {
+		r = (size_t)c[b].paper_id;
+		if (idx->ids[r] == exclude_id)
+			continue;
+		dots(q->v, idx->vecs + r * VEC_DIMS, 1, &full);
+		offer(hits, &n, k, idx->ids[r], (float)full * idx->scales[r],
+		    &worst);
+	}
+	free(c);
+	return n;
+}
+
+enum core_err
+vec_search_cand(const struct vec_index *idx, const struct vec_query *q,
+    size_t k, int64_t exclude_id, size_t cand, struct vec_hit *hits, size_t *np)
+{
+	size_t b, n;
+
+	*np = 0;
+	if (k == 0)
+		return CORE_EINPUT;
+	if (cand == 0 || cand >= idx->ndocs)
+		n = search_exact(idx, q, k, exclude_id, hits);
+	else
+		n = search_two(idx, q, k, exclude_id, cand < k ? k : cand,
+		    hits);
 	for (b = 0; b < n; b++)
 		hits[b].score *= q->scale;
 	qsort(hits, n, sizeof(*hits), cmphit);
 	*np = n;
 	return CORE_OK;
+}
+
+enum core_err
+vec_search(const struct vec_index *idx, const struct vec_query *q, size_t k,
+    int64_t exclude_id, struct vec_hit *hits, size_t *np)
+{
+	size_t cand = 0;
+
+	if (idx->ndocs > VEC_EXACT_MAX)
+		cand = k * 8 > VEC_CANDIDATES ? k * 8 : VEC_CANDIDATES;
+	return vec_search_cand(idx, q, k, exclude_id, cand, hits, np);
 }
 
 void
@@ -278,8 +461,8 @@ vec_scan_all(const struct vec_index *idx, const struct vec_query *q,
 		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
 		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
 		for (b = 0; b < nb; b++)
-			scores[r + b] = (float)d[b] * idx->scales[r + b] *
-			    q->scale;
+			scores[r + b] =
+			    (float)d[b] * idx->scales[r + b] * q->scale;
 	}
 }
 

@@ -58,7 +58,7 @@
 /* Dimensions of every vector; a file with another value is refused. */
 #define VEC_DIMS 256
 /* The file format; bumped whenever the layout or the tokeniser changes. */
-#define VEC_FORMAT 1
+#define VEC_FORMAT 2
 
 struct vec_index; /* opaque: one mapped file */
 
@@ -117,9 +117,13 @@ enum core_err vec_embed(const struct vec_index *, const char *text,
  * The k papers most similar to q, best first, into hits[0..k) (caller's
  * array of at least k); *n gets how many were written (fewer when the
  * index holds fewer papers).  exclude_id (-1: none) is left out, so
- * "similar papers" does not list the paper itself.  Brute force over
- * every paper: about 20 ms per million papers on one core.  CORE_EINPUT
- * when k is 0.
+ * "similar papers" does not list the paper itself.  Up to 250,000
+ * papers a brute force over every paper (about 20 ms per million on
+ * one core); above, two stages: every paper in 4 bits a dimension (half
+ * the bytes), then the full vectors of the best 4,096 (or 8 k) of
+ * those, so that one of the exact top k can be missed now and then
+ * (recall@200 measured by weft-vectors bench).  The scores returned are
+ * exact.  CORE_EINPUT when k is 0.
  */
 enum core_err vec_search(const struct vec_index *, const struct vec_query *q,
     size_t k, int64_t exclude_id, struct vec_hit *hits, size_t *n);
@@ -136,8 +140,8 @@ enum core_err vec_query_text(const struct vec_index *, const char *text,
  * when the paper is not in the index (added since the build: the page
  * then shows no similar papers until the next build).
  */
-enum core_err vec_similar(const struct vec_index *, int64_t paper_id,
-    size_t k, struct vec_hit *hits, size_t *n);
+enum core_err vec_similar(const struct vec_index *, int64_t paper_id, size_t k,
+    struct vec_hit *hits, size_t *n);
 
 /*
  * The cosine similarity of q and one paper (the hybrid ranking scores

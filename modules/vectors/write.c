@@ -1,7 +1,9 @@
 /*
  * write.c -- writing an index, front to back in one pass: the model,
  * then each paper's vector as it is computed (2.5 M of them never sit
- * in memory together), then ids and scales (30 MB, kept until the end),
+ * in memory together), then the same in 4 bits (read back from the
+ * file),
+ * then ids and scales (30 MB, kept until the end),
  * and last the header, whose checksum makes a file that stopped half
  * way unreadable even if someone renamed it into place.
  */
@@ -14,13 +16,14 @@
 #include "core.h"
 #include "internal.h"
 
-#define FLUSH_AT (1 << 20)
+#define FLUSH_AT  (1 << 20)
+#define NIB_BLOCK 4096 /* rows read back at a time for the nib section */
 
 struct vec_writer {
 	int fd;
 	struct core_buf *mem;
 	struct core_buf pend; /* bytes not yet written to fd */
-	uint64_t off;	      /* bytes emitted so far */
+	uint64_t off;         /* bytes emitted so far */
 	int failed, unordered;
 	uint64_t nterms, strbytes, version;
 	int64_t *ids;
@@ -70,8 +73,8 @@ pad(struct vec_writer *w, uint64_t to)
 
 	while (w->off < to)
 		emit(w, zero,
-		    to - w->off < sizeof(zero) ? (size_t)(to - w->off) :
-						 sizeof(zero));
+		    to - w->off < sizeof(zero) ? (size_t)(to - w->off)
+					       : sizeof(zero));
 }
 
 struct vec_writer *
@@ -123,8 +126,8 @@ vec_writer_add(struct vec_writer *w, int64_t id, const struct vec_query *q)
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 4096;
 		w->ids = core_xrealloc(w->ids, w->cap * sizeof(*w->ids));
-		w->scales = core_xrealloc(w->scales,
-		    w->cap * sizeof(*w->scales));
+		w->scales =
+		    core_xrealloc(w->scales, w->cap * sizeof(*w->scales));
 	}
 	w->ids[w->n] = id;
 	w->scales[w->n++] = q->scale;
@@ -140,6 +143,50 @@ vec_writer_abort(struct vec_writer *w)
 	free(w->ids);
 	free(w->scales);
 	free(w);
+}
+
+/*
+ * The nib section: every row written so far in 4 bits, read back from
+ * the file (or memory) a block of rows at a time, so that a build of
+ * millions of papers still holds none of them.
+ */
+static int
+write_nibs(struct vec_writer *w, const struct vec_layout *l)
+{
+	unsigned char *rows = NULL;
+	uint8_t nib[VEC_NIB];
+	size_t r, nb, b, want;
+	ssize_t got;
+	int rc = 0;
+
+	pad(w, l->nib);
+	if (w->mem == NULL)
+		flush_fd(w);
+	rows = core_xcalloc(NIB_BLOCK, VEC_DIMS);
+	for (r = 0; r < w->n && !w->failed; r += nb) {
+		nb = w->n - r < NIB_BLOCK ? w->n - r : NIB_BLOCK;
+		want = nb * VEC_DIMS;
+		/* A copy even from memory: emit() may move w->mem. */
+		if (w->mem != NULL)
+			memcpy(rows, w->mem->ptr + l->vecs + r * VEC_DIMS,
+			    want);
+		else if ((got = pread(w->fd, rows, want,
+			      (off_t)(l->vecs + r * VEC_DIMS))) !=
+		    (ssize_t)want) {
+			core_log(CORE_LOG_ERROR, "vectors",
+			    "reading back the vectors: %s",
+			    got < 0 ? strerror(errno) : "short read");
+			rc = -1;
+			break;
+		}
+		for (b = 0; b < nb; b++) {
+			vec_nib_pack((const int8_t *)(rows + b * VEC_DIMS),
+			    nib);
+			emit(w, nib, VEC_NIB);
+		}
+	}
+	free(rows);
+	return w->failed ? -1 : rc;
 }
 
 enum core_err
@@ -158,6 +205,10 @@ vec_writer_finish(struct vec_writer *w, size_t *ndocs)
 		goto out;
 	}
 	if (w->failed || vec_layout(w->nterms, w->strbytes, w->n, &l) != 0) {
+		er = CORE_ESYS;
+		goto out;
+	}
+	if (write_nibs(w, &l) != 0) {
 		er = CORE_ESYS;
 		goto out;
 	}
