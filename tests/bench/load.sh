@@ -9,20 +9,24 @@
 # the bundled listing rows (each copy with new arXiv ids 30MM.NNNNN ..
 # 89MM.NNNNN, everything else as recorded), written streaming, loaded
 # alone (the other data files empty).  Each size gets a fresh, throwaway
-# PostgreSQL cluster (its own var dir and port, unix socket only,
+# PostgreSQL cluster (its own var dir, unix socket only,
 # migrated); the load runs under /usr/bin/time -v.  Prints one line per
 # size: papers, seconds, papers/s, peak RSS of weft-harvest.  The load
 # includes matching (it ends with "match").
 #
+# Also prints the database size after the load.
+#
 # Environment: BUILD (default build), BENCH_VAR (default var/bench-load),
-# BENCH_PORT (default 8187).
+# BENCH_KEEP=1 keeps each size's cluster (stopped) under BENCH_VAR/SIZE,
+# laid out as conf/local.sh lays out its var dir, so that
+# `WEFT_NO_LOAD=1 WEFT_BENCH_VAR=BENCH_VAR/SIZE tests/bench/run.sh`
+# measures pages at that size.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=${BUILD:-build}
 bin=$root/$build/weft-harvest
 base=${BENCH_VAR:-$root/var/bench-load}
-port=${BENCH_PORT:-8187}
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -34,7 +38,7 @@ aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
 stop() {
 	[ -f "$var/pg/data/PG_VERSION" ] &&
 	    aspg "$pgbin/pg_ctl" -D "$var/pg/data" -m fast stop >/dev/null 2>&1
-	rm -rf "$var"
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$var"
 }
 
 # A fresh cluster under $var, migrated; $var/weft.conf points at it.
@@ -46,7 +50,7 @@ pg_fresh() {
 	    --locale=C.UTF-8 --no-sync >/dev/null
 	cat >>"$var/pg/data/postgresql.conf" <<-CONF
 	listen_addresses = ''
-	port = $port
+	max_connections = 200
 	unix_socket_directories = '$var/pg/run'
 	shared_buffers = 256MB
 	fsync = off
@@ -55,10 +59,10 @@ pg_fresh() {
 	CONF
 	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -l "$var/pg/server.log" -w \
 	    start >/dev/null
-	psql -h "$var/pg/run" -p "$port" -U weft -d postgres -qc \
+	psql -h "$var/pg/run" -U weft -d postgres -qc \
 	    "CREATE DATABASE weft"
 	cat >"$var/weft.conf" <<-CONF
-	db = host=$var/pg/run port=$port dbname=weft user=weft
+	db = host=$var/pg/run dbname=weft user=weft
 	sql_dir = $root/sql
 	log_level = warn
 	CONF
@@ -104,6 +108,8 @@ measure() {
 	    "$1" "$3" "$secs" "$(echo "$3 / $secs" | bc -l)" \
 	    "$(echo "$rss / 1024" | bc -l)"
 	sed 's/^/           /' "$var/load.out"
+	printf '           database %s\n' "$(psql -h "$var/pg/run" -U weft \
+	    -d weft -Atc "SELECT pg_size_pretty(pg_database_size('weft'))")"
 }
 
 for size in "$@"; do

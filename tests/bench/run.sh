@@ -17,8 +17,14 @@
 # workers after 1,000 and after leak-requests (default 100000; 0 skips)
 # cold requests spread over the measured pages (issue 6: within 10 %).
 #
+# Each row ends with PASS or FAIL against issue 6's targets: hot >= 0.8x
+# static; cold >= 0.12x static and p99 < 50 ms; the leak check within
+# 10 %.  The exit status is 0 when every row passed.
+#
 # Environment: WEFT_BENCH_VAR, WEFT_BENCH_PORT (8195; static on +1),
-# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot cold").
+# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot cold"), WEFT_NO_LOAD=1
+# (measure the database already under WEFT_BENCH_VAR as it is, e.g. one
+# that tests/bench/load.sh kept; see README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -50,12 +56,18 @@ db() { psql -h "$var/pg/run" -U weft -d weft -Atc "$1"; }
 # The busiest researcher and a known paper, by canonical URL.
 rid=$(db "SELECT id FROM researchers ORDER BY paper_count DESC, id LIMIT 1")
 researcher=$(curl -s -o /dev/null -w '%{redirect_url}' "$base/researchers/$rid")
-paper=$(curl -s -o /dev/null -w '%{redirect_url}' "$base/papers/2512.20345")
+# A known paper of the bundled data, or the newest (a scaled database).
+pid=$(db "SELECT coalesce((SELECT arxiv_id FROM papers
+    WHERE arxiv_id = '2512.20345'), (SELECT arxiv_id FROM papers
+    ORDER BY published DESC NULLS LAST, id DESC LIMIT 1))")
+paper=$(curl -s -o /dev/null -w '%{redirect_url}' "$base/papers/$pid")
 pages=("researcher ${researcher#"$base"}" "paper ${paper#"$base"}"
     "home /")
 [ -f "$root/$build/feeds.so" ] && pages+=("rss /rss/latest.xml")
 
-# The static twin: same nginx build and settings, the bytes as files.
+# The static twin: same nginx build and settings, the bytes as files,
+# with the headers the site adds to every answer (the same header bytes
+# on the wire; no access log on either side).
 st=$var/static
 rm -rf "$st" && mkdir -p "$st/files" "$st/logs"
 cat >"$st/nginx.conf" <<CONF
@@ -70,6 +82,12 @@ http {
 	tcp_nopush on;
 	keepalive_timeout 30s;
 	default_type text/html;
+	charset utf-8;
+	add_header Content-Security-Policy "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'" always;
+	add_header X-Content-Type-Options nosniff always;
+	add_header Referrer-Policy strict-origin-when-cross-origin always;
+	add_header X-Frame-Options DENY always;
+	add_header Vary Accept;
 	client_body_temp_path $st/cb; proxy_temp_path $st/px;
 	fastcgi_temp_path $st/fc; uwsgi_temp_path $st/uw; scgi_temp_path $st/sc;
 	server { listen 127.0.0.1:$sport; root $st/files; }
@@ -100,9 +118,21 @@ measure() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+# verdict MODE RATIO P99 BAD -> PASS or FAIL (issue 6's targets).
+failed=0
+verdict() {
+	local ok
+	if [ "$1" = hot ]; then
+		ok=$(awk -v r="$2" 'BEGIN { print (r >= 0.8) }')
+	else
+		ok=$(awk -v r="$2" -v p="$3" 'BEGIN { print (r >= 0.12 && p < 50) }')
+	fi
+	[ "$4" -eq 0 ] || ok=0
+	if [ "$ok" = 1 ]; then echo PASS; else failed=1; echo FAIL; fi
+}
 
-printf '%-5s %-11s %9s %9s %9s %9s %9s %7s\n' mode page 'req/s' 'p50 ms' \
-    'p99 ms' 'static/s' 'st p99' ratio
+printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s\n' mode page 'req/s' 'p50 ms' \
+    'p99 ms' 'static/s' 'st p99' ratio target
 for mode in $modes; do
 	[ "$mode" = "${modes%% *}" ] || stack "$mode"
 	for p in "${pages[@]}"; do
@@ -110,21 +140,23 @@ for mode in $modes; do
 		curl -s -o /dev/null "$base${p#* }" # warm (hot: fill the cache)
 		read -r srps sp50 sp99 _ < <(measure "http://127.0.0.1:$sport/$name")
 		read -r rps p50 p99 bad < <(measure "$base${p#* }")
-		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s%s\n' "$mode" "$name" \
-		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$(ratio "$rps" "$srps")" \
+		r=$(ratio "$rps" "$srps")
+		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s%s\n' "$mode" "$name" \
+		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$r" \
+		    "$(verdict "$mode" "$r" "$p99" "$bad")" \
 		    "$( [ "$bad" -gt 0 ] && echo "  ($bad non-2xx)")"
 	done
 done
-echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
+echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(db "SELECT count(*) FROM papers") papers; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
 
 # Leak check: the pages workers' RSS after 1,000 and after $leakn cold
 # requests (wrk stops itself after its share of requests).
-[ "$leakn" -gt 0 ] || exit 0
+[ "$leakn" -gt 0 ] || exit "$failed"
 [ "${modes##* }" = cold ] || stack cold
 rss() {
 	local ppid
 	ppid=$(cat "$var/run/weftd-pages.pid")
-	ps --ppid "$ppid" -o rss= | awk '{ s += $1; n++ } END { printf "%d KB in %d workers", s, n }'
+	ps --ppid "$ppid" -o rss= | awk '{ s += $1; n++ } END { printf "%d", s }'
 }
 lua=$var/cycle.lua
 cat >"$lua" <<'LUA'
@@ -149,7 +181,11 @@ drive() { # cold requests over the measured pages until $1 are done
 	done
 }
 drive 1000
-r1="$(rss) ($done_n requests)"
+r1=$(rss) n1=$done_n
 drive "$leakn"
-r2="$(rss) ($done_n requests)"
-echo "pages workers RSS: after 1,000 $r1; after $leakn $r2"
+r2=$(rss) n2=$done_n
+grow=$(awk -v a="$r1" -v b="$r2" 'BEGIN { printf "%+.1f", (b - a) * 100 / a }')
+ok=$(awk -v g="$grow" 'BEGIN { print (g <= 10) }')
+[ "$ok" = 1 ] && v=PASS || { v=FAIL; failed=1; }
+echo "pages workers RSS (sum over workers): ${r1} KB after $n1 requests, ${r2} KB after $n2 requests: $grow % $v"
+exit "$failed"
