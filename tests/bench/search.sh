@@ -14,9 +14,11 @@
 # (WEFT_CACHE_TTL=0 reaches the workers' configuration), scales the
 # bundled papers to the target with synthetic copies
 # (tests/bench/search_scale.sql: new ids, shifted dates, same text and
-# authors), then cycles one-, two- and three-word queries made of words
-# of real titles: each kind alone, then the mix.  Prints req/s, p50, p99
-# and the count of non-2xx answers for each.
+# authors), builds the semantic index over them, then cycles one-, two-
+# and three-word queries made of words of real titles: each kind alone,
+# then the mix (all in the default mode, hybrid), then the mix in
+# mode=lexical and mode=semantic.  Prints req/s, p50, p99 and the count
+# of non-2xx answers for each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -42,7 +44,13 @@ if [ "$n" -lt "$target" ]; then
 	    -f tests/bench/search_scale.sql >/dev/null
 	n=$(db "SELECT count(*) FROM papers")
 fi
-echo "corpus: $n papers, $(db "SELECT count(*) FROM search_terms") frequent terms"
+# The semantic index over the scaled corpus (hybrid search is the
+# default): rebuilt when the papers changed, a no-op otherwise.
+WEFT_CONF=$var/weft.conf "$root/$build/weft-vectors" build >&2
+redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null
+sleep 3 # workers look at the cache generation every 2 s
+echo "corpus: $n papers, $(db "SELECT count(*) FROM search_terms") frequent terms," \
+    "semantic index of $(db "SELECT papers FROM vector_index ORDER BY version DESC LIMIT 1")"
 
 # Queries: words of 500 real titles (no stop-like words), 1 to 3 each.
 work=$(mktemp -d)
@@ -62,7 +70,9 @@ SELECT k, array_to_string(ws[1 + (id % (array_length(ws, 1) - k + 1))
   FROM t, generate_series(1, 3) AS k
  WHERE array_length(ws, 1) >= k" >"$work/queries"
 
-# lua FILE K...: a wrk script cycling the queries with K words.
+# lua FILE K...: a wrk script cycling the queries with K words, in the
+# mode $mode (empty: the default, hybrid).
+mode=
 lua() {
 	local out=$1
 	shift
@@ -70,7 +80,8 @@ lua() {
 		echo 'local q = {'
 		for k in "$@"; do
 			awk -F'|' -v k="$k" '$1 == k { gsub(/ /, "+", $2);
-			    printf "  \"/search?q=%s\",\n", $2 }' "$work/queries"
+			    printf "  \"/search?q=%s%s\",\n", $2, m }' \
+			    m="${mode:+&mode=$mode}" "$work/queries"
 		done
 		cat <<-'LUA'
 		}
@@ -120,6 +131,12 @@ for kind in 1 2 3 mix; do
 	fi
 	read -r rps p50 p99 bad < <(measure "$f")
 	printf '%-12s %8s %9s %9s %8s\n' "$name" "$rps" "$p50" "$p99" "$bad"
+done
+for mode in lexical semantic; do
+	lua "$work/$mode.lua" 1 2 3
+	read -r rps p50 p99 bad < <(measure "$work/$mode.lua")
+	printf '%-12s %8s %9s %9s %8s\n' "mixed $mode" "$rps" "$p50" "$p99" \
+	    "$bad"
 done
 echo "(targets: p50 < 30 ms, p99 < 100 ms; $(nproc) CPUs, load" \
     "$(cut -d' ' -f1-3 /proc/loadavg))"
