@@ -572,23 +572,39 @@ SELECT json_build_object(
 -- A page of the researcher's authorships, newest first (the matcher's
 -- order), each with its reason and score and the evidence behind it as
 -- the matcher saw it: the co-authors and categories it shares with the
--- researcher's newer papers.  Columns: paper id, arxiv_id, title, slug,
--- published, primary_category, categories (json), position, raw_name,
--- reason, score, shared co-authors [[id, name, slug]] (json), shared
--- categories (json), author_count, total.
--- $1 researcher id, $2 limit, $3 offset.
+-- researcher's newer papers.  Each co-author and category is reduced
+-- once to the newest paper of the researcher it is on (k: [days since
+-- 1900 or -1 when undated, paper id], compared as arrays), so the cost
+-- is one pass over the researcher's papers, not one per page row.  As
+-- in the matcher, papers of more than 100 authors give no co-author
+-- evidence.  Columns: paper id, arxiv_id, title, slug, published,
+-- primary_category, categories (json), position, raw_name, reason,
+-- score, shared co-authors [[id, name, slug]] (json), shared categories
+-- (json), author_count, total.  $1 researcher id, $2 limit, $3 offset.
 -- name: EVIDENCE_PAPERS
 WITH mine AS MATERIALIZED (
 	SELECT a.paper_id, a.position, a.raw_name, a.match_reason,
-	       a.match_score, coalesce(p.published, '-infinity'::date) AS d,
-	       p.categories
+	       a.match_score, p.categories, p.author_count,
+	       ARRAY[coalesce(p.published - DATE '1900-01-01', -1)::bigint,
+	             a.paper_id] AS k
 	  FROM authorships a
 	  JOIN papers p ON p.id = a.paper_id
 	 WHERE a.researcher_id = $1::bigint
+), co AS MATERIALIZED (
+	SELECT a2.researcher_id AS id, max(m.k) AS newest
+	  FROM mine m
+	  JOIN authorships a2 ON a2.paper_id = m.paper_id
+	                     AND a2.researcher_id <> $1::bigint
+	 WHERE m.author_count <= 100
+	 GROUP BY 1
+), cats AS MATERIALIZED (
+	SELECT c, max(m.k) AS newest
+	  FROM mine m, unnest(m.categories) AS c
+	 GROUP BY 1
 ), page AS (
 	SELECT m.*, count(*) OVER () AS total
 	  FROM mine m
-	 ORDER BY m.d DESC, m.paper_id DESC, m.position
+	 ORDER BY m.k DESC, m.position
 	 LIMIT $2::integer OFFSET $3::bigint
 )
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
@@ -597,23 +613,17 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        (SELECT json_agg(json_build_array(r.id, r.name, r.slug)
                         ORDER BY a2.position)
           FROM authorships a2
+          JOIN co ON co.id = a2.researcher_id AND co.newest > g.k
           JOIN researchers r ON r.id = a2.researcher_id
          WHERE a2.paper_id = g.paper_id
-           AND a2.researcher_id <> $1::bigint
-           AND EXISTS (SELECT 1
-                         FROM mine n
-                         JOIN authorships a3 ON a3.paper_id = n.paper_id
-                        WHERE (n.d, n.paper_id) > (g.d, g.paper_id)
-                          AND a3.researcher_id = a2.researcher_id))::text,
-       (SELECT json_agg(c ORDER BY c)
-          FROM unnest(p.categories) AS c
-         WHERE EXISTS (SELECT 1 FROM mine n
-                        WHERE (n.d, n.paper_id) > (g.d, g.paper_id)
-                          AND c = ANY (n.categories)))::text,
+           AND g.author_count <= 100)::text,
+       (SELECT json_agg(x.c ORDER BY x.c)
+          FROM cats x
+         WHERE x.c = ANY (g.categories) AND x.newest > g.k)::text,
        p.author_count, g.total
   FROM page g
   JOIN papers p ON p.id = g.paper_id
- ORDER BY g.d DESC, g.paper_id DESC, g.position;
+ ORDER BY g.k DESC, g.position;
 
 -- similar
 -- "Similar papers" (modules/pages/similar_store.c): the semantic index
