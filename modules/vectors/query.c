@@ -218,6 +218,74 @@ nibs_avx2(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
 		out[i] = _mm_cvtsi128_si32(s) - off;
 	}
 }
+/*
+ * With AVX-512 VNNI one instruction multiplies 64 unsigned bytes by 64
+ * signed ones and adds them in fours to 16 sums: a paper's 256 bytes in
+ * four, flipped to unsigned (d + 128) and the 128 * sum(q) taken off
+ * at the end.  Five times fewer instructions than the AVX2 path, which
+ * matters when the cores are shared.
+ */
+#define VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+
+VNNI static void
+dots_vnni(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+{
+	__m512i qw[VEC_DIMS / 64], acc, x;
+	const __m512i flip = _mm512_set1_epi8((char)0x80);
+	int32_t off = 0;
+	size_t i, j;
+
+	for (j = 0; j < VEC_DIMS / 64; j++)
+		qw[j] = _mm512_loadu_si512((const void *)(q + 64 * j));
+	for (j = 0; j < VEC_DIMS; j++)
+		off += 128 * (int32_t)q[j];
+	for (i = 0; i < n; i++, docs += VEC_DIMS) {
+		acc = _mm512_setzero_si512();
+		for (j = 0; j < VEC_DIMS / 64; j++) {
+			x = _mm512_xor_si512(_mm512_loadu_si512(
+						 (const void *)(docs + 64 * j)),
+			    flip);
+			acc = _mm512_dpbusd_epi32(acc, x, qw[j]);
+		}
+		out[i] = _mm512_reduce_add_epi32(acc) - off;
+	}
+}
+
+/* The 4-bit rows: 64 bytes are two blocks of 64 dimensions; the query
+ * is rearranged to meet their low and high halves. */
+VNNI static void
+nibs_vnni(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
+{
+	int8_t ql[VEC_DIMS / 2], qh[VEC_DIMS / 2];
+	__m512i qlo[VEC_NIB / 64], qhi[VEC_NIB / 64], acc, x;
+	const __m512i mask = _mm512_set1_epi8(0x0f);
+	int32_t off = 0;
+	size_t i, c, b;
+
+	for (c = 0; c < VEC_DIMS / 64; c++)
+		for (b = 0; b < 32; b++) {
+			ql[32 * c + b] = q[64 * c + b];
+			qh[32 * c + b] = q[64 * c + 32 + b];
+		}
+	for (c = 0; c < VEC_NIB / 64; c++) {
+		qlo[c] = _mm512_loadu_si512((const void *)(ql + 64 * c));
+		qhi[c] = _mm512_loadu_si512((const void *)(qh + 64 * c));
+	}
+	for (c = 0; c < VEC_DIMS; c++)
+		off += 8 * (int32_t)q[c];
+	for (i = 0; i < n; i++, docs += VEC_NIB) {
+		acc = _mm512_setzero_si512();
+		for (c = 0; c < VEC_NIB / 64; c++) {
+			x = _mm512_loadu_si512((const void *)(docs + 64 * c));
+			acc = _mm512_dpbusd_epi32(acc,
+			    _mm512_and_si512(x, mask), qlo[c]);
+			acc = _mm512_dpbusd_epi32(acc,
+			    _mm512_and_si512(_mm512_srli_epi16(x, 4), mask),
+			    qhi[c]);
+		}
+		out[i] = _mm512_reduce_add_epi32(acc) - off;
+	}
+}
 #endif
 
 static int
@@ -236,12 +304,33 @@ have_avx2(void)
 #endif
 }
 
+static int
+have_vnni(void)
+{
+#ifdef HAVE_AVX2_PATH
+	static int vnni = -1;
+
+	if (vnni < 0) {
+		__builtin_cpu_init();
+		vnni = __builtin_cpu_supports("avx512vnni") &&
+		    __builtin_cpu_supports("avx512bw");
+	}
+	return vnni;
+#else
+	return 0;
+#endif
+}
+
 static void
 dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 {
 	size_t i;
 
 #ifdef HAVE_AVX2_PATH
+	if (have_vnni()) {
+		dots_vnni(q, docs, n, out);
+		return;
+	}
 	if (have_avx2()) {
 		dots_avx2(q, docs, n, out);
 		return;
@@ -274,6 +363,10 @@ nibs(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
 	int32_t s;
 
 #ifdef HAVE_AVX2_PATH
+	if (have_vnni()) {
+		nibs_vnni(q, docs, n, out);
+		return;
+	}
 	if (have_avx2()) {
 		nibs_avx2(q, docs, n, out);
 		return;
