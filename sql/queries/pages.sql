@@ -448,19 +448,18 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
   JOIN papers p ON p.id = g.id
  ORDER BY g.ord;
 
--- Names, unaccented and lower-cased (weft_name_key, indexed by trigrams):
--- similar as a whole (%) or as a word of the name (%>), ranked by the
--- better of the two similarities in steps of 0.1, then by size.
+-- Names, unaccented and lower-cased (search_key, weft_name_key of the name,
+-- stored and indexed by trigrams: 0010): similar as a whole (%) or as a
+-- word of the name (%>), ranked by the better of the two similarities in
+-- steps of 0.1, then by size.
 -- name: SEARCH_RESEARCHERS
 SELECT id, name, slug, paper_count, h_index, citations, count(*) OVER ()
   FROM (SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
-               greatest(similarity(weft_name_key(r.name), weft_name_key($1)),
-                        word_similarity(weft_name_key($1),
-                            weft_name_key(r.name))) AS sim
-          FROM researchers r
+               greatest(similarity(r.search_key, k.key),
+                        word_similarity(k.key, r.search_key)) AS sim
+          FROM (SELECT weft_name_key($1) AS key) k, researchers r
          WHERE r.paper_count > 0
-           AND (weft_name_key(r.name) % weft_name_key($1)
-                OR weft_name_key(r.name) %> weft_name_key($1))) s
+           AND (r.search_key % k.key OR r.search_key %> k.key)) s
  ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
  LIMIT $2::integer OFFSET $3::bigint;
 
@@ -468,12 +467,10 @@ SELECT id, name, slug, paper_count, h_index, citations, count(*) OVER ()
 SELECT id, name, slug, country_name, type, researcher_count, count(*) OVER ()
   FROM (SELECT i.id, i.name, i.slug, i.country_name, i.type,
                i.researcher_count,
-               greatest(similarity(weft_name_key(i.name), weft_name_key($1)),
-                        word_similarity(weft_name_key($1),
-                            weft_name_key(i.name))) AS sim
-          FROM institutions i
-         WHERE weft_name_key(i.name) % weft_name_key($1)
-            OR weft_name_key(i.name) %> weft_name_key($1)) s
+               greatest(similarity(i.search_key, k.key),
+                        word_similarity(k.key, i.search_key)) AS sim
+          FROM (SELECT weft_name_key($1) AS key) k, institutions i
+         WHERE i.search_key % k.key OR i.search_key %> k.key) s
  ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
  LIMIT $2::integer OFFSET $3::bigint;
 
