@@ -173,6 +173,7 @@ install: all
 	    $(DESTDIR)/etc/weft $(DESTDIR)$(UNITDIR)
 	install -m 755 $(B)/weftd $(DESTDIR)$(PREFIX)/sbin/weftd
 	install -m 755 $(B)/weft-harvest $(DESTDIR)$(PREFIX)/bin/weft-harvest
+	install -m 755 $(B)/weft-vectors $(DESTDIR)$(PREFIX)/bin/weft-vectors
 	install -m 644 $(PLUGINS:%=$(B)/%.so) $(DESTDIR)$(PREFIX)/lib/weft/
 	install -m 644 modules/pages/static/* $(SHARE)/modules/pages/static/
 	install -m 644 modules/pages/content/*.md $(SHARE)/content/

@@ -36,7 +36,8 @@ make -s -C "$WEFT_ROOT" install BUILD="$build" $san DESTDIR="$dest" \
 ok $? "make install DESTDIR=… PREFIX=/usr" "$(tail -5 "$dep/install.log")"
 
 missing=
-for f in usr/sbin/weftd usr/bin/weft-harvest usr/lib/weft/pages.so \
+for f in usr/sbin/weftd usr/bin/weft-harvest usr/bin/weft-vectors \
+    usr/lib/weft/pages.so \
     usr/lib/weft/accounts.so usr/lib/weft/feeds.so \
     usr/share/weft/nginx/gen.sh usr/share/weft/nginx/locations.conf.in \
     usr/share/weft/nginx/production.conf.in \
@@ -50,6 +51,7 @@ done
 [ -z "$missing" ]
 ok $? "installed files are in place" "missing:$missing"
 [ -x "$dest/usr/sbin/weftd" ] && [ -x "$dest/usr/bin/weft-harvest" ] &&
+    [ -x "$dest/usr/bin/weft-vectors" ] &&
     [ -x "$dest/usr/share/weft/nginx/gen.sh" ]
 ok $? "programs are executable"
 n=$(ls "$dest"/usr/share/weft/sql/schema/*.sql 2>/dev/null | wc -l)
@@ -61,6 +63,8 @@ ok $? "the bundled dataset installed"
     grep -q '^ExecStart=/usr/sbin/weftd -c /etc/weft/weft.conf -m %i$' \
     "$dest/etc/systemd/system/weft@.service" &&
     grep -q '^ExecStart=/usr/bin/weft-harvest' \
+    "$dest/etc/systemd/system/weft-harvest.service" &&
+    grep -q '^ExecStart=/usr/bin/weft-vectors build$' \
     "$dest/etc/systemd/system/weft-harvest.service"
 ok $? "units have PREFIX substituted"
 grep -q '^modules_dir = /usr/lib/weft$' "$dest/etc/weft/weft.conf" &&
