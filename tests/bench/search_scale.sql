@@ -1,8 +1,9 @@
 -- tests/bench/search_scale.sql -- scales the bundled papers of a
 -- THROWAWAY benchmark database to at least :target papers: synthetic
 -- copies of the real rows (new arXiv-style ids "9NNN.NNNNN", published
--- dates shifted back by whole weeks, the same authorships).  Only for
--- tests/bench/search.sh; never run it against data you keep.
+-- dates shifted back by whole weeks, the same authorships).  For
+-- tests/bench/search.sh and the scaled page benchmark (README.md); never
+-- run it against data you keep.
 \set ON_ERROR_STOP on
 BEGIN;
 -- The copies carry the search vector of their original (same text, same
@@ -38,7 +39,13 @@ SELECT np.id, a.position, a.raw_name, a.researcher_id, a.match_reason,
   JOIN papers np ON np.arxiv_id = m.arxiv_id
   JOIN authorships a ON a.paper_id = m.src;
 COMMIT;
+-- What weft-harvest does after a load (modules/harvest/after.c), and the
+-- counts the replica role kept the triggers from updating.
+SELECT weft_corpus_counts_refresh();
 SELECT weft_search_terms_refresh();
 VACUUM ANALYZE papers;
 VACUUM ANALYZE authorships;
+SELECT weft_researcher_derived_refresh(true);
+ANALYZE coauthor_pairs;
+ANALYZE researcher_stats;
 SELECT count(*) AS papers FROM papers;
