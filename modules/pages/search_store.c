@@ -25,9 +25,14 @@
  * for sort=citations), at most FILL_CAP any-word matches fill after
  * them, and only words in fewer than RARE_NDOC papers find those.
  */
-#define POOL_CAP  300
-#define FILL_CAP  100
-#define RARE_NDOC 2000
+#define POOL_CAP 300
+/* A hybrid search by relevance ranks by meaning too: the semantic
+ * index's nearest papers carry relevance, and the newest all-words
+ * matches need not be as many (the walk for a common word costs in
+ * proportion). */
+#define POOL_CAP_HYBRID 100
+#define FILL_CAP        100
+#define RARE_NDOC       2000
 /* Category facets shown. */
 #define FACETS_MAX 20
 
@@ -182,6 +187,16 @@ near_array(struct core_buf *b, const struct pages_search_q *sq)
 	core_buf_putc(b, '}');
 }
 
+/* How many all-words matches a search ranks at most. */
+static int
+pool_cap(const struct pages_search_q *sq)
+{
+	return sq->mode == PAGES_SEARCH_HYBRID &&
+		sq->sort == PAGES_SEARCH_RELEVANCE
+	    ? POOL_CAP_HYBRID
+	    : POOL_CAP;
+}
+
 /* The candidates statement: every mode and sort. */
 static enum core_err
 run_candidates(struct core_db *db, const struct pages_search_q *sq,
@@ -197,7 +212,7 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	near_array(&near, sq);
 	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
 	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
-	snprintf(pbuf, sizeof(pbuf), "%d", lexical ? POOL_CAP : 0);
+	snprintf(pbuf, sizeof(pbuf), "%d", lexical ? pool_cap(sq) : 0);
 	snprintf(fbuf, sizeof(fbuf), "%d", lexical ? FILL_CAP : 0);
 	params[0] = sq->q;
 	params[1] = qo;
@@ -319,7 +334,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 		c[i].text = strtod(PQgetvalue(res, row, 5), NULL);
 	}
 	if (n > 0)
-		*capped = lcell(res, 0, 6) >= POOL_CAP;
+		*capped = lcell(res, 0, 6) >= pool_cap(sq);
 	if (sq->mode != PAGES_SEARCH_LEXICAL && sq->idx != NULL)
 		similarities(sq, c, n);
 	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
