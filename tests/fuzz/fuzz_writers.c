@@ -240,7 +240,10 @@ check_html_attr(const char *url)
 	    browser_bad_scheme(core_buf_cstr(&v), 0, 0) ||
 	    !same_site_or_web(core_buf_cstr(&v)))
 		abort();
-	if (!attr_value(core_buf_cstr(&out), "src", &v) ||
+	/* From the img tag on: the a's title ends with the URL, which may
+	 * end in ' src=', and its closing quote would look like one. */
+	if ((p = strstr(core_buf_cstr(&out), "<img ")) == NULL ||
+	    !attr_value(p, "src", &v) ||
 	    browser_bad_scheme(core_buf_cstr(&v), 0, 0) ||
 	    !same_site_or_web(core_buf_cstr(&v)))
 		abort();
