@@ -10,7 +10,8 @@
 #   WEFT_URL=http://127.0.0.1:8089 WEFT_VAR=var/h-attack \
 #       tests/attack/sqlmap.sh [OUTDIR [NAME...]]
 #
-# NAMEs pick targets (default: all).  SQLMAP_LEVEL, SQLMAP_RISK and
+# NAMEs pick targets (default: all); SQLMAP_PARAMS=a,b tests only those
+# parameters of them (to finish an endpoint that was cut short).  SQLMAP_LEVEL, SQLMAP_RISK and
 # SQLMAP_DBMS override 3, 2 and PostgreSQL (the database behind every
 # endpoint: naming it spares the payloads of other DBMSes, not those of
 # PostgreSQL; SQLMAP_DBMS= tests them all).  SQLMAP_BUDGET (seconds, default
@@ -98,6 +99,9 @@ redis_sock=$WEFT_VAR/redis/redis.sock
 flush="import socket; s = socket.socket(socket.AF_UNIX); s.connect('$redis_sock'); s.sendall(b'FLUSHDB\\r\\n'); s.recv(64); s.close()"
 # The forms: a fixed cookie and its token, kept whatever the answers set
 # (a wrong password is a 401, which sqlmap would otherwise stop at).
+# /signin and /signup are rate limited by nginx per address (600/min in
+# the local configuration, then 429): sqlmap waits 0.11 s between their
+# requests so that every payload reaches the handler.
 post=("--headers=Origin:$WEFT_URL" --drop-set-cookie --ignore-code=401)
 noh=(--skip=user-agent,referer)
 
@@ -125,8 +129,8 @@ targets=(
 	"rss-private|-u $WEFT_URL/rss/feed/${token:-0123abcd}*.xml"
 	"sitemap|-u $WEFT_URL/sitemaps/papers-1*.xml"
 	"signin-get|-u $WEFT_URL/signin?next=%2Fresearchers --cookie=weft_session=x -p user-agent,referer,weft_session,next"
-	"signin|-u $WEFT_URL/signin --data=email=a%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]}"
-	"signup|-u $WEFT_URL/signup --data=email=b%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]}"
+	"signin|-u $WEFT_URL/signin --data=email=a%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]} --delay=0.11"
+	"signup|-u $WEFT_URL/signup --data=email=b%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]} --delay=0.11"
 	"follow|-u $WEFT_URL/researchers/$rnum/follow --data=csrf=$scsrf&next=%2Fresearchers%2F$rid --cookie=$ck ${post[*]}"
 	"unfollow|-u $WEFT_URL/researchers/$rnum/unfollow --data=csrf=$scsrf&next=%2Fresearchers%2F$rid --cookie=$ck ${post[*]}"
 	"follow-path|-u $WEFT_URL/researchers/$rnum*/follow --data=csrf=$scsrf --cookie=$ck ${post[*]} -p #1*"
@@ -148,6 +152,8 @@ for t in "${targets[@]}"; do
 	log=$out/$name.log
 	extra=()
 	case "$args" in *" -p "*) ;; *) extra=("${noh[@]}") ;; esac
+	# SQLMAP_PARAMS: test only these (to finish an endpoint cut short).
+	[ -n "${SQLMAP_PARAMS:-}" ] && extra=(-p "$SQLMAP_PARAMS")
 	[ -n "$dbms" ] && extra+=("--dbms=$dbms")
 	start=$(date +%s)
 	limit=$(((end - start) / left))
