@@ -168,8 +168,11 @@ pages_store_evidence_summary(struct core_db *db, const char *base, json_t *r)
 	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_SUMMARY, params, 4,
 		 &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) != 1 ||
-	    !json_is_object(d = jdoc(res, 0, 0, json_null()))) {
+	/* json_is_object() is a macro that evaluates its argument twice:
+	 * parse first. */
+	if (PQntuples(res) == 1)
+		d = jdoc(res, 0, 0, json_null());
+	if (!json_is_object(d)) {
 		core_log(CORE_LOG_ERROR, "pages.evidence",
 		    "EVIDENCE_SUMMARY gave no json object");
 		er = CORE_EDB;
