@@ -73,6 +73,14 @@ core_md_text(struct core_buf *b, const char *s)
 		p = q;
 	}
 	for (; *p != '\0'; p++) {
+		/* U+FEFF as a character reference: a reader drops a byte
+		 * order mark at the start of a document, and what follows it
+		 * would then begin a line unescaped. */
+		if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) {
+			core_buf_puts(b, "&#xFEFF;");
+			p += 2;
+			continue;
+		}
 		if (strchr(inline_specials, *p) != NULL)
 			core_buf_putc(b, '\\');
 		core_buf_putc(b, *p);

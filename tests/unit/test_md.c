@@ -73,6 +73,11 @@ main(void)
 	CHECK(text("caf\xc3\xa9 \xff x\xc2\x85y"),
 	    "caf\xc3\xa9 \xef\xbf\xbd xy",
 	    "invalid UTF-8 replaced, C1 dropped");
+	CHECK(text("\xef\xbb\xbf# x"), "&#xFEFF;# x",
+	    "a leading byte order mark as a reference (readers drop it)");
+	CHECK(text("a\xef\xbb\xbf"
+		   "b"),
+	    "a&#xFEFF;b", "and anywhere else");
 	CHECK(text(NULL), "", "NULL appends nothing");
 
 	CHECK(mdlink("A *paper*", "/papers/1-x"),
