@@ -2,10 +2,14 @@
  * after.c -- what every writer does once its rows are committed, so that
  * production needs no script around weft-harvest: the derived tables of
  * the researcher page (0009), the planner's statistics and search's word
- * frequencies brought up to date (AFTER_BULK after load and match,
- * AFTER_BATCH after a harvest batch), then every cached page made stale
- * (a new cache generation in Redis).  Redis being down is not an error:
- * cached pages then expire by their TTL.
+ * frequencies brought up to date (AFTER_BULK, after load and match), then
+ * every cached page made stale (a new cache generation in Redis).  After
+ * a harvest batch (AFTER_BATCH) only the latter: the batch's papers are
+ * attached to researchers by the match that follows the harvest (the
+ * timer and cron run it next), whose AFTER_BULK refreshes the derived
+ * tables once -- refreshing them after every batch took seconds each and
+ * held the harvest between two requests to the source.  Redis being
+ * down is not an error: cached pages then expire by their TTL.
  */
 #include <stdio.h>
 #include <time.h>
@@ -48,11 +52,11 @@ harvest_after_write(const struct core_conf *conf, struct core_db *db,
 {
 	struct timespec t0;
 	enum core_err er;
-	int stmt = how == HARVEST_AFTER_BULK ? HARVEST_SQL_AFTER_BULK
-					     : HARVEST_SQL_AFTER_BATCH;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((er = core_db_cmd(db, harvest_sql[stmt].sql)) != CORE_OK) {
+	if (how == HARVEST_AFTER_BULK &&
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
+		CORE_OK) {
 		core_log(CORE_LOG_ERROR, "harvest.after",
 		    "refreshing the derived tables failed; the data itself "
 		    "is committed: run weft-harvest match to retry");

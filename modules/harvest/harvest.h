@@ -276,10 +276,10 @@ int harvest_migrate(const struct core_conf *conf, int check);
 int harvest_load(const struct core_conf *conf, const char *dir);
 
 /*
- * After a writer committed (after.c): the derived tables (0009), and for
- * HARVEST_AFTER_BULK (load, match) statistics and search's word
- * frequencies too, then a new cache generation (Redis down: logged, not
- * an error).  CORE_EDB when the refresh failed.
+ * After a writer committed (after.c): for HARVEST_AFTER_BULK (load,
+ * match) the derived tables (0009), statistics and search's word
+ * frequencies; then, for both, a new cache generation (Redis down:
+ * logged, not an error).  CORE_EDB when the refresh failed.
  */
 enum harvest_after { HARVEST_AFTER_BATCH, HARVEST_AFTER_BULK };
 enum core_err harvest_after_write(const struct core_conf *conf,

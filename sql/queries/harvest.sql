@@ -855,8 +855,3 @@ ANALYZE papers, authorships, researchers, institutions,
 SELECT weft_researcher_derived_refresh(true);
 SELECT weft_search_terms_refresh();
 ANALYZE coauthor_pairs, researcher_stats, search_terms;
-
--- name: AFTER_BATCH
--- After each harvest batch (after.c): the derived rows of the researchers
--- the batch touched.
-SELECT weft_researcher_derived_refresh();
