@@ -141,31 +141,6 @@ pages_evidence_apart(const json_t *ids, const json_t *self,
 	    "score");
 }
 
-/* See researcher.c: compare the decoded forms of the paths. */
-static int
-is_canon(const struct core_req *req, const char *canon)
-{
-	char *dec = NULL;
-	int same;
-
-	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
-		return 0;
-	same = strcmp(core_req_path(req), dec) == 0;
-	free(dec);
-	return same;
-}
-
-static void
-redirect(struct core_req *req, const char *path)
-{
-	const char *q = core_req_query(req);
-	char *loc;
-
-	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
-	core_resp_redirect(req, 301, loc);
-	free(loc);
-}
-
 enum core_err
 pages_evidence(struct core_req *req)
 {
@@ -189,8 +164,8 @@ pages_evidence(struct core_req *req)
 		return er;
 	rpath = pages_researcher_path(id, pages_str(r, "slug"));
 	canon = core_xasprintf("%s%s", rpath, SUFFIX);
-	if (!is_canon(req, canon)) {
-		redirect(req, canon);
+	if (!pages_is_canon(req, canon)) {
+		pages_redirect(req, canon);
 		goto out;
 	}
 	if (pages_page_param(req, &page) != CORE_OK) {

@@ -14,37 +14,8 @@
 #include "core.h"
 #include "pages.h"
 
-/*
- * 1 when the request's path is canon.  canon is percent-encoded (an odd
- * slug), the request path decoded: compare decoded forms, or such a
- * page would redirect to itself forever.
- */
-static int
-is_canon(const struct core_req *req, const char *canon)
-{
-	char *dec = NULL;
-	int same;
-
-	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
-		return 0;
-	same = strcmp(core_req_path(req), dec) == 0;
-	free(dec);
-	return same;
-}
-
 /* Longer lookups are not names of institutions. */
 #define NAME_MAX_LEN 300
-
-static void
-redirect(struct core_req *req, const char *path)
-{
-	const char *q = core_req_query(req);
-	char *loc;
-
-	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
-	core_resp_redirect(req, 301, loc);
-	free(loc);
-}
 
 /*
  * A ROR id: '0', six of Crockford's base32 (no i, l, o, u), two check
@@ -117,8 +88,8 @@ by_id(struct core_req *req, long long id)
 	    CORE_OK)
 		return er;
 	canon = pages_institution_path(id, pages_str(m, "slug"));
-	if (!is_canon(req, canon))
-		redirect(req, canon);
+	if (!pages_is_canon(req, canon))
+		pages_redirect(req, canon);
 	else
 		er = pages_respond(req, PAGES_INSTITUTION, m);
 	free(canon);
@@ -133,7 +104,7 @@ to_candidate(struct core_req *req, const json_t *c)
 	char *p =
 	    pages_institution_path(pages_int(c, "id", 0), pages_str(c, "slug"));
 
-	redirect(req, p);
+	pages_redirect(req, p);
 	free(p);
 }
 
@@ -149,7 +120,7 @@ pages_institution(struct core_req *req)
 	enum core_err er;
 
 	if (*rest == '\0') {
-		redirect(req, "/institutions");
+		pages_redirect(req, "/institutions");
 		return CORE_OK;
 	}
 	if (strlen(rest) > NAME_MAX_LEN)

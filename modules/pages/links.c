@@ -10,6 +10,30 @@
 #include "core.h"
 #include "pages.h"
 
+int
+pages_is_canon(const struct core_req *req, const char *canon)
+{
+	char *dec = NULL;
+	int same;
+
+	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
+		return 0;
+	same = strcmp(core_req_path(req), dec) == 0;
+	free(dec);
+	return same;
+}
+
+void
+pages_redirect(struct core_req *req, const char *path)
+{
+	const char *q = core_req_query(req);
+	char *loc;
+
+	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
+	core_resp_redirect(req, 301, loc);
+	free(loc);
+}
+
 char *
 pages_abs(const char *base, const char *path)
 {

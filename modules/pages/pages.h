@@ -117,10 +117,18 @@ int pages_beyond_last(struct core_req *, long page, long long total);
 /* ------------------------------------------------------------------ */
 
 /* Canonical paths: core's, so every module links to the same URLs. */
-#define pages_paper_path core_paper_path
-#define pages_researcher_path core_researcher_path
+#define pages_paper_path       core_paper_path
+#define pages_researcher_path  core_researcher_path
 #define pages_institution_path core_institution_path
 /* base + path; caller frees. */
+/*
+ * 1 when the request's path is canon.  canon is percent-encoded (an odd
+ * slug), the request path decoded: compare decoded forms, or such a
+ * page would redirect to itself forever.
+ */
+int pages_is_canon(const struct core_req *, const char *canon);
+/* A 301 to path with the request's query string kept. */
+void pages_redirect(struct core_req *, const char *path);
 char *pages_abs(const char *base, const char *path);
 /* A JSON string of base + path (new reference). */
 json_t *pages_json_abs(const char *base, const char *path);
@@ -312,9 +320,9 @@ struct pages_search_cand {
 	int tier; /* 1 all words, 2 rarer words, 3 vector only */
 	char published[11];
 	long long citations; /* -1 when unknown */
-	double text;	     /* ts_rank(v, q, 1) */
-	double sim;	     /* cosine to the query (0: not indexed) */
-	double score;	     /* set by pages_search_rank() */
+	double text;         /* ts_rank(v, q, 1) */
+	double sim;          /* cosine to the query (0: not indexed) */
+	double score;        /* set by pages_search_rank() */
 	const char *cats;    /* space-separated categories (borrowed) */
 };
 /*
@@ -371,7 +379,7 @@ struct vec_index;
 struct vec_query;
 struct vec_hit;
 struct pages_search_q {
-	const char *q;	 /* the user's text */
+	const char *q;   /* the user's text */
 	const char *pos; /* positive words, space-separated */
 	const char *neg; /* negated words, " or "-joined ("" none) */
 	enum pages_search_sort sort;
@@ -397,12 +405,11 @@ enum core_err pages_search_store_papers(struct core_db *, const char *base,
     int *capped, json_t **facets);
 /* Researchers or institutions by name: a page (n from offset) and the
  * total.  CORE_OK or CORE_EDB. */
-enum core_err pages_search_store_researchers(struct core_db *,
-    const char *base, const char *q, int n, long long offset,
-    json_t **items, long long *total);
+enum core_err pages_search_store_researchers(struct core_db *, const char *base,
+    const char *q, int n, long long offset, json_t **items, long long *total);
 enum core_err pages_search_store_institutions(struct core_db *,
-    const char *base, const char *q, int n, long long offset,
-    json_t **items, long long *total);
+    const char *base, const char *q, int n, long long offset, json_t **items,
+    long long *total);
 
 /* render_search.c */
 void pages_render_search_html(struct core_html *, const struct pages_page *);
@@ -447,21 +454,20 @@ json_t *pages_evidence_apart(const json_t *ids, const json_t *self,
  * [{id, name, url, papers, ids, kept_apart}]}}.  r is a researcher
  * model (id, name_key, url, ids).  CORE_OK or CORE_EDB (logged).
  */
-enum core_err pages_store_evidence_summary(struct core_db *,
-    const char *base, json_t *r);
+enum core_err pages_store_evidence_summary(struct core_db *, const char *base,
+    json_t *r);
 /*
  * A page of the researcher's authorships, newest first: {arxiv_id,
  * title, url, published, categories, position, name_as_written, reason,
  * label, score, shared_coauthors, shared_fields} into *items (new
  * reference) and their number *total.  CORE_OK or CORE_EDB.
  */
-enum core_err pages_store_evidence_papers(struct core_db *,
-    const char *base, long long id, long page, json_t **items,
-    long long *total);
+enum core_err pages_store_evidence_papers(struct core_db *, const char *base,
+    long long id, long page, json_t **items, long long *total);
 /* The summary block (model's "evidence"); compact: the researcher
  * page's rail, a few namesakes only. */
-void pages_html_evidence_summary(struct core_html *,
-    const struct pages_page *, const json_t *ev, int compact);
+void pages_html_evidence_summary(struct core_html *, const struct pages_page *,
+    const json_t *ev, int compact);
 void pages_md_evidence_summary(struct core_buf *, const json_t *ev);
 /* The evidence page. */
 void pages_render_evidence_html(struct core_html *, const struct pages_page *);
@@ -494,8 +500,8 @@ enum core_err pages_store_similar(struct core_db *, const char *base,
 enum core_err pages_similar_attach(struct core_db *, const char *base,
     json_t *m);
 /* The section of the paper page (model's "similar"). */
-void pages_html_similar_section(struct core_html *,
-    const struct pages_page *, const json_t *m);
+void pages_html_similar_section(struct core_html *, const struct pages_page *,
+    const json_t *m);
 void pages_md_similar_section(struct core_buf *, const json_t *m);
 /* The similar papers page. */
 void pages_render_similar_html(struct core_html *, const struct pages_page *);

@@ -8,36 +8,6 @@
 #include "core.h"
 #include "pages.h"
 
-/*
- * 1 when the request's path is canon.  canon is percent-encoded (an odd
- * slug), the request path decoded: compare decoded forms, or such a
- * page would redirect to itself forever.
- */
-static int
-is_canon(const struct core_req *req, const char *canon)
-{
-	char *dec = NULL;
-	int same;
-
-	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
-		return 0;
-	same = strcmp(core_req_path(req), dec) == 0;
-	free(dec);
-	return same;
-}
-
-/* Redirects to path with the request's query string kept. */
-static void
-redirect(struct core_req *req, const char *path)
-{
-	const char *q = core_req_query(req);
-	char *loc;
-
-	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
-	core_resp_redirect(req, 301, loc);
-	free(loc);
-}
-
 enum core_err
 pages_paper(struct core_req *req)
 {
@@ -65,8 +35,8 @@ pages_paper(struct core_req *req)
 	    CORE_OK)
 		return er;
 	canon = pages_paper_path(aid.id, pages_str(m, "slug"));
-	if (aid.version != 0 || !is_canon(req, canon))
-		redirect(req, canon);
+	if (aid.version != 0 || !pages_is_canon(req, canon))
+		pages_redirect(req, canon);
 	else if (core_req_rep(req) == CORE_REP_BIB ||
 	    (er = pages_similar_attach(ctx->db, ctx->base_url, m)) == CORE_OK)
 		er = pages_respond(req, PAGES_PAPER, m);

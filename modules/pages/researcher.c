@@ -10,35 +10,6 @@
 #include "pages.h"
 
 /*
- * 1 when the request's path is canon.  canon is percent-encoded (an odd
- * slug), the request path decoded: compare decoded forms, or such a
- * page would redirect to itself forever.
- */
-static int
-is_canon(const struct core_req *req, const char *canon)
-{
-	char *dec = NULL;
-	int same;
-
-	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
-		return 0;
-	same = strcmp(core_req_path(req), dec) == 0;
-	free(dec);
-	return same;
-}
-
-static void
-redirect(struct core_req *req, const char *path)
-{
-	const char *q = core_req_query(req);
-	char *loc;
-
-	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
-	core_resp_redirect(req, 301, loc);
-	free(loc);
-}
-
-/*
  * The list's path with its filter and sort (not the page), in one fixed
  * order, so that pagination and filter links are stable.  Caller frees.
  */
@@ -93,7 +64,7 @@ pages_researcher(struct core_req *req)
 	enum core_err er;
 
 	if (*rest == '\0') {
-		redirect(req, "/researchers");
+		pages_redirect(req, "/researchers");
 		return CORE_OK;
 	}
 	if (pages_evidence_route(rest))
@@ -108,8 +79,8 @@ pages_researcher(struct core_req *req)
 	    CORE_OK)
 		return er;
 	canon = pages_researcher_path(id, pages_str(m, "slug"));
-	if (!is_canon(req, canon)) {
-		redirect(req, canon);
+	if (!pages_is_canon(req, canon)) {
+		pages_redirect(req, canon);
 		goto out;
 	}
 	if (list_params(req, &sort, &category) != CORE_OK ||

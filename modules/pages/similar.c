@@ -37,31 +37,6 @@ pages_similar_attach(struct core_db *db, const char *base, json_t *m)
 	return er;
 }
 
-/* See paper.c: compare the decoded forms of the paths. */
-static int
-is_canon(const struct core_req *req, const char *canon)
-{
-	char *dec = NULL;
-	int same;
-
-	if (core_url_decode(canon, strlen(canon), 0, &dec, NULL) != CORE_OK)
-		return 0;
-	same = strcmp(core_req_path(req), dec) == 0;
-	free(dec);
-	return same;
-}
-
-static void
-redirect(struct core_req *req, const char *path)
-{
-	const char *q = core_req_query(req);
-	char *loc;
-
-	loc = core_xasprintf("%s%s%s", path, *q != '\0' ? "?" : "", q);
-	core_resp_redirect(req, 301, loc);
-	free(loc);
-}
-
 enum core_err
 pages_similar(struct core_req *req)
 {
@@ -85,8 +60,8 @@ pages_similar(struct core_req *req)
 		return er;
 	ppath = pages_paper_path(aid.id, pages_str(p, "slug"));
 	canon = core_xasprintf("%s%s", ppath, SUFFIX);
-	if (aid.version != 0 || !is_canon(req, canon)) {
-		redirect(req, canon);
+	if (aid.version != 0 || !pages_is_canon(req, canon)) {
+		pages_redirect(req, canon);
 		goto out;
 	}
 	if ((er = pages_store_similar(ctx->db, ctx->base_url, aid.id, &items,
