@@ -2,7 +2,7 @@
 # run.sh -- runs every libFuzzer target in BINDIR, briefly or long.
 #
 #   tests/fuzz/run.sh [--tap] BINDIR SECONDS
-#   tests/fuzz/run.sh --long RUNS [BUDGET] BINDIR
+#   tests/fuzz/run.sh --long RUNS [BUDGET] BINDIR [NAME...]
 #
 # Brief mode runs each target for SECONDS.  With --tap each target is
 # one TAP line ("ok N - fuzz_x: E execs") and the plan comes last, for
@@ -12,19 +12,30 @@
 # time, executions per second, coverage (cov, ft), corpus size and the
 # verdict.  BUDGET, if given, is a total time limit in seconds shared
 # fairly: each target may use the time left divided by the targets
-# left, so a target that is too slow stops early and shows "partial".
+# left, so a target that is too slow stops early and shows "partial";
+# BUDGET 0 means no time limit.  NAMEs (e.g. "oai atom") limit the run
+# to those targets, in that order.
 # Each fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME/, copied
 # to a temporary directory so that the inputs a run discovers do not end
 # up in the repository.  Exits non-zero if any target crashed.  Crash
 # inputs are kept in the temporary directory, whose path is printed (in
 # long mode always, so that the grown corpora can be merged back with
-# -merge=1).
+# -merge=1).  WEFT_FUZZ_WORK=DIR uses DIR (kept) instead of a temporary
+# directory: a long run started again with the same DIR resumes from the
+# corpora it had grown.
+# Per-target libFuzzer flags (-max_len, -dict) are read from
+# tests/fuzz/options ("NAME flags..." lines).  ASan runs with a 16 MB
+# quarantine and 3-frame allocation stacks unless ASAN_OPTIONS says
+# otherwise: the default 256 MB quarantine makes every allocation touch
+# fresh pages (page faults were a third of the XML targets' time); a
+# use after free within one input is still caught, and a crash input
+# rerun by hand gives the full stacks.
 
 set -u
 
 usage() {
 	echo "usage: $0 [--tap] BINDIR SECONDS" >&2
-	echo "       $0 --long RUNS [BUDGET] BINDIR" >&2
+	echo "       $0 --long RUNS [BUDGET] BINDIR [NAME...]" >&2
 	exit 2
 }
 
@@ -43,11 +54,19 @@ case "${1:-}" in
 --long)
 	long=1
 	shift
-	case $# in
-	2) runs=$1 bindir=$2 ;;
-	3) runs=$1 budget=$2 bindir=$3 ;;
-	*) usage ;;
+	[ $# -ge 2 ] || usage
+	runs=$1
+	shift
+	case $1 in
+	*[!0-9]*) ;;
+	*)
+		[ $# -ge 2 ] || usage
+		budget=$1
+		shift
+		;;
 	esac
+	bindir=$1
+	shift
 	;;
 *)
 	[ $# -eq 2 ] || usage
@@ -58,8 +77,23 @@ esac
 case "$runs$budget" in
 *[!0-9]*) usage ;;
 esac
-seeds=$(cd "$(dirname "$0")" && pwd)/corpus
-work=$(mktemp -d "${TMPDIR:-/tmp}/weft-fuzz.XXXXXX") || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+seeds=$here/corpus
+ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:malloc_context_size=3}
+export ASAN_OPTIONS
+
+# flags NAME: the extra libFuzzer flags of fuzz_NAME (paths relative to
+# tests/fuzz made absolute).
+flags() {
+	sed -n "s/^$1[[:space:]][[:space:]]*//p" "$here/options" 2>/dev/null |
+	    sed "s|-dict=|-dict=$here/|g"
+}
+if [ -n "${WEFT_FUZZ_WORK:-}" ]; then
+	work=$WEFT_FUZZ_WORK
+	mkdir -p "$work" || exit 2
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/weft-fuzz.XXXXXX") || exit 2
+fi
 status=0
 ran=0
 
@@ -80,8 +114,8 @@ long_one() {
 	fi
 	log=$work/$2.log
 	t0=$(date +%s)
-	# shellcheck disable=SC2086 # $limit is one word or none
-	"$1" -runs="$runs" $limit -print_final_stats=1 \
+	# shellcheck disable=SC2086,SC2046 # $limit and the flags are words
+	"$1" -runs="$runs" $limit $(flags "$2") -print_final_stats=1 \
 	    -artifact_prefix="$work/crash-$2/" "$3" >"$log" 2>&1
 	rc=$?
 	wall=$(($(date +%s) - t0))
@@ -107,9 +141,23 @@ long_one() {
 	    "${corp:-?}" "$verdict"
 }
 
+# The targets: the NAMEs given (long mode), or every fuzz_* in BINDIR.
+if [ "$long" = 1 ] && [ $# -gt 0 ]; then
+	bins=
+	for name in "$@"; do
+		is_target "$bindir/fuzz_$name" || {
+			echo "no target fuzz_$name in $bindir" >&2
+			exit 2
+		}
+		bins="$bins $bindir/fuzz_$name"
+	done
+else
+	bins=$(ls "$bindir"/fuzz_* 2>/dev/null)
+fi
+
 if [ "$long" = 1 ]; then
 	total=0
-	for bin in "$bindir"/fuzz_*; do
+	for bin in $bins; do
 		is_target "$bin" && total=$((total + 1))
 	done
 	start=$(date +%s)
@@ -119,14 +167,14 @@ if [ "$long" = 1 ]; then
 	    exec/s cov ft corpus verdict
 fi
 
-for bin in "$bindir"/fuzz_*; do
+for bin in $bins; do
 	is_target "$bin" || continue
 	name=$(basename "$bin")
 	name=${name#fuzz_}
 	corpus=$work/corpus-$name
 	mkdir -p "$corpus" "$work/crash-$name"
 	if [ -d "$seeds/$name" ]; then
-		cp "$seeds/$name"/* "$corpus"/ 2>/dev/null
+		cp -n "$seeds/$name"/* "$corpus"/ 2>/dev/null
 	fi
 	if [ "$long" = 1 ]; then
 		long_one "$bin" "$name" "$corpus" $((total - ran))
@@ -134,7 +182,8 @@ for bin in "$bindir"/fuzz_*; do
 		continue
 	fi
 	log=$work/$name.log
-	"$bin" -max_total_time="$secs" -print_final_stats=1 \
+	# shellcheck disable=SC2046 # the flags are words
+	"$bin" -max_total_time="$secs" $(flags "$name") -print_final_stats=1 \
 	    -artifact_prefix="$work/crash-$name/" "$corpus" >"$log" 2>&1
 	rc=$?
 	ran=$((ran + 1))
@@ -167,7 +216,7 @@ fi
 if [ "$long" = 1 ]; then
 	echo "fuzz: $(($(date +%s) - start))s in all; corpora, logs and" \
 	    "crash inputs in $work"
-elif [ "$status" -eq 0 ]; then
+elif [ "$status" -eq 0 ] && [ -z "${WEFT_FUZZ_WORK:-}" ]; then
 	rm -rf "$work"
 else
 	echo "crash inputs and logs kept in $work" >&2
