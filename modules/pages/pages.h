@@ -410,6 +410,12 @@ enum core_err pages_search_store_researchers(struct core_db *, const char *base,
 enum core_err pages_search_store_institutions(struct core_db *,
     const char *base, const char *q, int n, long long offset, json_t **items,
     long long *total);
+/* With no type: the top n researchers and institutions among the close
+ * matches (a word of the name like the query) and how many there are,
+ * in one statement.  CORE_OK or CORE_EDB. */
+enum core_err pages_search_store_few(struct core_db *, const char *base,
+    const char *q, int n, json_t **researchers, long long *rtotal,
+    json_t **institutions, long long *itotal);
 
 /* render_search.c */
 void pages_render_search_html(struct core_html *, const struct pages_page *);

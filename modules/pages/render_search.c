@@ -448,15 +448,17 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 	pages_h_open(h, CORE_TAG_SECTION, "block");
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", label);
 	name_list(h, p, json_object_get(blk, "items"));
+	/* The total counts close matches; the link lists looser ones too. */
 	if (pages_int(blk, "total", 0) >
-	    (long long)json_array_size(json_object_get(blk, "items"))) {
-		more = core_xasprintf("all %s %s →",
+	    (long long)json_array_size(json_object_get(blk, "items")))
+		more = core_xasprintf("all %s close matches and similar %s →",
 		    pages_html_num(num, sizeof(num),
 			pages_int(blk, "total", 0)),
 		    label);
-		pages_h_link(h, rel(p, pages_str(blk, "url")), "caption", more);
-		free(more);
-	}
+	else
+		more = core_xasprintf("similar %s →", label);
+	pages_h_link(h, rel(p, pages_str(blk, "url")), "caption", more);
+	free(more);
 	core_html_pop(h);
 }
 
@@ -679,10 +681,11 @@ md_few(struct core_buf *b, const json_t *blk, const char *label)
 
 	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
 		return;
-	core_buf_printf(b, "\n## %s (%lld)\n\n", label,
-	    pages_int(blk, "total", 0));
+	core_buf_printf(b, "\n## %s (%lld close match%s)\n\n", label,
+	    pages_int(blk, "total", 0),
+	    pages_int(blk, "total", 0) == 1 ? "" : "es");
 	json_array_foreach(json_object_get(blk, "items"), i, v) md_name(b, v);
-	core_buf_puts(b, "\nAll of them: ");
+	core_buf_puts(b, "\nAll of them and similar names: ");
 	core_md_link(b, pages_str(blk, "url"), pages_str(blk, "url"));
 	core_buf_putc(b, '\n');
 }

@@ -610,7 +610,7 @@ out:
 typedef enum core_err (*names_fn)(struct core_db *, const char *, const char *,
     int, long long, json_t **, long long *);
 
-/* Researchers or institutions: the whole result (paged) or a few. */
+/* Researchers or institutions (type=): a page of the result. */
 static enum core_err
 names(struct core_req *req, const struct params *pp, json_t *m,
     enum pages_search_type type, int *sent)
@@ -625,18 +625,6 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 	enum core_err er;
 
 	*sent = 0;
-	if (pp->type == PAGES_SEARCH_ALL) {
-		if ((er = fn(ctx->db, ctx->base_url, pp->q, TOP_FEW, 0, &items,
-			 &total)) != CORE_OK)
-			return er;
-		json_object_set_new(m, pages_search_types[type],
-		    json_pack("{s:I,s:o,s:o}", "total", (json_int_t)total,
-			"items", items, "url",
-			abs_path(ctx->base_url,
-			    search_path(pp, type, PAGES_SEARCH_RELEVANCE,
-				NULL))));
-		return CORE_OK;
-	}
 	if ((er = fn(ctx->db, ctx->base_url, pp->q, PAGES_PER_PAGE,
 		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items, &total)) !=
 	    CORE_OK)
@@ -661,6 +649,37 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 	json_object_set_new(m, "pagination",
 	    pages_pagination(ctx->base_url, lp, pp->page, total));
 	free(lp);
+	return CORE_OK;
+}
+
+/* One block of the page with no type: the close matches' total, the top
+ * few and the link to the type's own (looser) search. */
+static json_t *
+few_block(const char *base, const struct params *pp,
+    enum pages_search_type type, json_t *items, long long total)
+{
+	return json_pack("{s:I,s:o,s:b,s:o}", "total", (json_int_t)total,
+	    "items", items, "close_only", 1, "url",
+	    abs_path(base,
+		search_path(pp, type, PAGES_SEARCH_RELEVANCE, NULL)));
+}
+
+/* With no type: the top few researchers and institutions, one statement. */
+static enum core_err
+few(struct core_req *req, const struct params *pp, json_t *m)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	json_t *r = NULL, *i = NULL;
+	long long rt = 0, it = 0;
+	enum core_err er;
+
+	if ((er = pages_search_store_few(ctx->db, ctx->base_url, pp->q, TOP_FEW,
+		 &r, &rt, &i, &it)) != CORE_OK)
+		return er;
+	json_object_set_new(m, pages_search_types[PAGES_SEARCH_RESEARCHERS],
+	    few_block(ctx->base_url, pp, PAGES_SEARCH_RESEARCHERS, r, rt));
+	json_object_set_new(m, pages_search_types[PAGES_SEARCH_INSTITUTIONS],
+	    few_block(ctx->base_url, pp, PAGES_SEARCH_INSTITUTIONS, i, it));
 	return CORE_OK;
 }
 
@@ -715,10 +734,7 @@ pages_search(struct core_req *req)
 		er = papers(req, &pp, m, &sent);
 		if (er == CORE_OK && !sent && pp.type == PAGES_SEARCH_ALL &&
 		    pp.page == 1)
-			if ((er = names(req, &pp, m, PAGES_SEARCH_RESEARCHERS,
-				 &sent)) == CORE_OK)
-				er = names(req, &pp, m,
-				    PAGES_SEARCH_INSTITUTIONS, &sent);
+			er = few(req, &pp, m);
 		break;
 	}
 	if (er == CORE_OK && !sent)

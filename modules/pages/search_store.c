@@ -384,6 +384,34 @@ names(struct core_db *db, int stmt, const char *q, int n, long long offset,
 	return core_db_exec(db, stmt, params, 3, res);
 }
 
+/* A researcher result from row r: id, name, slug at c, c+1, c+2; papers,
+ * h_index, citations at m, m+1, m+2. */
+static json_t *
+researcher(const char *base, const PGresult *res, int r, int c, int m)
+{
+	long long id = lcell(res, r, c);
+
+	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "researcher",
+	    "id", (json_int_t)id, "name", jtext(res, r, c + 1), "url",
+	    url_of(base, pages_researcher_path(id, PQgetvalue(res, r, c + 2))),
+	    "papers", jint(res, r, m), "h_index", jint(res, r, m + 1),
+	    "citations", jint(res, r, m + 2));
+}
+
+/* An institution result from row r: id, name, slug at c, c+1, c+2;
+ * country and type at t, t+1; researchers at n. */
+static json_t *
+institution(const char *base, const PGresult *res, int r, int c, int t, int n)
+{
+	long long id = lcell(res, r, c);
+
+	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "institution",
+	    "id", (json_int_t)id, "name", jtext(res, r, c + 1), "url",
+	    url_of(base, pages_institution_path(id, PQgetvalue(res, r, c + 2))),
+	    "country", jtext(res, r, t), "institution_type",
+	    jtext(res, r, t + 1), "researchers", jint(res, r, n));
+}
+
 enum core_err
 pages_search_store_researchers(struct core_db *db, const char *base,
     const char *q, int n, long long offset, json_t **items, long long *total)
@@ -399,16 +427,7 @@ pages_search_store_researchers(struct core_db *db, const char *base,
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		long long id = lcell(res, i, 0);
-
-		json_array_append_new(*items,
-		    json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type",
-			"researcher", "id", (json_int_t)id, "name",
-			jtext(res, i, 1), "url",
-			url_of(base,
-			    pages_researcher_path(id, PQgetvalue(res, i, 2))),
-			"papers", jint(res, i, 3), "h_index", jint(res, i, 4),
-			"citations", jint(res, i, 5)));
+		json_array_append_new(*items, researcher(base, res, i, 0, 3));
 		*total = lcell(res, i, 6);
 	}
 	PQclear(res);
@@ -430,17 +449,45 @@ pages_search_store_institutions(struct core_db *db, const char *base,
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		long long id = lcell(res, i, 0);
-
 		json_array_append_new(*items,
-		    json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type",
-			"institution", "id", (json_int_t)id, "name",
-			jtext(res, i, 1), "url",
-			url_of(base,
-			    pages_institution_path(id, PQgetvalue(res, i, 2))),
-			"country", jtext(res, i, 3), "institution_type",
-			jtext(res, i, 4), "researchers", jint(res, i, 5)));
+		    institution(base, res, i, 0, 3, 5));
 		*total = lcell(res, i, 6);
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search_store_few(struct core_db *db, const char *base, const char *q,
+    int n, json_t **researchers, long long *rtotal, json_t **institutions,
+    long long *itotal)
+{
+	PGresult *res = NULL;
+	const char *params[2];
+	char nbuf[16];
+	enum core_err er;
+	int i;
+
+	*researchers = *institutions = NULL;
+	*rtotal = *itotal = 0;
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	params[0] = q;
+	params[1] = nbuf;
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_NAMES_FEW, params, 2,
+		 &res)) != CORE_OK)
+		return er;
+	*researchers = json_array();
+	*institutions = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		if (PQgetvalue(res, i, 0)[0] == 'r') {
+			json_array_append_new(*researchers,
+			    researcher(base, res, i, 1, 4));
+			*rtotal = lcell(res, i, 9);
+		} else {
+			json_array_append_new(*institutions,
+			    institution(base, res, i, 1, 7, 4));
+			*itotal = lcell(res, i, 9);
+		}
 	}
 	PQclear(res);
 	return CORE_OK;

@@ -315,18 +315,34 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- and the papers of $13 (the semantic index's nearest papers, computed by
 -- the worker).  All three are bounded however large the corpus grows.
 -- The pools take the newest (or, $12 = 'citations', the most cited)
--- matches, which PostgreSQL finds by walking an index for common words
--- and through the GIN index for rare ones; the search runs with custom
--- plans (SEARCH_CUSTOM_PLANS) so that the planner sees the words and
--- folds the CASEs of the ORDER BY into one index order.  $4 holds the
--- negated words ("a or b"): the fill and the vector candidates must
--- avoid them too.  Filters $5-$9 are NULL when absent.
+-- matches, found by walking an index in that order (common words) or
+-- through the GIN index and a sort (rare ones); the search runs with
+-- custom plans (SEARCH_CUSTOM_PLANS) so that the planner sees the words
+-- and folds the CASEs of the ORDER BY into one index order.  The
+-- planner's row estimates are good but its costs are not: a walk tests
+-- every row it passes (a TOASTed search_vector each, ~6 us) and it walks
+-- for words in 2 % of the papers, 50-150 ms.  So "walk" decides, from the
+-- document counts in search_terms (independent words): the walk passes
+-- about 100 N / M rows for M matches of N papers, the GIN path visits M
+-- (~3 us each), even at M ~ 14 sqrt(N); the other branch of the pool is
+-- left out at run time (a one-time filter), and its "+ 0" keeps the
+-- planner off the index order.  The fill's words are rare by choice, so
+-- it always takes the GIN path, and tests "not all words" only on its
+-- sorted rows until it has $11 (a lazy per-row subquery, not a filter
+-- over every match).  $4 holds the negated words ("a or b"): the fill
+-- and the vector candidates must avoid them too; the vector candidates
+-- are filtered in the final join, which reads their rows anyway.
+-- Filters $5-$9 are NULL when absent.
 -- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
 -- published, citations, categories (space-separated), ts_rank over the
 -- OR of every positive word ($2) with normalisation 1, pool size.
 
+-- No parallel workers (starting one costs more than these bounded
+-- statements; two cores serve four requests at a time) and no JIT.
 -- name: SEARCH_CUSTOM_PLANS
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
+SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+       set_config('max_parallel_workers_per_gather', '0', true),
+       set_config('jit', 'off', true);
 
 -- The words of $1 (space-separated) whose every lexeme is in fewer than
 -- $2 papers (a lexeme search_terms does not list is rare).  Words that
@@ -341,10 +357,20 @@ SELECT w
           LEFT JOIN search_terms st ON st.lexeme = l) < $2::integer;
 
 -- name: SEARCH_CANDIDATES
-WITH pool AS MATERIALIZED (
-  SELECT p.id
+WITH walk AS MATERIALIZED (
+  SELECT coalesce(cc.papers * exp(sum(ln(least(1.0,
+             coalesce(st.ndoc, 20)::float8 / greatest(cc.papers, 1))))), 0)
+             > 14 * sqrt(cc.papers) AS walk
+    FROM corpus_counts cc
+    LEFT JOIN unnest(tsvector_to_array(to_tsvector('english'::regconfig,
+             weft_unaccent($2)))) AS l ON true
+    LEFT JOIN search_terms st ON st.lexeme = l
+   GROUP BY cc.papers
+), pool AS MATERIALIZED (
+  (SELECT p.id
     FROM papers p
    WHERE $10::integer > 0
+     AND (SELECT walk FROM walk)
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
@@ -361,18 +387,14 @@ WITH pool AS MATERIALIZED (
             CASE WHEN $12::text = 'citations' THEN NULL ELSE p.published END
             DESC,
             p.id DESC
-   LIMIT $10::integer
-), fill AS MATERIALIZED (
-  SELECT p.id
+   LIMIT $10::integer)
+  UNION ALL
+  (SELECT p.id
     FROM papers p
-   WHERE $11::integer > 0
-     AND $3::text <> ''
+   WHERE $10::integer > 0
+     AND NOT (SELECT walk FROM walk)
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
-             weft_unaccent($3))
-     AND NOT p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
-     AND NOT ($4::text <> '' AND p.search_vector @@
-             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
      AND ($6::date IS NULL OR p.published >= $6::date)
      AND ($7::date IS NULL OR p.published <= $7::date)
@@ -382,32 +404,48 @@ WITH pool AS MATERIALIZED (
              JOIN researcher_institutions ri
                ON ri.researcher_id = a.researcher_id
              WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY CASE WHEN $12::text = 'citations' THEN p.citation_count END
-            DESC NULLS LAST,
-            CASE WHEN $12::text = 'citations' THEN NULL ELSE p.published END
-            DESC,
+   ORDER BY CASE WHEN $12::text = 'citations'
+                 THEN p.citation_count + 0 END DESC NULLS LAST,
+            CASE WHEN $12::text = 'citations' THEN NULL
+                 ELSE p.published + 0 END DESC,
             p.id DESC
+   LIMIT $10::integer)
+), fill AS MATERIALIZED (
+  SELECT f.id
+    FROM (SELECT p.id,
+                 CASE WHEN $12::text = 'citations'
+                      THEN p.citation_count + 0 END AS k1,
+                 CASE WHEN $12::text = 'citations' THEN NULL
+                      ELSE p.published + 0 END AS k2
+            FROM papers p
+           WHERE $11::integer > 0
+             AND $3::text <> ''
+             AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+                     weft_unaccent($3))
+             AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+             AND ($6::date IS NULL OR p.published >= $6::date)
+             AND ($7::date IS NULL OR p.published <= $7::date)
+             AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+                     WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+             AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+                     JOIN researcher_institutions ri
+                       ON ri.researcher_id = a.researcher_id
+                     WHERE a.paper_id = p.id
+                       AND ri.institution_id = $9::bigint))
+           ORDER BY k1 DESC NULLS LAST, k2 DESC, p.id DESC
+          OFFSET 0) f
+   WHERE NOT (SELECT x.search_vector @@ websearch_to_tsquery(
+                     'english'::regconfig, weft_unaccent($1))
+                  OR ($4::text <> '' AND x.search_vector @@
+                     websearch_to_tsquery('english'::regconfig,
+                         weft_unaccent($4)))
+                FROM papers x WHERE x.id = f.id)
    LIMIT $11::integer
-), vec AS MATERIALIZED (
-  SELECT p.id
-    FROM unnest($13::bigint[]) AS v(id)
-    JOIN papers p ON p.id = v.id
-   WHERE NOT ($4::text <> '' AND p.search_vector @@
-             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
-     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
-     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
-             JOIN researcher_institutions ri
-               ON ri.researcher_id = a.researcher_id
-             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
 ), hits AS (
   SELECT id, min(tier) AS tier
     FROM (SELECT id, 1 AS tier FROM pool
           UNION ALL SELECT id, 2 FROM fill
-          UNION ALL SELECT id, 3 FROM vec) h
+          UNION ALL SELECT id, 3 FROM unnest($13::bigint[]) AS v(id)) h
    GROUP BY id
 )
 SELECT h.id, h.tier, p.published, p.citation_count,
@@ -415,7 +453,19 @@ SELECT h.id, h.tier, p.published, p.citation_count,
        ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
            weft_unaccent($2)), 1),
        (SELECT count(*) FROM pool)
-  FROM hits h JOIN papers p ON p.id = h.id;
+  FROM hits h JOIN papers p ON p.id = h.id
+ WHERE h.tier < 3
+    OR (NOT ($4::text <> '' AND p.search_vector @@
+             websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
+        AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+        AND ($6::date IS NULL OR p.published >= $6::date)
+        AND ($7::date IS NULL OR p.published <= $7::date)
+        AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+                WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+        AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+                JOIN researcher_institutions ri
+                  ON ri.researcher_id = a.researcher_id
+                WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint)));
 
 -- The cards of one page: papers $1 in that order, with their tiers $3.
 -- Highlights of the positive words ($2, "a or b") are marked with U+E000
@@ -473,6 +523,41 @@ SELECT id, name, slug, country_name, type, researcher_count, count(*) OVER ()
          WHERE i.search_key % k.key OR i.search_key %> k.key) s
  ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
  LIMIT $2::integer OFFSET $3::bigint;
+
+-- The top few ($2) of each for a search with no type, in one statement:
+-- the close matches only, names of which the query is a word or nearly
+-- (%>, word similarity >= 0.6), ranked as above (they rank first there:
+-- a name only similar as a whole scores below 0.6).  The whole-name
+-- similarity (%) is the costly half of the trigram search (its loose
+-- index condition rechecks a thousand names for a common word); the
+-- type=researchers and type=institutions pages keep it.
+-- Columns: kind ('r' or 'i'), id, name, slug, paper_count or
+-- researcher_count, h_index, citations, country_name, type, close
+-- matches of that kind.
+-- name: SEARCH_NAMES_FEW
+WITH k AS (SELECT weft_name_key($1) AS key),
+r AS MATERIALIZED (
+  SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
+         word_similarity(k.key, r.search_key) AS sim
+    FROM k, researchers r
+   WHERE r.paper_count > 0 AND r.search_key %> k.key
+), i AS MATERIALIZED (
+  SELECT i.id, i.name, i.slug, i.country_name, i.type, i.researcher_count,
+         word_similarity(k.key, i.search_key) AS sim
+    FROM k, institutions i
+   WHERE i.search_key %> k.key
+)
+(SELECT 'r', id, name, slug, paper_count, h_index, citations, NULL, NULL,
+        (SELECT count(*) FROM r)
+   FROM r
+  ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
+  LIMIT $2::integer)
+UNION ALL
+(SELECT 'i', id, name, slug, researcher_count, NULL, NULL, country_name,
+        type, (SELECT count(*) FROM i)
+   FROM i
+  ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
+  LIMIT $2::integer);
 
 -- The semantic index file that is current (modules/pages/vindex.c).
 -- name: VECTOR_INDEX_LATEST

@@ -137,8 +137,17 @@ get "/search?q=$(enc "$PLAIN")" -H "Accept: application/json"
 json_is "(.researchers.items | length) > 0" true \
     "no type: the top researchers too"
 json_is "(.institutions | type)" object "no type: institutions block"
+json_is ".researchers.close_only" true "no type: close matches only"
+get "/search?q=$(enc "$IN")&type=institutions" -H "Accept: application/json"
+ALL_IN=$(jq -r .total "$BODY")
+get "/search?q=$(enc "$IN")" -H "Accept: application/json"
+json_is ".institutions.items[0].name" "$IN" \
+    "no type: the institution named first"
+json_is ".institutions.total > 0 and .institutions.total <= $ALL_IN" true \
+    "no type: close matches, at most the type's total ($ALL_IN)"
 get "/search?q=$(enc "$PLAIN")" -H "Accept: text/markdown"
 body_has "## Researchers" "md: researchers block"
+body_has "close match" "md: the block counts close matches"
 
 # The search vector follows the data (triggers), authors included.
 sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
