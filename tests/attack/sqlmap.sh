@@ -31,8 +31,10 @@
 # (/, /rss/latest.xml, /signin) and skipped elsewhere to bound the time.
 # There is no short mode for CI: on this machine a full run takes about
 # an hour (tests/attack/README.md has the figures).  Prints one line per endpoint: its time, the parameters sqlmap
-# found clean, and the verdict ("no injection" or what it found); exits 1
-# if any is injectable, 2 if any endpoint was not tested to the end.
+# found clean, and the verdict ("no injection" or what it found), with
+# the requests nginx logged for it, how many were answered 429 and how
+# many 5xx; exits 1 if any is injectable or answered a 5xx, 2 if any
+# endpoint was not tested to the end.
 set -u
 : "${WEFT_URL:?WEFT_URL must be set}"
 : "${WEFT_VAR:?WEFT_VAR must be set (the stack var directory)}"
@@ -77,13 +79,24 @@ ck="weft_session=$sess"
 # The signed-in forms' CSRF token (it follows from the session, so it
 # stays valid for every request sqlmap makes with that cookie).
 scsrf=$(curl -s -b "$jar" "$WEFT_URL/account" | csrf_of)
-# A signed-out visitor's pre-session cookie and the token of its forms.
-pjar=$out/pjar
-rm -f "$pjar"
-pcsrf=$(curl -s -c "$pjar" -b "$pjar" "$WEFT_URL/signin" | csrf_of)
-pck=$(awk '$6 == "weft_presession" { print $6 "=" $7 }' "$pjar" | tail -1)
-if [ -z "$scsrf" ] || [ -z "$pcsrf" ] || [ -z "$pck" ]; then
-	echo "sqlmap.sh: no CSRF token or pre-session cookie" >&2
+# A signed-out visitor's pre-session cookie and the token of its forms,
+# from a fresh cookie jar for each form (presession NAME: sets pck, pcsrf).
+presession() {
+	local pjar=$out/pjar-$1
+	rm -f "$pjar"
+	pcsrf=$(curl -s -c "$pjar" -b "$pjar" "$WEFT_URL/$1" | csrf_of)
+	pck=$(awk '$6 == "weft_presession" { print $6 "=" $7 }' "$pjar" | tail -1)
+	if [ -z "$pcsrf" ] || [ -z "$pck" ]; then
+		echo "sqlmap.sh: no CSRF token or pre-session cookie on /$1" >&2
+		exit 2
+	fi
+}
+presession signin
+in_ck=$pck in_csrf=$pcsrf
+presession signup
+up_ck=$pck up_csrf=$pcsrf
+if [ -z "$scsrf" ]; then
+	echo "sqlmap.sh: no CSRF token on /account" >&2
 	exit 2
 fi
 # The private feed's token is shown once, after it is made.
@@ -100,9 +113,13 @@ flush="import socket; s = socket.socket(socket.AF_UNIX); s.connect('$redis_sock'
 # The forms: a fixed cookie and its token, kept whatever the answers set
 # (a wrong password is a 401, which sqlmap would otherwise stop at).
 # /signin and /signup are rate limited by nginx per address (600/min in
-# the local configuration, then 429): sqlmap waits 0.11 s between their
-# requests so that every payload reaches the handler.
+# the local configuration, then 429): sqlmap waits between their requests
+# so that every payload reaches the handler -- 0.22 s where it also
+# fetches the form for its token (--csrf-token/--csrf-url: two requests
+# a payload), 0.11 s otherwise.  The 429s of each endpoint are counted
+# from the access log and printed, so a run that hit the limit shows.
 post=("--headers=Origin:$WEFT_URL" --drop-set-cookie --ignore-code=401)
+# shellcheck disable=SC2054 # one option whose value is a comma list
 noh=(--skip=user-agent,referer)
 
 # Each target: a name and sqlmap arguments.  '*' marks a path injection
@@ -129,8 +146,10 @@ targets=(
 	"rss-private|-u $WEFT_URL/rss/feed/${token:-0123abcd}*.xml"
 	"sitemap|-u $WEFT_URL/sitemaps/papers-1*.xml"
 	"signin-get|-u $WEFT_URL/signin?next=%2Fresearchers --cookie=weft_session=x -p user-agent,referer,weft_session,next"
-	"signin|-u $WEFT_URL/signin --data=email=a%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]} --delay=0.11"
-	"signup|-u $WEFT_URL/signup --data=email=b%40example.org&password=0123456789ab&csrf=$pcsrf&next=%2F --cookie=$pck ${post[*]} --delay=0.11"
+	"signin|-u $WEFT_URL/signin --data=email=a%40example.org&password=0123456789ab&csrf=$in_csrf&next=%2F --cookie=$in_ck --csrf-token=csrf --csrf-url=$WEFT_URL/signin ${post[*]} --delay=0.22"
+	"signin-csrf|-u $WEFT_URL/signin --data=email=a%40example.org&password=0123456789ab&csrf=$in_csrf&next=%2F --cookie=$in_ck -p csrf ${post[*]} --delay=0.11"
+	"signup|-u $WEFT_URL/signup --data=email=b%40example.org&password=0123456789ab&csrf=$up_csrf&next=%2F --cookie=$up_ck --csrf-token=csrf --csrf-url=$WEFT_URL/signup ${post[*]} --delay=0.22"
+	"signup-csrf|-u $WEFT_URL/signup --data=email=b%40example.org&password=0123456789ab&csrf=$up_csrf&next=%2F --cookie=$up_ck -p csrf ${post[*]} --delay=0.11"
 	"follow|-u $WEFT_URL/researchers/$rnum/follow --data=csrf=$scsrf&next=%2Fresearchers%2F$rid --cookie=$ck ${post[*]}"
 	"unfollow|-u $WEFT_URL/researchers/$rnum/unfollow --data=csrf=$scsrf&next=%2Fresearchers%2F$rid --cookie=$ck ${post[*]}"
 	"follow-path|-u $WEFT_URL/researchers/$rnum*/follow --data=csrf=$scsrf --cookie=$ck ${post[*]} -p #1*"
@@ -143,6 +162,15 @@ picked() { case "$only" in "  ") ;; *" $1 "*) ;; *) false ;; esac; }
 left=0
 for t in "${targets[@]}"; do picked "${t%%|*}" && left=$((left + 1)); done
 end=$(($(date +%s) + budget))
+alog=$WEFT_VAR/log/nginx-access.log
+alines() { if [ -f "$alog" ]; then wc -l <"$alog"; else echo 0; fi; }
+# status_count FROM CODE-REGEX: access-log lines after line FROM whose
+# status matches.
+status_count() {
+	tail -n +"$(($1 + 1))" "$alog" 2>/dev/null |
+	    grep -cE "\"status\":($2)[,}]"
+}
+treq=0 t429=0 t5xx=0
 bad=0
 incomplete=0
 for t in "${targets[@]}"; do
@@ -156,6 +184,7 @@ for t in "${targets[@]}"; do
 	[ -n "${SQLMAP_PARAMS:-}" ] && extra=(-p "$SQLMAP_PARAMS")
 	[ -n "$dbms" ] && extra+=("--dbms=$dbms")
 	start=$(date +%s)
+	from=$(alines)
 	limit=$(((end - start) / left))
 	[ "$limit" -ge 10 ] || limit=10
 	left=$((left - 1))
@@ -166,6 +195,10 @@ for t in "${targets[@]}"; do
 	    >"$log" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - start))
+	nreq=$(($(alines) - from))
+	n429=$(status_count "$from" 429)
+	n5xx=$(status_count "$from" '5[0-9][0-9]')
+	treq=$((treq + nreq)) t429=$((t429 + n429)) t5xx=$((t5xx + n5xx))
 	clean=$(sed -n "s/.*parameter '\([^']*\)' does not seem to be injectable.*/\1/p" \
 	    "$log" | sort -u | paste -sd, -)
 	if grep -qE 'sqlmap identified the following injection point|is vulnerable' "$log"; then
@@ -180,10 +213,11 @@ for t in "${targets[@]}"; do
 		verdict="inconclusive (rc $rc): $(grep -E '^\[[0-9:]+\] \[(CRITICAL|ERROR)\]' "$log" | tail -1)"
 		incomplete=1
 	fi
-	printf '%-17s %5ss  %s  [clean: %s]\n' "$name" "$secs" "$verdict" \
-	    "${clean:-none}"
+	printf '%-17s %5ss %6s req %4s 429 %3s 5xx  %s  [clean: %s]\n' \
+	    "$name" "$secs" "$nreq" "$n429" "$n5xx" "$verdict" "${clean:-none}"
+	[ "$n5xx" -eq 0 ] || bad=1
 done
-echo "logs in $out"
+echo "total: $treq requests, $t429 answered 429, $t5xx 5xx; logs in $out"
 [ "$bad" = 1 ] && exit 1
 [ "$incomplete" = 1 ] && exit 2
 exit 0
