@@ -491,17 +491,17 @@ void pages_render_evidence_md(struct core_buf *, const struct pages_page *);
 int pages_similar_route(const char *rest);
 enum core_err pages_similar(struct core_req *);
 /*
- * The papers nearest to arxiv_id in the worker's semantic index
+ * The papers nearest to paper_id (papers.id: the paper model's
+ * "paper_id", so no look-up of its own) in the worker's semantic index
  * (pages_vectors()), best first, at most PAGES_SIMILAR_N, the paper
  * itself left out: cards {id (the arXiv id), arxiv_id, title, url,
  * score (cosine), published, categories, authors, ...} into *items (a
  * new reference, also on failure).  Without an index, or when the paper
  * is not in it, the list is empty and *notice (static storage) says
- * why; otherwise *notice is NULL.  CORE_OK, CORE_ENOTFOUND (no such
- * paper) or CORE_EDB (logged).
+ * why; otherwise *notice is NULL.  CORE_OK or CORE_EDB (logged).
  */
 enum core_err pages_store_similar(struct core_db *, const char *base,
-    const char *arxiv_id, json_t **items, const char **notice);
+    long long paper_id, json_t **items, const char **notice);
 /* Sets the paper model m's "similar" and "similar_notice". */
 enum core_err pages_similar_attach(struct core_db *, const char *base,
     json_t *m);

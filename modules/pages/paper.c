@@ -38,8 +38,11 @@ pages_paper(struct core_req *req)
 	if (aid.version != 0 || !pages_is_canon(req, canon))
 		pages_redirect(req, canon);
 	else if (core_req_rep(req) == CORE_REP_BIB ||
-	    (er = pages_similar_attach(ctx->db, ctx->base_url, m)) == CORE_OK)
+	    (er = pages_similar_attach(ctx->db, ctx->base_url, m)) == CORE_OK) {
+		/* The internal id is not part of the representations. */
+		json_object_del(m, "paper_id");
 		er = pages_respond(req, PAGES_PAPER, m);
+	}
 	free(canon);
 	json_decref(m);
 	return er;

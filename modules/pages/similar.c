@@ -27,7 +27,7 @@ pages_similar_attach(struct core_db *db, const char *base, json_t *m)
 	json_t *items = NULL;
 	enum core_err er;
 
-	er = pages_store_similar(db, base, pages_str(m, "arxiv_id"), &items,
+	er = pages_store_similar(db, base, pages_int(m, "paper_id", 0), &items,
 	    &notice);
 	if (er == CORE_OK) {
 		json_object_set_new(m, "similar", items);
@@ -64,8 +64,8 @@ pages_similar(struct core_req *req)
 		pages_redirect(req, canon);
 		goto out;
 	}
-	if ((er = pages_store_similar(ctx->db, ctx->base_url, aid.id, &items,
-		 &notice)) != CORE_OK)
+	if ((er = pages_store_similar(ctx->db, ctx->base_url,
+		 pages_int(p, "paper_id", 0), &items, &notice)) != CORE_OK)
 		goto out;
 	m = json_pack("{s:s,s:o,s:{s:O,s:O,s:O,s:O},s:o,s:o}", "type",
 	    "similar_papers", "url", pages_json_abs(ctx->base_url, canon),

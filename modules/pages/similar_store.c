@@ -100,7 +100,7 @@ card(const char *base, const PGresult *res, int r, double score)
 }
 
 enum core_err
-pages_store_similar(struct core_db *db, const char *base, const char *arxiv_id,
+pages_store_similar(struct core_db *db, const char *base, long long pid,
     json_t **items, const char **notice)
 {
 	const struct vec_index *idx;
@@ -110,8 +110,7 @@ pages_store_similar(struct core_db *db, const char *base, const char *arxiv_id,
 	const char *params[1];
 	json_t *a;
 	size_t n = 0, i;
-	long long pid;
-	enum core_err er;
+	enum core_err er = CORE_OK;
 	int r;
 
 	*items = a = json_array();
@@ -121,17 +120,6 @@ pages_store_similar(struct core_db *db, const char *base, const char *arxiv_id,
 			  "no similar papers can be listed.";
 		return CORE_OK;
 	}
-	params[0] = arxiv_id;
-	if ((er = core_db_exec(db, PAGES_SQL_SIMILAR_PAPER_ID, params, 1,
-		 &res)) != CORE_OK)
-		goto out;
-	if (PQntuples(res) != 1) {
-		er = CORE_ENOTFOUND;
-		goto out;
-	}
-	pid = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
-	res = NULL;
 	switch (
 	    vec_similar(idx, (int64_t)pid, PAGES_SIMILAR_N + SLACK, hits, &n)) {
 	case CORE_OK:

@@ -343,6 +343,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 		goto out;
 	}
 	o = json_object();
+	/* Internal (similar papers start from it); paper.c removes it. */
+	json_object_set_new(o, "paper_id", json_integer(lval(res, 0, 0)));
 	json_object_set_new(o, "type", json_string("paper"));
 	json_object_set_new(o, "arxiv_id", jtext(res, 0, 1));
 	u = url_paper(base, val(res, 0, 1), val(res, 0, 3));

@@ -14,8 +14,10 @@
 
 -- name: RSS_LATEST
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
-       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-          FROM authorships a WHERE a.paper_id = p.id)::text,
+       coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
+                (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
+                                 '[]')
+                   FROM authorships a WHERE a.paper_id = p.id)::text),
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
@@ -25,8 +27,10 @@ SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
 
 -- name: RSS_CATEGORY
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
-       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-          FROM authorships a WHERE a.paper_id = p.id)::text,
+       coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
+                (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
+                                 '[]')
+                   FROM authorships a WHERE a.paper_id = p.id)::text),
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
@@ -36,8 +40,10 @@ SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
 
 -- name: RSS_RESEARCHER
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
-       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-          FROM authorships a WHERE a.paper_id = p.id)::text,
+       coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
+                (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
+                                 '[]')
+                   FROM authorships a WHERE a.paper_id = p.id)::text),
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
@@ -49,8 +55,10 @@ SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
 -- Papers of the researchers who work (or worked) at the institution.
 -- name: RSS_INSTITUTION
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
-       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-          FROM authorships a WHERE a.paper_id = p.id)::text,
+       coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
+                (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
+                                 '[]')
+                   FROM authorships a WHERE a.paper_id = p.id)::text),
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p
@@ -150,8 +158,10 @@ SELECT user_id::text
 -- Papers of the researchers a user follows.
 -- name: RSS_USER
 SELECT p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
-       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-          FROM authorships a WHERE a.paper_id = p.id)::text,
+       coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
+                (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
+                                 '[]')
+                   FROM authorships a WHERE a.paper_id = p.id)::text),
        floor(extract(epoch FROM p.published))::bigint,
        floor(extract(epoch FROM p.modified_at))::bigint
   FROM papers p

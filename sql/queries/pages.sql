@@ -40,11 +40,16 @@ SELECT * FROM (
        (SELECT id, arxiv_id, title, slug, published, primary_category,
                to_json(categories)::text, citation_count, author_count,
                fully_matched,
-               (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                ORDER BY a.position)
-                  FROM authorships a
-                  LEFT JOIN researchers r ON r.id = a.researcher_id
-                 WHERE a.paper_id = p.id AND a.position <= 12)::text
+               coalesce((SELECT c.authors FROM paper_cards c
+                          WHERE c.paper_id = p.id),
+                        (SELECT json_agg(json_build_array(a.raw_name, r.id,
+                                                          r.slug)
+                                         ORDER BY a.position)
+                           FROM authorships a
+                           LEFT JOIN researchers r
+                             ON r.id = a.researcher_id
+                          WHERE a.paper_id = p.id
+                            AND a.position <= 12)::text)
           FROM papers p
          WHERE published IS NOT NULL
          ORDER BY published DESC, id DESC
@@ -53,11 +58,16 @@ SELECT * FROM (
        (SELECT id, arxiv_id, title, slug, published, primary_category,
                to_json(categories)::text, citation_count, author_count,
                fully_matched,
-               (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                ORDER BY a.position)
-                  FROM authorships a
-                  LEFT JOIN researchers r ON r.id = a.researcher_id
-                 WHERE a.paper_id = p.id AND a.position <= 12)::text
+               coalesce((SELECT c.authors FROM paper_cards c
+                          WHERE c.paper_id = p.id),
+                        (SELECT json_agg(json_build_array(a.raw_name, r.id,
+                                                          r.slug)
+                                         ORDER BY a.position)
+                           FROM authorships a
+                           LEFT JOIN researchers r
+                             ON r.id = a.researcher_id
+                          WHERE a.paper_id = p.id
+                            AND a.position <= 12)::text)
           FROM papers p
          WHERE published IS NULL
          ORDER BY id DESC
@@ -88,31 +98,43 @@ SELECT count(*)
                 WHERE a.paper_id = p.id AND a.researcher_id = $1::bigint)
    AND p.categories @> ARRAY[$2::text];
 
+-- Newest first: the page's range of authorships_researcher_newest (0011:
+-- published is copied into authorships), read up to the page's end and
+-- joined to papers, not every paper of the researcher sorted; the total
+-- is an index-only count.  DISTINCT: one row for a paper on which the
+-- researcher holds two positions.
 -- name: RESEARCHER_PAPERS_NEWEST
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
+SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+       to_json(p.categories)::text, p.citation_count, p.author_count,
+       p.fully_matched,
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
+       (SELECT count(DISTINCT a.paper_id)
           FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text,
-       count(*) OVER ()
-  FROM papers p
- WHERE p.id IN (SELECT a.paper_id FROM authorships a
-                 WHERE a.researcher_id = $1::bigint)
- ORDER BY published DESC NULLS LAST, id DESC
- LIMIT $2::integer OFFSET $3::bigint;
-
+         WHERE a.researcher_id = $1::bigint)
+  FROM (SELECT DISTINCT a.published, a.paper_id
+          FROM authorships a
+         WHERE a.researcher_id = $1::bigint
+         ORDER BY a.published DESC NULLS LAST, a.paper_id DESC
+         LIMIT $2::integer OFFSET $3::bigint) l
+  JOIN papers p ON p.id = l.paper_id
+ ORDER BY l.published DESC NULLS LAST, l.paper_id DESC;
 -- name: RESEARCHER_PAPERS_CITATIONS
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
-          FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -124,11 +146,13 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
-          FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -141,11 +165,13 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
-          FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text,
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -267,11 +293,13 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, count(*) OVER ()
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
-          FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text)
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -579,8 +607,12 @@ SELECT version, path
 --            namesakes (or that an external id placed), if any
 --   same:    [[id, name, slug, papers, openalex, orcid, s2, total,
 --              seed...]] the other researchers with this name key
--- $1 researcher id, $2 its name_key, $3 co-authors, $4 namesakes at most.
--- Every part walks authorships_researcher or researchers_name_key.
+-- $1 researcher id, $2 its name_key, $3 co-authors (at most 12), $4
+-- namesakes at most.  reasons is an index-only range of
+-- authorships_researcher_newest, seed and the namesakes' seeds walk
+-- authorships_seed (0011); co is researcher_stats.evidence_co (0011,
+-- refreshed with the co-author pairs, as current as the co-author block),
+-- computed here only for a researcher the refresh has not seen yet.
 -- name: EVIDENCE_SUMMARY
 WITH mine AS MATERIALIZED (
 	SELECT paper_id, match_reason, match_score
@@ -603,19 +635,31 @@ SELECT json_build_object(
 		                   round(min(match_score)::numeric, 2) AS mn
 		              FROM mine
 		             GROUP BY 1) g),
-	'co', (SELECT json_agg(json_build_array(r.id, r.name, r.slug, c.n)
-	                       ORDER BY c.n DESC, r.id)
-		 FROM (SELECT a2.researcher_id AS id,
-		              count(DISTINCT a2.paper_id) AS n
-		         FROM mine m
-		         JOIN authorships a2 ON a2.paper_id = m.paper_id
-		                            AND a2.researcher_id <> $1::bigint
-		        GROUP BY 1
-		       HAVING count(DISTINCT a2.paper_id) > 1
-		          AND bool_or(m.match_reason = 'coauthors')
-		        ORDER BY 2 DESC, 1
-		        LIMIT $3::integer) c
-		 JOIN researchers r ON r.id = c.id),
+	'co', CASE WHEN EXISTS (SELECT 1 FROM researcher_stats
+	                         WHERE researcher_id = $1::bigint
+	                           AND evidence_co IS NOT NULL)
+	      THEN (SELECT json_agg(json_build_array(r.id, r.name, r.slug,
+	                                             (e.x ->> 1)::bigint)
+	                            ORDER BY e.o)
+		      FROM researcher_stats s,
+		           json_array_elements(s.evidence_co)
+		           WITH ORDINALITY AS e(x, o)
+		      JOIN researchers r ON r.id = (e.x ->> 0)::bigint
+		     WHERE s.researcher_id = $1::bigint
+		       AND e.o <= $3::integer)
+	      ELSE (SELECT json_agg(json_build_array(r.id, r.name, r.slug, c.n)
+	                            ORDER BY c.n DESC, r.id)
+		      FROM (SELECT a2.researcher_id AS id,
+		                   count(DISTINCT a2.paper_id) AS n
+		              FROM mine m
+		              JOIN authorships a2 ON a2.paper_id = m.paper_id
+		                                 AND a2.researcher_id <> $1::bigint
+		             GROUP BY 1
+		            HAVING count(DISTINCT a2.paper_id) > 1
+		               AND bool_or(m.match_reason = 'coauthors')
+		             ORDER BY 2 DESC, 1
+		             LIMIT $3::integer) c
+		      JOIN researchers r ON r.id = c.id) END,
 	'seed', (SELECT json_build_array(a.match_reason,
 	                                 round(a.match_score::numeric, 2),
 	                                 p.arxiv_id, p.title, p.slug,
@@ -712,11 +756,6 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 -- (libvectors) gives the nearest papers' ids, best first; PostgreSQL
 -- only turns them into cards.
 
--- name: SIMILAR_PAPER_ID
-SELECT id
-  FROM papers
- WHERE arxiv_id = $1;
-
 -- Cards for a '{3,1,2}' array of paper ids, in the array's order (ids no
 -- longer in papers drop out).  Columns: the paper card columns, then the
 -- first 12 authors as json text [[raw_name, id, slug]].
@@ -724,11 +763,13 @@ SELECT id
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        to_json(p.categories)::text, p.citation_count, p.author_count,
        p.fully_matched,
-       (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                        ORDER BY a.position)
-          FROM authorships a
-          LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)::text
+       coalesce((SELECT c.authors FROM paper_cards c
+                  WHERE c.paper_id = p.id),
+                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                                 ORDER BY a.position)
+                   FROM authorships a
+                   LEFT JOIN researchers r ON r.id = a.researcher_id
+                  WHERE a.paper_id = p.id AND a.position <= 12)::text)
   FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
   JOIN papers p ON p.id = s.id
  ORDER BY s.n;
