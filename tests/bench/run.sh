@@ -17,6 +17,10 @@
 # workers after 1,000 and after leak-requests (default 100000; 0 skips)
 # cold requests spread over the measured pages (issue 6: within 10 %).
 #
+# In cold mode a "floor" row measures the 301 of /researchers/{id}: the
+# whole stack with one primary-key look-up and a tiny answer, the best
+# ratio a page rendered from PostgreSQL can reach on this machine.
+#
 # Each row ends with PASS or FAIL against issue 6's targets: hot >= 0.8x
 # static; cold >= 0.12x static and p99 < 50 ms; the leak check within
 # 10 %.  The exit status is 0 when every row passed.
@@ -146,6 +150,16 @@ for mode in $modes; do
 		    "$(verdict "$mode" "$r" "$p99" "$bad")" \
 		    "$( [ "$bad" -gt 0 ] && echo "  ($bad non-2xx)")"
 	done
+	# The floor of a page rendered from PostgreSQL: /researchers/{id}
+	# is nginx -> a worker -> one primary-key look-up -> a 301 of 187
+	# bytes, against the static researcher page (information, no target).
+	if [ "$mode" = cold ]; then
+		read -r srps _ sp99 _ < <(measure "http://127.0.0.1:$sport/researcher")
+		read -r rps p50 p99 _ < <(measure "$base/researchers/$rid")
+		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s\n' cold floor \
+		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$(ratio "$rps" "$srps")" \
+		    "(the best any cold page can do)"
+	fi
 done
 echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(db "SELECT count(*) FROM papers") papers; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
 
