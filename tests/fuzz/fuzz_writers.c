@@ -156,24 +156,37 @@ check_html_text(const char *s, size_t n)
 	core_buf_free(&want);
 }
 
-/* Returns the decoded value of attribute name="..." in tag text t. */
+/*
+ * Returns the decoded value of attribute name="..." in tag text t ("<tag
+ * a="..." b="...">"), walking the attributes in order: a search for
+ * ' name="' would also find it inside another attribute's value (an alt
+ * text "x href=").  cmark quotes every value with '"'.
+ */
 static int
 attr_value(const char *t, const char *name, struct core_buf *v)
 {
-	const char *p, *e;
-	char pat[32];
+	const char *p = t + 1, *e;
+	size_t n;
 
 	core_buf_reset(v);
-	snprintf(pat, sizeof(pat), " %s=\"", name);
-	if ((p = strstr(t, pat)) == NULL)
-		return 0;
-	p += strlen(pat);
-	if ((e = strchr(p, '"')) == NULL)
-		abort(); /* an attribute that never ends */
-	unescape(v, p, (size_t)(e - p));
-	core_buf_putc(v, '\0');
-	v->len--;
-	return 1;
+	p += strspn(p, "/abcdefghijklmnopqrstuvwxyz0123456789");
+	for (;;) {
+		p += strspn(p, " ");
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyz-");
+		if (n == 0)
+			return 0; /* "/>" or ">": no more attributes */
+		if (p[n] != '=' || p[n + 1] != '"')
+			abort(); /* cmark writes name="value" only */
+		if ((e = strchr(p + n + 2, '"')) == NULL)
+			abort(); /* an attribute that never ends */
+		if (strlen(name) == n && strncmp(p, name, n) == 0) {
+			unescape(v, p + n + 2, (size_t)(e - (p + n + 2)));
+			core_buf_putc(v, '\0');
+			v->len--;
+			return 1;
+		}
+		p = e + 1;
+	}
 }
 
 /*
