@@ -70,9 +70,11 @@ $(B)/gen/%_sql.h $(B)/gen/%_sql.c: sql/queries/%.sql sql/stmts.awk
 
 # Long SQL statements exceed C99's 4095-byte string minimum; gcc and
 # clang take them.
+# A statement's {{NAME}} is a macro of modules/<m>/<m>.h (stmts.awk).
 $(B)/gen/%.o: $(B)/gen/%.c
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Wno-overlength-strings -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -Imodules/$(*F:_sql=) -Wno-overlength-strings \
+	    -c -o $@ $<
 
 # ---------------------------------------------------------------- host
 HOST_SRCS := $(wildcard modules/host/*.c)

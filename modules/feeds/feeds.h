@@ -187,12 +187,13 @@ struct feeds_subject {
 void feeds_subject_free(struct feeds_subject *);
 
 /*
- * Each loads up to limit items, newest first, into *items / *n (the
- * caller frees each with feeds_feed_free() through a feed, or with
- * feeds_items_free()).  CORE_EDB (logged) on failure.
+ * Each loads up to limit items (the latest: FEEDS_RSS_ITEMS), newest
+ * first, into *items / *n (the caller frees each with feeds_feed_free()
+ * through a feed, or with feeds_items_free()).  CORE_EDB (logged) on
+ * failure.
  */
-enum core_err feeds_load_latest(struct core_db *, int limit,
-    struct feeds_item **items, size_t *n);
+enum core_err feeds_load_latest(struct core_db *, struct feeds_item **items,
+    size_t *n);
 enum core_err feeds_load_category(struct core_db *, const char *cat, int limit,
     struct feeds_item **items, size_t *n);
 enum core_err feeds_load_researcher(struct core_db *, long long id, int limit,

@@ -161,8 +161,7 @@ feeds_rss_latest(struct core_req *r)
 	enum core_err er;
 
 	memset(&f, 0, sizeof(f));
-	if ((er = feeds_load_latest(ctx->db, FEEDS_RSS_ITEMS, &f.items,
-		 &f.nitems)) != CORE_OK)
+	if ((er = feeds_load_latest(ctx->db, &f.items, &f.nitems)) != CORE_OK)
 		goto out;
 	f.title = core_xstrdup("weft: latest papers");
 	f.link = core_abs_url(r, "/");

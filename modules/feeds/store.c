@@ -57,7 +57,8 @@ feeds_items_free(struct feeds_item *items, size_t n)
 }
 
 /*
- * Runs an item statement with (limit, arg) — arg NULL for none — and
+ * Runs an item statement with (limit, arg) as its parameters -- limit 0
+ * for a statement with its limit written in, arg NULL for none -- and
  * copies the rows out (PQgetvalue() dies with the result).
  */
 static enum core_err
@@ -69,15 +70,17 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 	const char *params[2];
 	char lim[16];
 	enum core_err er;
-	int i, n;
+	int i, n = 0;
 
 	*itemsp = NULL;
 	*np = 0;
-	snprintf(lim, sizeof(lim), "%d", limit);
-	params[0] = lim;
-	params[1] = arg;
-	if ((er = core_db_exec(db, stmt, params, arg != NULL ? 2 : 1, &res)) !=
-	    CORE_OK)
+	if (limit > 0) {
+		snprintf(lim, sizeof(lim), "%d", limit);
+		params[n++] = lim;
+	}
+	if (arg != NULL)
+		params[n++] = arg;
+	if ((er = core_db_exec(db, stmt, params, n, &res)) != CORE_OK)
 		goto out;
 	n = PQntuples(res);
 	items = core_xcalloc((size_t)n + 1, sizeof(*items));
@@ -99,10 +102,9 @@ out:
 }
 
 enum core_err
-feeds_load_latest(struct core_db *db, int limit, struct feeds_item **items,
-    size_t *n)
+feeds_load_latest(struct core_db *db, struct feeds_item **items, size_t *n)
 {
-	return load_items(db, FEEDS_SQL_RSS_LATEST, limit, NULL, items, n);
+	return load_items(db, FEEDS_SQL_RSS_LATEST, 0, NULL, items, n);
 }
 
 enum core_err

@@ -13,10 +13,6 @@
 #include "pages.h"
 #include "pages_sql.h"
 
-/* Co-authors named in the summary, and namesakes listed with a reason. */
-#define EV_COAUTHORS_MAX 3
-#define EV_NAMESAKES_MAX 12
-
 static const char *
 cell(const PGresult *res, int r, int c)
 {
@@ -150,22 +146,18 @@ enum core_err
 pages_store_evidence_summary(struct core_db *db, const char *base, json_t *r)
 {
 	PGresult *res = NULL;
-	const char *params[4];
-	char idbuf[24], nc[16], ns[16], *p;
+	const char *params[2];
+	char idbuf[24], *p;
 	json_t *d = NULL, *ev, *items, *row, *self, *ids;
 	long long total = 0;
 	size_t i;
 	enum core_err er;
 
 	snprintf(idbuf, sizeof(idbuf), "%lld", pages_int(r, "id", 0));
-	snprintf(nc, sizeof(nc), "%d", EV_COAUTHORS_MAX);
-	snprintf(ns, sizeof(ns), "%d", EV_NAMESAKES_MAX);
 	params[0] = idbuf;
 	params[1] =
 	    pages_str(r, "name_key") != NULL ? pages_str(r, "name_key") : "";
-	params[2] = nc;
-	params[3] = ns;
-	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_SUMMARY, params, 4,
+	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_SUMMARY, params, 2,
 		 &res)) != CORE_OK)
 		goto out;
 	/* json_is_object() is a macro that evaluates its argument twice:

@@ -17,8 +17,8 @@ pages_home(struct core_req *req)
 		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
 	if ((er = pages_store_counts(ctx->db, &counts)) != CORE_OK ||
-	    (er = pages_store_latest(ctx->db, ctx->base_url, PAGES_PER_PAGE,
-		 &latest)) != CORE_OK)
+	    (er = pages_store_latest(ctx->db, ctx->base_url, &latest)) !=
+		CORE_OK)
 		goto out;
 	m = json_pack("{s:s,s:o,s:o,s:o,s:o}", "type", "home", "url",
 	    pages_json_abs(ctx->base_url, "/"), "search",

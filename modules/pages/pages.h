@@ -16,8 +16,22 @@
 
 #include "core.h"
 
-/* Items per page in every list. */
+/*
+ * Items per page in every list.  This and the limits below are written
+ * into the statements of sql/queries/pages.sql as {{NAME}} (stmts.awk):
+ * integer literals only.
+ */
 #define PAGES_PER_PAGE 24
+/* Authors shown on a paper card; the card says how many more there are. */
+#define PAGES_CARD_AUTHORS 12
+/* Side blocks of the researcher page. */
+#define PAGES_FIELDS_MAX       12
+#define PAGES_SAME_NAME_MAX    12
+#define PAGES_INSTITUTIONS_MAX 12
+#define PAGES_COAUTHORS_MAX    24
+/* Co-authors named in the evidence summary; namesakes listed with a reason. */
+#define PAGES_EV_COAUTHORS_MAX 3
+#define PAGES_EV_NAMESAKES_MAX 12
 /* The highest ?page= we accept; beyond it the request is malformed. */
 #define PAGES_MAX_PAGE 100000
 
@@ -167,8 +181,8 @@ void pages_excerpt(struct core_buf *b, const char *s, size_t max);
 /* The paper with canonical arXiv id: every field, authors and versions. */
 enum core_err pages_store_paper(struct core_db *, const char *base,
     const char *arxiv_id, json_t **out);
-/* The newest n papers as cards. */
-enum core_err pages_store_latest(struct core_db *, const char *base, int n,
+/* The newest PAGES_PER_PAGE papers as cards. */
+enum core_err pages_store_latest(struct core_db *, const char *base,
     json_t **out);
 /* {"papers":N,"researchers":N,"institutions":N} */
 enum core_err pages_store_counts(struct core_db *, json_t **out);

@@ -16,13 +16,6 @@
 #include "pages.h"
 #include "pages_sql.h"
 
-/* Authors shown on a paper card; the card says how many more there are. */
-#define CARD_AUTHORS 12
-/* Side blocks of the researcher page. */
-#define FIELDS_MAX       12
-#define SAME_NAME_MAX    12
-#define INSTITUTIONS_MAX 12
-#define COAUTHORS_MAX    24
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
 #define INST_PAPERS_MAX      24
@@ -232,7 +225,7 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 		core_buf_printf(&ids, "%s%lld", i ? "," : "", pid[i]);
 	}
 	core_buf_putc(&ids, '}');
-	snprintf(nbuf, sizeof(nbuf), "%d", CARD_AUTHORS);
+	snprintf(nbuf, sizeof(nbuf), "%d", PAGES_CARD_AUTHORS);
 	params[0] = core_buf_cstr(&ids);
 	params[1] = nbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_CARD_AUTHORS, params, 2, &ar)) !=
@@ -407,14 +400,9 @@ out:
 }
 
 enum core_err
-pages_store_latest(struct core_db *db, const char *base, int n, json_t **out)
+pages_store_latest(struct core_db *db, const char *base, json_t **out)
 {
-	const char *params[1];
-	char nbuf[16];
-
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	params[0] = nbuf;
-	return card_query(db, base, PAGES_SQL_LATEST_PAPERS, params, 1, out,
+	return card_query(db, base, PAGES_SQL_LATEST_PAPERS, NULL, 0, out,
 	    NULL);
 }
 
@@ -664,25 +652,17 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
     const char *rpath, json_t *r)
 {
 	PGresult *res = NULL;
-	const char *params[6];
-	char idbuf[24], nf[16], ns[16], ni[16], nc[16];
+	const char *params[2];
+	char idbuf[24];
 	json_t *d = NULL, *pos;
 	enum core_err er;
 
 	snprintf(idbuf, sizeof(idbuf), "%lld", pages_int(r, "id", 0));
-	snprintf(nf, sizeof(nf), "%d", FIELDS_MAX);
-	snprintf(ns, sizeof(ns), "%d", SAME_NAME_MAX);
-	snprintf(ni, sizeof(ni), "%d", INSTITUTIONS_MAX);
-	snprintf(nc, sizeof(nc), "%d", COAUTHORS_MAX);
 	params[0] = idbuf;
 	params[1] = pages_str(r, "name_key");
 	if (params[1] == NULL)
 		params[1] = "";
-	params[2] = nf;
-	params[3] = ns;
-	params[4] = ni;
-	params[5] = nc;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BLOCKS, params, 6,
+	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BLOCKS, params, 2,
 		 &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) != 1 || (d = jjson(res, 0, 0, NULL)) == NULL ||

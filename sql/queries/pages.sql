@@ -9,6 +9,17 @@
 --            fetches them with CARD_AUTHORS)
 --   total:   count(*) OVER (), the length of the whole list
 
+-- The first 12 authors of paper p as json text, [[raw_name, id, slug]]:
+-- the row paper_cards keeps (0011), or the live list while a write has
+-- left it stale.
+-- fragment: CARD_AUTHOR_LIST
+coalesce((SELECT c.authors FROM paper_cards c WHERE c.paper_id = p.id),
+         (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+                          ORDER BY a.position)
+            FROM authorships a
+            LEFT JOIN researchers r ON r.id = a.researcher_id
+           WHERE a.paper_id = p.id AND a.position <= {{PAGES_CARD_AUTHORS}})::text)
+
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
@@ -40,39 +51,21 @@ SELECT * FROM (
        (SELECT id, arxiv_id, title, slug, published, primary_category,
                to_json(categories)::text, citation_count, author_count,
                fully_matched,
-               coalesce((SELECT c.authors FROM paper_cards c
-                          WHERE c.paper_id = p.id),
-                        (SELECT json_agg(json_build_array(a.raw_name, r.id,
-                                                          r.slug)
-                                         ORDER BY a.position)
-                           FROM authorships a
-                           LEFT JOIN researchers r
-                             ON r.id = a.researcher_id
-                          WHERE a.paper_id = p.id
-                            AND a.position <= 12)::text)
+               {{CARD_AUTHOR_LIST}}
           FROM papers p
          WHERE published IS NOT NULL
          ORDER BY published DESC, id DESC
-         LIMIT $1::integer)
+         LIMIT {{PAGES_PER_PAGE}})
        UNION ALL
        (SELECT id, arxiv_id, title, slug, published, primary_category,
                to_json(categories)::text, citation_count, author_count,
                fully_matched,
-               coalesce((SELECT c.authors FROM paper_cards c
-                          WHERE c.paper_id = p.id),
-                        (SELECT json_agg(json_build_array(a.raw_name, r.id,
-                                                          r.slug)
-                                         ORDER BY a.position)
-                           FROM authorships a
-                           LEFT JOIN researchers r
-                             ON r.id = a.researcher_id
-                          WHERE a.paper_id = p.id
-                            AND a.position <= 12)::text)
+               {{CARD_AUTHOR_LIST}}
           FROM papers p
          WHERE published IS NULL
          ORDER BY id DESC
-         LIMIT $1::integer)) AS l
- LIMIT $1::integer;
+         LIMIT {{PAGES_PER_PAGE}})) AS l
+ LIMIT {{PAGES_PER_PAGE}};
 
 -- Kept by triggers (0007): count(*) would scan three tables.
 -- name: CORPUS_COUNTS
@@ -107,13 +100,7 @@ SELECT count(*)
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        to_json(p.categories)::text, p.citation_count, p.author_count,
        p.fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
+       {{CARD_AUTHOR_LIST}},
        (SELECT count(DISTINCT a.paper_id)
           FROM authorships a
          WHERE a.researcher_id = $1::bigint)
@@ -128,13 +115,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
+       {{CARD_AUTHOR_LIST}},
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -146,13 +127,7 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
+       {{CARD_AUTHOR_LIST}},
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -165,13 +140,7 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text),
+       {{CARD_AUTHOR_LIST}},
        count(*) OVER ()
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
@@ -195,7 +164,9 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- researcher's paper count.  A researcher not yet counted there has no
 -- pos, fields, co-authors or timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
--- institutions and co-authors are $3, $4, $5 and $6.
+-- institutions and co-authors are written in (pages.h): with no LIMIT
+-- parameter PostgreSQL keeps one plan for the statement instead of
+-- planning it at every execution (0.5 ms, as long as running it).
 -- name: RESEARCHER_BLOCKS
 WITH s AS MATERIALIZED (
 	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
@@ -208,7 +179,7 @@ WITH s AS MATERIALIZED (
 	  JOIN researchers r ON r.id = c.b
 	 WHERE c.a = $1::bigint
 	 ORDER BY c.papers DESC, c.b
-	 LIMIT $6::integer
+	 LIMIT {{PAGES_COAUTHORS_MAX}}
 ), net AS MATERIALIZED (
 	SELECT array_append(array_agg(id), $1::bigint) AS ids
 	  FROM co
@@ -222,7 +193,7 @@ SELECT json_build_object(
 		             FROM s, json_array_elements(s.fields)
 		                  WITH ORDINALITY AS x(e, o)
 		            ORDER BY x.o
-		            LIMIT $3::integer) f),
+		            LIMIT {{PAGES_FIELDS_MAX}}) f),
 	'same', (SELECT json_agg(json_build_array(id, name, slug, paper_count,
 	                                          h_index, total)
 	                         ORDER BY paper_count DESC,
@@ -232,7 +203,7 @@ SELECT json_build_object(
 		           FROM researchers
 		          WHERE name_key = $2 AND id <> $1::bigint
 		          ORDER BY paper_count DESC, h_index DESC NULLS LAST, id
-		          LIMIT $4::integer) s),
+		          LIMIT {{PAGES_SAME_NAME_MAX}}) s),
 	'inst', (SELECT json_agg(json_build_array(id, name, slug, ror_id,
 	                                          country_name, last_known,
 	                                          first_year, last_year)
@@ -245,7 +216,7 @@ SELECT json_build_object(
 		          WHERE ri.researcher_id = $1::bigint
 		          ORDER BY ri.last_known DESC,
 		                   ri.last_year DESC NULLS LAST, i.name, i.id
-		          LIMIT $5::integer) s),
+		          LIMIT {{PAGES_INSTITUTIONS_MAX}}) s),
 	'co', (SELECT json_agg(json_build_array(id, name, slug, n)
 	                       ORDER BY n DESC, id)
 		 FROM co),
@@ -293,13 +264,7 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, count(*) OVER ()
 SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text, citation_count, author_count,
        fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text)
+       {{CARD_AUTHOR_LIST}}
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -607,8 +572,8 @@ SELECT version, path
 --            namesakes (or that an external id placed), if any
 --   same:    [[id, name, slug, papers, openalex, orcid, s2, total,
 --              seed...]] the other researchers with this name key
--- $1 researcher id, $2 its name_key, $3 co-authors (at most 12), $4
--- namesakes at most.  reasons is an index-only range of
+-- $1 researcher id, $2 its name_key; the numbers of co-authors and
+-- namesakes are written in (pages.h).  reasons is an index-only range of
 -- authorships_researcher_newest, seed and the namesakes' seeds walk
 -- authorships_seed (0011); co is researcher_stats.evidence_co (0011,
 -- refreshed with the co-author pairs, as current as the co-author block),
@@ -624,7 +589,7 @@ WITH mine AS MATERIALIZED (
 	  FROM researchers
 	 WHERE name_key = $2 AND id <> $1::bigint
 	 ORDER BY paper_count DESC, id
-	 LIMIT $4::integer
+	 LIMIT {{PAGES_EV_NAMESAKES_MAX}}
 )
 SELECT json_build_object(
 	'reasons', (SELECT json_agg(json_build_array(reason, n, av, mn)
@@ -646,7 +611,7 @@ SELECT json_build_object(
 		           WITH ORDINALITY AS e(x, o)
 		      JOIN researchers r ON r.id = (e.x ->> 0)::bigint
 		     WHERE s.researcher_id = $1::bigint
-		       AND e.o <= $3::integer)
+		       AND e.o <= {{PAGES_EV_COAUTHORS_MAX}})
 	      ELSE (SELECT json_agg(json_build_array(r.id, r.name, r.slug, c.n)
 	                            ORDER BY c.n DESC, r.id)
 		      FROM (SELECT a2.researcher_id AS id,
@@ -658,7 +623,7 @@ SELECT json_build_object(
 		            HAVING count(DISTINCT a2.paper_id) > 1
 		               AND bool_or(m.match_reason = 'coauthors')
 		             ORDER BY 2 DESC, 1
-		             LIMIT $3::integer) c
+		             LIMIT {{PAGES_EV_COAUTHORS_MAX}}) c
 		      JOIN researchers r ON r.id = c.id) END,
 	'seed', (SELECT json_build_array(a.match_reason,
 	                                 round(a.match_score::numeric, 2),
@@ -763,13 +728,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        to_json(p.categories)::text, p.citation_count, p.author_count,
        p.fully_matched,
-       coalesce((SELECT c.authors FROM paper_cards c
-                  WHERE c.paper_id = p.id),
-                (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
-                                 ORDER BY a.position)
-                   FROM authorships a
-                   LEFT JOIN researchers r ON r.id = a.researcher_id
-                  WHERE a.paper_id = p.id AND a.position <= 12)::text)
+       {{CARD_AUTHOR_LIST}}
   FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
   JOIN papers p ON p.id = s.id
  ORDER BY s.n;
