@@ -21,6 +21,15 @@
 # whole stack with one primary-key look-up and a tiny answer, the best
 # ratio a page rendered from PostgreSQL can reach on this machine.
 #
+# Where a cold page's time goes: after each cold row, "cpu" gives the CPU
+# milliseconds per request of PostgreSQL, the workers, nginx and wrk
+# (from /proc, over that row's run), and the budget: the CPU a request
+# may take on this machine's cores for 0.12x static.  WEFT_BENCH_MODES
+# may add "worker": nginx's cache off, the workers' Redis cache on, so
+# each request is nginx -> worker -> Redis -> the page's bytes: the
+# ceiling of any page a worker sends, whatever renders it (information,
+# no target).
+#
 # Each row ends with PASS or FAIL against issue 6's targets: hot >= 0.8x
 # static; cold >= 0.12x static and p99 < 50 ms; the leak check within
 # 10 %.  The exit status is 0 when every row passed.
@@ -44,7 +53,11 @@ modes=${WEFT_BENCH_MODES:-hot cold}
 # (Re)starts the stack; "cold" turns both caches off in the workers and
 # nginx.  Data is loaded only the first time (local.sh keeps a stamp).
 stack() {
-	if [ "$1" = cold ]; then
+	if [ "$1" = worker ]; then
+		WEFT_NGINX_CACHE=off WEFT_ACCESS_LOG=off \
+		    conf/local.sh up --var "$var" --port "$port" \
+		    --build "$build" >/dev/null
+	elif [ "$1" = cold ]; then
 		WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=off \
 		    conf/local.sh up --var "$var" --port "$port" \
 		    --build "$build" >/dev/null
@@ -105,9 +118,48 @@ done
 nginx -p "$st" -c "$st/nginx.conf"
 trap 'nginx -p "$st" -c "$st/nginx.conf" -s stop 2>/dev/null || true' EXIT
 
-# wrk's summary -> "req/s p50 p99" (latencies in ms).
+# CPU milliseconds used so far by this stack's PostgreSQL, workers and
+# nginx (each master and its children, from /proc/PID/stat: utime +
+# stime, in clock ticks) and by shell $1's reaped children (wrk):
+# "pg worker nginx wrk".
+hz=$(getconf CLK_TCK)
+tree() { # master pid files -> the masters and their children
+	local f m
+	for f in "$@"; do
+		[ -f "$f" ] && m=$(head -1 "$f") || continue
+		echo "$m"
+		ps --ppid "$m" -o pid= 2>/dev/null || true
+	done
+}
+cpu_now() {
+	local pg w n
+	pg=$(tree "$var/pg/data/postmaster.pid" | tr -d ' ' | paste -sd,)
+	w=$(tree "$var"/run/weftd-*.pid | tr -d ' ' | paste -sd,)
+	n=$(tree "$var/nginx/nginx.pid" | tr -d ' ' | paste -sd,)
+	# (processes may end between the glob and the read: not an error)
+	{ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v hz="$hz" \
+	    -v self="$1" -v pg=",$pg," -v w=",$w," -v n=",$n," '
+	{
+		c = $0; sub(/^.*\) /, "", c); split(c, f, " ")
+		t = f[12] + f[13]; k = "," $1 ","
+		if (index(pg, k)) s["pg"] += t
+		else if (index(w, k)) s["w"] += t
+		else if (index(n, k)) s["n"] += t
+		if ($1 == self) kids = f[14] + f[15]
+	}
+	END { printf "%d %d %d %d\n", s["pg"] * 1000 / hz,
+	    s["w"] * 1000 / hz, s["n"] * 1000 / hz, kids * 1000 / hz }'
+}
+
+# wrk's summary -> "req/s p50 p99 non-2xx requests" (latencies in ms);
+# with a second argument, the CPU per request after it: "pg worker
+# nginx wrk" ms.
 measure() {
-	wrk -t2 -c"$conns" -d"${secs}s" --latency "$1" | awk '
+	local c0 c1 me=$BASHPID
+	[ -z "${2:-}" ] || c0=$(cpu_now "$me")
+	wrk -t2 -c"$conns" -d"${secs}s" --latency "$1" >"$var/wrk.out"
+	[ -z "${2:-}" ] || c1=$(cpu_now "$me")
+	awk -v c0="${c0:-}" -v c1="${c1:-}" '
 	function ms(v) {
 		if (v ~ /us$/) return substr(v, 1, length(v) - 2) / 1000
 		if (v ~ /ms$/) return substr(v, 1, length(v) - 2) + 0
@@ -118,8 +170,19 @@ measure() {
 	/^ +99%/ { p99 = ms($2) }
 	/Non-2xx/ { bad = $NF }
 	/^Requests\/sec/ { rps = $2 }
-	END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, bad }'
+	/ requests in / { n = $1 }
+	END {
+		printf "%.0f %.2f %.2f %d %d", rps, p50, p99, bad, n
+		if (c1 != "" && n > 0) {
+			split(c0, a, " "); split(c1, b, " ")
+			for (i = 1; i <= 4; i++)
+				printf " %.3f", (b[i] - a[i]) / n
+		}
+		printf "\n"
+	}' "$var/wrk.out"
 }
+# The CPU per request at 0.12x static on this machine's cores.
+budget() { awk -v s="$1" -v c="$(nproc)" 'BEGIN { printf "%.3f", c * 1000 / (0.12 * s) }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 # verdict MODE RATIO P99 BAD -> PASS or FAIL (issue 6's targets).
@@ -128,6 +191,9 @@ verdict() {
 	local ok
 	if [ "$1" = hot ]; then
 		ok=$(awk -v r="$2" 'BEGIN { print (r >= 0.8) }')
+	elif [ "$1" = worker ]; then
+		echo "(information)"
+		return
 	else
 		ok=$(awk -v r="$2" -v p="$3" 'BEGIN { print (r >= 0.12 && p < 50) }')
 	fi
@@ -135,7 +201,7 @@ verdict() {
 	if [ "$ok" = 1 ]; then echo PASS; else failed=1; echo FAIL; fi
 }
 
-printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s\n' mode page 'req/s' 'p50 ms' \
+printf '%-6s %-10s %9s %9s %9s %9s %9s %7s %s\n' mode page 'req/s' 'p50 ms' \
     'p99 ms' 'static/s' 'st p99' ratio target
 for mode in $modes; do
 	[ "$mode" = "${modes%% *}" ] || stack "$mode"
@@ -143,22 +209,29 @@ for mode in $modes; do
 		name=${p%% *}
 		curl -s -o /dev/null "$base${p#* }" # warm (hot: fill the cache)
 		read -r srps sp50 sp99 _ < <(measure "http://127.0.0.1:$sport/$name")
-		read -r rps p50 p99 bad < <(measure "$base${p#* }")
+		read -r rps p50 p99 bad _ cpg cw cn cwrk < \
+		    <(measure "$base${p#* }" cpu)
 		r=$(ratio "$rps" "$srps")
-		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s%s\n' "$mode" "$name" \
+		printf '%-6s %-10s %9s %9s %9s %9s %9s %7s %s%s\n' "$mode" "$name" \
 		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$r" \
 		    "$(verdict "$mode" "$r" "$p99" "$bad")" \
 		    "$( [ "$bad" -gt 0 ] && echo "  ($bad non-2xx)")"
+		[ "$mode" = hot ] ||
+			printf '%-6s %-10s ms/request: postgres %s, workers %s, nginx %s, wrk %s; budget at 0.12x %s\n' \
+			    cpu "$name" "$cpg" "$cw" "$cn" "$cwrk" "$(budget "$srps")"
 	done
 	# The floor of a page rendered from PostgreSQL: /researchers/{id}
 	# is nginx -> a worker -> one primary-key look-up -> a 301 of 187
 	# bytes, against the static researcher page (information, no target).
 	if [ "$mode" = cold ]; then
 		read -r srps _ sp99 _ < <(measure "http://127.0.0.1:$sport/researcher")
-		read -r rps p50 p99 _ < <(measure "$base/researchers/$rid")
-		printf '%-5s %-11s %9s %9s %9s %9s %9s %7s %s\n' cold floor \
+		read -r rps p50 p99 _ _ cpg cw cn cwrk < \
+		    <(measure "$base/researchers/$rid" cpu)
+		printf '%-6s %-10s %9s %9s %9s %9s %9s %7s %s\n' cold floor \
 		    "$rps" "$p50" "$p99" "$srps" "$sp99" "$(ratio "$rps" "$srps")" \
 		    "(the best any cold page can do)"
+		printf '%-6s %-10s ms/request: postgres %s, workers %s, nginx %s, wrk %s\n' \
+		    cpu floor "$cpg" "$cw" "$cn" "$cwrk"
 	fi
 done
 echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(db "SELECT count(*) FROM papers") papers; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
