@@ -24,8 +24,8 @@
 # Where a cold page's time goes: after each cold row, "cpu" gives the CPU
 # milliseconds per request of PostgreSQL, the workers, nginx and wrk
 # (from /proc, over that row's run), and the budget: the CPU a request
-# may take on this machine's cores for 0.12x static.  WEFT_BENCH_MODES
-# may add "worker": nginx's cache off, the workers' Redis cache on, so
+# may take on this machine's cores for 0.12x static.  Between hot and
+# cold, "worker" rows: nginx's cache off, the workers' Redis cache on, so
 # each request is nginx -> worker -> Redis -> the page's bytes: the
 # ceiling of any page a worker sends, whatever renders it (information,
 # no target).
@@ -35,9 +35,9 @@
 # 10 %.  The exit status is 0 when every row passed.
 #
 # Environment: WEFT_BENCH_VAR, WEFT_BENCH_PORT (8195; static on +1),
-# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot cold"), WEFT_NO_LOAD=1
-# (measure the database already under WEFT_BENCH_VAR as it is, e.g. one
-# that tests/bench/load.sh kept; see README.md).
+# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot worker cold"),
+# WEFT_NO_LOAD=1 (measure the database already under WEFT_BENCH_VAR as
+# it is, e.g. one that tests/bench/load.sh kept; see README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -48,7 +48,7 @@ var=${WEFT_BENCH_VAR:-$root/var/bench}
 port=${WEFT_BENCH_PORT:-8195}
 sport=$((port + 1))
 build=${WEFT_BENCH_BUILD:-build}
-modes=${WEFT_BENCH_MODES:-hot cold}
+modes=${WEFT_BENCH_MODES:-hot worker cold}
 
 # (Re)starts the stack; "cold" turns both caches off in the workers and
 # nginx.  Data is loaded only the first time (local.sh keeps a stamp).
