@@ -573,11 +573,13 @@ SELECT version, path
 --   same:    [[id, name, slug, papers, openalex, orcid, s2, total,
 --              seed...]] the other researchers with this name key
 -- $1 researcher id, $2 its name_key; the numbers of co-authors and
--- namesakes are written in (pages.h).  reasons is an index-only range of
--- authorships_researcher_newest, seed and the namesakes' seeds walk
--- authorships_seed (0011); co is researcher_stats.evidence_co (0011,
--- refreshed with the co-author pairs, as current as the co-author block),
--- computed here only for a researcher the refresh has not seen yet.
+-- namesakes are written in (pages.h).  reasons and co are
+-- researcher_stats.evidence_reasons (0013) and evidence_co (0011),
+-- refreshed with the co-author pairs, as current as the co-author block;
+-- computed here (reasons: an index-only range of
+-- authorships_researcher_newest) only for a researcher the refresh has
+-- not seen yet.  seed and the namesakes' seeds walk authorships_seed
+-- (0011).
 -- name: EVIDENCE_SUMMARY
 WITH mine AS MATERIALIZED (
 	SELECT paper_id, match_reason, match_score
@@ -592,14 +594,17 @@ WITH mine AS MATERIALIZED (
 	 LIMIT {{PAGES_EV_NAMESAKES_MAX}}
 )
 SELECT json_build_object(
-	'reasons', (SELECT json_agg(json_build_array(reason, n, av, mn)
-	                            ORDER BY n DESC, reason)
-		      FROM (SELECT coalesce(match_reason, '') AS reason,
-		                   count(DISTINCT paper_id) AS n,
-		                   round(avg(match_score)::numeric, 2) AS av,
-		                   round(min(match_score)::numeric, 2) AS mn
-		              FROM mine
-		             GROUP BY 1) g),
+	'reasons', coalesce(
+		(SELECT evidence_reasons FROM researcher_stats
+		  WHERE researcher_id = $1::bigint),
+		(SELECT json_agg(json_build_array(reason, n, av, mn)
+		                 ORDER BY n DESC, reason)
+		   FROM (SELECT coalesce(match_reason, '') AS reason,
+		                count(DISTINCT paper_id) AS n,
+		                round(avg(match_score)::numeric, 2) AS av,
+		                round(min(match_score)::numeric, 2) AS mn
+		           FROM mine
+		          GROUP BY 1) g)),
 	'co', CASE WHEN EXISTS (SELECT 1 FROM researcher_stats
 	                         WHERE researcher_id = $1::bigint
 	                           AND evidence_co IS NOT NULL)
