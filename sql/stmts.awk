@@ -47,7 +47,9 @@ function cline(s,    r, key) {
 		key = substr(s, RSTART + 2, RLENGTH - 4)
 		r = r cstr(substr(s, 1, RSTART - 1)) "\" SQL_INT(" key ") \""
 		s = substr(s, RSTART + RLENGTH)
-		macros++
+		if (!(key in used))
+			order[macros++] = key
+		used[key] = 1
 	}
 	return r cstr(s)
 }
@@ -94,6 +96,13 @@ END {
 		print "#include \"" mod ".h\"" > c
 		print "#define SQL_INT_(x) #x" > c
 		print "#define SQL_INT(x) SQL_INT_(x)" > c
+		# A misspelt name fails the build, not the statement's prepare.
+		for (i = 0; i < macros; i++) {
+			print "#ifndef " order[i] > c
+			print "#error \"sql/queries/" mod ".sql: {{" order[i] \
+			    "}} is neither a fragment nor a macro of " mod ".h\"" > c
+			print "#endif" > c
+		}
 	}
 	print "const struct core_stmt " mod "_sql[" up "_SQL__MAX] = {" > c
 	printf "%s", tab > c
