@@ -116,6 +116,17 @@ int core_utf8_valid(const char *s, size_t n);
  * C1 controls).  Used before text reaches XML or JSON.
  */
 void core_utf8_clean(struct core_buf *b, const char *s, size_t n);
+/*
+ * Writes s[0..n) to sk cleaned like core_utf8_clean(), and every ASCII
+ * byte c for which subst[c] is not NULL as that string instead (the
+ * escaping writers' tables: "&amp;" for '&' ...).  Runs of bytes that
+ * need no change are written at once.
+ */
+void core_utf8_clean_subst(struct core_sink sk, const char *s, size_t n,
+    const char *const subst[128]);
+/* How many leading bytes of s[0..n) core_utf8_clean() keeps unchanged:
+ * n when the whole string is clean already. */
+size_t core_utf8_clean_span(const char *s, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* URLs, query strings, forms, cookies                                 */

@@ -2,8 +2,9 @@
  * html.c -- the HTML writer.  Tag and attribute names come from tables
  * indexed by enums, never from data; every attribute value and every text
  * node is escaped here, and URL attributes must be same-site or http(s).
- * The only function that writes unescaped bytes to the sink is raw()
- * below, so a module cannot emit markup that did not pass through us.
+ * Only two functions write to the sink: raw() below, for our own
+ * markup, and escape_n(), for data; so a module cannot emit markup that
+ * did not pass through us.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,124 +17,147 @@
 
 #include "core.h"
 
-static const char *const tags[CORE_TAG__MAX] = {
-	[CORE_TAG_A] = "a",
-	[CORE_TAG_ABBR] = "abbr",
-	[CORE_TAG_ARTICLE] = "article",
-	[CORE_TAG_ASIDE] = "aside",
-	[CORE_TAG_B] = "b",
-	[CORE_TAG_BODY] = "body",
-	[CORE_TAG_BR] = "br",
-	[CORE_TAG_BUTTON] = "button",
-	[CORE_TAG_CODE] = "code",
-	[CORE_TAG_DD] = "dd",
-	[CORE_TAG_DETAILS] = "details",
-	[CORE_TAG_DIV] = "div",
-	[CORE_TAG_DL] = "dl",
-	[CORE_TAG_DT] = "dt",
-	[CORE_TAG_EM] = "em",
-	[CORE_TAG_FIELDSET] = "fieldset",
-	[CORE_TAG_FOOTER] = "footer",
-	[CORE_TAG_FORM] = "form",
-	[CORE_TAG_H1] = "h1",
-	[CORE_TAG_H2] = "h2",
-	[CORE_TAG_H3] = "h3",
-	[CORE_TAG_H4] = "h4",
-	[CORE_TAG_HEAD] = "head",
-	[CORE_TAG_HEADER] = "header",
-	[CORE_TAG_HR] = "hr",
-	[CORE_TAG_HTML] = "html",
-	[CORE_TAG_I] = "i",
-	[CORE_TAG_IMG] = "img",
-	[CORE_TAG_INPUT] = "input",
-	[CORE_TAG_LABEL] = "label",
-	[CORE_TAG_LEGEND] = "legend",
-	[CORE_TAG_LI] = "li",
-	[CORE_TAG_LINK] = "link",
-	[CORE_TAG_MAIN] = "main",
-	[CORE_TAG_MARK] = "mark",
-	[CORE_TAG_META] = "meta",
-	[CORE_TAG_NAV] = "nav",
-	[CORE_TAG_OL] = "ol",
-	[CORE_TAG_OPTION] = "option",
-	[CORE_TAG_P] = "p",
-	[CORE_TAG_PRE] = "pre",
-	[CORE_TAG_SECTION] = "section",
-	[CORE_TAG_SELECT] = "select",
-	[CORE_TAG_SMALL] = "small",
-	[CORE_TAG_SPAN] = "span",
-	[CORE_TAG_STRONG] = "strong",
-	[CORE_TAG_SUMMARY] = "summary",
-	[CORE_TAG_TABLE] = "table",
-	[CORE_TAG_TBODY] = "tbody",
-	[CORE_TAG_TD] = "td",
-	[CORE_TAG_TEXTAREA] = "textarea",
-	[CORE_TAG_TH] = "th",
-	[CORE_TAG_THEAD] = "thead",
-	[CORE_TAG_TIME] = "time",
-	[CORE_TAG_TITLE] = "title",
-	[CORE_TAG_TR] = "tr",
-	[CORE_TAG_UL] = "ul",
-	[CORE_TAG_SVG] = "svg",
-	[CORE_TAG_G] = "g",
-	[CORE_TAG_LINE] = "line",
-	[CORE_TAG_CIRCLE] = "circle",
-	[CORE_TAG_RECT] = "rect",
-	[CORE_TAG_PATH] = "path",
-	[CORE_TAG_POLYLINE] = "polyline",
-	[CORE_TAG_TEXT] = "text",
-	[CORE_TAG_SVGTITLE] = "title",
+/*
+ * Each element's "<name" and "</name>", with their lengths, so writing a
+ * tag is a copy and never a strlen().
+ */
+struct tagtext {
+	const char *open, *close;
+	size_t olen, clen;
+};
+#define TAG(n)                                                                 \
+	{                                                                      \
+		"<" n, "</" n ">", sizeof(n), sizeof(n) + 2                    \
+	}
+
+static const struct tagtext tags[CORE_TAG__MAX] = {
+	[CORE_TAG_A] = TAG("a"),
+	[CORE_TAG_ABBR] = TAG("abbr"),
+	[CORE_TAG_ARTICLE] = TAG("article"),
+	[CORE_TAG_ASIDE] = TAG("aside"),
+	[CORE_TAG_B] = TAG("b"),
+	[CORE_TAG_BODY] = TAG("body"),
+	[CORE_TAG_BR] = TAG("br"),
+	[CORE_TAG_BUTTON] = TAG("button"),
+	[CORE_TAG_CODE] = TAG("code"),
+	[CORE_TAG_DD] = TAG("dd"),
+	[CORE_TAG_DETAILS] = TAG("details"),
+	[CORE_TAG_DIV] = TAG("div"),
+	[CORE_TAG_DL] = TAG("dl"),
+	[CORE_TAG_DT] = TAG("dt"),
+	[CORE_TAG_EM] = TAG("em"),
+	[CORE_TAG_FIELDSET] = TAG("fieldset"),
+	[CORE_TAG_FOOTER] = TAG("footer"),
+	[CORE_TAG_FORM] = TAG("form"),
+	[CORE_TAG_H1] = TAG("h1"),
+	[CORE_TAG_H2] = TAG("h2"),
+	[CORE_TAG_H3] = TAG("h3"),
+	[CORE_TAG_H4] = TAG("h4"),
+	[CORE_TAG_HEAD] = TAG("head"),
+	[CORE_TAG_HEADER] = TAG("header"),
+	[CORE_TAG_HR] = TAG("hr"),
+	[CORE_TAG_HTML] = TAG("html"),
+	[CORE_TAG_I] = TAG("i"),
+	[CORE_TAG_IMG] = TAG("img"),
+	[CORE_TAG_INPUT] = TAG("input"),
+	[CORE_TAG_LABEL] = TAG("label"),
+	[CORE_TAG_LEGEND] = TAG("legend"),
+	[CORE_TAG_LI] = TAG("li"),
+	[CORE_TAG_LINK] = TAG("link"),
+	[CORE_TAG_MAIN] = TAG("main"),
+	[CORE_TAG_MARK] = TAG("mark"),
+	[CORE_TAG_META] = TAG("meta"),
+	[CORE_TAG_NAV] = TAG("nav"),
+	[CORE_TAG_OL] = TAG("ol"),
+	[CORE_TAG_OPTION] = TAG("option"),
+	[CORE_TAG_P] = TAG("p"),
+	[CORE_TAG_PRE] = TAG("pre"),
+	[CORE_TAG_SECTION] = TAG("section"),
+	[CORE_TAG_SELECT] = TAG("select"),
+	[CORE_TAG_SMALL] = TAG("small"),
+	[CORE_TAG_SPAN] = TAG("span"),
+	[CORE_TAG_STRONG] = TAG("strong"),
+	[CORE_TAG_SUMMARY] = TAG("summary"),
+	[CORE_TAG_TABLE] = TAG("table"),
+	[CORE_TAG_TBODY] = TAG("tbody"),
+	[CORE_TAG_TD] = TAG("td"),
+	[CORE_TAG_TEXTAREA] = TAG("textarea"),
+	[CORE_TAG_TH] = TAG("th"),
+	[CORE_TAG_THEAD] = TAG("thead"),
+	[CORE_TAG_TIME] = TAG("time"),
+	[CORE_TAG_TITLE] = TAG("title"),
+	[CORE_TAG_TR] = TAG("tr"),
+	[CORE_TAG_UL] = TAG("ul"),
+	[CORE_TAG_SVG] = TAG("svg"),
+	[CORE_TAG_G] = TAG("g"),
+	[CORE_TAG_LINE] = TAG("line"),
+	[CORE_TAG_CIRCLE] = TAG("circle"),
+	[CORE_TAG_RECT] = TAG("rect"),
+	[CORE_TAG_PATH] = TAG("path"),
+	[CORE_TAG_POLYLINE] = TAG("polyline"),
+	[CORE_TAG_TEXT] = TAG("text"),
+	[CORE_TAG_SVGTITLE] = TAG("title"),
 };
 
-static const char *const attrs[CORE_ATTR__MAX] = {
-	[CORE_ATTR_ACTION] = "action",
-	[CORE_ATTR_ALT] = "alt",
-	[CORE_ATTR_ARIA_CURRENT] = "aria-current",
-	[CORE_ATTR_ARIA_HIDDEN] = "aria-hidden",
-	[CORE_ATTR_ARIA_LABEL] = "aria-label",
-	[CORE_ATTR_AUTOCOMPLETE] = "autocomplete",
-	[CORE_ATTR_CHARSET] = "charset",
-	[CORE_ATTR_CLASS] = "class",
-	[CORE_ATTR_CONTENT] = "content",
-	[CORE_ATTR_DATETIME] = "datetime",
-	[CORE_ATTR_FOR] = "for",
-	[CORE_ATTR_HEIGHT] = "height",
-	[CORE_ATTR_HREF] = "href",
-	[CORE_ATTR_HREFLANG] = "hreflang",
-	[CORE_ATTR_ID] = "id",
-	[CORE_ATTR_LANG] = "lang",
-	[CORE_ATTR_MAXLENGTH] = "maxlength",
-	[CORE_ATTR_METHOD] = "method",
-	[CORE_ATTR_MINLENGTH] = "minlength",
-	[CORE_ATTR_NAME] = "name",
-	[CORE_ATTR_PLACEHOLDER] = "placeholder",
-	[CORE_ATTR_PROPERTY] = "property",
-	[CORE_ATTR_REL] = "rel",
-	[CORE_ATTR_REQUIRED] = "required",
-	[CORE_ATTR_ROLE] = "role",
-	[CORE_ATTR_SELECTED] = "selected",
-	[CORE_ATTR_SRC] = "src",
-	[CORE_ATTR_TITLE] = "title",
-	[CORE_ATTR_TYPE] = "type",
-	[CORE_ATTR_VALUE] = "value",
-	[CORE_ATTR_WIDTH] = "width",
-	[CORE_ATTR_CX] = "cx",
-	[CORE_ATTR_CY] = "cy",
-	[CORE_ATTR_D] = "d",
-	[CORE_ATTR_FILL] = "fill",
-	[CORE_ATTR_POINTS] = "points",
-	[CORE_ATTR_R] = "r",
-	[CORE_ATTR_STROKE] = "stroke",
-	[CORE_ATTR_STROKE_WIDTH] = "stroke-width",
-	[CORE_ATTR_TEXT_ANCHOR] = "text-anchor",
-	[CORE_ATTR_VIEWBOX] = "viewBox",
-	[CORE_ATTR_X] = "x",
-	[CORE_ATTR_X1] = "x1",
-	[CORE_ATTR_X2] = "x2",
-	[CORE_ATTR_XMLNS] = "xmlns",
-	[CORE_ATTR_Y] = "y",
-	[CORE_ATTR_Y1] = "y1",
-	[CORE_ATTR_Y2] = "y2",
+/* Each attribute's ' name="', with its length. */
+struct attrtext {
+	const char *open;
+	size_t len;
+};
+#define ATTR(n)                                                                \
+	{                                                                      \
+		" " n "=\"", sizeof(n) + 2                                     \
+	}
+
+static const struct attrtext attrs[CORE_ATTR__MAX] = {
+	[CORE_ATTR_ACTION] = ATTR("action"),
+	[CORE_ATTR_ALT] = ATTR("alt"),
+	[CORE_ATTR_ARIA_CURRENT] = ATTR("aria-current"),
+	[CORE_ATTR_ARIA_HIDDEN] = ATTR("aria-hidden"),
+	[CORE_ATTR_ARIA_LABEL] = ATTR("aria-label"),
+	[CORE_ATTR_AUTOCOMPLETE] = ATTR("autocomplete"),
+	[CORE_ATTR_CHARSET] = ATTR("charset"),
+	[CORE_ATTR_CLASS] = ATTR("class"),
+	[CORE_ATTR_CONTENT] = ATTR("content"),
+	[CORE_ATTR_DATETIME] = ATTR("datetime"),
+	[CORE_ATTR_FOR] = ATTR("for"),
+	[CORE_ATTR_HEIGHT] = ATTR("height"),
+	[CORE_ATTR_HREF] = ATTR("href"),
+	[CORE_ATTR_HREFLANG] = ATTR("hreflang"),
+	[CORE_ATTR_ID] = ATTR("id"),
+	[CORE_ATTR_LANG] = ATTR("lang"),
+	[CORE_ATTR_MAXLENGTH] = ATTR("maxlength"),
+	[CORE_ATTR_METHOD] = ATTR("method"),
+	[CORE_ATTR_MINLENGTH] = ATTR("minlength"),
+	[CORE_ATTR_NAME] = ATTR("name"),
+	[CORE_ATTR_PLACEHOLDER] = ATTR("placeholder"),
+	[CORE_ATTR_PROPERTY] = ATTR("property"),
+	[CORE_ATTR_REL] = ATTR("rel"),
+	[CORE_ATTR_REQUIRED] = ATTR("required"),
+	[CORE_ATTR_ROLE] = ATTR("role"),
+	[CORE_ATTR_SELECTED] = ATTR("selected"),
+	[CORE_ATTR_SRC] = ATTR("src"),
+	[CORE_ATTR_TITLE] = ATTR("title"),
+	[CORE_ATTR_TYPE] = ATTR("type"),
+	[CORE_ATTR_VALUE] = ATTR("value"),
+	[CORE_ATTR_WIDTH] = ATTR("width"),
+	[CORE_ATTR_CX] = ATTR("cx"),
+	[CORE_ATTR_CY] = ATTR("cy"),
+	[CORE_ATTR_D] = ATTR("d"),
+	[CORE_ATTR_FILL] = ATTR("fill"),
+	[CORE_ATTR_POINTS] = ATTR("points"),
+	[CORE_ATTR_R] = ATTR("r"),
+	[CORE_ATTR_STROKE] = ATTR("stroke"),
+	[CORE_ATTR_STROKE_WIDTH] = ATTR("stroke-width"),
+	[CORE_ATTR_TEXT_ANCHOR] = ATTR("text-anchor"),
+	[CORE_ATTR_VIEWBOX] = ATTR("viewBox"),
+	[CORE_ATTR_X] = ATTR("x"),
+	[CORE_ATTR_X1] = ATTR("x1"),
+	[CORE_ATTR_X2] = ATTR("x2"),
+	[CORE_ATTR_XMLNS] = ATTR("xmlns"),
+	[CORE_ATTR_Y] = ATTR("y"),
+	[CORE_ATTR_Y1] = ATTR("y1"),
+	[CORE_ATTR_Y2] = ATTR("y2"),
 };
 
 /*
@@ -164,65 +188,36 @@ fail(struct core_html *h, enum core_err er)
 }
 
 /*
- * The entity for an HTML-special byte, or NULL.  The single quote is
- * escaped too, so text is safe inside either kind of quoted attribute.
+ * The entities of the HTML-special bytes.  The single quote is escaped
+ * too, so text is safe inside either kind of quoted attribute.
  */
-static const char *
-entity(char c)
-{
-	switch (c) {
-	case '&':
-		return "&amp;";
-	case '<':
-		return "&lt;";
-	case '>':
-		return "&gt;";
-	case '"':
-		return "&quot;";
-	case '\'':
-		return "&#39;";
-	default:
-		return NULL;
-	}
-}
-
-/* Appends already clean UTF-8 p[0..n) to b with the specials replaced. */
-static void
-escape_clean(struct core_buf *b, const char *p, size_t n)
-{
-	const char *e;
-	size_t i, start;
-
-	for (start = i = 0; i < n; i++) {
-		if ((e = entity(p[i])) == NULL)
-			continue;
-		core_buf_put(b, p + start, i - start);
-		core_buf_puts(b, e);
-		start = i + 1;
-	}
-	core_buf_put(b, p + start, n - start);
-}
+static const char *const entities[128] = {
+	['&'] = "&amp;",
+	['<'] = "&lt;",
+	['>'] = "&gt;",
+	['"'] = "&quot;",
+	['\''] = "&#39;",
+};
 
 /*
- * Appends s[0..n) escaped to b.  Invalid UTF-8 and controls are cleaned
- * first: browsers would otherwise guess at broken sequences, and a
- * stray control character makes the SVG we embed ill-formed as XML.
+ * Writes s[0..n) escaped.  Invalid UTF-8 and controls are cleaned in
+ * the same pass: browsers would otherwise guess at broken sequences,
+ * and a stray control character makes the SVG we embed ill-formed as
+ * XML.  Nothing reaches the sink after an error (as with raw()).
  */
 static void
-escape_n(struct core_buf *b, const char *s, size_t n)
+escape_n(struct core_html *h, const char *s, size_t n)
 {
-	struct core_buf clean = CORE_BUF_INIT;
-
-	core_utf8_clean(&clean, s, n);
-	escape_clean(b, core_buf_cstr(&clean), clean.len);
-	core_buf_free(&clean);
+	if (h->err != CORE_OK || n == 0)
+		return;
+	core_utf8_clean_subst(h->sink, s, n, entities);
 }
 
 void
 core_html_escape(struct core_buf *b, const char *s)
 {
 	if (s != NULL)
-		escape_n(b, s, strlen(s));
+		core_utf8_clean_subst(core_buf_sink(b), s, strlen(s), entities);
 }
 
 /*
@@ -315,7 +310,7 @@ core_html_doctype(struct core_html *h)
 void
 core_html_elem(struct core_html *h, enum core_tag t, const struct core_attr *a)
 {
-	struct core_buf b = CORE_BUF_INIT;
+	const struct core_attr *p;
 	int leaf, pushed;
 
 	if (h->err != CORE_OK)
@@ -331,34 +326,34 @@ core_html_elem(struct core_html *h, enum core_tag t, const struct core_attr *a)
 		fail(h, CORE_EINPUT);
 		return;
 	}
-
-	core_buf_putc(&b, '<');
-	core_buf_puts(&b, tags[t]);
-	for (; a != NULL && a->key != CORE_ATTR__MAX; a++) {
-		if ((unsigned)a->key >= CORE_ATTR__MAX) {
+	/* And every name, so a bad one writes nothing of the element. */
+	for (p = a; p != NULL && p->key != CORE_ATTR__MAX; p++) {
+		if ((unsigned)p->key >= CORE_ATTR__MAX) {
 			fail(h, CORE_EINPUT);
-			core_buf_free(&b);
 			return;
 		}
-		if (a->val == NULL)
+	}
+
+	raw(h, tags[t].open, tags[t].olen);
+	for (p = a; p != NULL && p->key != CORE_ATTR__MAX; p++) {
+		if (p->val == NULL)
 			continue;
-		core_buf_putc(&b, ' ');
-		core_buf_puts(&b, attrs[a->key]);
 		/*
 		 * Always name="value", also for booleans ("" is their
 		 * value): that is valid HTML and keeps inline SVG
 		 * well-formed XML.
 		 */
-		core_buf_puts(&b, "=\"");
-		if (!is_url_attr(a->key) || url_safe(a->val))
-			core_html_escape(&b, a->val);
+		raw(h, attrs[p->key].open, attrs[p->key].len);
+		if (!is_url_attr(p->key) || url_safe(p->val))
+			escape_n(h, p->val, strlen(p->val));
 		else
-			core_buf_putc(&b, '#');
-		core_buf_putc(&b, '"');
+			raw(h, "#", 1);
+		raw(h, "\"", 1);
 	}
-	core_buf_puts(&b, leaf ? "/>" : ">");
-	raw(h, b.ptr, b.len);
-	core_buf_free(&b);
+	if (leaf)
+		raw(h, "/>", 2);
+	else
+		raw(h, ">", 1);
 
 	if (pushed)
 		h->stack[h->depth++] = t;
@@ -367,35 +362,41 @@ core_html_elem(struct core_html *h, enum core_tag t, const struct core_attr *a)
 void
 core_html_textn(struct core_html *h, const char *s, size_t n)
 {
-	struct core_buf b = CORE_BUF_INIT;
-
-	if (h->err != CORE_OK || s == NULL)
-		return;
-	escape_n(&b, s, n);
-	raw(h, b.ptr, b.len);
-	core_buf_free(&b);
+	if (s != NULL)
+		escape_n(h, s, n);
 }
 
 void
 core_html_text(struct core_html *h, const char *s)
 {
 	if (s != NULL)
-		core_html_textn(h, s, strlen(s));
+		escape_n(h, s, strlen(s));
 }
 
 void
 core_html_textf(struct core_html *h, const char *fmt, ...)
 {
 	struct core_buf b = CORE_BUF_INIT;
+	char small[256];
 	va_list ap;
+	int n;
 
 	if (h->err != CORE_OK)
 		return;
 	/* Format first, escape after: arguments are data like any text. */
 	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		escape_n(h, small, (size_t)n);
+		return;
+	}
+	va_start(ap, fmt);
 	core_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	core_html_textn(h, core_buf_cstr(&b), b.len);
+	escape_n(h, core_buf_cstr(&b), b.len);
 	core_buf_free(&b);
 }
 
@@ -409,9 +410,7 @@ core_html_pop(struct core_html *h)
 		return;
 	}
 	h->depth--;
-	raws(h, "</");
-	raws(h, tags[h->stack[h->depth]]);
-	raws(h, ">");
+	raw(h, tags[h->stack[h->depth]].close, tags[h->stack[h->depth]].clen);
 }
 
 void
@@ -468,30 +467,42 @@ core_html_md(struct core_html *h, const char *md)
  * the same, so replacing every one leaves nothing that can end or bend
  * the script element.
  */
+/* json_dump_callback() output into a buffer, '<' and '>' as escapes. */
+static int
+jsonld_write(const char *p, size_t n, void *arg)
+{
+	struct core_buf *b = arg;
+	size_t i, run = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] != '<' && p[i] != '>')
+			continue;
+		core_buf_put(b, p + run, i - run);
+		core_buf_put(b, p[i] == '<' ? "\\u003c" : "\\u003e", 6);
+		run = i + 1;
+	}
+	core_buf_put(b, p + run, n - run);
+	return 0;
+}
+
 void
 core_html_jsonld(struct core_html *h, const json_t *v)
 {
+	static const char open[] = "<script type=\"application/ld+json\">";
+	static const char close[] = "</script>";
 	struct core_buf b = CORE_BUF_INIT;
-	const char *p;
-	char *js;
 
 	if (h->err != CORE_OK || v == NULL)
 		return;
-	if ((js = json_dumps(v, JSON_COMPACT | JSON_ESCAPE_SLASH)) == NULL) {
+	/* Into a buffer first: a failed dump must write nothing. */
+	core_buf_put(&b, open, sizeof(open) - 1);
+	if (json_dump_callback(v, jsonld_write, &b,
+		JSON_COMPACT | JSON_ESCAPE_SLASH) != 0) {
+		core_buf_free(&b);
 		fail(h, CORE_EINPUT);
 		return;
 	}
-	core_buf_puts(&b, "<script type=\"application/ld+json\">");
-	for (p = js; *p != '\0'; p++) {
-		if (*p == '<')
-			core_buf_puts(&b, "\\u003c");
-		else if (*p == '>')
-			core_buf_puts(&b, "\\u003e");
-		else
-			core_buf_putc(&b, *p);
-	}
-	core_buf_puts(&b, "</script>");
-	free(js);
+	core_buf_put(&b, close, sizeof(close) - 1);
 	raw(h, b.ptr, b.len);
 	core_buf_free(&b);
 }

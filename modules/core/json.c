@@ -48,13 +48,24 @@ json_t *
 core_json_str(const char *s)
 {
 	struct core_buf b = CORE_BUF_INIT;
+	size_t n;
 	json_t *j;
 
 	if (s == NULL)
 		return json_null();
-	core_utf8_clean(&b, s, strlen(s));
-	j = json_stringn(core_buf_cstr(&b), b.len);
-	core_buf_free(&b);
-	/* Unreachable with clean input; keeps the "never NULL" promise. */
+	/*
+	 * Cleaned text is valid UTF-8 without NUL, all that jansson's own
+	 * check (which _nocheck skips) would make sure of.  Most strings
+	 * are clean already and are copied once, by jansson.
+	 */
+	n = strlen(s);
+	if (core_utf8_clean_span(s, n) == n)
+		j = json_stringn_nocheck(s, n);
+	else {
+		core_utf8_clean(&b, s, n);
+		j = json_stringn_nocheck(core_buf_cstr(&b), b.len);
+		core_buf_free(&b);
+	}
+	/* Unreachable but for memory; keeps the "never NULL" promise. */
 	return j != NULL ? j : json_string("");
 }

@@ -2,13 +2,79 @@
  * utf8.c -- UTF-8 validation and cleaning.  Everything that reaches
  * XML, JSON or a database column passes through here first, so the
  * decoder must reject overlong forms, surrogates and code points above
- * U+10FFFF; utf8proc_iterate() already does all three.
+ * U+10FFFF (Unicode 15, table 3-7: the well-formed byte sequences).
+ *
+ * This is on every request's path (each string of a page is checked
+ * once), so an ASCII byte costs a comparison or two and the decoder is
+ * written out here rather than called per character (utf8proc's
+ * iterator, which it matches: tests/unit/test_utf8.c compares them).
  */
 #include <stddef.h>
-
-#include <utf8proc.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "core.h"
+
+/*
+ * The length of the sequence lead byte c starts, 2 to 4, or 0 for a
+ * byte that starts none: a continuation, C0 and C1 (overlong leads),
+ * F5..FF (past U+10FFFF).
+ */
+static size_t
+seq_len(unsigned char c)
+{
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	if (c >= 0xf0 && c <= 0xf4)
+		return 4;
+	return 0;
+}
+
+/*
+ * The length of the well-formed sequence at s[0..n), n > 0, s[0] >=
+ * 0x80, or 0 when there is none; *cp gets the code point.  The second
+ * byte's range excludes overlongs (E0, F0), surrogates (ED) and code
+ * points past U+10FFFF (F4).
+ */
+static size_t
+decode_multi(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len = seq_len(s[0]);
+
+	if (len == 0 || n < len)
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	switch (len) {
+	case 2:
+		*cp = (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+		return 2;
+	case 3:
+		if ((s[2] & 0xc0) != 0x80)
+			return 0;
+		*cp = (uint32_t)(s[0] & 0x0f) << 12 |
+		    (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+		return 3;
+	default:
+		if ((s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		*cp = (uint32_t)(s[0] & 0x07) << 18 |
+		    (uint32_t)(s[1] & 0x3f) << 12 |
+		    (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+		return 4;
+	}
+}
 
 /*
  * Length of the "maximal subpart" of the invalid sequence at s[0..n):
@@ -23,14 +89,9 @@ bad_len(const unsigned char *s, size_t n)
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t need, k;
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 1;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 2;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 3;
-	else
+	if ((need = seq_len(s[0])) == 0)
 		return 1;
+	need--;
 	/* The second byte is narrowed to exclude overlongs, surrogates
 	 * and code points past U+10FFFF. */
 	if (s[0] == 0xe0)
@@ -51,72 +112,102 @@ bad_len(const unsigned char *s, size_t n)
 	return k;
 }
 
-/*
- * Decodes one code point at s[0..n), n > 0.  Returns its length in
- * bytes and sets *cp, or returns 0 when the sequence is invalid.
- */
-static size_t
-decode(const unsigned char *s, size_t n, utf8proc_int32_t *cp)
-{
-	utf8proc_ssize_t r;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	/* Never ask for more than 4 bytes: n may exceed ssize_t. */
-	r = utf8proc_iterate(s, n < 4 ? (utf8proc_ssize_t)n : 4, cp);
-	if (r <= 0 || !utf8proc_codepoint_valid(*cp))
-		return 0;
-	return (size_t)r;
-}
-
 int
 core_utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	utf8proc_int32_t cp;
+	uint32_t cp;
 	size_t i, len;
 
 	for (i = 0; i < n; i += len) {
-		if (p[i] == '\0')
-			return 0;
-		if ((len = decode(p + i, n - i, &cp)) == 0)
+		if (p[i] < 0x80) {
+			if (p[i] == '\0')
+				return 0;
+			len = 1;
+		} else if ((len = decode_multi(p + i, n - i, &cp)) == 0)
 			return 0;
 	}
 	return 1;
 }
 
-/* 1 for the controls we drop: C0 but tab, LF and CR; DEL; C1. */
+/* 1 for the ASCII bytes kept: printable ones, tab, LF and CR. */
 static int
-dropped(utf8proc_int32_t cp)
+keep_ascii(unsigned char c)
 {
-	if (cp < 0x20)
-		return cp != '\t' && cp != '\n' && cp != '\r';
-	return cp >= 0x7f && cp <= 0x9f;
+	if (c >= 0x20)
+		return c != 0x7f;
+	return c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * The one cleaning loop.  Runs of bytes that need no change go to the
+ * sink at once; an ASCII byte with a subst entry goes as that string,
+ * other controls (C0 but tab/LF/CR, DEL, C1) are dropped, and each
+ * maximal subpart of an invalid sequence becomes one U+FFFD.  With
+ * stop set it writes nothing and returns the length of the prefix that
+ * would pass unchanged.
+ */
+static size_t
+clean(struct core_sink sk, const char *s, size_t n,
+    const char *const subst[128], int stop)
+{
+	static const char fffd[] = "\xef\xbf\xbd";
+	const unsigned char *p = (const unsigned char *)s;
+	const char *e;
+	uint32_t cp;
+	size_t i, run, len;
+	unsigned char c;
+
+	run = 0;
+	for (i = 0; i < n; i += len) {
+		c = p[i];
+		len = 1;
+		if (c < 0x80) {
+			if (keep_ascii(c) &&
+			    (subst == NULL || subst[c] == NULL))
+				continue;
+		} else if ((len = decode_multi(p + i, n - i, &cp)) != 0 &&
+		    cp > 0x9f)
+			continue;
+		if (stop)
+			return i;
+		if (i > run)
+			sk.write(sk.arg, s + run, i - run);
+		if (c < 0x80) {
+			if (keep_ascii(c)) {
+				e = subst[c];
+				sk.write(sk.arg, e, strlen(e));
+			}
+		} else if (len == 0) {
+			sk.write(sk.arg, fffd, sizeof(fffd) - 1);
+			len = bad_len(p + i, n - i);
+		}
+		run = i + len;
+	}
+	if (stop)
+		return n;
+	if (n > run)
+		sk.write(sk.arg, s + run, n - run);
+	return n;
 }
 
 void
 core_utf8_clean(struct core_buf *b, const char *s, size_t n)
 {
-	static const char fffd[] = "\xef\xbf\xbd";
-	const unsigned char *p = (const unsigned char *)s;
-	utf8proc_int32_t cp;
-	size_t i, run, len;
+	clean(core_buf_sink(b), s, n, NULL, 0);
+}
 
-	if (n == 0)
-		return;
-	/* Copies runs of good bytes at once: most text needs no change. */
-	run = 0;
-	for (i = 0; i < n; i += len) {
-		if ((len = decode(p + i, n - i, &cp)) != 0 && !dropped(cp))
-			continue;
-		core_buf_put(b, s + run, i - run);
-		if (len == 0) {
-			core_buf_put(b, fffd, sizeof(fffd) - 1);
-			len = bad_len(p + i, n - i);
-		}
-		run = i + len;
-	}
-	core_buf_put(b, s + run, n - run);
+void
+core_utf8_clean_subst(struct core_sink sk, const char *s, size_t n,
+    const char *const subst[128])
+{
+	clean(sk, s, n, subst, 0);
+}
+
+size_t
+core_utf8_clean_span(const char *s, size_t n)
+{
+	static const struct core_sink none = { NULL, NULL };
+
+	return clean(none, s, n, NULL, 1);
 }

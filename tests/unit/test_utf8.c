@@ -1,8 +1,12 @@
 /*
- * test_utf8.c -- core_utf8_valid() and core_utf8_clean().
+ * test_utf8.c -- core_utf8_valid(), core_utf8_clean() and its variants,
+ * and a comparison with a reference built on utf8proc's decoder (what
+ * utf8.c used before it decoded by itself) over random bytes.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <utf8proc.h>
 
 #include "core.h"
 #include "t.h"
@@ -25,6 +29,149 @@ clean(const char *s, size_t n)
 		T_STREQ(t_s, (want), "clean " #lit);                           \
 		free(t_s);                                                     \
 	} while (0)
+
+/* ---- the reference: utf8proc decodes, the rest as documented ---- */
+
+static size_t
+ref_decode(const unsigned char *s, size_t n, utf8proc_int32_t *cp)
+{
+	utf8proc_ssize_t r;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	r = utf8proc_iterate(s, n < 4 ? (utf8proc_ssize_t)n : 4, cp);
+	if (r <= 0 || !utf8proc_codepoint_valid(*cp))
+		return 0;
+	return (size_t)r;
+}
+
+/* Maximal subpart (Unicode 3.9), from the table of well-formed bytes. */
+static size_t
+ref_bad_len(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need, k;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 1;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 2;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 3;
+	else
+		return 1;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < 2 || s[1] < lo || s[1] > hi)
+		return 1;
+	for (k = 2; k < n && k <= need && s[k] >= 0x80 && s[k] <= 0xbf; k++)
+		;
+	return k;
+}
+
+/* Clean with subst (NULL: none) the way utf8.c documents it. */
+static void
+ref_clean(struct core_buf *b, const char *s, size_t n,
+    const char *const subst[128])
+{
+	const unsigned char *p = (const unsigned char *)s;
+	utf8proc_int32_t cp;
+	size_t i, len;
+
+	for (i = 0; i < n; i += len) {
+		if ((len = ref_decode(p + i, n - i, &cp)) == 0) {
+			core_buf_puts(b, "\xef\xbf\xbd");
+			len = ref_bad_len(p + i, n - i);
+		} else if ((cp < 0x20 && cp != '\t' && cp != '\n' &&
+			       cp != '\r') ||
+		    (cp >= 0x7f && cp <= 0x9f))
+			continue;
+		else if (cp < 0x80 && subst != NULL && subst[cp] != NULL)
+			core_buf_puts(b, subst[cp]);
+		else
+			core_buf_put(b, s + i, len);
+	}
+}
+
+static int
+ref_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	utf8proc_int32_t cp;
+	size_t i, len;
+
+	for (i = 0; i < n; i += len)
+		if (p[i] == '\0' || (len = ref_decode(p + i, n - i, &cp)) == 0)
+			return 0;
+	return 1;
+}
+
+static unsigned long rnd_state = 12345;
+
+static unsigned
+rnd(void)
+{
+	rnd_state = rnd_state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(rnd_state >> 33);
+}
+
+/*
+ * Random strings biased to the interesting bytes: ASCII, controls,
+ * specials, every lead byte, continuations.  Returns how many of
+ * rounds disagreed with the reference.
+ */
+static int
+compare_random(int rounds)
+{
+	static const char *const
+	    subst[128] = { ['&'] = "&amp;", ['<'] = "&lt;", ['"'] = "&quot;" };
+	static const unsigned char pick[] = { 'a', ' ', '&', '<', '"', 0, 0x01,
+		0x09, 0x0a, 0x0d, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf,
+		0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe6, 0xed, 0xef, 0xf0,
+		0xf3, 0xf4, 0xf5, 0xff };
+	char s[16];
+	int r, bad = 0;
+	size_t n, i;
+
+	for (r = 0; r < rounds; r++) {
+		struct core_buf want = CORE_BUF_INIT, got = CORE_BUF_INIT;
+		struct core_buf wsub = CORE_BUF_INIT, gsub = CORE_BUF_INIT;
+
+		n = rnd() % sizeof(s);
+		for (i = 0; i < n; i++)
+			s[i] =
+			    (char)(rnd() % 4 == 0 ? rnd() % 256
+						  : pick[rnd() % sizeof(pick)]);
+		ref_clean(&want, s, n, NULL);
+		core_utf8_clean(&got, s, n);
+		ref_clean(&wsub, s, n, subst);
+		core_utf8_clean_subst(core_buf_sink(&gsub), s, n, subst);
+		if (want.len != got.len ||
+		    memcmp(core_buf_cstr(&want), core_buf_cstr(&got),
+			want.len) != 0 ||
+		    wsub.len != gsub.len ||
+		    memcmp(core_buf_cstr(&wsub), core_buf_cstr(&gsub),
+			wsub.len) != 0 ||
+		    ref_valid(s, n) != core_utf8_valid(s, n) ||
+		    (core_utf8_clean_span(s, n) == n) !=
+			(want.len == n &&
+			    memcmp(core_buf_cstr(&want), s, n) == 0))
+			bad++;
+		core_buf_free(&want);
+		core_buf_free(&got);
+		core_buf_free(&wsub);
+		core_buf_free(&gsub);
+	}
+	return bad;
+}
 
 int
 main(void)
@@ -118,6 +265,27 @@ main(void)
 	T_OK(core_utf8_valid(s, strlen(s)), "mixed garbage cleans valid");
 	T_OK(strstr(s, "ok") != NULL, "text after garbage kept");
 	free(s);
+
+	/* Substitutions: specials replaced, the rest cleaned as before. */
+	{
+		static const char
+		    *const subst[128] = { ['&'] = "&amp;", ['<'] = "&lt;" };
+		struct core_buf b = CORE_BUF_INIT;
+
+		core_utf8_clean_subst(core_buf_sink(&b), "a&b<\x01\xff>", 7,
+		    subst);
+		T_STREQ(core_buf_cstr(&b), "a&amp;b&lt;\xef\xbf\xbd>",
+		    "subst and clean in one pass");
+		core_buf_free(&b);
+	}
+	T_OK(core_utf8_clean_span("abc\xc3\xa9", 5) == 5, "clean span: all");
+	T_OK(core_utf8_clean_span("ab\x01c", 4) == 2,
+	    "span stops at a control");
+	T_OK(core_utf8_clean_span("ab\xc2\x85", 4) == 2, "span stops at C1");
+	T_OK(core_utf8_clean_span("a\xe6\xb7", 3) == 1,
+	    "span stops at a cut sequence");
+	T_OK(compare_random(200000) == 0,
+	    "clean, subst, span and valid agree with utf8proc on random bytes");
 
 	return T_DONE();
 }
