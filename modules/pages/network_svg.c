@@ -38,11 +38,38 @@ struct node {
 	double x, y, r;
 };
 
-/* Formats v for an attribute; one decimal is plenty at this size. */
-static const char *
-num(char *buf, size_t sz, double v)
+/*
+ * Formats v for an attribute as printf's "%.1f" does; one decimal is
+ * plenty at this size.  printf works out the exact decimal value of v,
+ * which costs more than the rest of the drawing: for the coordinates
+ * here (non-negative, far below 1e9) v * 10 rounded to the nearest
+ * integer gives the same digits, except where v * 10 lies within a
+ * hair of a tie (x.x5), where the product's own rounding could decide
+ * and printf is asked instead.
+ */
+const char *
+pages_svg_num(char *buf, size_t sz, double v)
 {
-	snprintf(buf, sz, "%.1f", v);
+	char tmp[16];
+	double t = v * 10, f = floor(t);
+	long long k;
+	size_t i = sizeof(tmp);
+
+	if (!(v >= 0 && v < 1e9) || signbit(v) || fabs(t - f - 0.5) < 1e-6 ||
+	    sz < 16) {
+		snprintf(buf, sz, "%.1f", v);
+		return buf;
+	}
+	k = (long long)f + (t - f > 0.5);
+	tmp[--i] = '\0';
+	tmp[--i] = (char)('0' + k % 10);
+	tmp[--i] = '.';
+	k /= 10;
+	do {
+		tmp[--i] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k > 0);
+	memcpy(buf, tmp + i, sizeof(tmp) - i);
 	return buf;
 }
 
@@ -323,12 +350,16 @@ draw_edges(struct core_html *h, const json_t *net, json_int_t cid,
 			{ CORE_ATTR_CLASS,
 			    a == cid || b == cid ? "net-edge net-spoke"
 						 : "net-edge" },
-			{ CORE_ATTR_X1, num(x1, sizeof(x1), p ? p->x : c) },
-			{ CORE_ATTR_Y1, num(y1, sizeof(y1), p ? p->y : c) },
-			{ CORE_ATTR_X2, num(x2, sizeof(x2), q ? q->x : c) },
-			{ CORE_ATTR_Y2, num(y2, sizeof(y2), q ? q->y : c) },
+			{ CORE_ATTR_X1,
+			    pages_svg_num(x1, sizeof(x1), p ? p->x : c) },
+			{ CORE_ATTR_Y1,
+			    pages_svg_num(y1, sizeof(y1), p ? p->y : c) },
+			{ CORE_ATTR_X2,
+			    pages_svg_num(x2, sizeof(x2), q ? q->x : c) },
+			{ CORE_ATTR_Y2,
+			    pages_svg_num(y2, sizeof(y2), q ? q->y : c) },
 			{ CORE_ATTR_STROKE_WIDTH,
-			    num(sw, sizeof(sw), w > 5 ? 5 : w) },
+			    pages_svg_num(sw, sizeof(sw), w > 5 ? 5 : w) },
 			{ CORE_ATTR__MAX, NULL },
 		    });
 	}
@@ -364,9 +395,9 @@ draw_node(struct core_html *h, const struct node *nd, const char *cls,
 	core_html_elem(h, CORE_TAG_CIRCLE,
 	    (const struct core_attr[]){
 		{ CORE_ATTR_CLASS, "net-dot" },
-		{ CORE_ATTR_CX, num(cx, sizeof(cx), nd->x) },
-		{ CORE_ATTR_CY, num(cy, sizeof(cy), nd->y) },
-		{ CORE_ATTR_R, num(r, sizeof(r), nd->r) },
+		{ CORE_ATTR_CX, pages_svg_num(cx, sizeof(cx), nd->x) },
+		{ CORE_ATTR_CY, pages_svg_num(cy, sizeof(cy), nd->y) },
+		{ CORE_ATTR_R, pages_svg_num(r, sizeof(r), nd->r) },
 		{ CORE_ATTR__MAX, NULL },
 	    });
 	surname(&label, nd->name);
@@ -374,7 +405,8 @@ draw_node(struct core_html *h, const struct node *nd, const char *cls,
 	    (const struct core_attr[]){
 		{ CORE_ATTR_CLASS, "net-label" },
 		{ CORE_ATTR_X, cx },
-		{ CORE_ATTR_Y, num(ly, sizeof(ly), nd->y + nd->r + 12) },
+		{ CORE_ATTR_Y,
+		    pages_svg_num(ly, sizeof(ly), nd->y + nd->r + 12) },
 		{ CORE_ATTR_TEXT_ANCHOR, "middle" },
 		{ CORE_ATTR__MAX, NULL },
 	    },
@@ -511,7 +543,7 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 		core_html_textf(h, "%lld: %lld paper%s", (long long)y,
 		    (long long)c, c == 1 ? "" : "s");
 		core_html_pop(h);
-		num(x, sizeof(x), TL_SLOT * ((double)i + 0.5));
+		pages_svg_num(x, sizeof(x), TL_SLOT * ((double)i + 0.5));
 		if (c > 0) {
 			/* At least one unit tall, so a 1 next to a 500 shows. */
 			bar = TL_BARS * (double)c / (double)max;
@@ -520,15 +552,16 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 			    (const struct core_attr[]){
 				{ CORE_ATTR_CLASS, "tl-bar" },
 				{ CORE_ATTR_X,
-				    num(bx, sizeof(bx),
+				    pages_svg_num(bx, sizeof(bx),
 					TL_SLOT * (double)i +
 					    (TL_SLOT - TL_BAR) / 2) },
 				{ CORE_ATTR_Y,
-				    num(by, sizeof(by),
+				    pages_svg_num(by, sizeof(by),
 					TL_TOP + TL_BARS - bar) },
 				{ CORE_ATTR_WIDTH,
-				    num(bw, sizeof(bw), TL_BAR) },
-				{ CORE_ATTR_HEIGHT, num(bh, sizeof(bh), bar) },
+				    pages_svg_num(bw, sizeof(bw), TL_BAR) },
+				{ CORE_ATTR_HEIGHT,
+				    pages_svg_num(bh, sizeof(bh), bar) },
 				{ CORE_ATTR__MAX, NULL },
 			    });
 			snprintf(t, sizeof(t), "%lld", (long long)c);
@@ -537,7 +570,7 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 				{ CORE_ATTR_CLASS, "tl-count" },
 				{ CORE_ATTR_X, x },
 				{ CORE_ATTR_Y,
-				    num(cy, sizeof(cy),
+				    pages_svg_num(cy, sizeof(cy),
 					TL_TOP + TL_BARS - bar - 3) },
 				{ CORE_ATTR_TEXT_ANCHOR, "middle" },
 				{ CORE_ATTR__MAX, NULL },
@@ -552,7 +585,7 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 				{ CORE_ATTR_CLASS, "tl-label" },
 				{ CORE_ATTR_X, x },
 				{ CORE_ATTR_Y,
-				    num(ly, sizeof(ly),
+				    pages_svg_num(ly, sizeof(ly),
 					TL_TOP + TL_BARS + 12) },
 				{ CORE_ATTR_TEXT_ANCHOR, "middle" },
 				{ CORE_ATTR__MAX, NULL },

@@ -30,4 +30,11 @@ void pages_network_svg(struct core_html *h, const json_t *net,
  */
 void pages_timeline_svg(struct core_html *h, const json_t *years);
 
+/*
+ * v formatted into buf as snprintf(buf, sz, "%.1f", v) would (the same
+ * bytes for every v), only faster for the coordinates these drawings
+ * use.  Returns buf.
+ */
+const char *pages_svg_num(char *buf, size_t sz, double v);
+
 #endif /* NETWORK_SVG_H */

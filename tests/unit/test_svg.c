@@ -6,6 +6,7 @@
  * every test.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,9 +365,58 @@ test_timeline(void)
 	free(s);
 }
 
+/* How many of the values pages_svg_num() writes unlike "%.1f". */
+static int
+num_mismatches(const double *v, size_t n)
+{
+	char want[64], got[64];
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%.1f", v[i]);
+		pages_svg_num(got, sizeof(got), v[i]);
+		bad += strcmp(want, got) != 0;
+	}
+	return bad;
+}
+
+static void
+test_num(void)
+{
+	static const double fixed[] = { 0, -0.0, 0.04, 0.05, 0.15, 0.25, 0.35,
+		1.45, 2.5, 239.95, 240, 479.99, 1e9, 1e12, -3.25, -0.04,
+		1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 123456789.95, 5e-324 };
+	double *v;
+	size_t i, n = 0;
+	unsigned long x = 7;
+	char small[8];
+
+	T_OK(num_mismatches(fixed, sizeof(fixed) / sizeof(fixed[0])) == 0,
+	    "num: special values as printf");
+	/* The drawings' own kind of values: sums of sines and square roots,
+	 * exact ties and their neighbours (one ulp apart). */
+	v = malloc(400000 * sizeof(*v));
+	for (i = 0; i < 100000; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		v[n++] = 240 + 190 * cos((double)(x >> 11) * 1e-6);
+		v[n++] = 5 + 1.5 * sqrt((double)(i % 5000));
+		v[n++] = nextafter((double)i / 20, 0);
+		v[n++] = nextafter((double)i / 20, 1e9);
+	}
+	T_OK(num_mismatches(v, n) == 0, "num: 400,000 values as printf");
+	for (i = 0; i < 10000; i++)
+		v[i] = (double)i / 20; /* x.x5: printf rounds the exact value */
+	T_OK(num_mismatches(v, 10000) == 0, "num: ties as printf");
+	free(v);
+	T_STREQ(pages_svg_num(small, sizeof(small), 12.34), "12.3",
+	    "num: a short buffer still formats");
+}
+
 int
 main(void)
 {
+	test_num();
 	test_network();
 	test_timeline();
 	xmlCleanupParser();
