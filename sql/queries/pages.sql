@@ -159,12 +159,10 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 --   co:       [[id, name, slug, joint papers]]      (top co-authors)
 --   edges:    [[a, b, joint papers]] among the researcher and co
 --   timeline: [[year, papers]]
--- pos, fields and timeline come from researcher_stats (0009), co and
--- edges from researcher_stats.network (0014, ids and counts; names and
--- slugs live), all kept by the writers' refresh: one row whatever the
+-- pos, fields and timeline come from researcher_stats, co and edges from
+-- coauthor_pairs (0009, kept by the writers): index lookups whatever the
 -- researcher's paper count.  A researcher not yet counted there has no
--- pos, fields or timeline until the writer's refresh, and its co-authors
--- and network computed from coauthor_pairs.
+-- pos, fields, co-authors or timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
 -- institutions and co-authors are written in (pages.h): with no LIMIT
 -- parameter PostgreSQL keeps one plan for the statement instead of
@@ -172,23 +170,16 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- name: RESEARCHER_BLOCKS
 WITH s AS MATERIALIZED (
 	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
-	       timeline, network
+	       timeline
 	  FROM researcher_stats
 	 WHERE researcher_id = $1::bigint
 ), co AS MATERIALIZED (
-	SELECT x.id, r.name, r.slug, x.n
-	  FROM ((SELECT (e.x ->> 0)::bigint AS id, (e.x ->> 1)::bigint AS n
-	           FROM s, json_array_elements(s.network -> 'co')
-	                   WITH ORDINALITY AS e(x, o)
-	          WHERE e.o <= {{PAGES_COAUTHORS_MAX}})
-	        UNION ALL
-	        (SELECT c.b, c.papers
-	           FROM coauthor_pairs c
-	          WHERE c.a = $1::bigint
-	            AND NOT EXISTS (SELECT 1 FROM s WHERE s.network IS NOT NULL)
-	          ORDER BY c.papers DESC, c.b
-	          LIMIT {{PAGES_COAUTHORS_MAX}})) x
-	  JOIN researchers r ON r.id = x.id
+	SELECT c.b AS id, r.name, r.slug, c.papers AS n
+	  FROM coauthor_pairs c
+	  JOIN researchers r ON r.id = c.b
+	 WHERE c.a = $1::bigint
+	 ORDER BY c.papers DESC, c.b
+	 LIMIT {{PAGES_COAUTHORS_MAX}}
 ), net AS MATERIALIZED (
 	SELECT array_append(array_agg(id), $1::bigint) AS ids
 	  FROM co
@@ -229,18 +220,12 @@ SELECT json_build_object(
 	'co', (SELECT json_agg(json_build_array(id, name, slug, n)
 	                       ORDER BY n DESC, id)
 		 FROM co),
-	'edges', CASE WHEN EXISTS (SELECT 1 FROM s WHERE s.network IS NOT NULL)
-		 THEN (SELECT json_agg(e.x ORDER BY e.o)
-		         FROM s, net, json_array_elements(s.network -> 'edges')
-		                      WITH ORDINALITY AS e(x, o)
-		        WHERE (e.x ->> 0)::bigint = ANY (net.ids)
-		          AND (e.x ->> 1)::bigint = ANY (net.ids))
-		 ELSE (SELECT json_agg(json_build_array(c.a, c.b, c.papers)
-		                       ORDER BY c.a, c.b)
-		         FROM net, coauthor_pairs c
-		        WHERE c.a = ANY (net.ids) AND c.b = ANY (net.ids)
-		          AND c.a < c.b
-		          AND EXISTS (SELECT 1 FROM co)) END,
+	'edges', (SELECT json_agg(json_build_array(c.a, c.b, c.papers)
+	                          ORDER BY c.a, c.b)
+		    FROM net, coauthor_pairs c
+		   WHERE c.a = ANY (net.ids) AND c.b = ANY (net.ids)
+		     AND c.a < c.b
+		     AND EXISTS (SELECT 1 FROM co)),
 	'timeline', (SELECT timeline FROM s)
 )::text;
 
