@@ -45,19 +45,30 @@ core_buf_putc(struct core_buf *b, char c)
 	core_buf_put(b, &c, 1);
 }
 
+/*
+ * Formats straight into the free space when the result fits (the usual
+ * case once a buffer has grown), so most calls format once, not twice.
+ */
 void
 core_buf_vprintf(struct core_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;
+	size_t room;
 	int n;
 
+	reserve(b, 64);
+	room = b->cap - b->len;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(b->ptr + b->len, room, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		b->ptr[b->len] = '\0';
 		return;
-	reserve(b, (size_t)n);
-	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		reserve(b, (size_t)n);
+		vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

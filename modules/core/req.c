@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include <fcgiapp.h>
@@ -633,6 +634,93 @@ apply_validators(struct core_req *r)
 	}
 }
 
+/* FastCGI (the protocol's section 8): version 1, type FCGI_STDOUT. */
+#define FCGI_V1          1
+#define FCGI_STDOUT_TYPE 6
+/* Content per record: at most 65535; a multiple of 8 needs no padding. */
+#define REC_MAX 65528
+/* Records per writev (4 iovecs each: header, two pieces, padding). */
+#define REC_BATCH 16
+
+/* writev() of iov[0..n) to the end, across short writes. */
+static int
+writev_all(int fd, struct iovec *iov, int n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = writev(fd, iov, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= (ssize_t)iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Sends a[0..alen) then b[0..blen) as FastCGI stdout records, straight
+ * to the connection in one writev for anything up to 1 MB.  libfcgi's
+ * FCGX_PutStr() copies through an 8 KB buffer and writes whenever it
+ * fills (seven writes for a 48 KB page, each waking nginx); its stream
+ * stays empty here, so FCGX_Finish_r() still ends the stream and the
+ * request with its own records.  A failed write (nginx gone) is left
+ * for that to notice, as libfcgi's own writes were.
+ */
+static void
+send_stdout(FCGX_Request *f, const char *a, size_t alen, const char *b,
+    size_t blen)
+{
+	static const char zero[8];
+	unsigned char hdr[REC_BATCH][8];
+	struct iovec iov[REC_BATCH * 4];
+	size_t total = alen + blen, off = 0, len, take, pad;
+	int n, k;
+
+	while (off < total) {
+		for (n = k = 0; k < REC_BATCH && off < total; k++) {
+			len = total - off < REC_MAX ? total - off : REC_MAX;
+			pad = (8 - len % 8) % 8;
+			hdr[k][0] = FCGI_V1;
+			hdr[k][1] = FCGI_STDOUT_TYPE;
+			hdr[k][2] = (unsigned char)(f->requestId >> 8);
+			hdr[k][3] = (unsigned char)f->requestId;
+			hdr[k][4] = (unsigned char)(len >> 8);
+			hdr[k][5] = (unsigned char)len;
+			hdr[k][6] = (unsigned char)pad;
+			hdr[k][7] = 0;
+			iov[n].iov_base = hdr[k];
+			iov[n++].iov_len = 8;
+			if (off < alen) {
+				take = alen - off < len ? alen - off : len;
+				iov[n].iov_base = (char *)(uintptr_t)(a + off);
+				iov[n++].iov_len = take;
+				if (take < len) {
+					iov[n].iov_base = (char *)(uintptr_t)b;
+					iov[n++].iov_len = len - take;
+				}
+			} else {
+				iov[n].iov_base =
+				    (char *)(uintptr_t)(b + (off - alen));
+				iov[n++].iov_len = len;
+			}
+			if (pad > 0) {
+				iov[n].iov_base = (char *)(uintptr_t)zero;
+				iov[n++].iov_len = pad;
+			}
+			off += len;
+		}
+		if (writev_all(f->ipcFd, iov, n) != 0)
+			return;
+	}
+}
+
 static void
 write_response(struct core_req *r)
 {
@@ -644,11 +732,13 @@ write_response(struct core_req *r)
 	core_buf_printf(&h, "Status: %d %s\r\n", r->status,
 	    core_status_reason(r->status));
 	if (get_header(r, "Content-Type") == NULL && r->status != 304)
-		set_header(r, "Content-Type", core_rep_ctype[CORE_REP_TEXT],
-		    1);
-	for (i = 0; i < r->nhdrs; i++)
-		core_buf_printf(&h, "%s: %s\r\n", r->hdrs[i].name,
-		    r->hdrs[i].value);
+		set_header(r, "Content-Type", core_rep_ctype[CORE_REP_TEXT], 1);
+	for (i = 0; i < r->nhdrs; i++) {
+		core_buf_puts(&h, r->hdrs[i].name);
+		core_buf_put(&h, ": ", 2);
+		core_buf_puts(&h, r->hdrs[i].value);
+		core_buf_put(&h, "\r\n", 2);
+	}
 	if (r->status != 304)
 		core_buf_printf(&h, "Content-Length: %zu\r\n", r->body.len);
 	/* An estimate for agents' context budgets, as Cloudflare's
@@ -656,10 +746,8 @@ write_response(struct core_req *r)
 	if (r->rep == CORE_REP_MD && r->status != 304)
 		core_buf_printf(&h, "x-markdown-tokens: %zu\r\n",
 		    (r->body.len + 3) / 4);
-	core_buf_puts(&h, "\r\n");
-	FCGX_PutStr(h.ptr, (int)h.len, r->f->out);
-	if (!nobody && r->body.len > 0)
-		FCGX_PutStr(r->body.ptr, (int)r->body.len, r->f->out);
+	core_buf_put(&h, "\r\n", 2);
+	send_stdout(r->f, h.ptr, h.len, r->body.ptr, nobody ? 0 : r->body.len);
 	core_buf_free(&h);
 }
 
@@ -921,6 +1009,16 @@ log_path(const struct core_req *r)
 	return r->path;
 }
 
+/*
+ * The body's memory, kept from one request to the next: a worker serves
+ * one request at a time and its pages are about the same size, so the
+ * next body starts with room for the last one instead of growing there
+ * again from nothing (eight reallocs and copies for a 48 KB page).
+ * Bodies beyond KEEP_MAX (the sitemap chunks) are given back.
+ */
+#define KEEP_MAX (8u << 20)
+static struct core_buf spare_body;
+
 static void
 req_free(struct core_req *r)
 {
@@ -928,7 +1026,11 @@ req_free(struct core_req *r)
 	core_params_free(&r->q);
 	core_params_free(&r->cookies);
 	core_params_free(&r->form);
-	core_buf_free(&r->body);
+	if (r->body.cap <= KEEP_MAX) {
+		core_buf_reset(&r->body);
+		spare_body = r->body;
+	} else
+		core_buf_free(&r->body);
 	free(r->path);
 	free(r->in);
 }
@@ -947,6 +1049,8 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&r, 0, sizeof(r));
+	r.body = spare_body;
+	memset(&spare_body, 0, sizeof(spare_body));
 	r.f = fcgi;
 	r.ctx = ctx;
 	r.status = 200;

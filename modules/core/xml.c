@@ -5,6 +5,7 @@
  * ill-formed, so every piece of text and every attribute value is
  * cleaned here before libxml2 sees it.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,30 +75,58 @@ name_ok(const char *s)
 }
 
 /*
+ * Drops the two non-characters U+FFFE and U+FFFF from b[from..), which
+ * are valid UTF-8 but not XML Chars.  Their encodings start EF BF, rare
+ * in text (the halfwidth forms and specials), so one memmem() usually
+ * settles it.
+ */
+static void
+drop_nonchars(struct core_buf *b, size_t from)
+{
+	char *p = b->ptr + from, *end = b->ptr + b->len, *o;
+
+	if (from >= b->len ||
+	    memmem(p, (size_t)(end - p), "\xef\xbf", 2) == NULL)
+		return;
+	for (o = p; p < end; p++) {
+		if (end - p >= 3 && p[0] == '\xef' && p[1] == '\xbf' &&
+		    (p[2] == '\xbe' || p[2] == '\xbf')) {
+			p += 2;
+			continue;
+		}
+		*o++ = *p;
+	}
+	b->len = (size_t)(o - b->ptr);
+	b->ptr[b->len] = '\0';
+}
+
+/*
  * Appends s cleaned for XML 1.0 to b: invalid UTF-8 replaced, controls
- * but tab, LF and CR dropped (core_utf8_clean), and then the two
- * non-characters U+FFFE and U+FFFF, which are valid UTF-8 but not XML
- * Chars, dropped too.
+ * but tab, LF and CR dropped (core_utf8_clean), and then U+FFFE and
+ * U+FFFF dropped.
  */
 static void
 xml_clean(struct core_buf *b, const char *s)
 {
-	struct core_buf tmp = CORE_BUF_INIT;
-	const char *p, *run;
+	size_t from = b->len;
 
-	core_utf8_clean(&tmp, s, strlen(s));
-	p = run = core_buf_cstr(&tmp);
-	for (; *p != '\0'; p++) {
-		if (p[0] != '\xef' || p[1] != '\xbf' ||
-		    (p[2] != '\xbe' && p[2] != '\xbf'))
-			continue;
-		core_buf_put(b, run, (size_t)(p - run));
-		p += 2;
-		run = p + 1;
-	}
-	core_buf_put(b, run, (size_t)(p - run));
-	core_buf_free(&tmp);
+	core_utf8_clean(b, s, strlen(s));
+	drop_nonchars(b, from);
 }
+
+/*
+ * What libxml2's xmlTextWriterWriteString() escapes in element content
+ * (xmlEncodeSpecialChars: < > & " and CR), so text escaped here and
+ * written raw comes out byte for byte as the writer's own would, in one
+ * pass over the text instead of three.
+ */
+static const char *const text_escapes[128] = {
+	['<'] = "&lt;",
+	['>'] = "&gt;",
+	['&'] = "&amp;",
+	['"'] = "&quot;",
+	['\r'] = "&#13;",
+};
 
 struct core_xml *
 core_xml_open(struct core_sink sink)
@@ -163,9 +192,12 @@ core_xml_text(struct core_xml *x, const char *s)
 
 	if (x->err != CORE_OK || s == NULL)
 		return;
-	xml_clean(&b, s);
+	core_utf8_clean_subst(core_buf_sink(&b), s, strlen(s), text_escapes);
+	drop_nonchars(&b, 0);
+	/* WriteRaw closes a pending start tag first, as WriteString does;
+	 * an empty text still does that, so it is written too. */
 	check(x,
-	    xmlTextWriterWriteString(x->w, (const xmlChar *)core_buf_cstr(&b)));
+	    xmlTextWriterWriteRaw(x->w, (const xmlChar *)core_buf_cstr(&b)));
 	core_buf_free(&b);
 }
 
