@@ -628,6 +628,11 @@ void core_resp_type(struct core_req *, enum core_rep);
 struct core_buf *core_resp_body(struct core_req *);
 struct core_sink core_resp_sink(struct core_req *);
 /*
+ * The strong ETag of a body, quoted, into out: 32 hex digits of a
+ * 128-bit SipHash-2-4 of the bytes under a fixed key.
+ */
+void core_etag(const char *body, size_t n, char out[40]);
+/*
  * Marks the response as cacheable by validator: when finished, a 200
  * response gets a strong ETag computed over its body and a matching
  * If-None-Match gives 304 — for anonymous requests only; a request with

@@ -3,33 +3,10 @@
  * the content type, Cache-Control, the validators, and the conditional
  * requests that let feed readers poll cheaply.
  */
-#include <stdio.h>
 #include <string.h>
-
-#include <sodium.h>
 
 #include "core.h"
 #include "feeds.h"
-
-/*
- * The strong ETag core_resp_etag() gives a 200 with this body.  Core
- * has no call to compute it, and a 304 must carry the validator the
- * 200 would have carried (RFC 9110 15.4.5), so this mirrors core's
- * apply_validators() (16-byte BLAKE2b of the body, hex, quoted); the
- * integration test t_feeds_rss.sh checks that the two agree.
- */
-static void
-body_etag(struct core_req *r, char out[40])
-{
-	struct core_buf *b = core_resp_body(r);
-	unsigned char hash[16];
-	char hex[33];
-
-	crypto_generichash(hash, sizeof(hash),
-	    (const unsigned char *)core_buf_cstr(b), b->len, NULL, 0);
-	sodium_bin2hex(hex, sizeof(hex), hash, sizeof(hash));
-	snprintf(out, 40, "\"%s\"", hex);
-}
 
 void
 feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
@@ -60,7 +37,10 @@ feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
 		core_resp_type(r, rep);
 		return;
 	}
-	body_etag(r, etag);
+	/* A 304 carries the validator the 200 would have carried (RFC
+	 * 9110 15.4.5): the one core_resp_etag() gives this body. */
+	core_etag(core_buf_cstr(core_resp_body(r)), core_resp_body(r)->len,
+	    etag);
 	core_resp_header(r, "ETag", etag);
 	core_resp_status(r, 304);
 	core_buf_reset(core_resp_body(r));
