@@ -12,10 +12,10 @@
 #include "core.h"
 
 /*
- * Characters that mean something anywhere in a line: emphasis, code,
- * links, autolinks and HTML, GFM tables and strikethrough, entities.
+ * Characters that mean something anywhere in a line (emphasis, code,
+ * links, autolinks and HTML, GFM tables and strikethrough, entities),
+ * \ ` * _ { } [ ] < > | ~ &, are told by inline_special() below.
  */
-static const char inline_specials[] = "\\`*_{}[]<>|~&";
 /*
  * Characters that mean something only where a line (or a list item,
  * since callers write "- " before text) begins: headings, list and quote
@@ -42,19 +42,63 @@ flatten(struct core_buf *b, const char *s)
 	}
 }
 
+/* 1 for the bytes flatten() changes: C0 controls and DEL. */
+static int
+needs_flatten(const char *s)
+{
+	unsigned char c;
+
+	for (; (c = (unsigned char)*s) != '\0'; s++)
+		if (c < 0x20 || c == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* 1 for the inline specials (a switch: this runs per byte). */
+static int
+inline_special(char c)
+{
+	switch (c) {
+	case '\\':
+	case '`':
+	case '*':
+	case '_':
+	case '{':
+	case '}':
+	case '[':
+	case ']':
+	case '<':
+	case '>':
+	case '|':
+	case '~':
+	case '&':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void
 core_md_text(struct core_buf *b, const char *s)
 {
 	struct core_buf flat = CORE_BUF_INIT, clean = CORE_BUF_INIT;
-	const char *p;
+	const char *p, *run;
 	size_t n;
 
 	if (s == NULL)
 		return;
-	flatten(&flat, s);
+	/* Most text has no control and is clean: then s is used as is. */
+	p = s;
+	if (needs_flatten(s)) {
+		flatten(&flat, s);
+		p = core_buf_cstr(&flat);
+	}
 	/* Replaces invalid UTF-8 and drops C1 controls. */
-	core_utf8_clean(&clean, core_buf_cstr(&flat), flat.len);
-	p = core_buf_cstr(&clean);
+	n = strlen(p);
+	if (core_utf8_clean_span(p, n) < n) {
+		core_utf8_clean(&clean, p, n);
+		p = core_buf_cstr(&clean);
+	}
 	/* Four spaces at a line start make an indented code block: keep
 	 * at most three (more mean nothing in text anyway). */
 	for (n = 0; *p == ' '; p++)
@@ -72,19 +116,25 @@ core_md_text(struct core_buf *b, const char *s)
 			core_buf_putc(b, '\\');
 		p = q;
 	}
-	for (; *p != '\0'; p++) {
+	/* The rest in runs, broken only where something is added. */
+	for (run = p; *p != '\0'; p++) {
 		/* U+FEFF as a character reference: a reader drops a byte
 		 * order mark at the start of a document, and what follows it
 		 * would then begin a line unescaped. */
-		if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) {
+		if (p[0] == '\xEF' && p[1] == '\xBB' && p[2] == '\xBF') {
+			core_buf_put(b, run, (size_t)(p - run));
 			core_buf_puts(b, "&#xFEFF;");
 			p += 2;
+			run = p + 1;
 			continue;
 		}
-		if (strchr(inline_specials, *p) != NULL)
+		if (inline_special(*p)) {
+			core_buf_put(b, run, (size_t)(p - run));
 			core_buf_putc(b, '\\');
-		core_buf_putc(b, *p);
+			run = p;
+		}
 	}
+	core_buf_put(b, run, (size_t)(p - run));
 	core_buf_free(&flat);
 	core_buf_free(&clean);
 }
@@ -98,17 +148,25 @@ core_md_text(struct core_buf *b, const char *s)
 static void
 md_url(struct core_buf *b, const char *url)
 {
+	static const char hex[] = "0123456789ABCDEF";
 	struct core_buf clean = CORE_BUF_INIT;
-	const char *p;
+	const char *p, *run;
 	unsigned char c;
+	char pct[3];
 
 	core_utf8_clean(&clean, url, strlen(url));
-	for (p = core_buf_cstr(&clean); (c = (unsigned char)*p) != '\0'; p++) {
-		if (c <= 0x20 || c == 0x7f || strchr("()<>\\", c) != NULL)
-			core_buf_printf(b, "%%%02X", c);
-		else
-			core_buf_putc(b, (char)c);
+	p = run = core_buf_cstr(&clean);
+	for (; (c = (unsigned char)*p) != '\0'; p++) {
+		if (c > 0x20 && c != 0x7f && strchr("()<>\\", c) == NULL)
+			continue;
+		core_buf_put(b, run, (size_t)(p - run));
+		pct[0] = '%';
+		pct[1] = hex[c >> 4];
+		pct[2] = hex[c & 0xf];
+		core_buf_put(b, pct, sizeof(pct));
+		run = p + 1;
 	}
+	core_buf_put(b, run, (size_t)(p - run));
 	core_buf_free(&clean);
 }
 

@@ -42,6 +42,82 @@ heading(int level, const char *t)
 		free(t_s);                                                     \
 	} while (0)
 
+/*
+ * The writer as first written, one step at a time (flatten controls,
+ * clean, line start, then every byte): core_md_text() does the same in
+ * runs and must agree byte for byte.
+ */
+static void
+ref_md_text(struct core_buf *b, const char *s)
+{
+	struct core_buf flat = CORE_BUF_INIT, clean = CORE_BUF_INIT;
+	const char *p;
+	size_t n;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\r' && p[1] == '\n')
+			continue;
+		core_buf_putc(&flat,
+		    (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+	}
+	core_utf8_clean(&clean, core_buf_cstr(&flat), flat.len);
+	p = core_buf_cstr(&clean);
+	for (n = 0; *p == ' '; p++)
+		if (n++ < 3)
+			core_buf_putc(b, ' ');
+	if (*p != '\0' && strchr("#+-=!", *p) != NULL)
+		core_buf_putc(b, '\\');
+	else if (*p >= '0' && *p <= '9') {
+		while (*p >= '0' && *p <= '9')
+			core_buf_putc(b, *p++);
+		if (*p == '.' || *p == ')')
+			core_buf_putc(b, '\\');
+	}
+	for (; *p != '\0'; p++) {
+		if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) {
+			core_buf_puts(b, "&#xFEFF;");
+			p += 2;
+			continue;
+		}
+		if (strchr("\\`*_{}[]<>|~&", *p) != NULL)
+			core_buf_putc(b, '\\');
+		core_buf_putc(b, *p);
+	}
+	core_buf_free(&flat);
+	core_buf_free(&clean);
+}
+
+/* How many random texts core_md_text() writes unlike the reference. */
+static int
+md_mismatches(int rounds)
+{
+	static const char *const pick[] = { "a", " ", "    ", "#", "-", "1",
+		"2.", "3)", "*", "_", "\\", "`", "[", "]", "<", "&", "|", "~",
+		"\r\n", "\r", "\n", "\t", "\x01", "\x7f", "\xc2\x85",
+		"\xEF\xBB\xBF", "\xc3\xa9", "\xff", "\xe6\xb7", "(", "!" };
+	unsigned long st = 5;
+	char s[160];
+	int r, k, bad = 0;
+
+	for (r = 0; r < rounds; r++) {
+		struct core_buf want = CORE_BUF_INIT, got = CORE_BUF_INIT;
+
+		s[0] = '\0';
+		for (k = 0; k < 10; k++) {
+			st = st * 6364136223846793005UL + 1442695040888963407UL;
+			strcat(s,
+			    pick[(st >> 33) %
+				(sizeof(pick) / sizeof(pick[0]))]);
+		}
+		ref_md_text(&want, s);
+		core_md_text(&got, s);
+		bad += strcmp(core_buf_cstr(&want), core_buf_cstr(&got)) != 0;
+		core_buf_free(&want);
+		core_buf_free(&got);
+	}
+	return bad;
+}
+
 int
 main(void)
 {
@@ -104,5 +180,7 @@ main(void)
 	    "a '#' inside a word stays as it is");
 	CHECK(text("      indented"), "   indented",
 	    "four leading spaces would be a code block: three kept");
+	T_OK(md_mismatches(50000) == 0,
+	    "50,000 random texts as the step-by-step writer");
 	return T_DONE();
 }
