@@ -120,7 +120,8 @@ void core_utf8_clean(struct core_buf *b, const char *s, size_t n);
  * Writes s[0..n) to sk cleaned like core_utf8_clean(), and every ASCII
  * byte c for which subst[c] is not NULL as that string instead (the
  * escaping writers' tables: "&amp;" for '&' ...).  Runs of bytes that
- * need no change are written at once.
+ * need no change are written at once.  A table must not change once
+ * used (what it replaces is cached by its address): make it const.
  */
 void core_utf8_clean_subst(struct core_sink sk, const char *s, size_t n,
     const char *const subst[128]);

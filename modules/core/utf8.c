@@ -139,6 +139,39 @@ keep_ascii(unsigned char c)
 	return c == '\t' || c == '\n' || c == '\r';
 }
 
+/* The ASCII bytes dropped, as a 128-bit set: C0 but tab, LF, CR, and
+ * DEL. */
+#define DROP_LO 0xffffd9ffu
+#define DROP_HI ((uint64_t)1 << 63)
+
+/*
+ * The ASCII bytes the loop below stops at: those dropped and those with
+ * a subst entry.  The set of the last table is kept, since the same few
+ * (constant) tables come again and again.
+ */
+static void
+stop_set(const char *const subst[128], uint64_t set[2])
+{
+	static _Thread_local const char *const *last;
+	static _Thread_local uint64_t last_set[2];
+	unsigned c;
+
+	set[0] = DROP_LO;
+	set[1] = DROP_HI;
+	if (subst == NULL)
+		return;
+	if (subst != last) {
+		last_set[0] = DROP_LO;
+		last_set[1] = DROP_HI;
+		for (c = 0; c < 128; c++)
+			if (subst[c] != NULL)
+				last_set[c >> 6] |= (uint64_t)1 << (c & 63);
+		last = subst;
+	}
+	set[0] = last_set[0];
+	set[1] = last_set[1];
+}
+
 /*
  * The one cleaning loop.  Runs of bytes that need no change go to the
  * sink at once; an ASCII byte with a subst entry goes as that string,
@@ -156,15 +189,16 @@ clean(struct core_sink sk, const char *s, size_t n,
 	const char *e;
 	uint32_t cp;
 	size_t i, run, len;
+	uint64_t set[2];
 	unsigned char c;
 
+	stop_set(subst, set);
 	run = 0;
 	for (i = 0; i < n; i += len) {
 		c = p[i];
 		len = 1;
 		if (c < 0x80) {
-			if (keep_ascii(c) &&
-			    (subst == NULL || subst[c] == NULL))
+			if ((set[c >> 6] >> (c & 63) & 1) == 0)
 				continue;
 		} else if ((len = decode_multi(p + i, n - i, &cp)) != 0 &&
 		    cp > 0x9f)

@@ -5,7 +5,6 @@
  * ill-formed, so every piece of text and every attribute value is
  * cleaned here before libxml2 sees it.
  */
-#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,17 +75,16 @@ name_ok(const char *s)
 
 /*
  * Drops the two non-characters U+FFFE and U+FFFF from b[from..), which
- * are valid UTF-8 but not XML Chars.  Their encodings start EF BF, rare
- * in text (the halfwidth forms and specials), so one memmem() usually
- * settles it.
+ * are valid UTF-8 but not XML Chars.  Their encodings start with EF,
+ * rare in text (U+F000..U+FFFF), so one memchr() usually settles it.
  */
 static void
 drop_nonchars(struct core_buf *b, size_t from)
 {
-	char *p = b->ptr + from, *end = b->ptr + b->len, *o;
+	char *p, *end = b->ptr + b->len, *o;
 
 	if (from >= b->len ||
-	    memmem(p, (size_t)(end - p), "\xef\xbf", 2) == NULL)
+	    (p = memchr(b->ptr + from, '\xef', b->len - from)) == NULL)
 		return;
 	for (o = p; p < end; p++) {
 		if (end - p >= 3 && p[0] == '\xef' && p[1] == '\xbf' &&
