@@ -81,12 +81,12 @@ name_ok(const char *s)
 static void
 drop_nonchars(struct core_buf *b, size_t from)
 {
-	char *p, *end = b->ptr + b->len, *o;
+	char *p, *end, *o;
 
 	if (from >= b->len ||
 	    (p = memchr(b->ptr + from, '\xef', b->len - from)) == NULL)
 		return;
-	for (o = p; p < end; p++) {
+	for (o = p, end = b->ptr + b->len; p < end; p++) {
 		if (end - p >= 3 && p[0] == '\xef' && p[1] == '\xbf' &&
 		    (p[2] == '\xbe' || p[2] == '\xbf')) {
 			p += 2;
