@@ -9,13 +9,14 @@
 # Starts a release-build stack under var/bench (port 8195, access log off),
 # fetches each page once, writes its bytes to a static directory served by
 # a second private nginx (port 8196, same settings), then runs wrk against
-# both, page by page, twice: "hot" with the caches as configured (Redis
-# page cache, nginx's cache), then "cold" with both off (the stack
-# restarted with WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0), so every request
-# is rendered from PostgreSQL.  Each row compares to static measured just
-# before it.  Prints req/s, p50, p99, ratio; then the RSS of the pages
-# workers after 1,000 and after leak-requests (default 100000; 0 skips)
-# cold requests spread over the measured pages (issue 6: within 10 %).
+# both, page by page, three times: "hot" with the caches as configured
+# (Redis page cache, nginx's cache), "worker" (below), then "cold" with
+# both off (the stack restarted with WEFT_NGINX_CACHE=off
+# WEFT_CACHE_TTL=0), so every request is rendered from PostgreSQL.  Each
+# row compares to static measured just before it.  Prints req/s, p50,
+# p99, ratio; then the RSS of the pages workers after 1,000 and after
+# leak-requests (default 100000; 0 skips) cold requests spread over the
+# measured pages (issue 6: within 10 %).
 #
 # In cold mode a "floor" row measures the 301 of /researchers/{id}: the
 # whole stack with one primary-key look-up and a tiny answer, the best
