@@ -1152,9 +1152,14 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		if (cache_shareable(&r)) {
 			core_buf_reset(&blob);
 			cache_save(&r, &blob);
-			core_cache_put(ctx, key, blob.ptr, blob.len,
-			    ctx->cache_ttl);
-			set_header(&r, "X-Weft-Cache", "miss", 1);
+			/*
+			 * "miss" says the page was rendered and stored: not
+			 * when Redis went away after the key was made (the
+			 * generation is read at most once a second).
+			 */
+			if (core_cache_put(ctx, key, blob.ptr, blob.len,
+				ctx->cache_ttl) == CORE_OK)
+				set_header(&r, "X-Weft-Cache", "miss", 1);
 		}
 		if (locked)
 			core_cache_unlock(ctx, key);
