@@ -33,28 +33,35 @@ seq_len(unsigned char c)
 }
 
 /*
+ * 1 when byte c may follow lead byte lead: a continuation byte, narrowed
+ * after E0 and F0 (overlongs), ED (surrogates) and F4 (past U+10FFFF).
+ */
+static int
+second_ok(unsigned char lead, unsigned char c)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (lead == 0xe0)
+		lo = 0xa0;
+	else if (lead == 0xed)
+		hi = 0x9f;
+	else if (lead == 0xf0)
+		lo = 0x90;
+	else if (lead == 0xf4)
+		hi = 0x8f;
+	return c >= lo && c <= hi;
+}
+
+/*
  * The length of the well-formed sequence at s[0..n), n > 0, s[0] >=
- * 0x80, or 0 when there is none; *cp gets the code point.  The second
- * byte's range excludes overlongs (E0, F0), surrogates (ED) and code
- * points past U+10FFFF (F4).
+ * 0x80, or 0 when there is none; *cp gets the code point.
  */
 static size_t
 decode_multi(const unsigned char *s, size_t n, uint32_t *cp)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len = seq_len(s[0]);
 
-	if (len == 0 || n < len)
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
+	if (len == 0 || n < len || !second_ok(s[0], s[1]))
 		return 0;
 	switch (len) {
 	case 2:
@@ -86,29 +93,12 @@ decode_multi(const unsigned char *s, size_t n, uint32_t *cp)
 static size_t
 bad_len(const unsigned char *s, size_t n)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, k;
+	size_t len = seq_len(s[0]), k;
 
-	if ((need = seq_len(s[0])) == 0)
+	if (len == 0 || n < 2 || !second_ok(s[0], s[1]))
 		return 1;
-	need--;
-	/* The second byte is narrowed to exclude overlongs, surrogates
-	 * and code points past U+10FFFF. */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	k = 1;
-	if (k < n && s[k] >= lo && s[k] <= hi)
-		k++;
-	else
-		return 1;
-	while (k < n && k <= need && s[k] >= 0x80 && s[k] <= 0xbf)
-		k++;
+	for (k = 2; k < n && k < len && s[k] >= 0x80 && s[k] <= 0xbf; k++)
+		;
 	return k;
 }
 
@@ -130,19 +120,12 @@ core_utf8_valid(const char *s, size_t n)
 	return 1;
 }
 
-/* 1 for the ASCII bytes kept: printable ones, tab, LF and CR. */
-static int
-keep_ascii(unsigned char c)
-{
-	if (c >= 0x20)
-		return c != 0x7f;
-	return c == '\t' || c == '\n' || c == '\r';
-}
-
 /* The ASCII bytes dropped, as a 128-bit set: C0 but tab, LF, CR, and
  * DEL. */
-#define DROP_LO 0xffffd9ffu
-#define DROP_HI ((uint64_t)1 << 63)
+static const uint64_t dropped[2] = { 0xffffd9ffu, (uint64_t)1 << 63 };
+
+/* 1 when ASCII byte c is in the 128-bit set. */
+#define IN_SET(set, c) ((set)[(c) >> 6] >> ((c)&63) & 1)
 
 /*
  * The ASCII bytes the loop below stops at: those dropped and those with
@@ -156,13 +139,13 @@ stop_set(const char *const subst[128], uint64_t set[2])
 	static _Thread_local uint64_t last_set[2];
 	unsigned c;
 
-	set[0] = DROP_LO;
-	set[1] = DROP_HI;
+	set[0] = dropped[0];
+	set[1] = dropped[1];
 	if (subst == NULL)
 		return;
 	if (subst != last) {
-		last_set[0] = DROP_LO;
-		last_set[1] = DROP_HI;
+		last_set[0] = dropped[0];
+		last_set[1] = dropped[1];
 		for (c = 0; c < 128; c++)
 			if (subst[c] != NULL)
 				last_set[c >> 6] |= (uint64_t)1 << (c & 63);
@@ -198,7 +181,7 @@ clean(struct core_sink sk, const char *s, size_t n,
 		c = p[i];
 		len = 1;
 		if (c < 0x80) {
-			if ((set[c >> 6] >> (c & 63) & 1) == 0)
+			if (!IN_SET(set, c))
 				continue;
 		} else if ((len = decode_multi(p + i, n - i, &cp)) != 0 &&
 		    cp > 0x9f)
@@ -208,7 +191,8 @@ clean(struct core_sink sk, const char *s, size_t n,
 		if (i > run)
 			sk.write(sk.arg, s + run, i - run);
 		if (c < 0x80) {
-			if (keep_ascii(c)) {
+			/* Stopped at: dropped, or else substituted. */
+			if (!IN_SET(dropped, c)) {
 				e = subst[c];
 				sk.write(sk.arg, e, strlen(e));
 			}
