@@ -129,31 +129,118 @@ static const uint64_t dropped[2] = { 0xffffd9ffu, (uint64_t)1 << 63 };
 
 /*
  * The ASCII bytes the loop below stops at: those dropped and those with
- * a subst entry.  The set of the last table is kept, since the same few
- * (constant) tables come again and again.
+ * a subst entry, as a 128-bit set, and the printable ones among them
+ * (at most STOP_CHARS) for the 16-byte scan.
+ */
+#define STOP_CHARS 8
+struct stops {
+	uint64_t set[2];
+	unsigned char chars[STOP_CHARS];
+	int nchars; /* -1: too many for the scan; byte by byte */
+};
+
+/*
+ * The stops of subst (NULL: only the dropped bytes).  Those of the last
+ * table are kept, since the same few (constant) tables come again and
+ * again.
  */
 static void
-stop_set(const char *const subst[128], uint64_t set[2])
+stop_set(const char *const subst[128], struct stops *st)
 {
 	static _Thread_local const char *const *last;
-	static _Thread_local uint64_t last_set[2];
+	static _Thread_local struct stops last_st;
 	unsigned c;
 
-	set[0] = dropped[0];
-	set[1] = dropped[1];
-	if (subst == NULL)
+	if (subst == NULL) {
+		memset(st, 0, sizeof(*st));
+		st->set[0] = dropped[0];
+		st->set[1] = dropped[1];
 		return;
+	}
 	if (subst != last) {
-		last_set[0] = dropped[0];
-		last_set[1] = dropped[1];
-		for (c = 0; c < 128; c++)
-			if (subst[c] != NULL)
-				last_set[c >> 6] |= (uint64_t)1 << (c & 63);
+		memset(&last_st, 0, sizeof(last_st));
+		last_st.set[0] = dropped[0];
+		last_st.set[1] = dropped[1];
+		for (c = 0; c < 128; c++) {
+			if (subst[c] == NULL)
+				continue;
+			last_st.set[c >> 6] |= (uint64_t)1 << (c & 63);
+			if (c < 0x20 || c == 0x7f || last_st.nchars < 0)
+				continue; /* the scan stops at controls anyway */
+			if (last_st.nchars == STOP_CHARS)
+				last_st.nchars = -1;
+			else
+				last_st.chars[last_st.nchars++] = (unsigned char)c;
+		}
 		last = subst;
 	}
-	set[0] = last_set[0];
-	set[1] = last_set[1];
+	*st = last_st;
 }
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* st's printable stops, each in every byte of a vector. */
+struct scan {
+	__m128i c[STOP_CHARS];
+	int n;
+};
+
+static void
+scan_init(struct scan *sc, const struct stops *st)
+{
+	int k;
+
+	for (k = 0; k < st->nchars; k++)
+		sc->c[k] = _mm_set1_epi8((char)st->chars[k]);
+	sc->n = st->nchars;
+}
+
+/*
+ * The first i' >= i at which p[i'] may need the byte loop's attention:
+ * the first 16-byte block, from i, holding a byte below 0x20 or above
+ * 0x7e, or one of the printable stops.  A block that holds none is all
+ * printable ASCII that passes unchanged.  The tail shorter than a block
+ * is left to the byte loop.
+ */
+static size_t
+skip_plain(const unsigned char *p, size_t i, size_t n, const struct scan *sc)
+{
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+	__m128i x, m;
+	int k, mask;
+
+	for (; n - i >= 16; i += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* Signed: bytes from 0x80 compare below 0x20 too. */
+		m = _mm_or_si128(_mm_cmplt_epi8(x, lo), _mm_cmpeq_epi8(x, del));
+		for (k = 0; k < sc->n; k++)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(x, sc->c[k]));
+		if ((mask = _mm_movemask_epi8(m)) != 0)
+			return i + (size_t)__builtin_ctz((unsigned)mask);
+	}
+	return i;
+}
+#else
+struct scan {
+	int n;
+};
+
+static void
+scan_init(struct scan *sc, const struct stops *st)
+{
+	sc->n = st->nchars;
+}
+
+static size_t
+skip_plain(const unsigned char *p, size_t i, size_t n, const struct scan *sc)
+{
+	(void)p;
+	(void)n;
+	(void)sc;
+	return i;
+}
+#endif
 
 /*
  * The one cleaning loop.  Runs of bytes that need no change go to the
@@ -161,7 +248,8 @@ stop_set(const char *const subst[128], uint64_t set[2])
  * other controls (C0 but tab/LF/CR, DEL, C1) are dropped, and each
  * maximal subpart of an invalid sequence becomes one U+FFFD.  With
  * stop set it writes nothing and returns the length of the prefix that
- * would pass unchanged.
+ * would pass unchanged.  Plain printable ASCII is passed over 16 bytes
+ * at a time (skip_plain); the rest byte by byte.
  */
 static size_t
 clean(struct core_sink sk, const char *s, size_t n,
@@ -170,18 +258,28 @@ clean(struct core_sink sk, const char *s, size_t n,
 	static const char fffd[] = "\xef\xbf\xbd";
 	const unsigned char *p = (const unsigned char *)s;
 	const char *e;
+	struct stops st;
+	struct scan sc;
 	uint32_t cp;
 	size_t i, run, len;
-	uint64_t set[2];
 	unsigned char c;
+	int scanning;
 
-	stop_set(subst, set);
+	stop_set(subst, &st);
+	/* The scan pays for itself from a block; short text goes byte by
+	 * byte at once. */
+	scanning = st.nchars >= 0 && n >= 16;
+	sc.n = 0;
+	if (scanning)
+		scan_init(&sc, &st);
 	run = 0;
 	for (i = 0; i < n; i += len) {
+		if (scanning && n - i >= 16 && (i = skip_plain(p, i, n, &sc)) == n)
+			break;
 		c = p[i];
 		len = 1;
 		if (c < 0x80) {
-			if (!IN_SET(set, c))
+			if (!IN_SET(st.set, c))
 				continue;
 		} else if ((len = decode_multi(p + i, n - i, &cp)) != 0 &&
 		    cp > 0x9f)

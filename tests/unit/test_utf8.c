@@ -131,13 +131,21 @@ rnd(void)
 static int
 compare_random(int rounds)
 {
-	static const char *const
-	    subst[128] = { ['&'] = "&amp;", ['<'] = "&lt;", ['"'] = "&quot;" };
-	static const unsigned char pick[] = { 'a', ' ', '&', '<', '"', 0, 0x01,
-		0x09, 0x0a, 0x0d, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf,
-		0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe6, 0xed, 0xef, 0xf0,
-		0xf3, 0xf4, 0xf5, 0xff };
-	char s[16];
+	/* Few stops (the 16-byte scan looks for them), and more than it
+	 * takes (byte by byte), each with a control among them. */
+	static const char *const few[128] = { ['&'] = "&amp;", ['<'] = "&lt;",
+		['"'] = "&quot;", ['\r'] = "&#13;" },
+			  *const many[128] = { ['&'] = "&", ['<'] = "<",
+			      ['>'] = ">", ['"'] = "\"", ['\''] = "'",
+			      ['*'] = "\\*", ['_'] = "\\_", ['['] = "\\[",
+			      [']'] = "\\]", ['`'] = "\\`", ['\n'] = " " };
+	static const char *const *const tables[] = { few, many };
+	static const unsigned char pick[] = { 'a', ' ', '&', '<', '"', '_',
+		0, 0x01, 0x09, 0x0a, 0x0d, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0,
+		0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe6, 0xed, 0xef,
+		0xf0, 0xf3, 0xf4, 0xf5, 0xff };
+	const char *const *subst;
+	char s[80];
 	int r, bad = 0;
 	size_t n, i;
 
@@ -145,11 +153,18 @@ compare_random(int rounds)
 		struct core_buf want = CORE_BUF_INIT, got = CORE_BUF_INIT;
 		struct core_buf wsub = CORE_BUF_INIT, gsub = CORE_BUF_INIT;
 
-		n = rnd() % sizeof(s);
-		for (i = 0; i < n; i++)
-			s[i] =
-			    (char)(rnd() % 4 == 0 ? rnd() % 256
-						  : pick[rnd() % sizeof(pick)]);
+		/* Short strings, and long ones mostly of plain letters, so
+		 * that whole blocks pass and a stop falls anywhere in one. */
+		n = r % 2 ? rnd() % 16 : rnd() % sizeof(s);
+		for (i = 0; i < n; i++) {
+			if (r % 2 == 0 && rnd() % 8 != 0)
+				s[i] = (char)('a' + rnd() % 26);
+			else
+				s[i] = (char)(rnd() % 4 == 0
+					? rnd() % 256
+					: pick[rnd() % sizeof(pick)]);
+		}
+		subst = tables[rnd() % 2];
 		ref_clean(&want, s, n, NULL);
 		core_utf8_clean(&got, s, n);
 		ref_clean(&wsub, s, n, subst);
