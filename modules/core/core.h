@@ -415,9 +415,18 @@ void core_xml_start(struct core_xml *, const char *name);
 void core_xml_attr(struct core_xml *, const char *name, const char *val);
 /* Text content: controls and invalid UTF-8 dropped, < > & escaped. */
 void core_xml_text(struct core_xml *, const char *s);
+/*
+ * Text content that a reader takes as HTML (an RSS description): s as
+ * plain text, escaped for HTML as core_html_escape() does and then for
+ * XML as core_xml_text() does, in one pass ("a < b" arrives as text).
+ */
+void core_xml_html_text(struct core_xml *, const char *s);
 void core_xml_end(struct core_xml *);
 /* <name>text</name>; nothing at all when text is NULL. */
 void core_xml_elemtext(struct core_xml *, const char *name,
+    const char *text);
+/* <name>text</name> with text as core_xml_html_text() writes it. */
+void core_xml_elemhtml(struct core_xml *, const char *name,
     const char *text);
 /* Flushes pending output to the sink (streaming writers call it). */
 void core_xml_flush(struct core_xml *);

@@ -71,12 +71,11 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 			core_xml_elemtext(x, "category", json_string_value(v));
 	}
 	/*
-	 * RSS readers take <description> as HTML: escape the abstract as
-	 * HTML first, so that "a < b" in an abstract stays text there.
+	 * RSS readers take <description> as HTML: the abstract is escaped
+	 * as HTML first, so that "a < b" in an abstract stays text there.
 	 */
-	core_buf_reset(&b);
-	core_html_escape(&b, it->abstract != NULL ? it->abstract : "");
-	core_xml_elemtext(x, "description", core_buf_cstr(&b));
+	core_xml_elemhtml(x, "description",
+	    it->abstract != NULL ? it->abstract : "");
 	core_xml_end(x);
 	core_buf_free(&b);
 }

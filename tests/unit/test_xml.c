@@ -94,6 +94,33 @@ same_as_libxml2(const char *s)
 	return same;
 }
 
+/*
+ * <t>s</t> by core_xml_html_text() and by the two passes it stands for,
+ * core_html_escape() and then core_xml_text(): 1 when the bytes agree.
+ */
+static int
+html_text_as_two_passes(const char *s)
+{
+	struct core_buf one = CORE_BUF_INIT, two = CORE_BUF_INIT;
+	struct core_buf html = CORE_BUF_INIT;
+	struct core_xml *x;
+	int same;
+
+	x = core_xml_open(core_buf_sink(&one));
+	core_xml_elemhtml(x, "t", s);
+	core_xml_close(x);
+	core_html_escape(&html, s);
+	x = core_xml_open(core_buf_sink(&two));
+	core_xml_elemtext(x, "t", core_buf_cstr(&html));
+	core_xml_close(x);
+	same = one.len == two.len &&
+	    memcmp(core_buf_cstr(&one), core_buf_cstr(&two), one.len) == 0;
+	core_buf_free(&one);
+	core_buf_free(&two);
+	core_buf_free(&html);
+	return same;
+}
+
 /* Random texts of markup, quotes, CR, controls and broken UTF-8. */
 static int
 random_mismatches(int rounds)
@@ -114,7 +141,7 @@ random_mismatches(int rounds)
 			    pick[(st >> 33) %
 				(sizeof(pick) / sizeof(pick[0]))]);
 		}
-		bad += !same_as_libxml2(s);
+		bad += !same_as_libxml2(s) + !html_text_as_two_passes(s);
 	}
 	return bad;
 }
@@ -250,6 +277,20 @@ main(void)
 	T_OK(same_as_libxml2("a<b>&\"'\r\n"),
 	    "specials as libxml2 escapes them");
 	T_OK(random_mismatches(20000) == 0,
-	    "20,000 random texts byte for byte as libxml2's own writer");
+	    "20,000 random texts byte for byte as libxml2's own writer, "
+	    "and as HTML text as the HTML and XML escapes one after the other");
+	{
+		struct core_buf h = CORE_BUF_INIT;
+
+		x = core_xml_open(core_buf_sink(&h));
+		core_xml_elemhtml(x, "d", "a < b & 'c' \"d\"\r\x01");
+		core_xml_close(x);
+		t = root_text(core_buf_cstr(&h));
+		T_STREQ(t != NULL ? t : "",
+		    "a &lt; b &amp; &#39;c&#39; &quot;d&quot;\r",
+		    "HTML text reads back as HTML-escaped text");
+		free(t);
+		core_buf_free(&h);
+	}
 	return T_DONE();
 }
