@@ -19,7 +19,10 @@
  *   core_html_jsonld  one script element, no '<' inside, JSON equal to
  *                     the value;
  *   core_xml_*        a well-formed document (libxml2, no recovery)
- *                     whose text and attribute are the cleaned input.
+ *                     whose text and attribute are the cleaned input;
+ *                     and an element of HTML text (core_xml_elemhtml)
+ *                     whose text is the input as core_html_escape()
+ *                     writes it.
  *
  * The first byte picks one writer (its value modulo 10, in the order of
  * LLVMFuzzerTestOneInput's switch), so that one execution runs one check
@@ -554,6 +557,27 @@ check_xml(const char *s, size_t n)
 	}
 	xmlFree(txt);
 	xmlFree(att);
+	xmlFreeDoc(doc);
+	/* HTML text (an RSS description): the XML text is the input
+	 * escaped as the HTML writer escapes it. */
+	core_buf_reset(&out);
+	core_buf_reset(&want);
+	x = core_xml_open(core_buf_sink(&out));
+	core_xml_elemhtml(x, "description", core_buf_cstr(&in));
+	if (core_xml_close(x) != CORE_OK)
+		abort();
+	doc = xmlReadMemory(core_buf_cstr(&out), (int)out.len, "fuzz.xml", NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (doc == NULL)
+		abort();
+	txt = xmlNodeGetContent(xmlDocGetRootElement(doc));
+	core_html_escape(&want, core_buf_cstr(&in));
+	w = core_buf_cstr(&want);
+	if (strstr(w, "\xef\xbf\xbe") == NULL &&
+	    strstr(w, "\xef\xbf\xbf") == NULL &&
+	    strcmp(txt != NULL ? (const char *)txt : "", w) != 0)
+		abort();
+	xmlFree(txt);
 	xmlFreeDoc(doc);
 	core_buf_free(&out);
 	core_buf_free(&in);
