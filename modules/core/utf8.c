@@ -170,7 +170,8 @@ stop_set(const char *const subst[128], struct stops *st)
 			if (last_st.nchars == STOP_CHARS)
 				last_st.nchars = -1;
 			else
-				last_st.chars[last_st.nchars++] = (unsigned char)c;
+				last_st.chars[last_st.nchars++] =
+				    (unsigned char)c;
 		}
 		last = subst;
 	}
@@ -274,7 +275,8 @@ clean(struct core_sink sk, const char *s, size_t n,
 		scan_init(&sc, &st);
 	run = 0;
 	for (i = 0; i < n; i += len) {
-		if (scanning && n - i >= 16 && (i = skip_plain(p, i, n, &sc)) == n)
+		if (scanning && n - i >= 16 &&
+		    (i = skip_plain(p, i, n, &sc)) == n)
 			break;
 		c = p[i];
 		len = 1;

@@ -133,15 +133,28 @@ compare_random(int rounds)
 {
 	/* Few stops (the 16-byte scan looks for them), and more than it
 	 * takes (byte by byte), each with a control among them. */
-	static const char *const few[128] = { ['&'] = "&amp;", ['<'] = "&lt;",
-		['"'] = "&quot;", ['\r'] = "&#13;" },
-			  *const many[128] = { ['&'] = "&", ['<'] = "<",
-			      ['>'] = ">", ['"'] = "\"", ['\''] = "'",
-			      ['*'] = "\\*", ['_'] = "\\_", ['['] = "\\[",
-			      [']'] = "\\]", ['`'] = "\\`", ['\n'] = " " };
+	static const char *const few[128] = {
+		['&'] = "&amp;",
+		['<'] = "&lt;",
+		['"'] = "&quot;",
+		['\r'] = "&#13;",
+	};
+	static const char *const many[128] = {
+		['&'] = "&",
+		['<'] = "<",
+		['>'] = ">",
+		['"'] = "\"",
+		['\''] = "'",
+		['*'] = "\\*",
+		['_'] = "\\_",
+		['['] = "\\[",
+		[']'] = "\\]",
+		['`'] = "\\`",
+		['\n'] = " ",
+	};
 	static const char *const *const tables[] = { few, many };
-	static const unsigned char pick[] = { 'a', ' ', '&', '<', '"', '_',
-		0, 0x01, 0x09, 0x0a, 0x0d, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0,
+	static const unsigned char pick[] = { 'a', ' ', '&', '<', '"', '_', 0,
+		0x01, 0x09, 0x0a, 0x0d, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0,
 		0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe6, 0xed, 0xef,
 		0xf0, 0xf3, 0xf4, 0xf5, 0xff };
 	const char *const *subst;
