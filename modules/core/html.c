@@ -253,6 +253,23 @@ url_safe(const char *u)
 	return *p != '\0' && *p != '/' && *p != '?' && *p != '#';
 }
 
+/*
+ * Writes u as a URL attribute's value, or "#" when it is not
+ * url_safe() or not clean: what cleaning would drop or replace could
+ * make the written URL another one than the one checked ("/\xc2\x87/host"
+ * would be written "//host"; found by fuzz_writers).
+ */
+static void
+url_value(struct core_html *h, const char *u)
+{
+	size_t n = strlen(u);
+
+	if (core_utf8_clean_span(u, n) == n && url_safe(u))
+		escape_n(h, u, n);
+	else
+		raw(h, "#", 1);
+}
+
 static int
 is_url_attr(enum core_attrname a)
 {
@@ -344,10 +361,10 @@ core_html_elem(struct core_html *h, enum core_tag t, const struct core_attr *a)
 		 * well-formed XML.
 		 */
 		raw(h, attrs[p->key].open, attrs[p->key].len);
-		if (!is_url_attr(p->key) || url_safe(p->val))
-			escape_n(h, p->val, strlen(p->val));
+		if (is_url_attr(p->key))
+			url_value(h, p->val);
 		else
-			raw(h, "#", 1);
+			escape_n(h, p->val, strlen(p->val));
 		raw(h, "\"", 1);
 	}
 	if (leaf)

@@ -205,6 +205,14 @@ test_urls(void)
 		"https://a.example\\@evil.example/",
 		"papers/x:y",
 		"2512.20345v1",
+		/* Not clean: dropping a C1 control (U+0085, U+0087) or
+		 * replacing a broken sequence would change the URL. */
+		"/\xc2\x87/evil.example",
+		"/\xc2\x85/evil.example",
+		"http://\xc2\x87",
+		"https://\xc2\x87/evil.example",
+		"/papers/a\xc2\x87",
+		"/papers/\xff",
 	};
 	char what[64];
 	size_t i;
