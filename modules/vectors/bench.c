@@ -348,7 +348,7 @@ recall(const struct vec_index *idx, size_t k, int similar)
 	uint32_t *order = core_xcalloc(idx->nlist + 1, sizeof(*order));
 	size_t probes[8], np = 0, def = vec_nprobe(idx, k), i, p, nb, found,
 			  n20;
-	size_t rows, top = k > 20 ? 20 : k;
+	size_t rows, top = k > 20 ? 20 : k, pass;
 	double t, us, sum, worst, r, sumtop;
 	const char *what = similar ? "similar" : "text";
 
@@ -375,11 +375,17 @@ recall(const struct vec_index *idx, size_t k, int similar)
 		sum = sumtop = 0;
 		worst = 1;
 		rows = 0;
-		t = vec_now();
-		for (i = 0; i < s.n; i++)
-			vec_search_probe(idx, &s.q[i], k, s.self[i], probes[p],
-			    b, &nb);
-		us = s.n ? (vec_now() - t) * 1e6 / (double)s.n : 0;
+		/* The best of three passes: other work on the machine only
+		 * ever adds time. */
+		for (us = INFINITY, pass = 0; pass < 3; pass++) {
+			t = vec_now();
+			for (i = 0; i < s.n; i++)
+				vec_search_probe(idx, &s.q[i], k, s.self[i],
+				    probes[p], b, &nb);
+			t = s.n ? (vec_now() - t) * 1e6 / (double)s.n : 0;
+			if (t < us)
+				us = t;
+		}
 		for (i = 0; i < s.n; i++) {
 			vec_search_probe(idx, &s.q[i], k, s.self[i], probes[p],
 			    b, &nb);

@@ -18,8 +18,8 @@
 #include "internal.h"
 
 /* Sample rows per list, the k-means iterations, the threads. */
-#define SAMPLE_PER 64
-#define ITERS      12
+#define SAMPLE_PER 32
+#define ITERS      8
 #define THREADS    2
 
 size_t

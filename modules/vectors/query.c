@@ -136,47 +136,69 @@ dot(const int8_t *restrict a, const int8_t *restrict b)
 
 /*
  * dot() of q with n consecutive papers.  On x86-64 with AVX2 (checked
- * once at run time, so one binary serves every machine) 16 dimensions
- * at a time: the paper's bytes widened to 16 bits and multiplied-added
- * with the query, widened once beforehand: about 3 instructions per 16
- * bytes, so the scan runs at memory speed.
+ * once at run time, so one binary serves every machine) 32 dimensions
+ * at a time, two papers at once: vpmaddubsw multiplies unsigned bytes
+ * by signed ones, so each paper byte gives its magnitude and its sign
+ * goes to the query's byte (|d| * sign(d) q = d q); pairs of products
+ * are summed in 16 bits, which holds 2 * 128 * 127.  Exact for queries
+ * within -127..127, which is all vec_quantize() makes (sign() cannot
+ * negate -128).  In the first-level cache (the centroids, the k-means)
+ * a paper costs about 5 ns, 40 % less than widening to 16 bits first;
+ * a large scan is bound by memory either way.
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
 
-__attribute__((target("avx2"), always_inline)) static inline void
-dots_avx2_n(const int8_t *q, const int8_t *docs, size_t n, int32_t *out,
-    size_t dims)
+__attribute__((target("avx2"))) static inline __m256i
+madd_row(__m256i acc, __m256i d, __m256i q)
 {
-	__m256i qw[VEC_DIMS / 16], acc, d;
-	__m128i s;
-	size_t i, j;
+	const __m256i ones = _mm256_set1_epi16(1);
+	__m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(d),
+	    _mm256_sign_epi8(q, d));
 
-	for (j = 0; j < dims / 16; j++)
-		qw[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(
-		    (const __m128i *)(const void *)(q + 16 * j)));
-	for (i = 0; i < n; i++, docs += dims) {
-		acc = _mm256_setzero_si256();
-		for (j = 0; j < dims / 16; j++) {
-			d = _mm256_cvtepi8_epi16(_mm_loadu_si128(
-			    (const __m128i *)(const void *)(docs + 16 * j)));
-			acc =
-			    _mm256_add_epi32(acc, _mm256_madd_epi16(d, qw[j]));
-		}
-		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
-		    _mm256_extracti128_si256(acc, 1));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-		out[i] = _mm_cvtsi128_si32(s);
-	}
+	return _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
 }
 
-/* The two widths, each with its trip count known to the compiler. */
+/* a's eight sums and b's, down to one each in s[0] and s[1]. */
+__attribute__((target("avx2"))) static inline __m128i
+sum_two(__m256i a, __m256i b)
+{
+	__m256i h = _mm256_hadd_epi32(a, b);
+
+	h = _mm256_hadd_epi32(h, h);
+	return _mm_add_epi32(_mm256_castsi256_si128(h),
+	    _mm256_extracti128_si256(h, 1));
+}
+
+#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
 __attribute__((target("avx2"))) static void
 dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 {
-	dots_avx2_n(q, docs, n, out, VEC_DIMS);
+	__m256i qv[VEC_DIMS / 32], a, b;
+	__m128i s;
+	size_t i, j;
+
+	for (j = 0; j < VEC_DIMS / 32; j++)
+		qv[j] = LOAD32(q + 32 * j);
+	for (i = 0; i + 2 <= n; i += 2, docs += 2 * VEC_DIMS) {
+		a = b = _mm256_setzero_si256();
+		for (j = 0; j < VEC_DIMS / 32; j++) {
+			a = madd_row(a, LOAD32(docs + 32 * j), qv[j]);
+			b = madd_row(b, LOAD32(docs + VEC_DIMS + 32 * j),
+			    qv[j]);
+		}
+		s = sum_two(a, b);
+		out[i] = _mm_cvtsi128_si32(s);
+		out[i + 1] = _mm_extract_epi32(s, 1);
+	}
+	if (i < n) {
+		a = _mm256_setzero_si256();
+		for (j = 0; j < VEC_DIMS / 32; j++)
+			a = madd_row(a, LOAD32(docs + 32 * j), qv[j]);
+		out[i] = _mm_cvtsi128_si32(sum_two(a, a));
+	}
 }
 
 /*
