@@ -174,7 +174,7 @@ int64_t vec_row_id(const struct vec_index *, size_t r);
 
 /*
  * Indexes of up to VEC_IVF_MIN papers have no lists: the exact scan
- * (about 12 ns a paper) is cheap there and its results are exact.
+ * (about 15 ns a paper) is cheap there and its results are exact.
  * Above, about VEC_IVF_C * sqrt(n) lists.
  */
 #define VEC_IVF_MIN 20000
