@@ -195,6 +195,12 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	if (vec_store_state(db, &count, fp, sizeof(fp)) != CORE_OK ||
 	    latest(db, &oldv, &oldpath, &oldfp) != CORE_OK)
 		goto out;
+	/*
+	 * Unchanged: the same fingerprint (which names VEC_FORMAT, so a
+	 * build of another format never matches) and a file that opens
+	 * (vec_open() refuses other formats: a fingerprint recorded
+	 * before it named the format still rebuilds).
+	 */
 	if (!o->force && oldfp != NULL && strcmp(oldfp, fp) == 0 &&
 	    vec_open(oldpath, &check) == CORE_OK) {
 		core_log(CORE_LOG_INFO, "vectors",

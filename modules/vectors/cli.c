@@ -28,9 +28,13 @@ static const char usage_text[] =
     "        memory; writes nothing.  Word vectors as the config says\n"
     "        unless --wordvecs.\n"
     "  bench [--papers N] [--queries N] [--threads T] [--file FILE]\n"
-    "        query time (embed + top 200) over N synthetic papers\n"
-    "        (default 2500000), shaped like the papers of index FILE\n"
-    "        when given, and recall@200 against the brute force.\n"
+    "        [--nlist L] [--texts FILE]\n"
+    "        query time (similar: top 16; text: embed + top 200) over N\n"
+    "        synthetic papers (default 2500000), shaped like the papers\n"
+    "        of index FILE when given (N 0: FILE's own papers), with L\n"
+    "        lists (default: as a build would), and recall against the\n"
+    "        brute force for a few numbers of lists read.  Text\n"
+    "        queries: lines of FILE, else six random words.\n"
     "  check [FILE]\n"
     "        open and check an index (default: the newest recorded).\n"
     "  query [--file FILE] [--similar ID] [TEXT...]\n"
@@ -87,9 +91,9 @@ cmd_check(const struct core_conf *conf, const char *file)
 		fprintf(stderr, "weft-vectors: %s: %s\n", path, vec_open_why());
 	else {
 		printf("%s: version %" PRIu64 ", %zu papers, %zu terms, "
-		       "%d dims\n",
+		       "%d dims, %zu lists\n",
 		    path, vec_version(idx), vec_count(idx), vec_nterms(idx),
-		    VEC_DIMS);
+		    VEC_DIMS, idx->nlist);
 		rc = VEC_EXIT_OK;
 	}
 	vec_close(idx);
@@ -140,7 +144,8 @@ main(int argc, char *argv[])
 	struct core_conf *conf = NULL;
 	struct vec_build_opts bo = { 200000, 0, NULL };
 	struct vec_eval_opts eo = { 1000, 42, -99, -1, 0 };
-	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL };
+	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL, SIZE_MAX,
+		NULL };
 	struct core_buf text = CORE_BUF_INIT;
 	const char *cfile = NULL, *cmd = NULL, *file = NULL, *lv;
 	int64_t similar = 0;
@@ -186,14 +191,24 @@ main(int argc, char *argv[])
 		} else if (strcmp(a, "--wv-share") == 0 && val != NULL) {
 			eo.wv_share = strtod(val, NULL);
 			i++;
-		} else if (strcmp(a, "--papers") == 0 &&
-		    (no.papers = number(val)) > 0)
+		} else if (strcmp(a, "--papers") == 0 && val != NULL &&
+		    (strcmp(val, "0") == 0 || (no.papers = number(val)) > 0)) {
+			if (strcmp(val, "0") == 0)
+				no.papers = 0;
 			i++;
-		else if (strcmp(a, "--threads") == 0 &&
+		} else if (strcmp(a, "--nlist") == 0 && val != NULL &&
+		    (strcmp(val, "0") == 0 || (no.nlist = number(val)) > 0)) {
+			if (strcmp(val, "0") == 0)
+				no.nlist = 0;
+			i++;
+		} else if (strcmp(a, "--threads") == 0 &&
 		    (no.threads = (unsigned)number(val)) > 0)
 			i++;
 		else if (strcmp(a, "--file") == 0 && val != NULL) {
 			file = no.file = val;
+			i++;
+		} else if (strcmp(a, "--texts") == 0 && val != NULL) {
+			no.texts = val;
 			i++;
 		} else if (strcmp(a, "--similar") == 0 &&
 		    (similar = (int64_t)number(val)) > 0)

@@ -62,22 +62,26 @@ align64(uint64_t x)
 }
 
 int
-vec_layout(uint64_t nterms, uint64_t strbytes, uint64_t ndocs,
+vec_layout(uint64_t nterms, uint64_t strbytes, uint64_t ndocs, uint64_t nlist,
     struct vec_layout *l)
 {
 	/* With these bounds no sum or product below can overflow. */
 	if (nterms >= (1ULL << 32) || strbytes >= (1ULL << 32) ||
-	    ndocs >= (1ULL << 40))
+	    ndocs >= (1ULL << 32) || nlist > VEC_NLIST_MAX || nlist > ndocs)
 		return -1;
 	l->termoff = align64(sizeof(struct vec_header));
 	l->str = align64(l->termoff + (nterms + 1) * sizeof(uint32_t));
 	l->idf = align64(l->str + strbytes);
 	l->proj = align64(l->idf + nterms * sizeof(float));
 	l->vecs = align64(l->proj + nterms * VEC_DIMS * sizeof(float));
-	l->nib = align64(l->vecs + ndocs * VEC_DIMS);
-	l->ids = align64(l->nib + ndocs * VEC_NIB);
-	l->scales = align64(l->ids + ndocs * sizeof(int64_t));
-	l->size = l->scales + ndocs * sizeof(float);
+	l->ids = align64(l->vecs + ndocs * VEC_DIMS);
+	l->slot = align64(l->ids + ndocs * sizeof(int64_t));
+	l->row = align64(l->slot + ndocs * sizeof(uint32_t));
+	l->scales = align64(l->row + ndocs * sizeof(uint32_t));
+	l->cent = align64(l->scales + ndocs * sizeof(float));
+	l->cscales = align64(l->cent + nlist * VEC_DIMS);
+	l->lists = align64(l->cscales + nlist * sizeof(float));
+	l->size = l->lists + (nlist > 0 ? nlist + 1 : 0) * sizeof(uint32_t);
 	return 0;
 }
 
@@ -108,7 +112,7 @@ check(struct vec_index *idx, const unsigned char *p, size_t n)
 		return refuse("%u dimensions, expected %u", h.dims, VEC_DIMS);
 	if (vec_fnv(&h, offsetof(struct vec_header, check)) != h.check)
 		return refuse("header checksum mismatch");
-	if (vec_layout(h.nterms, h.strbytes, h.ndocs, &l) != 0 ||
+	if (vec_layout(h.nterms, h.strbytes, h.ndocs, h.nlist, &l) != 0 ||
 	    l.size != h.size)
 		return refuse("inconsistent header");
 	if ((uint64_t)n != h.size)
@@ -121,14 +125,19 @@ check(struct vec_index *idx, const unsigned char *p, size_t n)
 	idx->version = h.version;
 	idx->nterms = (size_t)h.nterms;
 	idx->ndocs = (size_t)h.ndocs;
+	idx->nlist = h.nlist;
 	idx->termoff = (const uint32_t *)(const void *)(p + l.termoff);
 	idx->str = (const char *)(p + l.str);
 	idx->idf = (const float *)(const void *)(p + l.idf);
 	idx->proj = (const float *)(const void *)(p + l.proj);
 	idx->vecs = (const int8_t *)(p + l.vecs);
-	idx->nib = p + l.nib;
 	idx->ids = (const int64_t *)(const void *)(p + l.ids);
+	idx->slot = (const uint32_t *)(const void *)(p + l.slot);
+	idx->row = (const uint32_t *)(const void *)(p + l.row);
 	idx->scales = (const float *)(const void *)(p + l.scales);
+	idx->cent = (const int8_t *)(p + l.cent);
+	idx->cscales = (const float *)(const void *)(p + l.cscales);
+	idx->lists = (const uint32_t *)(const void *)(p + l.lists);
 
 	/*
 	 * Lookups bsearch() the terms and the ids, so both must be strictly
@@ -153,6 +162,28 @@ check(struct vec_index *idx, const unsigned char *p, size_t n)
 	for (i = 1; i < h.ndocs; i++)
 		if (idx->ids[i] <= idx->ids[i - 1])
 			return refuse("paper ids not ascending at row %llu",
+			    (unsigned long long)i);
+	/*
+	 * Queries index vecs and scales by slot[r] and ids by row[s]: each
+	 * in range, and row[slot[r]] == r for every r makes slot one-to-one
+	 * on 0..ndocs, so onto, so each vector is some paper's and row is
+	 * its inverse.
+	 */
+	for (i = 0; i < h.ndocs; i++)
+		if (idx->slot[i] >= h.ndocs || idx->row[idx->slot[i]] != i)
+			return refuse("slot of row %llu out of range or not "
+				      "one-to-one",
+			    (unsigned long long)i);
+	/*
+	 * The lists cut the slots into consecutive runs, every slot in
+	 * exactly one: offsets from 0 up to ndocs, never decreasing.
+	 */
+	if (h.nlist > 0 &&
+	    (idx->lists[0] != 0 || idx->lists[h.nlist] != h.ndocs))
+		return refuse("lists do not cover the papers");
+	for (i = 0; i < h.nlist; i++)
+		if (idx->lists[i + 1] < idx->lists[i])
+			return refuse("list %llu ends before it starts",
 			    (unsigned long long)i);
 	return CORE_OK;
 }

@@ -49,19 +49,30 @@ size_t vec_stem(char *w, size_t n);
  *   str      char[strbytes]      the terms, sorted (strcmp), each + NUL
  *   idf      float[nterms]
  *   proj     float[nterms * dims]   row t: term t's contribution
- *   vecs     int8[ndocs * dims]     the papers, in id order
- *   nib      uint8[ndocs * VEC_NIB]  each row of vecs again in 4 bits
- *                                   a dimension (vec_nib_pack): the
- *                                   first stage of a large search reads
- *                                   only these (format 2)
- *   ids      int64[ndocs]           ascending
- *   scales   float[ndocs]           cosine = dot * scale_a * scale_b
- * Integers in the host's byte order (the endian field tells).
+ *   vecs     int8[ndocs * dims]     the papers' vectors by slot: list 0's
+ *                                   papers in id order, then list 1's,
+ *                                   and so on (with no lists, id order)
+ *   ids      int64[ndocs]           ascending: paper ids by row
+ *   slot     uint32[ndocs]          slot[r]: where row r's vector is
+ *   row      uint32[ndocs]          row[s]: whose vector slot s holds
+ *                                   (slot and row are inverse
+ *                                   permutations: checked)
+ *   scales   float[ndocs]           by slot: cosine = dot * scale_a *
+ *                                   scale_b
+ *   cent     int8[nlist * dims]     the lists' centroids (unit vectors,
+ *                                   quantised like papers)
+ *   cscales  float[nlist]
+ *   lists    uint32[nlist + 1]      list c holds slots lists[c] up to
+ *                                   lists[c + 1]; 0, ..., ndocs (none
+ *                                   when nlist is 0)
+ * Format 3.  A "row" is a paper's rank by id (vec_row()); a "slot" the
+ * place of its vector, so that a list is read front to back.  Integers
+ * in the host's byte order (the endian field tells).
  */
-#define VEC_MAGIC "WEFTVEC\n"
-/* Bytes of a row of the nib section: 4 bits a dimension. */
-#define VEC_NIB    (VEC_DIMS / 2)
+#define VEC_MAGIC  "WEFTVEC\n"
 #define VEC_ENDIAN 0x01020304u
+/* The most lists a file may have. */
+#define VEC_NLIST_MAX (1u << 20)
 
 struct vec_header {
 	char magic[8];
@@ -74,12 +85,13 @@ struct vec_header {
 	uint64_t size;  /* of the whole file */
 	uint64_t built; /* unix time */
 	uint32_t endian;
-	uint32_t reserved;
+	uint32_t nlist; /* lists of the IVF, 0 for none */
 	uint64_t check; /* FNV-1a 64 of the bytes above */
 };
 
 struct vec_layout {
-	uint64_t termoff, str, idf, proj, vecs, nib, ids, scales, size;
+	uint64_t termoff, str, idf, proj, vecs, ids, slot, row, scales, cent,
+	    cscales, lists, size;
 };
 
 /* An open index: pointers into the checked bytes. */
@@ -88,19 +100,20 @@ struct vec_index {
 	size_t size;
 	int mapped;
 	uint64_t version;
-	size_t nterms, ndocs;
+	size_t nterms, ndocs, nlist;
 	const uint32_t *termoff;
 	const char *str;
-	const float *idf, *proj, *scales;
-	const int8_t *vecs;
-	const uint8_t *nib;
+	const float *idf, *proj, *scales, *cscales;
+	const int8_t *vecs, *cent;
 	const int64_t *ids;
+	const uint32_t *slot, *row, *lists;
 };
 
 /* Section offsets for these counts; -1 when they overflow or exceed
- * the limits (2^32 terms or string bytes, 2^40 papers). */
+ * the limits (2^32 terms, string bytes or papers, VEC_NLIST_MAX lists,
+ * more lists than papers). */
 int vec_layout(uint64_t nterms, uint64_t strbytes, uint64_t ndocs,
-    struct vec_layout *l);
+    uint64_t nlist, struct vec_layout *l);
 /* FNV-1a 64 of p[0..n). */
 uint64_t vec_fnv(const void *p, size_t n);
 
@@ -118,34 +131,67 @@ uint64_t vec_fnv(const void *p, size_t n);
 void vec_scan_all(const struct vec_index *, const struct vec_query *q,
     float *scores);
 /*
- * vec_search() with the number of first-stage candidates given: 0 is
- * the exact brute force over every full vector; otherwise the cand best
- * papers by their 4-bit rows (the nib section, half the bytes) are
- * scored in full and the best k of those kept.  Scores of the hits are
- * exact either way; only which papers make the top k can differ
- * (recall: weft-vectors bench).  vec_search() uses 0 up to
- * VEC_EXACT_MAX papers, else VEC_CANDIDATES (at least 8 k).
+ * vec_search() with the number of lists read given: 0 (or an index
+ * without lists) is the exact brute force over every vector; otherwise
+ * q is scored against the nlist centroids and every paper of the
+ * nprobe best lists (all of them when nprobe >= nlist) is scored, the
+ * best k of those kept.  Scores of the hits are exact either way; only which papers
+ * make the top k can differ (recall: weft-vectors bench).  Ties are
+ * broken by paper id (the smaller first), whatever the order the
+ * vectors are read in.  CORE_EINPUT when k is 0.
  */
-#define VEC_EXACT_MAX  250000
-#define VEC_CANDIDATES 4096
-enum core_err vec_search_cand(const struct vec_index *,
-    const struct vec_query *q, size_t k, int64_t exclude_id, size_t cand,
+enum core_err vec_search_probe(const struct vec_index *,
+    const struct vec_query *q, size_t k, int64_t exclude_id, size_t nprobe,
     struct vec_hit *hits, size_t *n);
 /*
- * A row v in 4 bits a dimension, into out[VEC_NIB]: each value rounded
- * to 7/127 of itself, plus 8 (1..15); in each block of 64 dimensions,
- * byte b holds dimension b in its low half and b + 32 in its high one.
+ * The lists vec_search() reads for the top k: VEC_NPROBE_MIN + k /
+ * VEC_NPROBE_PER (20 for the 16 "similar papers" asks, 66 for search's
+ * 200), or 0 (the exact scan) for an index without lists or when that
+ * is all of them.  Measured with weft-vectors bench (README): recall@16
+ * of a paper's neighbours 0.96-0.98 on real vectors, recall@200 of
+ * text queries about 0.92; the time grows as the lists' length, about
+ * sqrt(N) / 2 papers each.
  */
-void vec_nib_pack(const int8_t *v, uint8_t *out);
+#define VEC_NPROBE_MIN 16
+#define VEC_NPROBE_PER 4
+size_t vec_nprobe(const struct vec_index *, size_t k);
+/* dot(q, docs[i]) for n consecutive vectors of VEC_DIMS bytes, into
+ * out[0..n): the scan's kernel (AVX-512 VNNI, AVX2 or plain C, chosen
+ * at run time), for the k-means of the build too. */
+void vec_dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out);
 /* x (VEC_DIMS floats) normalised and quantised into q->v and q->scale
  * (q->known untouched); CORE_ENOTFOUND when x is 0 or not finite. */
 enum core_err vec_quantize(const float *x, struct vec_query *q);
 /* The row of paper_id, or -1. */
 int64_t vec_row(const struct vec_index *, int64_t paper_id);
-/* The stored vector and scale of row r, as a query. */
+/* The stored vector and scale of row r (the r-th paper by id), as a
+ * query. */
 void vec_row_query(const struct vec_index *, size_t r, struct vec_query *q);
 /* The paper id of row r. */
 int64_t vec_row_id(const struct vec_index *, size_t r);
+
+/* -------------------------------------------------------------- ivf.c */
+
+/*
+ * Indexes of up to VEC_IVF_MIN papers have no lists: the exact scan
+ * (about 15 ns a paper) is cheap there and its results are exact.
+ * Above, about VEC_IVF_C * sqrt(n) lists.
+ */
+#define VEC_IVF_MIN 20000
+#define VEC_IVF_C   2.0
+/* The number of lists for an index of n papers: 0 up to VEC_IVF_MIN. */
+size_t vec_ivf_nlist(size_t n);
+/*
+ * Learns nlist centroids (cent: nlist x VEC_DIMS, cscales: nlist) for
+ * the n rows vecs (VEC_DIMS bytes each, row i's cosine scale
+ * scales[i]): a spherical k-means on a sample of up to 64 rows a list,
+ * seeded by seed (the same input gives the same lists).  Then puts
+ * every row in the list of its nearest centroid, list[i], as a query
+ * would rank them.  Returns the mean cosine of a row and its
+ * centroid (how tight the lists are).  Two threads; nothing kept.
+ */
+double vec_ivf_train(const int8_t *vecs, const float *scales, size_t n,
+    size_t nlist, uint64_t seed, int8_t *cent, float *cscales, uint32_t *list);
 
 /* ------------------------------------------------------------ model.c */
 
@@ -313,9 +359,14 @@ struct vec_writer *vec_writer_new(int fd, struct core_buf *mem,
     const struct vec_model *m, uint64_t version);
 /* Appends paper id (ascending) with its vector q. */
 void vec_writer_add(struct vec_writer *, int64_t id, const struct vec_query *q);
+/* The number of lists to learn at vec_writer_finish() (at most one a
+ * paper), instead of vec_ivf_nlist() of the papers: tests, bench. */
+void vec_writer_lists(struct vec_writer *, size_t nlist);
 /*
- * Writes ids, scales and the header; frees w.  CORE_EINPUT when ids were
- * not ascending, CORE_ESYS when a write failed (logged).
+ * Learns the lists (ivf.c; logged with their time), puts the vectors
+ * in list order, writes ids, slots, scales, centroids and the header;
+ * frees w.  CORE_EINPUT when ids were not ascending, CORE_ESYS when a
+ * write or the mapping of the file failed (logged).
  */
 enum core_err vec_writer_finish(struct vec_writer *w, size_t *ndocs);
 /* Frees w after a failure elsewhere. */
@@ -398,12 +449,15 @@ struct vec_eval_opts {
 int vec_eval(const struct core_conf *, const struct vec_eval_opts *);
 
 struct vec_bench_opts {
-	size_t papers;    /* 2,500,000 */
-	size_t queries;   /* per thread (200) */
-	unsigned threads; /* concurrent queries (2) */
-	size_t k;         /* 200 */
-	const char *file; /* an index whose papers the synthetic ones
+	size_t papers;     /* 2,500,000; 0: file's own papers */
+	size_t queries;    /* per thread (200) */
+	unsigned threads;  /* concurrent queries (2) */
+	size_t k;          /* of text queries (200) */
+	const char *file;  /* an index whose papers the synthetic ones
 			   * resemble, or NULL (random topics) */
+	size_t nlist;      /* SIZE_MAX: vec_ivf_nlist() of the papers */
+	const char *texts; /* query texts, one a line, or NULL: six
+			    * random words of the vocabulary each */
 };
 int vec_bench(const struct vec_bench_opts *);
 

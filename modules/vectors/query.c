@@ -1,10 +1,11 @@
 /*
  * query.c -- embedding a text with the index's model and the scan.
  * 2.5 M papers x 256 bytes is 640 MB, read once per query by a brute
- * force; above VEC_EXACT_MAX papers the scan reads the 320 MB of 4-bit
- * rows instead and then a few thousand full vectors.  The
- * loop below is what the compiler turns into widening multiply-adds,
- * so keep it plain (no branches inside, fixed trip count).
+ * force; an index with lists (the IVF, ivf.c) scores the query against
+ * its centroids first and then reads only the papers of the best few
+ * lists, each list a run of consecutive vectors.  The loop below is
+ * what the compiler turns into widening multiply-adds, so keep it
+ * plain (no branches inside, fixed trip count).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -135,89 +136,71 @@ dot(const int8_t *restrict a, const int8_t *restrict b)
 
 /*
  * dot() of q with n consecutive papers.  On x86-64 with AVX2 (checked
- * once at run time, so one binary serves every machine) 16 dimensions
- * at a time: the paper's bytes widened to 16 bits and multiplied-added
- * with the query, widened once beforehand: about 3 instructions per 16
- * bytes, so the scan runs at memory speed.
+ * once at run time, so one binary serves every machine) 32 dimensions
+ * at a time, two papers at once: vpmaddubsw multiplies unsigned bytes
+ * by signed ones, so each paper byte gives its magnitude and its sign
+ * goes to the query's byte (|d| * sign(d) q = d q); pairs of products
+ * are summed in 16 bits, which holds 2 * 128 * 127.  Exact for queries
+ * within -127..127, which is all vec_quantize() makes (sign() cannot
+ * negate -128).  In the first-level cache (the centroids, the k-means)
+ * a paper costs about 5 ns, 40 % less than widening to 16 bits first;
+ * a large scan is bound by memory either way.
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
 
-__attribute__((target("avx2"), always_inline)) static inline void
-dots_avx2_n(const int8_t *q, const int8_t *docs, size_t n, int32_t *out,
-    size_t dims)
+__attribute__((target("avx2"))) static inline __m256i
+madd_row(__m256i acc, __m256i d, __m256i q)
 {
-	__m256i qw[VEC_DIMS / 16], acc, d;
-	__m128i s;
-	size_t i, j;
+	const __m256i ones = _mm256_set1_epi16(1);
+	__m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(d),
+	    _mm256_sign_epi8(q, d));
 
-	for (j = 0; j < dims / 16; j++)
-		qw[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(
-		    (const __m128i *)(const void *)(q + 16 * j)));
-	for (i = 0; i < n; i++, docs += dims) {
-		acc = _mm256_setzero_si256();
-		for (j = 0; j < dims / 16; j++) {
-			d = _mm256_cvtepi8_epi16(_mm_loadu_si128(
-			    (const __m128i *)(const void *)(docs + 16 * j)));
-			acc =
-			    _mm256_add_epi32(acc, _mm256_madd_epi16(d, qw[j]));
-		}
-		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
-		    _mm256_extracti128_si256(acc, 1));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-		out[i] = _mm_cvtsi128_si32(s);
-	}
+	return _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
 }
 
-/* The two widths, each with its trip count known to the compiler. */
+/* a's eight sums and b's, down to one each in s[0] and s[1]. */
+__attribute__((target("avx2"))) static inline __m128i
+sum_two(__m256i a, __m256i b)
+{
+	__m256i h = _mm256_hadd_epi32(a, b);
+
+	h = _mm256_hadd_epi32(h, h);
+	return _mm_add_epi32(_mm256_castsi256_si128(h),
+	    _mm256_extracti128_si256(h, 1));
+}
+
+#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
 __attribute__((target("avx2"))) static void
 dots_avx2(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 {
-	dots_avx2_n(q, docs, n, out, VEC_DIMS);
-}
-
-/*
- * The 4-bit rows: per block of 64 dimensions, 32 bytes whose low
- * halves pair with the query's first 32 bytes and high halves with the
- * next 32 (vec_nib_pack).  Unsigned 4-bit times signed 8-bit sums of
- * pairs fit 16 bits (2 * 15 * 127); the offset 8 comes off at the end.
- */
-__attribute__((target("avx2"))) static void
-nibs_avx2(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
-{
-	__m256i qw[VEC_DIMS / 32], acc, x, lo, hi, p;
-	const __m256i mask = _mm256_set1_epi8(0x0f),
-		      ones = _mm256_set1_epi16(1);
+	__m256i qv[VEC_DIMS / 32], a, b;
 	__m128i s;
-	int32_t off = 0;
-	size_t i, c;
+	size_t i, j;
 
-	for (c = 0; c < VEC_DIMS / 32; c++)
-		qw[c] = _mm256_loadu_si256(
-		    (const __m256i *)(const void *)(q + 32 * c));
-	for (c = 0; c < VEC_DIMS; c++)
-		off += 8 * (int32_t)q[c];
-	for (i = 0; i < n; i++, docs += VEC_NIB) {
-		acc = _mm256_setzero_si256();
-		for (c = 0; c < VEC_NIB / 32; c++) {
-			x = _mm256_loadu_si256(
-			    (const __m256i *)(const void *)(docs + 32 * c));
-			lo = _mm256_and_si256(x, mask);
-			hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask);
-			p = _mm256_add_epi16(_mm256_maddubs_epi16(lo,
-						 qw[2 * c]),
-			    _mm256_maddubs_epi16(hi, qw[2 * c + 1]));
-			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
+	for (j = 0; j < VEC_DIMS / 32; j++)
+		qv[j] = LOAD32(q + 32 * j);
+	for (i = 0; i + 2 <= n; i += 2, docs += 2 * VEC_DIMS) {
+		a = b = _mm256_setzero_si256();
+		for (j = 0; j < VEC_DIMS / 32; j++) {
+			a = madd_row(a, LOAD32(docs + 32 * j), qv[j]);
+			b = madd_row(b, LOAD32(docs + VEC_DIMS + 32 * j),
+			    qv[j]);
 		}
-		s = _mm_add_epi32(_mm256_castsi256_si128(acc),
-		    _mm256_extracti128_si256(acc, 1));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-		out[i] = _mm_cvtsi128_si32(s) - off;
+		s = sum_two(a, b);
+		out[i] = _mm_cvtsi128_si32(s);
+		out[i + 1] = _mm_extract_epi32(s, 1);
+	}
+	if (i < n) {
+		a = _mm256_setzero_si256();
+		for (j = 0; j < VEC_DIMS / 32; j++)
+			a = madd_row(a, LOAD32(docs + 32 * j), qv[j]);
+		out[i] = _mm_cvtsi128_si32(sum_two(a, a));
 	}
 }
+
 /*
  * With AVX-512 VNNI one instruction multiplies 64 unsigned bytes by 64
  * signed ones and adds them in fours to 16 sums: a paper's 256 bytes in
@@ -251,41 +234,6 @@ dots_vnni(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 	}
 }
 
-/* The 4-bit rows: 64 bytes are two blocks of 64 dimensions; the query
- * is rearranged to meet their low and high halves. */
-VNNI static void
-nibs_vnni(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
-{
-	int8_t ql[VEC_DIMS / 2], qh[VEC_DIMS / 2];
-	__m512i qlo[VEC_NIB / 64], qhi[VEC_NIB / 64], acc, x;
-	const __m512i mask = _mm512_set1_epi8(0x0f);
-	int32_t off = 0;
-	size_t i, c, b;
-
-	for (c = 0; c < VEC_DIMS / 64; c++)
-		for (b = 0; b < 32; b++) {
-			ql[32 * c + b] = q[64 * c + b];
-			qh[32 * c + b] = q[64 * c + 32 + b];
-		}
-	for (c = 0; c < VEC_NIB / 64; c++) {
-		qlo[c] = _mm512_loadu_si512((const void *)(ql + 64 * c));
-		qhi[c] = _mm512_loadu_si512((const void *)(qh + 64 * c));
-	}
-	for (c = 0; c < VEC_DIMS; c++)
-		off += 8 * (int32_t)q[c];
-	for (i = 0; i < n; i++, docs += VEC_NIB) {
-		acc = _mm512_setzero_si512();
-		for (c = 0; c < VEC_NIB / 64; c++) {
-			x = _mm512_loadu_si512((const void *)(docs + 64 * c));
-			acc = _mm512_dpbusd_epi32(acc,
-			    _mm512_and_si512(x, mask), qlo[c]);
-			acc = _mm512_dpbusd_epi32(acc,
-			    _mm512_and_si512(_mm512_srli_epi16(x, 4), mask),
-			    qhi[c]);
-		}
-		out[i] = _mm512_reduce_add_epi32(acc) - off;
-	}
-}
 #endif
 
 static int
@@ -321,8 +269,8 @@ have_vnni(void)
 #endif
 }
 
-static void
-dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
+void
+vec_dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 {
 	size_t i;
 
@@ -340,51 +288,18 @@ dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 		out[i] = dot(q, docs + i * VEC_DIMS);
 }
 
-void
-vec_nib_pack(const int8_t *v, uint8_t *out)
+/*
+ * The heap of the best k: hits[0] is the worst kept.  Of two equal
+ * scores the larger paper id is the worse, so that the top k do not
+ * depend on the order the vectors are read in (slots, lists).
+ */
+static int
+worse(const struct vec_hit *a, const struct vec_hit *b)
 {
-	size_t c, b;
-	long lo, hi;
-
-	for (c = 0; c < VEC_DIMS / 64; c++)
-		for (b = 0; b < 32; b++) {
-			lo = lrint(v[64 * c + b] * 7.0 / 127.0) + 8;
-			hi = lrint(v[64 * c + 32 + b] * 7.0 / 127.0) + 8;
-			out[32 * c + b] = (uint8_t)(lo | hi << 4);
-		}
+	return a->score < b->score ||
+	    (a->score == b->score && a->paper_id > b->paper_id);
 }
 
-/* q against n 4-bit rows: dot(q, row) in units of 127/7 of the row's
- * scale. */
-static void
-nibs(const int8_t *q, const uint8_t *docs, size_t n, int32_t *out)
-{
-	size_t i, c, b;
-	int32_t s;
-
-#ifdef HAVE_AVX2_PATH
-	if (have_vnni()) {
-		nibs_vnni(q, docs, n, out);
-		return;
-	}
-	if (have_avx2()) {
-		nibs_avx2(q, docs, n, out);
-		return;
-	}
-#endif
-	for (i = 0; i < n; i++, docs += VEC_NIB) {
-		for (s = 0, c = 0; c < VEC_DIMS / 64; c++)
-			for (b = 0; b < 32; b++) {
-				s += ((docs[32 * c + b] & 15) - 8) *
-				    (int32_t)q[64 * c + b];
-				s += ((docs[32 * c + b] >> 4) - 8) *
-				    (int32_t)q[64 * c + 32 + b];
-			}
-		out[i] = s;
-	}
-}
-
-/* The heap of the best k: hits[0] is the worst kept. */
 static void
 sift_down(struct vec_hit *h, size_t n, size_t i)
 {
@@ -395,9 +310,9 @@ sift_down(struct vec_hit *h, size_t n, size_t i)
 		c = 2 * i + 1;
 		if (c >= n)
 			return;
-		if (c + 1 < n && h[c + 1].score < h[c].score)
+		if (c + 1 < n && worse(&h[c + 1], &h[c]))
 			c++;
-		if (h[i].score <= h[c].score)
+		if (!worse(&h[c], &h[i]))
 			return;
 		t = h[i];
 		h[i] = h[c];
@@ -411,7 +326,7 @@ sift_up(struct vec_hit *h, size_t i)
 {
 	struct vec_hit t;
 
-	while (i > 0 && h[(i - 1) / 2].score > h[i].score) {
+	while (i > 0 && worse(&h[i], &h[(i - 1) / 2])) {
 		t = h[i];
 		h[i] = h[(i - 1) / 2];
 		h[(i - 1) / 2] = t;
@@ -431,100 +346,110 @@ cmphit(const void *a, const void *b)
 
 #define BLOCK 256
 
-/* Offers (id, score) to the heap of the best k, h[0..*n); *worst is
- * the worst kept once the heap is full. */
+/*
+ * Offers (id, score) to the heap of the best k, h[0..*n); *worst is
+ * the score of the worst kept once the heap is full (-inf before):
+ * callers skip scores below it without calling.
+ */
 static void
 offer(struct vec_hit *h, size_t *n, size_t k, int64_t id, float score,
     float *worst)
 {
-	if (*n == k && score <= *worst)
-		return;
+	struct vec_hit c;
+
+	c.paper_id = id;
+	c.score = score;
 	if (*n < k) {
-		h[*n].paper_id = id;
-		h[*n].score = score;
+		h[*n] = c;
 		sift_up(h, (*n)++);
-	} else {
-		h[0].paper_id = id;
-		h[0].score = score;
+	} else if (worse(&h[0], &c)) {
+		h[0] = c;
 		sift_down(h, *n, 0);
 	}
 	if (*n == k)
 		*worst = h[0].score;
 }
 
-/* Every full vector. */
-static size_t
-search_exact(const struct vec_index *idx, const struct vec_query *q, size_t k,
-    int64_t exclude_id, struct vec_hit *hits)
+/*
+ * The vectors of slots lo..hi into the heap of the best k, hits[0..*n),
+ * leaving slot skip out.
+ */
+static void
+scan(const struct vec_index *idx, const struct vec_query *q, size_t lo,
+    size_t hi, size_t skip, size_t k, struct vec_hit *hits, size_t *n,
+    float *worst)
 {
 	float s[BLOCK];
 	int32_t d[BLOCK];
-	size_t r, b, nb, n = 0;
-	float worst = -INFINITY;
+	size_t r, b, nb;
 
-	for (r = 0; r < idx->ndocs; r += BLOCK) {
-		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
+	for (r = lo; r < hi; r += nb) {
+		nb = hi - r < BLOCK ? hi - r : BLOCK;
 		/* First the arithmetic for a block, then the bookkeeping. */
-		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
+		vec_dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
 		for (b = 0; b < nb; b++)
 			s[b] = (float)d[b] * idx->scales[r + b];
 		for (b = 0; b < nb; b++)
-			if ((n < k || s[b] > worst) &&
-			    idx->ids[r + b] != exclude_id)
-				offer(hits, &n, k, idx->ids[r + b], s[b],
-				    &worst);
+			if ((*n < k || s[b] >= *worst) && r + b != skip)
+				offer(hits, n, k, idx->ids[idx->row[r + b]],
+				    s[b], worst);
 	}
-	return n;
 }
 
-/* The best cand rows by their 4-bit rows, then the best k of those by
- * their full vectors. */
+/*
+ * The nprobe lists whose centroids are nearest to q, then the best k
+ * of their papers.  The lists are read best first, so that the heap's
+ * floor rises early and most papers cost no bookkeeping.
+ */
 static size_t
-search_two(const struct vec_index *idx, const struct vec_query *q, size_t k,
-    int64_t exclude_id, size_t cand, struct vec_hit *hits)
+search_ivf(const struct vec_index *idx, const struct vec_query *q, size_t k,
+    size_t skip, size_t nprobe, struct vec_hit *hits)
 {
-	struct vec_hit *c = core_xcalloc(cand, sizeof(*c));
+	struct vec_hit *best = core_xcalloc(nprobe, sizeof(*best));
 	float s[BLOCK], worst = -INFINITY;
-	int32_t d[BLOCK], full;
-	size_t r, b, nb, nc = 0, n = 0;
+	int32_t d[BLOCK];
+	size_t c, b, nb, nbest = 0, n = 0;
 
-	for (r = 0; r < idx->ndocs; r += BLOCK) {
-		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
-		nibs(q->v, idx->nib + r * VEC_NIB, nb, d);
+	for (c = 0; c < idx->nlist; c += nb) {
+		nb = idx->nlist - c < BLOCK ? idx->nlist - c : BLOCK;
+		vec_dots(q->v, idx->cent + c * VEC_DIMS, nb, d);
 		for (b = 0; b < nb; b++)
-			s[b] = (float)d[b] * idx->scales[r + b];
+			s[b] = (float)d[b] * idx->cscales[c + b];
 		for (b = 0; b < nb; b++)
-			if (nc < cand || s[b] > worst)
-				offer(c, &nc, cand, (int64_t)(r + b), s[b],
-				    &worst); /* paper_id holds the row */
+			if (nbest < nprobe || s[b] >= worst)
+				offer(best, &nbest, nprobe, (int64_t)(c + b),
+				    s[b], &worst); /* paper_id: the list */
 	}
+	qsort(best, nbest, sizeof(*best), cmphit);
 	worst = -INFINITY;
-	for (b = 0; b < nc; b++) {
-		r = (size_t)c[b].paper_id;
-		if (idx->ids[r] == exclude_id)
-			continue;
-		dots(q->v, idx->vecs + r * VEC_DIMS, 1, &full);
-		offer(hits, &n, k, idx->ids[r], (float)full * idx->scales[r],
-		    &worst);
+	for (b = 0; b < nbest; b++) {
+		c = (size_t)best[b].paper_id;
+		scan(idx, q, idx->lists[c], idx->lists[c + 1], skip, k, hits,
+		    &n, &worst);
 	}
-	free(c);
+	free(best);
 	return n;
 }
 
 enum core_err
-vec_search_cand(const struct vec_index *idx, const struct vec_query *q,
-    size_t k, int64_t exclude_id, size_t cand, struct vec_hit *hits, size_t *np)
+vec_search_probe(const struct vec_index *idx, const struct vec_query *q,
+    size_t k, int64_t exclude_id, size_t nprobe, struct vec_hit *hits,
+    size_t *np)
 {
-	size_t b, n;
+	size_t b, n = 0, skip = SIZE_MAX;
+	float worst = -INFINITY;
+	int64_t r;
 
 	*np = 0;
 	if (k == 0)
 		return CORE_EINPUT;
-	if (cand == 0 || cand >= idx->ndocs)
-		n = search_exact(idx, q, k, exclude_id, hits);
+	if ((r = vec_row(idx, exclude_id)) >= 0)
+		skip = idx->slot[r];
+	if (nprobe == 0 || idx->nlist == 0)
+		scan(idx, q, 0, idx->ndocs, skip, k, hits, &n, &worst);
 	else
-		n = search_two(idx, q, k, exclude_id, cand < k ? k : cand,
-		    hits);
+		n = search_ivf(idx, q, k, skip,
+		    nprobe < idx->nlist ? nprobe : idx->nlist, hits);
 	for (b = 0; b < n; b++)
 		hits[b].score *= q->scale;
 	qsort(hits, n, sizeof(*hits), cmphit);
@@ -532,15 +457,23 @@ vec_search_cand(const struct vec_index *idx, const struct vec_query *q,
 	return CORE_OK;
 }
 
+size_t
+vec_nprobe(const struct vec_index *idx, size_t k)
+{
+	size_t p;
+
+	if (idx->nlist == 0)
+		return 0;
+	p = VEC_NPROBE_MIN + k / VEC_NPROBE_PER;
+	return p >= idx->nlist ? 0 : p;
+}
+
 enum core_err
 vec_search(const struct vec_index *idx, const struct vec_query *q, size_t k,
     int64_t exclude_id, struct vec_hit *hits, size_t *np)
 {
-	size_t cand = 0;
-
-	if (idx->ndocs > VEC_EXACT_MAX)
-		cand = k * 8 > VEC_CANDIDATES ? k * 8 : VEC_CANDIDATES;
-	return vec_search_cand(idx, q, k, exclude_id, cand, hits, np);
+	return vec_search_probe(idx, q, k, exclude_id, vec_nprobe(idx, k), hits,
+	    np);
 }
 
 void
@@ -552,9 +485,9 @@ vec_scan_all(const struct vec_index *idx, const struct vec_query *q,
 
 	for (r = 0; r < idx->ndocs; r += BLOCK) {
 		nb = idx->ndocs - r < BLOCK ? idx->ndocs - r : BLOCK;
-		dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
+		vec_dots(q->v, idx->vecs + r * VEC_DIMS, nb, d);
 		for (b = 0; b < nb; b++)
-			scores[r + b] =
+			scores[idx->row[r + b]] =
 			    (float)d[b] * idx->scales[r + b] * q->scale;
 	}
 }
@@ -579,8 +512,10 @@ vec_row(const struct vec_index *idx, int64_t paper_id)
 void
 vec_row_query(const struct vec_index *idx, size_t r, struct vec_query *q)
 {
-	memcpy(q->v, idx->vecs + r * VEC_DIMS, VEC_DIMS);
-	q->scale = idx->scales[r];
+	size_t s = idx->slot[r];
+
+	memcpy(q->v, idx->vecs + s * VEC_DIMS, VEC_DIMS);
+	q->scale = idx->scales[s];
 	q->known = 1;
 }
 
@@ -622,12 +557,14 @@ vec_score(const struct vec_index *idx, const struct vec_query *q,
     int64_t paper_id, float *score)
 {
 	int64_t r;
+	size_t s;
 
 	*score = 0;
 	if ((r = vec_row(idx, paper_id)) < 0)
 		return CORE_ENOTFOUND;
-	*score = (float)dot(q->v, idx->vecs + (size_t)r * VEC_DIMS) *
-	    idx->scales[r] * q->scale;
+	s = idx->slot[r];
+	*score = (float)dot(q->v, idx->vecs + s * VEC_DIMS) * idx->scales[s] *
+	    q->scale;
 	return CORE_OK;
 }
 

@@ -5,14 +5,17 @@
  *
  * One file holds everything a query needs: the model (vocabulary, idf,
  * the 256-column projection learned by a truncated SVD of the TF-IDF
- * matrix) and one unit vector per paper, 8-bit quantised, in paper-id
- * order.  A worker maps it read-only with vec_open(); the pages are
+ * matrix), one unit vector per paper, 8-bit quantised, and above
+ * 20,000 papers an inverted file (IVF): about 2 sqrt(N) centroids
+ * learned by k-means, each paper's vector stored in the list of its
+ * nearest, so that a query reads a few lists instead of every vector.
+ * A worker maps it read-only with vec_open(); the pages are
  * shared by every worker of the pool and stay valid until vec_close(),
  * even when a newer build renames another file over the path.
  *
- * The code here uses no BLAS and allocates nothing per query beyond
- * what the caller passes, so linking libvectors.a into a plugin costs
- * only libutf8proc (already linked by core).  Linking: only the objects
+ * The code here uses no BLAS and allocates little per query (the
+ * embedding's token ids, the lists to read), so linking libvectors.a
+ * into a plugin costs only libutf8proc (already linked by core).  Linking: only the objects
  * of query.c, file.c and token.c are pulled in by these functions.
  *
  * Which file is current: the newest row of the table vector_index
@@ -58,7 +61,7 @@
 /* Dimensions of every vector; a file with another value is refused. */
 #define VEC_DIMS 256
 /* The file format; bumped whenever the layout or the tokeniser changes. */
-#define VEC_FORMAT 2
+#define VEC_FORMAT 3
 
 struct vec_index; /* opaque: one mapped file */
 
@@ -78,7 +81,9 @@ struct vec_query {
 /*
  * Maps the index file at path and checks it: magic, format, dimensions,
  * a header checksum, every section inside the file, the vocabulary
- * sorted and NUL-terminated, paper ids ascending.  On CORE_OK *ip is set
+ * sorted and NUL-terminated, paper ids ascending, every paper's vector
+ * in one place and every place one paper's, the lists cutting them into
+ * consecutive runs.  On CORE_OK *ip is set
  * and the caller frees it with vec_close().  Otherwise *ip is NULL and
  * the result is CORE_ENOTFOUND (no such file), CORE_EINPUT (not an
  * index, another format, truncated or corrupt) or CORE_ESYS (mmap
@@ -114,16 +119,17 @@ enum core_err vec_embed(const struct vec_index *, const char *text,
     struct vec_query *q);
 
 /*
- * The k papers most similar to q, best first, into hits[0..k) (caller's
- * array of at least k); *n gets how many were written (fewer when the
- * index holds fewer papers).  exclude_id (-1: none) is left out, so
- * "similar papers" does not list the paper itself.  Up to 250,000
- * papers a brute force over every paper (about 20 ms per million on
- * one core); above, two stages: every paper in 4 bits a dimension (half
- * the bytes), then the full vectors of the best 4,096 (or 8 k) of
- * those, so that one of the exact top k can be missed now and then
- * (recall@200 measured by weft-vectors bench).  The scores returned are
- * exact.  CORE_EINPUT when k is 0.
+ * The k papers most similar to q, best first (equal scores: the smaller
+ * paper id first), into hits[0..k) (caller's array of at least k); *n
+ * gets how many were written (fewer when the index holds fewer papers).
+ * exclude_id (-1: none) is left out, so "similar papers" does not list
+ * the paper itself.  An index without lists (up to 20,000 papers) is
+ * read whole: the exact top k (about 15 ns a paper on one core).  With
+ * lists, q is scored against their centroids and only the papers of
+ * the best few lists are read (more for a larger k): one of the exact
+ * top k is missed now and then (recall against the brute force:
+ * weft-vectors bench).  The scores returned are exact.  CORE_EINPUT
+ * when k is 0.
  */
 enum core_err vec_search(const struct vec_index *, const struct vec_query *q,
     size_t k, int64_t exclude_id, struct vec_hit *hits, size_t *n);

@@ -1,12 +1,14 @@
 /*
- * write.c -- writing an index, front to back in one pass: the model,
- * then each paper's vector as it is computed (2.5 M of them never sit
- * in memory together), then the same in 4 bits (read back from the
- * file),
- * then ids and scales (30 MB, kept until the end),
- * and last the header, whose checksum makes a file that stopped half
- * way unreadable even if someone renamed it into place.
+ * write.c -- writing an index, front to back: the model, then each
+ * paper's vector as it is computed (2.5 M of them never sit in the
+ * heap together), then the lists: the k-means reads the vectors back
+ * through a mapping of the file and they are put in list order where
+ * they are; then ids, slots and scales (50 MB, kept until the end), the
+ * centroids, and last the header, whose checksum makes a file that
+ * stopped half way unreadable even if someone renamed it into place.
  */
+#include <sys/mman.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,9 @@
 #include "core.h"
 #include "internal.h"
 
-#define FLUSH_AT  (1 << 20)
-#define NIB_BLOCK 4096 /* rows read back at a time for the nib section */
+#define FLUSH_AT (1 << 20)
+/* Lists: the writer decides (vec_ivf_nlist), unless told. */
+#define NLIST_AUTO SIZE_MAX
 
 struct vec_writer {
 	int fd;
@@ -28,7 +31,7 @@ struct vec_writer {
 	uint64_t nterms, strbytes, version;
 	int64_t *ids;
 	float *scales;
-	size_t n, cap;
+	size_t n, cap, nlist;
 };
 
 static void
@@ -55,6 +58,8 @@ flush_fd(struct vec_writer *w)
 static void
 emit(struct vec_writer *w, const void *p, size_t n)
 {
+	if (n == 0) /* p may be NULL then */
+		return;
 	w->off += n;
 	if (w->mem != NULL) {
 		core_buf_put(w->mem, p, n);
@@ -90,10 +95,11 @@ vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
 	w->fd = fd;
 	w->mem = fd == -1 ? mem : NULL;
 	w->version = version;
+	w->nlist = NLIST_AUTO;
 	w->nterms = m->nterms;
 	for (i = 0; i < m->nterms; i++)
 		w->strbytes += strlen(m->terms[i]) + 1;
-	if (vec_layout(w->nterms, w->strbytes, 0, &l) != 0) {
+	if (vec_layout(w->nterms, w->strbytes, 0, 0, &l) != 0) {
 		core_log(CORE_LOG_ERROR, "vectors", "vocabulary too large");
 		w->failed = 1;
 		return w;
@@ -145,48 +151,160 @@ vec_writer_abort(struct vec_writer *w)
 	free(w);
 }
 
-/*
- * The nib section: every row written so far in 4 bits, read back from
- * the file (or memory) a block of rows at a time, so that a build of
- * millions of papers still holds none of them.
- */
-static int
-write_nibs(struct vec_writer *w, const struct vec_layout *l)
+void
+vec_writer_lists(struct vec_writer *w, size_t nlist)
 {
-	unsigned char *rows = NULL;
-	uint8_t nib[VEC_NIB];
-	size_t r, nb, b, want;
-	ssize_t got;
-	int rc = 0;
+	w->nlist = nlist;
+}
 
-	pad(w, l->nib);
-	if (w->mem == NULL)
-		flush_fd(w);
-	rows = core_xcalloc(NIB_BLOCK, VEC_DIMS);
-	for (r = 0; r < w->n && !w->failed; r += nb) {
-		nb = w->n - r < NIB_BLOCK ? w->n - r : NIB_BLOCK;
-		want = nb * VEC_DIMS;
-		/* A copy even from memory: emit() may move w->mem. */
-		if (w->mem != NULL)
-			memcpy(rows, w->mem->ptr + l->vecs + r * VEC_DIMS,
-			    want);
-		else if ((got = pread(w->fd, rows, want,
-			      (off_t)(l->vecs + r * VEC_DIMS))) !=
-		    (ssize_t)want) {
-			core_log(CORE_LOG_ERROR, "vectors",
-			    "reading back the vectors: %s",
-			    got < 0 ? strerror(errno) : "short read");
-			rc = -1;
-			break;
-		}
-		for (b = 0; b < nb; b++) {
-			vec_nib_pack((const int8_t *)(rows + b * VEC_DIMS),
-			    nib);
-			emit(w, nib, VEC_NIB);
+/* Seconds of CPU this process has used (all its threads). */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The rows written so far, read and written through: the memory buffer
+ * itself, or a shared mapping of the file up to the end of the vectors
+ * (*len set: munmap it).  NULL when mapping failed (logged).
+ */
+static int8_t *
+map_rows(struct vec_writer *w, const struct vec_layout *l, size_t *len)
+{
+	void *p;
+
+	*len = 0;
+	if (w->mem != NULL)
+		return (int8_t *)w->mem->ptr + l->vecs;
+	flush_fd(w);
+	if (w->failed)
+		return NULL;
+	p = mmap(NULL, (size_t)(l->vecs + w->n * VEC_DIMS),
+	    PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, 0);
+	if (p == MAP_FAILED) {
+		core_log(CORE_LOG_ERROR, "vectors", "mapping the vectors: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	*len = (size_t)(l->vecs + w->n * VEC_DIMS);
+	return (int8_t *)p + l->vecs;
+}
+
+/*
+ * Puts the rows in slot order, where they are: slot s gets the vector
+ * of row row[s], by following each cycle of the permutation (one row
+ * in hand, a bit a row to know which are in place).
+ */
+static void
+permute_rows(int8_t *v, const uint32_t *row, size_t n)
+{
+	unsigned char *done = core_xcalloc(n / 8 + 1, 1);
+	int8_t hand[VEC_DIMS];
+	size_t start, s, r;
+
+	for (start = 0; start < n; start++) {
+		if (done[start / 8] & (1u << (start % 8)))
+			continue;
+		memcpy(hand, v + start * VEC_DIMS, VEC_DIMS);
+		for (s = start;; s = r) {
+			done[s / 8] |= (unsigned char)(1u << (s % 8));
+			r = row[s];
+			if (r == start) {
+				memcpy(v + s * VEC_DIMS, hand, VEC_DIMS);
+				break;
+			}
+			memcpy(v + s * VEC_DIMS, v + r * VEC_DIMS, VEC_DIMS);
 		}
 	}
-	free(rows);
-	return w->failed ? -1 : rc;
+	free(done);
+}
+
+/*
+ * Learns the lists and writes every section after the vectors: ids,
+ * slot, row, scales by slot, centroids, list offsets.  -1 on failure
+ * (logged).
+ */
+static int
+write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
+{
+	int8_t *v = NULL, *cent = NULL;
+	uint32_t *list = NULL, *slot = NULL, *row = NULL, *off = NULL;
+	float *cscales = NULL, *scales = NULL;
+	size_t maplen = 0, r, c;
+	double t0 = vec_now(), c0 = cpu_now(), fit;
+	int rc = -1;
+
+	slot = core_xcalloc(w->n + 1, sizeof(*slot));
+	row = core_xcalloc(w->n + 1, sizeof(*row));
+	off = core_xcalloc(nlist + 1, sizeof(*off));
+	scales = core_xcalloc(w->n + 1, sizeof(*scales));
+	if (nlist == 0) {
+		for (r = 0; r < w->n; r++)
+			slot[r] = row[r] = (uint32_t)r;
+		if (w->n > 0) /* w->scales is NULL before the first */
+			memcpy(scales, w->scales, w->n * sizeof(*scales));
+	} else {
+		if ((v = map_rows(w, l, &maplen)) == NULL)
+			goto out;
+		cent = core_xcalloc(nlist, VEC_DIMS);
+		cscales = core_xcalloc(nlist, sizeof(*cscales));
+		list = core_xcalloc(w->n, sizeof(*list));
+		fit = vec_ivf_train(v, w->scales, w->n, nlist,
+		    0x5eed0000u + w->n, cent, cscales, list);
+		/* A counting sort: slots list by list, rows ascending. */
+		for (r = 0; r < w->n; r++)
+			off[list[r] + 1]++;
+		for (c = 0; c < nlist; c++)
+			off[c + 1] += off[c];
+		for (r = 0; r < w->n; r++) {
+			slot[r] = off[list[r]]++;
+			row[slot[r]] = (uint32_t)r;
+			scales[slot[r]] = w->scales[r];
+		}
+		for (c = nlist; c > 0; c--) /* back to the starts */
+			off[c] = off[c - 1];
+		off[0] = 0;
+		permute_rows(v, row, w->n);
+		if (maplen > 0 &&
+		    munmap((unsigned char *)v - l->vecs, maplen) != 0) {
+			core_log(CORE_LOG_ERROR, "vectors", "munmap: %s",
+			    strerror(errno));
+			goto out;
+		}
+		core_log(CORE_LOG_INFO, "vectors",
+		    "%zu lists for %zu papers in %.1f s (%.1f s of CPU), mean "
+		    "cosine to the centroid %.3f",
+		    nlist, w->n, vec_now() - t0, cpu_now() - c0, fit);
+	}
+	pad(w, l->ids);
+	emit(w, w->ids, w->n * sizeof(*w->ids));
+	pad(w, l->slot);
+	emit(w, slot, w->n * sizeof(*slot));
+	pad(w, l->row);
+	emit(w, row, w->n * sizeof(*row));
+	pad(w, l->scales);
+	emit(w, scales, w->n * sizeof(*scales));
+	pad(w, l->cent);
+	emit(w, cent, nlist * VEC_DIMS);
+	pad(w, l->cscales);
+	emit(w, cscales, nlist * sizeof(*cscales));
+	pad(w, l->lists);
+	emit(w, off, (nlist > 0 ? nlist + 1 : 0) * sizeof(*off));
+	rc = w->failed ? -1 : 0;
+out:
+	free(slot);
+	free(row);
+	free(off);
+	free(scales);
+	free(cent);
+	free(cscales);
+	free(list);
+	return rc;
 }
 
 enum core_err
@@ -195,6 +313,7 @@ vec_writer_finish(struct vec_writer *w, size_t *ndocs)
 	struct vec_header h;
 	struct vec_layout l;
 	enum core_err er = CORE_OK;
+	size_t nlist;
 	ssize_t r;
 
 	if (ndocs != NULL)
@@ -204,18 +323,18 @@ vec_writer_finish(struct vec_writer *w, size_t *ndocs)
 		er = CORE_EINPUT;
 		goto out;
 	}
-	if (w->failed || vec_layout(w->nterms, w->strbytes, w->n, &l) != 0) {
+	nlist = w->nlist == NLIST_AUTO ? vec_ivf_nlist(w->n) : w->nlist;
+	if (nlist > w->n)
+		nlist = w->n;
+	if (w->failed ||
+	    vec_layout(w->nterms, w->strbytes, w->n, nlist, &l) != 0) {
 		er = CORE_ESYS;
 		goto out;
 	}
-	if (write_nibs(w, &l) != 0) {
+	if (write_lists(w, &l, nlist) != 0) {
 		er = CORE_ESYS;
 		goto out;
 	}
-	pad(w, l.ids);
-	emit(w, w->ids, w->n * sizeof(*w->ids));
-	pad(w, l.scales);
-	emit(w, w->scales, w->n * sizeof(*w->scales));
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, VEC_MAGIC, sizeof(h.magic));
@@ -228,6 +347,7 @@ vec_writer_finish(struct vec_writer *w, size_t *ndocs)
 	h.size = l.size;
 	h.built = (uint64_t)time(NULL);
 	h.endian = VEC_ENDIAN;
+	h.nlist = (uint32_t)nlist;
 	h.check = vec_fnv(&h, offsetof(struct vec_header, check));
 	if (w->mem != NULL) {
 		memcpy(w->mem->ptr, &h, sizeof(h));

@@ -1,14 +1,17 @@
 /*
  * fuzz_vectors.c -- the index file reader: whatever the bytes, either
  * vec_open_mem() refuses them or every query on the index stays inside
- * it.  Seeds: tests/fuzz/corpus/vectors/ (a small valid index).
+ * it, through its lists too (vec_search_probe() reading one or two of
+ * them: a small index's vec_search() reads them all, the brute force).
+ * Seeds: tests/fuzz/corpus/vectors/ (small valid indexes without and
+ * with lists, written by test_vectors_file with WEFT_VEC_SEEDS set).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
-#include "vectors.h"
+#include "internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,6 +40,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				vec_score(idx, &q, hits[0].paper_id, &s);
 		}
 		vec_similar(idx, 1, 4, hits, &n);
+		if (vec_embed(idx, "alpha gamma", &q) == CORE_OK) {
+			vec_search_probe(idx, &q, 4, 7, 1, hits, &n);
+			vec_search_probe(idx, &q, 3, -1, 2, hits, &n);
+		}
 		vec_close(idx);
 	}
 	free(copy);

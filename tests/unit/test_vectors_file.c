@@ -1,6 +1,9 @@
 /*
  * test_vectors_file.c -- the index file: write, read back, queries on
- * it, quantisation, and refusal of every kind of damaged file.
+ * it, quantisation, and refusal of every kind of damaged file.  With
+ * WEFT_VEC_SEEDS=DIR it also writes the fuzzer's seeds there (DIR is
+ * tests/fuzz/corpus/vectors): small.wvec, these three papers, and
+ * lists.wvec, 24 papers in 4 lists.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -67,6 +70,56 @@ build(struct core_buf *mem, uint64_t version)
 	vec_model_free(&m);
 }
 
+/*
+ * 24 papers (ids 5, 7, ...) of the same four terms in varying measure,
+ * in 4 lists, into mem: the fuzzer's seed with lists.
+ */
+static void
+build_lists(struct core_buf *mem)
+{
+	struct vec_model m;
+	struct core_buf mb = CORE_BUF_INIT, text = CORE_BUF_INIT;
+	struct vec_index *mi = NULL;
+	struct vec_writer *w;
+	struct vec_query q;
+	size_t i, r;
+
+	model(&m);
+	if (vec_model_index(&m, &mb, &mi) != CORE_OK)
+		abort();
+	w = vec_writer_new(-1, mem, &m, 7);
+	vec_writer_lists(w, 4);
+	for (i = 0; i < 24; i++) {
+		core_buf_reset(&text);
+		for (r = 0; r <= i / 8; r++)
+			core_buf_printf(&text, "%s ", terms[i % 4]);
+		if (i % 2)
+			core_buf_printf(&text, "%s", terms[(i / 2 + 1) % 4]);
+		if (vec_embed(mi, core_buf_cstr(&text), &q) != CORE_OK)
+			abort();
+		vec_writer_add(w, 5 + 2 * (int64_t)i, &q);
+	}
+	if (vec_writer_finish(w, NULL) != CORE_OK)
+		abort();
+	vec_close(mi);
+	core_buf_free(&mb);
+	core_buf_free(&text);
+	vec_model_free(&m);
+}
+
+/* Writes mem to dir/name (the fuzzer's seeds). */
+static void
+save(const char *dir, const char *name, const struct core_buf *mem)
+{
+	char *path = core_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(mem->ptr, 1, mem->len, f) != mem->len ||
+	    fclose(f) != 0)
+		abort();
+	free(path);
+}
+
 /* Opens a copy of mem with byte off changed to val (or cut at len). */
 static enum core_err
 open_damaged(const struct core_buf *mem, size_t off, int val, size_t len)
@@ -101,7 +154,7 @@ open_reheadered(const struct core_buf *mem, uint32_t format, int swapids)
 	h.check = vec_fnv(&h, offsetof(struct vec_header, check));
 	memcpy(copy, &h, sizeof(h));
 	if (swapids) {
-		vec_layout(h.nterms, h.strbytes, h.ndocs, &l);
+		vec_layout(h.nterms, h.strbytes, h.ndocs, h.nlist, &l);
 		memcpy(&t, copy + l.ids, sizeof(t));
 		memcpy(copy + l.ids, copy + l.ids + 8, sizeof(t));
 		memcpy(copy + l.ids + 8, &t, sizeof(t));
@@ -115,9 +168,10 @@ open_reheadered(const struct core_buf *mem, uint32_t format, int swapids)
 int
 main(void)
 {
-	struct core_buf mem = CORE_BUF_INIT;
+	struct core_buf mem = CORE_BUF_INIT, lists = CORE_BUF_INIT;
 	struct vec_index *idx = NULL;
 	struct vec_hit hits[4];
+	const char *seeds;
 	struct vec_query q;
 	struct vec_header h;
 	struct vec_layout l;
@@ -168,7 +222,7 @@ main(void)
 
 	/* Damage. */
 	memcpy(&h, mem.ptr, sizeof(h));
-	vec_layout(h.nterms, h.strbytes, h.ndocs, &l);
+	vec_layout(h.nterms, h.strbytes, h.ndocs, h.nlist, &l);
 	T_EQ(open_damaged(&mem, 0, 'X', mem.len), CORE_EINPUT, "bad magic");
 	T_CONTAINS(vec_open_why(), "magic", "reason given");
 	T_EQ(open_damaged(&mem, offsetof(struct vec_header, version), 7,
@@ -217,7 +271,21 @@ main(void)
 	T_EQ(vec_open(path, &idx), CORE_ENOTFOUND, "missing file");
 	T_EQ(vec_open("/", &idx), CORE_EINPUT, "a directory");
 
-	(void)terms;
+	/* Lists in a small index: the fuzzer's second seed. */
+	build_lists(&lists);
+	T_EQ(vec_open_mem(lists.ptr, lists.len, &idx), CORE_OK,
+	    "24 papers in 4 lists open");
+	T_EQ(idx != NULL ? idx->nlist : 0, 4, "four lists");
+	T_EQ(vec_similar(idx, 7, 4, hits, &n), CORE_OK, "similar on it");
+	T_EQ(n, 4, "four hits");
+	vec_close(idx);
+	idx = NULL;
+	if ((seeds = getenv("WEFT_VEC_SEEDS")) != NULL) {
+		save(seeds, "small.wvec", &mem);
+		save(seeds, "lists.wvec", &lists);
+	}
+
 	core_buf_free(&mem);
+	core_buf_free(&lists);
 	return T_DONE();
 }
