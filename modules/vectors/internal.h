@@ -145,15 +145,15 @@ enum core_err vec_search_probe(const struct vec_index *,
     struct vec_hit *hits, size_t *n);
 /*
  * The lists vec_search() reads for the top k: VEC_NPROBE_MIN + k /
- * VEC_NPROBE_PER (20 for the 16 "similar papers" asks, 66 for search's
+ * VEC_NPROBE_PER (32 for the 16 "similar papers" asks, 216 for search's
  * 200), or 0 (the exact scan) for an index without lists or when that
  * is all of them.  Measured with weft-vectors bench (README): recall@16
- * of a paper's neighbours 0.96-0.98 on real vectors, recall@200 of
- * text queries about 0.92; the time grows as the lists' length, about
- * sqrt(N) / 2 papers each.
+ * of a paper's neighbours 0.98-0.99 on real vectors, recall@200 of
+ * text queries 0.98-0.99 (a quarter as many lists gave 0.92-0.93); the
+ * time grows as the lists' length, about sqrt(N) / 2 papers each.
  */
 #define VEC_NPROBE_MIN 16
-#define VEC_NPROBE_PER 4
+#define VEC_NPROBE_PER 1
 size_t vec_nprobe(const struct vec_index *, size_t k);
 /* dot(q, docs[i]) for n consecutive vectors of VEC_DIMS bytes, into
  * out[0..n): the scan's kernel (AVX-512 VNNI, AVX2 or plain C, chosen

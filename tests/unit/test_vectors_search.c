@@ -288,8 +288,8 @@ main(void)
 	T_OK((double)found / (double)total >= 0.85,
 	    "recall@16 through 6 of 60 lists is at least 0.85");
 	T_OK(probe_same, "vec_search reads vec_nprobe() lists");
-	T_OK(vec_nprobe(idx, 100) > vec_nprobe(idx, 16) &&
-		vec_nprobe(idx, 16) > 0 && vec_nprobe(idx, 100) < NLIST,
+	T_OK(vec_nprobe(idx, 30) > vec_nprobe(idx, 16) &&
+		vec_nprobe(idx, 16) > 0 && vec_nprobe(idx, 30) < NLIST,
 	    "more lists for a larger k");
 	T_EQ(vec_nprobe(idx, 200), 0, "as many as there are: the exact scan");
 	T_EQ(vec_search_probe(idx, &q, 0, -1, 3, ivf, &n2), CORE_EINPUT, "k 0");
