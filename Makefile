@@ -31,6 +31,14 @@ else
 B       := build
 OPT     := -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 LDSAN   :=
+# weftd's allocator in release builds: tcmalloc (Debian's
+# libtcmalloc-minimal4) spends about a tenth less of a worker's CPU on
+# the thousands of small jansson and libpq blocks of a page than glibc's
+# (tests/bench/README.md).  The sanitizers bring their own allocator.
+MALLOC_LIBS := $(shell pkg-config --libs libtcmalloc_minimal 2>/dev/null)
+ifeq ($(MALLOC_LIBS),)
+$(warning libtcmalloc_minimal not found (conf/local.sh deps installs libgoogle-perftools-dev): weftd uses glibc's allocator)
+endif
 endif
 
 # BUILD=dir puts objects elsewhere (parallel builds of one tree).
@@ -89,7 +97,8 @@ $(B)/modules/host/host.o: $(wildcard sql/schema/*.sql)
 
 $(B)/weftd: $(HOST_OBJS) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(HOST_OBJS) \
-	    -Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LDLIBS)
+	    -Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LDLIBS) \
+	    $(MALLOC_LIBS)
 weftd: $(B)/weftd
 
 # ---------------------------------------------------------------- plugins

@@ -196,7 +196,10 @@ main(int argc, char *argv[])
 	 * above a threshold that moves) each large page faulted its memory
 	 * in again: 2.4 ms of a worker's CPU for the 48 KB researcher page
 	 * served from Redis, 0.23 ms with these (tests/bench/README.md).
-	 * The workers' RSS stays that of their largest request.
+	 * The workers' RSS stays that of their largest request.  Release
+	 * builds link tcmalloc (Makefile), which keeps its pages by itself
+	 * and takes these as no-ops; they matter for glibc's allocator
+	 * (a build without tcmalloc, the sanitizer builds' own aside).
 	 */
 	mallopt(M_MMAP_THRESHOLD, 8 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
