@@ -249,24 +249,28 @@ core_xml_end(struct core_xml *x)
 	x->depth--;
 }
 
-void
-core_xml_elemtext(struct core_xml *x, const char *name, const char *text)
+/* <name>text</name>, text escaped with table; nothing when NULL. */
+static void
+elem_with(struct core_xml *x, const char *name, const char *text,
+    const char *const table[128])
 {
 	if (text == NULL)
 		return;
 	core_xml_start(x, name);
-	core_xml_text(x, text);
+	text_with(x, text, table);
 	core_xml_end(x);
+}
+
+void
+core_xml_elemtext(struct core_xml *x, const char *name, const char *text)
+{
+	elem_with(x, name, text, text_escapes);
 }
 
 void
 core_xml_elemhtml(struct core_xml *x, const char *name, const char *text)
 {
-	if (text == NULL)
-		return;
-	core_xml_start(x, name);
-	core_xml_html_text(x, text);
-	core_xml_end(x);
+	elem_with(x, name, text, html_text_escapes);
 }
 
 void
