@@ -7,16 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $1"; }
-# todo COND WHAT WHY: a known gap outside this module (TAP TODO).
-todo() {
-	T_N=$((T_N + 1))
-	if [ "$1" = 0 ]; then echo "ok $T_N - $2 # TODO $3"
-	else echo "not ok $T_N - $2 # TODO $3"; fi
-}
-# Search is being built in pages (issue 4); until it answers, links to it
-# are a TODO rather than a failure.  Remove once /search is in.
-PENDING='/search'
-pending() { case "${1#"$WEFT_URL"}" in $PENDING|$PENDING\?*) return 0 ;; esac; return 1; }
 fresh() { : >"$BODY"; }
 # alive URL: 200 after at most one redirect.
 alive() {
@@ -67,15 +57,12 @@ grep -oE '\]\([^)]*\)' "$BODY" | sed 's/^](//; s/)$//' >"$T_TMP/links"
 [ -s "$T_TMP/links" ] && ! grep -vq "^$WEFT_URL/" "$T_TMP/links"
 ok $? "llms.txt: every link is absolute" "$(grep -v "^$WEFT_URL/" \
     "$T_TMP/links" | head -2)"
-dead= later=
+dead=
 while read -r u; do
-	[ "$(alive "$u")" = 200 ] && continue
-	if pending "$u"; then later="$later $u"; else dead="$dead $u"; fi
+	[ "$(alive "$u")" = 200 ] || dead="$dead $u"
 done <"$T_TMP/links"
 [ -z "$dead" ]
 ok $? "llms.txt: every link answers 200" "dead:$dead"
-[ -z "$later" ]
-todo $? "llms.txt: links to search answer 200" "pages has no /search yet"
 grep -q '^- \[[^]]*\](' "$BODY"
 ok $? "llms.txt: sections are lists of [name](url) links"
 
@@ -133,16 +120,13 @@ fi
 jq -r '.paths | to_entries[] | select(.value.get != null) |
     select(.key | test("[{]") | not) | .key' "$T_TMP/openapi.json" \
     >"$T_TMP/plain"
-dead= later=
+dead=
 while read -r p; do
-	[ "$(alive "$WEFT_URL$p")" = 200 ] && continue
-	if pending "$p"; then later="$later $p"; else dead="$dead $p"; fi
+	[ "$(alive "$WEFT_URL$p")" = 200 ] || dead="$dead $p"
 done <"$T_TMP/plain"
 [ -z "$dead" ]
 ok $? "every described GET path without parameters answers 200" \
     "failing:$dead"
-[ -z "$later" ]
-todo $? "described search answers 200" "pages has no /search yet"
 
 # The validators: npm ci when missing; a TAP skip only when npm cannot
 # reach its registry.
