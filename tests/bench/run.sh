@@ -42,11 +42,12 @@
 # it is, e.g. one that tests/bench/load.sh kept; see README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# Absolute: libpq reads only a host that starts with / as a socket dir.
+var=$(realpath -m "${WEFT_BENCH_VAR:-$root/var/bench}")
 cd "$root"
 secs=${1:-10}
 conns=${2:-32}
 leakn=${3:-100000}
-var=${WEFT_BENCH_VAR:-$root/var/bench}
 port=${WEFT_BENCH_PORT:-8195}
 sport=$((port + 1))
 build=${WEFT_BENCH_BUILD:-build}

@@ -26,13 +26,14 @@
 # of non-2xx answers for each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# Absolute: libpq reads only a host that starts with / as a socket dir.
+var=$(realpath -m "${WEFT_BENCH_VAR:-$root/var/bench-search}")
 cd "$root"
 secs=${1:-20}
 shift $(($# > 0 ? 1 : 0))
 conns_list=${*:-1 4}
 conns=${conns_list##* }
 threads=2
-var=${WEFT_BENCH_VAR:-$root/var/bench-search}
 port=${WEFT_BENCH_PORT:-8193}
 build=${WEFT_BENCH_BUILD:-build}
 target=${WEFT_BENCH_PAPERS:-100000}
