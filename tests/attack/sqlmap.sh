@@ -31,8 +31,9 @@
 # (/, /rss/latest.xml, /signin) and skipped elsewhere to bound the time.
 # A full run takes about an hour on this machine (tests/attack/README.md
 # has the figures); `make test` runs six of the endpoints
-# (tests/integration/t_attack_sqlmap.sh, about a minute).  Prints one line per endpoint: its time, the parameters sqlmap
-# found clean, and the verdict ("no injection" or what it found), with
+# (tests/integration/t_attack_sqlmap.sh, about a minute).
+# Prints one line per endpoint: its time, the parameters sqlmap found
+# clean, and the verdict ("no injection" or what it found), with
 # the requests nginx logged for it, how many were answered 429 and how
 # many 5xx; exits 1 if any is injectable or answered a 5xx, 2 if any
 # endpoint was not tested to the end.

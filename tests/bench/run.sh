@@ -202,7 +202,7 @@ pairs() { # static-url site-url
 	: >"$var/pairs.site"
 	for i in $(seq "$runs"); do
 		measure "$1" >>"$var/pairs.static"
-		curl -s -o /dev/null "$2" # hot: the entry stays fresh
+		curl -s -o /dev/null "$2" # warm; hot: fill the cache, keep it fresh
 		measure "$2" cpu >>"$var/pairs.site"
 	done
 }
@@ -233,7 +233,6 @@ for mode in $modes; do
 	[ "$mode" = "${modes%% *}" ] || stack "$mode"
 	for p in "${pages[@]}"; do
 		name=${p%% *}
-		curl -s -o /dev/null "$base${p#* }" # warm (hot: fill the cache)
 		pairs "http://127.0.0.1:$sport/$name" "$base${p#* }"
 		read -r srps sp50 sp99 _ < <(mid "$var/pairs.static")
 		read -r rps p50 p99 bad _ cpg cw cn cwrk < \

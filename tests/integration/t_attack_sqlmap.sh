@@ -10,18 +10,20 @@
 . "$(dirname "$0")/lib.sh"
 : "${WEFT_VAR:?WEFT_VAR must be set (tests/run.sh sets it)}"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-command -v sqlmap >/dev/null || { echo "1..0 # SKIP sqlmap is not installed"; exit 0; }
+# conf/local.sh installs sqlmap with the rest: missing is a failure.
+command -v sqlmap >/dev/null
+ok $? "sqlmap is installed (conf/local.sh deps)"
 names=(researcher researcher-path paper researchers search-names rss-researcher)
 out=$T_TMP/sqlmap
 SQLMAP_BUDGET=${SQLMAP_BUDGET:-600} "$ROOT/tests/attack/sqlmap.sh" \
     "$out" "${names[@]}" >"$T_TMP/sqlmap.out" 2>&1
 rc=$?
+# Its line per endpoint: NAME SECS REQ req N429 429 N5XX 5xx VERDICT...
 for n in "${names[@]}"; do
-	line=$(grep "^$n " "$T_TMP/sqlmap.out")
-	case "$line" in
-	*" 0 5xx  no injection "*) ok 0 "sqlmap $n: no injection, no 5xx" ;;
-	*) ok 1 "sqlmap $n: no injection, no 5xx" "${line:-no result}" ;;
-	esac
+	line=$(awk -v n="$n" '$1 == n' "$T_TMP/sqlmap.out")
+	echo "$line" | awk '$7 == 0 && $8 == "5xx" && /5xx  no injection / {
+	    f = 1 } END { exit !f }'
+	ok $? "sqlmap $n: no injection, no 5xx" "${line:-no result}"
 done
 [ "$rc" = 0 ]
 ok $? "sqlmap.sh exits 0" "exit $rc: $(tail -3 "$T_TMP/sqlmap.out")"

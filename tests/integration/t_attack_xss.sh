@@ -25,7 +25,6 @@
 
 PSQL=(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -v ON_ERROR_STOP=1 -qAtX)
 sql() { "${PSQL[@]}" -c "$1"; }
-skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $1"; }
 
 # A new-style id that parses (9912.x would not: new style began 0704).
 PAPER=2512.99997

@@ -6,7 +6,6 @@
 # and covering every URL of DESIGN.md).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $1"; }
 fresh() { : >"$BODY"; }
 # alive URL: 200 after at most one redirect.
 alive() {

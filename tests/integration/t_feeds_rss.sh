@@ -11,14 +11,9 @@
 
 PSQL=(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -v ON_ERROR_STOP=1 -qAtX)
 sql() { "${PSQL[@]}" -c "$1"; }
-skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $1"; }
 # Core caches anonymous GETs in Redis under a generation that writers
-# bump; after writing with psql the test bumps it as they do, and waits
-# the second for which workers keep the generation they read.
-bump() {
-	redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null
-	sleep 1.1
-}
+# bump; after writing with psql the test bumps it as they do
+# (data_changed, lib.sh).
 # curl -o leaves the previous body in place when a response has none.
 fresh() { : >"$BODY"; }
 
@@ -161,7 +156,7 @@ body_empty "304 has no body"
 header_is ETag "$etag" "304 carries the ETag"
 # Rendered afresh (a new cache generation), the handler answers
 # If-Modified-Since itself.
-bump
+data_changed
 fresh
 get /rss/latest.xml -H "If-Modified-Since: $lm"
 is_status 304 "If-Modified-Since the Last-Modified: 304"
@@ -185,7 +180,7 @@ get /rss/latest.xml -H "If-Modified-Since: not a date"
 is_status 200 "an invalid If-Modified-Since is ignored"
 get "/rss/researchers/$RID.xml"
 lm=$(header Last-Modified)
-bump
+data_changed
 get "/rss/researchers/$RID.xml" -H "If-Modified-Since: $lm"
 is_status 304 "researcher feed: If-Modified-Since 304"
 fresh
@@ -205,7 +200,7 @@ pid=$(sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
 sql "INSERT INTO authorships (paper_id, position, raw_name)
     VALUES ($pid, 1, E'Ann \\x03 & <Bo>')"
 # A query string of its own: no cache (core's or nginx's) has seen it.
-bump
+data_changed
 get "/rss/categories/test.FEEDS.xml?t=$$-1"
 is_status 200 "a feed with a hostile title"
 feed_ok "hostile title"
@@ -220,7 +215,7 @@ ok $? "author text cleaned the same way"
     'a &lt; b &amp;&amp; c  &gt; d &lt;/description&gt;' ]
 ok $? "the abstract is escaped HTML inside the description"
 sql "DELETE FROM papers WHERE arxiv_id = '$PAPER'"
-bump
+data_changed
 get "/rss/categories/test.FEEDS.xml?t=$$-2"
 is_status 404 "the category is gone with its only paper"
 

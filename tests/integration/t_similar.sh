@@ -10,7 +10,6 @@
 
 PSQL=(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -v ON_ERROR_STOP=1 -qAtX)
 sql() { "${PSQL[@]}" -c "$1"; }
-skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $1"; }
 
 ID=2512.20345
 NEW=2512.99979
