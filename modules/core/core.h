@@ -168,11 +168,18 @@ struct core_params {
 enum core_err core_query_parse(const char *s, size_t n,
     struct core_params *p);
 /*
- * Parses a Cookie request header ("a=1; b=2") into *p.  Values are not
- * percent-decoded (RFC 6265); surrounding double quotes are removed.
- * Malformed pairs are skipped, never an error.
+ * Parses a Cookie request header ("a=1; b=2", pairs split on ';' and
+ * ',' as nginx splits them) into *p.  Values are not percent-decoded
+ * (RFC 6265); surrounding double quotes are removed.  Malformed pairs
+ * are skipped, never an error.
  */
 void core_cookie_parse(const char *header, struct core_params *p);
+/*
+ * 1 if the Cookie header holds a pair named name in any ASCII case,
+ * whatever its value (even malformed): the one rule, shared with nginx's
+ * $weft_signed_in, for "this request is signed in".
+ */
+int core_cookie_has(const char *header, const char *name);
 /* The first value for key, or NULL; borrowed from p. */
 const char *core_params_get(const struct core_params *p, const char *key);
 void core_params_free(struct core_params *p);
@@ -360,14 +367,13 @@ void core_html_md(struct core_html *, const char *md);
  */
 void core_html_jsonld(struct core_html *, const json_t *);
 /*
- * nginx SSI: "<!--# if expr="$cookie_NAME" --><!--# include
+ * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
- * markup and core_html_ssi_endif().  cookie must be [A-Za-z0-9_] (nginx
- * would end $cookie_a-b at the '-') and path [A-Za-z0-9_/.-] only
- * (sticky error otherwise).
+ * markup and core_html_ssi_endif().  $weft_signed_in is nginx's side of
+ * core_req_signed_in() (nginx/upstreams.conf.in).  path must be
+ * [A-Za-z0-9_/.-] only (sticky error otherwise).
  */
-void core_html_ssi_if_cookie(struct core_html *, const char *cookie,
-    const char *virtual_path);
+void core_html_ssi_if_signed_in(struct core_html *, const char *virtual_path);
 void core_html_ssi_endif(struct core_html *);
 /* Closes everything still open; returns the sticky error. */
 enum core_err core_html_close(struct core_html *);
@@ -599,6 +605,18 @@ const char *core_req_rest(const struct core_req *);
 const char *core_req_param(const struct core_req *, const char *key);
 /* A cookie value, or NULL. */
 const char *core_req_cookie(const struct core_req *, const char *name);
+/*
+ * 1 if the request carries the session cookie (core_cookie_has() on all
+ * its Cookie headers): such a request is answered as signed in, never
+ * with a response a shared cache may store, whether or not the session
+ * is valid.  nginx decides the same way ($weft_signed_in).
+ */
+int core_req_signed_in(const struct core_req *);
+/*
+ * The session cookie's value (the first pair whose name is the session
+ * cookie's in any ASCII case), or NULL.
+ */
+const char *core_req_session(const struct core_req *);
 /* A FastCGI parameter ("HTTP_ORIGIN", "REMOTE_ADDR"), or NULL. */
 const char *core_req_env(const struct core_req *, const char *name);
 /*
