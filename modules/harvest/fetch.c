@@ -545,9 +545,6 @@ const struct core_cmd harvest_cmd_arxiv_oai = {
 	.opts = oai_opts,
 	.args_size = sizeof(struct oai_args),
 	.args_init = &oai_init,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "harvest arXiv by OAI-PMH",
 	.help = "OAI-PMH ListRecords from arxiv_oai_url, following resumptionToken;\n"
 	    "the position is stored after every page, so an interrupted run with\n"
@@ -558,9 +555,6 @@ const struct core_cmd harvest_cmd_arxiv_oai = {
 
 const struct core_cmd harvest_cmd_arxiv_ids = {
 	.name = "arxiv ids",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
 	.operands = "ID...",
 	.min_args = 1,
 	.max_args = -1,
@@ -596,12 +590,6 @@ const struct core_cmd harvest_cmd_arxiv_query = {
 
 const struct core_cmd harvest_cmd_status = {
 	.name = "status",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "each source's cursor, last run, errors, counts",
 	.help = "Each source's cursor, last run, last success, last error and "
 	    "counts.",

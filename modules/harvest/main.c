@@ -43,10 +43,6 @@ static const struct core_cmd cmd_migrate = {
 	.name = "migrate",
 	.opts = migrate_opts,
 	.args_size = sizeof(struct migrate_args),
-	.args_init = NULL,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "apply sql/schema/NNNN_*.sql not yet applied",
 	.help = help_migrate,
 	.run = run_migrate,
@@ -72,26 +68,20 @@ static const struct core_opt load_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
+static const char help_load[] =
+    "Loads the bundled dataset (see DIR/SOURCES.md): ROR and OpenAlex\n"
+    "institutions, OpenAlex authors, arXiv papers in the daily-listing\n"
+    "and the Kaggle snapshot shape, their authorships and one researcher\n"
+    "per normalised author name.  Batches of 2,000 records, each in one\n"
+    "transaction; a malformed line is reported and skipped.  Loading the\n"
+    "same data again changes nothing.  The database must be migrated.";
+
 static const struct core_cmd cmd_load = {
 	.name = "load",
 	.opts = load_opts,
 	.args_size = sizeof(struct load_args),
-	.args_init = NULL,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "load the bundled dataset (idempotent)",
-	.help =
-	    "Loads the bundled dataset (see DIR/SOURCES.md): ROR and OpenAlex\n"
-	    "institutions, OpenAlex authors, arXiv papers in the "
-	    "daily-listing\n"
-	    "and the Kaggle snapshot shape, their authorships and one "
-	    "researcher\n"
-	    "per normalised author name.  Batches of 2,000 records, each in "
-	    "one\n"
-	    "transaction; a malformed line is reported and skipped.  Loading "
-	    "the\n"
-	    "same data again changes nothing.  The database must be migrated.",
+	.help = help_load,
 	.run = run_load,
 };
 
@@ -104,33 +94,22 @@ run_match(const struct core_conf *conf, void *args, int argc, char **argv)
 	return harvest_match(conf);
 }
 
+static const char help_match[] =
+    "Attaches every authorship to a researcher, newest paper first, block\n"
+    "by block (family name and first initial).  An external id (OpenAlex\n"
+    "author id, ORCID, S2 id, from enrichment) decides; otherwise a\n"
+    "same-name group is split where co-authors and categories do not\n"
+    "overlap and joined where they do.  Each authorship keeps the reason\n"
+    "and the score (authorships.match_reason, match_score).  Researcher\n"
+    "ids stay across runs; followers of a researcher merged away move to\n"
+    "the survivor.  Then paper counts, fully_matched and computed metrics\n"
+    "(metrics_source 'computed' where no source has any).  One\n"
+    "transaction per batch; a rerun changes nothing.  \"load\" runs it.";
+
 static const struct core_cmd cmd_match = {
 	.name = "match",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "attach authorships to researchers (evidence kept)",
-	.help =
-	    "Attaches every authorship to a researcher, newest paper first, "
-	    "block\n"
-	    "by block (family name and first initial).  An external id "
-	    "(OpenAlex\n"
-	    "author id, ORCID, S2 id, from enrichment) decides; otherwise a\n"
-	    "same-name group is split where co-authors and categories do not\n"
-	    "overlap and joined where they do.  Each authorship keeps the "
-	    "reason\n"
-	    "and the score (authorships.match_reason, match_score).  "
-	    "Researcher\n"
-	    "ids stay across runs; followers of a researcher merged away move "
-	    "to\n"
-	    "the survivor.  Then paper counts, fully_matched and computed "
-	    "metrics\n"
-	    "(metrics_source 'computed' where no source has any).  One\n"
-	    "transaction per batch; a rerun changes nothing.  \"load\" runs "
-	    "it.",
+	.help = help_match,
 	.run = run_match,
 };
 
@@ -141,25 +120,21 @@ run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 	return harvest_eval(conf, argv, argc);
 }
 
+static const char help_eval[] =
+    "Matches the authorships of recorded OpenAlex works (list responses\n"
+    "or single works, gzip or plain; default: eval_dir, else\n"
+    "tests/data/harvest/openalex, works_cursor_page{1,2}.json and\n"
+    "W2741809807.json) on names, co-authors and fields only, and compares\n"
+    "every pair of authorships with their OpenAlex author ids: prints\n"
+    "\"precision P recall R\" and the counts behind them.  Then the\n"
+    "split/merge counts of the database as the last match left it.";
+
 static const struct core_cmd cmd_eval = {
 	.name = "eval",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
 	.operands = "[FILE...]",
-	.min_args = 0,
 	.max_args = -1,
 	.summary = "matching precision/recall on OpenAlex works",
-	.help =
-	    "Matches the authorships of recorded OpenAlex works (list "
-	    "responses\n"
-	    "or single works, gzip or plain; default: eval_dir, else\n"
-	    "tests/data/harvest/openalex, works_cursor_page{1,2}.json and\n"
-	    "W2741809807.json) on names, co-authors and fields only, and "
-	    "compares\n"
-	    "every pair of authorships with their OpenAlex author ids: prints\n"
-	    "\"precision P recall R\" and the counts behind them.  Then the\n"
-	    "split/merge counts of the database as the last match left it.",
+	.help = help_eval,
 	.run = run_eval,
 };
 

@@ -114,11 +114,7 @@ static const struct core_cmd cmd_build = {
 	.opts = build_opts,
 	.args_size = sizeof(struct vec_build_opts),
 	.args_init = &build_init,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = summary_build,
-	.help = NULL,
 	.run = run_build,
 };
 
@@ -179,11 +175,7 @@ static const struct core_cmd cmd_eval = {
 	.opts = eval_opts,
 	.args_size = sizeof(struct eval_args),
 	.args_init = &eval_init,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = summary_eval,
-	.help = NULL,
 	.run = run_eval,
 };
 
@@ -237,9 +229,6 @@ static const struct core_cmd cmd_bench = {
 	.opts = bench_opts,
 	.args_size = sizeof(struct bench_args),
 	.args_init = &bench_init,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary =
 	    "query time (similar: top 16; text: embed + top 200) over N\n"
 	    "synthetic papers (default 2500000), shaped like the papers\n"
@@ -247,7 +236,6 @@ static const struct core_cmd cmd_bench = {
 	    "lists (default: as a build would), and recall against the\n"
 	    "brute force for a few numbers of lists read.  Text\n"
 	    "queries: lines of FILE, else six random words.",
-	.help = NULL,
 	.run = run_bench,
 };
 
@@ -263,14 +251,9 @@ static const char summary_check[] =
 
 static const struct core_cmd cmd_check_desc = {
 	.name = "check",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
 	.operands = "[FILE]",
-	.min_args = 0,
 	.max_args = 1,
 	.summary = summary_check,
-	.help = NULL,
 	.run = run_check,
 };
 
@@ -316,12 +299,9 @@ static const struct core_cmd cmd_query_desc = {
 	.name = "query",
 	.opts = query_opts,
 	.args_size = sizeof(struct query_args),
-	.args_init = NULL,
 	.operands = "[TEXT...]",
-	.min_args = 0,
 	.max_args = -1,
 	.summary = summary_query,
-	.help = NULL,
 	.run = run_query,
 };
 

@@ -51,14 +51,7 @@ static const struct fetch_args init = { 0, NULL, "arXiv", 100, 7 };
 
 static const struct core_cmd plain = {
 	.name = "plain",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
-	.operands = NULL,
-	.min_args = 0,
-	.max_args = 0,
 	.summary = "no options, no operands",
-	.help = NULL,
 	.run = run,
 };
 static const struct core_cmd oai = {
@@ -67,7 +60,6 @@ static const struct core_cmd oai = {
 	.args_size = sizeof(struct fetch_args),
 	.args_init = &init,
 	.operands = "[FILE...]",
-	.min_args = 0,
 	.max_args = -1,
 	.summary = "harvest by OAI",
 	.help = "Harvests by OAI-PMH.",
@@ -75,14 +67,10 @@ static const struct core_cmd oai = {
 };
 static const struct core_cmd ids = {
 	.name = "src ids",
-	.opts = NULL,
-	.args_size = 0,
-	.args_init = NULL,
 	.operands = "ID...",
 	.min_args = 1,
 	.max_args = 2,
 	.summary = "by id",
-	.help = NULL,
 	.run = run,
 };
 static const struct core_cmd *const cmds[] = { &plain, &oai, &ids, NULL };
@@ -302,6 +290,7 @@ main_codes(void)
 	    "main: a missing value is 2");
 	T_EQ(core_cli_main(&cli, 6, run_usage), CORE_EXIT_USAGE,
 	    "main: run's usage error is 2");
+	core_log_setlevel(CORE_LOG__MAX); /* main set it from /dev/null */
 	T_EQ(core_cli_main(&cli, 4, no_conf), CORE_EXIT_FAIL,
 	    "main: an unreadable config is 1");
 	fclose(stderr);
