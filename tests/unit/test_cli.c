@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 #include "t.h"
@@ -297,6 +298,28 @@ main_codes(void)
 	stderr = saved;
 }
 
+/* core_conf_path(): -c, else $WEFT_CONF, else the default file. */
+static void
+conf_path(void)
+{
+	char cwd[4096];
+
+	T_STREQ(core_conf_path("x.conf", 1), "x.conf", "conf: -c wins");
+	setenv("WEFT_CONF", "/env.conf", 1);
+	T_STREQ(core_conf_path("x.conf", 0), "x.conf",
+	    "conf: -c wins over WEFT_CONF");
+	T_STREQ(core_conf_path(NULL, 1), "/env.conf", "conf: then WEFT_CONF");
+	unsetenv("WEFT_CONF");
+	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir("/") != 0)
+		return;
+	T_STREQ(core_conf_path(NULL, 1), "/dev/null",
+	    "conf: no default file: /dev/null for a command");
+	T_STREQ(core_conf_path(NULL, 0), CORE_CONF_DEFAULT,
+	    "conf: a server is told the missing default");
+	if (chdir(cwd) != 0)
+		return;
+}
+
 int
 main(void)
 {
@@ -306,5 +329,6 @@ main(void)
 	missing_values();
 	help();
 	main_codes();
+	conf_path();
 	return T_DONE();
 }
