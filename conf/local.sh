@@ -8,6 +8,11 @@
 #   conf/local.sh status  [--var DIR]
 #   conf/local.sh deps    installs the Debian packages that are missing
 #
+# Mail goes to a local SMTP server (Debian's python3-aiosmtpd) on
+# 127.0.0.1:$WEFT_SMTP_PORT (default: the HTTP port + 10000), which keeps
+# every message it receives in the maildir DIR/mail (new/ holds one file
+# per message): the tests read the verification and reset links there.
+#
 # Running `up` again is safe: what runs keeps running, the workers are
 # restarted on the current build, the data is loaded only when it changed.
 set -euo pipefail
@@ -39,7 +44,7 @@ PACKAGES="build-essential pkg-config clang libfcgi-dev libpq-dev \
 libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
 libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
-python3-feedparser jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
+python3-feedparser python3-aiosmtpd jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
 liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
 
 deps() {
@@ -112,6 +117,36 @@ redis_down() {
 	    true
 }
 
+# The SMTP server the accounts workers send to (see the top).
+smtp_port() { echo "${WEFT_SMTP_PORT:-$((port + 10000))}"; }
+
+smtp_up() {
+	local p pid
+	p=$(smtp_port)
+	# A maildir: aiosmtpd creates tmp/ new/ cur/ only in a new directory.
+	mkdir -p "$var/smtp" "$var/mail/tmp" "$var/mail/new" "$var/mail/cur" \
+	    "$var/log"
+	pid=$(cat "$var/smtp/smtp.pid" 2>/dev/null) &&
+	    kill -0 "$pid" 2>/dev/null && return 0
+	# Debian's interpreter: that is where python3-aiosmtpd lives.
+	setsid /usr/bin/python3 -m aiosmtpd -n -u -l "127.0.0.1:$p" \
+	    -c aiosmtpd.handlers.Mailbox "$var/mail" \
+	    >>"$var/log/smtp.log" 2>&1 </dev/null &
+	echo $! >"$var/smtp/smtp.pid"
+	for _ in $(seq 50); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && return 0
+		sleep 0.1
+	done
+	say "the SMTP server did not start; see $var/log/smtp.log"; return 1
+}
+
+smtp_down() {
+	local pid
+	pid=$(cat "$var/smtp/smtp.pid" 2>/dev/null) || return 0
+	kill -TERM "$pid" 2>/dev/null || true
+	rm -f "$var/smtp/smtp.pid"
+}
+
 write_conf() {
 	cat >"$var/weft.conf" <<-CONF
 	# Written by conf/local.sh; edit conf/weft.conf for the documentation.
@@ -128,6 +163,9 @@ write_conf() {
 	sql_dir = $root/sql
 	data_dir = $root/sql/data
 	vectors_dir = $var/vectors
+	smtp_url = smtp://127.0.0.1:$(smtp_port)
+	smtp_from = weft <noreply@weft.test>
+	smtp_timeout = 5
 	CONF
 }
 
@@ -243,6 +281,7 @@ up)
 	make -C "$root" -s BUILD="$build" $san all
 	pg_up
 	redis_up
+	smtp_up
 	write_conf
 	load_data
 	vectors_up
@@ -255,6 +294,7 @@ up)
 down)
 	nginx_down
 	weftd_stop
+	smtp_down
 	redis_down
 	pg_down
 	;;
@@ -267,6 +307,8 @@ status)
 	    echo "redis: running" || echo "redis: stopped"
 	aspg "$pgbin/pg_ctl" -D "$var/pg/data" status >/dev/null 2>&1 &&
 	    echo "postgresql: running" || echo "postgresql: stopped"
+	pid=$(cat "$var/smtp/smtp.pid" 2>/dev/null) && kill -0 "$pid" \
+	    2>/dev/null && echo "smtp: running" || echo "smtp: stopped"
 	[ -f "$var/nginx/nginx.pid" ] && echo "nginx: running on :$port" ||
 	    echo "nginx: stopped"
 	;;

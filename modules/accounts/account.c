@@ -37,8 +37,8 @@ need_session(struct core_req *req, struct acc_session *s, const char *back,
 }
 
 static enum core_err
-account_page(struct core_req *req, const struct acc_session *s,
-    const char *new_url)
+account_page_status(struct core_req *req, const struct acc_session *s,
+    const char *new_url, int status, const char *error)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *m = NULL, *fol = NULL;
@@ -71,12 +71,31 @@ account_page(struct core_req *req, const struct acc_session *s,
 		er = CORE_ESYS;
 		goto out;
 	}
-	er = acc_respond(req, ACC_VIEW_ACCOUNT, 200, m, s);
+	/* Email status, sessions, notices (manage.c). */
+	if ((er = acc_account_extra(req, s, m)) != CORE_OK)
+		goto out;
+	if (error != NULL)
+		json_object_set_new(m, "error", json_string(error));
+	er = acc_respond(req, ACC_VIEW_ACCOUNT, status, m, s);
 out:
 	json_decref(m);
 	json_decref(fol);
 	free(created);
 	return er;
+}
+
+static enum core_err
+account_page(struct core_req *req, const struct acc_session *s,
+    const char *new_url)
+{
+	return account_page_status(req, s, new_url, 200, NULL);
+}
+
+enum core_err
+acc_account_page(struct core_req *req, const struct acc_session *s,
+    int status, const char *error)
+{
+	return account_page_status(req, s, NULL, status, error);
 }
 
 enum core_err

@@ -117,6 +117,7 @@ struct acc_state {
 	char *dummy_hash; /* verified when no such user: same cost */
 	long limit;       /* attempts a minute per IP and per email */
 	int secure;       /* base_url is https: cookies get Secure */
+	struct acc_mailer *mailer; /* mail.c: the SMTP relay, or NULL */
 };
 
 /* ------------------------------------------------------------------ */
@@ -284,5 +285,165 @@ enum core_err acc_feed_get(struct core_req *);
 /* Helpers shared by handlers (auth.c). */
 /* 303 to /signin?next=path (path percent-encoded). */
 void acc_redirect_signin(struct core_req *, const char *path);
+
+/* ------------------------------------------------------------------ */
+/* Issue 18: mail, verification, reset, sessions, deletion             */
+/* ------------------------------------------------------------------ */
+
+/* Mail tokens live 24 hours (verification) and 1 hour (reset). */
+#define ACC_VERIFY_TTL (24L * 3600)
+#define ACC_RESET_TTL  3600L
+
+/* mail.c: pure functions (unit-tested) */
+
+/*
+ * The addr-spec of a From value, "Name <a@b>" or "a@b", into out
+ * (outsz bytes).  0, or -1 when there is none or it holds a space, a
+ * control character, '<' or '>'.
+ */
+int acc_mail_addr(const char *from, char *out, size_t outsz);
+/*
+ * Appends header text s to b: unchanged when it is printable ASCII,
+ * else as RFC 2047 "=?UTF-8?B?...?=" words of at most 75 characters,
+ * split between whole UTF-8 characters and folded with CRLF SP.  -1
+ * (nothing appended) when s is not valid UTF-8 or holds a control
+ * character (CR and LF included: no header injection).
+ */
+int acc_mail_header_text(struct core_buf *b, const char *s);
+/*
+ * Appends body as quoted-printable (RFC 2045): lines end in CRLF
+ * (whatever ended them in body), '=', non-ASCII and control bytes but TAB
+ * become =XX, as does a space or TAB ending a line and a '.' starting
+ * one; soft breaks keep lines at most 76 characters.
+ */
+void acc_mail_qp(struct core_buf *b, const char *body);
+/*
+ * A whole message into b: Date (of t, RFC 5322, UTC), From, To, Subject,
+ * Message-ID (<msgid_left@the From address's domain>), MIME-Version,
+ * Content-Type text/plain UTF-8, quoted-printable, Auto-Submitted, then
+ * the body.  0, or -1 when a header value is unusable (see above; to
+ * must be an address without '<', '>', space or control characters).
+ */
+int acc_mail_build(struct core_buf *b, const char *from, const char *to,
+    const char *subject, const char *body, long long t,
+    const char *msgid_left);
+/*
+ * The summary a sessions list shows for a User-Agent: "Firefox on
+ * Linux", "curl", "Unknown browser" (NULL or nothing known), at most 79
+ * bytes of printable ASCII.
+ */
+void acc_agent_summary(const char *ua, char out[80]);
+/*
+ * The network of an address for the sessions list: "192.0.2.0/24",
+ * "2001:db8:1:2::/64", "" when not an IP address.
+ */
+void acc_network_summary(const char *addr, char out[64]);
+
+/* mail.c: the sender */
+
+/*
+ * Reads smtp_url, smtp_from, smtp_user, smtp_password_file,
+ * smtp_timeout and smtp_starttls from conf.  *mp NULL (mail off, logged)
+ * when smtp_url is empty; CORE_EINPUT (logged) when a key is invalid.
+ * Free with acc_mailer_free().
+ */
+enum core_err acc_mailer_new(const struct core_conf *,
+    struct acc_mailer **mp);
+void acc_mailer_free(struct acc_mailer *);
+/*
+ * Sends one text/plain message to to over SMTP, waiting at most the
+ * configured timeout.  CORE_OK, or CORE_EUPSTREAM (logged without the
+ * body: it holds a token) when mail is off, the relay is down or refuses.
+ */
+enum core_err acc_mail_send(struct core_req *, const char *to,
+    const char *subject, const char *body);
+
+/* store.c */
+
+/* One account, for the password checks (caller: acc_user_clear()). */
+struct acc_user {
+	long long id;
+	char email[ACC_EMAIL_MAX + 1];
+	char *hash;
+	int verified;
+	char verified_at[32];
+};
+void acc_user_clear(struct acc_user *);
+/* *uid 0 when no account has the address. */
+enum core_err acc_store_user_mail_state(struct core_db *, const char *email,
+    long long *uid, char stored[ACC_EMAIL_MAX + 1], int *verified);
+/* CORE_ENOTFOUND when no such user. */
+enum core_err acc_store_user_get(struct core_db *, long long uid,
+    struct acc_user *);
+enum core_err acc_store_user_set_password(struct core_db *, long long uid,
+    const char *hash);
+enum core_err acc_store_user_set_verified(struct core_db *, long long uid);
+/* Deletes the user and, by cascade, everything of theirs. */
+enum core_err acc_store_user_delete(struct core_db *, long long uid);
+/* A new token (hash) of purpose for uid, replacing the older ones;
+ * pwhash (NULL: none) is a password waiting for the verification. */
+enum core_err acc_store_mail_token_new(struct core_db *, long long uid,
+    const char *purpose, const char *hash, long ttl, const char *pwhash);
+/* The user of a live token (*uid 0: none) and its pending password hash
+ * (*pwhash, caller frees, NULL when none); take uses it up. */
+enum core_err acc_store_mail_token_user(struct core_db *, const char *hash,
+    const char *purpose, int take, long long *uid, char **pwhash);
+enum core_err acc_store_session_describe(struct core_db *, const char *hash,
+    const char *agent, const char *network);
+enum core_err acc_store_session_touch(struct core_db *, const char *hash);
+/* The live sessions of uid: [{id,created_at,last_seen_at,agent,network,
+ * current}] (new ref); current is the session whose hash is current. */
+enum core_err acc_store_sessions(struct core_db *, long long uid,
+    const char *current, json_t **out);
+/* Ends session id if it is uid's; *gone 1 when it was. */
+enum core_err acc_store_session_delete_id(struct core_db *, long long uid,
+    long long id, int *gone);
+/* Ends every session of uid but keep's (a token hash; NULL: all). */
+enum core_err acc_store_sessions_end_others(struct core_db *, long long uid,
+    const char *keep);
+
+/* render.c */
+
+/*
+ * A page with a title, a message (a notice when ok, else an error) and
+ * optionally a form: model {title, message, ok, form?: {action, csrf,
+ * token?, password: "current"|"new"|null, email?: true, button}, links?:
+ * [{href,text}]}.
+ */
+enum core_err acc_respond_message(struct core_req *, int status,
+    const json_t *model, const struct acc_session *s);
+
+/* recover.c: sign-up's end, verification, reset */
+
+/*
+ * The end of a valid sign-up (auth.c): the same answer whether or not
+ * the address has an account; see recover.c.  email is normalised, hash
+ * the new password's crypto_pwhash_str.
+ */
+enum core_err acc_signup_finish(struct core_req *, const char *email,
+    const char *hash);
+enum core_err acc_verify_get(struct core_req *);
+enum core_err acc_verify_post(struct core_req *);
+enum core_err acc_verify_resend_post(struct core_req *);
+enum core_err acc_forgot_get(struct core_req *);
+enum core_err acc_forgot_post(struct core_req *);
+enum core_err acc_reset_get(struct core_req *);
+enum core_err acc_reset_post(struct core_req *);
+
+/* manage.c: what a signed-in user does to their account */
+
+/* account.c: the account page with status and an error (NULL: none). */
+enum core_err acc_account_page(struct core_req *, const struct acc_session *,
+    int status, const char *error);
+/* Adds the account page's email, sessions and notice fields to m. */
+enum core_err acc_account_extra(struct core_req *, const struct acc_session *,
+    json_t *m);
+enum core_err acc_password_post(struct core_req *);
+enum core_err acc_session_end_post(struct core_req *);
+enum core_err acc_sessions_end_others_post(struct core_req *);
+enum core_err acc_delete_post(struct core_req *);
+/* Signs uid in on this browser (any old session of it ended first). */
+enum core_err acc_sign_in_fresh(struct core_req *, long long uid,
+    const char *email, struct acc_session *s);
 
 #endif /* ACCOUNTS_H */

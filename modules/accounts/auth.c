@@ -1,5 +1,6 @@
 /*
  * auth.c -- /signup, /signin (GET the form, POST it) and POST /signout.
+ * A valid sign-up ends in recover.c (the same answer for every address).
  *
  * The order of checks on a POST is fixed: Origin/Referer, the form's
  * size and encoding, the CSRF token, next=, the email and password
@@ -253,11 +254,8 @@ out:
 enum core_err
 acc_signup_post(struct core_req *req)
 {
-	struct core_db *db = core_req_ctx(req)->db;
 	char email[ACC_EMAIL_MAX + 1], hash[crypto_pwhash_STRBYTES];
-	struct core_buf to = CORE_BUF_INIT;
 	const char *pw = NULL, *next = NULL;
-	long long uid = 0;
 	enum core_err er;
 
 	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), &pw, &next,
@@ -273,20 +271,12 @@ acc_signup_post(struct core_req *req)
 		    "(out of memory?)");
 		return CORE_ESYS;
 	}
-	if ((er = acc_store_user_create(db, email, hash, &uid)) != CORE_OK)
-		return er;
-	if (uid == 0)
-		return form_page(req, ACC_VIEW_SIGNUP, 409, email, next,
-		    "An account with this email address already exists. "
-		    "Sign in instead.");
-	core_log(CORE_LOG_INFO, "signup", "user %lld created", uid);
-	core_buf_puts(&to, "/account/welcome");
-	if (next != NULL) {
-		core_buf_puts(&to, "?next=");
-		core_url_encode(&to, next, 0);
-	}
-	er = sign_in(req, uid, email, core_buf_cstr(&to));
-	core_buf_free(&to);
+	/*
+	 * No session and the same answer whether or not the address has
+	 * an account: the mail says the rest (recover.c).
+	 */
+	er = acc_signup_finish(req, email, hash);
+	sodium_memzero(hash, sizeof(hash));
 	return er;
 }
 

@@ -21,6 +21,18 @@ static const struct core_route routes[] = {
 	{ "GET", "/account", acc_account_get },
 	{ "POST", "/account/feed-token", acc_feed_token_post },
 	{ "GET", "/account/welcome", acc_welcome_get },
+	{ "GET", "/account/verify", acc_verify_get },
+	{ "POST", "/account/verify", acc_verify_post },
+	{ "POST", "/account/verify/resend", acc_verify_resend_post },
+	{ "GET", "/account/forgot", acc_forgot_get },
+	{ "POST", "/account/forgot", acc_forgot_post },
+	{ "GET", "/account/reset", acc_reset_get },
+	{ "POST", "/account/reset", acc_reset_post },
+	{ "POST", "/account/password", acc_password_post },
+	{ "POST", "/account/sessions/end", acc_session_end_post },
+	{ "POST", "/account/sessions/end-others",
+	    acc_sessions_end_others_post },
+	{ "POST", "/account/delete", acc_delete_post },
 	{ "GET", "/account/nav", acc_nav_get },
 	{ "GET", "/account/follow/*", acc_follow_fragment_get },
 	{ "GET", "/feed", acc_feed_get },
@@ -59,6 +71,11 @@ init(struct core_ctx *ctx)
 	st->limit = core_conf_int(ctx->conf, "accounts_rate_limit", 10);
 	st->secure =
 	    ctx->base_url != NULL && strncmp(ctx->base_url, "https://", 8) == 0;
+	if (acc_mailer_new(ctx->conf, &st->mailer) != CORE_OK) {
+		free(st->dummy_hash);
+		free(st);
+		return CORE_EINPUT;
+	}
 	ctx->mod_state = st;
 	return CORE_OK;
 }
@@ -70,6 +87,7 @@ fini(struct core_ctx *ctx)
 
 	if (st == NULL)
 		return;
+	acc_mailer_free(st->mailer);
 	free(st->dummy_hash);
 	free(st);
 	ctx->mod_state = NULL;

@@ -5,6 +5,7 @@
  * stylesheet, same links) rather than calling the pages module's layout.
  * Every byte goes through core's escaping writers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,14 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		A(CLASS, "button button-primary"), AEND },
 	    up ? "Create account" : "Sign in");
 	core_html_pop(h); /* form */
+	if (!up) {
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, "/account/forgot"),
+			AEND },
+		    "Forgot your password?");
+		core_html_pop(h);
+	}
 
 	core_html_elem(h, CORE_TAG_P, NULL);
 	core_html_text(h, up ? "Already have an account? " : "New here? ");
@@ -232,6 +241,12 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	    up ? "Sign in" : "Create an account");
 	core_html_pop(h);
 }
+
+static void html_account_status(struct core_html *, const json_t *,
+    const struct acc_session *);
+static void html_account_security(struct core_html *, const json_t *,
+    const struct acc_session *);
+static void md_account_more(struct core_buf *, const json_t *);
 
 static void
 html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
@@ -248,6 +263,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(m, "email"));
 	core_html_text(h, ".");
 	core_html_pop(h);
+	html_account_status(h, m, s);
 
 	core_html_elem(h, CORE_TAG_SECTION,
 	    (const struct core_attr[]){ A(ID, "following"), AEND });
@@ -347,6 +363,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 		: "Create my private feed URL");
 	core_html_pop(h); /* form */
 	core_html_pop(h); /* section */
+	html_account_security(h, m, s);
 
 	core_html_elem(h, CORE_TAG_SECTION, NULL);
 	core_html_elemtext(h, CORE_TAG_H2, NULL, "Sign out");
@@ -687,6 +704,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		core_buf_puts(b,
 		    " to make a new one (the old one stops "
 		    "working).\n");
+		md_account_more(b, m);
 		break;
 	case ACC_VIEW_FEED:
 		a = json_object_get(m, "papers");
@@ -853,4 +871,337 @@ acc_render_nav_fragment(struct core_req *req, const struct acc_session *s)
 	account_links(&h, s);
 	core_html_close(&h);
 	fragment_headers(req);
+}
+
+/* ------------------------------------------------- issue 18: account mail */
+
+/* A labelled password field. */
+static void
+password_field(struct core_html *h, const char *id, const char *name,
+    const char *label, const char *autocomplete)
+{
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, id), AEND }, label);
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, id), A(NAME, name),
+		A(TYPE, "password"), A(AUTOCOMPLETE, autocomplete),
+		A(MAXLENGTH, "1024"), A(REQUIRED, ""), AEND });
+}
+
+/* A form that posts csrf (and id=value when name is not NULL). */
+static void
+post_form_open(struct core_html *h, const char *action, const char *csrf,
+    const char *name, const char *value)
+{
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"), A(ACTION, action),
+		A(CLASS, "form"), AEND });
+	hidden(h, "csrf", csrf);
+	if (name != NULL)
+		hidden(h, name, value);
+}
+
+static void
+submit(struct core_html *h, const char *cls, const char *text)
+{
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, cls),
+		AEND },
+	    text);
+}
+
+/* The notice or error of the last action, and the email's status. */
+static void
+html_account_status(struct core_html *h, const json_t *m,
+    const struct acc_session *s)
+{
+	const char *notice = jstr(m, "notice");
+
+	if (notice != NULL)
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "notice"),
+			A(ROLE, "status"), AEND },
+		    notice);
+	error_box(h, jstr(m, "error"));
+
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "email"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Email address");
+	if (json_is_true(json_object_get(m, "email_verified"))) {
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_text(h, "Your address is confirmed (");
+		core_html_elemtext(h, CORE_TAG_TIME,
+		    (const struct core_attr[]){
+			A(DATETIME, jstr(m, "email_verified_at")), AEND },
+		    jstr(m, "email_verified_at"));
+		core_html_text(h, ").");
+		core_html_pop(h);
+	} else {
+		core_html_elemtext(h, CORE_TAG_P, NULL,
+		    "Your address is not confirmed yet. Until it is, we send "
+		    "it nothing but the confirmation link, and you cannot "
+		    "reset your password by email.");
+		post_form_open(h, "/account/verify/resend", s->csrf, NULL,
+		    NULL);
+		submit(h, "button", "Send me a new confirmation link");
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* section */
+}
+
+/* Change password, active sessions, delete the account. */
+static void
+html_account_security(struct core_html *h, const json_t *m,
+    const struct acc_session *s)
+{
+	const json_t *list = json_object_get(m, "sessions"), *x;
+	char id[24];
+	size_t i;
+
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "password"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Change your password");
+	core_html_elemtext(h, CORE_TAG_P, NULL,
+	    "Changing it signs out every other session.");
+	post_form_open(h, "/account/password", s->csrf, NULL, NULL);
+	password_field(h, "current", "current", "Current password", "current-password");
+	password_field(h, "password", "password",
+	    "New password (at least 10 characters)",
+	    "new-password");
+	submit(h, "button button-primary", "Change password");
+	core_html_pop(h);
+	core_html_pop(h); /* section */
+
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "sessions"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Where you are signed in");
+	core_html_elem(h, CORE_TAG_UL,
+	    (const struct core_attr[]){ A(CLASS, "session-list"), AEND });
+	json_array_foreach(list, i, x)
+	{
+		const char *net = jstr(x, "network");
+		int cur = json_is_true(json_object_get(x, "current"));
+
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(x, "agent"));
+		if (net != NULL && *net != '\0')
+			core_html_textf(h, " from %s", net);
+		if (cur)
+			core_html_text(h, " (this browser)");
+		core_html_elem(h, CORE_TAG_SMALL, NULL);
+		core_html_text(h, " signed in ");
+		core_html_elemtext(h, CORE_TAG_TIME,
+		    (const struct core_attr[]){
+			A(DATETIME, jstr(x, "created_at")), AEND },
+		    jstr(x, "created_at"));
+		core_html_text(h, ", last seen ");
+		core_html_elemtext(h, CORE_TAG_TIME,
+		    (const struct core_attr[]){
+			A(DATETIME, jstr(x, "last_seen_at")), AEND },
+		    jstr(x, "last_seen_at"));
+		core_html_text(h, " ");
+		core_html_pop(h);
+		snprintf(id, sizeof(id), "%lld", jint(x, "id", 0));
+		post_form_open(h, "/account/sessions/end", s->csrf, "id", id);
+		submit(h, "button", "Sign out this one");
+		core_html_pop(h);
+		core_html_pop(h); /* li */
+	}
+	core_html_pop(h); /* ul */
+	if (json_array_size(list) > 1) {
+		post_form_open(h, "/account/sessions/end-others", s->csrf, NULL,
+		    NULL);
+		submit(h, "button", "Sign out everywhere else");
+		core_html_pop(h);
+	}
+	core_html_pop(h); /* section */
+
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, "delete"), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, "Delete your account");
+	core_html_elemtext(h, CORE_TAG_P, NULL,
+	    "This deletes your account, your sessions, the researchers you "
+	    "follow and your private feed, at once and for good.");
+	post_form_open(h, "/account/delete", s->csrf, NULL, NULL);
+	password_field(h, "delete-current", "current",
+	    "Type your password to confirm",
+	    "current-password");
+	submit(h, "button", "Delete my account");
+	core_html_pop(h);
+	core_html_pop(h); /* section */
+}
+
+static void
+md_account_more(struct core_buf *b, const json_t *m)
+{
+	const json_t *list = json_object_get(m, "sessions"), *x;
+	size_t i;
+
+	core_buf_puts(b, "\n");
+	core_md_heading(b, 2, "Email address");
+	if (jstr(m, "notice") != NULL) {
+		core_md_text(b, jstr(m, "notice"));
+		core_buf_puts(b, "\n\n");
+	}
+	if (json_is_true(json_object_get(m, "email_verified")))
+		md_line(b, "Confirmed", jstr(m, "email_verified_at"));
+	else
+		core_buf_puts(b, "Not confirmed yet. POST to "
+				 "/account/verify/resend for a new link.\n");
+	core_buf_puts(b, "\n");
+	core_md_heading(b, 2, "Where you are signed in");
+	json_array_foreach(list, i, x)
+	{
+		core_buf_puts(b, "- ");
+		core_md_text(b, jstr(x, "agent"));
+		if (jstr(x, "network") != NULL && *jstr(x, "network") != '\0') {
+			core_buf_puts(b, " from ");
+			core_md_text(b, jstr(x, "network"));
+		}
+		core_buf_puts(b, ", signed in ");
+		core_md_text(b, jstr(x, "created_at"));
+		core_buf_puts(b, ", last seen ");
+		core_md_text(b, jstr(x, "last_seen_at"));
+		core_buf_printf(b, " (id %lld%s)\n", jint(x, "id", 0),
+		    json_is_true(json_object_get(x, "current"))
+			? ", this session"
+			: "");
+	}
+	core_buf_puts(b,
+	    "\nForms (POST, with `csrf`): /account/password (`current`, "
+	    "`password`), /account/sessions/end (`id`), "
+	    "/account/sessions/end-others, /account/delete (`current`).\n");
+}
+
+/* The message page (recover.c, manage.c): see accounts.h. */
+static void
+html_message(struct core_html *h, const json_t *m)
+{
+	const json_t *f = json_object_get(m, "form"), *links, *l;
+	const char *pw = jstr(f, "password");
+	size_t i;
+
+	core_html_elemtext(h, CORE_TAG_H1, NULL, jstr(m, "title"));
+	if (json_is_true(json_object_get(m, "ok")))
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "notice"),
+			A(ROLE, "status"), AEND },
+		    jstr(m, "message"));
+	else
+		error_box(h, jstr(m, "message"));
+	if (json_is_object(f)) {
+		core_html_elem(h, CORE_TAG_FORM,
+		    (const struct core_attr[]){ A(METHOD, "post"),
+			A(ACTION, jstr(f, "action")), A(CLASS, "form"),
+			AEND });
+		hidden(h, "csrf", jstr(f, "csrf"));
+		hidden(h, "token", jstr(f, "token"));
+		if (json_is_true(json_object_get(f, "email"))) {
+			core_html_elemtext(h, CORE_TAG_LABEL,
+			    (const struct core_attr[]){ A(FOR, "email"),
+				AEND },
+			    "Email");
+			core_html_elem(h, CORE_TAG_INPUT,
+			    (const struct core_attr[]){ A(ID, "email"),
+				A(NAME, "email"), A(TYPE, "email"),
+				A(AUTOCOMPLETE, "email"), A(MAXLENGTH, "254"),
+				A(REQUIRED, ""), AEND });
+		}
+		if (pw != NULL && strcmp(pw, "new") == 0)
+			password_field(h, "password", "password",
+			    "New password",
+			    "new-password");
+		else if (pw != NULL)
+			password_field(h, "password", "password", "Password",
+			    "current-password");
+		submit(h, "button button-primary", jstr(f, "button"));
+		core_html_pop(h);
+	}
+	links = json_object_get(m, "links");
+	json_array_foreach(links, i, l)
+	{
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, jstr(l, "href")),
+			AEND },
+		    jstr(l, "text"));
+		core_html_pop(h);
+	}
+}
+
+static void
+md_message(struct core_buf *b, const char *base, const json_t *m)
+{
+	const json_t *f = json_object_get(m, "form"), *links, *l;
+	size_t i;
+	char *u;
+
+	core_md_heading(b, 1, jstr(m, "title"));
+	if (!json_is_true(json_object_get(m, "ok")))
+		core_buf_puts(b, "**Error:** ");
+	core_md_text(b, jstr(m, "message"));
+	core_buf_puts(b, "\n");
+	if (json_is_object(f)) {
+		u = core_xasprintf("%s%s", base, jstr(f, "action"));
+		core_buf_puts(b, "\nA form for people in a browser: POST to ");
+		core_md_link(b, u, u);
+		core_buf_puts(b, " with `csrf` (below, valid with the cookie "
+				 "this response sets)");
+		if (jstr(f, "token") != NULL)
+			core_buf_puts(b, ", `token`");
+		if (json_is_true(json_object_get(f, "email")))
+			core_buf_puts(b, ", `email`");
+		if (jstr(f, "password") != NULL)
+			core_buf_puts(b, ", `password`");
+		core_buf_puts(b, ".\n\n");
+		md_line(b, "csrf", jstr(f, "csrf"));
+		free(u);
+	}
+	links = json_object_get(m, "links");
+	json_array_foreach(links, i, l)
+	{
+		u = core_xasprintf("%s%s", base, jstr(l, "href"));
+		core_buf_puts(b, "\n");
+		core_md_link(b, jstr(l, "text"), u);
+		core_buf_puts(b, "\n");
+		free(u);
+	}
+}
+
+enum core_err
+acc_respond_message(struct core_req *req, int status, const json_t *m,
+    const struct acc_session *s)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf *body = core_resp_body(req);
+	enum core_rep rep = core_req_rep(req);
+	struct core_html h;
+	enum core_err er = CORE_OK;
+
+	core_buf_reset(body);
+	switch (rep) {
+	case CORE_REP_MD:
+		md_message(body, ctx->base_url, m);
+		break;
+	case CORE_REP_JSON:
+		core_json_render(body, m, 1);
+		break;
+	default:
+		rep = CORE_REP_HTML;
+		core_html_open(&h, core_buf_sink(body));
+		shell_open(&h, jstr(m, "title"), s, "wrap doc account-form");
+		html_message(&h, m);
+		shell_close(&h);
+		er = core_html_close(&h);
+		break;
+	}
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "render", "message: %s",
+		    core_err_str(er));
+		return CORE_ESYS;
+	}
+	core_resp_status(req, status);
+	core_resp_type(req, rep);
+	acc_private_headers(req);
+	return CORE_OK;
 }

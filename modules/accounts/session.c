@@ -68,6 +68,8 @@ acc_session_load(struct core_req *req, struct acc_session *s)
 		s->valid = 1;
 		memcpy(s->token, tok, ACC_TOKEN_LEN + 1);
 		acc_csrf_derive(raw, s->csrf);
+		/* The sessions list's "last seen"; a failure costs nothing. */
+		(void)acc_store_session_touch(ctx->db, s->hash);
 	}
 	sodium_memzero(raw, sizeof(raw));
 	return CORE_OK;
@@ -79,6 +81,7 @@ acc_session_start(struct core_req *req, long long uid, const char *email,
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	unsigned char raw[ACC_TOKEN_RAW];
+	char agent[80], net[64];
 	enum core_err er;
 
 	memset(s, 0, sizeof(*s));
@@ -89,6 +92,10 @@ acc_session_start(struct core_req *req, long long uid, const char *email,
 		memset(s, 0, sizeof(*s));
 		return er;
 	}
+	/* What the sessions list shows: summaries, never secrets. */
+	acc_agent_summary(core_req_env(req, "HTTP_USER_AGENT"), agent);
+	acc_network_summary(core_req_env(req, "REMOTE_ADDR"), net);
+	(void)acc_store_session_describe(ctx->db, s->hash, agent, net);
 	s->had_cookie = 1;
 	s->valid = 1;
 	s->uid = uid;

@@ -482,3 +482,218 @@ acc_store_search(struct core_db *db, const char *base, long long uid,
 	core_buf_free(&b);
 	return er;
 }
+
+/* ------------------------------------------------------------------ */
+/* Email verification, password reset, sessions, deletion (issue 18).  */
+/* ------------------------------------------------------------------ */
+
+/* Runs stmt and throws the result away. */
+static enum core_err
+exec_only(struct core_db *db, int stmt, const char *const *p, int n)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+
+	er = core_db_exec(db, stmt, p, n, &res);
+	PQclear(res);
+	return er;
+}
+
+enum core_err
+acc_store_user_mail_state(struct core_db *db, const char *email,
+    long long *uid, char stored[ACC_EMAIL_MAX + 1], int *verified)
+{
+	const char *p[1] = { email };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*uid = 0;
+	stored[0] = '\0';
+	*verified = 0;
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_MAIL_STATE, p, 1,
+		 &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) == 1) {
+		*uid = getll(res, 0, 0);
+		snprintf(stored, ACC_EMAIL_MAX + 1, "%s", PQgetvalue(res, 0, 1));
+		*verified = getbool(res, 0, 2);
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_user_get(struct core_db *db, long long uid, struct acc_user *u)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	memset(u, 0, sizeof(*u));
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_BY_ID, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		return CORE_ENOTFOUND;
+	}
+	u->id = uid;
+	snprintf(u->email, sizeof(u->email), "%s", PQgetvalue(res, 0, 0));
+	u->hash = core_xstrdup(PQgetvalue(res, 0, 1));
+	u->verified = getbool(res, 0, 2);
+	snprintf(u->verified_at, sizeof(u->verified_at), "%s",
+	    PQgetvalue(res, 0, 3));
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_user_set_password(struct core_db *db, long long uid,
+    const char *hash)
+{
+	char ub[24];
+	const char *p[2] = { ub, hash };
+
+	ID(ub, uid);
+	return exec_only(db, ACCOUNTS_SQL_USER_SET_PASSWORD, p, 2);
+}
+
+enum core_err
+acc_store_user_set_verified(struct core_db *db, long long uid)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+
+	ID(ub, uid);
+	return exec_only(db, ACCOUNTS_SQL_USER_SET_VERIFIED, p, 1);
+}
+
+enum core_err
+acc_store_user_delete(struct core_db *db, long long uid)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+
+	ID(ub, uid);
+	return exec_only(db, ACCOUNTS_SQL_USER_DELETE, p, 1);
+}
+
+enum core_err
+acc_store_mail_token_new(struct core_db *db, long long uid,
+    const char *purpose, const char *hash, long ttl, const char *pwhash)
+{
+	char ub[24], tb[24];
+	const char *p[5] = { hash, ub, purpose, tb, pwhash };
+	const char *c[2] = { ub, purpose };
+	enum core_err er;
+
+	ID(ub, uid);
+	ID(tb, ttl);
+	if ((er = exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CLEAR, c, 2)) !=
+	    CORE_OK)
+		return er;
+	return exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CREATE, p, 5);
+}
+
+enum core_err
+acc_store_mail_token_user(struct core_db *db, const char *hash,
+    const char *purpose, int take, long long *uid, char **pwhash)
+{
+	const char *p[2] = { hash, purpose };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*uid = 0;
+	*pwhash = NULL;
+	if ((er = core_db_exec(db,
+		 take ? ACCOUNTS_SQL_MAIL_TOKEN_TAKE
+		      : ACCOUNTS_SQL_MAIL_TOKEN_PEEK,
+		 p, 2, &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) == 1) {
+		*uid = getll(res, 0, 0);
+		if (!PQgetisnull(res, 0, 1))
+			*pwhash = core_xstrdup(PQgetvalue(res, 0, 1));
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_session_describe(struct core_db *db, const char *hash,
+    const char *agent, const char *network)
+{
+	const char *p[3] = { hash, agent, network };
+
+	return exec_only(db, ACCOUNTS_SQL_SESSION_DESCRIBE, p, 3);
+}
+
+enum core_err
+acc_store_session_touch(struct core_db *db, const char *hash)
+{
+	const char *p[1] = { hash };
+
+	return exec_only(db, ACCOUNTS_SQL_SESSION_TOUCH, p, 1);
+}
+
+enum core_err
+acc_store_sessions(struct core_db *db, long long uid, const char *current,
+    json_t **out)
+{
+	char ub[24];
+	const char *p[2] = { ub, current };
+	PGresult *res = NULL;
+	enum core_err er;
+	json_t *a;
+	int i;
+
+	*out = NULL;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_LIST, p, 2, &res)) !=
+	    CORE_OK)
+		return er;
+	a = json_array();
+	for (i = 0; i < PQntuples(res); i++)
+		json_array_append_new(a,
+		    json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}", "id",
+			(json_int_t)getll(res, i, 0), "created_at",
+			getstr(res, i, 1), "last_seen_at", getstr(res, i, 2),
+			"agent", getstr(res, i, 3), "network",
+			getstr(res, i, 4), "current", getbool(res, i, 5)));
+	PQclear(res);
+	*out = a;
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
+    int *gone)
+{
+	char ub[24], ib[24];
+	const char *p[2] = { ub, ib };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*gone = 0;
+	ID(ub, uid);
+	ID(ib, id);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_DELETE_ID, p, 2,
+		 &res)) != CORE_OK)
+		return er;
+	*gone = atoi(PQcmdTuples(res)) > 0;
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_sessions_end_others(struct core_db *db, long long uid,
+    const char *keep)
+{
+	char ub[24];
+	const char *p[2] = { ub, keep != NULL ? keep : "" };
+
+	ID(ub, uid);
+	return exec_only(db, ACCOUNTS_SQL_SESSION_DELETE_OTHERS, p, 2);
+}

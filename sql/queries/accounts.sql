@@ -138,3 +138,93 @@ SELECT r.id, r.name, r.slug, r.paper_count,
    AND r.paper_count > 0
  ORDER BY r.paper_count DESC, r.id
  LIMIT 24;
+
+-- ------------------------------------------------------------------
+-- Issue 18: email verification, password reset, sessions, deletion.
+-- (0018_account_mail.sql; statements read by position in store.c.)
+
+-- name: USER_MAIL_STATE
+-- Sign-up and reset: the account of an address, if any, and whether the
+-- address is verified.
+SELECT id, email, email_verified_at IS NOT NULL
+  FROM users
+ WHERE lower(email) = lower($1);
+
+-- name: USER_BY_ID
+-- The account page and the password checks: email, password hash,
+-- verified.
+SELECT email, password_hash, email_verified_at IS NOT NULL,
+       to_char(email_verified_at AT TIME ZONE 'UTC',
+               'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  FROM users
+ WHERE id = $1::bigint;
+
+-- name: USER_SET_PASSWORD
+UPDATE users SET password_hash = $2 WHERE id = $1::bigint;
+
+-- name: USER_SET_VERIFIED
+UPDATE users SET email_verified_at = now()
+ WHERE id = $1::bigint AND email_verified_at IS NULL;
+
+-- name: USER_DELETE
+-- Sessions, follows, the feed token and mail tokens go with it (ON
+-- DELETE CASCADE).
+DELETE FROM users WHERE id = $1::bigint;
+
+-- name: MAIL_TOKEN_CLEAR
+-- Before a new token of a purpose: the older ones stop working.  Also
+-- purges expired tokens of anyone (up to 100).
+WITH old AS (DELETE FROM mail_tokens
+              WHERE token_hash IN (SELECT token_hash FROM mail_tokens
+                                    WHERE expires_at < now()
+                                    ORDER BY expires_at LIMIT 100))
+DELETE FROM mail_tokens
+ WHERE user_id = $1::bigint AND purpose = $2 AND expires_at >= now();
+
+-- name: MAIL_TOKEN_CREATE
+INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at,
+                         password_hash)
+VALUES ($1, $2::bigint, $3, now() + make_interval(secs => $4::integer), $5);
+
+-- name: MAIL_TOKEN_PEEK
+-- The GET of a link: is the token live (without using it)?
+SELECT user_id, password_hash
+  FROM mail_tokens
+ WHERE token_hash = $1 AND purpose = $2 AND expires_at > now();
+
+-- name: MAIL_TOKEN_TAKE
+-- Uses a token: deleted whether live or expired, the user returned only
+-- when it was live.  Single use by construction.
+WITH t AS (DELETE FROM mail_tokens
+            WHERE token_hash = $1 AND purpose = $2
+        RETURNING user_id, expires_at, password_hash)
+SELECT user_id, password_hash FROM t WHERE expires_at > now();
+
+-- name: SESSION_DESCRIBE
+-- What the sessions list shows, set once when the session starts.
+UPDATE sessions SET agent = $2, network = $3 WHERE token_hash = $1;
+
+-- name: SESSION_TOUCH
+-- last_seen_at, written at most every 5 minutes per session.
+UPDATE sessions SET last_seen_at = now()
+ WHERE token_hash = $1
+   AND last_seen_at < now() - interval '5 minutes';
+
+-- name: SESSION_LIST
+-- The live sessions of $1, newest use first; current is $2's.
+SELECT id,
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+       to_char(last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+       agent, network, token_hash = $2
+  FROM sessions
+ WHERE user_id = $1::bigint AND expires_at > now()
+ ORDER BY last_seen_at DESC, id DESC
+ LIMIT 100;
+
+-- name: SESSION_DELETE_ID
+-- "Sign out this one": only a session of the same user.
+DELETE FROM sessions WHERE id = $2::bigint AND user_id = $1::bigint;
+
+-- name: SESSION_DELETE_OTHERS
+-- Every session of $1 except $2's ('' ends them all).
+DELETE FROM sessions WHERE user_id = $1::bigint AND token_hash <> $2;

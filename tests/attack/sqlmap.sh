@@ -72,6 +72,28 @@ c=$(curl -s -c "$jar" -b "$jar" "$WEFT_URL/signup" | csrf_of)
 curl -s -o /dev/null -c "$jar" -b "$jar" -H "Origin: $WEFT_URL" \
     --data-urlencode "email=$email" --data-urlencode "password=$pw" \
     --data-urlencode "csrf=$c" "$WEFT_URL/signup"
+# Sign-up signs nobody in: the address is verified from the mail that
+# conf/local.sh's SMTP server keeps in $WEFT_VAR/mail.
+tok=
+for _ in $(seq 50); do
+	tok=$(/usr/bin/python3 - "$WEFT_VAR/mail" "$email" <<'PY'
+import email, email.policy, os, re, sys
+d, to = sys.argv[1], sys.argv[2]
+for sub in ("new", "cur"):
+    p = os.path.join(d, sub)
+    for f in (os.listdir(p) if os.path.isdir(p) else []):
+        with open(os.path.join(p, f), "rb") as fh:
+            m = email.message_from_binary_file(fh, policy=email.policy.default)
+        if str(m["To"]) == to:
+            print(re.findall(r"verify\?token=([A-Za-z0-9_-]+)", m.get_content())[-1])
+PY
+	) && [ -n "$tok" ] && break
+	sleep 0.1
+done
+c=$(curl -s -c "$jar" -b "$jar" "$WEFT_URL/account/verify?token=$tok" | csrf_of)
+curl -s -o /dev/null -c "$jar" -b "$jar" -H "Origin: $WEFT_URL" \
+    --data-urlencode "token=$tok" --data-urlencode "password=$pw" \
+    --data-urlencode "csrf=$c" "$WEFT_URL/account/verify"
 sess=$(awk '$6 == "weft_session" { print $7 }' "$jar" | tail -1)
 if [ -z "$sess" ]; then
 	echo "sqlmap.sh: could not sign up $email" >&2

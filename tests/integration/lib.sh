@@ -111,3 +111,77 @@ done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAIL" = 0 ]
 }
+
+# ---------------------------------------------------------------- mail
+# conf/local.sh runs an SMTP server that keeps every message it receives
+# in the maildir $WEFT_VAR/mail.
+
+# mail_body ADDR: the Subject line and decoded text of the newest message
+# to ADDR (any case), waiting up to 5 s for it; 1 when there is none.
+mail_body() {
+	local i
+	for i in $(seq 50); do
+		/usr/bin/python3 - "$WEFT_VAR/mail" "$1" <<'PY' && return 0
+import email, email.policy, os, sys
+d, to = sys.argv[1], sys.argv[2].lower()
+best = None
+for sub in ("new", "cur"):
+    p = os.path.join(d, sub)
+    for f in (os.listdir(p) if os.path.isdir(p) else []):
+        fp = os.path.join(p, f)
+        with open(fp, "rb") as fh:
+            m = email.message_from_binary_file(fh, policy=email.policy.default)
+        if str(m["To"] or "").lower() == to:
+            k = (os.stat(fp).st_mtime_ns, f)
+            if best is None or k > best[0]:
+                best = (k, m)
+if best is None:
+    sys.exit(1)
+print("Subject: " + str(best[1]["Subject"]))
+print(best[1].get_content())
+PY
+		sleep 0.1
+	done
+	return 1
+}
+# mail_count ADDR: how many messages ADDR (any case) received.
+mail_count() {
+	/usr/bin/python3 - "$WEFT_VAR/mail" "$1" <<'PY'
+import email, email.policy, os, sys
+d, to = sys.argv[1], sys.argv[2].lower()
+n = 0
+for sub in ("new", "cur"):
+    p = os.path.join(d, sub)
+    for f in (os.listdir(p) if os.path.isdir(p) else []):
+        with open(os.path.join(p, f), "rb") as fh:
+            m = email.message_from_binary_file(fh, policy=email.policy.default)
+        n += str(m["To"] or "").lower() == to
+print(n)
+PY
+}
+# mail_link ADDR PATH: the link to PATH?token=... in ADDR's newest message.
+mail_link() {
+	mail_body "$1" | grep -o "https\?://[^/ ]*$2?token=[A-Za-z0-9_-]*" | tail -1 |
+	    grep .
+}
+# The CSRF token of the last page's first form.
+form_csrf() { grep -o 'name="csrf" value="[0-9a-f]*"' "$BODY" | head -1 |
+    sed 's/.*value="//; s/"$//'; }
+# signup_verified EMAIL PASSWORD: signs up in the current cookie jar,
+# follows the verification link from the mail and confirms it with the
+# password: signed in afterwards.  0 on success.
+signup_verified() {
+	local link
+	get /signup
+	post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=$1" \
+	    --data-urlencode "password=$2" --data-urlencode "csrf=$(form_csrf)"
+	[ "$STATUS" = 200 ] || return 1
+	link=$(mail_link "$(echo "$1" | sed 's/^ *//; s/ *$//')" \
+	    /account/verify) || return 1
+	get "/${link#*://*/}"
+	[ "$STATUS" = 200 ] || return 1
+	post /account/verify -H "Origin: $WEFT_URL" \
+	    --data-urlencode "token=${link##*token=}" \
+	    --data-urlencode "password=$2" --data-urlencode "csrf=$(form_csrf)"
+	[ "$STATUS" = 303 ]
+}

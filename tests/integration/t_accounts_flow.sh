@@ -1,6 +1,6 @@
 #!/bin/bash
 # t_accounts_flow.sh -- a new user through nginx, as a browser would (one
-# cookie jar): sign up, onboarding, sign out and in, follow three
+# cookie jar): sign up, verify the address from the mail, onboarding, sign out and in, follow three
 # researchers, the SSI fragments, /account, /feed, the private feed URL
 # and its rotation, unfollow, restarts of Redis and the workers, sign
 # out, and the old cookie no longer working.
@@ -47,7 +47,16 @@ ok $? "pre-session cookie for the form's CSRF token"
 
 post /signup "${same[@]}" --data-urlencode "email=  $email " \
     --data-urlencode "password=$pw" --data-urlencode "csrf=$c"
-is_status 303 "POST /signup"
+is_status 200 "POST /signup"
+body_has 'Check your email' "check your email (whether or not the address is taken)"
+# The address is verified from the mail (t_accounts_mail.sh has the rest):
+# that signs the browser in.
+link=$(mail_link "$stored" /account/verify)
+ok $? "the verification mail"
+get "${link#"$WEFT_URL"}"
+post /account/verify "${same[@]}" --data-urlencode "token=${link##*token=}" \
+    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
+is_status 303 "POST /account/verify"
 header_is Location "$WEFT_URL/account/welcome" "on to onboarding"
 sc=$(grep -i '^set-cookie: weft_session=' "$HDRS")
 case "$sc" in *HttpOnly*SameSite=Lax*) ok 0 "cookie HttpOnly, SameSite=Lax" ;;

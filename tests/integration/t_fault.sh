@@ -95,10 +95,8 @@ signin() {
 
 # ---------------------------------------------------------------- before
 JAR=$UJAR
-get /signup
-post /signup "${same[@]}" --data-urlencode "email=$email" \
-    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
-is_status 303 "sign up a user through the accounts forms"
+signup_verified "$email" "$pw"
+ok $? "sign up a user through the accounts forms (and the mail)"
 uid=$(sql "SELECT id FROM users WHERE email = '$email'")
 mapfile -t rids < <(sql "SELECT id FROM researchers WHERE paper_count > 0
     ORDER BY paper_count DESC, id LIMIT 3")

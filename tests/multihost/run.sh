@@ -69,9 +69,11 @@ rcli() { redis-cli -s "$tmp/redis/redis.sock" "$@"; }
 # ---------------------------------------------------------------- cleanup
 weftd_pids=
 wrk_pid=
+smtp_pid=
 cleanup() {
 	local p
 	[ -n "$wrk_pid" ] && kill "$wrk_pid" 2>/dev/null
+	[ -n "$smtp_pid" ] && kill "$smtp_pid" 2>/dev/null
 	for p in lb probe-a probe-b; do
 		[ -f "$tmp/$p/nginx/nginx.pid" ] && ngx "$p" -s quit 2>/dev/null
 	done
@@ -204,6 +206,15 @@ ok $? "the replica has the same $np papers"
 # ---------------------------------------------------------------- hosts
 # One weft.conf per worker host: reads prefer the replica, the writers
 # (accounts) go to the primary; metrics in the host's own socket_dir.
+# Sign-up mail (the verification link) goes to one local SMTP server;
+# signup_verified (lib.sh) reads it in $WEFT_VAR/mail.
+SMTP_PORT=${WEFT_SMTP_PORT:-55025}
+mkdir -p "$tmp/mail/tmp" "$tmp/mail/new" "$tmp/mail/cur"
+setsid /usr/bin/python3 -m aiosmtpd -n -u -l "127.0.0.1:$SMTP_PORT" \
+    -c aiosmtpd.handlers.Mailbox "$tmp/mail" >"$tmp/smtp.log" 2>&1 \
+    </dev/null &
+smtp_pid=$!
+WEFT_VAR=$tmp
 start_host() {
 	local h=$1 base=$2 i=0 m p
 	mkdir -p "$tmp/host-$h/run" "$tmp/host-$h/log"
@@ -220,6 +231,8 @@ start_host() {
 	content_dir = $root/modules/pages/content
 	sql_dir = $root/sql
 	data_dir = $tmp/data
+	smtp_url = smtp://127.0.0.1:$SMTP_PORT
+	smtp_from = weft <noreply@weft.test>
 	CONF
 	for m in $modules; do
 		p=$((base + i))
@@ -377,10 +390,8 @@ email="multihost.$$@example.org"
 pw="a long enough passphrase $$"
 rid=$(psql_p "SELECT id FROM researchers WHERE paper_count > 0
     ORDER BY paper_count DESC, id LIMIT 1")
-WEFT_URL=$A get /signup
-WEFT_URL=$A post /signup "${same[@]}" --data-urlencode "email=$email" \
-    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
-is_status 303 "sign up through host A"
+WEFT_URL=$A signup_verified "$email" "$pw"
+ok $? "sign up (and verify the address) through host A"
 WEFT_URL=$A get "/account/follow/$rid"
 WEFT_URL=$A post "/researchers/$rid/follow" "${same[@]}" \
     --data-urlencode "csrf=$(csrf)"

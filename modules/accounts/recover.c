@@ -1,0 +1,611 @@
+/*
+ * recover.c -- what goes by email: the end of sign-up, verifying an
+ * address (/account/verify), asking for a password reset
+ * (/account/forgot) and setting the new password (/account/reset).
+ *
+ * Sign-up never says whether an address has an account.  Every valid
+ * sign-up gets the same answer ("check your email"), sets no cookie, and
+ * sends exactly one mail, so that even the time taken is alike:
+ *
+ *   - a new address: the account is created unverified and the address
+ *     gets a verification link;
+ *   - an address whose account is not verified: that account is left as
+ *     it is; the address gets a verification link that carries the new
+ *     password (mail_tokens.password_hash).  Only the mailbox's owner,
+ *     typing that password, makes it the account's and ends the
+ *     account's other sessions -- so a squatter who registered someone's
+ *     address first cannot keep it, and a stranger cannot take over an
+ *     unverified account by signing up again;
+ *   - a verified address: its owner gets a note that someone tried to
+ *     sign up with it, with links to sign in and to reset the password.
+ *
+ * Until an address is verified nothing but verification mail goes to it
+ * (no sign-up notes, no reset links).  Links open a page with a button
+ * (a POST): mail scanners that fetch links must not use the token up.
+ * Verifying asks for the password, so a link alone proves nothing.
+ * Tokens are single-use (DELETE ... RETURNING) and expire (24 h, 1 h).
+ *
+ * Left open: when the relay is down the answer says the mail could not
+ * be sent, which a reset request for an unknown address (no mail to
+ * send) does not say; that difference exists only while the relay fails.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core.h"
+#include "accounts.h"
+
+#define MSG_CSRF                                                               \
+	"This form has expired or was not sent from this site's "              \
+	"own page. Please try again."
+#define MSG_LINK                                                               \
+	"This link has expired or was already used. Links work once, for "     \
+	"a limited time."
+#define MSG_NOT_SENT                                                           \
+	"We could not send the email just now: our mail server did not "       \
+	"answer. Nothing is lost; please try again in a few minutes."
+
+static const char *
+field(const struct core_params *p, const char *key)
+{
+	const char *v = p != NULL ? core_params_get(p, key) : NULL;
+
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/* The CSRF token of this browser's pre-session (sets it when needed). */
+static void
+pre_csrf(struct core_req *req, char csrf[ACC_HASH_HEX + 1])
+{
+	char tok[ACC_TOKEN_LEN + 1];
+	unsigned char raw[ACC_TOKEN_RAW];
+
+	acc_pre_token(req, tok);
+	acc_token_parse(tok, raw);
+	acc_csrf_derive(raw, csrf);
+	sodium_memzero(raw, sizeof(raw));
+	sodium_memzero(tok, sizeof(tok));
+}
+
+/*
+ * Answers with a message page.  form (stolen, may be NULL) is completed
+ * with this browser's pre-session CSRF token.
+ */
+static enum core_err
+message(struct core_req *req, int status, const char *title, const char *msg,
+    int ok, json_t *form, json_t *links)
+{
+	char csrf[ACC_HASH_HEX + 1];
+	enum core_err er;
+	json_t *m;
+
+	if (form != NULL) {
+		pre_csrf(req, csrf);
+		json_object_set_new(form, "csrf", json_string(csrf));
+	}
+	m = json_pack("{s:s,s:o,s:b,s:o,s:o}", "title", title, "message",
+	    core_json_str(msg), "ok", ok, "form",
+	    form != NULL ? form : json_null(), "links",
+	    links != NULL ? links : json_array());
+	if (m == NULL)
+		return CORE_ESYS;
+	er = acc_respond_message(req, status, m, NULL);
+	json_decref(m);
+	return er;
+}
+
+static json_t *
+link1(const char *href, const char *text)
+{
+	return json_pack("[{s:s,s:s}]", "href", href, "text", text);
+}
+
+/* A form of the message page: action, button, the token, a password. */
+static json_t *
+form_of(const char *action, const char *button, const char *token,
+    const char *password)
+{
+	return json_pack("{s:s,s:s,s:o,s:o}", "action", action, "button",
+	    button, "token", core_json_str(token), "password",
+	    core_json_str(password));
+}
+
+/* The token of a link or form: its hash, or -1 when malformed. */
+static int
+token_hash(const char *tok, char hex[ACC_HASH_HEX + 1])
+{
+	unsigned char raw[ACC_TOKEN_RAW];
+
+	if (acc_token_parse(tok, raw) != 0)
+		return -1;
+	sodium_memzero(raw, sizeof(raw));
+	acc_token_hash(tok, hex);
+	return 0;
+}
+
+/*
+ * Makes a token of purpose for uid (with a pending password hash, or
+ * NULL) and mails its link to to.  CORE_OK, CORE_EUPSTREAM (not sent)
+ * or CORE_EDB.
+ */
+static enum core_err
+mail_link(struct core_req *req, long long uid, const char *to,
+    const char *purpose, const char *pwhash)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	char tok[ACC_TOKEN_LEN + 1], hash[ACC_HASH_HEX + 1];
+	int verify = strcmp(purpose, "verify") == 0;
+	enum core_err er;
+	char *body;
+
+	acc_token_new(tok);
+	acc_token_hash(tok, hash);
+	if ((er = acc_store_mail_token_new(ctx->db, uid, purpose, hash,
+		 verify ? ACC_VERIFY_TTL : ACC_RESET_TTL, pwhash)) != CORE_OK)
+		goto out;
+	if (verify)
+		body = core_xasprintf(
+		    "Hello,\n\n"
+		    "someone, hopefully you, created an account on weft with "
+		    "this email address.\n"
+		    "To confirm the address, open this link within 24 hours "
+		    "and type the password you chose:\n\n"
+		    "%s/account/verify?token=%s\n\n"
+		    "If you did not create an account, ignore this message: "
+		    "without the link and the password nobody can use this "
+		    "address on weft.\n\n-- \nweft\n",
+		    ctx->base_url, tok);
+	else
+		body = core_xasprintf(
+		    "Hello,\n\n"
+		    "someone, hopefully you, asked to reset the password of "
+		    "your weft account.\n"
+		    "To choose a new password, open this link within an "
+		    "hour:\n\n"
+		    "%s/account/reset?token=%s\n\n"
+		    "Setting a new password signs you out everywhere.  If you "
+		    "did not ask, ignore this message: your password stays "
+		    "as it is.\n\n-- \nweft\n",
+		    ctx->base_url, tok);
+	er = acc_mail_send(req, to,
+	    verify ? "Confirm your email address for weft"
+		   : "Reset your weft password",
+	    body);
+	sodium_memzero(body, strlen(body));
+	free(body);
+out:
+	sodium_memzero(tok, sizeof(tok));
+	return er;
+}
+
+/* The note to a verified address that someone tried to sign up. */
+static enum core_err
+mail_signup_note(struct core_req *req, const char *to)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	enum core_err er;
+	char *body;
+
+	body = core_xasprintf(
+	    "Hello,\n\n"
+	    "someone tried to create a new weft account with this email "
+	    "address, which already has one.  Nothing has changed.\n\n"
+	    "If it was you, sign in: %s/signin\n"
+	    "If you forgot your password, reset it: %s/account/forgot\n\n"
+	    "If it was not you, you can ignore this message.\n\n-- \nweft\n",
+	    ctx->base_url, ctx->base_url);
+	er = acc_mail_send(req, to, "Someone tried to sign up with your address",
+	    body);
+	free(body);
+	return er;
+}
+
+enum core_err
+acc_signup_finish(struct core_req *req, const char *email, const char *hash)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	char stored[ACC_EMAIL_MAX + 1], *msg;
+	long long uid = 0;
+	int verified = 0;
+	enum core_err er;
+
+	if ((er = acc_store_user_mail_state(db, email, &uid, stored,
+		 &verified)) != CORE_OK)
+		return er;
+	if (uid == 0) {
+		if ((er = acc_store_user_create(db, email, hash, &uid)) !=
+		    CORE_OK)
+			return er;
+		if (uid > 0) {
+			core_log(CORE_LOG_INFO, "signup", "user %lld created",
+			    uid);
+			er = mail_link(req, uid, email, "verify", NULL);
+		} else /* created meanwhile: as for a taken address */
+			er = acc_store_user_mail_state(db, email, &uid, stored,
+			    &verified);
+		if (er == CORE_EDB)
+			return er;
+	}
+	if (uid > 0 && *stored != '\0') {
+		if (verified)
+			er = mail_signup_note(req, stored);
+		else
+			er = mail_link(req, uid, stored, "verify", hash);
+		if (er == CORE_EDB)
+			return er;
+	}
+	/* The same answer in every case (the address as typed). */
+	if (er == CORE_OK) {
+		msg = core_xasprintf("We sent a message to %s. Follow the link "
+				     "in it to finish. If nothing arrives "
+				     "within a few minutes, check your spam "
+				     "folder or sign up again.",
+		    email);
+		er = message(req, 200, "Check your email", msg, 1, NULL,
+		    link1("/signin", "Sign in"));
+		free(msg);
+		return er;
+	}
+	return message(req, 200, "Check your email", MSG_NOT_SENT, 0, NULL,
+	    link1("/signup", "Try again"));
+}
+
+/* ---------------------------------------------------------------- verify */
+
+enum core_err
+acc_verify_get(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	char hash[ACC_HASH_HEX + 1], *pending = NULL;
+	const char *tok;
+	long long uid = 0;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	tok = core_req_param(req, "token");
+	if (tok != NULL && token_hash(tok, hash) == 0 &&
+	    (er = acc_store_mail_token_user(db, hash, "verify", 0, &uid,
+		 &pending)) != CORE_OK)
+		return er;
+	free(pending);
+	if (uid == 0)
+		return message(req, 410, "Confirm your email address",
+		    MSG_LINK " Sign in to ask for a new one.", 0, NULL,
+		    link1("/signin", "Sign in"));
+	return message(req, 200, "Confirm your email address",
+	    "Type the password of your account to confirm that this "
+	    "address is yours.",
+	    1,
+	    form_of("/account/verify", "Confirm my address", tok, "current"),
+	    NULL);
+}
+
+enum core_err
+acc_sign_in_fresh(struct core_req *req, long long uid, const char *email,
+    struct acc_session *s)
+{
+	struct acc_session old;
+	enum core_err er;
+
+	if ((er = acc_session_load(req, &old)) != CORE_OK)
+		return er;
+	if (old.valid &&
+	    (er = acc_store_session_delete(core_req_ctx(req)->db, old.hash)) !=
+		CORE_OK)
+		return er;
+	return acc_session_start(req, uid, email, s);
+}
+
+/* The POST checks of the signed-out forms: Origin, form, pre-session
+ * CSRF.  0, or -1 with the response set. */
+static int
+pre_post(struct core_req *req, const struct core_params **form,
+    enum core_err *er)
+{
+	*er = CORE_OK;
+	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return -1;
+	if (acc_post_begin(req, form) != CORE_OK)
+		return -1;
+	if (!acc_csrf_check(core_req_cookie(req, ACC_PRE_COOKIE),
+		field(*form, "csrf"))) {
+		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
+		    core_req_path(req));
+		core_resp_error(req, 403, MSG_CSRF);
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 (and a 429 set) when over the limit of action. */
+static int
+limited(struct core_req *req, const char *action, const char *email,
+    enum core_err *er)
+{
+	char ra[24];
+	long wait;
+
+	if ((wait = acc_limit(req, action, email)) == 0)
+		return 0;
+	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
+	    wait);
+	snprintf(ra, sizeof(ra), "%ld", wait);
+	core_resp_header(req, "Retry-After", ra);
+	core_resp_error(req, 429,
+	    "Too many attempts. Please wait a minute and try again.");
+	*er = CORE_OK;
+	return 1;
+}
+
+enum core_err
+acc_verify_post(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const struct core_params *form = NULL;
+	char hash[ACC_HASH_HEX + 1], *pending = NULL, *taken = NULL;
+	const char *tok, *pw;
+	struct acc_user u = { 0 };
+	struct acc_session s;
+	long long uid = 0, uid2 = 0;
+	enum core_err er;
+	int ok;
+
+	if (pre_post(req, &form, &er) != 0)
+		return er;
+	tok = field(form, "token");
+	pw = core_params_get(form, "password");
+	if (limited(req, "verify", NULL, &er))
+		return er;
+	if (tok != NULL && token_hash(tok, hash) == 0 &&
+	    (er = acc_store_mail_token_user(db, hash, "verify", 0, &uid,
+		 &pending)) != CORE_OK)
+		return er;
+	if (uid == 0 || acc_store_user_get(db, uid, &u) != CORE_OK) {
+		er = message(req, 410, "Confirm your email address",
+		    MSG_LINK " Sign in to ask for a new one.", 0, NULL,
+		    link1("/signin", "Sign in"));
+		goto out;
+	}
+	ok = pw != NULL &&
+	    crypto_pwhash_str_verify(pending != NULL ? pending : u.hash, pw,
+		strlen(pw)) == 0;
+	if (!ok) {
+		core_log(CORE_LOG_INFO, "verify", "wrong password");
+		er = message(req, 401, "Confirm your email address",
+		    "That is not the password of this account. Type the "
+		    "password you chose when you signed up.",
+		    0,
+		    form_of("/account/verify", "Confirm my address", tok,
+			"current"),
+		    NULL);
+		goto out;
+	}
+	/* Use the token up; whoever loses a race gets the expired page. */
+	if ((er = acc_store_mail_token_user(db, hash, "verify", 1, &uid2,
+		 &taken)) != CORE_OK)
+		goto out;
+	if (uid2 != uid) {
+		er = message(req, 410, "Confirm your email address", MSG_LINK,
+		    0, NULL, link1("/signin", "Sign in"));
+		goto out;
+	}
+	if (taken != NULL) {
+		/* A sign-up's password: it becomes the account's, and any
+		 * session made with the old one ends. */
+		if ((er = acc_store_user_set_password(db, uid, taken)) !=
+			CORE_OK ||
+		    (er = acc_store_sessions_end_others(db, uid, NULL)) !=
+			CORE_OK)
+			goto out;
+	}
+	if ((er = acc_store_user_set_verified(db, uid)) != CORE_OK)
+		goto out;
+	core_log(CORE_LOG_INFO, "verify", "user %lld verified their address",
+	    uid);
+	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
+		goto out;
+	core_resp_redirect(req, 303, "/account/welcome");
+	acc_private_headers(req);
+out:
+	if (pending != NULL) {
+		sodium_memzero(pending, strlen(pending));
+		free(pending);
+	}
+	free(taken);
+	acc_user_clear(&u);
+	return er;
+}
+
+enum core_err
+acc_verify_resend_post(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const struct core_params *form = NULL;
+	struct acc_user u = { 0 };
+	struct acc_session s;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	if (acc_post_begin(req, &form) != CORE_OK)
+		return CORE_OK;
+	if ((er = acc_session_load(req, &s)) != CORE_OK)
+		return er;
+	if (!s.valid) {
+		acc_redirect_signin(req, "/account");
+		return CORE_OK;
+	}
+	if (!acc_csrf_check(s.token, field(form, "csrf"))) {
+		core_resp_error(req, 403, MSG_CSRF);
+		return CORE_OK;
+	}
+	if ((er = acc_store_user_get(db, s.uid, &u)) != CORE_OK)
+		goto out;
+	if (u.verified) {
+		core_resp_redirect(req, 303, "/account");
+		acc_private_headers(req);
+		goto out;
+	}
+	if (limited(req, "mail", u.email, &er))
+		goto out;
+	if ((er = mail_link(req, s.uid, u.email, "verify", NULL)) == CORE_EDB)
+		goto out;
+	if (er != CORE_OK) {
+		er = message(req, 200, "Confirm your email address",
+		    MSG_NOT_SENT, 0, NULL, link1("/account", "Back to your account"));
+		goto out;
+	}
+	core_resp_redirect(req, 303, "/account?done=sent");
+	acc_private_headers(req);
+out:
+	acc_user_clear(&u);
+	return er;
+}
+
+/* ---------------------------------------------------------------- reset */
+
+static json_t *
+forgot_form(void)
+{
+	json_t *f = form_of("/account/forgot", "Send me a link", NULL, NULL);
+
+	json_object_set_new(f, "email", json_true());
+	return f;
+}
+
+enum core_err
+acc_forgot_get(struct core_req *req)
+{
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	return message(req, 200, "Reset your password",
+	    "Type the email address of your account. If the address is "
+	    "confirmed, we will send it a link to choose a new password.",
+	    1, forgot_form(), link1("/signin", "Back to sign in"));
+}
+
+enum core_err
+acc_forgot_post(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const struct core_params *form = NULL;
+	char email[ACC_EMAIL_MAX + 1], stored[ACC_EMAIL_MAX + 1], *msg;
+	const char *why;
+	long long uid = 0;
+	int verified = 0;
+	enum core_err er;
+
+	if (pre_post(req, &form, &er) != 0)
+		return er;
+	if (acc_email_normalise(field(form, "email"), email, sizeof(email),
+		&why) != 0)
+		return message(req, 400, "Reset your password", why, 0,
+		    forgot_form(), NULL);
+	if (limited(req, "reset", email, &er))
+		return er;
+	if ((er = acc_store_user_mail_state(db, email, &uid, stored,
+		 &verified)) != CORE_OK)
+		return er;
+	/* Nothing but verification mail goes to an unverified address. */
+	if (uid > 0 && verified) {
+		er = mail_link(req, uid, stored, "reset", NULL);
+		if (er == CORE_EDB)
+			return er;
+		if (er != CORE_OK)
+			return message(req, 200, "Reset your password",
+			    MSG_NOT_SENT, 0, forgot_form(), NULL);
+		core_log(CORE_LOG_INFO, "reset", "user %lld asked for a reset",
+		    uid);
+	}
+	msg = core_xasprintf("If %s is the confirmed address of an account, "
+			     "we sent it a link to choose a new password. "
+			     "The link works once, within an hour.",
+	    email);
+	er = message(req, 200, "Check your email", msg, 1, NULL,
+	    link1("/signin", "Back to sign in"));
+	free(msg);
+	return er;
+}
+
+enum core_err
+acc_reset_get(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	char hash[ACC_HASH_HEX + 1], *pending = NULL;
+	const char *tok;
+	long long uid = 0;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	tok = core_req_param(req, "token");
+	if (tok != NULL && token_hash(tok, hash) == 0 &&
+	    (er = acc_store_mail_token_user(db, hash, "reset", 0, &uid,
+		 &pending)) != CORE_OK)
+		return er;
+	free(pending);
+	if (uid == 0)
+		return message(req, 410, "Choose a new password",
+		    MSG_LINK " You can ask for a new one.", 0, NULL,
+		    link1("/account/forgot", "Ask for a new link"));
+	return message(req, 200, "Choose a new password",
+	    "At least 10 characters. Setting it signs you out everywhere.", 1,
+	    form_of("/account/reset", "Set my new password", tok, "new"),
+	    NULL);
+}
+
+enum core_err
+acc_reset_post(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const struct core_params *form = NULL;
+	char hash[ACC_HASH_HEX + 1], pwh[crypto_pwhash_STRBYTES];
+	char *pending = NULL;
+	const char *tok, *pw, *why;
+	struct acc_user u = { 0 };
+	struct acc_session s;
+	long long uid = 0;
+	enum core_err er;
+
+	if (pre_post(req, &form, &er) != 0)
+		return er;
+	tok = field(form, "token");
+	pw = core_params_get(form, "password");
+	if (tok == NULL || token_hash(tok, hash) != 0)
+		return message(req, 410, "Choose a new password", MSG_LINK, 0,
+		    NULL, link1("/account/forgot", "Ask for a new link"));
+	if (acc_password_check(pw, &why) != 0)
+		return message(req, 400, "Choose a new password", why, 0,
+		    form_of("/account/reset", "Set my new password", tok,
+			"new"),
+		    NULL);
+	if (crypto_pwhash_str(pwh, pw, strlen(pw),
+		crypto_pwhash_OPSLIMIT_INTERACTIVE,
+		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		core_log(CORE_LOG_ERROR, "reset", "crypto_pwhash_str failed");
+		return CORE_ESYS;
+	}
+	if ((er = acc_store_mail_token_user(db, hash, "reset", 1, &uid,
+		 &pending)) != CORE_OK)
+		return er;
+	free(pending);
+	if (uid == 0 || acc_store_user_get(db, uid, &u) != CORE_OK)
+		return message(req, 410, "Choose a new password", MSG_LINK, 0,
+		    NULL, link1("/account/forgot", "Ask for a new link"));
+	if ((er = acc_store_user_set_password(db, uid, pwh)) != CORE_OK ||
+	    (er = acc_store_sessions_end_others(db, uid, NULL)) != CORE_OK)
+		goto out;
+	core_log(CORE_LOG_INFO, "reset", "user %lld set a new password", uid);
+	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
+		goto out;
+	core_resp_redirect(req, 303, "/account?done=reset");
+	acc_private_headers(req);
+out:
+	acc_user_clear(&u);
+	return er;
+}
