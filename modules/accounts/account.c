@@ -92,8 +92,8 @@ account_page(struct core_req *req, const struct acc_session *s,
 }
 
 enum core_err
-acc_account_page(struct core_req *req, const struct acc_session *s,
-    int status, const char *error)
+acc_account_page(struct core_req *req, const struct acc_session *s, int status,
+    const char *error)
 {
 	return account_page_status(req, s, NULL, status, error);
 }

@@ -114,9 +114,9 @@ int acc_parse_id(const char *s, size_t n, long long *id);
 
 /* Process state, in ctx->mod_state. */
 struct acc_state {
-	char *dummy_hash; /* verified when no such user: same cost */
-	long limit;       /* attempts a minute per IP and per email */
-	int secure;       /* base_url is https: cookies get Secure */
+	char *dummy_hash;          /* verified when no such user: same cost */
+	long limit;                /* attempts a minute per IP and per email */
+	int secure;                /* base_url is https: cookies get Secure */
 	struct acc_mailer *mailer; /* mail.c: the SMTP relay, or NULL */
 };
 
@@ -325,8 +325,7 @@ void acc_mail_qp(struct core_buf *b, const char *body);
  * must be an address without '<', '>', space or control characters).
  */
 int acc_mail_build(struct core_buf *b, const char *from, const char *to,
-    const char *subject, const char *body, long long t,
-    const char *msgid_left);
+    const char *subject, const char *body, long long t, const char *msgid_left);
 /*
  * The summary a sessions list shows for a User-Agent: "Firefox on
  * Linux", "curl", "Unknown browser" (NULL or nothing known), at most 79
@@ -347,8 +346,7 @@ void acc_network_summary(const char *addr, char out[64]);
  * when smtp_url is empty; CORE_EINPUT (logged) when a key is invalid.
  * Free with acc_mailer_free().
  */
-enum core_err acc_mailer_new(const struct core_conf *,
-    struct acc_mailer **mp);
+enum core_err acc_mailer_new(const struct core_conf *, struct acc_mailer **mp);
 void acc_mailer_free(struct acc_mailer *);
 /*
  * Sends one text/plain message to to over SMTP, waiting at most the

@@ -100,8 +100,9 @@ acc_mail_header_text(struct core_buf *b, const char *s)
 		while (i + n < len && ((unsigned char)s[i + n] & 0xc0) == 0x80)
 			n--;
 		k = n;
-		sodium_bin2base64(enc, sizeof(enc), (const unsigned char *)s + i,
-		    k, sodium_base64_VARIANT_ORIGINAL);
+		sodium_bin2base64(enc, sizeof(enc),
+		    (const unsigned char *)s + i, k,
+		    sodium_base64_VARIANT_ORIGINAL);
 		if (!first)
 			core_buf_puts(b, "\r\n ");
 		core_buf_printf(b, "=?UTF-8?B?%s?=", enc);
@@ -215,8 +216,7 @@ from_header(struct core_buf *b, const char *from)
 
 int
 acc_mail_build(struct core_buf *b, const char *from, const char *to,
-    const char *subject, const char *body, long long t,
-    const char *msgid_left)
+    const char *subject, const char *body, long long t, const char *msgid_left)
 {
 	char date[40], addr[ACC_EMAIL_MAX + 1], chk[ACC_EMAIL_MAX + 1];
 	const char *domain;
@@ -284,8 +284,8 @@ acc_agent_summary(const char *ua, char out[80])
 	size_t i;
 
 	if (ua != NULL) {
-		for (i = 0; b == NULL && i < sizeof(browsers) / sizeof(*browsers);
-		     i++)
+		for (i = 0;
+		     b == NULL && i < sizeof(browsers) / sizeof(*browsers); i++)
 			if (has(ua, browsers[i].key))
 				b = browsers[i].name;
 		for (i = 0; o == NULL && i < sizeof(systems) / sizeof(*systems);
@@ -332,8 +332,8 @@ read_secret(const char *path)
 	size_t n;
 
 	if ((f = fopen(path, "r")) == NULL) {
-		core_log(CORE_LOG_ERROR, "mail", "cannot read smtp_password_file %s",
-		    path);
+		core_log(CORE_LOG_ERROR, "mail",
+		    "cannot read smtp_password_file %s", path);
 		return NULL;
 	}
 	if (fgets(line, sizeof(line), f) == NULL)
@@ -444,7 +444,8 @@ acc_mail_send(struct core_req *req, const char *to, const char *subject,
 	CURLcode cc;
 
 	if (m == NULL) {
-		core_log(CORE_LOG_WARN, "mail", "not sent: smtp_url is not set");
+		core_log(CORE_LOG_WARN, "mail",
+		    "not sent: smtp_url is not set");
 		return CORE_EUPSTREAM;
 	}
 	randombytes_buf(rnd, sizeof(rnd));

@@ -49,8 +49,7 @@ static const struct {
 };
 
 enum core_err
-acc_account_extra(struct core_req *req, const struct acc_session *s,
-    json_t *m)
+acc_account_extra(struct core_req *req, const struct acc_session *s, json_t *m)
 {
 	struct core_db *db = core_req_ctx(req)->db;
 	const char *done = core_req_param(req, "done");
@@ -136,8 +135,8 @@ check_current(struct core_req *req, const struct core_params *form,
 	}
 	if ((*er = acc_store_user_get(db, s->uid, &u)) != CORE_OK)
 		return -1;
-	ok = pw != NULL &&
-	    crypto_pwhash_str_verify(u.hash, pw, strlen(pw)) == 0;
+	ok =
+	    pw != NULL && crypto_pwhash_str_verify(u.hash, pw, strlen(pw)) == 0;
 	acc_user_clear(&u);
 	if (ok)
 		return 0;
@@ -174,7 +173,8 @@ acc_password_post(struct core_req *req)
 	if (crypto_pwhash_str(hash, pw, strlen(pw),
 		crypto_pwhash_OPSLIMIT_INTERACTIVE,
 		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
-		core_log(CORE_LOG_ERROR, "password", "crypto_pwhash_str failed");
+		core_log(CORE_LOG_ERROR, "password",
+		    "crypto_pwhash_str failed");
 		return CORE_ESYS;
 	}
 	if ((er = acc_store_user_set_password(db, s.uid, hash)) != CORE_OK ||
@@ -201,7 +201,8 @@ acc_session_end_post(struct core_req *req)
 		return er;
 	id = core_params_get(form, "id");
 	if (id == NULL || acc_parse_id(id, strlen(id), &sid) != 0) {
-		core_resp_error(req, 400, "Which session? The form names none.");
+		core_resp_error(req, 400,
+		    "Which session? The form names none.");
 		return CORE_OK;
 	}
 	if ((er = acc_store_session_delete_id(db, s.uid, sid, &gone)) !=

@@ -146,28 +146,34 @@ mail_link(struct core_req *req, long long uid, const char *to,
 		 verify ? ACC_VERIFY_TTL : ACC_RESET_TTL, pwhash)) != CORE_OK)
 		goto out;
 	if (verify)
-		body = core_xasprintf(
-		    "Hello,\n\n"
-		    "someone, hopefully you, created an account on weft with "
-		    "this email address.\n"
-		    "To confirm the address, open this link within 24 hours "
-		    "and type the password you chose:\n\n"
-		    "%s/account/verify?token=%s\n\n"
-		    "If you did not create an account, ignore this message: "
-		    "without the link and the password nobody can use this "
-		    "address on weft.\n\n-- \nweft\n",
+		body = core_xasprintf("Hello,\n\n"
+				      "someone, hopefully you, created an "
+				      "account on weft with "
+				      "this email address.\n"
+				      "To confirm the address, open this link "
+				      "within 24 hours "
+				      "and type the password you chose:\n\n"
+				      "%s/account/verify?token=%s\n\n"
+				      "If you did not create an account, "
+				      "ignore this message: "
+				      "without the link and the password "
+				      "nobody can use this "
+				      "address on weft.\n\n-- \nweft\n",
 		    ctx->base_url, tok);
 	else
-		body = core_xasprintf(
-		    "Hello,\n\n"
-		    "someone, hopefully you, asked to reset the password of "
-		    "your weft account.\n"
-		    "To choose a new password, open this link within an "
-		    "hour:\n\n"
-		    "%s/account/reset?token=%s\n\n"
-		    "Setting a new password signs you out everywhere.  If you "
-		    "did not ask, ignore this message: your password stays "
-		    "as it is.\n\n-- \nweft\n",
+		body = core_xasprintf("Hello,\n\n"
+				      "someone, hopefully you, asked to reset "
+				      "the password of "
+				      "your weft account.\n"
+				      "To choose a new password, open this "
+				      "link within an "
+				      "hour:\n\n"
+				      "%s/account/reset?token=%s\n\n"
+				      "Setting a new password signs you out "
+				      "everywhere.  If you "
+				      "did not ask, ignore this message: your "
+				      "password stays "
+				      "as it is.\n\n-- \nweft\n",
 		    ctx->base_url, tok);
 	er = acc_mail_send(req, to,
 	    verify ? "Confirm your email address for weft"
@@ -188,16 +194,19 @@ mail_signup_note(struct core_req *req, const char *to)
 	enum core_err er;
 	char *body;
 
-	body = core_xasprintf(
-	    "Hello,\n\n"
-	    "someone tried to create a new weft account with this email "
-	    "address, which already has one.  Nothing has changed.\n\n"
-	    "If it was you, sign in: %s/signin\n"
-	    "If you forgot your password, reset it: %s/account/forgot\n\n"
-	    "If it was not you, you can ignore this message.\n\n-- \nweft\n",
+	body = core_xasprintf("Hello,\n\n"
+			      "someone tried to create a new weft account with "
+			      "this email "
+			      "address, which already has one.  Nothing has "
+			      "changed.\n\n"
+			      "If it was you, sign in: %s/signin\n"
+			      "If you forgot your password, reset it: "
+			      "%s/account/forgot\n\n"
+			      "If it was not you, you can ignore this "
+			      "message.\n\n-- \nweft\n",
 	    ctx->base_url, ctx->base_url);
-	er = acc_mail_send(req, to, "Someone tried to sign up with your address",
-	    body);
+	er = acc_mail_send(req, to,
+	    "Someone tried to sign up with your address", body);
 	free(body);
 	return er;
 }
@@ -278,8 +287,7 @@ acc_verify_get(struct core_req *req)
 	return message(req, 200, "Confirm your email address",
 	    "Type the password of your account to confirm that this "
 	    "address is yours.",
-	    1,
-	    form_of("/account/verify", "Confirm my address", tok, "current"),
+	    1, form_of("/account/verify", "Confirm my address", tok, "current"),
 	    NULL);
 }
 
@@ -455,7 +463,8 @@ acc_verify_resend_post(struct core_req *req)
 		goto out;
 	if (er != CORE_OK) {
 		er = message(req, 200, "Confirm your email address",
-		    MSG_NOT_SENT, 0, NULL, link1("/account", "Back to your account"));
+		    MSG_NOT_SENT, 0, NULL,
+		    link1("/account", "Back to your account"));
 		goto out;
 	}
 	core_resp_redirect(req, 303, "/account?done=sent");
@@ -555,8 +564,7 @@ acc_reset_get(struct core_req *req)
 		    link1("/account/forgot", "Ask for a new link"));
 	return message(req, 200, "Choose a new password",
 	    "At least 10 characters. Setting it signs you out everywhere.", 1,
-	    form_of("/account/reset", "Set my new password", tok, "new"),
-	    NULL);
+	    form_of("/account/reset", "Set my new password", tok, "new"), NULL);
 }
 
 enum core_err

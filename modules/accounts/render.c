@@ -964,10 +964,10 @@ html_account_security(struct core_html *h, const json_t *m,
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Changing it signs out every other session.");
 	post_form_open(h, "/account/password", s->csrf, NULL, NULL);
-	password_field(h, "current", "current", "Current password", "current-password");
+	password_field(h, "current", "current", "Current password",
+	    "current-password");
 	password_field(h, "password", "password",
-	    "New password (at least 10 characters)",
-	    "new-password");
+	    "New password (at least 10 characters)", "new-password");
 	submit(h, "button button-primary", "Change password");
 	core_html_pop(h);
 	core_html_pop(h); /* section */
@@ -1024,8 +1024,7 @@ html_account_security(struct core_html *h, const json_t *m,
 	    "follow and your private feed, at once and for good.");
 	post_form_open(h, "/account/delete", s->csrf, NULL, NULL);
 	password_field(h, "delete-current", "current",
-	    "Type your password to confirm",
-	    "current-password");
+	    "Type your password to confirm", "current-password");
 	submit(h, "button", "Delete my account");
 	core_html_pop(h);
 	core_html_pop(h); /* section */
@@ -1046,8 +1045,9 @@ md_account_more(struct core_buf *b, const json_t *m)
 	if (json_is_true(json_object_get(m, "email_verified")))
 		md_line(b, "Confirmed", jstr(m, "email_verified_at"));
 	else
-		core_buf_puts(b, "Not confirmed yet. POST to "
-				 "/account/verify/resend for a new link.\n");
+		core_buf_puts(b,
+		    "Not confirmed yet. POST to "
+		    "/account/verify/resend for a new link.\n");
 	core_buf_puts(b, "\n");
 	core_md_heading(b, 2, "Where you are signed in");
 	json_array_foreach(list, i, x)
@@ -1092,14 +1092,12 @@ html_message(struct core_html *h, const json_t *m)
 	if (json_is_object(f)) {
 		core_html_elem(h, CORE_TAG_FORM,
 		    (const struct core_attr[]){ A(METHOD, "post"),
-			A(ACTION, jstr(f, "action")), A(CLASS, "form"),
-			AEND });
+			A(ACTION, jstr(f, "action")), A(CLASS, "form"), AEND });
 		hidden(h, "csrf", jstr(f, "csrf"));
 		hidden(h, "token", jstr(f, "token"));
 		if (json_is_true(json_object_get(f, "email"))) {
 			core_html_elemtext(h, CORE_TAG_LABEL,
-			    (const struct core_attr[]){ A(FOR, "email"),
-				AEND },
+			    (const struct core_attr[]){ A(FOR, "email"), AEND },
 			    "Email");
 			core_html_elem(h, CORE_TAG_INPUT,
 			    (const struct core_attr[]){ A(ID, "email"),
@@ -1109,8 +1107,7 @@ html_message(struct core_html *h, const json_t *m)
 		}
 		if (pw != NULL && strcmp(pw, "new") == 0)
 			password_field(h, "password", "password",
-			    "New password",
-			    "new-password");
+			    "New password", "new-password");
 		else if (pw != NULL)
 			password_field(h, "password", "password", "Password",
 			    "current-password");
@@ -1145,8 +1142,9 @@ md_message(struct core_buf *b, const char *base, const json_t *m)
 		u = core_xasprintf("%s%s", base, jstr(f, "action"));
 		core_buf_puts(b, "\nA form for people in a browser: POST to ");
 		core_md_link(b, u, u);
-		core_buf_puts(b, " with `csrf` (below, valid with the cookie "
-				 "this response sets)");
+		core_buf_puts(b,
+		    " with `csrf` (below, valid with the cookie "
+		    "this response sets)");
 		if (jstr(f, "token") != NULL)
 			core_buf_puts(b, ", `token`");
 		if (json_is_true(json_object_get(f, "email")))

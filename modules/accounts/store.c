@@ -500,8 +500,8 @@ exec_only(struct core_db *db, int stmt, const char *const *p, int n)
 }
 
 enum core_err
-acc_store_user_mail_state(struct core_db *db, const char *email,
-    long long *uid, char stored[ACC_EMAIL_MAX + 1], int *verified)
+acc_store_user_mail_state(struct core_db *db, const char *email, long long *uid,
+    char stored[ACC_EMAIL_MAX + 1], int *verified)
 {
 	const char *p[1] = { email };
 	PGresult *res = NULL;
@@ -510,12 +510,13 @@ acc_store_user_mail_state(struct core_db *db, const char *email,
 	*uid = 0;
 	stored[0] = '\0';
 	*verified = 0;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_MAIL_STATE, p, 1,
-		 &res)) != CORE_OK)
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_MAIL_STATE, p, 1, &res)) !=
+	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
 		*uid = getll(res, 0, 0);
-		snprintf(stored, ACC_EMAIL_MAX + 1, "%s", PQgetvalue(res, 0, 1));
+		snprintf(stored, ACC_EMAIL_MAX + 1, "%s",
+		    PQgetvalue(res, 0, 1));
 		*verified = getbool(res, 0, 2);
 	}
 	PQclear(res);
@@ -550,8 +551,7 @@ acc_store_user_get(struct core_db *db, long long uid, struct acc_user *u)
 }
 
 enum core_err
-acc_store_user_set_password(struct core_db *db, long long uid,
-    const char *hash)
+acc_store_user_set_password(struct core_db *db, long long uid, const char *hash)
 {
 	char ub[24];
 	const char *p[2] = { ub, hash };
@@ -581,8 +581,8 @@ acc_store_user_delete(struct core_db *db, long long uid)
 }
 
 enum core_err
-acc_store_mail_token_new(struct core_db *db, long long uid,
-    const char *purpose, const char *hash, long ttl, const char *pwhash)
+acc_store_mail_token_new(struct core_db *db, long long uid, const char *purpose,
+    const char *hash, long ttl, const char *pwhash)
 {
 	char ub[24], tb[24];
 	const char *p[5] = { hash, ub, purpose, tb, pwhash };

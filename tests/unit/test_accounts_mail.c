@@ -49,8 +49,8 @@ addresses(void)
 	    "a space in the address");
 	T_EQ(acc_mail_addr("weft <a@example.org> x", out, sizeof(out)), -1,
 	    "text after '>'");
-	T_EQ(acc_mail_addr("a@example.org\r\nBcc: x@y.z", out, sizeof(out)),
-	    -1, "CR LF (header injection)");
+	T_EQ(acc_mail_addr("a@example.org\r\nBcc: x@y.z", out, sizeof(out)), -1,
+	    "CR LF (header injection)");
 	T_EQ(acc_mail_addr("nobody", out, sizeof(out)), -1, "no '@'");
 	T_EQ(acc_mail_addr(NULL, out, sizeof(out)), -1, "NULL");
 }
@@ -65,8 +65,8 @@ header_words(void)
 
 	T_STREQ(hdr("Reset your weft password"), "Reset your weft password",
 	    "ASCII passes unchanged");
-	T_STREQ(hdr("Caf\xc3\xa9"), "=?UTF-8?B?Q2Fmw6k=?=",
-	    "UTF-8 becomes one B word");
+	T_STREQ(hdr("Caf\xc3\xa9"),
+	    "=?UTF-8?B?Q2Fmw6k=?=", "UTF-8 becomes one B word");
 	T_OK(hdr("a\r\nBcc: x@y.z") == NULL, "CR LF refused");
 	T_OK(hdr("tab\there") == NULL, "control characters refused");
 	T_OK(hdr("bad \xc3") == NULL, "invalid UTF-8 refused");
@@ -80,8 +80,10 @@ header_words(void)
 	s = hdr(long_utf8);
 	T_OK(s != NULL, "a long UTF-8 subject encodes");
 	T_STREQ(s,
-	    "=?UTF-8?B?w6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6k=?=\r\n"
-	    " =?UTF-8?B?w6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6k=?=\r\n"
+	    "=?UTF-8?B?"
+	    "w6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6k=?=\r\n"
+	    " =?UTF-8?B?"
+	    "w6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6k=?=\r\n"
 	    " =?UTF-8?B?w6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6nDqcOpw6k=?=",
 	    "folded words of whole characters, each at most 75 long");
 	core_buf_free(&b);
@@ -101,18 +103,22 @@ quoted_printable(void)
 	    "trailing space and tab encoded");
 	T_STREQ(qp(".\n..x\n"), "=2E\r\n=2E.x\r\n",
 	    "a leading dot is encoded (no SMTP end of data)");
-	T_STREQ(qp("a\x01" "b"), "a=01b\r\n", "control bytes encoded");
+	T_STREQ(qp("a\x01"
+		   "b"),
+	    "a=01b\r\n", "control bytes encoded");
 	memset(line, 'x', 100);
 	line[100] = '\0';
 	s = qp(line);
 	T_STREQ(s,
-	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx=\r\n"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxx=\r\n"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxx\r\n",
 	    "soft break: no line over 76 characters");
 	memset(line, 'x', 74);
 	strcpy(line + 74, "==");
 	T_STREQ(qp(line),
-	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx=\r\n"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxx=\r\n"
 	    "=3D=3D\r\n",
 	    "an escape is never split by a soft break");
 }
@@ -143,21 +149,22 @@ message(void)
 	    "https://x/?token=3Dabc\r\n",
 	    "headers, blank line, quoted-printable body");
 	core_buf_reset(&b);
-	T_EQ(acc_mail_build(&b, "W\xc3\xa9" "ft <a@b.c>", "x@y.z", "S", "",
-		 0, "1"),
+	T_EQ(acc_mail_build(&b,
+		 "W\xc3\xa9"
+		 "ft <a@b.c>",
+		 "x@y.z", "S", "", 0, "1"),
 	    0, "a UTF-8 display name ...");
 	T_CONTAINS(core_buf_cstr(&b), "From: =?UTF-8?B?V8OpZnQ=?= <a@b.c>\r\n",
 	    "... is encoded");
 	core_buf_reset(&b);
-	T_EQ(acc_mail_build(&b, "a@b.c", "x@y.z\r\nBcc: e@vil.org", "S", "",
-		 0, "1"),
+	T_EQ(acc_mail_build(&b, "a@b.c", "x@y.z\r\nBcc: e@vil.org", "S", "", 0,
+		 "1"),
 	    -1, "a To with CR LF is refused");
-	T_EQ(acc_mail_build(&b, "a@b.c", "x@y.z", "S\r\nBcc: e@vil.org", "",
-		 0, "1"),
+	T_EQ(acc_mail_build(&b, "a@b.c", "x@y.z", "S\r\nBcc: e@vil.org", "", 0,
+		 "1"),
 	    -1, "a Subject with CR LF is refused");
 	T_EQ(b.len, 0, "... leaving nothing behind");
-	T_EQ(acc_mail_build(&b, "\"x\\\"y\" <a@b.c>", "x@y.z", "S", "", 0,
-		 "1"),
+	T_EQ(acc_mail_build(&b, "\"x\\\"y\" <a@b.c>", "x@y.z", "S", "", 0, "1"),
 	    0, "quotes in the display name ...");
 	T_CONTAINS(core_buf_cstr(&b), "From: \"\\\"x\\\\\\\"y\\\"\" <a@b.c>",
 	    "... are escaped");
