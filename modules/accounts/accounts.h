@@ -382,6 +382,9 @@ enum core_err acc_store_user_delete(struct core_db *, long long uid);
  * pwhash (NULL: none) is a password waiting for the verification. */
 enum core_err acc_store_mail_token_new(struct core_db *, long long uid,
     const char *purpose, const char *hash, long ttl, const char *pwhash);
+/* Ends uid's live tokens of purpose (a new password voids reset links). */
+enum core_err acc_store_mail_tokens_clear(struct core_db *, long long uid,
+    const char *purpose);
 /* The user of a live token (*uid 0: none) and its pending password hash
  * (*pwhash, caller frees, NULL when none); take uses it up. */
 enum core_err acc_store_mail_token_user(struct core_db *, const char *hash,

@@ -177,8 +177,11 @@ acc_password_post(struct core_req *req)
 		    "crypto_pwhash_str failed");
 		return CORE_ESYS;
 	}
+	/* A new password ends the other sessions and voids reset links. */
 	if ((er = acc_store_user_set_password(db, s.uid, hash)) != CORE_OK ||
-	    (er = acc_store_sessions_end_others(db, s.uid, s.hash)) != CORE_OK)
+	    (er = acc_store_sessions_end_others(db, s.uid, s.hash)) !=
+		CORE_OK ||
+	    (er = acc_store_mail_tokens_clear(db, s.uid, "reset")) != CORE_OK)
 		return er;
 	core_log(CORE_LOG_INFO, "password", "user %lld changed their password",
 	    s.uid);

@@ -606,7 +606,8 @@ acc_reset_post(struct core_req *req)
 		return message(req, 410, "Choose a new password", MSG_LINK, 0,
 		    NULL, link1("/account/forgot", "Ask for a new link"));
 	if ((er = acc_store_user_set_password(db, uid, pwh)) != CORE_OK ||
-	    (er = acc_store_sessions_end_others(db, uid, NULL)) != CORE_OK)
+	    (er = acc_store_sessions_end_others(db, uid, NULL)) != CORE_OK ||
+	    (er = acc_store_mail_tokens_clear(db, uid, "reset")) != CORE_OK)
 		goto out;
 	core_log(CORE_LOG_INFO, "reset", "user %lld set a new password", uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)

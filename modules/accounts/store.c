@@ -598,6 +598,17 @@ acc_store_mail_token_new(struct core_db *db, long long uid, const char *purpose,
 }
 
 enum core_err
+acc_store_mail_tokens_clear(struct core_db *db, long long uid,
+    const char *purpose)
+{
+	char ub[24];
+	const char *c[2] = { ub, purpose };
+
+	ID(ub, uid);
+	return exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CLEAR, c, 2);
+}
+
+enum core_err
 acc_store_mail_token_user(struct core_db *db, const char *hash,
     const char *purpose, int take, long long *uid, char **pwhash)
 {

@@ -172,7 +172,8 @@ UPDATE users SET email_verified_at = now()
 DELETE FROM users WHERE id = $1::bigint;
 
 -- name: MAIL_TOKEN_CLEAR
--- Before a new token of a purpose: the older ones stop working.  Also
+-- Before a new token of a purpose the older ones stop working, and a new
+-- password voids the reset links (purpose 'reset').  Also
 -- purges expired tokens of anyone (up to 100).
 WITH old AS (DELETE FROM mail_tokens
               WHERE token_hash IN (SELECT token_hash FROM mail_tokens

@@ -183,6 +183,11 @@ ok $? "one session row left"
 with_jar "$jar2" get /signin
 with_jar "$jar2" post /signin "${same[@]}" --data-urlencode "email=$email" \
     --data-urlencode "password=$pw" --data-urlencode "csrf=$(form_csrf)"
+# A reset link asked for before the change stops working with it.
+with_jar "$T_TMP/early" get /account/forgot
+with_jar "$T_TMP/early" post /account/forgot "${same[@]}" \
+    --data-urlencode "email=$email" --data-urlencode "csrf=$(form_csrf)"
+early=$(mail_link "$email" /account/reset)
 get /account
 c=$(form_csrf)
 post /account/password "${same[@]}" --data-urlencode "current=not it at all" \
@@ -204,6 +209,8 @@ with_jar "$T_TMP/y" get /signin
 with_jar "$T_TMP/y" post /signin "${same[@]}" --data-urlencode "email=$email" \
     --data-urlencode "password=$pw2" --data-urlencode "csrf=$(form_csrf)"
 is_status 303 "the new password signs in"
+with_jar "$T_TMP/early" get "${early#"$WEFT_URL"}"
+is_status 410 "a reset link from before the change no longer works"
 
 # ---------------------------------------------------------------- reset
 n0=$(mail_count "$email")
