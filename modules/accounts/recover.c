@@ -43,6 +43,33 @@
 #define MSG_LINK                                                               \
 	"This link has expired or was already used. Links work once, for "     \
 	"a limited time."
+/* The mails, as plain text; "%s" is base_url (then the token). */
+#define MAIL_VERIFY                                                            \
+	"Hello,\n\n"                                                           \
+	"someone, hopefully you, created an account on weft with this\n"       \
+	"email address.  To confirm the address, open this link within\n"      \
+	"24 hours and type the password you chose:\n\n"                        \
+	"%s/account/verify?token=%s\n\n"                                       \
+	"If you did not create an account, ignore this message: without\n"     \
+	"the link and the password nobody can use this address on weft.\n"     \
+	"\n-- \nweft\n"
+#define MAIL_RESET                                                             \
+	"Hello,\n\n"                                                           \
+	"someone, hopefully you, asked to reset the password of your weft\n"   \
+	"account.  To choose a new password, open this link within an\n"       \
+	"hour:\n\n"                                                            \
+	"%s/account/reset?token=%s\n\n"                                        \
+	"Setting a new password signs you out everywhere.  If you did not\n"   \
+	"ask, ignore this message: your password stays as it is.\n"            \
+	"\n-- \nweft\n"
+#define MAIL_NOTE                                                              \
+	"Hello,\n\n"                                                           \
+	"someone tried to create a new weft account with this email\n"         \
+	"address, which already has one.  Nothing has changed.\n\n"            \
+	"If it was you, sign in: %s/signin\n"                                  \
+	"If you forgot your password, reset it: %s/account/forgot\n\n"         \
+	"If it was not you, you can ignore this message.\n"                    \
+	"\n-- \nweft\n"
 #define MSG_NOT_SENT                                                           \
 	"We could not send the email just now: our mail server did not "       \
 	"answer. Nothing is lost; please try again in a few minutes."
@@ -145,36 +172,8 @@ mail_link(struct core_req *req, long long uid, const char *to,
 	if ((er = acc_store_mail_token_new(ctx->db, uid, purpose, hash,
 		 verify ? ACC_VERIFY_TTL : ACC_RESET_TTL, pwhash)) != CORE_OK)
 		goto out;
-	if (verify)
-		body = core_xasprintf("Hello,\n\n"
-				      "someone, hopefully you, created an "
-				      "account on weft with "
-				      "this email address.\n"
-				      "To confirm the address, open this link "
-				      "within 24 hours "
-				      "and type the password you chose:\n\n"
-				      "%s/account/verify?token=%s\n\n"
-				      "If you did not create an account, "
-				      "ignore this message: "
-				      "without the link and the password "
-				      "nobody can use this "
-				      "address on weft.\n\n-- \nweft\n",
-		    ctx->base_url, tok);
-	else
-		body = core_xasprintf("Hello,\n\n"
-				      "someone, hopefully you, asked to reset "
-				      "the password of "
-				      "your weft account.\n"
-				      "To choose a new password, open this "
-				      "link within an "
-				      "hour:\n\n"
-				      "%s/account/reset?token=%s\n\n"
-				      "Setting a new password signs you out "
-				      "everywhere.  If you "
-				      "did not ask, ignore this message: your "
-				      "password stays "
-				      "as it is.\n\n-- \nweft\n",
-		    ctx->base_url, tok);
+	body = verify ? core_xasprintf(MAIL_VERIFY, ctx->base_url, tok)
+		      : core_xasprintf(MAIL_RESET, ctx->base_url, tok);
 	er = acc_mail_send(req, to,
 	    verify ? "Confirm your email address for weft"
 		   : "Reset your weft password",
@@ -194,17 +193,7 @@ mail_signup_note(struct core_req *req, const char *to)
 	enum core_err er;
 	char *body;
 
-	body = core_xasprintf("Hello,\n\n"
-			      "someone tried to create a new weft account with "
-			      "this email "
-			      "address, which already has one.  Nothing has "
-			      "changed.\n\n"
-			      "If it was you, sign in: %s/signin\n"
-			      "If you forgot your password, reset it: "
-			      "%s/account/forgot\n\n"
-			      "If it was not you, you can ignore this "
-			      "message.\n\n-- \nweft\n",
-	    ctx->base_url, ctx->base_url);
+	body = core_xasprintf(MAIL_NOTE, ctx->base_url, ctx->base_url);
 	er = acc_mail_send(req, to,
 	    "Someone tried to sign up with your address", body);
 	free(body);
