@@ -5,12 +5,15 @@
  * module.c routes a request to a handler (auth.c: sign-up, sign-in,
  * sign-out; account.c: the account page, the private feed token, the
  * onboarding page; follow.c: follow/unfollow and the SSI fragments;
- * feed.c: /feed).  Handlers find the signed-in user with session.c, ask
- * store.c (the only file with SQL) for data, build one view model (a
+ * feed.c: /feed; recover.c: the end of sign-up, email verification and
+ * password reset; manage.c: change password, sessions, deletion).
+ * Handlers find the signed-in user with session.c, ask store.c (the
+ * only file with SQL) for data, build one view model (a
  * jansson object) and hand it to render.c, which writes HTML, markdown
  * or JSON.  validate.c holds the pure functions (email, password, next=,
  * tokens, CSRF, Origin) that the unit tests exercise; limit.c the Redis
- * rate limits.
+ * rate limits; mail.c the message encoders (unit-tested) and the SMTP
+ * sender.
  */
 #ifndef ACCOUNTS_H
 #define ACCOUNTS_H
