@@ -359,13 +359,18 @@ void core_html_popto(struct core_html *, size_t depth);
 /* Shorthand: open tag (with attrs), write text, close. */
 void core_html_elemtext(struct core_html *, enum core_tag,
     const struct core_attr *attrs, const char *text);
-/* Renders markdown md with cmark in its safe default mode. */
+/* Renders markdown md (with GFM tables) with cmark-gfm in its safe mode. */
 void core_html_md(struct core_html *, const char *md);
 /*
  * Writes <script type="application/ld+json"> with the JSON serialised
  * using JSON_ESCAPE_SLASH, so no string inside can close the script.
  */
 void core_html_jsonld(struct core_html *, const json_t *);
+/*
+ * <time datetime="2025-12-23">23 Dec 2025</time> for an ISO date (the
+ * text is iso itself when it is not YYYY-MM-DD...); nothing for NULL.
+ */
+void core_html_date(struct core_html *, const char *iso);
 /*
  * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
