@@ -61,38 +61,6 @@ href(const struct pages_page *p, const char *url)
 	return pages_rel(p->base, url);
 }
 
-static const char *const months[12] = {
-	"Jan",
-	"Feb",
-	"Mar",
-	"Apr",
-	"May",
-	"Jun",
-	"Jul",
-	"Aug",
-	"Sep",
-	"Oct",
-	"Nov",
-	"Dec",
-};
-
-/* <time datetime="2025-12-23">23 Dec 2025</time>, or nothing. */
-static void
-date(struct core_html *h, const char *iso)
-{
-	int y, m, d;
-
-	if (iso == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_TIME,
-	    (const struct core_attr[]){ A(DATETIME, iso), END });
-	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
-		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
-	else
-		core_html_text(h, iso);
-	core_html_pop(h);
-}
-
 /* A category code in monospace; the primary one marked. */
 static void
 category(struct core_html *h, const char *code, int primary)
@@ -191,7 +159,7 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 	    pages_int(c, "author_count", 0));
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
-	date(h, pages_str(c, "published"));
+	core_html_date(h, pages_str(c, "published"));
 	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
 	json_array_foreach(cats, i, v) if (json_is_string(v))
 	    category(h, json_string_value(v),
@@ -343,7 +311,7 @@ versions(struct core_html *h, const json_t *vs)
 		if (d != NULL) {
 			core_html_text(h, " · ");
 			if (strlen(d) == 10 && d[4] == '-')
-				date(h, d);
+				core_html_date(h, d);
 			else
 				core_html_text(h, d);
 		}
@@ -454,14 +422,14 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 	if ((s = pages_str(m, "published")) != NULL) {
 		fact(h, "Published");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if ((s = pages_str(m, "updated")) != NULL &&
 	    (pages_str(m, "published") == NULL ||
 		strcmp(s, pages_str(m, "published")) != 0)) {
 		fact(h, "Updated");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if (json_array_size(json_object_get(m, "versions")) > 0) {
@@ -551,10 +519,16 @@ position_block(struct core_html *h, const json_t *ap)
 		core_html_pop(h);
 	} else {
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h,
-		    "Not known yet: none of the %lld paper%s "
-		    "has every author matched.",
-		    total, total == 1 ? "" : "s");
+		if (total == 0)
+			core_html_text(h, "No papers here yet.");
+		else if (total == 1)
+			core_html_text(h, "Not known yet: the one paper here "
+					  "does not have every author matched.");
+		else
+			core_html_textf(h,
+			    "Not known yet: none of the %lld papers has "
+			    "every author matched.",
+			    total);
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -1367,7 +1341,7 @@ pages_html_authors(struct core_html *h, const struct pages_page *p,
 void
 pages_html_date(struct core_html *h, const char *iso)
 {
-	date(h, iso);
+	core_html_date(h, iso);
 }
 
 void

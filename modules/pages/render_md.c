@@ -310,7 +310,12 @@ researcher(struct core_buf *b, const json_t *m)
 		    "%lld\n- Last author: %lld\n",
 		    pages_int(ap, "first", 0), pages_int(ap, "middle", 0),
 		    pages_int(ap, "last", 0));
-	} else
+	} else if (pages_int(ap, "papers_total", 0) == 0)
+		core_buf_puts(b, "No papers here yet.\n");
+	else if (pages_int(ap, "papers_total", 0) == 1)
+		core_buf_puts(b, "Not known yet: the one paper here does not "
+				 "have every author matched.\n");
+	else
 		core_buf_printf(b,
 		    "Not known yet: none of the %lld papers has "
 		    "every author matched.\n",
