@@ -6,7 +6,9 @@
  *   acc_email_normalise  a success is 1..254 bytes of valid UTF-8 with
  *                        one '@', no ASCII space or control, a lower-case
  *                        domain, the trimmed input up to the domain's
- *                        case, and normalising it again changes nothing;
+ *                        case (ASCII input; other input is NFKC'd), and
+ *                        normalising it again changes nothing; its
+ *                        acc_email_key exists and is a fixed point;
  *   acc_next_ok          an accepted target resolves, as a browser reads
  *                        it (WHATWG URL: C0/space trimmed, tab/CR/LF
  *                        removed, '\' as '/'), to a path on this site and
@@ -50,8 +52,10 @@ static void
 check_email(const char *in)
 {
 	char out[ACC_EMAIL_MAX + 1], again[ACC_EMAIL_MAX + 1];
-	const char *why = NULL, *s, *e, *at;
+	char key[ACC_EMAIL_KEY_MAX + 1], key2[ACC_EMAIL_KEY_MAX + 1];
+	const char *why = NULL, *s, *e, *at, *p;
 	size_t n, i;
+	int ascii;
 
 	if (acc_email_normalise(in, out, sizeof(out), &why) != 0) {
 		if (why == NULL || *why == '\0')
@@ -78,8 +82,20 @@ check_email(const char *in)
 		;
 	for (e = s + strlen(s); e > s && ascii_ws((unsigned char)e[-1]); e--)
 		;
-	if ((size_t)(e - s) != n || strncmp(s, out, (size_t)(at - out)) != 0 ||
-	    strncasecmp(s, out, n) != 0)
+	ascii = 1;
+	for (p = s; p < e; p++)
+		if ((unsigned char)*p >= 0x80)
+			ascii = 0;
+	/* (Non-ASCII input is NFKC'd, so only ASCII input is compared.) */
+	if (ascii && ((size_t)(e - s) != n ||
+			 strncmp(s, out, (size_t)(at - out)) != 0 ||
+			 strncasecmp(s, out, n) != 0))
+		abort();
+	/* Every valid address has an account key, and the key's key is
+	 * itself. */
+	if (acc_email_key(out, key, sizeof(key)) != 0 ||
+	    acc_email_key(key, key2, sizeof(key2)) != 0 ||
+	    strcmp(key, key2) != 0)
 		abort();
 	if (acc_email_normalise(out, again, sizeof(again), &why) != 0 ||
 	    strcmp(out, again) != 0)
