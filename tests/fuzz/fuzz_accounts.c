@@ -17,7 +17,8 @@
  *                        bytes (base64url re-encodes to it);
  *   acc_csrf_check       only the derived token is accepted;
  *   acc_origin_ok        only our own origin passes;
- *   acc_parse_id         an accepted id prints back as its digits.
+ *   acc_parse_id         an accepted id prints back as its digits;
+ *   acc_client_key       bounded; an IPv6 /64 key keys to itself.
  *
  * The input is split at NUL bytes into up to three strings (the fields a
  * request could carry: Origin, Referer, a form value).
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <arpa/inet.h>
 #include <sodium.h>
 
 #include "core.h"
@@ -109,6 +111,27 @@ check_email(const char *in)
 				abort();
 			free(tight);
 		}
+	}
+}
+
+/* A client key is a bounded string, and a fixed point for addresses. */
+static void
+check_client(const char *in)
+{
+	char out[ACC_CLIENT_KEY_MAX], again[ACC_CLIENT_KEY_MAX];
+	unsigned char a6[16];
+	char *slash;
+
+	acc_client_key(in, out);
+	if (strlen(out) == 0 || strlen(out) > 71)
+		abort();
+	if (inet_pton(AF_INET6, in, a6) == 1 &&
+	    (slash = strstr(out, "/64")) != NULL) {
+		*slash = '\0';
+		acc_client_key(out, again);
+		*slash = '/';
+		if (strcmp(out, again) != 0)
+			abort();
 	}
 }
 
@@ -253,6 +276,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			f[nf++] = copy + i + 1;
 
 	check_email(f[0]);
+	check_client(f[0]);
 	check_next(f[0]);
 	check_id(f[0]);
 	check_token(f[0], f[1]);
