@@ -217,7 +217,7 @@ long acc_limit(struct core_req *, const char *action, const char *key,
  * the account key before, with its id (for acc_limit) in id; else 0 and
  * id "".
  */
-int acc_device_known(struct core_req *, const char *key, char id[64]);
+int acc_device_known(struct core_req *, const char *key, char id[33]);
 /*
  * After a successful sign-in to key: remembers this browser for the
  * account (Redis, 180 days) and sends its cookie (a new random token

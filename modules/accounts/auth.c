@@ -175,7 +175,7 @@ static int
 limited(struct core_req *req, enum acc_view v, const char *action,
     const char *email, const char *key, const char *next, enum core_err *er)
 {
-	char ra[24], dev[64];
+	char ra[24], dev[33];
 	long wait;
 
 	acc_device_known(req, key, dev);
@@ -196,8 +196,8 @@ limited(struct core_req *req, enum acc_view v, const char *action,
  * browser for the account key, and redirects.
  */
 static enum core_err
-sign_in(struct core_req *req, long long uid, const char *email,
-    const char *key, const char *to)
+sign_in(struct core_req *req, long long uid, const char *email, const char *key,
+    const char *to)
 {
 	struct acc_session old, s;
 	enum core_err er;
@@ -285,8 +285,7 @@ acc_signup_post(struct core_req *req)
 		    "(out of memory?)");
 		return CORE_ESYS;
 	}
-	if ((er = acc_store_user_create(db, email, key, hash, &uid)) !=
-	    CORE_OK)
+	if ((er = acc_store_user_create(db, email, key, hash, &uid)) != CORE_OK)
 		return er;
 	if (uid == 0)
 		return form_page(req, ACC_VIEW_SIGNUP, 409, email, next,

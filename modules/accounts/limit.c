@@ -82,25 +82,23 @@ hit(struct core_redis *rc, const char *key, long limit)
 	return ttl > 0 ? ttl : 1;
 }
 
-/* "weft:dev:" and hex of BLAKE2b-128(token NUL key): device and account. */
+/* Hex of BLAKE2b-128(token NUL key): one device for one account. */
 static void
-device_key(const char *tok, const char *key, char out[64])
+device_id(const char *tok, const char *key, char out[33])
 {
 	crypto_generichash_state st;
 	unsigned char h[16];
-	char hex[33];
 
 	crypto_generichash_init(&st, NULL, 0, sizeof(h));
 	crypto_generichash_update(&st, (const unsigned char *)tok,
 	    strlen(tok) + 1);
 	crypto_generichash_update(&st, (const unsigned char *)key, strlen(key));
 	crypto_generichash_final(&st, h, sizeof(h));
-	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
-	snprintf(out, 64, "weft:dev:%s", hex);
+	sodium_bin2hex(out, 33, h, sizeof(h));
 }
 
 int
-acc_device_known(struct core_req *req, const char *key, char id[64])
+acc_device_known(struct core_req *req, const char *key, char id[33])
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	unsigned char raw[ACC_TOKEN_RAW];
@@ -114,9 +112,12 @@ acc_device_known(struct core_req *req, const char *key, char id[64])
 	    acc_token_parse(tok, raw) != 0)
 		return 0;
 	sodium_memzero(raw, sizeof(raw));
-	device_key(tok, key, id);
-	if (core_redis_cmd(ctx->redis, &r, "EXISTS %s", id) != CORE_OK)
+	device_id(tok, key, id);
+	if (core_redis_cmd(ctx->redis, &r, "EXISTS weft:dev:%s", id) !=
+	    CORE_OK) {
+		id[0] = '\0';
 		return 0;
+	}
 	known = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
 	freeReplyObject(r);
 	if (!known)
@@ -130,7 +131,7 @@ acc_device_remember(struct core_req *req, const char *key)
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct acc_state *st = ctx->mod_state;
 	unsigned char raw[ACC_TOKEN_RAW];
-	char tok[ACC_TOKEN_LEN + 1], id[64], *v;
+	char tok[ACC_TOKEN_LEN + 1], id[33], *v;
 	redisReply *r = NULL;
 	const char *c;
 
@@ -142,8 +143,8 @@ acc_device_remember(struct core_req *req, const char *key)
 	else
 		acc_token_new(tok);
 	sodium_memzero(raw, sizeof(raw));
-	device_key(tok, key, id);
-	if (core_redis_cmd(ctx->redis, &r, "SET %s 1 EX %ld", id,
+	device_id(tok, key, id);
+	if (core_redis_cmd(ctx->redis, &r, "SET weft:dev:%s 1 EX %ld", id,
 		DEVICE_TTL) != CORE_OK)
 		return;
 	freeReplyObject(r);
@@ -175,8 +176,7 @@ acc_limit(struct core_req *req, const char *action, const char *key,
 		return wait;
 	if (device != NULL && *device != '\0') {
 		/* A known browser: its own counter, not the account's. */
-		snprintf(rk, sizeof(rk), "weft:rl:%s:dev:%s", action,
-		    device + strlen("weft:dev:"));
+		snprintf(rk, sizeof(rk), "weft:rl:%s:dev:%s", action, device);
 	} else {
 		/* The address is personal data: only its hash goes to
 		 * Redis. */

@@ -29,8 +29,10 @@ SELECT id, email
 
 -- name: EMAIL_KEY_SET
 -- Gives user $1 the key $2 unless another account holds it: updated is
--- $1 when set, holder the other account's id when not.
-WITH holder AS (SELECT id FROM users WHERE email_key = $2),
+-- $1 when set, holder the other account's id when not (both NULL when
+-- another worker keyed $1 first).
+WITH holder AS (SELECT id FROM users
+                 WHERE email_key = $2 AND id <> $1::bigint),
      upd AS (UPDATE users SET email_key = $2
               WHERE id = $1::bigint AND email_key IS NULL
                 AND NOT EXISTS (SELECT 1 FROM holder)

@@ -89,9 +89,9 @@ check_email(const char *in)
 		if ((unsigned char)*p >= 0x80)
 			ascii = 0;
 	/* (Non-ASCII input is NFKC'd, so only ASCII input is compared.) */
-	if (ascii && ((size_t)(e - s) != n ||
-			 strncmp(s, out, (size_t)(at - out)) != 0 ||
-			 strncasecmp(s, out, n) != 0))
+	if (ascii &&
+	    ((size_t)(e - s) != n || strncmp(s, out, (size_t)(at - out)) != 0 ||
+		strncasecmp(s, out, n) != 0))
 		abort();
 	/* Every valid address has an account key, and the key's key is
 	 * itself. */

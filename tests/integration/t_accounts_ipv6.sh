@@ -100,7 +100,8 @@ is_status 429 "the 11th, from yet another address of the /64: 429"
 ra=$(header Retry-After)
 [ -n "$ra" ] && [ "$ra" -ge 1 ] && [ "$ra" -le 60 ]
 ok $? "Retry-After ($ra)"
-[ "$(rcli get 'weft:rl:signin:ip:2001:db8:5:1::/64')" -ge 11 ]
+v=$(rcli get 'weft:rl:signin:ip:2001:db8:5:1::/64')
+[ "${v:-0}" -ge 11 ]
 ok $? "one counter for the /64" "$(rcli --scan --pattern 'weft:rl:signin:ip:*')"
 from 2001:db8:5:2::1 "v6.c.$n@example.org"
 is_status 401 "the next /64 is another client"

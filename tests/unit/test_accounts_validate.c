@@ -128,10 +128,12 @@ email_keys(void)
 	char what[64];
 	static const char *const samples[] = {
 		"kelvin@example.org",
-		"\xe2\x84\xaa" "elvin@example.org",
+		"\xe2\x84\xaa"
+		"elvin@example.org",
 		"\xc4\xb0stanbul@example.org",
 		"\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8d@example.org",
-		"Stra\xc3\x9f" "e@example.de",
+		"Stra\xc3\x9f"
+		"e@example.de",
 		"\xce\xa3\xce\xbf\xcf\x86\xce\xaf\xce\xb1@example.gr",
 		"\xef\xac\x81le@example.org",
 		"e\xcc\x81mile@example.fr",
@@ -141,9 +143,11 @@ email_keys(void)
 	/* NFKC in the stored form: fullwidth letters and @ become ASCII. */
 	T_STREQ(norm("\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8d@example.org"),
 	    "kim@example.org", "fullwidth letters: NFKC");
-	T_STREQ(norm("kim\xef\xbc\xa0" "example.org"), "kim@example.org",
-	    "a fullwidth @ is an @");
-	T_OK(norm("kim@ex\xef\xbc\xa0" "ample.org") == NULL,
+	T_STREQ(norm("kim\xef\xbc\xa0"
+		     "example.org"),
+	    "kim@example.org", "a fullwidth @ is an @");
+	T_OK(norm("kim@ex\xef\xbc\xa0"
+		  "ample.org") == NULL,
 	    "a fullwidth @ counts as a second @");
 	T_OK(norm("ki\xc2\xa0m@example.org") == NULL,
 	    "a no-break space is a space");
@@ -168,15 +172,18 @@ email_keys(void)
 	    "a soft hyphen is dropped");
 	T_OK(same("kim@example.org", "kim@\xef\xbd\x85xample.org"),
 	    "fullwidth letter in the domain");
-	T_OK(same("strasse@example.de", "Stra\xc3\x9f" "e@example.de"),
+	T_OK(same("strasse@example.de",
+		 "Stra\xc3\x9f"
+		 "e@example.de"),
 	    "sharp s folds to ss");
-	T_OK(same("strasse@example.de", "STRA\xe1\xba\x9e" "E@example.de"),
+	T_OK(same("strasse@example.de",
+		 "STRA\xe1\xba\x9e"
+		 "E@example.de"),
 	    "capital sharp s folds to ss");
 	T_OK(same("\xcf\x83\xce\xbf\xcf\x86\xce\xaf\xce\xb1@example.gr",
 		 "\xce\xa3\xce\x9f\xce\xa6\xce\x8a\xce\x91@example.gr"),
 	    "Greek upper and lower case");
-	T_OK(same("\xcf\x83\xcf\x82@example.gr",
-		 "\xcf\x83\xcf\x83@example.gr"),
+	T_OK(same("\xcf\x83\xcf\x82@example.gr", "\xcf\x83\xcf\x83@example.gr"),
 	    "final sigma");
 	T_OK(same("file@example.org", "\xef\xac\x81le@example.org"),
 	    "the fi ligature");
@@ -187,7 +194,8 @@ email_keys(void)
 	 * account of plain i. */
 	T_STREQ(key("\xc4\xb0stanbul@example.org"),
 	    "i\xcc\x87stanbul@example.org", "dotted I: i + U+0307");
-	T_OK(same("\xc4\xb0stanbul@example.org", "i\xcc\x87stanbul@example.org"),
+	T_OK(same("\xc4\xb0stanbul@example.org",
+		 "i\xcc\x87stanbul@example.org"),
 	    "dotted I and i + U+0307");
 	T_OK(!same("\xc4\xb0stanbul@example.org", "istanbul@example.org"),
 	    "dotted I is not plain i");
@@ -238,7 +246,8 @@ clients(void)
 	T_STREQ(client(NULL), "-", "none");
 	T_STREQ(client(""), "-", "empty");
 	T_STREQ(client("unix:"), "unix:", "not an address: as given");
-	T_EQ(strlen(client("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")),
+	T_EQ(strlen(client("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			   "xxxxxxxxxxxxxxxxxxxxxxxxxxxx")),
 	    64, "bounded");
 }
 
