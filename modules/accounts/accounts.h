@@ -219,9 +219,9 @@ long acc_limit(struct core_req *, const char *action, const char *key,
  */
 int acc_device_known(struct core_req *, const char *key, char id[33]);
 /*
- * After a successful sign-in to key: remembers this browser for the
- * account (Redis, 180 days) and sends its cookie (a new random token
- * unless the request carried a well-formed one).
+ * After a successful sign-in to key: sends the browser a new random
+ * device token (cookie weft_device) and remembers it for the account
+ * (Redis, 180 days).
  */
 void acc_device_remember(struct core_req *, const char *key);
 

@@ -14,8 +14,8 @@
  *     signed in from before.  This bounds a distributed guesser (many
  *     addresses, one account) to `limit` guesses a minute in all;
  *   - a device: a browser that once signed in to the account carries a
- *     random token (cookie weft_device, Path=/signin), remembered in
- *     Redis for that account.  Its attempts count against that device
+ *     random token (cookie weft_device, Path=/signin, new at each
+ *     sign-in), remembered in Redis for that account.  Its attempts count against that device
  *     and account only, not against the account's counter above, so a
  *     guesser filling the account's counter does not lock the owner out
  *     of a browser they used before, whatever address it now has.  The
@@ -130,19 +130,17 @@ acc_device_remember(struct core_req *req, const char *key)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct acc_state *st = ctx->mod_state;
-	unsigned char raw[ACC_TOKEN_RAW];
 	char tok[ACC_TOKEN_LEN + 1], id[33], *v;
 	redisReply *r = NULL;
-	const char *c;
 
 	if (ctx->redis == NULL)
 		return;
-	c = core_req_cookie(req, DEVICE_COOKIE);
-	if (c != NULL && acc_token_parse(c, raw) == 0)
-		memcpy(tok, c, ACC_TOKEN_LEN + 1);
-	else
-		acc_token_new(tok);
-	sodium_memzero(raw, sizeof(raw));
+	/*
+	 * A new token at every sign-in, never the one that came in: a
+	 * token planted in the owner's browser must not become a known
+	 * device that its planter also holds.
+	 */
+	acc_token_new(tok);
 	device_id(tok, key, id);
 	if (core_redis_cmd(ctx->redis, &r, "SET weft:dev:%s 1 EX %ld", id,
 		DEVICE_TTL) != CORE_OK)

@@ -80,27 +80,32 @@ attempt "$JAR" 115 signin "$email" "guess 14 of $n"
 is_status 429 "a forged device cookie: limited"
 
 # ---------------------------------------------------------------- owner
+tok=$(JAR=$owner device)
 attempt "$owner" 200 signin "$email" "$pw"
 is_status 303 "the owner, from a fresh address, with the right password"
 [ -n "$(session)" ]
 ok $? "the owner has a session"
 header_is Location "$WEFT_URL/feed" "to the feed"
+grep -qi "^set-cookie: weft_device=$tok;" "$HDRS"
+[ $? != 0 ] && [ "$(device | wc -c)" = 44 ]
+ok $? "a new device token at sign-in (the old one is not reused)"
 
-# The owner's browser has its own limit of ten attempts a minute (the
-# sign-in above was one), from whatever addresses.
+# The owner's browser has its own limit of ten attempts a minute, from
+# whatever addresses (the sign-in above gave it a new token, so a new
+# counter).
 JAR=$owner
 sed -i '/weft_session/d' "$JAR"
 get /signin --interface 127.0.0.201
 c=$(csrf)
 codes=
-for i in $(seq 10); do
+for i in $(seq 11); do
 	post /signin --interface "127.0.0.$((201 + i))" "${same[@]}" \
 	    --data-urlencode "email=$email" --data-urlencode "password=typo number $i of $n" \
 	    --data-urlencode "csrf=$c"
 	codes="$codes $STATUS"
 done
-[ "$codes" = "$(printf ' 401%.0s' $(seq 9)) 429" ]
-ok $? "the owner's browser: nine wrong passwords more, then 429" "$codes"
+[ "$codes" = "$(printf ' 401%.0s' $(seq 10)) 429" ]
+ok $? "the owner's browser: ten wrong passwords, then 429" "$codes"
 
 rl_reset
 done_testing
