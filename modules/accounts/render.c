@@ -109,6 +109,9 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 	    (const struct core_attr[]){ A(REL, "icon"),
 		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
 		AEND });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), AEND });
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 

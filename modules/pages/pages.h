@@ -270,6 +270,7 @@ struct pages_head {
 	const json_t *jsonld;    /* may be NULL */
 	int bib;                 /* offer a BibTeX alternate */
 	const char *main_class;  /* class of <main> */
+	const char *feed;        /* the page's own RSS feed path (or NULL) */
 };
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,

@@ -671,6 +671,18 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* A visible link to the page's own RSS feed (the head links it too). */
+static void
+feed_link(struct core_html *h, const char *feed)
+{
+	pages_h_open(h, CORE_TAG_P, "feed-link");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, feed),
+		A(TYPE, "application/rss+xml"), END },
+	    "RSS feed of new papers");
+	core_html_pop(h);
+}
+
 /* The follow button: the per-user fragment, or a sign-in link. */
 static void
 follow_slot(struct core_html *h, long long id, const char *rpath)
@@ -768,6 +780,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	json_t *person, *same, *aff, *ld;
 	const json_t *v;
 	size_t i;
+	char feed[64];
 	char *s;
 
 	core_buf_printf(&desc, "%s: %lld paper%s on weft",
@@ -809,6 +822,9 @@ researcher(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "profile";
 	hd.jsonld = ld;
 	hd.main_class = "wrap researcher";
+	snprintf(feed, sizeof(feed), "/rss/researchers/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_open(h, CORE_TAG_ASIDE, "rail");
@@ -831,6 +847,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
 	follow_slot(h, pages_int(m, "id", 0), href(p, url));
+	feed_link(h, feed);
 	position_block(h, json_object_get(m, "author_position"));
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));
@@ -883,7 +900,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	json_t *org, *ld;
 	long long total = pages_int(rs, "total", 0);
 	size_t i;
-	char *c;
+	char *c, feed[64];
 
 	core_buf_printf(&desc,
 	    "%s%s%s: %lld researcher%s on weft and their "
@@ -914,6 +931,9 @@ institution(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "website";
 	hd.jsonld = ld;
 	hd.main_class = "wrap institution";
+	snprintf(feed, sizeof(feed), "/rss/institutions/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_eyebrow(h, "institution");
@@ -927,6 +947,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_LI, "badge", c);
 	free(c);
 	core_html_pop(h);
+	feed_link(h, feed);
 
 	pages_h_open(h, CORE_TAG_DL, "facts-list facts-wide");
 	if ((s = pages_str(m, "ror_id")) != NULL) {
