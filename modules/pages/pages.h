@@ -2,8 +2,9 @@
  * pages.h -- the pages module's private header: one section per file.
  *
  * A request goes: module.c routes it to a handler (paper.c, researcher.c,
- * ...), the handler negotiates, asks store.c for data and builds ONE view
- * model (a jansson object), and pages_respond() hands the model to a
+ * ...), the handler negotiates, asks a store file (store.c or a
+ * *_store.c) for data and builds ONE view model (a jansson object), and
+ * pages_respond() hands the model to a
  * renderer: render_html.c (with layout.c for the page shell),
  * render_md.c, render_bib.c, or JSON (the model itself).
  */
@@ -169,7 +170,9 @@ int pages_has_int(const json_t *o, const char *key);
 void pages_excerpt(struct core_buf *b, const char *s, size_t max);
 
 /* ------------------------------------------------------------------ */
-/* store.c: the only file that talks to PostgreSQL                     */
+/* store.c: the page statements.  Five files talk to PostgreSQL:      */
+/* store.c, search_store.c, evidence_store.c, similar_store.c and     */
+/* vindex.c (the newest vector_index row).                            */
 /* ------------------------------------------------------------------ */
 
 /*
