@@ -103,10 +103,9 @@ enum core_err pages_respond(struct core_req *, enum pages_kind,
     const json_t *model);
 
 /*
- * Reads ?page=: *page is 1 when absent.  CORE_EINPUT (the response
- * already holds a 400 with a clear message) for anything but 1 to
- * PAGES_MAX_PAGE.  The caller returns CORE_OK on CORE_EINPUT: the error
- * is rendered.
+ * Reads ?page=: *page is 1 when absent.  CORE_EFAIL (core_req_fail(): a
+ * 400 with a clear message) for anything but 1 to PAGES_MAX_PAGE; the
+ * caller returns it.
  */
 enum core_err pages_page_param(struct core_req *, long *page);
 
@@ -121,10 +120,11 @@ json_t *pages_pagination(const char *base, const char *path_query, long page,
     long long total);
 
 /*
- * Sends a 404 with msg when page is beyond the last page of a list of
- * total items (page 1 of an empty list is fine).  Returns 1 when sent.
+ * CORE_EFAIL (core_req_fail(): a 404 saying so) when page is beyond the
+ * last page of a list of total items (page 1 of an empty list is fine),
+ * CORE_OK otherwise.
  */
-int pages_beyond_last(struct core_req *, long page, long long total);
+enum core_err pages_beyond_last(struct core_req *, long page, long long total);
 
 /* ------------------------------------------------------------------ */
 /* links.c: canonical paths and small helpers                          */
