@@ -189,8 +189,8 @@ void acc_pre_token(struct core_req *, char tok[ACC_TOKEN_LEN + 1]);
 
 /*
  * The checks of every state-changing POST, in order: Origin/Referer
- * (403), the form (413/400).  On failure the error response is already
- * set and the handler returns CORE_OK.  *form is borrowed.
+ * (403), the form (413/400).  On failure CORE_EFAIL (core_req_fail()),
+ * which the handler returns.  *form is borrowed.
  */
 enum core_err acc_post_begin(struct core_req *,
     const struct core_params **form);

@@ -60,10 +60,8 @@ form_page(struct core_req *req, enum acc_view v, int status, const char *email,
 	enum core_err er;
 	json_t *m;
 
-	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML) {
-		core_resp_error(req, status, error);
-		return CORE_OK;
-	}
+	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML)
+		return core_req_fail(req, status, error);
 	acc_pre_token(req, tok);
 	acc_token_parse(tok, raw);
 	acc_csrf_derive(raw, csrf);
@@ -134,7 +132,7 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	*er = CORE_OK;
 	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return -1;
-	if (acc_post_begin(req, &form) != CORE_OK)
+	if ((*er = acc_post_begin(req, &form)) != CORE_OK)
 		return -1;
 	email = field(form, "email");
 	*next = field(form, "next");
@@ -311,14 +309,12 @@ acc_signout_post(struct core_req *req)
 
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (acc_post_begin(req, &form) != CORE_OK)
-		return CORE_OK;
+	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+		return er;
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
-	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf"))) {
-		core_resp_error(req, 403, MSG_CSRF);
-		return CORE_OK;
-	}
+	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf")))
+		return core_req_fail(req, 403, MSG_CSRF);
 	if ((er = acc_session_end(req, &s)) != CORE_OK)
 		return er;
 	core_resp_redirect(req, 303, "/");

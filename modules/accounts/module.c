@@ -97,4 +97,5 @@ const struct core_module weft_module = {
 	.init = init,
 	.fini = fini,
 	.html_error = acc_html_error,
+	.hints = core_site_hints,
 };
