@@ -154,7 +154,8 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	}
 	if (acc_email_key(ebuf, kbuf, ksz) != 0) {
 		*er = form_page(req, v, 400, email, *next,
-		    "an email address has at most 254 characters");
+		    "That email address is too long: use one of at most 254 "
+		    "characters.");
 		return -1;
 	}
 	if (acc_password_check(*pw, &why) != 0) {

@@ -95,7 +95,7 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	size_t n, i, local;
 	int rc = -1;
 
-	*why = "enter your email address";
+	*why = "Enter your email address.";
 	if (in == NULL || outsz == 0)
 		return -1;
 	out[0] = '\0';
@@ -106,10 +106,10 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	n = (size_t)(e - s);
 	if (n == 0)
 		return -1;
-	*why = "an email address has at most 254 characters";
+	*why = "That email address is too long: use one of at most 254 characters.";
 	if (n > ACC_EMAIL_MAX || n + 1 > outsz)
 		return -1;
-	*why = "the email address is not valid UTF-8";
+	*why = "That email address has characters we cannot read: type it again.";
 	if (!core_utf8_valid(s, n))
 		return -1;
 	/*
@@ -123,11 +123,11 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	s = nf;
 	n = strlen(nf);
 	e = s + n;
-	*why = "an email address has at most 254 characters";
+	*why = "That email address is too long: use one of at most 254 characters.";
 	if (n == 0 || n > ACC_EMAIL_MAX || n + 1 > outsz)
 		goto out;
-	*why = "an email address has exactly one @ with a name before it "
-	       "and a domain after it, and no spaces";
+	*why = "Check the email address: it needs one @ with a name "
+	       "before it and a domain after it, and no spaces.";
 	if ((at = memchr(s, '@', n)) == NULL ||
 	    memchr(at + 1, '@', (size_t)(e - at - 1)) != NULL)
 		goto out;
@@ -143,7 +143,8 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 		if (!is_atext((unsigned char)s[i]))
 			goto out;
 	}
-	*why = "the part after @ must be a domain such as example.org";
+	*why = "Check the part after @: it should be a domain such as "
+	       "example.org.";
 	if (!domain_ok(at + 1, (size_t)(e - at - 1)))
 		goto out;
 	memcpy(out, s, n);
@@ -245,11 +246,12 @@ acc_password_check(const char *pw, const char **why)
 	size_t n = pw != NULL ? strlen(pw) : 0;
 
 	if (n < ACC_PASSWORD_MIN) {
-		*why = "a password has at least 10 characters";
+		*why = "Choose a longer password: at least 10 characters.";
 		return -1;
 	}
 	if (n > ACC_PASSWORD_MAX) {
-		*why = "a password has at most 1,024 bytes";
+		*why = "Choose a shorter password: at most 1,024 bytes (about "
+		       "1,000 letters).";
 		return -1;
 	}
 	*why = NULL;

@@ -1152,25 +1152,14 @@ home(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *counts = json_object_get(m, "counts");
 	struct pages_head hd;
-	json_t *site, *ld;
-	char *tmpl;
 
-	tmpl = core_xasprintf("%s/search?q={search_term_string}", p->base);
-	site = json_pack("{s:s,s:s,s:o,s:s,s:{s:s,s:{s:s,s:s},s:s}}", "@type",
-	    "WebSite", "name", "weft", "url", pages_json_abs(p->base, "/"),
-	    "description", "arXiv papers, their researchers and institutions.",
-	    "potentialAction", "@type", "SearchAction", "target", "@type",
-	    "EntryPoint", "urlTemplate", tmpl, "query-input",
-	    "required name=search_term_string");
-	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
-	    "@graph", site);
+	/* The WebSite and Organization JSON-LD: on every page (layout.c). */
 	memset(&hd, 0, sizeof(hd));
 	hd.title = NULL;
 	hd.description = "weft ties arXiv papers to the researchers who wrote "
 			 "them and the institutions they work at: browse by "
 			 "person, field and place, in HTML, markdown or JSON.";
 	hd.canonical = pages_str(m, "url");
-	hd.jsonld = ld;
 	hd.main_class = "wrap home";
 	pages_layout_open(h, p, &hd);
 
@@ -1205,8 +1194,6 @@ home(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 
 	pages_layout_close(h, p);
-	json_decref(ld);
-	free(tmpl);
 }
 
 /* ---------------------------------------------------------------- docs, choices, errors */
