@@ -40,7 +40,8 @@ libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
 libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
 python3-feedparser jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
-liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
+liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev clang-format \
+shellcheck"
 
 deps() {
 	local missing=
@@ -112,14 +113,32 @@ redis_down() {
 	    true
 }
 
+# One system user per pool (weft-pages, weft-accounts, weft-feeds), as
+# make install creates them: weftd, started as root, opens its socket and
+# becomes that user.  Without root, the pools run as whoever runs this.
+pool_users() {
+	local m
+	[ "$(id -u)" = 0 ] || return 0
+	for m in $modules; do
+		id "weft-$m" >/dev/null 2>&1 ||
+		    useradd --system --user-group --no-create-home \
+		    --home-dir /nonexistent --shell /usr/sbin/nologin "weft-$m"
+	done
+}
+
+# Each pool connects as its own database role (sql/schema/0017_roles.sql;
+# the cluster trusts local connections, so any role name is accepted).
+# The sockets are 0660: when root, owned by the pool's user and the group
+# of nginx's workers (www-data); otherwise nginx runs as this user too.
 write_conf() {
+	local m
 	cat >"$var/weft.conf" <<-CONF
 	# Written by conf/local.sh; edit conf/weft.conf for the documentation.
 	base_url = http://127.0.0.1:$port
 	db = host=$var/pg/run dbname=weft user=weft
 	redis = $var/redis/redis.sock
 	socket_dir = $var/run
-	socket_mode = 0666
+	socket_mode = 0660
 	modules_dir = $root/$build
 	workers = 2
 	log_level = info
@@ -129,6 +148,12 @@ write_conf() {
 	data_dir = $root/sql/data
 	vectors_dir = $var/vectors
 	CONF
+	for m in $modules; do
+		echo "db.$m = host=$var/pg/run dbname=weft user=weft-$m"
+		[ "$(id -u)" = 0 ] && echo "user.$m = weft-$m"
+	done >>"$var/weft.conf"
+	[ "$(id -u)" = 0 ] && echo "socket_group = www-data" >>"$var/weft.conf"
+	return 0
 }
 
 # Loads the bundled dataset when it (or the loader) changed.  The loader
@@ -181,7 +206,8 @@ weftd_stop() {
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1
 		done
-		rm -f "$var/run/weftd-$m.pid"
+		# weftd, no longer root, cannot remove its socket itself.
+		rm -f "$var/run/weftd-$m.pid" "$var/run/$m.sock"
 	done
 }
 
@@ -192,6 +218,7 @@ weftd_up() {
 	weftd_stop
 	for m in $modules; do
 		[ -f "$root/$build/$m.so" ] || continue
+		rm -f "$var/run/$m.sock" # so that the wait below sees the new one
 		WEFT_CONF=$var/weft.conf setsid "$root/$build/weftd" \
 		    -c "$var/weft.conf" -m "$m" \
 		    >>"$var/log/$m.log" 2>&1 </dev/null &
@@ -243,6 +270,7 @@ up)
 	make -C "$root" -s BUILD="$build" $san all
 	pg_up
 	redis_up
+	pool_users
 	write_conf
 	load_data
 	vectors_up
