@@ -172,7 +172,9 @@ fuzz:
 # make install [PREFIX=/usr/local] [DESTDIR=]: binaries, plugins, static
 # files, content, migrations and the bundled data, nginx sources, an
 # example config (never overwritten) and the systemd units.  As root with
-# no DESTDIR it also creates the unprivileged system user "weft".
+# no DESTDIR it also creates the unprivileged system users: "weft" (the
+# harvester, owner of the tables) and one per pool (weft-pages,
+# weft-accounts, weft-feeds: weftd switches to them).
 PREFIX  ?= /usr/local
 SHARE   := $(DESTDIR)$(PREFIX)/share/weft
 UNITDIR ?= /etc/systemd/system
@@ -201,7 +203,11 @@ install: all
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
 	    id weft >/dev/null 2>&1 || useradd --system --home-dir \
 	        /var/lib/weft --shell /usr/sbin/nologin weft; \
-	    getent group www-data >/dev/null && usermod -aG www-data weft; \
+	    for u in weft-pages weft-accounts weft-feeds; do \
+	        id $$u >/dev/null 2>&1 || useradd --system --user-group \
+	            --no-create-home --home-dir /nonexistent \
+	            --shell /usr/sbin/nologin $$u; \
+	    done; \
 	    command -v systemctl >/dev/null && systemctl daemon-reload || true; \
 	fi
 

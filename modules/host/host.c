@@ -63,8 +63,8 @@ load_module(struct host *hs, const char *modname, const char *moddir)
 	hs->mod = dlsym(hs->dl, "weft_module");
 	if (hs->mod == NULL || hs->mod->name == NULL ||
 	    strcmp(hs->mod->name, modname) != 0 || hs->mod->routes == NULL) {
-		core_log(CORE_LOG_ERROR, "start",
-		    "%s: no weft_module descriptor named %s", path, modname);
+		core_log(CORE_LOG_ERROR, "start", "%s: no weft_module "
+		    "descriptor named %s", path, modname);
 		return CORE_ESYS;
 	}
 	return CORE_OK;
@@ -110,14 +110,13 @@ open_socket(struct host *hs, const char *listen, const struct pool_id *pw)
 			    listen, strerror(errno));
 			return CORE_ESYS;
 		}
-		group = core_conf_get(hs->conf, "socket_group", NULL);
-		if (group != NULL && *group != '\0') {
+		if ((group = core_conf_get(hs->conf, "socket_group", NULL)) !=
+		    NULL && *group != '\0') {
 			if ((gr = getgrnam(group)) == NULL ||
 			    chown(listen, (uid_t)-1, gr->gr_gid) != 0) {
-				core_log(CORE_LOG_ERROR, "start",
-				    "cannot give %s to group %s (is the "
-				    "service user in it?)",
-				    listen, group);
+				core_log(CORE_LOG_ERROR, "start", "cannot give "
+				    "%s to group %s (is the service user in "
+				    "it?)", listen, group);
 				return CORE_ESYS;
 			}
 		}
@@ -185,13 +184,14 @@ pool_user(struct host *hs, struct pool_id *id, struct pool_id **pwp)
 /*
  * Becomes pw for good: supplementary groups, group, then user (in that
  * order: setuid first would leave no right to change the groups).  The
- * socket's group (socket_group) is not among ours, so a pool cannot
- * connect to another pool's socket.
+ * supplementary groups are the user's in /etc/group (redis, for its
+ * socket); the sockets' group (socket_group, www-data) must not be one
+ * of them, or a pool could connect to another pool's socket.
  */
 static enum core_err
 become(const struct pool_id *pw)
 {
-	if (setgroups(1, &pw->gid) != 0 || setgid(pw->gid) != 0 ||
+	if (initgroups(pw->name, pw->gid) != 0 || setgid(pw->gid) != 0 ||
 	    setuid(pw->uid) != 0) {
 		core_log(CORE_LOG_ERROR, "start", "cannot become %s: %s",
 		    pw->name, strerror(errno));
@@ -214,11 +214,12 @@ become(const struct pool_id *pw)
 	return CORE_OK;
 }
 
+
 static void
 apply_conf(struct host *hs, long nworkers)
 {
-	core_log_setlevel(
-	    parse_level(core_conf_get(hs->conf, "log_level", "info")));
+	core_log_setlevel(parse_level(core_conf_get(hs->conf, "log_level",
+	    "info")));
 	if (nworkers < 0)
 		nworkers = core_conf_int(hs->conf, "workers", 2);
 	if (nworkers < 1)
@@ -259,7 +260,7 @@ host_conninfo(struct host *hs)
 
 static const struct core_stmt version_stmt[] = {
 	{ "SCHEMA_VERSION",
-	    "SELECT coalesce(max(version), 0) FROM schema_migrations" },
+	  "SELECT coalesce(max(version), 0) FROM schema_migrations" },
 };
 
 static enum core_err
@@ -273,27 +274,24 @@ check_schema(struct host *hs)
 	er = core_db_open(host_conninfo(hs), version_stmt, 1, &db);
 	if (er != CORE_OK && PQstatus(core_db_conn(db)) != CONNECTION_OK) {
 		/* Down: start anyway, answer 503 until it is back. */
-		core_log(CORE_LOG_WARN, "start",
-		    "database unreachable; starting without checking the "
-		    "schema version");
+		core_log(CORE_LOG_WARN, "start", "database unreachable; "
+		    "starting without checking the schema version");
 		er = CORE_OK;
 		goto out;
 	}
 	if (er == CORE_OK)
 		er = core_db_exec(db, 0, NULL, 0, &res);
 	if (er != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "start",
-		    "the database has no migrations; run weft-harvest migrate");
+		core_log(CORE_LOG_ERROR, "start", "the database has no "
+		    "migrations; run weft-harvest migrate");
 		goto out;
 	}
 	have = strtol(PQgetvalue(res, 0, 0), NULL, 10);
 	if (have != WEFT_SCHEMA_VERSION) {
-		core_log(CORE_LOG_ERROR, "start",
-		    "the database schema is version %ld, this build needs %d: "
-		    "%s",
-		    have, WEFT_SCHEMA_VERSION,
-		    have < WEFT_SCHEMA_VERSION ? "run weft-harvest migrate"
-					       : "deploy the newer build");
+		core_log(CORE_LOG_ERROR, "start", "the database schema is "
+		    "version %ld, this build needs %d: %s", have,
+		    WEFT_SCHEMA_VERSION, have < WEFT_SCHEMA_VERSION ?
+		    "run weft-harvest migrate" : "deploy the newer build");
 		er = CORE_EINPUT;
 	}
 out:
@@ -405,21 +403,22 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	ctx->metrics = hs->metrics;
 	ctx->cache_ttl = core_conf_int(hs->conf, "cache_ttl", 300);
 	core_metrics_count(ctx->metrics, CORE_METRIC_WORKER_START);
-	ctx->base_url =
-	    core_conf_get(hs->conf, "base_url", "http://127.0.0.1:8080");
-	ctx->session_cookie =
-	    core_conf_get(hs->conf, "session_cookie", "weft_session");
+	ctx->base_url = core_conf_get(hs->conf, "base_url",
+	    "http://127.0.0.1:8080");
+	ctx->session_cookie = core_conf_get(hs->conf, "session_cookie",
+	    "weft_session");
 	if ((redis = core_conf_get(hs->conf, "redis", NULL)) != NULL &&
 	    *redis != '\0')
 		ctx->redis = core_redis_open(redis);
 	if (hs->mod->nstmts == 0)
 		return CORE_OK;
 	conninfo = host_conninfo(hs);
-	er = core_db_open(conninfo, hs->mod->stmts, hs->mod->nstmts, &ctx->db);
-	if (er != CORE_OK && PQstatus(core_db_conn(ctx->db)) == CONNECTION_OK) {
-		core_log(CORE_LOG_ERROR, "start",
-		    "the database schema does not match this build (run "
-		    "weft-harvest migrate)");
+	er = core_db_open(conninfo, hs->mod->stmts, hs->mod->nstmts,
+	    &ctx->db);
+	if (er != CORE_OK &&
+	    PQstatus(core_db_conn(ctx->db)) == CONNECTION_OK) {
+		core_log(CORE_LOG_ERROR, "start", "the database schema does "
+		    "not match this build (run weft-harvest migrate)");
 		return er;
 	}
 	return CORE_OK;
