@@ -8,8 +8,10 @@
 
 #include "core.h"
 
+/* clang-format off */
 #define A(k, v) { CORE_ATTR_##k, (v) }
 #define END { CORE_ATTR__MAX, NULL }
+/* clang-format on */
 
 static void
 open_class(struct core_html *h, enum core_tag t, const char *cls)
@@ -102,6 +104,7 @@ footer_list(struct core_html *h, const char *label, const char *const *items)
 void
 core_site_footer(struct core_html *h)
 {
+	/* clang-format off */
 	static const char *const explore[] = {
 		"Search", "/search",
 		"Researchers", "/researchers",
@@ -128,6 +131,7 @@ core_site_footer(struct core_html *h)
 		"Sitemap", "/sitemap.xml",
 		NULL, NULL,
 	};
+	/* clang-format on */
 
 	open_class(h, CORE_TAG_FOOTER, "site-footer");
 	open_class(h, CORE_TAG_DIV, "wrap footer-grid");
