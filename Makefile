@@ -231,10 +231,16 @@ status:
 format:
 	clang-format -i modules/*/*.c modules/*/*.h tests/unit/*.c
 
+# What needs no build: the C sources as `make format` leaves them, the
+# rules of tests/static/t_source_rules.sh, shellcheck on every script
+# (tests/static/t_*.sh; `make test` runs them too).
+lint:
+	prove -f --exec '' tests/static/t_*.sh
+
 clean:
 	rm -rf build build-san build-fuzz
 
 .PHONY: all weftd plugins harvest unit-bins check test integration \
         install uninstall \
-        fuzz fuzz-bins run stop status format clean
+        fuzz fuzz-bins run stop status format lint clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
