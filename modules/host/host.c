@@ -31,13 +31,6 @@ parse_level(const char *s)
 	return CORE_LOG_INFO;
 }
 
-/* The user a pool runs as (see pool_user()). */
-struct pool_id {
-	uid_t uid;
-	gid_t gid;
-	char name[64];
-};
-
 static enum core_err
 load_module(struct host *hs, const char *modname, const char *moddir)
 {
@@ -69,6 +62,13 @@ load_module(struct host *hs, const char *modname, const char *moddir)
 	}
 	return CORE_OK;
 }
+
+/* The user a pool runs as (see pool_user()). */
+struct pool_id {
+	uid_t uid;
+	gid_t gid;
+	char name[64];
+};
 
 static enum core_err
 open_socket(struct host *hs, const char *listen, const struct pool_id *pw)
