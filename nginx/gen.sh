@@ -11,7 +11,8 @@
 # Environment: WEFT_NGINX_CACHE (on|off, default on), WEFT_NGINX_CACHE_MAX
 # (1g), WEFT_SOCKET_DIR (/run/weft), WEFT_UPSTREAMS_<MODULE>
 # (space-separated "host:port" list of worker hosts; default: the unix
-# socket, twice), WEFT_ACCESS_LOG=off (local only).
+# socket, twice), WEFT_ACCESS_LOG=off (local only), WEFT_SESSION_COOKIE
+# (weft_session: the session_cookie of weft.conf, which must match).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:?usage: gen.sh local VAR PORT | production OUTDIR NAME ROOT [CERT KEY]}
@@ -37,14 +38,35 @@ servers() {
 # Inlines a template (for multi-line substitutions sed cannot take).
 inline() {
 	awk -v key="$1" -v file="$2" '
-	    index($0, key) { while ((getline l < file) > 0) print l; next }
+	    index($0, key) {
+		ind = substr($0, 1, match($0, /[^ \t]/) - 1)
+		while ((getline l < file) > 0) print ind l
+		close(file); next
+	    }
 	    { print }'
 }
 
+# The session cookie's name goes into a regular expression and an SSI
+# variable: letters, digits and '_' only.
+cookie=${WEFT_SESSION_COOKIE:-weft_session}
+case "$cookie" in
+*[!A-Za-z0-9_]* | "")
+	echo "gen.sh: WEFT_SESSION_COOKIE must be [A-Za-z0-9_]+" >&2
+	exit 2
+	;;
+esac
+
 # upstreams + locations into $1, sockets in $2, static root $3; the
-# nginx cache (WEFT_NGINX_CACHE=on|off) in cache dir $7, validity $8.
+# nginx cache (WEFT_NGINX_CACHE=on|off) in cache dir $7, validity $8;
+# the error log $9.
 common() {
 	out=$1 sockdir=$2 root=$3 rate=$4 burst=$5 hsts=$6 cdir=$7 cvalid=$8
+	elog=$9
+	sed -e "s|@HSTS@|$hsts|g" -e "/^#/d" -e "/^$/d" "$here/headers.conf.in" \
+	    >"$out/.security"
+	{ cat "$out/.security"
+	  echo 'add_header Cache-Control $weft_cache_control always;'
+	} >"$out/.headers"
 	if [ "${WEFT_NGINX_CACHE:-on}" = on ]; then
 		sed -e "s|@CACHE_DIR@|$cdir|" -e "s|@CACHE_MAX@|${WEFT_NGINX_CACHE_MAX:-1g}|" \
 		    "$here/cache-zone.conf.in" >"$out/.zone"
@@ -58,14 +80,15 @@ common() {
 	sed -e "s|@PAGES_SERVERS@|$(servers pages "$sockdir/pages.sock")|" \
 	    -e "s|@ACCOUNTS_SERVERS@|$(servers accounts "$sockdir/accounts.sock")|" \
 	    -e "s|@FEEDS_SERVERS@|$(servers feeds "$sockdir/feeds.sock")|" \
-	    -e "s|@SIGNIN_RATE@|$rate|" \
+	    -e "s|@SIGNIN_RATE@|$rate|" -e "s|@SESSION_COOKIE@|$cookie|g" \
 	    "$here/upstreams.conf.in" | inline @CACHE_ZONE@ "$out/.zone" \
 	    >"$out/upstreams.conf"
 	sed -e "s|@ROOT@|$root|g" -e "s|@SIGNIN_BURST@|$burst|g" \
-	    -e "s|@HSTS@|$hsts|g" \
-	    "$here/locations.conf.in" | inline @CACHE@ "$out/.cache" \
-	    >"$out/locations.conf"
-	rm -f "$out/.zone" "$out/.cache"
+	    -e "s|@ERROR_LOG@|$elog|g" \
+	    "$here/locations.conf.in" | inline @CACHE@ "$out/.cache" |
+	    inline @HEADERS@ "$out/.headers" |
+	    inline @SECURITY_HEADERS@ "$out/.security" >"$out/locations.conf"
+	rm -f "$out/.zone" "$out/.cache" "$out/.headers" "$out/.security"
 }
 
 case "$kind" in
@@ -81,7 +104,7 @@ local)
 	# Loose per-address limits here: the tests exercise the
 	# application's own limits from one address.
 	common "$var/nginx" "$var/run" "$root" 600r/m 200 "" \
-	    "$var/nginx/cache" 10s
+	    "$var/nginx/cache" 10s "$var/log/nginx-error.log"
 	sed -e "s|@VAR@|$var|g" -e "s|@USER@|$user|g" \
 	    -e "s|@ACCESS_LOG@|$access|g" -e "s|@LISTEN@|127.0.0.1:$port|g" \
 	    "$here/local.conf.in" >"$var/nginx/nginx.conf"
@@ -95,7 +118,7 @@ production)
 	mkdir -p "$out"
 	common "$out" "${WEFT_SOCKET_DIR:-/run/weft}" "$root" 20r/m 10 \
 	    'add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;' \
-	    /var/cache/nginx/weft 30s
+	    /var/cache/nginx/weft 30s /var/log/nginx/weft-error.log
 	sed -e "s|@SERVER_NAME@|$name|g" -e "s|@TLS_CERT@|$cert|g" \
 	    -e "s|@TLS_KEY@|$key|g" -e "s|@CONFDIR@|$out|g" \
 	    "$here/production.conf.in" >"$out/weft.conf"

@@ -52,7 +52,7 @@ acc_session_load(struct core_req *req, struct acc_session *s)
 	enum core_err er;
 
 	memset(s, 0, sizeof(*s));
-	if ((tok = core_req_cookie(req, cookie_name(req))) == NULL)
+	if ((tok = core_req_session(req)) == NULL)
 		return CORE_OK;
 	s->had_cookie = 1;
 	/* A malformed token cannot name a session: no query for it. */

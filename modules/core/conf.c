@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -156,4 +157,31 @@ core_conf_free(struct core_conf *c)
 	core_params_free(&c->kv);
 	free(c->envbuf);
 	free(c);
+}
+
+const char *
+core_conf_path(const char *path, int optional)
+{
+	if (path != NULL)
+		return path;
+	if ((path = getenv("WEFT_CONF")) != NULL)
+		return path;
+	/*
+	 * A command run from a checkout or by a unit with WEFT_<KEY> in its
+	 * environment needs no file; a server is told which one it reads.
+	 */
+	if (optional && access(CORE_CONF_DEFAULT, F_OK) != 0)
+		return "/dev/null";
+	return CORE_CONF_DEFAULT;
+}
+
+enum core_err
+core_conf_start(const char *path, struct core_conf **cp)
+{
+	enum core_err er;
+
+	if ((er = core_conf_load(core_conf_path(path, 1), cp)) != CORE_OK)
+		return er;
+	core_log_conf(*cp);
+	return CORE_OK;
 }

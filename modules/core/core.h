@@ -168,11 +168,18 @@ struct core_params {
 enum core_err core_query_parse(const char *s, size_t n,
     struct core_params *p);
 /*
- * Parses a Cookie request header ("a=1; b=2") into *p.  Values are not
- * percent-decoded (RFC 6265); surrounding double quotes are removed.
- * Malformed pairs are skipped, never an error.
+ * Parses a Cookie request header ("a=1; b=2", pairs split on ';' and
+ * ',' as nginx splits them) into *p.  Values are not percent-decoded
+ * (RFC 6265); surrounding double quotes are removed.  Malformed pairs
+ * are skipped, never an error.
  */
 void core_cookie_parse(const char *header, struct core_params *p);
+/*
+ * 1 if the Cookie header holds a pair named name in any ASCII case,
+ * whatever its value (even malformed): the one rule, shared with nginx's
+ * $weft_signed_in, for "this request is signed in".
+ */
+int core_cookie_has(const char *header, const char *name);
 /* The first value for key, or NULL; borrowed from p. */
 const char *core_params_get(const struct core_params *p, const char *key);
 void core_params_free(struct core_params *p);
@@ -360,14 +367,13 @@ void core_html_md(struct core_html *, const char *md);
  */
 void core_html_jsonld(struct core_html *, const json_t *);
 /*
- * nginx SSI: "<!--# if expr="$cookie_NAME" --><!--# include
+ * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
- * markup and core_html_ssi_endif().  cookie must be [A-Za-z0-9_] (nginx
- * would end $cookie_a-b at the '-') and path [A-Za-z0-9_/.-] only
- * (sticky error otherwise).
+ * markup and core_html_ssi_endif().  $weft_signed_in is nginx's side of
+ * core_req_signed_in() (nginx/upstreams.conf.in).  path must be
+ * [A-Za-z0-9_/.-] only (sticky error otherwise).
  */
-void core_html_ssi_if_cookie(struct core_html *, const char *cookie,
-    const char *virtual_path);
+void core_html_ssi_if_signed_in(struct core_html *, const char *virtual_path);
 void core_html_ssi_endif(struct core_html *);
 /* Closes everything still open; returns the sticky error. */
 enum core_err core_html_close(struct core_html *);
@@ -464,6 +470,23 @@ const char *core_conf_get(const struct core_conf *, const char *key,
 long core_conf_int(const struct core_conf *, const char *key, long def);
 void core_conf_free(struct core_conf *);
 
+/* The file a program reads when told nothing else. */
+#define CORE_CONF_DEFAULT "conf/weft.conf"
+/*
+ * The configuration file of a program: path (its -c) when not NULL, else
+ * $WEFT_CONF when set, else CORE_CONF_DEFAULT.  When optional and that
+ * default does not exist, "/dev/null": the WEFT_<KEY> variables are then
+ * all the configuration there is.  Borrowed (path, the environment or a
+ * literal).
+ */
+const char *core_conf_path(const char *path, int optional);
+/*
+ * What the command-line programs do first: loads core_conf_path(path, 1)
+ * and applies its log_level (core_log_conf()).  Same errors and
+ * ownership as core_conf_load().
+ */
+enum core_err core_conf_start(const char *path, struct core_conf **cp);
+
 /* ------------------------------------------------------------------ */
 /* Logging: one JSON object per line on stderr                         */
 /* ------------------------------------------------------------------ */
@@ -482,6 +505,11 @@ void core_log_setlevel(enum core_loglevel level);
 void core_log_setname(const char *name);
 /* Sets the request id written with every line until reset with NULL. */
 void core_log_setreqid(const char *reqid);
+/*
+ * Sets the level from the key log_level of c: "debug", "info", "warn" or
+ * "error"; anything else (and no key) is "info".
+ */
+void core_log_conf(const struct core_conf *c);
 /*
  * Writes {"ts":…,"level":…,"module":…,"pid":…,"event":event,"msg":…}.
  * Control characters in msg are escaped by jansson; never pass
@@ -599,6 +627,18 @@ const char *core_req_rest(const struct core_req *);
 const char *core_req_param(const struct core_req *, const char *key);
 /* A cookie value, or NULL. */
 const char *core_req_cookie(const struct core_req *, const char *name);
+/*
+ * 1 if the request carries the session cookie (core_cookie_has() on all
+ * its Cookie headers): such a request is answered as signed in, never
+ * with a response a shared cache may store, whether or not the session
+ * is valid.  nginx decides the same way ($weft_signed_in).
+ */
+int core_req_signed_in(const struct core_req *);
+/*
+ * The session cookie's value (the first pair whose name is the session
+ * cookie's in any ASCII case), or NULL.
+ */
+const char *core_req_session(const struct core_req *);
 /* A FastCGI parameter ("HTTP_ORIGIN", "REMOTE_ADDR"), or NULL. */
 const char *core_req_env(const struct core_req *, const char *name);
 /*
@@ -751,5 +791,108 @@ struct core_module {
  * FCGX_Request * (void here so that this header needs no fcgiapp.h).
  */
 void core_serve(struct core_ctx *, void *fcgi);
+
+/* ------------------------------------------------------------------ */
+/* Command lines: a table of subcommands, one options parser (cli.c)   */
+/* ------------------------------------------------------------------ */
+
+/* Exit status of the command-line programs (weft-harvest, weft-vectors). */
+enum core_exit {
+	CORE_EXIT_OK = 0,
+	CORE_EXIT_FAIL = 1,
+	CORE_EXIT_USAGE = 2,
+	CORE_EXIT__MAX
+};
+
+/* What an option's value is, and what it sets in the command's struct. */
+enum core_opt_type {
+	CORE_OPT_FLAG,	/* no value; sets an int to 1 */
+	CORE_OPT_STR,	/* any string; sets a const char * (borrowed argv) */
+	CORE_OPT_COUNT, /* decimal digits, 0 or more; sets a size_t */
+	CORE_OPT_POS,	/* decimal digits, above 0; sets a size_t */
+	CORE_OPT__MAX
+};
+
+/*
+ * One option of a command: "--name VALUE" or "--name=VALUE" (a flag is
+ * just "--name").  off is offsetof() its field in the command's struct.
+ * choices (STR only): the values allowed, NULL-terminated, or NULL for
+ * any.  arg names the value in the usage ("N"); help is one line.
+ */
+struct core_opt {
+	const char *name;
+	enum core_opt_type type;
+	size_t off;
+	const char *arg;
+	const char *const *choices;
+	const char *help;
+};
+
+/*
+ * One subcommand.  name is one word or two ("arxiv oai": a group of
+ * commands sharing the first word).  The options (a table ending with a
+ * NULL name, or NULL) fill a struct of args_size bytes that starts as a
+ * copy of args_init (zeros when NULL); the operands (other words, in
+ * order) number from min_args to max_args (-1: any).  run gets the
+ * loaded configuration, that struct and the operands, and returns a
+ * core_exit; for CORE_EXIT_USAGE (run printed why) the command's usage
+ * follows on stderr.
+ */
+struct core_cmd {
+	const char *name;
+	const struct core_opt *opts;
+	size_t args_size;
+	const void *args_init;
+	const char *operands; /* their synopsis: "[FILE...]", or NULL */
+	int min_args, max_args;
+	const char *summary; /* for the list of commands; may hold '\n' */
+	const char *help;    /* paragraphs for COMMAND --help, or NULL */
+	int (*run)(const struct core_conf *, void *args, int argc, char **argv);
+};
+
+/* A program: its name, its commands (NULL-terminated), closing text. */
+struct core_cli {
+	const char *prog;
+	const struct core_cmd *const *cmds;
+	const char *footer; /* after the options of the main usage, or NULL */
+};
+
+/*
+ * A parsed command line.  Every program takes "-c FILE" / "--config
+ * FILE" and "-h" / "--help" before or after the command; a command's
+ * options come after its name; "--" ends the options.
+ */
+struct core_cli_args {
+	const struct core_cmd *cmd; /* NULL: none (or not all of it) named */
+	const char *group;	    /* "arxiv" alone: the group named */
+	const char *conf;	    /* -c FILE, or NULL */
+	int help;		    /* -h seen (parsing stopped there) */
+	void *args;		    /* cmd's struct (owned) */
+	int argc;		    /* the operands */
+	char **argv;		    /* owned array of borrowed strings */
+};
+
+/*
+ * Parses argv[1..argc).  CORE_OK, or CORE_EINPUT with err set to one
+ * line ("weft-harvest: missing value for --data"); either way *a holds
+ * what was found (cmd and group say which usage fits) and is freed with
+ * core_cli_args_free().
+ */
+enum core_err core_cli_parse(const struct core_cli *, int argc, char **argv,
+    struct core_cli_args *a, struct core_buf *err);
+void core_cli_args_free(struct core_cli_args *);
+/*
+ * Appends the usage generated from the table: of cmd when not NULL, else
+ * of the commands of group when not NULL, else the program's.
+ */
+void core_cli_usage(const struct core_cli *, const struct core_cmd *cmd,
+    const char *group, struct core_buf *out);
+/*
+ * The whole of a program's main(): parses, answers --help (stdout, 0)
+ * and usage errors (stderr, 2), loads the configuration with
+ * core_conf_start() (1 when it fails), runs the command and returns its
+ * exit status.
+ */
+int core_cli_main(const struct core_cli *, int argc, char **argv);
 
 #endif /* CORE_H */

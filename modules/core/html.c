@@ -536,25 +536,21 @@ only(const char *s, const char *set)
 #define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 /*
- * The cookie name becomes part of an nginx variable name, which ends at
- * the first character outside [A-Za-z0-9_]: "$cookie_a-b" would test
- * "$cookie_a" followed by the literal "-b", which is never empty, so
- * signed-out visitors would get the signed-in include.  Cookie names are
- * therefore held to that set, stricter than the path.
+ * The variable is set by nginx (upstreams.conf.in) with the rule of
+ * core_cookie_has(), so nginx, its cache key and the workers agree on
+ * who is signed in.
  */
 void
-core_html_ssi_if_cookie(struct core_html *h, const char *cookie,
-    const char *virtual_path)
+core_html_ssi_if_signed_in(struct core_html *h, const char *virtual_path)
 {
 	if (h->err != CORE_OK)
 		return;
-	if (!only(cookie, ALNUM "_") || !only(virtual_path, ALNUM "_/.-")) {
+	if (!only(virtual_path, ALNUM "_/.-")) {
 		fail(h, CORE_EINPUT);
 		return;
 	}
-	raws(h, "<!--# if expr=\"$cookie_");
-	raws(h, cookie);
-	raws(h, "\" --><!--# include virtual=\"");
+	raws(h, "<!--# if expr=\"$weft_signed_in\" --><!--# include "
+		"virtual=\"");
 	raws(h, virtual_path);
 	raws(h, "\" --><!--# else -->");
 }

@@ -27,6 +27,20 @@ core_log_setlevel(enum core_loglevel level)
 }
 
 void
+core_log_conf(const struct core_conf *c)
+{
+	const char *name = core_conf_get(c, "log_level", "info");
+	int i;
+
+	for (i = 0; i < CORE_LOG__MAX; i++)
+		if (strcmp(name, levels[i]) == 0) {
+			minlevel = (enum core_loglevel)i;
+			return;
+		}
+	minlevel = CORE_LOG_INFO;
+}
+
+void
 core_log_setname(const char *name)
 {
 	logname = name;

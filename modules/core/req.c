@@ -41,6 +41,8 @@ struct core_req {
 	const char *rest;	/* matched by a '*' route */
 	struct core_params q;
 	struct core_params cookies;
+	char *cookie_hdr;	/* every Cookie header, joined by "; " */
+	int signed_in;		/* core_req_signed_in() */
 	struct core_params form;
 	int form_parsed;
 	char *in;		/* request body */
@@ -104,6 +106,49 @@ const char *
 core_req_cookie(const struct core_req *r, const char *name)
 {
 	return core_params_get(&r->cookies, name);
+}
+
+int
+core_req_signed_in(const struct core_req *r)
+{
+	return r->signed_in;
+}
+
+const char *
+core_req_session(const struct core_req *r)
+{
+	const char *name = r->ctx->session_cookie;
+	size_t i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < r->cookies.n; i++)
+		if (strcasecmp(r->cookies.v[i].key, name) == 0)
+			return r->cookies.v[i].val;
+	return NULL;
+}
+
+/*
+ * Every Cookie header of the request.  Our nginx passes them joined as
+ * one HTTP_COOKIE ($http_cookie), but a FastCGI server in front of us
+ * may pass one parameter per header, of which FCGX_GetParam() sees only
+ * the first: a session cookie in the second would then go unnoticed.
+ */
+static char *
+cookie_headers(char **envp)
+{
+	static const char pre[] = "HTTP_COOKIE=";
+	struct core_buf b = CORE_BUF_INIT;
+	char **e;
+
+	for (e = envp; e != NULL && *e != NULL; e++) {
+		if (strncmp(*e, pre, sizeof(pre) - 1) != 0)
+			continue;
+		if (b.len > 0)
+			core_buf_puts(&b, "; ");
+		core_buf_puts(&b, *e + sizeof(pre) - 1);
+	}
+	return b.len > 0 ? core_buf_steal(&b) : NULL;
 }
 
 const char *
@@ -620,12 +665,11 @@ static void
 apply_validators(struct core_req *r)
 {
 	char etag[40];
-	const char *sc, *inm;
+	const char *inm;
 
 	if (!r->etag || r->status != 200)
 		return;
-	sc = r->ctx->session_cookie;
-	if (sc != NULL && core_req_cookie(r, sc) != NULL) {
+	if (r->signed_in) {
 		/*
 		 * A signed-in browser sees per-user SSI fragments in this
 		 * page: revalidating it would show a stale fragment.
@@ -635,8 +679,16 @@ apply_validators(struct core_req *r)
 	}
 	core_etag(core_buf_cstr(&r->body), r->body.len, etag);
 	set_header(r, "ETag", etag, 1);
+	/*
+	 * Shared caches (nginx's own, a CDN) keep an anonymous page for a
+	 * minute; a browser revalidates it at every use (a 304 costs a
+	 * round trip, no body), so that right after signing in it asks
+	 * again, with the cookie, instead of showing the signed-out page
+	 * it kept.
+	 */
 	if (get_header(r, "Cache-Control") == NULL)
-		set_header(r, "Cache-Control", "public, max-age=60", 1);
+		set_header(r, "Cache-Control", "public, max-age=0, s-maxage=60",
+		    1);
 	inm = core_req_env(r, "HTTP_IF_NONE_MATCH");
 	/* If-Modified-Since counts only without If-None-Match (RFC 9110,
 	 * 13.1.3), and only against a Last-Modified the handler set. */
@@ -819,7 +871,7 @@ has_dot_segment(const char *p)
 static int
 parse_request(struct core_req *r, const char **msg)
 {
-	const char *uri, *qs, *ck;
+	const char *uri, *qs;
 	size_t plen;
 
 	r->method = core_req_env(r, "REQUEST_METHOD");
@@ -829,8 +881,11 @@ parse_request(struct core_req *r, const char **msg)
 	if ((qs = core_req_env(r, "QUERY_STRING")) == NULL)
 		qs = "";
 	r->query = qs;
-	if ((ck = core_req_env(r, "HTTP_COOKIE")) != NULL)
-		core_cookie_parse(ck, &r->cookies);
+	if ((r->cookie_hdr = cookie_headers(r->f->envp)) != NULL) {
+		core_cookie_parse(r->cookie_hdr, &r->cookies);
+		r->signed_in = core_cookie_has(r->cookie_hdr,
+		    r->ctx->session_cookie);
+	}
 	if (core_query_parse(qs, strlen(qs), &r->q) != CORE_OK) {
 		*msg = "the query string is malformed (bad escape, NUL, "
 		       "invalid UTF-8 or too many parameters)";
@@ -1039,6 +1094,7 @@ req_free(struct core_req *r)
 	clear_headers(r);
 	core_params_free(&r->q);
 	core_params_free(&r->cookies);
+	free(r->cookie_hdr);
 	core_params_free(&r->form);
 	if (r->body.cap <= KEEP_MAX) {
 		core_buf_reset(&r->body);
@@ -1108,7 +1164,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	 * same variant before; pages are the same for everyone, the
 	 * per-user parts are SSI fragments that nginx fills in later.
 	 */
-	signed_in = core_req_cookie(&r, ctx->session_cookie) != NULL;
+	signed_in = r.signed_in;
 	if (ctx->cache_ttl > 0 && ctx->redis != NULL &&
 	    (strcmp(r.method, "GET") == 0 || r.head) &&
 	    core_cache_key(ctx, r.path, r.query,

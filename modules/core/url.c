@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 
@@ -176,6 +177,18 @@ cookie_ok(const char *s, size_t n, int name)
 	return core_utf8_valid(s, n);
 }
 
+/*
+ * The end of the cookie pair that starts at s: the next ';' or ',', or
+ * the end of the string.  nginx's $cookie_NAME splits on both, and a
+ * cookie value never holds either (RFC 6265, 4.1.1: cookie-octet), so
+ * the workers split where nginx does.
+ */
+static const char *
+pair_end(const char *s)
+{
+	return s + strcspn(s, ";,");
+}
+
 void
 core_cookie_parse(const char *header, struct core_params *p)
 {
@@ -184,8 +197,7 @@ core_cookie_parse(const char *header, struct core_params *p)
 	if (header == NULL)
 		return;
 	for (pair = header; *pair != '\0'; pair = *semi ? semi + 1 : semi) {
-		if ((semi = strchr(pair, ';')) == NULL)
-			semi = pair + strlen(pair);
+		semi = pair_end(pair);
 		if (p->n == COOKIE_MAXPAIRS)
 			break;
 		/* A pair without '=' is not a cookie (RFC 6265, 5.2). */
@@ -214,6 +226,36 @@ core_cookie_parse(const char *header, struct core_params *p)
 		params_add(p, core_xstrndup(k, (size_t)(ke - k)),
 		    core_xstrndup(v, (size_t)(ve - v)));
 	}
+}
+
+/*
+ * The one rule for "this request carries the session cookie", the same
+ * as nginx's map in upstreams.conf.in: some pair of the header, split on
+ * ';' and ',', whose name (spaces and tabs around it skipped) is name
+ * in any ASCII case, followed by '='; the value does not matter.
+ */
+int
+core_cookie_has(const char *header, const char *name)
+{
+	const char *s;
+	size_t n;
+
+	if (header == NULL || name == NULL || (n = strlen(name)) == 0)
+		return 0;
+	for (s = header; *s != '\0'; s = *s ? s + 1 : s) {
+		while (ows(*s))
+			s++;
+		if (strncasecmp(s, name, n) == 0) {
+			const char *t = s + n;
+
+			while (ows(*t))
+				t++;
+			if (*t == '=')
+				return 1;
+		}
+		s = pair_end(s);
+	}
+	return 0;
 }
 
 const char *

@@ -12,7 +12,7 @@ void
 feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
     int64_t modified)
 {
-	const char *ims, *sc;
+	const char *ims;
 	char date[32], etag[40];
 	int64_t since;
 
@@ -24,7 +24,6 @@ feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
 		core_resp_header(r, "Last-Modified", date);
 	}
 	ims = core_req_env(r, "HTTP_IF_MODIFIED_SINCE");
-	sc = core_req_ctx(r)->session_cookie;
 	/*
 	 * If-Modified-Since counts only without If-None-Match (RFC 9110
 	 * 13.2.2), for a valid date, and (as with the ETag, which core
@@ -32,7 +31,7 @@ feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
 	 */
 	if (modified < 0 || ims == NULL ||
 	    core_req_env(r, "HTTP_IF_NONE_MATCH") != NULL ||
-	    (sc != NULL && core_req_cookie(r, sc) != NULL) ||
+	    core_req_signed_in(r) ||
 	    feeds_http_date_parse(ims, &since) != 0 || modified > since) {
 		core_resp_type(r, rep);
 		return;

@@ -1,11 +1,14 @@
 /*
- * enrich.c -- "openalex", "s2" and "ror": what other sources know about
- * the papers, researchers and institutions arXiv gave us.
+ * enrich.c -- the harvesters "openalex", "s2 papers", "s2 authors" and
+ * "ror": what other sources know about the papers, researchers and
+ * institutions arXiv gave us.  Each is one descriptor (struct core_cmd)
+ * at the end of the file; what runs share is in run.c.
  *
  * Network first, then one transaction: a page of works and the authors
  * it names are fetched before BEGIN, so no transaction waits on a remote
  * server and a failed request writes nothing of its batch.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,45 +24,6 @@
 #define S2_BATCH      500  /* S2: ids a batch request (its maximum) */
 #define ROR_BATCH     2000
 #define LINE_MAX_LEN  (8u << 20)
-
-static const char usage_openalex[] =
-    "usage: weft-harvest openalex [works] [--filter FILTER] [--limit N]\n"
-    "\n"
-    "Enriches papers from OpenAlex (openalex_url): each work with an arXiv\n"
-    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and its\n"
-    "authors (OpenAlex id, ORCID, h-index, citations, works count, last\n"
-    "known institutions) become researchers linked to the authorships at\n"
-    "the same position with a compatible name.  Without --filter: the\n"
-    "papers lacking an OpenAlex count, newest first (--limit, default\n"
-    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, e.g.\n"
-    "author.id:A5023888391): every page of it, by cursor.\n"
-    "Keys: openalex_delay (ms, default 100), harvest_contact (mailto),\n"
-    "openalex_api_key.\n";
-
-static const char usage_s2[] =
-    "usage: weft-harvest s2 papers [ID...] [--limit N]\n"
-    "       weft-harvest s2 authors [S2ID...] [--limit N]\n"
-    "\n"
-    "Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"
-    "ARXIV:{id} (citation counts, for papers without an OpenAlex count),\n"
-    "authors by S2 id (hIndex, citationCount, paperCount, for researchers\n"
-    "without OpenAlex metrics).  Without ids: papers lacking a count /\n"
-    "researchers with an S2 id, up to --limit (default 1000), 500 a\n"
-    "request.  Keys: s2_delay (ms, default 1000), s2_api_key.\n";
-
-static const char usage_ror[] =
-    "usage: weft-harvest ror FILE\n"
-    "\n"
-    "Loads institutions from a ROR v2 dump (JSON lines, gzip or plain),\n"
-    "2,000 a transaction; a malformed line is reported and skipped.\n";
-
-int
-harvest_enrich_usage(const char *cmd)
-{
-	fputs(strcmp(cmd, "openalex") == 0 ? usage_openalex :
-	    strcmp(cmd, "s2") == 0 ? usage_s2 : usage_ror, stdout);
-	return HARVEST_EXIT_OK;
-}
 
 /* Closes a batch: derived columns, stale marks, cursor, COMMIT. */
 static enum core_err
@@ -324,34 +288,27 @@ out:
 
 static const char oa_select[] = "id,doi,ids,cited_by_count,authorships";
 
+struct openalex_args {
+	const char *filter;
+	size_t limit;
+};
+
 static int
-openalex_cmd(const struct core_conf *conf, int argc, char **argv)
+openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
+	const struct openalex_args *a = args;
 	struct harvest_run r;
 	struct harvest_oa_list l;
 	struct core_buf url = CORE_BUF_INIT, f = CORE_BUF_INIT;
-	const char *filter = NULL, *v;
+	const char *filter = a->filter;
 	PGresult *res = NULL;
 	char lim[24], *cursor = NULL;
-	long limit = 1000;
-	int i, m, row, rc = HARVEST_EXIT_FAIL;
+	long limit = (long)a->limit;
+	int i, row, rc = HARVEST_EXIT_FAIL;
 
-	for (i = 0; i < argc; i++) {
-		if (i == 0 && strcmp(argv[i], "works") == 0)
-			continue;
-		if ((m = harvest_opt(argc, argv, &i, "--filter", &filter)) > 0)
-			continue;
-		if (m == 0 && (m = harvest_opt(argc, argv, &i, "--limit",
-		    &v)) > 0) {
-			limit = atol(v);
-			continue;
-		}
-		return harvest_bad_usage(usage_openalex, m < 0 ?
-		    "missing value for" : "unexpected", argv[i]);
-	}
-	if (limit < 1)
-		return harvest_bad_usage(usage_openalex, "--limit N, N > 0",
-		    NULL);
+	/* "works" is all OpenAlex gives us for now. */
+	if (argc == 1 && strcmp(argv[0], "works") != 0)
+		return harvest_bad_usage("unexpected", argv[0]);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_OPENALEX, "openalex",
 	    "openalex") != CORE_OK)
 		goto out;
@@ -434,8 +391,13 @@ out:
 /* s2                                                                  */
 /* ------------------------------------------------------------------ */
 
+struct s2_args {
+	size_t limit;
+};
+
 static int
-s2_cmd(const struct core_conf *conf, int argc, char **argv)
+s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
+    char **argv)
 {
 	struct harvest_run r;
 	struct harvest_s2_batch b;
@@ -444,38 +406,21 @@ s2_cmd(const struct core_conf *conf, int argc, char **argv)
 	struct core_arxiv_id id, got;
 	json_t *ids = json_array(), *jid;
 	PGresult *res = NULL;
-	const char *v;
 	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64], lim[24];
 	char c1[24], c2[24], c3[24], *arr;
-	long limit = 1000, status, n;
+	long limit = (long)lim_arg, status, n;
 	size_t i, k, used, cnt;
-	int authors, m, rc = HARVEST_EXIT_FAIL;
+	int m, rc = HARVEST_EXIT_FAIL;
 	enum core_err er;
 
-	if (argc < 1 || (strcmp(argv[0], "papers") != 0 &&
-	    strcmp(argv[0], "authors") != 0)) {
-		json_decref(ids);
-		return harvest_bad_usage(usage_s2, "s2: papers or authors?",
-		    NULL);
-	}
-	authors = strcmp(argv[0], "authors") == 0;
-	for (m = 1; m < argc; m++) {
-		int om = harvest_opt(argc, argv, &m, "--limit", &v);
-		if (om > 0)
-			limit = atol(v);
-		else if (om < 0 || argv[m][0] == '-') {
+	for (m = 0; m < argc; m++) {
+		if (!authors && (core_arxiv_parse(argv[m], strlen(argv[m]),
+		    &id, &used) != CORE_OK || used != strlen(argv[m]))) {
 			json_decref(ids);
-			return harvest_bad_usage(usage_s2, "unexpected",
-			    argv[m]);
-		} else if (!authors && (core_arxiv_parse(argv[m],
-		    strlen(argv[m]), &id, &used) != CORE_OK ||
-		    used != strlen(argv[m]))) {
-			json_decref(ids);
-			return harvest_bad_usage(usage_s2, "not an arXiv id:",
-			    argv[m]);
-		} else
-			json_array_append_new(ids, json_string(authors ?
-			    argv[m] : id.id));
+			return harvest_bad_usage("not an arXiv id:", argv[m]);
+		}
+		json_array_append_new(ids, json_string(authors ? argv[m] :
+		    id.id));
 	}
 	if (harvest_run_open(&r, conf, HARVEST_SRC_S2, "s2", authors ?
 	    "s2 authors" : "s2 papers") != CORE_OK)
@@ -631,7 +576,7 @@ ror_flush(struct harvest_run *r, long n)
 }
 
 static int
-ror_cmd(const struct core_conf *conf, int argc, char **argv)
+ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
 	struct harvest_run r;
 	struct harvest_inst in;
@@ -644,8 +589,8 @@ ror_cmd(const struct core_conf *conf, int argc, char **argv)
 	long n = 0, skipped = 0, lineno = 0;
 	int rc = HARVEST_EXIT_FAIL;
 
-	if (argc != 1 || argv[0][0] == '-')
-		return harvest_bad_usage(usage_ror, "ror: one FILE", NULL);
+	(void)args;
+	(void)argc;
 	if (harvest_run_open(&r, conf, (enum harvest_src)-1, "ror", "ror") !=
 	    CORE_OK)
 		goto out;
@@ -718,13 +663,103 @@ out:
 	return rc;
 }
 
-int
-harvest_enrich_main(const struct core_conf *conf, const char *cmd, int argc,
-    char **argv)
+/* ------------------------------------------------------------------ */
+/* The descriptors (main.c lists them)                                 */
+/* ------------------------------------------------------------------ */
+
+static const struct core_opt openalex_opts[] = {
+	{ "--filter", CORE_OPT_STR, offsetof(struct openalex_args, filter),
+	    "FILTER", NULL, "an OpenAlex filter: every page of it, by cursor" },
+	{ "--limit", CORE_OPT_POS, offsetof(struct openalex_args, limit), "N",
+	    NULL, "papers at most without --filter (default 1000)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct openalex_args openalex_init = { NULL, 1000 };
+
+const struct core_cmd harvest_cmd_openalex = {
+	.name = "openalex",
+	.opts = openalex_opts,
+	.args_size = sizeof(struct openalex_args),
+	.args_init = &openalex_init,
+	.operands = "[works]",
+	.max_args = 1,
+	.summary = "enrich papers and researchers from OpenAlex",
+	.help = "Enriches papers from OpenAlex (openalex_url): each work with an arXiv\n"
+	    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and its\n"
+	    "authors (OpenAlex id, ORCID, h-index, citations, works count, last\n"
+	    "known institutions) become researchers linked to the authorships at\n"
+	    "the same position with a compatible name.  Without --filter: the\n"
+	    "papers lacking an OpenAlex count, newest first (--limit, default\n"
+	    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, e.g.\n"
+	    "author.id:A5023888391): every page of it, by cursor.\n"
+	    "Keys: openalex_delay (ms, default 100), harvest_contact (mailto),\n"
+	    "openalex_api_key.\n",
+	.run = openalex_cmd,
+};
+
+static int
+s2_papers(const struct core_conf *conf, void *args, int argc, char **argv)
 {
-	if (strcmp(cmd, "openalex") == 0)
-		return openalex_cmd(conf, argc, argv);
-	if (strcmp(cmd, "s2") == 0)
-		return s2_cmd(conf, argc, argv);
-	return ror_cmd(conf, argc, argv);
+	return s2_cmd(conf, 0, ((const struct s2_args *)args)->limit, argc,
+	    argv);
 }
+
+static int
+s2_authors(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	return s2_cmd(conf, 1, ((const struct s2_args *)args)->limit, argc,
+	    argv);
+}
+
+static const struct core_opt s2_opts[] = {
+	{ "--limit", CORE_OPT_POS, offsetof(struct s2_args, limit), "N", NULL,
+	    "without ids: how many at most (default 1000)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct s2_args s2_init = { 1000 };
+
+#define S2_HELP                                                            \
+	"Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"  \
+	"ARXIV:{id} (citation counts, for papers without an OpenAlex "   \
+	"count),\nauthors by S2 id (hIndex, citationCount, paperCount, "  \
+	"for researchers\nwithout OpenAlex metrics).  Without ids: papers " \
+	"lacking a count /\nresearchers with an S2 id, up to --limit "     \
+	"(default 1000), 500 a\nrequest.  Keys: s2_delay (ms, default "    \
+	"1000), s2_api_key.\n"
+
+const struct core_cmd harvest_cmd_s2_papers = {
+	.name = "s2 papers",
+	.opts = s2_opts,
+	.args_size = sizeof(struct s2_args),
+	.args_init = &s2_init,
+	.operands = "[ID...]",
+	.max_args = -1,
+	.summary = "citation counts from Semantic Scholar",
+	.help = S2_HELP,
+	.run = s2_papers,
+};
+
+const struct core_cmd harvest_cmd_s2_authors = {
+	.name = "s2 authors",
+	.opts = s2_opts,
+	.args_size = sizeof(struct s2_args),
+	.args_init = &s2_init,
+	.operands = "[S2ID...]",
+	.max_args = -1,
+	.summary = "researcher metrics from Semantic Scholar",
+	.help = S2_HELP,
+	.run = s2_authors,
+};
+
+const struct core_cmd harvest_cmd_ror = {
+	.name = "ror",
+	.operands = "FILE",
+	.min_args = 1,
+	.max_args = 1,
+	.summary = "load institutions from a ROR v2 dump",
+	.help = "Loads institutions from a ROR v2 dump (JSON lines, gzip or plain),\n"
+	    "2,000 a transaction; a malformed line is reported and skipped.\n",
+	.run = ror_cmd,
+};

@@ -1,8 +1,8 @@
 /*
- * fetch.c -- the remote subcommands' common part and arXiv: "arxiv oai"
- * (OAI-PMH ListRecords, resumable), "arxiv ids" and "arxiv query" (the
- * Atom API), "status", and the dispatch of "openalex", "s2" and "ror"
- * (enrich.c).
+ * fetch.c -- the arXiv harvesters and "status": "arxiv oai" (OAI-PMH
+ * ListRecords, resumable), "arxiv ids" and "arxiv query" (the Atom
+ * API), each one descriptor (struct core_cmd) at the end of the file.
+ * What runs share (connection, client, progress) is in run.c.
  *
  * Every response is one batch and one transaction: the papers are
  * COPYed into the session's staging tables and merged by the loader's
@@ -11,7 +11,7 @@
  * changed entities marked in stale_pages and the source's cursor moved
  * -- all or nothing.  A response that does not parse writes nothing.
  */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,181 +24,6 @@
 #include "remote.h"
 
 #define ATOM_BATCH 100 /* ids per id_list request (the API's advice) */
-
-static const char usage_arxiv[] =
-    "usage: weft-harvest arxiv oai [--from YYYY-MM-DD] [--until YYYY-MM-DD]\n"
-    "                              [--set SET] [--prefix arXiv|oai_dc]\n"
-    "       weft-harvest arxiv ids ID...\n"
-    "       weft-harvest arxiv query QUERY [--max N] [--page-size N]\n"
-    "\n"
-    "oai    OAI-PMH ListRecords from arxiv_oai_url, following\n"
-    "       resumptionToken; the position is stored after every page, so\n"
-    "       an interrupted run with the same options resumes there.\n"
-    "       Without --from: from the last successful run's end.\n"
-    "ids    the Atom API (arxiv_api_url) by id_list, 100 ids a request;\n"
-    "       new-style, old-style and versioned ids.\n"
-    "query  the Atom API's search_query, paged by start/max_results\n"
-    "       (--max default 100, --page-size default 100).\n"
-    "\n"
-    "Waits arxiv_delay ms (default 3000) between requests.  Exit status:\n"
-    "0 done, 1 failed (the message says why; batches before the failure\n"
-    "are kept), 2 usage.\n";
-
-static const char usage_status[] =
-    "usage: weft-harvest status\n"
-    "\n"
-    "Each source's cursor, last run, last success, last error and counts.\n";
-
-/* ------------------------------------------------------------------ */
-/* Runs: connection, staging, batches, progress                        */
-/* ------------------------------------------------------------------ */
-
-
-static double
-elapsed(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* Progress: a rewritten line on a terminal, one log line per batch else. */
-void
-harvest_run_progress(struct harvest_run *r, int final)
-{
-	double s = elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
-	char eta[32] = "?";
-	long left;
-
-	if (r->expect > 0 && rate > 0) {
-		left = (long)((r->expect - r->records) / rate);
-		if (left < 0)
-			left = 0;
-		snprintf(eta, sizeof(eta), "%ld:%02ld", left / 60, left % 60);
-	}
-	if (r->tty) {
-		fprintf(stderr, "\r%s: %ld records%s%ld, %.1f/s, ETA %s   %s",
-		    r->label, r->records, r->expect > 0 ? " of " : "",
-		    r->expect > 0 ? r->expect : 0, rate, eta,
-		    final ? "\n" : "");
-		fflush(stderr);
-	} else
-		core_log(CORE_LOG_INFO, "harvest.batch",
-		    "%s: batch %ld, %ld records, %ld deleted, %.1f/s%s%s",
-		    r->label, r->batches, r->records, r->deleted, rate,
-		    r->expect > 0 ? ", ETA " : "", r->expect > 0 ? eta : "");
-}
-
-enum core_err
-harvest_run_open(struct harvest_run *r, const struct core_conf *conf, enum harvest_src src,
-    const char *key, const char *label)
-{
-	enum core_err er;
-
-	memset(r, 0, sizeof(*r));
-	r->conf = conf;
-	r->key = key;
-	r->label = label;
-	r->expect = -1;
-	r->tty = isatty(STDERR_FILENO);
-	clock_gettime(CLOCK_MONOTONIC, &r->t0);
-	if ((er = harvest_connect(conf, HARVEST_NPREPARED, &r->db)) != CORE_OK)
-		return er;
-	/* The loader's TEMP staging tables, for this session. */
-	if ((er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql))
-	    != CORE_OK)
-		return er;
-	if ((int)src >= 0)
-		r->http = harvest_http_new(conf, src);
-	return CORE_OK;
-}
-
-void
-harvest_run_close(struct harvest_run *r)
-{
-	core_db_close(r->db);
-	harvest_http_free(r->http);
-	core_buf_free(&r->st_papers);
-	core_buf_free(&r->st_authors);
-	core_buf_free(&r->st_a);
-	core_buf_free(&r->st_b);
-}
-
-/* Requests made since the last time the cursor was told. */
-long
-harvest_run_requests(struct harvest_run *r)
-{
-	long n = r->http != NULL ? harvest_http_requests(r->http) : 0;
-	long d = n - r->reqs_noted;
-
-	r->reqs_noted = n;
-	return d;
-}
-
-/* Records the failure in harvest_cursors (outside any transaction). */
-void
-harvest_run_fail(struct harvest_run *r, const char *msg)
-{
-	char nreq[24];
-
-	fprintf(stderr, "weft-harvest: %s: %s\n", r->label, msg);
-	core_log(CORE_LOG_ERROR, "harvest.fail", "%s: %s", r->label, msg);
-	if (r->db == NULL || r->key == NULL)
-		return;
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_FAIL,
-	    (const char *const[]){ r->key, msg, nreq }, 3);
-}
-
-/* Runs a statement whose result is not needed. */
-enum core_err
-harvest_exec0(struct core_db *db, int stmt, const char *const *p, int n)
-{
-	PGresult *res = NULL;
-	enum core_err er = core_db_exec(db, stmt, p, n, &res);
-
-	PQclear(res);
-	return er;
-}
-
-/* COPY FROM STDIN of one staging buffer (as load.c does). */
-enum core_err
-harvest_copy_in(struct core_db *db, int stmt, const struct core_buf *b)
-{
-	PGconn *c = core_db_conn(db);
-	PGresult *res;
-	enum core_err er = CORE_OK;
-
-	res = PQexec(c, harvest_sql[stmt].sql);
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		core_log(CORE_LOG_ERROR, "harvest.db", "%s: %s",
-		    harvest_sql[stmt].name, PQresultErrorMessage(res));
-		PQclear(res);
-		return CORE_EDB;
-	}
-	PQclear(res);
-	if (b->len > 0 && PQputCopyData(c, b->ptr, (int)b->len) != 1)
-		er = CORE_EDB;
-	if (PQputCopyEnd(c, er == CORE_OK ? NULL : "client error") != 1)
-		er = CORE_EDB;
-	while ((res = PQgetResult(c)) != NULL) {
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			core_log(CORE_LOG_ERROR, "harvest.db", "%s: %s",
-			    harvest_sql[stmt].name, PQresultErrorMessage(res));
-			er = CORE_EDB;
-		}
-		PQclear(res);
-	}
-	return er;
-}
-
-char *
-harvest_jdump(const json_t *v)
-{
-	return json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII);
-}
 
 /* Adds one paper object (see remote.h) to the staging buffers, in the
  * loader's staging format (load.c stage_paper()). */
@@ -323,51 +148,6 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* Option helpers                                                      */
-/* ------------------------------------------------------------------ */
-
-/* "--name VALUE" or "--name=VALUE" at argv[*i]; 1 when it matched. */
-int
-harvest_opt(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strcmp(argv[*i], name) == 0) {
-		if (*i + 1 >= argc)
-			return -1;
-		*val = argv[++*i];
-		return 1;
-	}
-	if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	return 0;
-}
-
-static int
-wants_help(int argc, char **argv)
-{
-	int i;
-
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") ==
-		    0)
-			return 1;
-	return 0;
-}
-
-int
-harvest_bad_usage(const char *text, const char *msg, const char *arg)
-{
-	if (msg != NULL)
-		fprintf(stderr, "weft-harvest: %s%s%s\n", msg, arg ? " " : "",
-		    arg ? arg : "");
-	fputs(text, stderr);
-	return HARVEST_EXIT_USAGE;
-}
-
-/* ------------------------------------------------------------------ */
 /* arxiv oai                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -380,40 +160,33 @@ url_param(struct core_buf *b, const char *k, const char *v)
 	core_url_encode(b, v, 0);
 }
 
+struct oai_args {
+	const char *from, *until, *set, *prefix;
+};
+
 static int
-arxiv_oai(const struct core_conf *conf, int argc, char **argv)
+arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 {
+	const struct oai_args *a = args;
 	struct harvest_run r;
 	struct harvest_page pg;
 	struct core_buf url = CORE_BUF_INIT, body = CORE_BUF_INIT;
-	const char *from = NULL, *until = NULL, *set = NULL, *prefix = "arXiv";
+	const char *from = a->from, *until = a->until, *set = a->set;
+	const char *prefix = a->prefix;
 	char why[HARVEST_WHY_LEN], date[11], *token = NULL, *ptext = NULL;
 	char msg[HARVEST_WHY_LEN + 64];
 	PGresult *res = NULL;
 	json_t *params = NULL, *old = NULL;
 	long status;
-	int i, m, rc = HARVEST_EXIT_FAIL, resumed = 0;
+	int rc = HARVEST_EXIT_FAIL, resumed = 0;
 	enum core_err er;
 
-	for (i = 0; i < argc; i++) {
-		if ((m = harvest_opt(argc, argv, &i, "--from", &from)) ||
-		    (m = harvest_opt(argc, argv, &i, "--until", &until)) ||
-		    (m = harvest_opt(argc, argv, &i, "--set", &set)) ||
-		    (m = harvest_opt(argc, argv, &i, "--prefix", &prefix))) {
-			if (m < 0)
-				return harvest_bad_usage(usage_arxiv, "missing value "
-				    "for", argv[i]);
-			continue;
-		}
-		return harvest_bad_usage(usage_arxiv, "unexpected", argv[i]);
-	}
+	(void)argc;
+	(void)argv;
 	if ((from && harvest_date10(from, date) != 0) || (from &&
 	    strlen(from) != 10) || (until && (harvest_date10(until, date) !=
 	    0 || strlen(until) != 10)))
-		return harvest_bad_usage(usage_arxiv, "dates are YYYY-MM-DD", NULL);
-	if (strcmp(prefix, "arXiv") != 0 && strcmp(prefix, "oai_dc") != 0)
-		return harvest_bad_usage(usage_arxiv, "--prefix is arXiv or oai_dc",
-		    NULL);
+		return harvest_bad_usage("dates are YYYY-MM-DD", NULL);
 
 	if (harvest_run_open(&r, conf, HARVEST_SRC_OAI, "arxiv-oai", "arxiv oai") !=
 	    CORE_OK)
@@ -584,7 +357,7 @@ out:
 }
 
 static int
-arxiv_ids(const struct core_conf *conf, int argc, char **argv)
+arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 {
 	struct harvest_run r;
 	struct core_arxiv_id id;
@@ -594,13 +367,11 @@ arxiv_ids(const struct core_conf *conf, int argc, char **argv)
 	int rc = HARVEST_EXIT_FAIL;
 	char nreq[24];
 
-	if (argc == 0)
-		return harvest_bad_usage(usage_arxiv, "arxiv ids: no ids", NULL);
+	(void)args;
 	for (i = 0; i < (size_t)argc; i++)
 		if (core_arxiv_parse(argv[i], strlen(argv[i]), &id, &used) !=
 		    CORE_OK || used != strlen(argv[i]))
-			return harvest_bad_usage(usage_arxiv, "not an arXiv id:",
-			    argv[i]);
+			return harvest_bad_usage("not an arXiv id:", argv[i]);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api", "arxiv ids") !=
 	    CORE_OK)
 		goto out;
@@ -636,31 +407,25 @@ out:
 	return rc;
 }
 
+struct query_args {
+	size_t max, page_size;
+};
+
 static int
-arxiv_query(const struct core_conf *conf, int argc, char **argv)
+arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 {
+	const struct query_args *a = args;
 	struct harvest_run r;
 	struct core_buf url = CORE_BUF_INIT;
-	const char *q = NULL, *v;
-	long max = 100, size = 100, start, total = 0;
+	const char *q = argv[0];
+	long max = (long)a->max, size = (long)a->page_size, start, total = 0;
 	size_t got;
-	int i, m, rc = HARVEST_EXIT_FAIL;
+	int rc = HARVEST_EXIT_FAIL;
 	char next[24], nreq[24];
 
-	for (i = 0; i < argc; i++) {
-		if ((m = harvest_opt(argc, argv, &i, "--max", &v)) > 0)
-			max = atol(v);
-		else if ((m = harvest_opt(argc, argv, &i, "--page-size", &v)) > 0)
-			size = atol(v);
-		else if (m < 0)
-			return harvest_bad_usage(usage_arxiv, "missing value", NULL);
-		else if (q == NULL && argv[i][0] != '-')
-			q = argv[i];
-		else
-			return harvest_bad_usage(usage_arxiv, "unexpected", argv[i]);
-	}
-	if (q == NULL || max < 1 || size < 1 || size > 2000)
-		return harvest_bad_usage(usage_arxiv, "arxiv query QUERY [--max N] "
+	(void)argc;
+	if (max < 1 || size < 1 || size > 2000)
+		return harvest_bad_usage("arxiv query QUERY [--max N] "
 		    "[--page-size 1..2000]", NULL);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api", "arxiv query")
 	    != CORE_OK)
@@ -704,12 +469,15 @@ out:
 /* ------------------------------------------------------------------ */
 
 static int
-status_cmd(const struct core_conf *conf)
+status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
 	struct harvest_run r;
 	PGresult *res = NULL;
 	int i, rc = HARVEST_EXIT_FAIL;
 
+	(void)args;
+	(void)argc;
+	(void)argv;
 	if (harvest_run_open(&r, conf, (enum harvest_src)-1, NULL, "status") !=
 	    CORE_OK)
 		goto out;
@@ -747,47 +515,83 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* Dispatch                                                            */
+/* The descriptors (main.c lists them)                                 */
 /* ------------------------------------------------------------------ */
 
-int
-harvest_remote_is(const char *cmd)
-{
-	return strcmp(cmd, "arxiv") == 0 || strcmp(cmd, "openalex") == 0 ||
-	    strcmp(cmd, "s2") == 0 || strcmp(cmd, "ror") == 0 ||
-	    strcmp(cmd, "status") == 0;
-}
+#define ARXIV_NOTE                                                      \
+	"\nWaits arxiv_delay ms (default 3000) between requests.  Exit\n" \
+	"status: 0 done, 1 failed (the message says why; batches before\n" \
+	"the failure are kept), 2 usage.\n"
 
-int
-harvest_remote_usage(const char *cmd)
-{
-	if (strcmp(cmd, "arxiv") == 0)
-		fputs(usage_arxiv, stdout);
-	else if (strcmp(cmd, "status") == 0)
-		fputs(usage_status, stdout);
-	else
-		return harvest_enrich_usage(cmd);
-	return HARVEST_EXIT_OK;
-}
+static const char *const oai_prefixes[] = { "arXiv", "oai_dc", NULL };
 
-int
-harvest_remote_main(const struct core_conf *conf, const char *cmd, int argc,
-    char **argv)
-{
-	if (wants_help(argc, argv))
-		return harvest_remote_usage(cmd);
-	if (strcmp(cmd, "status") == 0)
-		return argc == 0 ? status_cmd(conf) : harvest_bad_usage(usage_status,
-		    "unexpected", argv[0]);
-	if (strcmp(cmd, "arxiv") == 0) {
-		if (argc >= 1 && strcmp(argv[0], "oai") == 0)
-			return arxiv_oai(conf, argc - 1, argv + 1);
-		if (argc >= 1 && strcmp(argv[0], "ids") == 0)
-			return arxiv_ids(conf, argc - 1, argv + 1);
-		if (argc >= 1 && strcmp(argv[0], "query") == 0)
-			return arxiv_query(conf, argc - 1, argv + 1);
-		return harvest_bad_usage(usage_arxiv, "arxiv: oai, ids or query?",
-		    NULL);
-	}
-	return harvest_enrich_main(conf, cmd, argc, argv);
-}
+static const struct core_opt oai_opts[] = {
+	{ "--from", CORE_OPT_STR, offsetof(struct oai_args, from),
+	    "YYYY-MM-DD", NULL, "first datestamp (default: where the last "
+	    "successful run ended)" },
+	{ "--until", CORE_OPT_STR, offsetof(struct oai_args, until),
+	    "YYYY-MM-DD", NULL, "last datestamp" },
+	{ "--set", CORE_OPT_STR, offsetof(struct oai_args, set), "SET", NULL,
+	    "an OAI set (cs, math, physics:hep-th, ...)" },
+	{ "--prefix", CORE_OPT_STR, offsetof(struct oai_args, prefix), NULL,
+	    oai_prefixes, "metadataPrefix (default arXiv)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct oai_args oai_init = { NULL, NULL, NULL, "arXiv" };
+
+const struct core_cmd harvest_cmd_arxiv_oai = {
+	.name = "arxiv oai",
+	.opts = oai_opts,
+	.args_size = sizeof(struct oai_args),
+	.args_init = &oai_init,
+	.summary = "harvest arXiv by OAI-PMH",
+	.help = "OAI-PMH ListRecords from arxiv_oai_url, following resumptionToken;\n"
+	    "the position is stored after every page, so an interrupted run with\n"
+	    "the same options resumes there.  Without --from: from the last\n"
+	    "successful run's end.\n" ARXIV_NOTE,
+	.run = arxiv_oai,
+};
+
+const struct core_cmd harvest_cmd_arxiv_ids = {
+	.name = "arxiv ids",
+	.operands = "ID...",
+	.min_args = 1,
+	.max_args = -1,
+	.summary = "papers by arXiv id (Atom API)",
+	.help = "The Atom API (arxiv_api_url) by id_list, 100 ids a request;\n"
+	    "new-style, old-style and versioned ids.\n" ARXIV_NOTE,
+	.run = arxiv_ids,
+};
+
+static const struct core_opt query_opts[] = {
+	{ "--max", CORE_OPT_POS, offsetof(struct query_args, max), "N", NULL,
+	    "papers at most (default 100)" },
+	{ "--page-size", CORE_OPT_POS, offsetof(struct query_args, page_size),
+	    "N", NULL, "papers a request, 1..2000 (default 100)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct query_args query_init = { 100, 100 };
+
+const struct core_cmd harvest_cmd_arxiv_query = {
+	.name = "arxiv query",
+	.opts = query_opts,
+	.args_size = sizeof(struct query_args),
+	.args_init = &query_init,
+	.operands = "QUERY",
+	.min_args = 1,
+	.max_args = 1,
+	.summary = "papers matching an arXiv search_query (Atom API)",
+	.help = "The Atom API's search_query, paged by start/max_results.\n"
+	    ARXIV_NOTE,
+	.run = arxiv_query,
+};
+
+const struct core_cmd harvest_cmd_status = {
+	.name = "status",
+	.summary = "each source's cursor, last run, errors, counts",
+	.help = "Each source's cursor, last run, last success, last error and "
+	    "counts.",
+	.run = status_cmd,
+};

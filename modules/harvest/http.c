@@ -36,19 +36,31 @@ const char *const harvest_src_name[HARVEST_SRC__MAX] = {
 	"s2",
 };
 
+/*
+ * What differs between the sources, so that a new one is one line here
+ * (and a value of enum harvest_src): its config keys and defaults, and
+ * how it wants the contact address and the API key.
+ */
 static const struct srcdef {
 	const char *url_key;
 	const char *url_def;
 	const char *delay_key;
 	long delay_def;
+	const char *mailto;     /* query parameter for harvest_contact */
+	const char *key_key;    /* config key of the API key, or NULL */
+	const char *key_param;  /* the key as this query parameter, or */
+	const char *key_header; /* as this header */
 } srcdefs[HARVEST_SRC__MAX] = {
-	{ "arxiv_oai_url", "https://oaipmh.arxiv.org/oai", "arxiv_delay",
-	    3000 },
-	{ "arxiv_api_url", "https://export.arxiv.org/api/query", "arxiv_delay",
-	    3000 },
-	{ "openalex_url", "https://api.openalex.org", "openalex_delay", 100 },
-	{ "s2_url", "https://api.semanticscholar.org/graph/v1", "s2_delay",
-	    1000 },
+	[HARVEST_SRC_OAI] = { "arxiv_oai_url", "https://oaipmh.arxiv.org/oai",
+	    "arxiv_delay", 3000, NULL, NULL, NULL, NULL },
+	[HARVEST_SRC_ARXIV] = { "arxiv_api_url",
+	    "https://export.arxiv.org/api/query", "arxiv_delay", 3000, NULL,
+	    NULL, NULL, NULL },
+	[HARVEST_SRC_OPENALEX] = { "openalex_url", "https://api.openalex.org",
+	    "openalex_delay", 100, "mailto", "openalex_api_key", "api_key",
+	    NULL },
+	[HARVEST_SRC_S2] = { "s2_url", "https://api.semanticscholar.org/graph/v1",
+	    "s2_delay", 1000, NULL, "s2_api_key", NULL, "x-api-key" },
 };
 
 struct harvest_http {
@@ -176,26 +188,22 @@ harvest_http_new(const struct core_conf *conf, enum harvest_src src)
 		h->retries = 20;
 
 	h->hdrs = curl_slist_append(NULL, "Accept: */*");
-	if (src == HARVEST_SRC_OPENALEX) {
-		if (*contact) {
-			core_buf_puts(&b, "mailto=");
-			core_url_encode(&b, contact, 0);
-			h->query = core_buf_steal(&b);
-		}
-		key = core_conf_get(conf, "openalex_api_key", "");
-		if (*key) {
-			core_buf_puts(&b, "api_key=");
-			core_url_encode(&b, key, 0);
-			h->secret_query = core_buf_steal(&b);
-		}
-	} else if (src == HARVEST_SRC_S2) {
-		key = core_conf_get(conf, "s2_api_key", "");
-		/* A key with CR or LF would forge headers: refuse it. */
-		if (*key && strpbrk(key, "\r\n") == NULL) {
-			core_buf_printf(&b, "x-api-key: %s", key);
-			h->hdrs = curl_slist_append(h->hdrs, core_buf_cstr(&b));
-			core_buf_free(&b);
-		}
+	if (d->mailto != NULL && *contact) {
+		core_buf_printf(&b, "%s=", d->mailto);
+		core_url_encode(&b, contact, 0);
+		h->query = core_buf_steal(&b);
+	}
+	key = d->key_key != NULL ? core_conf_get(conf, d->key_key, "") : "";
+	if (*key && d->key_param != NULL) {
+		core_buf_printf(&b, "%s=", d->key_param);
+		core_url_encode(&b, key, 0);
+		h->secret_query = core_buf_steal(&b);
+	} else if (*key && d->key_header != NULL &&
+	    /* A key with CR or LF would forge headers: refuse it. */
+	    strpbrk(key, "\r\n") == NULL) {
+		core_buf_printf(&b, "%s: %s", d->key_header, key);
+		h->hdrs = curl_slist_append(h->hdrs, core_buf_cstr(&b));
+		core_buf_free(&b);
 	}
 	h->rng = (unsigned long long)now_s(&t) * 1000003ULL ^
 	    (unsigned long long)t.tv_nsec ^ ((unsigned long long)getpid()

@@ -2,7 +2,8 @@
  * remote.h -- weft-harvest's remote sources: the HTTP client (http.c),
  * the parsers of what arXiv, OpenAlex and Semantic Scholar answer
  * (oai.c, atom.c, openalex.c, s2.c, with xmlin.c shared by the XML ones)
- * and the subcommands that fetch and store (fetch*.c).
+ * and the harvesters, the subcommands that fetch and store (fetch.c,
+ * enrich.c, with run.c under both).
  *
  * The parsers are pure: bytes in, a struct holding jansson values out,
  * no network and no database, so that unit tests and fuzzers run them on
@@ -272,7 +273,24 @@ enum core_err harvest_s2_parse(const char *p, size_t n, size_t want,
 void harvest_s2_batch_free(struct harvest_s2_batch *);
 
 /* ------------------------------------------------------------------ */
-/* fetch.c, enrich.c: the remote subcommands                           */
+/* The harvesters: one descriptor each, listed in main.c's table       */
+/* ------------------------------------------------------------------ */
+
+struct core_cmd;
+
+/* fetch.c */
+extern const struct core_cmd harvest_cmd_arxiv_oai;
+extern const struct core_cmd harvest_cmd_arxiv_ids;
+extern const struct core_cmd harvest_cmd_arxiv_query;
+extern const struct core_cmd harvest_cmd_status;
+/* enrich.c */
+extern const struct core_cmd harvest_cmd_openalex;
+extern const struct core_cmd harvest_cmd_s2_papers;
+extern const struct core_cmd harvest_cmd_s2_authors;
+extern const struct core_cmd harvest_cmd_ror;
+
+/* ------------------------------------------------------------------ */
+/* run.c: what the harvesters' runs share                              */
 /* ------------------------------------------------------------------ */
 
 struct core_db;
@@ -291,18 +309,6 @@ struct harvest_run {
 	struct timespec t0;
 	int tty;
 };
-
-/* 1 when cmd is one of fetch.c's commands (arxiv openalex s2 ror status). */
-int harvest_remote_is(const char *cmd);
-/* Prints cmd's --help; returns the exit code. */
-int harvest_remote_usage(const char *cmd);
-/* Runs cmd with the arguments after it; returns an exit code. */
-int harvest_remote_main(const struct core_conf *conf, const char *cmd,
-    int argc, char **argv);
-/* enrich.c: the same for openalex, s2, ror. */
-int harvest_enrich_usage(const char *cmd);
-int harvest_enrich_main(const struct core_conf *conf, const char *cmd,
-    int argc, char **argv);
 
 /*
  * Connects (all prepared statements, the staging tables) and, when src
@@ -324,10 +330,11 @@ enum core_err harvest_exec0(struct core_db *, int stmt,
 /* COPY FROM STDIN of b with the COPY statement stmt. */
 enum core_err harvest_copy_in(struct core_db *, int stmt,
     const struct core_buf *b);
-/* "--name V" / "--name=V" at argv[*i]: 1 matched, 0 not, -1 no value. */
-int harvest_opt(int argc, char **argv, int *i, const char *name,
-    const char **val);
-int harvest_bad_usage(const char *text, const char *msg, const char *arg);
+/*
+ * Prints "weft-harvest: msg arg" (arg may be NULL) and returns
+ * HARVEST_EXIT_USAGE, after which the command's usage follows.
+ */
+int harvest_bad_usage(const char *msg, const char *arg);
 /* Compact ASCII JSON text; caller frees. */
 char *harvest_jdump(const json_t *v);
 

@@ -19,18 +19,6 @@
 #include "core.h"
 #include "host.h"
 
-static enum core_loglevel
-parse_level(const char *s)
-{
-	if (strcmp(s, "debug") == 0)
-		return CORE_LOG_DEBUG;
-	if (strcmp(s, "warn") == 0)
-		return CORE_LOG_WARN;
-	if (strcmp(s, "error") == 0)
-		return CORE_LOG_ERROR;
-	return CORE_LOG_INFO;
-}
-
 static enum core_err
 load_module(struct host *hs, const char *modname, const char *moddir)
 {
@@ -218,8 +206,7 @@ become(const struct pool_id *pw)
 static void
 apply_conf(struct host *hs, long nworkers)
 {
-	core_log_setlevel(parse_level(core_conf_get(hs->conf, "log_level",
-	    "info")));
+	core_log_conf(hs->conf);
 	if (nworkers < 0)
 		nworkers = core_conf_int(hs->conf, "workers", 2);
 	if (nworkers < 1)

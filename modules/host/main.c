@@ -171,7 +171,7 @@ main(int argc, char *argv[])
 {
 	struct host hs;
 	struct worker w[MAX_WORKERS];
-	const char *confpath = "conf/weft.conf";
+	const char *confpath = NULL;
 	const char *modname = NULL, *listen = NULL, *moddir = NULL;
 	long nworkers = -1;
 	time_t now;
@@ -203,9 +203,8 @@ main(int argc, char *argv[])
 	 */
 	mallopt(M_MMAP_THRESHOLD, 8 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	if (getenv("WEFT_CONF") != NULL && strcmp(confpath,
-	    "conf/weft.conf") == 0)
-		confpath = getenv("WEFT_CONF");
+	/* -c, else $WEFT_CONF, else conf/weft.conf, which must exist. */
+	confpath = core_conf_path(confpath, 0);
 	core_log_setname(modname);
 	if (sodium_init() < 0) {
 		core_log(CORE_LOG_ERROR, "start", "libsodium failed");

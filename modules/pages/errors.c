@@ -33,8 +33,6 @@ pages_html_error(struct core_req *req, int status, const char *msg)
 	pg.kind = PAGES_ERROR;
 	pg.model = m;
 	pg.base = ctx->base_url;
-	pg.cookie =
-	    ctx->session_cookie != NULL ? ctx->session_cookie : "weft_session";
 	if (pages_render_html(core_resp_body(req), &pg) != CORE_OK)
 		core_log(CORE_LOG_ERROR, "render", "error page %d", status);
 	json_decref(m);

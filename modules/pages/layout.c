@@ -90,9 +90,8 @@ alternate(struct core_html *h, const char *canonical, const char *mime,
 static void
 account_slot(struct core_html *h, const void *arg)
 {
-	const struct pages_page *p = arg;
-
-	core_html_ssi_if_cookie(h, p->cookie, "/account/nav");
+	(void)arg;
+	core_html_ssi_if_signed_in(h, "/account/nav");
 	pages_h_link(h, "/signin", "signin", "Sign in");
 	core_html_ssi_endif(h);
 }

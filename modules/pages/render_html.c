@@ -699,8 +699,7 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 
 /* The follow button: the per-user fragment, or a sign-in link. */
 static void
-follow_slot(struct core_html *h, const struct pages_page *p, long long id,
-    const char *rpath)
+follow_slot(struct core_html *h, long long id, const char *rpath)
 {
 	struct core_buf next = CORE_BUF_INIT;
 	char *ssi, *u;
@@ -709,7 +708,7 @@ follow_slot(struct core_html *h, const struct pages_page *p, long long id,
 	core_url_encode(&next, rpath, 1);
 	u = core_xasprintf("/signin?next=%s", core_buf_cstr(&next));
 	pages_h_open(h, CORE_TAG_DIV, "follow");
-	core_html_ssi_if_cookie(h, p->cookie, ssi);
+	core_html_ssi_if_signed_in(h, ssi);
 	pages_h_link(h, u, "button button-primary", "Follow");
 	core_html_ssi_endif(h);
 	core_html_pop(h);
@@ -857,7 +856,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	    "Papers are matched to "
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
-	follow_slot(h, p, pages_int(m, "id", 0), href(p, url));
+	follow_slot(h, pages_int(m, "id", 0), href(p, url));
 	position_block(h, json_object_get(m, "author_position"));
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));

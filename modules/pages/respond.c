@@ -42,8 +42,6 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 	pg.kind = kind;
 	pg.model = model;
 	pg.base = ctx->base_url;
-	pg.cookie =
-	    ctx->session_cookie != NULL ? ctx->session_cookie : "weft_session";
 
 	switch (rep) {
 	case CORE_REP_MD:

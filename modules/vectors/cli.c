@@ -1,75 +1,16 @@
 /*
- * cli.c -- weft-vectors: options, configuration, the subcommands.
- * Exit codes: 0 done, 1 failed, 2 usage.
+ * cli.c -- weft-vectors: the table of subcommands, which
+ * core_cli_main() parses, documents and runs.  Exit codes: 0 done,
+ * 1 failed, 2 usage.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core.h"
 #include "internal.h"
-
-#define DEFAULT_CONF "conf/weft.conf"
-
-static const char usage_text[] =
-    "usage: weft-vectors [-c FILE] COMMAND [OPTIONS]\n"
-    "\n"
-    "Commands:\n"
-    "  build [--force] [--sample N] [--dir DIR]\n"
-    "        fit the model on (a sample of at most N = 200000) papers,\n"
-    "        write every paper's vector to DIR (config vectors_dir,\n"
-    "        default var/vectors) and record it in vector_index.  Does\n"
-    "        nothing when the papers did not change, unless --force.\n"
-    "  eval [--queries N] [--seed S] [--wordvecs on|off] [--wv-share X]\n"
-    "        retrieval figures on a seeded sample (default 1000, 42):\n"
-    "        lexical (BM25), vector, hybrid.  Builds its own model in\n"
-    "        memory; writes nothing.  Word vectors as the config says\n"
-    "        unless --wordvecs.\n"
-    "  bench [--papers N] [--queries N] [--threads T] [--file FILE]\n"
-    "        [--nlist L] [--texts FILE]\n"
-    "        query time (similar: top 16; text: embed + top 200) over N\n"
-    "        synthetic papers (default 2500000), shaped like the papers\n"
-    "        of index FILE when given (N 0: FILE's own papers), with L\n"
-    "        lists (default: as a build would), and recall against the\n"
-    "        brute force for a few numbers of lists read.  Text\n"
-    "        queries: lines of FILE, else six random words.\n"
-    "  check [FILE]\n"
-    "        open and check an index (default: the newest recorded).\n"
-    "  query [--file FILE] [--similar ID] [TEXT...]\n"
-    "        the 10 papers nearest to TEXT or to paper ID.\n"
-    "\n"
-    "Options:\n"
-    "  -c FILE  configuration (else $WEFT_CONF, else " DEFAULT_CONF ")\n"
-    "  -h       this text\n"
-    "\n"
-    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
-    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"
-    "command is installed; on; off).\n";
-
-static const struct level {
-	const char *name;
-	enum core_loglevel level;
-} levels[] = {
-	{ "debug", CORE_LOG_DEBUG },
-	{ "info", CORE_LOG_INFO },
-	{ "warn", CORE_LOG_WARN },
-	{ "error", CORE_LOG_ERROR },
-};
-
-/* A positive number from an option; 0 when malformed. */
-static size_t
-number(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return 0;
-	v = strtoull(s, &end, 10);
-	return *end == '\0' ? (size_t)v : 0;
-}
 
 /* The newest recorded index file (caller frees), or NULL. */
 static char *
@@ -138,129 +79,253 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* The commands                                                        */
+/* ------------------------------------------------------------------ */
+
+static int
+run_build(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return vec_build(conf, args);
+}
+
+static const struct core_opt build_opts[] = {
+	{ "--force", CORE_OPT_FLAG, offsetof(struct vec_build_opts, force),
+	    NULL, NULL, "build even when the papers did not change" },
+	{ "--sample", CORE_OPT_POS, offsetof(struct vec_build_opts, sample),
+	    "N", NULL, "fit on at most N papers (default 200000)" },
+	{ "--dir", CORE_OPT_STR, offsetof(struct vec_build_opts, dir), "DIR",
+	    NULL, "where the index goes (default: vectors_dir)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct vec_build_opts build_init = { 200000, 0, NULL };
+
+static const char summary_build[] =
+    "fit the model on (a sample of at most N = 200000) papers,\n"
+    "write every paper's vector to DIR (config vectors_dir,\n"
+    "default var/vectors) and record it in vector_index.  Does\n"
+    "nothing when the papers did not change, unless --force.";
+
+static const struct core_cmd cmd_build = {
+	.name = "build",
+	.opts = build_opts,
+	.args_size = sizeof(struct vec_build_opts),
+	.args_init = &build_init,
+	.summary = summary_build,
+	.run = run_build,
+};
+
+/* eval's numbers other than --queries are read as strtoull/strtod do. */
+struct eval_args {
+	size_t queries;
+	const char *seed, *beta, *wordvecs, *wv_share;
+};
+
+static int
+run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	const struct eval_args *a = args;
+	struct vec_eval_opts eo = { 1000, 42, -99, -1, 0 };
+
+	(void)argc;
+	(void)argv;
+	eo.queries = a->queries;
+	if (a->seed != NULL)
+		eo.seed = strtoull(a->seed, NULL, 10);
+	if (a->beta != NULL)
+		eo.beta = strtod(a->beta, NULL);
+	if (a->wv_share != NULL)
+		eo.wv_share = strtod(a->wv_share, NULL);
+	eo.wordvecs = a->wordvecs != NULL ? strcmp(a->wordvecs, "on") == 0
+					  : vec_wordvecs_wanted(conf);
+	return vec_eval(conf, &eo);
+}
+
+static const char *const on_off[] = { "on", "off", NULL };
+
+static const struct core_opt eval_opts[] = {
+	{ "--queries", CORE_OPT_POS, offsetof(struct eval_args, queries), "N",
+	    NULL, "size of the sample (default 1000)" },
+	{ "--seed", CORE_OPT_STR, offsetof(struct eval_args, seed), "S", NULL,
+	    "of the sample (default 42)" },
+	{ "--wordvecs", CORE_OPT_STR, offsetof(struct eval_args, wordvecs),
+	    NULL, on_off,
+	    "blend in word vectors (default: as the config "
+	    "says)" },
+	{ "--wv-share", CORE_OPT_STR, offsetof(struct eval_args, wv_share), "X",
+	    NULL, "their share of a paper's vector" },
+	{ "--beta", CORE_OPT_STR, offsetof(struct eval_args, beta), "B", NULL,
+	    "projection V_k * sigma^-B (default: the build's)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct eval_args eval_init = { 1000, NULL, NULL, NULL, NULL };
+
+static const char summary_eval[] =
+    "retrieval figures on a seeded sample (default 1000, 42):\n"
+    "lexical (BM25), vector, hybrid.  Builds its own model in\n"
+    "memory; writes nothing.  Word vectors as the config says\n"
+    "unless --wordvecs.";
+
+static const struct core_cmd cmd_eval = {
+	.name = "eval",
+	.opts = eval_opts,
+	.args_size = sizeof(struct eval_args),
+	.args_init = &eval_init,
+	.summary = summary_eval,
+	.run = run_eval,
+};
+
+struct bench_args {
+	size_t papers, queries, threads;
+	const char *file;
+	size_t nlist;
+	const char *texts;
+};
+
+static int
+run_bench(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	const struct bench_args *a = args;
+	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL, SIZE_MAX,
+		NULL };
+
+	(void)conf;
+	(void)argc;
+	(void)argv;
+	no.papers = a->papers;
+	no.queries = a->queries;
+	no.threads = (unsigned)a->threads;
+	no.file = a->file;
+	no.nlist = a->nlist;
+	no.texts = a->texts;
+	return vec_bench(&no);
+}
+
+static const struct core_opt bench_opts[] = {
+	{ "--papers", CORE_OPT_COUNT, offsetof(struct bench_args, papers), "N",
+	    NULL, "synthetic papers (default 2500000; 0: FILE's own)" },
+	{ "--queries", CORE_OPT_POS, offsetof(struct bench_args, queries), "N",
+	    NULL, "queries a thread (default 200)" },
+	{ "--threads", CORE_OPT_POS, offsetof(struct bench_args, threads), "T",
+	    NULL, "concurrent queries (default 2)" },
+	{ "--file", CORE_OPT_STR, offsetof(struct bench_args, file), "FILE",
+	    NULL, "an index the synthetic papers resemble" },
+	{ "--nlist", CORE_OPT_COUNT, offsetof(struct bench_args, nlist), "L",
+	    NULL, "lists (default: as a build would)" },
+	{ "--texts", CORE_OPT_STR, offsetof(struct bench_args, texts), "FILE",
+	    NULL, "query texts, one a line (default: six random words)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct bench_args bench_init = { 2500000, 200, 2, NULL, SIZE_MAX,
+	NULL };
+
+static const struct core_cmd cmd_bench = {
+	.name = "bench",
+	.opts = bench_opts,
+	.args_size = sizeof(struct bench_args),
+	.args_init = &bench_init,
+	.summary =
+	    "query time (similar: top 16; text: embed + top 200) over N\n"
+	    "synthetic papers (default 2500000), shaped like the papers\n"
+	    "of index FILE when given (N 0: FILE's own papers), with L\n"
+	    "lists (default: as a build would), and recall against the\n"
+	    "brute force for a few numbers of lists read.  Text\n"
+	    "queries: lines of FILE, else six random words.",
+	.run = run_bench,
+};
+
+static int
+run_check(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	(void)args;
+	return cmd_check(conf, argc > 0 ? argv[0] : NULL);
+}
+
+static const char summary_check[] =
+    "open and check an index (default: the newest recorded).";
+
+static const struct core_cmd cmd_check_desc = {
+	.name = "check",
+	.operands = "[FILE]",
+	.max_args = 1,
+	.summary = summary_check,
+	.run = run_check,
+};
+
+struct query_args {
+	const char *file;
+	size_t similar;
+};
+
+static int
+run_query(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	const struct query_args *a = args;
+	struct core_buf text = CORE_BUF_INIT;
+	int i, rc;
+
+	if (a->similar == 0 && argc == 0) {
+		fprintf(stderr, "weft-vectors: query: TEXT or --similar ID\n");
+		return VEC_EXIT_USAGE;
+	}
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			core_buf_putc(&text, ' ');
+		core_buf_puts(&text, argv[i]);
+	}
+	rc =
+	    cmd_query(conf, a->file, (int64_t)a->similar, core_buf_cstr(&text));
+	core_buf_free(&text);
+	return rc;
+}
+
+static const struct core_opt query_opts[] = {
+	{ "--file", CORE_OPT_STR, offsetof(struct query_args, file), "FILE",
+	    NULL, "the index (default: the newest recorded)" },
+	{ "--similar", CORE_OPT_POS, offsetof(struct query_args, similar), "ID",
+	    NULL, "the papers nearest to paper ID" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const char summary_query[] =
+    "the 10 papers nearest to TEXT or to paper ID.";
+
+static const struct core_cmd cmd_query_desc = {
+	.name = "query",
+	.opts = query_opts,
+	.args_size = sizeof(struct query_args),
+	.operands = "[TEXT...]",
+	.max_args = -1,
+	.summary = summary_query,
+	.run = run_query,
+};
+
+static const struct core_cmd *const cmds[] = {
+	&cmd_build,
+	&cmd_eval,
+	&cmd_bench,
+	&cmd_check_desc,
+	&cmd_query_desc,
+	NULL,
+};
+
+static const struct core_cli cli = {
+	.prog = "weft-vectors",
+	.cmds = cmds,
+	.footer =
+	    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
+	    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"
+	    "command is installed; on; off).\n",
+};
+
 int
 main(int argc, char *argv[])
 {
-	struct core_conf *conf = NULL;
-	struct vec_build_opts bo = { 200000, 0, NULL };
-	struct vec_eval_opts eo = { 1000, 42, -99, -1, 0 };
-	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL, SIZE_MAX,
-		NULL };
-	struct core_buf text = CORE_BUF_INIT;
-	const char *cfile = NULL, *cmd = NULL, *file = NULL, *lv;
-	int64_t similar = 0;
-	int i, rc = VEC_EXIT_USAGE;
-	size_t j;
-
 	core_log_setname("vectors");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i],
-			   *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(a, "-c") == 0 && val != NULL) {
-			cfile = val;
-			i++;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			return VEC_EXIT_OK;
-		} else if (cmd == NULL && a[0] != '-')
-			cmd = a;
-		else if (cmd == NULL)
-			goto usage;
-		else if (strcmp(a, "--force") == 0)
-			bo.force = 1;
-		else if (strcmp(a, "--sample") == 0 &&
-		    (bo.sample = number(val)) > 0)
-			i++;
-		else if (strcmp(a, "--dir") == 0 && val != NULL) {
-			bo.dir = val;
-			i++;
-		} else if (strcmp(a, "--queries") == 0 &&
-		    (eo.queries = no.queries = number(val)) > 0)
-			i++;
-		else if (strcmp(a, "--seed") == 0 && val != NULL) {
-			eo.seed = strtoull(val, NULL, 10);
-			i++;
-		} else if (strcmp(a, "--beta") == 0 && val != NULL) {
-			eo.beta = strtod(val, NULL);
-			i++;
-		} else if (strcmp(a, "--wordvecs") == 0 && val != NULL &&
-		    (strcmp(val, "on") == 0 || strcmp(val, "off") == 0)) {
-			eo.wordvecs = strcmp(val, "on") == 0;
-			i++;
-		} else if (strcmp(a, "--wv-share") == 0 && val != NULL) {
-			eo.wv_share = strtod(val, NULL);
-			i++;
-		} else if (strcmp(a, "--papers") == 0 && val != NULL &&
-		    (strcmp(val, "0") == 0 || (no.papers = number(val)) > 0)) {
-			if (strcmp(val, "0") == 0)
-				no.papers = 0;
-			i++;
-		} else if (strcmp(a, "--nlist") == 0 && val != NULL &&
-		    (strcmp(val, "0") == 0 || (no.nlist = number(val)) > 0)) {
-			if (strcmp(val, "0") == 0)
-				no.nlist = 0;
-			i++;
-		} else if (strcmp(a, "--threads") == 0 &&
-		    (no.threads = (unsigned)number(val)) > 0)
-			i++;
-		else if (strcmp(a, "--file") == 0 && val != NULL) {
-			file = no.file = val;
-			i++;
-		} else if (strcmp(a, "--texts") == 0 && val != NULL) {
-			no.texts = val;
-			i++;
-		} else if (strcmp(a, "--similar") == 0 &&
-		    (similar = (int64_t)number(val)) > 0)
-			i++;
-		else if (strcmp(cmd, "check") == 0 && file == NULL &&
-		    a[0] != '-')
-			file = a;
-		else if (strcmp(cmd, "query") == 0 && a[0] != '-') {
-			if (text.len > 0)
-				core_buf_putc(&text, ' ');
-			core_buf_puts(&text, a);
-		} else {
-			fprintf(stderr, "weft-vectors: unexpected \"%s\"\n", a);
-			goto usage;
-		}
-	}
-	if (cmd == NULL)
-		goto usage;
-
-	if (cfile == NULL && (cfile = getenv("WEFT_CONF")) == NULL) {
-		cfile = DEFAULT_CONF;
-		if (access(cfile, F_OK) != 0)
-			cfile = "/dev/null";
-	}
-	if (core_conf_load(cfile, &conf) != CORE_OK)
-		return VEC_EXIT_FAIL;
-	lv = core_conf_get(conf, "log_level", "info");
-	for (j = 0; j < sizeof(levels) / sizeof(levels[0]); j++)
-		if (strcmp(lv, levels[j].name) == 0)
-			core_log_setlevel(levels[j].level);
-
-	if (strcmp(cmd, "build") == 0)
-		rc = vec_build(conf, &bo);
-	else if (strcmp(cmd, "eval") == 0) {
-		if (eo.wordvecs < 0)
-			eo.wordvecs = vec_wordvecs_wanted(conf);
-		rc = vec_eval(conf, &eo);
-	} else if (strcmp(cmd, "bench") == 0)
-		rc = vec_bench(&no);
-	else if (strcmp(cmd, "check") == 0)
-		rc = cmd_check(conf, file);
-	else if (strcmp(cmd, "query") == 0 && (similar > 0 || text.len > 0))
-		rc = cmd_query(conf, file, similar, core_buf_cstr(&text));
-	else {
-		fprintf(stderr, "weft-vectors: unknown command \"%s\"\n", cmd);
-		rc = VEC_EXIT_USAGE;
-		fputs(usage_text, stderr);
-	}
-	core_buf_free(&text);
-	core_conf_free(conf);
-	return rc;
-usage:
-	fputs(usage_text, stderr);
-	return VEC_EXIT_USAGE;
+	return core_cli_main(&cli, argc, argv);
 }

@@ -150,7 +150,8 @@ http {
 	include /etc/nginx/mime.types;
 	types { text/markdown md; }
 	default_type application/octet-stream;
-	server_tokens off;
+	# No server_tokens here, as in Debian's nginx.conf: the site's own
+	# configuration must hide the version.
 	client_body_temp_path $dep/nginx/client_body;
 	proxy_temp_path $dep/nginx/proxy;
 	fastcgi_temp_path $dep/nginx/fastcgi;
@@ -188,6 +189,13 @@ header_has Content-Security-Policy "default-src 'none'" "Content-Security-Policy
 header_is X-Content-Type-Options nosniff "X-Content-Type-Options"
 header_has Referrer-Policy "strict-origin" "Referrer-Policy"
 body_has '<h1' "the page itself, from the test stack's workers"
+header_is Server nginx "no nginx version (server_tokens off)"
+WEFT_URL=$https get /static/weft.0123456789abcdef.css -k
+header_has Strict-Transport-Security "max-age=" "hashed asset: HSTS"
+header_has Content-Security-Policy "default-src 'none'" "hashed asset: CSP"
+header_is X-Frame-Options DENY "hashed asset: X-Frame-Options"
+header_has Cache-Control immutable "hashed asset: cached for a year"
+WEFT_URL=$https get "$ppath" -k
 body_lacks '<script>' "no inline script (the CSP forbids it)"
 grep -q ' style="' "$BODY"
 ok $((!$?)) "no inline style (the CSP forbids it)"

@@ -375,35 +375,30 @@ test_ssi(void)
 	enum core_err er;
 
 	start();
-	core_html_ssi_if_cookie(&h, "weft_session", "/_fragments/user-menu");
+	core_html_ssi_if_signed_in(&h, "/_fragments/user-menu");
 	core_html_elemtext(&h, CORE_TAG_A,
 	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/login" }, END },
 	    "Sign in");
 	core_html_ssi_endif(&h);
 	T_STREQ(finish(&er),
-	    "<!--# if expr=\"$cookie_weft_session\" -->"
+	    "<!--# if expr=\"$weft_signed_in\" -->"
 	    "<!--# include virtual=\"/_fragments/user-menu\" -->"
 	    "<!--# else --><a href=\"/login\">Sign in</a><!--# endif -->",
 	    "SSI if/else/endif");
 	T_EQ(er, CORE_OK, "no error");
 
 	start();
-	core_html_ssi_if_cookie(&h, "x\" --><script>", "/a");
-	T_STREQ(finish(&er), "", "bad cookie writes nothing");
-	T_EQ(er, CORE_EINPUT, "bad cookie is an error");
-
-	start();
-	core_html_ssi_if_cookie(&h, "weft-session", "/a");
-	finish(&er);
-	T_EQ(er, CORE_EINPUT, "'-' would end the nginx variable name");
-
-	start();
-	core_html_ssi_if_cookie(&h, "s", "/a b");
-	finish(&er);
+	core_html_ssi_if_signed_in(&h, "/a\" --><script>");
+	T_STREQ(finish(&er), "", "bad path writes nothing");
 	T_EQ(er, CORE_EINPUT, "bad path is an error");
 
 	start();
-	core_html_ssi_if_cookie(&h, "s", "");
+	core_html_ssi_if_signed_in(&h, "/a b");
+	finish(&er);
+	T_EQ(er, CORE_EINPUT, "a space in the path is an error");
+
+	start();
+	core_html_ssi_if_signed_in(&h, "");
 	finish(&er);
 	T_EQ(er, CORE_EINPUT, "empty path is an error");
 }

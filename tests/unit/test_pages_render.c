@@ -122,7 +122,6 @@ render(enum core_err (*fn)(struct core_buf *, const struct pages_page *),
 	p.kind = kind;
 	p.model = m;
 	p.base = BASE;
-	p.cookie = "weft_session";
 	*er = fn(&b, &p);
 	core_buf_puts(&b, "");
 	return core_buf_steal(&b);
@@ -175,7 +174,7 @@ test_paper(void)
 	    "html: unknown citations say so");
 	T_CONTAINS(s, "cat cat-primary", "html: primary category marked");
 	T_CONTAINS(s,
-	    "<!--# if expr=\"$cookie_weft_session\" -->"
+	    "<!--# if expr=\"$weft_signed_in\" -->"
 	    "<!--# include virtual=\"/account/nav\" --><!--# else -->",
 	    "html: account slot is SSI guarded by the cookie");
 	T_CONTAINS(s, "not affiliated with arXiv", "footer: not affiliated");
@@ -235,7 +234,7 @@ test_researcher(void)
 	T_CONTAINS(s, "works total unknown", "badge: unknown works");
 	T_CONTAINS(s, "newest first", "note on matching order");
 	T_CONTAINS(s,
-	    "<!--# if expr=\"$cookie_weft_session\" -->"
+	    "<!--# if expr=\"$weft_signed_in\" -->"
 	    "<!--# include virtual=\"/account/follow/9\" --><!--# else -->",
 	    "follow slot is an SSI include");
 	T_CONTAINS(s, "href=\"/signin?next=/researchers/9-jiale-chen\"",

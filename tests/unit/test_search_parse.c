@@ -157,7 +157,6 @@ render(void)
 	p.kind = PAGES_SEARCH;
 	p.model = m;
 	p.base = BASE;
-	p.cookie = "weft_session";
 	T_EQ(pages_render_html(&b, &p), CORE_OK, "html renders");
 	T_LACKS(b.ptr, "<script>alert", "no live script from the query");
 	T_CONTAINS(b.ptr,

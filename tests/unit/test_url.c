@@ -268,6 +268,14 @@ test_cookie(void)
 	T_OK(core_params_get(NULL, "a") == NULL, "get on NULL");
 	core_params_free(NULL);
 
+	/* nginx's $cookie_NAME also splits on ','; so do we. */
+	core_cookie_parse("a=b,weft_session=x , c=d", &p);
+	T_STREQ(core_params_get(&p, "a"), "b", "',' ends a value");
+	T_STREQ(core_params_get(&p, "weft_session"), "x", "pair after ','");
+	T_STREQ(core_params_get(&p, "c"), "d", "';' still splits");
+	T_EQ(p.n, 3, "three pairs across ',' and ';'");
+	core_params_free(&p);
+
 	/* Many cookies are capped, not an error. */
 	{
 		struct core_buf b = CORE_BUF_INIT;
@@ -283,6 +291,43 @@ test_cookie(void)
 	}
 }
 
+/* The one rule for "signed in", shared with nginx's map. */
+static void
+test_cookie_has(void)
+{
+	static const struct {
+		const char *hdr;
+		int want;
+	} cases[] = {
+		{ "weft_session=abc", 1 },
+		{ "WEFT_SESSION=x", 1 },
+		{ "Weft_Session=x", 1 },
+		{ "a=b,weft_session=x", 1 },
+		{ "a=b, weft_session=x", 1 },
+		{ "a=b;weft_session=x", 1 },
+		{ "a=b; \tweft_session =x", 1 },
+		{ "weft_session=", 1 },
+		{ "weft_session=\x01\xff", 1 },
+		{ "a=1; b=2; weft_session=x; c=3", 1 },
+		{ "", 0 },
+		{ "weft_session", 0 },
+		{ "weft_sessionx=1", 0 },
+		{ "xweft_session=1", 0 },
+		{ "a=weft_session=1", 0 },
+		{ "a=\"weft_session=1\"", 0 },
+		{ "weft_sessio=1", 0 },
+		{ "theme=dark; sid=1", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		T_EQ(core_cookie_has(cases[i].hdr, "weft_session"),
+		    cases[i].want, cases[i].hdr);
+	T_EQ(core_cookie_has(NULL, "weft_session"), 0, "NULL header");
+	T_EQ(core_cookie_has("a=1", ""), 0, "empty name");
+	T_EQ(core_cookie_has("a=1", NULL), 0, "NULL name");
+}
+
 int
 main(void)
 {
@@ -290,5 +335,6 @@ main(void)
 	test_encode();
 	test_query();
 	test_cookie();
+	test_cookie_has();
 	return T_DONE();
 }

@@ -1,0 +1,176 @@
+/*
+ * run.c -- what every harvester's run shares: the connection with its
+ * staging tables, the source's HTTP client, progress, failures recorded
+ * in harvest_cursors, and the small database helpers.  The harvesters
+ * (fetch.c: arXiv and status; enrich.c: OpenAlex, S2, ROR) call this
+ * file and never each other.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "harvest.h"
+#include "harvest_sql.h"
+#include "remote.h"
+
+/* ------------------------------------------------------------------ */
+/* Runs: connection, staging, batches, progress                        */
+/* ------------------------------------------------------------------ */
+
+
+static double
+elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Progress: a rewritten line on a terminal, one log line per batch else. */
+void
+harvest_run_progress(struct harvest_run *r, int final)
+{
+	double s = elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
+	char eta[32] = "?";
+	long left;
+
+	if (r->expect > 0 && rate > 0) {
+		left = (long)((r->expect - r->records) / rate);
+		if (left < 0)
+			left = 0;
+		snprintf(eta, sizeof(eta), "%ld:%02ld", left / 60, left % 60);
+	}
+	if (r->tty) {
+		fprintf(stderr, "\r%s: %ld records%s%ld, %.1f/s, ETA %s   %s",
+		    r->label, r->records, r->expect > 0 ? " of " : "",
+		    r->expect > 0 ? r->expect : 0, rate, eta,
+		    final ? "\n" : "");
+		fflush(stderr);
+	} else
+		core_log(CORE_LOG_INFO, "harvest.batch",
+		    "%s: batch %ld, %ld records, %ld deleted, %.1f/s%s%s",
+		    r->label, r->batches, r->records, r->deleted, rate,
+		    r->expect > 0 ? ", ETA " : "", r->expect > 0 ? eta : "");
+}
+
+enum core_err
+harvest_run_open(struct harvest_run *r, const struct core_conf *conf, enum harvest_src src,
+    const char *key, const char *label)
+{
+	enum core_err er;
+
+	memset(r, 0, sizeof(*r));
+	r->conf = conf;
+	r->key = key;
+	r->label = label;
+	r->expect = -1;
+	r->tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &r->t0);
+	if ((er = harvest_connect(conf, HARVEST_NPREPARED, &r->db)) != CORE_OK)
+		return er;
+	/* The loader's TEMP staging tables, for this session. */
+	if ((er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql))
+	    != CORE_OK)
+		return er;
+	if ((int)src >= 0)
+		r->http = harvest_http_new(conf, src);
+	return CORE_OK;
+}
+
+void
+harvest_run_close(struct harvest_run *r)
+{
+	core_db_close(r->db);
+	harvest_http_free(r->http);
+	core_buf_free(&r->st_papers);
+	core_buf_free(&r->st_authors);
+	core_buf_free(&r->st_a);
+	core_buf_free(&r->st_b);
+}
+
+/* Requests made since the last time the cursor was told. */
+long
+harvest_run_requests(struct harvest_run *r)
+{
+	long n = r->http != NULL ? harvest_http_requests(r->http) : 0;
+	long d = n - r->reqs_noted;
+
+	r->reqs_noted = n;
+	return d;
+}
+
+/* Records the failure in harvest_cursors (outside any transaction). */
+void
+harvest_run_fail(struct harvest_run *r, const char *msg)
+{
+	char nreq[24];
+
+	fprintf(stderr, "weft-harvest: %s: %s\n", r->label, msg);
+	core_log(CORE_LOG_ERROR, "harvest.fail", "%s: %s", r->label, msg);
+	if (r->db == NULL || r->key == NULL)
+		return;
+	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
+	harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_FAIL,
+	    (const char *const[]){ r->key, msg, nreq }, 3);
+}
+
+/* Runs a statement whose result is not needed. */
+enum core_err
+harvest_exec0(struct core_db *db, int stmt, const char *const *p, int n)
+{
+	PGresult *res = NULL;
+	enum core_err er = core_db_exec(db, stmt, p, n, &res);
+
+	PQclear(res);
+	return er;
+}
+
+/* COPY FROM STDIN of one staging buffer (as load.c does). */
+enum core_err
+harvest_copy_in(struct core_db *db, int stmt, const struct core_buf *b)
+{
+	PGconn *c = core_db_conn(db);
+	PGresult *res;
+	enum core_err er = CORE_OK;
+
+	res = PQexec(c, harvest_sql[stmt].sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		core_log(CORE_LOG_ERROR, "harvest.db", "%s: %s",
+		    harvest_sql[stmt].name, PQresultErrorMessage(res));
+		PQclear(res);
+		return CORE_EDB;
+	}
+	PQclear(res);
+	if (b->len > 0 && PQputCopyData(c, b->ptr, (int)b->len) != 1)
+		er = CORE_EDB;
+	if (PQputCopyEnd(c, er == CORE_OK ? NULL : "client error") != 1)
+		er = CORE_EDB;
+	while ((res = PQgetResult(c)) != NULL) {
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			core_log(CORE_LOG_ERROR, "harvest.db", "%s: %s",
+			    harvest_sql[stmt].name, PQresultErrorMessage(res));
+			er = CORE_EDB;
+		}
+		PQclear(res);
+	}
+	return er;
+}
+
+char *
+harvest_jdump(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII);
+}
+
+int
+harvest_bad_usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "weft-harvest: %s%s%s\n", msg, arg ? " " : "",
+	    arg ? arg : "");
+	return HARVEST_EXIT_USAGE;
+}
