@@ -10,15 +10,19 @@ cd "$(dirname "$0")/../.." || exit 1
 pending="
 modules/core/conf.c
 modules/core/core.h
+modules/core/html.c
 modules/core/log.c
 modules/core/req.c
+modules/feeds/respond.c
 modules/harvest/enrich.c
 modules/harvest/fetch.c
 modules/harvest/http.c
 modules/harvest/main.c
 modules/harvest/remote.h
+modules/harvest/run.c
 modules/host/host.c
 modules/host/main.c
+modules/pages/pages.h
 modules/vectors/store.c
 "
 
