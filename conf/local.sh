@@ -40,8 +40,10 @@ libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
 libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
 python3-feedparser jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
-liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev clang-format \
-shellcheck"
+liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
+
+# make lint (tests/static): the format check and shellcheck.
+PACKAGES="$PACKAGES clang-format shellcheck"
 
 deps() {
 	local missing=

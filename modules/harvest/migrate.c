@@ -52,11 +52,12 @@ harvest_connect(const struct core_conf *conf, size_t nstmts,
 		goto out;
 	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
 	if ((er = core_db_cmd(db,
-		 harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql)) != CORE_OK)
+	    harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql)) != CORE_OK)
 		goto out;
 	core_db_close(db);
 	db = NULL;
-	if ((er = core_db_open(conninfo, harvest_sql, nstmts, &db)) != CORE_OK)
+	if ((er = core_db_open(conninfo, harvest_sql, nstmts, &db)) !=
+	    CORE_OK)
 		goto out;
 	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
 	*dbp = db;
@@ -74,7 +75,7 @@ harvest_db_version(struct core_db *db, int *version)
 
 	*version = 0;
 	if ((er = core_db_exec(db, HARVEST_SQL_MIGRATIONS_CURRENT, NULL, 0,
-		 &res)) != CORE_OK)
+	    &res)) != CORE_OK)
 		return er;
 	*version = atoi(PQgetvalue(res, 0, 0));
 	PQclear(res);
@@ -132,8 +133,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 
 	*filesp = NULL;
 	*np = 0;
-	dir =
-	    core_xasprintf("%s/schema", core_conf_get(conf, "sql_dir", "sql"));
+	dir = core_xasprintf("%s/schema", core_conf_get(conf, "sql_dir",
+	    "sql"));
 	if ((d = opendir(dir)) == NULL) {
 		core_log(CORE_LOG_ERROR, "harvest.migrate", "%s: %s", dir,
 		    strerror(errno));
@@ -145,8 +146,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 			continue;
 		files = core_xrealloc(files, (n + 1) * sizeof(*files));
 		files[n].version = v;
-		files[n].name =
-		    core_xstrndup(de->d_name, strlen(de->d_name) - 4);
+		files[n].name = core_xstrndup(de->d_name,
+		    strlen(de->d_name) - 4);
 		files[n].path = core_xasprintf("%s/%s", dir, de->d_name);
 		n++;
 	}
@@ -155,8 +156,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 	for (i = 1; i < n; i++)
 		if (files[i].version == files[i - 1].version) {
 			core_log(CORE_LOG_ERROR, "harvest.migrate",
-			    "%s and %s have the same version",
-			    files[i - 1].path, files[i].path);
+			    "%s and %s have the same version", files[i - 1].path,
+			    files[i].path);
 			er = CORE_EINPUT;
 			goto out;
 		}
@@ -265,7 +266,7 @@ harvest_migrate(const struct core_conf *conf, int check)
 	/* Held until we disconnect: a second migrator waits here. */
 	if (!check) {
 		if (core_db_exec(db, HARVEST_SQL_MIGRATIONS_LOCK, NULL, 0,
-			&res) != CORE_OK)
+		    &res) != CORE_OK)
 			goto out;
 		PQclear(res);
 		res = NULL;

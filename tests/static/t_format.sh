@@ -17,7 +17,10 @@ modules/feeds/respond.c
 modules/harvest/enrich.c
 modules/harvest/fetch.c
 modules/harvest/http.c
+modules/harvest/load.c
 modules/harvest/main.c
+modules/harvest/match_db.c
+modules/harvest/migrate.c
 modules/harvest/remote.h
 modules/harvest/run.c
 modules/host/host.c
