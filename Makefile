@@ -8,7 +8,7 @@
 # Objects go to build/ (or build-san/, build-fuzz/), never mixed.
 
 PKGS    := fcgi libpq hiredis jansson libcurl libxml-2.0 libsodium \
-           libutf8proc libcmark zlib
+           libutf8proc libcmark-gfm zlib
 CC      ?= cc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wpointer-arith \
@@ -49,7 +49,8 @@ endif
 CFLAGS  := $(CSTD) $(WARN) $(OPT) -fPIC -MMD -MP -Imodules/core -I$(B)/gen \
            $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(LDSAN) -Wl,-z,relro,-z,now $(EXTRA_LDFLAGS)
-LDLIBS  := $(PKG_LIBS) -ldl -lm
+# cmark-gfm's extensions (tables) have no pkg-config file of their own.
+LDLIBS  := $(PKG_LIBS) -lcmark-gfm-extensions -ldl -lm
 
 all: weftd plugins harvest
 

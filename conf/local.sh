@@ -37,7 +37,8 @@ say() { printf '%s\n' "$*" >&2; }
 
 PACKAGES="build-essential pkg-config clang libfcgi-dev libpq-dev \
 libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
-libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
+libsodium-dev libutf8proc-dev libcmark-gfm-dev \
+libcmark-gfm-extensions-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
 python3-feedparser jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
 liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"

@@ -109,6 +109,9 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 	    (const struct core_attr[]){ A(REL, "icon"),
 		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
 		AEND });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), AEND });
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
@@ -172,8 +175,6 @@ follow_form(struct core_html *h, long long rid, int following, const char *csrf,
 		A(CLASS,
 		    following ? "button follow-button following"
 			      : "button button-primary follow-button"),
-		A(ARIA_LABEL,
-		    following ? "Following; press to unfollow" : NULL),
 		AEND },
 	    following ? "Following — unfollow" : "Follow");
 	core_html_pop(h);
@@ -369,23 +370,25 @@ pager(struct core_html *h, const json_t *pg)
 
 	if (prev == NULL && next == NULL)
 		return;
+	/* The same pager as the public lists (pages' render_html.c). */
 	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "pagination"),
+	    (const struct core_attr[]){ A(CLASS, "pager"),
 		A(ARIA_LABEL, "Pages"), AEND });
 	if (prev != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, prev), A(REL, "prev"),
-			AEND },
-		    "← Newer");
-	core_html_elem(h, CORE_TAG_SPAN, NULL);
-	core_html_textf(h, " page %lld of %lld ", jint(pg, "page", 1),
+			A(CLASS, "button"), AEND },
+		    "← newer");
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "faint"), AEND });
+	core_html_textf(h, "page %lld of %lld", jint(pg, "page", 1),
 	    jint(pg, "pages", 1));
 	core_html_pop(h);
 	if (next != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, next), A(REL, "next"),
-			AEND },
-		    "Older →");
+			A(CLASS, "button"), AEND },
+		    "older →");
 	core_html_pop(h);
 }
 
@@ -420,21 +423,28 @@ html_feed(struct core_html *h, const json_t *m)
 	    (const struct core_attr[]){ A(HREF, "/account"), AEND }, "manage");
 	core_html_text(h, ").");
 	core_html_pop(h);
-	if (json_array_size(papers) == 0)
-		core_html_elemtext(h, CORE_TAG_P, NULL, "No papers yet.");
-	core_html_elem(h, CORE_TAG_OL,
-	    (const struct core_attr[]){ A(CLASS, "paper-list"), AEND });
+	if (json_array_size(papers) == 0) {
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "empty"), AEND },
+		    "The researchers you follow have no papers here yet.");
+		return;
+	}
+	/* The same cards as every other list of papers on the site. */
+	core_html_elem(h, CORE_TAG_UL,
+	    (const struct core_attr[]){ A(CLASS, "cards"), AEND });
 	json_array_foreach(papers, i, p)
 	{
 		core_html_elem(h, CORE_TAG_LI,
-		    (const struct core_attr[]){ A(CLASS, "paper-card"), AEND });
-		core_html_elem(h, CORE_TAG_H3, NULL);
+		    (const struct core_attr[]){ A(CLASS, "card"), AEND });
+		core_html_elem(h, CORE_TAG_H3,
+		    (const struct core_attr[]){ A(CLASS, "card-title"), AEND });
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, jstr(p, "url")), AEND },
 		    jstr(p, "title"));
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "authors"), AEND });
+		    (const struct core_attr[]){ A(CLASS, "card-authors"),
+			AEND });
 		au = json_object_get(p, "authors");
 		json_array_foreach(au, j, a)
 		{
@@ -457,12 +467,17 @@ html_feed(struct core_html *h, const json_t *m)
 			core_html_text(h, ", …");
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "meta"), AEND });
-		core_html_textf(h, "arXiv:%s · %s · %s",
-		    jstr(p, "arxiv_id") ? jstr(p, "arxiv_id") : "",
-		    jstr(p, "primary_category") ? jstr(p, "primary_category")
-						: "",
-		    jstr(p, "published") ? jstr(p, "published") : "undated");
+		    (const struct core_attr[]){ A(CLASS, "card-meta"), AEND });
+		core_html_date(h, jstr(p, "published"));
+		core_html_elemtext(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ A(CLASS, "mono faint"), AEND },
+		    jstr(p, "arxiv_id"));
+		if (jstr(p, "primary_category") != NULL)
+			core_html_elemtext(h, CORE_TAG_SPAN,
+			    (const struct core_attr[]){
+				A(CLASS, "cat cat-primary"),
+				A(TITLE, "primary category"), AEND },
+			    jstr(p, "primary_category"));
 		core_html_pop(h);
 		core_html_pop(h); /* li */
 	}
@@ -566,9 +581,10 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 		core_html_pop(h);
 	}
 	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "skip"), AEND });
+	    (const struct core_attr[]){ A(CLASS, "continue"), AEND });
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, jstr(m, "continue")), AEND },
+	    (const struct core_attr[]){ A(HREF, jstr(m, "continue")),
+		A(CLASS, "button"), AEND },
 	    "Skip for now →");
 	core_html_pop(h);
 }
@@ -581,6 +597,15 @@ static const char *const view_title[ACC_VIEW__MAX] = {
 	[ACC_VIEW_WELCOME] = "Follow some researchers",
 };
 
+/* The page's <main> class: its layout in weft.css. */
+static const char *const main_class[ACC_VIEW__MAX] = {
+	[ACC_VIEW_SIGNIN] = "wrap doc account-form",
+	[ACC_VIEW_SIGNUP] = "wrap doc account-form",
+	[ACC_VIEW_ACCOUNT] = "wrap doc account-page",
+	[ACC_VIEW_FEED] = "wrap doc feed-page",
+	[ACC_VIEW_WELCOME] = "wrap doc account-page welcome-page",
+};
+
 static enum core_err
 render_html(struct core_buf *b, enum acc_view v, const json_t *m,
     const struct acc_session *s)
@@ -588,10 +613,7 @@ render_html(struct core_buf *b, enum acc_view v, const json_t *m,
 	struct core_html h;
 
 	core_html_open(&h, core_buf_sink(b));
-	shell_open(&h, view_title[v], s,
-	    v == ACC_VIEW_SIGNIN || v == ACC_VIEW_SIGNUP
-		? "wrap doc account-form"
-		: "wrap doc");
+	shell_open(&h, view_title[v], s, main_class[v]);
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:

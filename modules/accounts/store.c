@@ -57,15 +57,15 @@ researcher_path(long long id, const char *slug)
 }
 
 enum core_err
-acc_store_user_create(struct core_db *db, const char *email, const char *hash,
-    long long *uid)
+acc_store_user_create(struct core_db *db, const char *email, const char *key,
+    const char *hash, long long *uid)
 {
-	const char *p[2] = { email, hash };
+	const char *p[3] = { email, hash, key };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*uid = 0;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_CREATE, p, 2, &res)) !=
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_CREATE, p, 3, &res)) !=
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1)
@@ -75,10 +75,10 @@ acc_store_user_create(struct core_db *db, const char *email, const char *hash,
 }
 
 enum core_err
-acc_store_user_by_email(struct core_db *db, const char *email, long long *uid,
+acc_store_user_by_email(struct core_db *db, const char *key, long long *uid,
     char **hash, char **stored)
 {
-	const char *p[1] = { email };
+	const char *p[1] = { key };
 	PGresult *res = NULL;
 	enum core_err er;
 
@@ -480,5 +480,57 @@ acc_store_search(struct core_db *db, const char *base, long long uid,
 	er = suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, core_buf_cstr(&b),
 	    uid, out);
 	core_buf_free(&b);
+	return er;
+}
+
+enum core_err
+acc_store_email_keys_fill(struct core_db *db, int *conflicts)
+{
+	PGresult *res = NULL, *set = NULL;
+	char key[ACC_EMAIL_KEY_MAX + 1];
+	const char *p[2];
+	int i, n, cid, cemail;
+	enum core_err er;
+
+	*conflicts = 0;
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_EMAIL_KEY_PENDING, NULL, 0,
+		 &res)) != CORE_OK)
+		return er;
+	n = PQntuples(res);
+	cid = PQfnumber(res, "id");
+	cemail = PQfnumber(res, "email");
+	/* In id order in every worker: the older account gets the key. */
+	for (i = 0; i < n; i++) {
+		p[0] = PQgetvalue(res, i, cid);
+		if (acc_email_key(PQgetvalue(res, i, cemail), key,
+			sizeof(key)) != 0) {
+			core_log(CORE_LOG_WARN, "email_key",
+			    "user %s: the stored address has no key "
+			    "(not UTF-8?); it cannot sign in",
+			    p[0]);
+			(*conflicts)++;
+			continue;
+		}
+		p[1] = key;
+		if ((er = core_db_exec(db, ACCOUNTS_SQL_EMAIL_KEY_SET, p, 2,
+			 &set)) != CORE_OK)
+			goto out;
+		if (PQgetisnull(set, 0, PQfnumber(set, "updated")) &&
+		    !PQgetisnull(set, 0, PQfnumber(set, "holder"))) {
+			core_log(CORE_LOG_WARN, "email_key",
+			    "user %s: the address folds to that of user %s, "
+			    "which keeps it; %s keeps its data and sessions "
+			    "but cannot sign in by email (README, \"Email "
+			    "addresses\")",
+			    p[0], PQgetvalue(set, 0, PQfnumber(set, "holder")),
+			    p[0]);
+			(*conflicts)++;
+		}
+		PQclear(set);
+		set = NULL;
+	}
+out:
+	PQclear(set);
+	PQclear(res);
 	return er;
 }

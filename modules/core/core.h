@@ -40,6 +40,7 @@ enum core_err {
 	CORE_EUPSTREAM,	    /* 502: a remote source failed (harvester) */
 	CORE_ECACHE,	    /* Redis failed: carry on uncached */
 	CORE_ESYS,	    /* 500: a system call failed (our bug or the OS) */
+	CORE_EFAIL,	    /* the status and message in a struct core_fail */
 	CORE_ERR__MAX
 };
 
@@ -49,6 +50,34 @@ int core_err_status(enum core_err);
 const char *core_err_str(enum core_err);
 /* The reason phrase for a status code ("Not Found"), "" if unknown. */
 const char *core_status_reason(int status);
+
+/*
+ * A failure that carries its own status and message to the client ("sort
+ * must be newest or citations"), where an enum core_err carries only its
+ * code.  A handler records one with core_req_fail() (below) and returns
+ * CORE_EFAIL; core renders it once, in the negotiated representation, as
+ * it renders every other error.
+ */
+struct core_fail {
+	int status; /* 400..599; 0: nothing recorded */
+	char *msg;  /* owned; NULL: nothing recorded */
+};
+/*
+ * Records status and a copy of msg in f, replacing what it held, and
+ * returns CORE_EFAIL.  A status outside 400..599 is recorded as 500 (a
+ * failure never answers 2xx or 3xx); a NULL msg as the status's default
+ * text.  Free with core_fail_free().
+ */
+enum core_err core_fail_set(struct core_fail *f, int status, const char *msg);
+/*
+ * The status and message to answer er with: f's for CORE_EFAIL (500 and
+ * core_err_str(CORE_ESYS) when f holds nothing), core_err_status(er) and
+ * core_err_str(er) otherwise.  *msg is borrowed from f or static.
+ */
+int core_fail_answer(const struct core_fail *f, enum core_err er,
+    const char **msg);
+/* Frees f's message and zeroes it (NULL-safe). */
+void core_fail_free(struct core_fail *f);
 
 /* ------------------------------------------------------------------ */
 /* Memory: these abort on exhaustion, so callers never check.          */
@@ -219,6 +248,26 @@ int core_accept_choose(const char *accept, const enum core_rep *offers,
 int core_rep_from_format(const char *fmt, enum core_rep *rep);
 
 /* ------------------------------------------------------------------ */
+/* Dates: seconds since the epoch (UTC), formatted by hand so that     */
+/* neither the locale nor TZ can change what a client sees (date.c)    */
+/* ------------------------------------------------------------------ */
+
+/* "Sun, 06 Nov 1994 08:49:37 GMT": an IMF-fixdate (RFC 9110 5.6.7),
+ * for Last-Modified.  Years outside 0..9999 are clamped. */
+void core_http_date(char out[32], int64_t t);
+/*
+ * Parses an HTTP-date in any of the three forms RFC 9110 (5.6.7) says a
+ * recipient must accept: IMF-fixdate, RFC 850 and asctime.  0 and *t
+ * set, or -1 when s (NULL allowed) is not one of them.
+ */
+int core_http_date_parse(const char *s, int64_t *t);
+/* "Sun, 06 Nov 1994 08:49:37 +0000": RFC 822 with a four-digit year,
+ * as RSS 2.0 wants. */
+void core_date_rfc822(char out[32], int64_t t);
+/* "1994-11-06T08:49:37+00:00": a W3C datetime, for sitemaps. */
+void core_date_w3c(char out[32], int64_t t);
+
+/* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
 /* ------------------------------------------------------------------ */
 
@@ -359,13 +408,18 @@ void core_html_popto(struct core_html *, size_t depth);
 /* Shorthand: open tag (with attrs), write text, close. */
 void core_html_elemtext(struct core_html *, enum core_tag,
     const struct core_attr *attrs, const char *text);
-/* Renders markdown md with cmark in its safe default mode. */
+/* Renders markdown md (with GFM tables) with cmark-gfm in its safe mode. */
 void core_html_md(struct core_html *, const char *md);
 /*
  * Writes <script type="application/ld+json"> with the JSON serialised
  * using JSON_ESCAPE_SLASH, so no string inside can close the script.
  */
 void core_html_jsonld(struct core_html *, const json_t *);
+/*
+ * <time datetime="2025-12-23">23 Dec 2025</time> for an ISO date (the
+ * text is iso itself when it is not YYYY-MM-DD...); nothing for NULL.
+ */
+void core_html_date(struct core_html *, const char *iso);
 /*
  * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
@@ -600,13 +654,17 @@ struct core_ctx {
 };
 
 /* A handler fills the response and returns CORE_OK, or returns an error
- * that the core renders in the negotiated representation. */
+ * that the core renders in the negotiated representation: an enum value
+ * with its default text, or CORE_EFAIL from core_req_fail() with the
+ * status and message the handler chose. */
 typedef enum core_err (*core_handler)(struct core_req *);
 
 /*
  * A route.  pattern is an exact path ("/about"), or ends in '*' to match
  * any path with that prefix ("/papers/ *" without the space): the rest is
  * then in core_req_rest().  method "GET" also serves HEAD; "ANY" all.
+ * A path some route matches but not with the request's method is a 405
+ * whose Allow lists the methods of the routes that match it.
  */
 struct core_route {
 	const char *method;
@@ -703,6 +761,18 @@ void core_resp_redirect(struct core_req *, int status, const char *loc);
  */
 void core_resp_error(struct core_req *, int status, const char *msg);
 
+/*
+ * Fails the request with status (4xx, 5xx) and msg (copied): returns
+ * CORE_EFAIL for the handler to return, and core renders the error page
+ * as core_resp_error() does once the handler has returned:
+ *	return core_req_fail(req, 400, "sort must be newest or citations");
+ * A later call replaces the status and message.
+ */
+enum core_err core_req_fail(struct core_req *, int status, const char *msg);
+/* The same with a printf-formatted message. */
+enum core_err core_req_failf(struct core_req *, int status, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
+
 /* Absolute URL for a site path: base_url + path.  Caller frees. */
 char *core_abs_url(const struct core_req *, const char *path);
 
@@ -716,6 +786,13 @@ char *core_abs_url(const struct core_req *, const char *path);
  */
 enum core_err core_cache_key(struct core_ctx *, const char *path,
     const char *query, const char *accept, char *key, size_t keysz);
+/*
+ * The current generation (the counter core_cache_bump() increments; 0
+ * before the first bump), re-read from Redis at most once a second:
+ * CORE_OK and *gen, or CORE_ECACHE.  Other per-worker state that must
+ * follow the data (the search index) watches it too.
+ */
+enum core_err core_cache_gen(struct core_redis *, long long *gen);
 /* Appends the cached bytes to blob: CORE_OK, CORE_ENOTFOUND or CORE_ECACHE. */
 enum core_err core_cache_get(struct core_ctx *, const char *key,
     struct core_buf *blob);
@@ -769,6 +846,19 @@ void core_metrics_render(struct core_buf *b, const char *dir);
 /* ------------------------------------------------------------------ */
 
 /*
+ * One line of the markdown 404's "Where to look next": "- label: URL",
+ * the URL being the site's base url and path (which may show a
+ * {placeholder}).  Lists end with a NULL label.
+ */
+struct core_hint {
+	const char *label;
+	const char *path;
+};
+/* The site's entry points (papers, researchers, institutions, search,
+ * the sitemap, llms.txt), for modules to register as their 404 hints. */
+extern const struct core_hint core_site_hints[];
+
+/*
  * What a plugin exports as the symbol "weft_module".  The host calls
  * init once per worker process after connecting to PostgreSQL (with the
  * module's statements prepared) and Redis.
@@ -782,6 +872,13 @@ struct core_module {
 	void (*fini)(struct core_ctx *);
 	/* Optional: HTML for error pages (404 etc.); NULL for the plain one */
 	void (*html_error)(struct core_req *, int status, const char *msg);
+	/* Optional: where the markdown 404 tells an agent to look next */
+	const struct core_hint *hints;
+	/*
+	 * Optional, NULL-terminated: path prefixes ("/rss/feed/") whose
+	 * rest is a secret, logged as the prefix and "[token]".
+	 */
+	const char *const *secret_paths;
 };
 
 /*

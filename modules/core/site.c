@@ -2,16 +2,25 @@
  * site.c -- the site's chrome, the same on every HTML page whichever
  * module renders it: the skip link, the header bar (brand, search box,
  * navigation and an account slot the caller fills) and the footer with
- * its links, credits and licences (UI.md, "Footer").
+ * its links, credits and licences (UI.md, "Footer"); and the entry
+ * points a module's markdown 404 may point agents to.
  */
 #include <stddef.h>
 
 #include "core.h"
 
-/* clang-format off */
+const struct core_hint core_site_hints[] = {
+	{ "Papers", "/papers/{arxiv-id}" },
+	{ "Researchers", "/researchers" },
+	{ "Institutions", "/institutions" },
+	{ "Search", "/search?q={words}" },
+	{ "Sitemap", "/sitemap.xml" },
+	{ "Guidance for agents", "/llms.txt" },
+	{ NULL, NULL },
+};
+
 #define A(k, v) { CORE_ATTR_##k, (v) }
 #define END { CORE_ATTR__MAX, NULL }
-/* clang-format on */
 
 static void
 open_class(struct core_html *h, enum core_tag t, const char *cls)
@@ -104,7 +113,6 @@ footer_list(struct core_html *h, const char *label, const char *const *items)
 void
 core_site_footer(struct core_html *h)
 {
-	/* clang-format off */
 	static const char *const explore[] = {
 		"Search", "/search",
 		"Researchers", "/researchers",
@@ -131,7 +139,6 @@ core_site_footer(struct core_html *h)
 		"Sitemap", "/sitemap.xml",
 		NULL, NULL,
 	};
-	/* clang-format on */
 
 	open_class(h, CORE_TAG_FOOTER, "site-footer");
 	open_class(h, CORE_TAG_DIV, "wrap footer-grid");

@@ -133,9 +133,18 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
 		END });
 	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), END });
+	core_html_elem(h, CORE_TAG_LINK,
 	    (const struct core_attr[]){ A(REL, "alternate"),
 		A(TYPE, "application/rss+xml"), A(TITLE, "weft: latest papers"),
 		A(HREF, "/rss/latest.xml"), END });
+	if (hd->feed != NULL)
+		core_html_elem(h, CORE_TAG_LINK,
+		    (const struct core_attr[]){ A(REL, "alternate"),
+			A(TYPE, "application/rss+xml"),
+			A(TITLE, hd->title != NULL ? hd->title : "weft"),
+			A(HREF, hd->feed), END });
 	meta_prop(h, "og:site_name", "weft");
 	meta_prop(h, "og:type", hd->og_type != NULL ? hd->og_type : "website");
 	meta_prop(h, "og:title", hd->title != NULL ? hd->title : "weft");

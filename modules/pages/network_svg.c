@@ -446,7 +446,9 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 	    (const struct core_attr[]){
 		{ CORE_ATTR_XMLNS, SVG_NS },
 		{ CORE_ATTR_VIEWBOX, vb },
-		{ CORE_ATTR_ROLE, "img" },
+		/* A group, not an image: its co-authors are links, and an
+		 * image's children are hidden from assistive technology. */
+		{ CORE_ATTR_ROLE, "group" },
 		{ CORE_ATTR_ARIA_LABEL, core_buf_cstr(&aria) },
 		{ CORE_ATTR_CLASS, "net" },
 		{ CORE_ATTR__MAX, NULL },

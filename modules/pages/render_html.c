@@ -61,38 +61,6 @@ href(const struct pages_page *p, const char *url)
 	return pages_rel(p->base, url);
 }
 
-static const char *const months[12] = {
-	"Jan",
-	"Feb",
-	"Mar",
-	"Apr",
-	"May",
-	"Jun",
-	"Jul",
-	"Aug",
-	"Sep",
-	"Oct",
-	"Nov",
-	"Dec",
-};
-
-/* <time datetime="2025-12-23">23 Dec 2025</time>, or nothing. */
-static void
-date(struct core_html *h, const char *iso)
-{
-	int y, m, d;
-
-	if (iso == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_TIME,
-	    (const struct core_attr[]){ A(DATETIME, iso), END });
-	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
-		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
-	else
-		core_html_text(h, iso);
-	core_html_pop(h);
-}
-
 /* A category code in monospace; the primary one marked. */
 static void
 category(struct core_html *h, const char *code, int primary)
@@ -191,7 +159,7 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 	    pages_int(c, "author_count", 0));
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
-	date(h, pages_str(c, "published"));
+	core_html_date(h, pages_str(c, "published"));
 	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
 	json_array_foreach(cats, i, v) if (json_is_string(v))
 	    category(h, json_string_value(v),
@@ -343,7 +311,7 @@ versions(struct core_html *h, const json_t *vs)
 		if (d != NULL) {
 			core_html_text(h, " · ");
 			if (strlen(d) == 10 && d[4] == '-')
-				date(h, d);
+				core_html_date(h, d);
 			else
 				core_html_text(h, d);
 		}
@@ -454,14 +422,14 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 	if ((s = pages_str(m, "published")) != NULL) {
 		fact(h, "Published");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if ((s = pages_str(m, "updated")) != NULL &&
 	    (pages_str(m, "published") == NULL ||
 		strcmp(s, pages_str(m, "published")) != 0)) {
 		fact(h, "Updated");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if (json_array_size(json_object_get(m, "versions")) > 0) {
@@ -551,10 +519,16 @@ position_block(struct core_html *h, const json_t *ap)
 		core_html_pop(h);
 	} else {
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h,
-		    "Not known yet: none of the %lld paper%s "
-		    "has every author matched.",
-		    total, total == 1 ? "" : "s");
+		if (total == 0)
+			core_html_text(h, "No papers here yet.");
+		else if (total == 1)
+			core_html_text(h, "Not known yet: the one paper here "
+					  "does not have every author matched.");
+		else
+			core_html_textf(h,
+			    "Not known yet: none of the %lld papers has "
+			    "every author matched.",
+			    total);
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -697,6 +671,18 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* A visible link to the page's own RSS feed (the head links it too). */
+static void
+feed_link(struct core_html *h, const char *feed)
+{
+	pages_h_open(h, CORE_TAG_P, "feed-link");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, feed),
+		A(TYPE, "application/rss+xml"), END },
+	    "RSS feed of new papers");
+	core_html_pop(h);
+}
+
 /* The follow button: the per-user fragment, or a sign-in link. */
 static void
 follow_slot(struct core_html *h, long long id, const char *rpath)
@@ -794,6 +780,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	json_t *person, *same, *aff, *ld;
 	const json_t *v;
 	size_t i;
+	char feed[64];
 	char *s;
 
 	core_buf_printf(&desc, "%s: %lld paper%s on weft",
@@ -835,6 +822,9 @@ researcher(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "profile";
 	hd.jsonld = ld;
 	hd.main_class = "wrap researcher";
+	snprintf(feed, sizeof(feed), "/rss/researchers/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_open(h, CORE_TAG_ASIDE, "rail");
@@ -857,6 +847,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
 	follow_slot(h, pages_int(m, "id", 0), href(p, url));
+	feed_link(h, feed);
 	position_block(h, json_object_get(m, "author_position"));
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));
@@ -909,7 +900,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	json_t *org, *ld;
 	long long total = pages_int(rs, "total", 0);
 	size_t i;
-	char *c;
+	char *c, feed[64];
 
 	core_buf_printf(&desc,
 	    "%s%s%s: %lld researcher%s on weft and their "
@@ -940,6 +931,9 @@ institution(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "website";
 	hd.jsonld = ld;
 	hd.main_class = "wrap institution";
+	snprintf(feed, sizeof(feed), "/rss/institutions/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_eyebrow(h, "institution");
@@ -953,6 +947,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_LI, "badge", c);
 	free(c);
 	core_html_pop(h);
+	feed_link(h, feed);
 
 	pages_h_open(h, CORE_TAG_DL, "facts-list facts-wide");
 	if ((s = pages_str(m, "ror_id")) != NULL) {
@@ -1367,7 +1362,7 @@ pages_html_authors(struct core_html *h, const struct pages_page *p,
 void
 pages_html_date(struct core_html *h, const char *iso)
 {
-	date(h, iso);
+	core_html_date(h, iso);
 }
 
 void

@@ -42,6 +42,19 @@ metric(struct core_buf *b, const char *label, const json_t *o, const char *key)
 		core_buf_puts(b, "unknown\n");
 }
 
+/* "- RSS: [url](url)\n": the entity's own feed, /rss/KIND/ID.xml. */
+static void
+feed_fact(struct core_buf *b, const char *base, const char *kind,
+    long long id)
+{
+	char *u = core_xasprintf("%s/rss/%s/%lld.xml", base, kind, id);
+
+	item(b, "RSS");
+	core_md_link(b, u, u);
+	core_buf_putc(b, '\n');
+	free(u);
+}
+
 /* "- Label: [url](url)\n". */
 static void
 link_fact(struct core_buf *b, const char *label, const char *text,
@@ -275,7 +288,7 @@ coauthor_links(struct core_buf *b, const json_t *net, long long id,
 }
 
 static void
-researcher(struct core_buf *b, const json_t *m)
+researcher(struct core_buf *b, const json_t *m, const char *base)
 {
 	const json_t *metrics = json_object_get(m, "metrics");
 	const json_t *ap = json_object_get(m, "author_position");
@@ -288,6 +301,7 @@ researcher(struct core_buf *b, const json_t *m)
 	core_md_heading(b, 1, pages_str(m, "name"));
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	feed_fact(b, base, "researchers", pages_int(m, "id", 0));
 	metric(b, "Papers here", metrics, "papers_here");
 	metric(b, "h-index", metrics, "h_index");
 	metric(b, "Citations", metrics, "citations");
@@ -310,7 +324,12 @@ researcher(struct core_buf *b, const json_t *m)
 		    "%lld\n- Last author: %lld\n",
 		    pages_int(ap, "first", 0), pages_int(ap, "middle", 0),
 		    pages_int(ap, "last", 0));
-	} else
+	} else if (pages_int(ap, "papers_total", 0) == 0)
+		core_buf_puts(b, "No papers here yet.\n");
+	else if (pages_int(ap, "papers_total", 0) == 1)
+		core_buf_puts(b, "Not known yet: the one paper here does not "
+				 "have every author matched.\n");
+	else
 		core_buf_printf(b,
 		    "Not known yet: none of the %lld papers has "
 		    "every author matched.\n",
@@ -415,7 +434,7 @@ researcher(struct core_buf *b, const json_t *m)
 }
 
 static void
-institution(struct core_buf *b, const json_t *m)
+institution(struct core_buf *b, const json_t *m, const char *base)
 {
 	const json_t *rs = json_object_get(m, "researchers"), *v;
 	size_t i;
@@ -423,6 +442,7 @@ institution(struct core_buf *b, const json_t *m)
 	core_md_heading(b, 1, pages_str(m, "name"));
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	feed_fact(b, base, "institutions", pages_int(m, "id", 0));
 	link_fact(b, "ROR", pages_str(m, "ror_id"), pages_str(m, "ror_url"));
 	fact(b, "Country", pages_str(m, "country"));
 	fact(b, "Type", pages_str(m, "kind"));
@@ -583,10 +603,10 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		paper(b, m);
 		break;
 	case PAGES_RESEARCHER:
-		researcher(b, m);
+		researcher(b, m, p->base);
 		break;
 	case PAGES_INSTITUTION:
-		institution(b, m);
+		institution(b, m, p->base);
 		break;
 	case PAGES_RESEARCHERS:
 	case PAGES_INSTITUTIONS:

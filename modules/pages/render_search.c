@@ -263,12 +263,23 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		noun = "institutions";
 	pages_h_open(h, CORE_TAG_DIV, "search-summary");
 	pages_h_open(h, CORE_TAG_P, "soft");
+	sort = pages_str(m, "sort");
 	if (json_is_true(json_object_get(m, "total_capped")))
-		core_html_textf(h,
-		    "More than %s %s match; the newest are ranked here. Add "
-		    "words or filters to narrow the search.",
+		/* What the order is among a capped set (search_store.c:
+		 * the newest all-words matches, with the semantic index's
+		 * nearest when ranking by relevance). */
+		core_html_textf(h, "More than %s %s match%s",
 		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
-		    noun);
+		    noun,
+		    sort != NULL && strcmp(sort, "newest") == 0
+			? ", newest first."
+			: sort != NULL && strcmp(sort, "citations") == 0
+			? "; the most cited among the newest matches are "
+			  "shown first. Add words or filters to narrow the "
+			  "search."
+			: "; the most relevant among the newest matches, and "
+			  "those closest in meaning, are shown first. Add "
+			  "words or filters to narrow the search.");
 	else
 		core_html_textf(h, "%s %s",
 		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),

@@ -567,11 +567,3 @@ vec_score(const struct vec_index *idx, const struct vec_query *q,
 	    q->scale;
 	return CORE_OK;
 }
-
-double
-vec_hybrid(double w, double text, double max_text, double vector)
-{
-	double t = max_text > 0 ? text / max_text : 0;
-
-	return w * t + (1 - w) * vector;
-}

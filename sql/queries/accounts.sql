@@ -5,16 +5,40 @@
 -- categories (json text), citation_count, author_count, fully_matched
 
 -- name: USER_CREATE
--- Zero rows when the address is taken (any case of the local part).
-INSERT INTO users (email, password_hash)
-VALUES ($1, $2)
-ON CONFLICT ((lower(email))) DO NOTHING
+-- $3 is the account key (acc_email_key: NFKC_Casefold).  Zero rows when
+-- the address is taken: the same key, or (the older, stricter index of
+-- 0002) the same lower(email).
+INSERT INTO users (email, password_hash, email_key)
+VALUES ($1, $2, $3)
+ON CONFLICT DO NOTHING
 RETURNING id;
 
 -- name: USER_BY_EMAIL
+-- By the account key only, the one every rate limit counts by.
 SELECT id, password_hash, email
   FROM users
- WHERE lower(email) = lower($1);
+ WHERE email_key = $1;
+
+-- name: EMAIL_KEY_PENDING
+-- Accounts whose key 0016 could not compute in SQL (non-ASCII
+-- addresses), oldest first; the workers fill them in at start.
+SELECT id, email
+  FROM users
+ WHERE email_key IS NULL
+ ORDER BY id;
+
+-- name: EMAIL_KEY_SET
+-- Gives user $1 the key $2 unless another account holds it: updated is
+-- $1 when set, holder the other account's id when not (both NULL when
+-- another worker keyed $1 first).
+WITH holder AS (SELECT id FROM users
+                 WHERE email_key = $2 AND id <> $1::bigint),
+     upd AS (UPDATE users SET email_key = $2
+              WHERE id = $1::bigint AND email_key IS NULL
+                AND NOT EXISTS (SELECT 1 FROM holder)
+             RETURNING id)
+SELECT (SELECT id FROM upd) AS updated,
+       (SELECT min(id) FROM holder) AS holder;
 
 -- name: SESSION_CREATE
 INSERT INTO sessions (token_hash, user_id, expires_at)

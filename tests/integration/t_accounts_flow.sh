@@ -197,7 +197,7 @@ total=$(sql "SELECT count(*) FROM papers p WHERE EXISTS (SELECT 1 FROM
     WHERE a.paper_id = p.id AND f.user_id = $uid)")
 get /feed
 is_status 200 "/feed"
-body_has 'class="paper-list"' "a list of papers"
+body_has '<ul class="cards"><li class="card">' "the site's list of paper cards"
 newest=$(sql "SELECT title FROM papers p WHERE EXISTS (SELECT 1 FROM
     authorships a JOIN follows f ON f.researcher_id = a.researcher_id
     WHERE a.paper_id = p.id AND f.user_id = $uid)

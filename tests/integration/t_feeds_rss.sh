@@ -144,6 +144,7 @@ get /rss/nothing.xml
 is_status 404 "unknown feed: 404"
 post /rss/latest.xml
 is_status 405 "POST to a feed: 405"
+header_is Allow "GET, HEAD" "POST to a feed: Allow: GET, HEAD (its routes')"
 
 # ------------------------------------------------------------ validators
 get /rss/latest.xml

@@ -13,6 +13,7 @@ modules/core/core.h
 modules/core/html.c
 modules/core/log.c
 modules/core/req.c
+modules/core/site.c
 modules/feeds/respond.c
 modules/harvest/enrich.c
 modules/harvest/fetch.c

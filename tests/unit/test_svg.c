@@ -157,7 +157,7 @@ test_network(void)
 	T_OK(doc != NULL, "network SVG parses as XML");
 	T_OK(strncmp(s,
 		 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		 "viewBox=\"0 0 480 480\" role=\"img\" aria-label=\"Co-author "
+		 "viewBox=\"0 0 480 480\" role=\"group\" aria-label=\"Co-author "
 		 "network of Ada &quot;&lt;/script&gt;&lt;script&gt;alert(1)"
 		 "&lt;/script&gt;&quot; Lovelace\" class=\"net\">",
 		 100) == 0,
