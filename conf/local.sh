@@ -62,6 +62,34 @@ deps() {
 # Runs a command as the postgres user (PostgreSQL refuses root).
 aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
 
+# One system user per pool (weft-pages, weft-accounts, weft-feeds), as
+# make install creates them: weftd, started as root, opens its socket and
+# becomes that user.  Without root, the pools run as whoever runs this.
+pool_users() {
+	local m
+	[ "$(id -u)" = 0 ] || return 0
+	for m in $modules; do
+		id "weft-$m" >/dev/null 2>&1 ||
+		    useradd --system --user-group --no-create-home \
+		    --home-dir /nonexistent --shell /usr/sbin/nologin "weft-$m"
+	done
+}
+
+# weft.conf's lines for the pools (write_conf).  Each pool connects as
+# its own database role (sql/schema/0017_roles.sql; the cluster trusts
+# local connections, so any role name is accepted).  The sockets are
+# 0660: when root, owned by the pool's user and the group of nginx's
+# workers (www-data); otherwise nginx runs as this user too.
+pool_conf() {
+	local m
+	for m in $modules; do
+		echo "db.$m = host=$var/pg/run dbname=weft user=weft-$m"
+		[ "$(id -u)" = 0 ] && echo "user.$m = weft-$m"
+	done
+	[ "$(id -u)" = 0 ] && echo "socket_group = www-data"
+	return 0
+}
+
 pg_up() {
 	local data=$var/pg/data
 	mkdir -p "$var/pg/run"
@@ -116,25 +144,7 @@ redis_down() {
 	    true
 }
 
-# One system user per pool (weft-pages, weft-accounts, weft-feeds), as
-# make install creates them: weftd, started as root, opens its socket and
-# becomes that user.  Without root, the pools run as whoever runs this.
-pool_users() {
-	local m
-	[ "$(id -u)" = 0 ] || return 0
-	for m in $modules; do
-		id "weft-$m" >/dev/null 2>&1 ||
-		    useradd --system --user-group --no-create-home \
-		    --home-dir /nonexistent --shell /usr/sbin/nologin "weft-$m"
-	done
-}
-
-# Each pool connects as its own database role (sql/schema/0017_roles.sql;
-# the cluster trusts local connections, so any role name is accepted).
-# The sockets are 0660: when root, owned by the pool's user and the group
-# of nginx's workers (www-data); otherwise nginx runs as this user too.
 write_conf() {
-	local m
 	cat >"$var/weft.conf" <<-CONF
 	# Written by conf/local.sh; edit conf/weft.conf for the documentation.
 	base_url = http://127.0.0.1:$port
@@ -142,6 +152,7 @@ write_conf() {
 	redis = $var/redis/redis.sock
 	socket_dir = $var/run
 	socket_mode = 0660
+	$(pool_conf)
 	modules_dir = $root/$build
 	workers = 2
 	log_level = info
@@ -151,12 +162,6 @@ write_conf() {
 	data_dir = $root/sql/data
 	vectors_dir = $var/vectors
 	CONF
-	for m in $modules; do
-		echo "db.$m = host=$var/pg/run dbname=weft user=weft-$m"
-		[ "$(id -u)" = 0 ] && echo "user.$m = weft-$m"
-	done >>"$var/weft.conf"
-	[ "$(id -u)" = 0 ] && echo "socket_group = www-data" >>"$var/weft.conf"
-	return 0
 }
 
 # Loads the bundled dataset when it (or the loader) changed.  The loader
@@ -216,6 +221,7 @@ weftd_stop() {
 
 weftd_up() {
 	local m
+	pool_users
 	mkdir -p "$var/run" "$var/log"
 	chmod 755 "$var/run"
 	weftd_stop
@@ -273,7 +279,6 @@ up)
 	make -C "$root" -s BUILD="$build" $san all
 	pg_up
 	redis_up
-	pool_users
 	write_conf
 	load_data
 	vectors_up
