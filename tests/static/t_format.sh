@@ -27,7 +27,10 @@ modules/harvest/run.c
 modules/host/host.c
 modules/host/main.c
 modules/pages/pages.h
+modules/pages/render_html.c
+modules/pages/render_md.c
 modules/vectors/store.c
+tests/unit/test_svg.c
 "
 
 n=0
