@@ -99,7 +99,7 @@ core_cache_put(struct core_ctx *ctx, const char *key, const char *blob,
 	struct redisReply *rep = NULL;
 
 	if (core_redis_cmd(ctx->redis, &rep, "SET %s %b EX %ld", key, blob, n,
-	    ttl) != CORE_OK)
+		ttl) != CORE_OK)
 		return CORE_ECACHE;
 	freeReplyObject(rep);
 	return CORE_OK;

@@ -95,6 +95,7 @@ const char *
 core_status_reason(int status)
 {
 	switch (status) {
+	/* clang-format off */
 	case 200: return "OK";
 	case 201: return "Created";
 	case 204: return "No Content";
@@ -120,5 +121,6 @@ core_status_reason(int status)
 	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
 	default: return "";
+		/* clang-format on */
 	}
 }

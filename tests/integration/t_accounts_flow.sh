@@ -318,7 +318,7 @@ for m in accounts pages feeds; do
 	[ -n "$kids" ] && kill -TERM $kids 2>/dev/null
 done
 sleep 1.5
-after=$(for m in accounts; do ps -o pid= --ppid "$(cat "$WEFT_VAR/run/weftd-$m.pid")"; done | tr -d ' ')
+after=$(ps -o pid= --ppid "$(cat "$WEFT_VAR/run/weftd-accounts.pid")" | tr -d ' ')
 fresh=1
 for p in $after; do case " $before " in *" $p "*) fresh=0 ;; esac; done
 [ -n "$after" ] && [ $fresh = 1 ]

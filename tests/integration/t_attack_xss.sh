@@ -112,7 +112,7 @@ RAW_HTML=("$P_SCRIPT" "<script><" "<script>alert" "$P_IMG" "<img src=x"
 
 # html_ok WHAT [needle]: the body is safe HTML showing the escaped text.
 html_ok() {
-	local what=$1 needle=${2:-} bad= s
+	local what=$1 needle=${2:-} bad='' s
 	for s in "${RAW_HTML[@]}"; do
 		grep -qF -- "$s" "$BODY" && bad="$bad [$s]"
 	done
@@ -313,7 +313,7 @@ done
 get "/sitemaps/papers-1.xml"
 grep -q "/papers/$PAPER" "$BODY"
 ok $? "the paper is in the sitemap chunk"
-loc=$(grep -oE "<loc>[^<]*/papers/$PAPER[^<]*</loc>" "$BODY" | head -1)
+loc=$(grep -oE "<loc>[^<]*/papers/${PAPER}[^<]*</loc>" "$BODY" | head -1)
 loc=${loc#<loc>}
 loc=${loc%</loc>}
 case "$loc" in
