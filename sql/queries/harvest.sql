@@ -38,11 +38,12 @@ VALUES ($1::integer, $2);
 
 -- name: LOAD_COUNTS
 -- Prepared by the loader only, once migrations have created the tables.
-SELECT (SELECT count(*) FROM papers),
-       (SELECT count(*) FROM authorships),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM institutions),
-       (SELECT count(*) FROM researcher_institutions);
+SELECT (SELECT count(*) FROM papers) AS papers,
+       (SELECT count(*) FROM authorships) AS authorships,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM institutions) AS institutions,
+       (SELECT count(*) FROM researcher_institutions)
+           AS researcher_institutions;
 
 -- ------------------------------------------------- remote sources
 -- The harvester's own statements (fetch.c, enrich.c): prepared, on a
@@ -93,11 +94,11 @@ VALUES ($1, now(), $2)
        requests = c.requests + $3::bigint;
 
 -- name: HV_STATUS
-SELECT source, coalesce(cursor, ''), params::text, done,
-       coalesce(to_char(last_run, 'YYYY-MM-DD HH24:MI:SS'), '-'),
-       coalesce(to_char(last_ok, 'YYYY-MM-DD HH24:MI:SS'), '-'),
-       coalesce(last_error, ''), run_records, records, deleted, requests,
-       coalesce(complete, -1)
+SELECT source, coalesce(cursor, '') AS cursor, params::text, done,
+       coalesce(to_char(last_run, 'YYYY-MM-DD HH24:MI:SS'), '-') AS last_run,
+       coalesce(to_char(last_ok, 'YYYY-MM-DD HH24:MI:SS'), '-') AS last_ok,
+       coalesce(last_error, '') AS last_error, run_records, records,
+       deleted, requests, coalesce(complete, -1) AS complete
   FROM harvest_cursors
  ORDER BY source;
 
@@ -224,10 +225,11 @@ SELECT s2_id
  LIMIT $1::integer;
 
 -- name: HV_COUNTS
-SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM authorships),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM institutions),
-       (SELECT count(*) FROM stale_pages);
+SELECT (SELECT count(*) FROM papers) AS papers,
+       (SELECT count(*) FROM authorships) AS authorships,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM institutions) AS institutions,
+       (SELECT count(*) FROM stale_pages) AS stale_pages;
 
 -- ------------------------------------------------------- matching
 -- match_db.c: researcher matching and its evaluation.
@@ -245,17 +247,18 @@ WITH g AS (SELECT name_key, count(DISTINCT researcher_id) AS n
              FROM authorships
             WHERE name_key <> '' AND researcher_id IS NOT NULL
             GROUP BY name_key)
-SELECT (SELECT count(*) FROM g),
-       (SELECT count(*) FROM g WHERE n > 1),
-       (SELECT coalesce(sum(n), 0) FROM g WHERE n > 1),
+SELECT (SELECT count(*) FROM g) AS groups,
+       (SELECT count(*) FROM g WHERE n > 1) AS groups_split,
+       (SELECT coalesce(sum(n), 0) FROM g WHERE n > 1) AS split_into,
        (SELECT count(*)
           FROM (SELECT researcher_id
                   FROM authorships
                  WHERE researcher_id IS NOT NULL
                  GROUP BY researcher_id
-                HAVING count(DISTINCT name_key) > 1) v),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM authorships WHERE researcher_id IS NULL);
+                HAVING count(DISTINCT name_key) > 1) v) AS name_forms,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM authorships WHERE researcher_id IS NULL)
+           AS unmatched;
 
 -- name: MATCH_EVAL_REASONS
 SELECT coalesce(match_reason, '(none)'), count(*),
