@@ -29,8 +29,10 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
        to_json(categories)::text AS categories, citation_count, author_count,
        fully_matched, abstract, comment, updated, versions::text, doi,
        journal_ref, license, citation_source,
-       (SELECT json_agg(json_build_array(a.position, a.raw_name, r.id,
-                                         r.name, r.slug)
+       (SELECT json_agg(json_build_object('position', a.position,
+                                          'raw_name', a.raw_name,
+                                          'id', r.id, 'name', r.name,
+                                          'slug', r.slug)
                         ORDER BY a.position)
           FROM authorships a
           LEFT JOIN researchers r ON r.id = a.researcher_id
@@ -145,15 +147,18 @@ SELECT {{CARD_COLUMNS}},
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- Every side block of the researcher page in one round trip, as one json
--- document of row arrays (store.c turns it into the view model):
---   pos:      [first, middle, last, papers_counted, papers_total]
---   fields:   [[category, papers]]
---   same:     [[id, name, slug, paper_count, h_index, total]]
---   inst:     [[id, name, slug, ror_id, country_name, last_known,
---               first_year, last_year]]
---   co:       [[id, name, slug, joint papers]]      (top co-authors)
---   edges:    [[a, b, joint papers]] among the researcher and co
---   timeline: [[year, papers]]
+-- document of rows with named fields (store.c turns it into the view
+-- model):
+--   pos:      {first, middle, last, counted, total}
+--   fields:   [{category, papers}]
+--   same:     [{id, name, slug, paper_count, h_index, total}]
+--   inst:     [{id, name, slug, ror_id, country_name, last_known,
+--               first_year, last_year}]
+--   co:       [{id, name, slug, papers}]      (top co-authors: joint papers)
+--   edges:    [{a, b, papers}] among the researcher and co
+--   timeline: [{year, papers}]
+-- (researcher_stats keeps fields and timeline as [[category, papers]]
+-- and [[year, papers]], 0009: named here.)
 -- pos, fields and timeline come from researcher_stats, co and edges from
 -- coauthor_pairs (0009, kept by the writers): index lookups whatever the
 -- researcher's paper count.  A researcher not yet counted there has no
@@ -184,17 +189,24 @@ WITH s AS MATERIALIZED (
 	SELECT $1::bigint WHERE EXISTS (SELECT 1 FROM co)
 )
 SELECT json_build_object(
-	'pos', (SELECT json_build_array(first_pos, middle_pos, last_pos,
-	                                counted, total)
+	'pos', (SELECT json_build_object('first', first_pos,
+	                                 'middle', middle_pos,
+	                                 'last', last_pos, 'counted', counted,
+	                                 'total', total)
 		  FROM s),
-	'fields', (SELECT json_agg(f.e ORDER BY f.o)
+	'fields', (SELECT json_agg(json_build_object('category', f.e -> 0,
+	                                             'papers', f.e -> 1)
+	                           ORDER BY f.o)
 		     FROM (SELECT x.e, x.o
 		             FROM s, json_array_elements(s.fields)
 		                  WITH ORDINALITY AS x(e, o)
 		            ORDER BY x.o
 		            LIMIT {{PAGES_FIELDS_MAX}}) f),
-	'same', (SELECT json_agg(json_build_array(id, name, slug, paper_count,
-	                                          h_index, total)
+	'same', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                           'slug', slug,
+	                                           'paper_count', paper_count,
+	                                           'h_index', h_index,
+	                                           'total', total)
 	                         ORDER BY paper_count DESC,
 	                                  h_index DESC NULLS LAST, id)
 		   FROM (SELECT id, name, slug, paper_count, h_index,
@@ -203,9 +215,12 @@ SELECT json_build_object(
 		          WHERE name_key = $2 AND id <> $1::bigint
 		          ORDER BY paper_count DESC, h_index DESC NULLS LAST, id
 		          LIMIT {{PAGES_SAME_NAME_MAX}}) s),
-	'inst', (SELECT json_agg(json_build_array(id, name, slug, ror_id,
-	                                          country_name, last_known,
-	                                          first_year, last_year)
+	'inst', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                           'slug', slug, 'ror_id', ror_id,
+	                                           'country_name', country_name,
+	                                           'last_known', last_known,
+	                                           'first_year', first_year,
+	                                           'last_year', last_year)
 	                         ORDER BY last_known DESC,
 	                                  last_year DESC NULLS LAST, name, id)
 		   FROM (SELECT i.id, i.name, i.slug, i.ror_id, i.country_name,
@@ -216,21 +231,27 @@ SELECT json_build_object(
 		          ORDER BY ri.last_known DESC,
 		                   ri.last_year DESC NULLS LAST, i.name, i.id
 		          LIMIT {{PAGES_INSTITUTIONS_MAX}}) s),
-	'co', (SELECT json_agg(json_build_array(id, name, slug, n)
+	'co', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                         'slug', slug, 'papers', n)
 	                       ORDER BY n DESC, id)
 		 FROM co),
-	'edges', (SELECT json_agg(json_build_array(c.a, c.b, c.papers)
+	'edges', (SELECT json_agg(json_build_object('a', c.a, 'b', c.b,
+	                                            'papers', c.papers)
 	                          ORDER BY c.a, c.b)
 		    FROM net x
 		    JOIN coauthor_pairs c ON c.a = x.id AND c.b > x.id
 		    JOIN net y ON y.id = c.b),
-	'timeline', (SELECT timeline FROM s)
+	'timeline', (SELECT json_agg(json_build_object('year', t.e -> 0,
+	                                               'papers', t.e -> 1)
+	                             ORDER BY t.o)
+		       FROM s, json_array_elements(s.timeline)
+		               WITH ORDINALITY AS t(e, o))
 )::text AS blocks;
 
 -- name: INSTITUTION_BY_ID
-SELECT id, ror_id, name, slug, to_json(aliases)::text, country_code,
-       country_name, type, status, website, established, researcher_count,
-       openalex_id
+SELECT id, ror_id, name, slug, to_json(aliases)::text AS aliases,
+       country_code, country_name, type, status, website, established,
+       researcher_count, openalex_id
   FROM institutions
  WHERE id = $1::bigint;
 
