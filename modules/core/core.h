@@ -445,6 +445,10 @@ void core_json_render(struct core_buf *b, const json_t *v, int nl);
  * controls dropped); json_null() for NULL.  New reference.
  */
 json_t *core_json_str(const char *s);
+/* o's string member key (borrowed from o), NULL when absent or not one. */
+const char *core_json_text(const json_t *o, const char *key);
+/* o's integer member key, def when absent or not an integer. */
+long long core_json_int(const json_t *o, const char *key, long long def);
 
 /* ------------------------------------------------------------------ */
 /* Configuration: "key = value" lines, '#' comments                    */
