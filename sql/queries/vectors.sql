@@ -20,7 +20,7 @@ SELECT count(*) AS papers,
 
 -- name: LOCK
 -- One build at a time (the key is arbitrary: "wvec" in ASCII).
-SELECT pg_try_advisory_lock(2004248675);
+SELECT pg_try_advisory_lock(2004248675) AS locked;
 
 -- name: LATEST
 SELECT version, path, fingerprint
