@@ -2,7 +2,8 @@
 # into an enum (MOD_SQL_X) and a { name, sql } table for core_db_open().
 #   awk -v mod=pages -v out=build/gen/pages_sql -f sql/stmts.awk pages.sql
 #
-# Result columns: each statement's select list (or RETURNING list) gives
+# Result columns: each statement's select list (or RETURNING list, or
+# the query of a DECLARE ... CURSOR FOR) gives
 # an enum of its columns, MOD_STMT__COL, ending in MOD_STMT__MAX, and the
 # column names in the table, which core_db_open() compares with what
 # PostgreSQL describes, so a column that moves or is renamed stops the
@@ -219,10 +220,16 @@ function split_cols(what, a, b, d,    i, k, s, j, x) {
 function result_cols(what, s,    i, d, b, u) {
 	tokenize(s)
 	i = 1
-	if (toupper(tk[1]) == "WITH") {
-		i = 2
-		if (toupper(tk[2]) == "RECURSIVE")
-			i = 3
+	# DECLARE name ... CURSOR FOR query: the query's columns (FETCH).
+	if (toupper(tk[1]) == "DECLARE") {
+		while (i <= nt && !(toupper(tk[i]) == "FOR" && dp[i] == 0))
+			i++
+		i++
+	}
+	if (toupper(tk[i]) == "WITH") {
+		i++
+		if (toupper(tk[i]) == "RECURSIVE")
+			i++
 		for (;;) {
 			while (i <= nt && !(toupper(tk[i]) == "AS" && dp[i] == 0))
 				i++

@@ -530,6 +530,14 @@ enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
  */
 enum core_err core_db_exec(struct core_db *, int stmt,
     const char *const *params, int nparams, PGresult **res);
+/*
+ * CORE_OK if res has exactly st's columns, by name and in order;
+ * CORE_EDB (logged, naming the statement and the column) otherwise.
+ * core_db_open() checks every prepared statement so; a statement run
+ * otherwise (a script, a cursor's FETCH) can check its first result.
+ */
+enum core_err core_db_columns(const struct core_stmt *st,
+    const PGresult *res);
 /* The connection, for COPY and transactions; borrowed. */
 PGconn *core_db_conn(struct core_db *);
 /* Runs a parameterless SQL command (BEGIN, COMMIT); CORE_EDB on error. */

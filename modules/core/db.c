@@ -19,27 +19,17 @@ struct core_db {
 };
 
 /*
- * Compares the result columns PostgreSQL describes for prepared statement
- * st with the names its table lists (sql/stmts.awk).  Modules read cells
- * by the generated column enums, so a column added, moved or renamed in
- * the SQL and not in the C would be read as another one: it stops the
- * worker here instead.  CORE_EDB (logged, with the first difference).
+ * Modules read cells by the generated column enums, so a column added,
+ * moved or renamed in the SQL and not in the C would be read as another
+ * one: compare what PostgreSQL returns with st's list (sql/stmts.awk).
  */
-static enum core_err
-check_columns(struct core_db *db, const struct core_stmt *st)
+enum core_err
+core_db_columns(const struct core_stmt *st, const PGresult *res)
 {
-	PGresult *res;
 	const char *have, *want;
 	enum core_err er = CORE_OK;
 	int i, n;
 
-	res = PQdescribePrepared(db->conn, st->name);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		core_log(CORE_LOG_ERROR, "db", "statement %s: no description: %s",
-		    st->name, PQerrorMessage(db->conn));
-		PQclear(res);
-		return CORE_EDB;
-	}
 	n = PQnfields(res);
 	for (i = 0; i < n || i < st->ncols; i++) {
 		have = i < n ? PQfname(res, i) : NULL;
@@ -47,20 +37,46 @@ check_columns(struct core_db *db, const struct core_stmt *st)
 		if (have != NULL && want != NULL && strcmp(have, want) == 0)
 			continue;
 		if (want == NULL)
-			core_log(CORE_LOG_ERROR, "db", "statement %s returns "
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s returns "
 			    "column %d \"%s\" that its table does not list "
-			    "(%d columns)", st->name, i + 1, have, st->ncols);
+			    "(%d columns)",
+			    st->name, i + 1, have, st->ncols);
 		else if (have == NULL)
-			core_log(CORE_LOG_ERROR, "db", "statement %s does not "
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s does not "
 			    "return column %d \"%s\" (it returns %d columns)",
 			    st->name, i + 1, want, n);
 		else
-			core_log(CORE_LOG_ERROR, "db", "statement %s returns "
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s returns "
 			    "column %d as \"%s\", its table says \"%s\"",
 			    st->name, i + 1, have, want);
 		er = CORE_EDB;
 		break;
 	}
+	return er;
+}
+
+/*
+ * Checks the columns PostgreSQL describes for prepared statement st, so
+ * that a mismatch stops the worker at start-up.
+ */
+static enum core_err
+check_columns(struct core_db *db, const struct core_stmt *st)
+{
+	PGresult *res;
+	enum core_err er;
+
+	res = PQdescribePrepared(db->conn, st->name);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		core_log(CORE_LOG_ERROR, "db",
+		    "statement %s: no description: %s", st->name,
+		    PQerrorMessage(db->conn));
+		PQclear(res);
+		return CORE_EDB;
+	}
+	er = core_db_columns(st, res);
 	PQclear(res);
 	return er;
 }

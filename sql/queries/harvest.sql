@@ -24,7 +24,7 @@
 SELECT pg_advisory_lock(2003133300);
 
 -- name: MIGRATIONS_CURRENT
-SELECT coalesce(max(version), 0)
+SELECT coalesce(max(version), 0) AS version
   FROM schema_migrations;
 
 -- name: MIGRATIONS_APPLIED
@@ -261,8 +261,8 @@ SELECT (SELECT count(*) FROM g) AS groups,
            AS unmatched;
 
 -- name: MATCH_EVAL_REASONS
-SELECT coalesce(match_reason, '(none)'), count(*),
-       round(avg(match_score)::numeric, 3)
+SELECT coalesce(match_reason, '(none)') AS reason, count(*) AS n,
+       round(avg(match_score)::numeric, 3) AS mean_score
   FROM authorships
  GROUP BY 1
  ORDER BY 2 DESC;
@@ -760,21 +760,23 @@ WITH pk AS (
 	  FROM authorships
 	 WHERE name_key <> ''
 	 GROUP BY paper_id)
-SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$'),
+SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$')
+           AS block,
        a.paper_id, a.position, a.raw_name, a.name_key,
-       coalesce(a.researcher_id, 0),
+       coalesce(a.researcher_id, 0) AS researcher_id,
        CASE WHEN a.match_reason IN ('openalex', 'openalex_id')
                  AND r.openalex_id IS NOT NULL
             THEN 'openalex:' || r.openalex_id
             WHEN a.match_reason = 'orcid' AND r.orcid IS NOT NULL
             THEN 'orcid:' || r.orcid
             WHEN a.match_reason IN ('s2', 's2_id') AND r.s2_id IS NOT NULL
-            THEN 's2:' || r.s2_id END,
+            THEN 's2:' || r.s2_id END AS ext_id,
        (r.openalex_id IS NOT NULL OR r.orcid IS NOT NULL
-        OR r.s2_id IS NOT NULL),
-       EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id),
-       pk.keys,
-       array_to_string(p.categories, '|')
+        OR r.s2_id IS NOT NULL) AS has_ext_id,
+       EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id)
+           AS followed,
+       pk.keys AS coauthors,
+       array_to_string(p.categories, '|') AS categories
   FROM authorships a
   JOIN papers p ON p.id = a.paper_id
   JOIN pk ON pk.paper_id = a.paper_id
