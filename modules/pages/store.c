@@ -45,6 +45,21 @@ av(const json_t *a, size_t i)
 	return v != NULL ? json_incref(v) : json_null();
 }
 
+/* prefix + id as a JSON string, null for a NULL or empty id. */
+static json_t *
+link_or_null(const char *prefix, const char *id)
+{
+	json_t *j;
+	char *u;
+
+	if (id == NULL || *id == '\0')
+		return json_null();
+	u = core_xasprintf("%s%s", prefix, id);
+	j = core_json_str(u);
+	free(u);
+	return j;
+}
+
 static json_t *
 url_paper(const char *base, const char *arxiv_id, const char *slug)
 {
@@ -286,8 +301,6 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	const char *params[1];
 	json_t *o = NULL, *authors, *rows = NULL, *row, *u;
 	enum core_err er;
-	const char *v;
-	char *doi;
 	size_t i;
 	int matched = 0;
 
@@ -334,14 +347,9 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 		json_array()));
 	json_object_set_new(o, "doi",
 	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI));
-	if ((v = core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI)) !=
-		NULL &&
-	    v[0] != '\0') {
-		doi = core_xasprintf("https://doi.org/%s", v);
-		json_object_set_new(o, "doi_url", core_json_str(doi));
-		free(doi);
-	} else
-		json_object_set_new(o, "doi_url", json_null());
+	json_object_set_new(o, "doi_url",
+	    link_or_null("https://doi.org/",
+		core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI)));
 	json_object_set_new(o, "journal_ref",
 	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__JOURNAL_REF));
 	json_object_set_new(o, "license",
@@ -733,8 +741,6 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_t *o = NULL, *a, *papers = NULL;
 	enum core_err er;
 	long long total = 0;
-	const char *v;
-	char *ror;
 	int i;
 
 	*out = NULL;
@@ -760,14 +766,9 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 		core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__SLUG)));
 	json_object_set_new(o, "ror_id",
 	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID));
-	if ((v = core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID)) !=
-		NULL &&
-	    v[0] != '\0') {
-		ror = core_xasprintf("https://ror.org/%s", v);
-		json_object_set_new(o, "ror_url", core_json_str(ror));
-		free(ror);
-	} else
-		json_object_set_new(o, "ror_url", json_null());
+	json_object_set_new(o, "ror_url",
+	    link_or_null("https://ror.org/",
+		core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID)));
 	json_object_set_new(o, "openalex_id",
 	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__OPENALEX_ID));
 	json_object_set_new(o, "aliases",
@@ -908,19 +909,20 @@ pages_store_institutions_by_name(struct core_db *db, const char *base,
 
 /* ---------------------------------------------------------------- directories */
 
-enum core_err
-pages_store_researchers_page(struct core_db *db, const char *base, long page,
-    json_t **items, long long *total)
+/*
+ * A directory page: *total from count_stmt's column count_col, *res
+ * (caller PQclear()s it) the rows of page_stmt's page "page".
+ */
+static enum core_err
+dir_page(struct core_db *db, int count_stmt, int count_col, int page_stmt,
+    long page, long long *total, PGresult **res)
 {
-	PGresult *res = NULL;
 	const char *params[2];
 	char lim[16], off[24];
 	enum core_err er;
-	int i;
 
-	*items = NULL;
-	if ((er = count_query(db, PAGES_SQL_RESEARCHERS_COUNT,
-		 PAGES_RESEARCHERS_COUNT__RESEARCHERS, NULL, 0, total)) !=
+	*res = NULL;
+	if ((er = count_query(db, count_stmt, count_col, NULL, 0, total)) !=
 	    CORE_OK)
 		return er;
 	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
@@ -928,8 +930,21 @@ pages_store_researchers_page(struct core_db *db, const char *base, long page,
 	    (long long)(page - 1) * PAGES_PER_PAGE);
 	params[0] = lim;
 	params[1] = off;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHERS_PAGE, params, 2,
-		 &res)) != CORE_OK)
+	return core_db_exec(db, page_stmt, params, 2, res);
+}
+
+enum core_err
+pages_store_researchers_page(struct core_db *db, const char *base, long page,
+    json_t **items, long long *total)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*items = NULL;
+	if ((er = dir_page(db, PAGES_SQL_RESEARCHERS_COUNT,
+		 PAGES_RESEARCHERS_COUNT__RESEARCHERS,
+		 PAGES_SQL_RESEARCHERS_PAGE, page, total, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
@@ -961,23 +976,13 @@ pages_store_institutions_page(struct core_db *db, const char *base, long page,
     json_t **items, long long *total)
 {
 	PGresult *res = NULL;
-	const char *params[2];
-	char lim[16], off[24];
 	enum core_err er;
 	int i;
 
 	*items = NULL;
-	if ((er = count_query(db, PAGES_SQL_INSTITUTIONS_COUNT,
-		 PAGES_INSTITUTIONS_COUNT__INSTITUTIONS, NULL, 0, total)) !=
-	    CORE_OK)
-		return er;
-	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
-	snprintf(off, sizeof(off), "%lld",
-	    (long long)(page - 1) * PAGES_PER_PAGE);
-	params[0] = lim;
-	params[1] = off;
-	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTIONS_PAGE, params, 2,
-		 &res)) != CORE_OK)
+	if ((er = dir_page(db, PAGES_SQL_INSTITUTIONS_COUNT,
+		 PAGES_INSTITUTIONS_COUNT__INSTITUTIONS,
+		 PAGES_SQL_INSTITUTIONS_PAGE, page, total, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
