@@ -23,22 +23,6 @@ const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 		CORE_ATTR__MAX, NULL                                           \
 	}
 
-static const char *
-jstr(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static long long
-jint(const json_t *o, const char *key, long long def)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
-}
-
 /* ---------------------------------------------------------------- shell */
 
 /* The signed-in account links: the header slot and the nav fragment. */
@@ -186,7 +170,7 @@ static void
 html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 {
 	int up = v == ACC_VIEW_SIGNUP;
-	const char *next = jstr(m, "next");
+	const char *next = core_json_text(m, "next");
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL,
 	    up ? "Create an account" : "Sign in");
@@ -194,12 +178,12 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		core_html_elemtext(h, CORE_TAG_P, NULL,
 		    "Follow researchers "
 		    "and read their new papers here or in your feed reader.");
-	error_box(h, jstr(m, "error"));
+	error_box(h, core_json_text(m, "error"));
 	core_html_elem(h, CORE_TAG_FORM,
 	    (const struct core_attr[]){ A(METHOD, "post"),
 		A(ACTION, up ? "/signup" : "/signin"),
 		A(CLASS, "form auth-form"), AEND });
-	hidden(h, "csrf", jstr(m, "csrf"));
+	hidden(h, "csrf", core_json_text(m, "csrf"));
 	hidden(h, "next", next);
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "email"), AEND }, "Email");
@@ -207,7 +191,7 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	    (const struct core_attr[]){ A(ID, "email"), A(NAME, "email"),
 		A(TYPE, "email"), A(AUTOCOMPLETE, up ? "email" : "username"),
 		A(MAXLENGTH, "254"), A(REQUIRED, ""),
-		A(VALUE, jstr(m, "email")), AEND });
+		A(VALUE, core_json_text(m, "email")), AEND });
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "password"), AEND }, "Password");
 	core_html_elem(h, CORE_TAG_INPUT,
@@ -229,7 +213,8 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	core_html_elem(h, CORE_TAG_P, NULL);
 	core_html_text(h, up ? "Already have an account? " : "New here? ");
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, jstr(m, "other_url")), AEND },
+	    (const struct core_attr[]){ A(HREF, core_json_text(m, "other_url")),
+		AEND },
 	    up ? "Sign in" : "Create an account");
 	core_html_pop(h);
 }
@@ -246,7 +231,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your account");
 	core_html_elem(h, CORE_TAG_P, NULL);
 	core_html_text(h, "Signed in as ");
-	core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(m, "email"));
+	core_html_elemtext(h, CORE_TAG_STRONG, NULL,
+	    core_json_text(m, "email"));
 	core_html_text(h, ".");
 	core_html_pop(h);
 
@@ -271,13 +257,13 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
 			    (const struct core_attr[]){
-				A(HREF, jstr(r, "path")), AEND },
-			    jstr(r, "name"));
+				A(HREF, core_json_text(r, "path")), AEND },
+			    core_json_text(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
-			    jint(r, "papers", 0));
+			    core_json_int(r, "papers", 0));
 			core_html_pop(h);
-			follow_form(h, jint(r, "id", 0), 1, s->csrf,
+			follow_form(h, core_json_int(r, "id", 0), 1, s->csrf,
 			    "/account");
 			core_html_pop(h);
 		}
@@ -301,8 +287,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Read the papers of the "
 	    "researchers you follow in any feed reader.");
-	url = jstr(pf, "url");
-	created = jstr(pf, "created_at");
+	url = core_json_text(pf, "url");
+	created = core_json_text(pf, "created_at");
 	if (url != NULL) {
 		core_html_elem(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "notice"),
@@ -366,7 +352,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 static void
 pager(struct core_html *h, const json_t *pg)
 {
-	const char *prev = jstr(pg, "prev"), *next = jstr(pg, "next");
+	const char *prev = core_json_text(pg, "prev"),
+		   *next = core_json_text(pg, "next");
 
 	if (prev == NULL && next == NULL)
 		return;
@@ -381,8 +368,8 @@ pager(struct core_html *h, const json_t *pg)
 		    "← newer");
 	core_html_elem(h, CORE_TAG_SPAN,
 	    (const struct core_attr[]){ A(CLASS, "faint"), AEND });
-	core_html_textf(h, "page %lld of %lld", jint(pg, "page", 1),
-	    jint(pg, "pages", 1));
+	core_html_textf(h, "page %lld of %lld", core_json_int(pg, "page", 1),
+	    core_json_int(pg, "pages", 1));
 	core_html_pop(h);
 	if (next != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
@@ -400,7 +387,7 @@ html_feed(struct core_html *h, const json_t *m)
 	int followed;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your feed");
-	if (jint(m, "following_count", 0) == 0) {
+	if (core_json_int(m, "following_count", 0) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h,
 		    "Follow researchers to see their new papers "
@@ -418,7 +405,7 @@ html_feed(struct core_html *h, const json_t *m)
 	core_html_textf(h,
 	    "The newest papers of the %lld researchers you "
 	    "follow (",
-	    jint(m, "following_count", 0));
+	    core_json_int(m, "following_count", 0));
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/account"), AEND }, "manage");
 	core_html_text(h, ").");
@@ -439,8 +426,9 @@ html_feed(struct core_html *h, const json_t *m)
 		core_html_elem(h, CORE_TAG_H3,
 		    (const struct core_attr[]){ A(CLASS, "card-title"), AEND });
 		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, jstr(p, "url")), AEND },
-		    jstr(p, "title"));
+		    (const struct core_attr[]){
+			A(HREF, core_json_text(p, "url")), AEND },
+		    core_json_text(p, "title"));
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "card-authors"),
@@ -453,31 +441,33 @@ html_feed(struct core_html *h, const json_t *m)
 			followed = json_is_true(json_object_get(a, "followed"));
 			if (followed)
 				core_html_elem(h, CORE_TAG_STRONG, NULL);
-			if (jstr(a, "url") != NULL)
+			if (core_json_text(a, "url") != NULL)
 				core_html_elemtext(h, CORE_TAG_A,
 				    (const struct core_attr[]){
-					A(HREF, jstr(a, "url")), AEND },
-				    jstr(a, "name"));
+					A(HREF, core_json_text(a, "url")),
+					AEND },
+				    core_json_text(a, "name"));
 			else
-				core_html_text(h, jstr(a, "name"));
+				core_html_text(h, core_json_text(a, "name"));
 			if (followed)
 				core_html_pop(h);
 		}
-		if ((long long)json_array_size(au) < jint(p, "author_count", 0))
+		if ((long long)json_array_size(au) <
+		    core_json_int(p, "author_count", 0))
 			core_html_text(h, ", …");
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "card-meta"), AEND });
-		core_html_date(h, jstr(p, "published"));
+		core_html_date(h, core_json_text(p, "published"));
 		core_html_elemtext(h, CORE_TAG_SPAN,
 		    (const struct core_attr[]){ A(CLASS, "mono faint"), AEND },
-		    jstr(p, "arxiv_id"));
-		if (jstr(p, "primary_category") != NULL)
+		    core_json_text(p, "arxiv_id"));
+		if (core_json_text(p, "primary_category") != NULL)
 			core_html_elemtext(h, CORE_TAG_SPAN,
 			    (const struct core_attr[]){
 				A(CLASS, "cat cat-primary"),
 				A(TITLE, "primary category"), AEND },
-			    jstr(p, "primary_category"));
+			    core_json_text(p, "primary_category"));
 		core_html_pop(h);
 		core_html_pop(h); /* li */
 	}
@@ -490,8 +480,9 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 {
 	const json_t *fields = json_object_get(m, "fields"), *f, *r;
 	const json_t *rs = json_object_get(m, "researchers");
-	const char *field = jstr(m, "field"), *q = jstr(m, "q");
-	const char *back = jstr(m, "self");
+	const char *field = core_json_text(m, "field"),
+		   *q = core_json_text(m, "q");
+	const char *back = core_json_text(m, "self");
 	size_t i;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
@@ -512,7 +503,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	    (const struct core_attr[]){ A(VALUE, ""), AEND }, "Choose…");
 	json_array_foreach(fields, i, f)
 	{
-		const char *code = jstr(f, "code");
+		const char *code = core_json_text(f, "code");
 
 		core_html_elem(h, CORE_TAG_OPTION,
 		    (const struct core_attr[]){ A(VALUE, code),
@@ -523,7 +514,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 				: NULL),
 			AEND });
 		core_html_textf(h, "%s (%lld papers)", code ? code : "",
-		    jint(f, "papers", 0));
+		    core_json_int(f, "papers", 0));
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* select */
@@ -567,13 +558,13 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
 			    (const struct core_attr[]){
-				A(HREF, jstr(r, "path")), AEND },
-			    jstr(r, "name"));
+				A(HREF, core_json_text(r, "path")), AEND },
+			    core_json_text(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
-			    jint(r, "papers", 0));
+			    core_json_int(r, "papers", 0));
 			core_html_pop(h);
-			follow_form(h, jint(r, "id", 0),
+			follow_form(h, core_json_int(r, "id", 0),
 			    json_is_true(json_object_get(r, "following")),
 			    s->csrf, back);
 			core_html_pop(h);
@@ -583,7 +574,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elem(h, CORE_TAG_P,
 	    (const struct core_attr[]){ A(CLASS, "continue"), AEND });
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, jstr(m, "continue")),
+	    (const struct core_attr[]){ A(HREF, core_json_text(m, "continue")),
 		A(CLASS, "button"), AEND },
 	    "Skip for now →");
 	core_html_pop(h);
@@ -656,9 +647,9 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 	size_t i, j;
 
 	core_md_heading(b, 1, view_title[v]);
-	if (jstr(m, "error") != NULL) {
+	if (core_json_text(m, "error") != NULL) {
 		core_buf_puts(b, "**Error:** ");
-		core_md_text(b, jstr(m, "error"));
+		core_md_text(b, core_json_text(m, "error"));
 		core_buf_puts(b, "\n\n");
 	}
 	switch (v) {
@@ -674,11 +665,11 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		    " with the fields `email`, `password`, "
 		    "`csrf` (the value below, valid with the cookie this "
 		    "response sets) and optionally `next`.\n\n");
-		md_line(b, "csrf", jstr(m, "csrf"));
+		md_line(b, "csrf", core_json_text(m, "csrf"));
 		free(u);
 		break;
 	case ACC_VIEW_ACCOUNT:
-		md_line(b, "Email", jstr(m, "email"));
+		md_line(b, "Email", core_json_text(m, "email"));
 		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Researchers you follow");
 		a = json_object_get(m, "following");
@@ -687,25 +678,28 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "name"),
+			    core_json_text(x, "url"));
 			core_buf_printf(b, " (%lld papers)\n",
-			    jint(x, "papers", 0));
+			    core_json_int(x, "papers", 0));
 		}
 		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Private RSS feed");
 		pf = json_object_get(m, "private_feed");
-		if (jstr(pf, "url") != NULL) {
+		if (core_json_text(pf, "url") != NULL) {
 			core_buf_puts(b, "New URL (shown only once): ");
-			core_md_link(b, jstr(pf, "url"), jstr(pf, "url"));
+			core_md_link(b, core_json_text(pf, "url"),
+			    core_json_text(pf, "url"));
 			core_buf_puts(b, "\n\n");
 		} else if (json_is_true(json_object_get(pf, "exists")))
-			md_line(b, "Created", jstr(pf, "created_at"));
+			md_line(b, "Created", core_json_text(pf, "created_at"));
 		else
 			core_buf_puts(b, "None yet.\n");
 		core_buf_puts(b,
 		    "\nThe URL works like a password: do not "
 		    "share it. POST to ");
-		core_md_link(b, jstr(pf, "rotate"), jstr(pf, "rotate"));
+		core_md_link(b, core_json_text(pf, "rotate"),
+		    core_json_text(pf, "rotate"));
 		core_buf_puts(b,
 		    " to make a new one (the old one stops "
 		    "working).\n");
@@ -717,31 +711,34 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "title"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "title"),
+			    core_json_text(x, "url"));
 			core_buf_puts(b, " — ");
 			au = json_object_get(x, "authors");
 			json_array_foreach(au, j, y)
 			{
 				if (j > 0)
 					core_buf_puts(b, ", ");
-				core_md_text(b, jstr(y, "name"));
+				core_md_text(b, core_json_text(y, "name"));
 			}
 			core_buf_puts(b, "; ");
 			core_md_text(b,
-			    jstr(x, "published") ? jstr(x, "published")
-						 : "undated");
+			    core_json_text(x, "published")
+				? core_json_text(x, "published")
+				: "undated");
 			core_buf_puts(b, "\n");
 		}
 		pg = json_object_get(m, "pagination");
-		core_buf_printf(b, "\nPage %lld of %lld.", jint(pg, "page", 1),
-		    jint(pg, "pages", 1));
-		if (jstr(pg, "prev") != NULL) {
+		core_buf_printf(b, "\nPage %lld of %lld.",
+		    core_json_int(pg, "page", 1),
+		    core_json_int(pg, "pages", 1));
+		if (core_json_text(pg, "prev") != NULL) {
 			core_buf_puts(b, " ");
-			core_md_link(b, "Newer", jstr(pg, "prev"));
+			core_md_link(b, "Newer", core_json_text(pg, "prev"));
 		}
-		if (jstr(pg, "next") != NULL) {
+		if (core_json_text(pg, "next") != NULL) {
 			core_buf_puts(b, " ");
-			core_md_link(b, "Older", jstr(pg, "next"));
+			core_md_link(b, "Older", core_json_text(pg, "next"));
 		}
 		core_buf_puts(b, "\n");
 		break;
@@ -750,9 +747,10 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "name"),
+			    core_json_text(x, "url"));
 			core_buf_printf(b, " (%lld papers)%s\n",
-			    jint(x, "papers", 0),
+			    core_json_int(x, "papers", 0),
 			    json_is_true(json_object_get(x, "following"))
 				? ", following"
 				: "");
@@ -763,7 +761,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		{
 			if (i > 0)
 				core_buf_puts(b, ", ");
-			core_md_text(b, jstr(x, "code"));
+			core_md_text(b, core_json_text(x, "code"));
 		}
 		core_buf_puts(b, "\n");
 		break;

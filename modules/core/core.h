@@ -505,6 +505,10 @@ void core_json_render(struct core_buf *b, const json_t *v, int nl);
  * controls dropped); json_null() for NULL.  New reference.
  */
 json_t *core_json_str(const char *s);
+/* o's string member key (borrowed from o), NULL when absent or not one. */
+const char *core_json_text(const json_t *o, const char *key);
+/* o's integer member key, def when absent or not an integer. */
+long long core_json_int(const json_t *o, const char *key, long long def);
 
 /* ------------------------------------------------------------------ */
 /* Configuration: "key = value" lines, '#' comments                    */
@@ -576,19 +580,27 @@ void core_log(enum core_loglevel, const char *event, const char *fmt, ...)
 /* PostgreSQL                                                          */
 /* ------------------------------------------------------------------ */
 
-/* One named statement, generated from sql/queries/<module>.sql. */
+/*
+ * One named statement, generated from sql/queries/<module>.sql: its
+ * result columns are cols[0..ncols) (NULL, 0 when it returns none), the
+ * names that the generated MOD_STMT__COL enum indexes.
+ */
 struct core_stmt {
 	const char *name;
 	const char *sql;
+	const char *const *cols;
+	int ncols;
 };
 
 struct core_db;
 
 /*
  * Connects with conninfo and prepares stmts[0..n) (borrowed: must outlive
- * the db).  CORE_EDB (logged) if the server is unreachable or a statement
- * does not prepare; *dbp is set even then (a handle that reconnects on
- * the next core_db_exec), and the caller frees it with core_db_close().
+ * the db), checking that each returns exactly its cols, by name and in
+ * order.  CORE_EDB (logged, naming the statement and the column) if the
+ * server is unreachable, a statement does not prepare or its columns
+ * differ; *dbp is set even then (a handle that reconnects on the next
+ * core_db_exec), and the caller frees it with core_db_close().
  */
 enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
     size_t n, struct core_db **dbp);
@@ -600,11 +612,54 @@ enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
  */
 enum core_err core_db_exec(struct core_db *, int stmt,
     const char *const *params, int nparams, PGresult **res);
+/*
+ * CORE_OK if res has exactly st's columns, by name and in order;
+ * CORE_EDB (logged, naming the statement and the column) otherwise.
+ * core_db_open() checks every prepared statement so; a statement run
+ * otherwise (a script, a cursor's FETCH) can check its first result.
+ */
+enum core_err core_db_columns(const struct core_stmt *st,
+    const PGresult *res);
 /* The connection, for COPY and transactions; borrowed. */
 PGconn *core_db_conn(struct core_db *);
 /* Runs a parameterless SQL command (BEGIN, COMMIT); CORE_EDB on error. */
 enum core_err core_db_cmd(struct core_db *, const char *sql);
 void core_db_close(struct core_db *);
+
+/*
+ * Cells of a result row, read with the column enums that sql/stmts.awk
+ * generates (MOD_STMT__COL), never with a bare number.  NULL means one
+ * thing everywhere: the value is unknown or absent.  The C readers then
+ * return NULL (text, date) or the caller's def (numbers, bool), so each
+ * call site says what an unknown number stands for; the view-model
+ * readers (core_cell_j*) return json null, so an unknown metric stays
+ * null on a page, never 0.  Text is borrowed until PQclear(); JSON
+ * values are new references.
+ */
+int core_cell_isnull(const PGresult *, int row, int col);
+/* The text, NULL for NULL. */
+const char *core_cell_text(const PGresult *, int row, int col);
+/* An integer column (int2, int4): def for NULL or not a number. */
+int core_cell_int(const PGresult *, int row, int col, int def);
+/* A bigint column (or any integer): def for NULL or not a number. */
+long long core_cell_bigint(const PGresult *, int row, int col,
+    long long def);
+/* A boolean column: 1 for 't', 0 for 'f', def for NULL. */
+int core_cell_bool(const PGresult *, int row, int col, int def);
+/* A date column as "YYYY-MM-DD", NULL for NULL or any other form. */
+const char *core_cell_date(const PGresult *, int row, int col);
+/*
+ * A column of JSON text (json, jsonb, to_json()::text): the document
+ * parsed (any JSON value); def for NULL or text that does not parse.
+ * Takes ownership of def (which may be NULL) and returns a new reference.
+ */
+json_t *core_cell_json(const PGresult *, int row, int col, json_t *def);
+/* A text column as a JSON string (as core_json_str()), null for NULL. */
+json_t *core_cell_jtext(const PGresult *, int row, int col);
+/* An integer column as a JSON integer, null for NULL. */
+json_t *core_cell_jint(const PGresult *, int row, int col);
+/* A boolean column as a JSON boolean, null for NULL. */
+json_t *core_cell_jbool(const PGresult *, int row, int col);
 
 /* ------------------------------------------------------------------ */
 /* Redis: fails soft (CORE_ECACHE), callers carry on without it        */

@@ -245,9 +245,12 @@ host_conninfo(struct host *hs)
 #error "WEFT_SCHEMA_VERSION must be defined by the build"
 #endif
 
+enum { SCHEMA_VERSION__VERSION, SCHEMA_VERSION__MAX };
+static const char *const version_cols[SCHEMA_VERSION__MAX] = { "version" };
 static const struct core_stmt version_stmt[] = {
 	{ "SCHEMA_VERSION",
-	  "SELECT coalesce(max(version), 0) FROM schema_migrations" },
+	  "SELECT coalesce(max(version), 0) AS version FROM schema_migrations",
+	  version_cols, SCHEMA_VERSION__MAX },
 };
 
 static enum core_err
@@ -273,7 +276,7 @@ check_schema(struct host *hs)
 		    "migrations; run weft-harvest migrate");
 		goto out;
 	}
-	have = strtol(PQgetvalue(res, 0, 0), NULL, 10);
+	have = core_cell_bigint(res, 0, SCHEMA_VERSION__VERSION, 0);
 	if (have != WEFT_SCHEMA_VERSION) {
 		core_log(CORE_LOG_ERROR, "start", "the database schema is "
 		    "version %ld, this build needs %d: %s", have,

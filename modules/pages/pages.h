@@ -156,10 +156,9 @@ int pages_category_ok(const char *s);
 /* A decimal id (1 to 18 digits) from s[0..n): 0 and *id, or -1. */
 #define pages_parse_id core_id_parse
 
-/* Borrowed string member of o, or NULL when absent or not a string. */
-const char *pages_str(const json_t *o, const char *key);
-/* Integer member, or def when absent, null or not an integer. */
-long long pages_int(const json_t *o, const char *key, long long def);
+/* Members of a view-model object: core_json_text(), core_json_int(). */
+#define pages_str core_json_text
+#define pages_int core_json_int
 /* 1 when member key is a JSON integer (a known metric). */
 int pages_has_int(const json_t *o, const char *key);
 

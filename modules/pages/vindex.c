@@ -192,8 +192,9 @@ check(void)
 		return;
 	have = PQntuples(res) == 1;
 	if (have) {
-		version = strtoull(PQgetvalue(res, 0, 0), NULL, 10);
-		path = PQgetvalue(res, 0, 1);
+		version = (uint64_t)core_cell_bigint(res, 0,
+		    PAGES_VECTOR_INDEX_LATEST__VERSION, 0);
+		path = core_cell_text(res, 0, PAGES_VECTOR_INDEX_LATEST__PATH);
 	}
 	switch (pages_vindex_plan(have, version, path, &vs.seen)) {
 	case PAGES_VINDEX_OPEN:

@@ -1,8 +1,13 @@
 -- sql/queries/accounts.sql -- the statements of the accounts module.
 -- One statement per query shape; values only as $n parameters.
--- Paper cards use the column list of pages.sql (store.c reads it by
--- position): id, arxiv_id, title, slug, published, primary_category,
--- categories (json text), citation_count, author_count, fully_matched
+-- Paper cards use the column list of pages.sql, {{CARD_COLUMNS}} here
+-- too (store.c reads it as ACCOUNTS_CARD__*).
+
+-- The paper card columns of paper p.
+-- fragment: CARD_COLUMNS
+p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+to_json(p.categories)::text AS categories, p.citation_count,
+p.author_count, p.fully_matched
 
 -- name: USER_CREATE
 -- $3 is the account key (acc_email_key: NFKC_Casefold).  Zero rows when
@@ -67,6 +72,7 @@ DELETE FROM sessions WHERE token_hash = $1;
 SELECT r.slug,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $1::bigint AND f.researcher_id = r.id)
+           AS following
   FROM researchers r
  WHERE r.id = $2::bigint;
 
@@ -88,6 +94,7 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.latest_paper, f.created_at
 
 -- name: FEED_TOKEN_CREATED
 SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           AS created
   FROM feed_tokens
  WHERE user_id = $1::bigint;
 
@@ -106,9 +113,7 @@ SELECT count(*)
                 WHERE a.paper_id = p.id AND f.user_id = $1::bigint);
 
 -- name: FEED_PAGE
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched
+SELECT {{CARD_COLUMNS}}
   FROM papers p
  WHERE EXISTS (SELECT 1
                  FROM authorships a
@@ -120,7 +125,8 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- name: FEED_AUTHORS
 -- The first $2 authors of each paper in $1 ('{1,2,3}'), and every
 -- author $3 follows wherever they stand.
-SELECT a.paper_id, a.raw_name, r.id, r.slug, f.user_id IS NOT NULL
+SELECT a.paper_id, a.raw_name, r.id, r.slug,
+       f.user_id IS NOT NULL AS followed
   FROM authorships a
   LEFT JOIN researchers r ON r.id = a.researcher_id
   LEFT JOIN follows f ON f.researcher_id = a.researcher_id
@@ -131,7 +137,7 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug, f.user_id IS NOT NULL
 
 -- name: FIELDS
 -- Onboarding: the fields with the most papers.
-SELECT primary_category, count(*)
+SELECT primary_category, count(*) AS papers
   FROM papers
  GROUP BY primary_category
  ORDER BY count(*) DESC, primary_category
@@ -142,6 +148,7 @@ SELECT primary_category, count(*)
 SELECT r.id, r.name, r.slug, count(*) AS n,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+           AS following
   FROM papers p
   JOIN authorships a ON a.paper_id = p.id
   JOIN researchers r ON r.id = a.researcher_id
@@ -157,6 +164,7 @@ SELECT r.id, r.name, r.slug, count(*) AS n,
 SELECT r.id, r.name, r.slug, r.paper_count,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+           AS following
   FROM researchers r
  WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '!'
    AND r.paper_count > 0
