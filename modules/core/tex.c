@@ -39,6 +39,8 @@ struct tex {
 	struct core_html *h;	/* TEX_HTML only */
 };
 
+static void put_composed(struct core_buf *, const char *base, long mark);
+
 /* Appends code point cp as UTF-8. */
 static void
 put_cp(struct core_buf *b, long cp)
@@ -1132,8 +1134,11 @@ mplain_script(struct mparse *p, int x, int sup, struct core_buf *b)
 
 	mplain(p, x, &s);
 	q = core_buf_cstr(&s);
-	/* U+2212 MINUS SIGN counts as '-'. */
+	/* U+2212 MINUS SIGN counts as '-'.  "x_{exp}" reads better as
+	 * "x_exp" than as "xₑₓₚ": letters only alone. */
 	for (k = 0; k < s.len; k++) {
+		if (s.len > 1 && is_alpha(q[k]) && !(sup && q[k] == 'n'))
+			ok = 0;
 		if (s.len - k >= 3 && memcmp(q + k, "\xe2\x88\x92", 3) == 0) {
 			k += 2;
 			continue;
@@ -1152,7 +1157,13 @@ mplain_script(struct mparse *p, int x, int sup, struct core_buf *b)
 		}
 	} else {
 		core_buf_putc(b, sup ? '^' : '_');
-		mplain_group(p, x, b);
+		for (k = 0; k < s.len && (is_alpha(q[k]) || is_digit(q[k]));
+		     k++)
+			;
+		if (k == s.len) /* "x_exp", not "x_(exp)" */
+			core_buf_put(b, q, s.len);
+		else
+			mplain_group(p, x, b);
 	}
 	core_buf_free(&s);
 }
@@ -1219,6 +1230,39 @@ opens(struct mparse *p, int x)
 	return 1;
 }
 
+/*
+ * \tilde{O} as "Õ": the accent as a combining mark when the base is one
+ * character, else the base alone.
+ */
+static void
+mplain_accent(struct mparse *p, int x, struct core_buf *b)
+{
+	static const long marks[][2] = { { 0x7e, 0x303 }, { 0x5e, 0x302 },
+		{ 0xaf, 0x304 }, { 0x2192, 0x20d7 }, { 0x2d9, 0x307 },
+		{ 0xa8, 0x308 }, { 0x2c7, 0x30c }, { 0x2d8, 0x306 } };
+	struct core_buf base = CORE_BUF_INIT;
+	struct mnode *acc = &p->nodes[p->nodes[x].b];
+	utf8proc_int32_t cp, bcp;
+	size_t i;
+
+	mplain(p, p->nodes[x].a, &base);
+	if (base.len > 0 &&
+	    utf8proc_iterate((const utf8proc_uint8_t *)base.ptr,
+		(utf8proc_ssize_t)base.len, &bcp) == (utf8proc_ssize_t)base.len &&
+	    utf8proc_iterate((const utf8proc_uint8_t *)p->txt.ptr + acc->off,
+		(utf8proc_ssize_t)acc->len, &cp) > 0) {
+		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+			if (marks[i][0] == cp) {
+				put_composed(b, core_buf_cstr(&base),
+				    marks[i][1]);
+				core_buf_free(&base);
+				return;
+			}
+	}
+	core_buf_put(b, base.ptr, base.len);
+	core_buf_free(&base);
+}
+
 static void
 mplain(struct mparse *p, int x, struct core_buf *b)
 {
@@ -1238,7 +1282,8 @@ mplain(struct mparse *p, int x, struct core_buf *b)
 			 * "a \leq b" as "a ≤ b", "n \log n" as "n log n",
 			 * but "-3" and "(-x)" keep their unary minus close.
 			 */
-			bin = prev >= 0 && spaced_op(p, k) && !opens(p, prev);
+			bin = prev >= 0 && p->nodes[k].next >= 0 &&
+			    spaced_op(p, k) && !opens(p, prev);
 			if (prev >= 0 &&
 			    (bin || bin_prev || leaf_is(p, prev, ",") ||
 				leaf_is(p, prev, ";") ||
@@ -1278,6 +1323,8 @@ mplain(struct mparse *p, int x, struct core_buf *b)
 		mplain_group(p, m->a, b);
 		break;
 	case M_OVER:
+		mplain_accent(p, x, b);
+		break;
 	case M_UNDER:
 		mplain(p, m->a, b);
 		break;

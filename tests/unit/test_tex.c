@@ -141,6 +141,15 @@ math_plain(void)
 	T_STREQ(plain("$O(1/\\epsilon^2)$, $f(x) - 1$, $(-x)$", 0),
 	    "O(1/ϵ²), f(x) − 1, (−x)", "binary and unary minus");
 	T_STREQ(plain("$\\geq 92%$", 0), "≥92%", "a raw % inside math");
+	/* From the data: words in scripts, accents, a trailing operator. */
+	T_STREQ(plain("$n_{exp}$, $D_{col}$, $N^{o(1)}$, $x^{2n}$", 0),
+	    "n_exp, D_col, N^(o(1)), x²ⁿ", "words in scripts stay words");
+	T_STREQ(plain("in $\\tilde O (N^{subw})$-time", 0),
+	    "in Õ(N^subw)-time", "\\tilde on one letter composes");
+	T_STREQ(plain("up to $2.9\\times$ speedups", 0),
+	    "up to 2.9× speedups", "an operator at the end is not spaced");
+	T_STREQ(plain("Re$^2$: and S$^3$-Attention", 0),
+	    "Re²: and S³-Attention", "titles' $^2$");
 }
 
 static void
