@@ -107,8 +107,11 @@ h_apart(struct core_html *h, const struct pages_page *p, const json_t *ka)
 	core_html_text(h, pages_str(ka, "text"));
 	if (json_is_object(paper)) {
 		core_html_text(h, " Paper: ");
-		pages_h_link(h, href(p, pages_str(paper, "url")), NULL,
-		    pages_str(paper, "title"));
+		core_html_elem(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			A(HREF, href(p, pages_str(paper, "url"))), END });
+		core_html_tex(h, pages_str(paper, "title"));
+		core_html_pop(h);
 	}
 	core_html_pop(h);
 }
@@ -191,8 +194,11 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 
 	pages_h_open(h, CORE_TAG_LI, "card evidence-item");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
-	pages_h_link(h, href(p, pages_str(it, "url")), NULL,
-	    pages_str(it, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, href(p, pages_str(it, "url"))), END });
+	core_html_tex(h, pages_str(it, "title")); /* TeX as MathML */
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
 	pages_html_date(h, pages_str(it, "published"));
