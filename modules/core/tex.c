@@ -22,21 +22,21 @@
 #define MATH_DEPTH 12
 /* Nodes in one math segment, and its longest source. */
 #define MATH_NODES 512
-#define MATH_MAX 2048
+#define MATH_MAX   2048
 /* How far a '{' looks for its '}', and the longest input converted. */
 #define GROUP_MAX 1024
 #define INPUT_MAX 65536
 
 enum texmode {
-	TEX_PLAIN,	/* math as Unicode text */
-	TEX_KEEPMATH,	/* math kept as its TeX source */
-	TEX_HTML,	/* math as MathML */
+	TEX_PLAIN,    /* math as Unicode text */
+	TEX_KEEPMATH, /* math kept as its TeX source */
+	TEX_HTML,     /* math as MathML */
 };
 
 struct tex {
 	enum texmode mode;
-	struct core_buf *out;	/* text not yet written (TEX_HTML) or all */
-	struct core_html *h;	/* TEX_HTML only */
+	struct core_buf *out; /* text not yet written (TEX_HTML) or all */
+	struct core_html *h;  /* TEX_HTML only */
 };
 
 static void put_composed(struct core_buf *, const char *base, long mark);
@@ -127,7 +127,7 @@ enum symkind { SYM_MI, SYM_MO, SYM_FN };
 
 struct sym {
 	const char *name;
-	long cp;	 /* 0 for SYM_FN: the name is the text */
+	long cp; /* 0 for SYM_FN: the name is the text */
 	enum symkind kind;
 };
 
@@ -138,99 +138,192 @@ struct sym {
  * or is a close relative of one that was.
  */
 static const struct sym syms[] = {
-	{ "alpha", 0x3b1, SYM_MI }, { "beta", 0x3b2, SYM_MI },
-	{ "gamma", 0x3b3, SYM_MI }, { "delta", 0x3b4, SYM_MI },
-	{ "epsilon", 0x3f5, SYM_MI }, { "varepsilon", 0x3b5, SYM_MI },
-	{ "zeta", 0x3b6, SYM_MI }, { "eta", 0x3b7, SYM_MI },
-	{ "theta", 0x3b8, SYM_MI }, { "vartheta", 0x3d1, SYM_MI },
-	{ "iota", 0x3b9, SYM_MI }, { "kappa", 0x3ba, SYM_MI },
-	{ "lambda", 0x3bb, SYM_MI }, { "mu", 0x3bc, SYM_MI },
-	{ "nu", 0x3bd, SYM_MI }, { "xi", 0x3be, SYM_MI },
-	{ "pi", 0x3c0, SYM_MI }, { "varpi", 0x3d6, SYM_MI },
-	{ "rho", 0x3c1, SYM_MI }, { "varrho", 0x3f1, SYM_MI },
-	{ "sigma", 0x3c3, SYM_MI }, { "varsigma", 0x3c2, SYM_MI },
-	{ "tau", 0x3c4, SYM_MI }, { "upsilon", 0x3c5, SYM_MI },
-	{ "phi", 0x3d5, SYM_MI }, { "varphi", 0x3c6, SYM_MI },
-	{ "chi", 0x3c7, SYM_MI }, { "psi", 0x3c8, SYM_MI },
+	{ "alpha", 0x3b1, SYM_MI },
+	{ "beta", 0x3b2, SYM_MI },
+	{ "gamma", 0x3b3, SYM_MI },
+	{ "delta", 0x3b4, SYM_MI },
+	{ "epsilon", 0x3f5, SYM_MI },
+	{ "varepsilon", 0x3b5, SYM_MI },
+	{ "zeta", 0x3b6, SYM_MI },
+	{ "eta", 0x3b7, SYM_MI },
+	{ "theta", 0x3b8, SYM_MI },
+	{ "vartheta", 0x3d1, SYM_MI },
+	{ "iota", 0x3b9, SYM_MI },
+	{ "kappa", 0x3ba, SYM_MI },
+	{ "lambda", 0x3bb, SYM_MI },
+	{ "mu", 0x3bc, SYM_MI },
+	{ "nu", 0x3bd, SYM_MI },
+	{ "xi", 0x3be, SYM_MI },
+	{ "pi", 0x3c0, SYM_MI },
+	{ "varpi", 0x3d6, SYM_MI },
+	{ "rho", 0x3c1, SYM_MI },
+	{ "varrho", 0x3f1, SYM_MI },
+	{ "sigma", 0x3c3, SYM_MI },
+	{ "varsigma", 0x3c2, SYM_MI },
+	{ "tau", 0x3c4, SYM_MI },
+	{ "upsilon", 0x3c5, SYM_MI },
+	{ "phi", 0x3d5, SYM_MI },
+	{ "varphi", 0x3c6, SYM_MI },
+	{ "chi", 0x3c7, SYM_MI },
+	{ "psi", 0x3c8, SYM_MI },
 	{ "omega", 0x3c9, SYM_MI },
-	{ "Gamma", 0x393, SYM_MI }, { "Delta", 0x394, SYM_MI },
-	{ "Theta", 0x398, SYM_MI }, { "Lambda", 0x39b, SYM_MI },
-	{ "Xi", 0x39e, SYM_MI }, { "Pi", 0x3a0, SYM_MI },
-	{ "Sigma", 0x3a3, SYM_MI }, { "Upsilon", 0x3a5, SYM_MI },
-	{ "Phi", 0x3a6, SYM_MI }, { "Psi", 0x3a8, SYM_MI },
+	{ "Gamma", 0x393, SYM_MI },
+	{ "Delta", 0x394, SYM_MI },
+	{ "Theta", 0x398, SYM_MI },
+	{ "Lambda", 0x39b, SYM_MI },
+	{ "Xi", 0x39e, SYM_MI },
+	{ "Pi", 0x3a0, SYM_MI },
+	{ "Sigma", 0x3a3, SYM_MI },
+	{ "Upsilon", 0x3a5, SYM_MI },
+	{ "Phi", 0x3a6, SYM_MI },
+	{ "Psi", 0x3a8, SYM_MI },
 	{ "Omega", 0x3a9, SYM_MI },
-	{ "ell", 0x2113, SYM_MI }, { "hbar", 0x210f, SYM_MI },
-	{ "infty", 0x221e, SYM_MI }, { "aleph", 0x2135, SYM_MI },
-	{ "Re", 0x211c, SYM_MI }, { "Im", 0x2111, SYM_MI },
-	{ "wp", 0x2118, SYM_MI }, { "imath", 0x131, SYM_MI },
-	{ "jmath", 0x237, SYM_MI }, { "emptyset", 0x2205, SYM_MI },
-	{ "varnothing", 0x2205, SYM_MI }, { "partial", 0x2202, SYM_MI },
-	{ "nabla", 0x2207, SYM_MI }, { "top", 0x22a4, SYM_MI },
-	{ "bot", 0x22a5, SYM_MI }, { "checkmark", 0x2713, SYM_MI },
-	{ "angle", 0x2220, SYM_MI }, { "triangle", 0x25b3, SYM_MI },
-	{ "times", 0xd7, SYM_MO }, { "cdot", 0x22c5, SYM_MO },
-	{ "cdotp", 0x22c5, SYM_MO }, { "pm", 0xb1, SYM_MO },
-	{ "mp", 0x2213, SYM_MO }, { "div", 0xf7, SYM_MO },
-	{ "ast", 0x2217, SYM_MO }, { "star", 0x22c6, SYM_MO },
-	{ "circ", 0x2218, SYM_MO }, { "bullet", 0x2219, SYM_MO },
-	{ "leq", 0x2264, SYM_MO }, { "le", 0x2264, SYM_MO },
-	{ "geq", 0x2265, SYM_MO }, { "ge", 0x2265, SYM_MO },
-	{ "leqslant", 0x2a7d, SYM_MO }, { "geqslant", 0x2a7e, SYM_MO },
-	{ "neq", 0x2260, SYM_MO }, { "ne", 0x2260, SYM_MO },
-	{ "sim", 0x223c, SYM_MO }, { "simeq", 0x2243, SYM_MO },
-	{ "approx", 0x2248, SYM_MO }, { "cong", 0x2245, SYM_MO },
-	{ "equiv", 0x2261, SYM_MO }, { "propto", 0x221d, SYM_MO },
-	{ "ll", 0x226a, SYM_MO }, { "gg", 0x226b, SYM_MO },
-	{ "lesssim", 0x2272, SYM_MO }, { "gtrsim", 0x2273, SYM_MO },
-	{ "prec", 0x227a, SYM_MO }, { "succ", 0x227b, SYM_MO },
-	{ "preceq", 0x2aaf, SYM_MO }, { "succeq", 0x2ab0, SYM_MO },
-	{ "in", 0x2208, SYM_MO }, { "notin", 0x2209, SYM_MO },
-	{ "ni", 0x220b, SYM_MO }, { "subset", 0x2282, SYM_MO },
-	{ "supset", 0x2283, SYM_MO }, { "subseteq", 0x2286, SYM_MO },
-	{ "supseteq", 0x2287, SYM_MO }, { "cup", 0x222a, SYM_MO },
-	{ "cap", 0x2229, SYM_MO }, { "setminus", 0x2216, SYM_MO },
-	{ "wedge", 0x2227, SYM_MO }, { "land", 0x2227, SYM_MO },
-	{ "vee", 0x2228, SYM_MO }, { "lor", 0x2228, SYM_MO },
-	{ "neg", 0xac, SYM_MO }, { "lnot", 0xac, SYM_MO },
-	{ "oplus", 0x2295, SYM_MO }, { "ominus", 0x2296, SYM_MO },
-	{ "otimes", 0x2297, SYM_MO }, { "odot", 0x2299, SYM_MO },
-	{ "to", 0x2192, SYM_MO }, { "rightarrow", 0x2192, SYM_MO },
-	{ "gets", 0x2190, SYM_MO }, { "leftarrow", 0x2190, SYM_MO },
+	{ "ell", 0x2113, SYM_MI },
+	{ "hbar", 0x210f, SYM_MI },
+	{ "infty", 0x221e, SYM_MI },
+	{ "aleph", 0x2135, SYM_MI },
+	{ "Re", 0x211c, SYM_MI },
+	{ "Im", 0x2111, SYM_MI },
+	{ "wp", 0x2118, SYM_MI },
+	{ "imath", 0x131, SYM_MI },
+	{ "jmath", 0x237, SYM_MI },
+	{ "emptyset", 0x2205, SYM_MI },
+	{ "varnothing", 0x2205, SYM_MI },
+	{ "partial", 0x2202, SYM_MI },
+	{ "nabla", 0x2207, SYM_MI },
+	{ "top", 0x22a4, SYM_MI },
+	{ "bot", 0x22a5, SYM_MI },
+	{ "checkmark", 0x2713, SYM_MI },
+	{ "angle", 0x2220, SYM_MI },
+	{ "triangle", 0x25b3, SYM_MI },
+	{ "times", 0xd7, SYM_MO },
+	{ "cdot", 0x22c5, SYM_MO },
+	{ "cdotp", 0x22c5, SYM_MO },
+	{ "pm", 0xb1, SYM_MO },
+	{ "mp", 0x2213, SYM_MO },
+	{ "div", 0xf7, SYM_MO },
+	{ "ast", 0x2217, SYM_MO },
+	{ "star", 0x22c6, SYM_MO },
+	{ "circ", 0x2218, SYM_MO },
+	{ "bullet", 0x2219, SYM_MO },
+	{ "leq", 0x2264, SYM_MO },
+	{ "le", 0x2264, SYM_MO },
+	{ "geq", 0x2265, SYM_MO },
+	{ "ge", 0x2265, SYM_MO },
+	{ "leqslant", 0x2a7d, SYM_MO },
+	{ "geqslant", 0x2a7e, SYM_MO },
+	{ "neq", 0x2260, SYM_MO },
+	{ "ne", 0x2260, SYM_MO },
+	{ "sim", 0x223c, SYM_MO },
+	{ "simeq", 0x2243, SYM_MO },
+	{ "approx", 0x2248, SYM_MO },
+	{ "cong", 0x2245, SYM_MO },
+	{ "equiv", 0x2261, SYM_MO },
+	{ "propto", 0x221d, SYM_MO },
+	{ "ll", 0x226a, SYM_MO },
+	{ "gg", 0x226b, SYM_MO },
+	{ "lesssim", 0x2272, SYM_MO },
+	{ "gtrsim", 0x2273, SYM_MO },
+	{ "prec", 0x227a, SYM_MO },
+	{ "succ", 0x227b, SYM_MO },
+	{ "preceq", 0x2aaf, SYM_MO },
+	{ "succeq", 0x2ab0, SYM_MO },
+	{ "in", 0x2208, SYM_MO },
+	{ "notin", 0x2209, SYM_MO },
+	{ "ni", 0x220b, SYM_MO },
+	{ "subset", 0x2282, SYM_MO },
+	{ "supset", 0x2283, SYM_MO },
+	{ "subseteq", 0x2286, SYM_MO },
+	{ "supseteq", 0x2287, SYM_MO },
+	{ "cup", 0x222a, SYM_MO },
+	{ "cap", 0x2229, SYM_MO },
+	{ "setminus", 0x2216, SYM_MO },
+	{ "wedge", 0x2227, SYM_MO },
+	{ "land", 0x2227, SYM_MO },
+	{ "vee", 0x2228, SYM_MO },
+	{ "lor", 0x2228, SYM_MO },
+	{ "neg", 0xac, SYM_MO },
+	{ "lnot", 0xac, SYM_MO },
+	{ "oplus", 0x2295, SYM_MO },
+	{ "ominus", 0x2296, SYM_MO },
+	{ "otimes", 0x2297, SYM_MO },
+	{ "odot", 0x2299, SYM_MO },
+	{ "to", 0x2192, SYM_MO },
+	{ "rightarrow", 0x2192, SYM_MO },
+	{ "gets", 0x2190, SYM_MO },
+	{ "leftarrow", 0x2190, SYM_MO },
 	{ "leftrightarrow", 0x2194, SYM_MO },
-	{ "Rightarrow", 0x21d2, SYM_MO }, { "Leftarrow", 0x21d0, SYM_MO },
+	{ "Rightarrow", 0x21d2, SYM_MO },
+	{ "Leftarrow", 0x21d0, SYM_MO },
 	{ "Leftrightarrow", 0x21d4, SYM_MO },
 	{ "longrightarrow", 0x27f6, SYM_MO },
-	{ "longleftarrow", 0x27f5, SYM_MO }, { "mapsto", 0x21a6, SYM_MO },
-	{ "implies", 0x27f9, SYM_MO }, { "iff", 0x27fa, SYM_MO },
-	{ "uparrow", 0x2191, SYM_MO }, { "downarrow", 0x2193, SYM_MO },
+	{ "longleftarrow", 0x27f5, SYM_MO },
+	{ "mapsto", 0x21a6, SYM_MO },
+	{ "implies", 0x27f9, SYM_MO },
+	{ "iff", 0x27fa, SYM_MO },
+	{ "uparrow", 0x2191, SYM_MO },
+	{ "downarrow", 0x2193, SYM_MO },
 	{ "hookrightarrow", 0x21aa, SYM_MO },
-	{ "forall", 0x2200, SYM_MO }, { "exists", 0x2203, SYM_MO },
-	{ "sum", 0x2211, SYM_MO }, { "prod", 0x220f, SYM_MO },
-	{ "int", 0x222b, SYM_MO }, { "oint", 0x222e, SYM_MO },
-	{ "bigcup", 0x22c3, SYM_MO }, { "bigcap", 0x22c2, SYM_MO },
-	{ "mid", 0x2223, SYM_MO }, { "parallel", 0x2225, SYM_MO },
-	{ "perp", 0x22a5, SYM_MO }, { "vert", 0x7c, SYM_MO },
-	{ "lvert", 0x7c, SYM_MO }, { "rvert", 0x7c, SYM_MO },
-	{ "Vert", 0x2016, SYM_MO }, { "langle", 0x27e8, SYM_MO },
-	{ "rangle", 0x27e9, SYM_MO }, { "lceil", 0x2308, SYM_MO },
-	{ "rceil", 0x2309, SYM_MO }, { "lfloor", 0x230a, SYM_MO },
-	{ "rfloor", 0x230b, SYM_MO }, { "ldots", 0x2026, SYM_MO },
-	{ "dots", 0x2026, SYM_MO }, { "cdots", 0x22ef, SYM_MO },
-	{ "vdots", 0x22ee, SYM_MO }, { "ddots", 0x22f1, SYM_MO },
-	{ "prime", 0x2032, SYM_MO }, { "dagger", 0x2020, SYM_MO },
-	{ "colon", 0x3a, SYM_MO }, { "coloneqq", 0x2254, SYM_MO },
+	{ "forall", 0x2200, SYM_MO },
+	{ "exists", 0x2203, SYM_MO },
+	{ "sum", 0x2211, SYM_MO },
+	{ "prod", 0x220f, SYM_MO },
+	{ "int", 0x222b, SYM_MO },
+	{ "oint", 0x222e, SYM_MO },
+	{ "bigcup", 0x22c3, SYM_MO },
+	{ "bigcap", 0x22c2, SYM_MO },
+	{ "mid", 0x2223, SYM_MO },
+	{ "parallel", 0x2225, SYM_MO },
+	{ "perp", 0x22a5, SYM_MO },
+	{ "vert", 0x7c, SYM_MO },
+	{ "lvert", 0x7c, SYM_MO },
+	{ "rvert", 0x7c, SYM_MO },
+	{ "Vert", 0x2016, SYM_MO },
+	{ "langle", 0x27e8, SYM_MO },
+	{ "rangle", 0x27e9, SYM_MO },
+	{ "lceil", 0x2308, SYM_MO },
+	{ "rceil", 0x2309, SYM_MO },
+	{ "lfloor", 0x230a, SYM_MO },
+	{ "rfloor", 0x230b, SYM_MO },
+	{ "ldots", 0x2026, SYM_MO },
+	{ "dots", 0x2026, SYM_MO },
+	{ "cdots", 0x22ef, SYM_MO },
+	{ "vdots", 0x22ee, SYM_MO },
+	{ "ddots", 0x22f1, SYM_MO },
+	{ "prime", 0x2032, SYM_MO },
+	{ "dagger", 0x2020, SYM_MO },
+	{ "colon", 0x3a, SYM_MO },
+	{ "coloneqq", 0x2254, SYM_MO },
 	{ "backslash", 0x5c, SYM_MO },
-	{ "log", 0, SYM_FN }, { "ln", 0, SYM_FN }, { "lg", 0, SYM_FN },
-	{ "exp", 0, SYM_FN }, { "sin", 0, SYM_FN }, { "cos", 0, SYM_FN },
-	{ "tan", 0, SYM_FN }, { "cot", 0, SYM_FN }, { "sinh", 0, SYM_FN },
-	{ "cosh", 0, SYM_FN }, { "tanh", 0, SYM_FN },
-	{ "arcsin", 0, SYM_FN }, { "arccos", 0, SYM_FN },
-	{ "arctan", 0, SYM_FN }, { "min", 0, SYM_FN },
-	{ "max", 0, SYM_FN }, { "sup", 0, SYM_FN }, { "inf", 0, SYM_FN },
-	{ "lim", 0, SYM_FN }, { "liminf", 0, SYM_FN },
-	{ "limsup", 0, SYM_FN }, { "arg", 0, SYM_FN }, { "det", 0, SYM_FN },
-	{ "dim", 0, SYM_FN }, { "gcd", 0, SYM_FN }, { "ker", 0, SYM_FN },
-	{ "Pr", 0, SYM_FN }, { "deg", 0, SYM_FN }, { "bmod", 0, SYM_FN },
+	{ "log", 0, SYM_FN },
+	{ "ln", 0, SYM_FN },
+	{ "lg", 0, SYM_FN },
+	{ "exp", 0, SYM_FN },
+	{ "sin", 0, SYM_FN },
+	{ "cos", 0, SYM_FN },
+	{ "tan", 0, SYM_FN },
+	{ "cot", 0, SYM_FN },
+	{ "sinh", 0, SYM_FN },
+	{ "cosh", 0, SYM_FN },
+	{ "tanh", 0, SYM_FN },
+	{ "arcsin", 0, SYM_FN },
+	{ "arccos", 0, SYM_FN },
+	{ "arctan", 0, SYM_FN },
+	{ "min", 0, SYM_FN },
+	{ "max", 0, SYM_FN },
+	{ "sup", 0, SYM_FN },
+	{ "inf", 0, SYM_FN },
+	{ "lim", 0, SYM_FN },
+	{ "liminf", 0, SYM_FN },
+	{ "limsup", 0, SYM_FN },
+	{ "arg", 0, SYM_FN },
+	{ "det", 0, SYM_FN },
+	{ "dim", 0, SYM_FN },
+	{ "gcd", 0, SYM_FN },
+	{ "ker", 0, SYM_FN },
+	{ "Pr", 0, SYM_FN },
+	{ "deg", 0, SYM_FN },
+	{ "bmod", 0, SYM_FN },
 };
 
 static const struct sym *
@@ -249,22 +342,52 @@ static const struct textsym {
 	const char *name;
 	const char *utf8;
 } textsyms[] = {
-	{ "ss", "ß" }, { "o", "ø" }, { "O", "Ø" }, { "aa", "å" },
-	{ "AA", "Å" }, { "ae", "æ" }, { "AE", "Æ" }, { "oe", "œ" },
-	{ "OE", "Œ" }, { "l", "ł" }, { "L", "Ł" }, { "i", "ı" },
-	{ "j", "ȷ" }, { "dh", "ð" }, { "DH", "Ð" }, { "th", "þ" },
-	{ "TH", "Þ" }, { "dj", "đ" }, { "DJ", "Đ" },
-	{ "S", "§" }, { "P", "¶" }, { "dag", "†" }, { "ddag", "‡" },
-	{ "copyright", "©" }, { "textregistered", "®" },
-	{ "texttrademark", "™" }, { "textemdash", "—" },
-	{ "textendash", "–" }, { "textdegree", "°" }, { "deg", "°" },
-	{ "textmu", "µ" }, { "textasciitilde", "~" },
-	{ "textbackslash", "\\" }, { "textbar", "|" },
-	{ "textless", "<" }, { "textgreater", ">" },
-	{ "textquotedblleft", "“" }, { "textquotedblright", "”" },
-	{ "textbullet", "•" }, { "ldots", "…" }, { "dots", "…" },
-	{ "LaTeX", "LaTeX" }, { "TeX", "TeX" }, { "checkmark", "✓" },
-	{ "euro", "€" }, { "pounds", "£" },
+	{ "ss", "ß" },
+	{ "o", "ø" },
+	{ "O", "Ø" },
+	{ "aa", "å" },
+	{ "AA", "Å" },
+	{ "ae", "æ" },
+	{ "AE", "Æ" },
+	{ "oe", "œ" },
+	{ "OE", "Œ" },
+	{ "l", "ł" },
+	{ "L", "Ł" },
+	{ "i", "ı" },
+	{ "j", "ȷ" },
+	{ "dh", "ð" },
+	{ "DH", "Ð" },
+	{ "th", "þ" },
+	{ "TH", "Þ" },
+	{ "dj", "đ" },
+	{ "DJ", "Đ" },
+	{ "S", "§" },
+	{ "P", "¶" },
+	{ "dag", "†" },
+	{ "ddag", "‡" },
+	{ "copyright", "©" },
+	{ "textregistered", "®" },
+	{ "texttrademark", "™" },
+	{ "textemdash", "—" },
+	{ "textendash", "–" },
+	{ "textdegree", "°" },
+	{ "deg", "°" },
+	{ "textmu", "µ" },
+	{ "textasciitilde", "~" },
+	{ "textbackslash", "\\" },
+	{ "textbar", "|" },
+	{ "textless", "<" },
+	{ "textgreater", ">" },
+	{ "textquotedblleft", "“" },
+	{ "textquotedblright", "”" },
+	{ "textbullet", "•" },
+	{ "ldots", "…" },
+	{ "dots", "…" },
+	{ "LaTeX", "LaTeX" },
+	{ "TeX", "TeX" },
+	{ "checkmark", "✓" },
+	{ "euro", "€" },
+	{ "pounds", "£" },
 };
 
 static const char *
@@ -286,11 +409,21 @@ accent_mark(const char *name, size_t len)
 		char c;
 		long mark;
 	} acc[] = {
-		{ '\'', 0x301 }, { '`', 0x300 }, { '^', 0x302 },
-		{ '"', 0x308 }, { '~', 0x303 }, { '=', 0x304 },
-		{ '.', 0x307 }, { 'u', 0x306 }, { 'v', 0x30c },
-		{ 'H', 0x30b }, { 'c', 0x327 }, { 'k', 0x328 },
-		{ 'r', 0x30a }, { 'd', 0x323 }, { 'b', 0x331 },
+		{ '\'', 0x301 },
+		{ '`', 0x300 },
+		{ '^', 0x302 },
+		{ '"', 0x308 },
+		{ '~', 0x303 },
+		{ '=', 0x304 },
+		{ '.', 0x307 },
+		{ 'u', 0x306 },
+		{ 'v', 0x30c },
+		{ 'H', 0x30b },
+		{ 'c', 0x327 },
+		{ 'k', 0x328 },
+		{ 'r', 0x30a },
+		{ 'd', 0x323 },
+		{ 'b', 0x331 },
 	};
 	size_t i;
 
@@ -310,9 +443,9 @@ static int
 is_textarg_cmd(const char *name, size_t len)
 {
 	static const char *const names[] = { "textbf", "textit", "emph",
-		"textsc", "texttt", "textsf", "textrm", "textnormal",
-		"textup", "textsl", "underline", "uline", "mbox", "text",
-		"textmd", "mathrm", "mathit", "mathbf", "mathsf", "mathtt" };
+		"textsc", "texttt", "textsf", "textrm", "textnormal", "textup",
+		"textsl", "underline", "uline", "mbox", "text", "textmd",
+		"mathrm", "mathit", "mathbf", "mathsf", "mathtt" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -325,11 +458,11 @@ is_textarg_cmd(const char *name, size_t len)
 static int
 is_decl_cmd(const char *name, size_t len)
 {
-	static const char *const names[] = { "em", "it", "bf", "sc", "rm",
-		"tt", "sf", "sl", "cal", "normalfont", "displaystyle",
-		"textstyle", "scriptstyle", "limits", "nolimits", "left",
-		"right", "middle", "big", "Big", "bigg", "Bigg", "bigl",
-		"bigr", "Bigl", "Bigr", "biggl", "biggr" };
+	static const char *const names[] = { "em", "it", "bf", "sc", "rm", "tt",
+		"sf", "sl", "cal", "normalfont", "displaystyle", "textstyle",
+		"scriptstyle", "limits", "nolimits", "left", "right", "middle",
+		"big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
+		"biggl", "biggr" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -388,21 +521,26 @@ unicode_arg(const char *s, size_t i, size_t n, size_t *end)
 /* ------------------------------------------------------------------ */
 
 enum mkind {
-	M_MI, M_MN, M_MO, M_MTEXT, /* leaves: text in txt[off..off+len) */
-	M_ROW,			   /* kids: first, then next ... */
-	M_SUP, M_SUB, M_SUBSUP,	   /* a: base, b: sub or sup, c: sup */
-	M_FRAC,			   /* a over b */
-	M_SQRT,			   /* a */
-	M_ROOT,			   /* a: radicand, b: index */
-	M_OVER,			   /* a: base, b: the accent (an M_MO) */
-	M_UNDER,		   /* a: base, b: the mark (an M_MO) */
+	M_MI,
+	M_MN,
+	M_MO,
+	M_MTEXT, /* leaves: text in txt[off..off+len) */
+	M_ROW,   /* kids: first, then next ... */
+	M_SUP,
+	M_SUB,
+	M_SUBSUP, /* a: base, b: sub or sup, c: sup */
+	M_FRAC,   /* a over b */
+	M_SQRT,   /* a */
+	M_ROOT,   /* a: radicand, b: index */
+	M_OVER,   /* a: base, b: the accent (an M_MO) */
+	M_UNDER,  /* a: base, b: the mark (an M_MO) */
 };
 
 struct mnode {
 	enum mkind kind;
-	int normal;	/* an M_MI drawn upright (Γ, \mathrm{d}) */
+	int normal; /* an M_MI drawn upright (Γ, \mathrm{d}) */
 	size_t off, len;
-	int a, b, c;	/* children, -1 if none */
+	int a, b, c; /* children, -1 if none */
 	int first, next;
 };
 
@@ -512,7 +650,8 @@ alphabet(const char *font, char c)
 	static const char bbhole[] = "CHNPQRZ";
 	static const long bbcp[] = { 0x2102, 0x210d, 0x2115, 0x2119, 0x211a,
 		0x211d, 0x2124 };
-	static const char calhole[] = "BEFHILMReg" "o";
+	static const char calhole[] = "BEFHILMReg"
+				      "o";
 	static const long calcp[] = { 0x212c, 0x2130, 0x2131, 0x210b, 0x2110,
 		0x2112, 0x2133, 0x211b, 0x212f, 0x210a, 0x2134 };
 	const char *q;
@@ -825,12 +964,13 @@ matom(struct mparse *p)
 	if (is_alpha(c)) {
 		x = mleaf(p, M_MI, p->s + p->i, 1);
 		p->i++;
-	} else if (is_digit(c) || (c == '.' && p->i + 1 < p->n &&
-				      is_digit(p->s[p->i + 1]))) {
+	} else if (is_digit(c) ||
+	    (c == '.' && p->i + 1 < p->n && is_digit(p->s[p->i + 1]))) {
 		j = p->i;
-		while (j < p->n && (is_digit(p->s[j]) ||
-				       (p->s[j] == '.' && j + 1 < p->n &&
-					   is_digit(p->s[j + 1]))))
+		while (j < p->n &&
+		    (is_digit(p->s[j]) ||
+			(p->s[j] == '.' && j + 1 < p->n &&
+			    is_digit(p->s[j + 1]))))
 			j++;
 		x = mleaf(p, M_MN, p->s + p->i, j - p->i);
 		p->i = j;
@@ -927,9 +1067,10 @@ mrow(struct mparse *p, int close)
 		}
 		x = base;
 		if (sup >= 0 || sub >= 0) {
-			x = mnew(p, sup >= 0 && sub >= 0 ? M_SUBSUP
-				     : sup >= 0	    ? M_SUP
-						    : M_SUB);
+			x = mnew(p,
+			    sup >= 0 && sub >= 0 ? M_SUBSUP
+				: sup >= 0       ? M_SUP
+						 : M_SUB);
 			if (x < 0)
 				return -1;
 			p->nodes[x].a = base;
@@ -984,8 +1125,8 @@ mml_leaf(struct tex *t, struct mparse *p, enum core_tag tag, int x)
 		(utf8proc_ssize_t)m->len, &cp) == (utf8proc_ssize_t)m->len;
 
 	core_html_elem(t->h, tag,
-	    upright ? (const struct core_attr[]){
-			  { CORE_ATTR_MATHVARIANT, "normal" },
+	    upright ? (const struct core_attr[]){ { CORE_ATTR_MATHVARIANT,
+						      "normal" },
 			  { CORE_ATTR__MAX, NULL } }
 		    : NULL);
 	core_html_textn(t->h, p->txt.ptr + m->off, m->len);
@@ -1002,9 +1143,12 @@ mml(struct tex *t, struct mparse *p, int x, int wrap)
 {
 	struct mnode *m = &p->nodes[x];
 	static const enum core_tag two[] = {
-		[M_SUP] = CORE_TAG_MSUP, [M_SUB] = CORE_TAG_MSUB,
-		[M_SUBSUP] = CORE_TAG_MSUBSUP, [M_FRAC] = CORE_TAG_MFRAC,
-		[M_ROOT] = CORE_TAG_MROOT, [M_OVER] = CORE_TAG_MOVER,
+		[M_SUP] = CORE_TAG_MSUP,
+		[M_SUB] = CORE_TAG_MSUB,
+		[M_SUBSUP] = CORE_TAG_MSUBSUP,
+		[M_FRAC] = CORE_TAG_MFRAC,
+		[M_ROOT] = CORE_TAG_MROOT,
+		[M_OVER] = CORE_TAG_MOVER,
 		[M_UNDER] = CORE_TAG_MUNDER,
 	};
 
@@ -1178,8 +1322,8 @@ spaced_op(struct mparse *p, int x)
 
 	if (m->kind != M_MO || m->len == 0)
 		return 0;
-	if (utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)
-		m->len, &cp) != (utf8proc_ssize_t)m->len)
+	if (utf8proc_iterate((const utf8proc_uint8_t *)s,
+		(utf8proc_ssize_t)m->len, &cp) != (utf8proc_ssize_t)m->len)
 		return 0;
 	if (cp == '=' || cp == '<' || cp == '>' || cp == '+')
 		return 1;
@@ -1217,8 +1361,8 @@ leaf_is(struct mparse *p, int x, const char *lit)
 static int
 opens(struct mparse *p, int x)
 {
-	static const char *const closers[] = { ")", "]", "|", "!", "%",
-		"}", "\xe2\x9f\xa9", "\xe2\x8c\x89", "\xe2\x8c\x8b",
+	static const char *const closers[] = { ")", "]", "|", "!", "%", "}",
+		"\xe2\x9f\xa9", "\xe2\x8c\x89", "\xe2\x8c\x8b",
 		"\xe2\x80\xb2" };
 	size_t i;
 
@@ -1248,7 +1392,8 @@ mplain_accent(struct mparse *p, int x, struct core_buf *b)
 	mplain(p, p->nodes[x].a, &base);
 	if (base.len > 0 &&
 	    utf8proc_iterate((const utf8proc_uint8_t *)base.ptr,
-		(utf8proc_ssize_t)base.len, &bcp) == (utf8proc_ssize_t)base.len &&
+		(utf8proc_ssize_t)base.len,
+		&bcp) == (utf8proc_ssize_t)base.len &&
 	    utf8proc_iterate((const utf8proc_uint8_t *)p->txt.ptr + acc->off,
 		(utf8proc_ssize_t)acc->len, &cp) > 0) {
 		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
@@ -1415,8 +1560,7 @@ dollar_end(const char *s, size_t i, size_t n, size_t *inner, size_t *innerlen)
 
 /* The end of \( ... \) or \[ ... \] opened at s[i] ('\'). */
 static size_t
-paren_end(const char *s, size_t i, size_t n, size_t *inner,
-    size_t *innerlen)
+paren_end(const char *s, size_t i, size_t n, size_t *inner, size_t *innerlen)
 {
 	char close = s[i + 1] == '(' ? ')' : ']';
 	size_t j, lim = n - i > MATH_MAX ? i + MATH_MAX : n;
@@ -1439,8 +1583,7 @@ paren_end(const char *s, size_t i, size_t n, size_t *inner,
  * (with *used bytes), written to b; 0 if there is none.
  */
 static int
-accent_base(const char *s, size_t i, size_t n, struct core_buf *b,
-    size_t *used)
+accent_base(const char *s, size_t i, size_t n, struct core_buf *b, size_t *used)
 {
 	size_t j = i;
 	int braced = 0;
@@ -1452,8 +1595,8 @@ accent_base(const char *s, size_t i, size_t n, struct core_buf *b,
 	if (j < n && is_alpha(s[j])) {
 		core_buf_putc(b, s[j]);
 		j++;
-	} else if (j + 1 < n && s[j] == '\\' && (s[j + 1] == 'i' ||
-						   s[j + 1] == 'j') &&
+	} else if (j + 1 < n && s[j] == '\\' &&
+	    (s[j + 1] == 'i' || s[j + 1] == 'j') &&
 	    (j + 2 >= n || !is_alpha(s[j + 2]))) {
 		core_buf_putc(b, s[j + 1]); /* the dot comes back with NFC */
 		j += 2;
@@ -1563,8 +1706,8 @@ text_command(struct tex *t, const char *s, size_t i, size_t n, int depth)
 		}
 		if (cmd_is(name, len, "textsuperscript") ||
 		    cmd_is(name, len, "textsubscript")) {
-			int sup = name[4] == 's' && name[5] == 'u' &&
-			    name[6] == 'p';
+			int sup =
+			    name[4] == 's' && name[5] == 'u' && name[6] == 'p';
 			size_t k;
 
 			for (k = j + 1; k < e; k++)
@@ -1620,8 +1763,8 @@ text_run(struct tex *t, const char *s, size_t n, int depth)
 
 	while (i < n) {
 		c = s[i];
-		if (c == '\\' && math && i + 1 < n && (s[i + 1] == '(' ||
-						  s[i + 1] == '[') &&
+		if (c == '\\' && math && i + 1 < n &&
+		    (s[i + 1] == '(' || s[i + 1] == '[') &&
 		    (e = paren_end(s, i, n, &in, &inlen)) != 0) {
 			math_segment(t, s + in, inlen, s + i, e - i);
 			i = e;
@@ -1653,8 +1796,9 @@ text_run(struct tex *t, const char *s, size_t n, int depth)
 		} else if (c == '\'' && i + 1 < n && s[i + 1] == '\'') {
 			core_buf_puts(t->out, "”");
 			i += 2;
-		} else if (c == '~' && i > 0 && i + 1 < n && !is_space(s[i - 1]) &&
-		    !is_space(s[i + 1]) && s[i - 1] != '/' && s[i + 1] != '/') {
+		} else if (c == '~' && i > 0 && i + 1 < n &&
+		    !is_space(s[i - 1]) && !is_space(s[i + 1]) &&
+		    s[i - 1] != '/' && s[i + 1] != '/') {
 			/* A tie ("Fig.~1"); "~2%" and URLs keep theirs. */
 			put_cp(t->out, 0xa0);
 			i++;

@@ -195,8 +195,8 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 	pages_h_open(h, CORE_TAG_LI, "card evidence-item");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
 	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){
-		A(HREF, href(p, pages_str(it, "url"))), END });
+	    (const struct core_attr[]){ A(HREF, href(p, pages_str(it, "url"))),
+		END });
 	core_html_tex(h, pages_str(it, "title")); /* TeX as MathML */
 	core_html_pop(h);
 	core_html_pop(h);

@@ -12,8 +12,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const allowed[] = { "math", "mi", "mn", "mo", "mtext",
-	"mrow", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot",
-	"mover", "munder" };
+	"mrow", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mover",
+	"munder" };
 
 /* Length of the allowed tag name at s, or 0. */
 static size_t

@@ -79,8 +79,8 @@ dashes_quotes_ties(void)
 {
 	T_STREQ(plain("channel coding -- as an alternative", 0),
 	    "channel coding – as an alternative", "-- en dash");
-	T_STREQ(plain("13 ms--a tenfold speedup", 0),
-	    "13 ms–a tenfold speedup", "-- between words");
+	T_STREQ(plain("13 ms--a tenfold speedup", 0), "13 ms–a tenfold speedup",
+	    "-- between words");
 	T_STREQ(plain("yes---no", 0), "yes—no", "--- em dash");
 	T_STREQ(plain("run it with --help", 0), "run it with --help",
 	    "a command-line flag keeps its dashes");
@@ -119,10 +119,9 @@ commands(void)
 static void
 math_plain(void)
 {
-	T_STREQ(plain("such as $tanh$, $sigmoid$", 0),
-	    "such as tanh, sigmoid", "letters");
-	T_STREQ(plain("throughput up to 4.64$\\times$, and 5.02 $\\times$",
-		    0),
+	T_STREQ(plain("such as $tanh$, $sigmoid$", 0), "such as tanh, sigmoid",
+	    "letters");
+	T_STREQ(plain("throughput up to 4.64$\\times$, and 5.02 $\\times$", 0),
 	    "throughput up to 4.64×, and 5.02 ×", "$\\times$ from the data");
 	T_STREQ(plain("$\\alpha$, $x^2$, $x_i$, $10^{-3}$, $\\ell_2$", 0),
 	    "α, x², xᵢ, 10⁻³, ℓ₂", "Greek and scripts");
@@ -134,8 +133,8 @@ math_plain(void)
 	    "ℝ^d, 1/2, √n", "\\mathbb, \\frac, \\sqrt");
 	T_STREQ(plain("$\\frac{a+b}{2}$ and $\\sqrt[3]{x}$", 0),
 	    "(a + b)/2 and ³√x", "groups in parentheses, roots");
-	T_STREQ(plain("$\\sim$10\\% and \\(\\text{TC}^0\\)", 0),
-	    "∼10% and TC⁰", "$\\sim$ before digits; \\( \\)");
+	T_STREQ(plain("$\\sim$10\\% and \\(\\text{TC}^0\\)", 0), "∼10% and TC⁰",
+	    "$\\sim$ before digits; \\( \\)");
 	T_STREQ(plain("objectives$\\unicode{x2013}$including", 0),
 	    "objectives–including", "\\unicode");
 	T_STREQ(plain("$O(1/\\epsilon^2)$, $f(x) - 1$, $(-x)$", 0),
@@ -144,10 +143,10 @@ math_plain(void)
 	/* From the data: words in scripts, accents, a trailing operator. */
 	T_STREQ(plain("$n_{exp}$, $D_{col}$, $N^{o(1)}$, $x^{2n}$", 0),
 	    "n_exp, D_col, N^(o(1)), x²ⁿ", "words in scripts stay words");
-	T_STREQ(plain("in $\\tilde O (N^{subw})$-time", 0),
-	    "in Õ(N^subw)-time", "\\tilde on one letter composes");
-	T_STREQ(plain("up to $2.9\\times$ speedups", 0),
-	    "up to 2.9× speedups", "an operator at the end is not spaced");
+	T_STREQ(plain("in $\\tilde O (N^{subw})$-time", 0), "in Õ(N^subw)-time",
+	    "\\tilde on one letter composes");
+	T_STREQ(plain("up to $2.9\\times$ speedups", 0), "up to 2.9× speedups",
+	    "an operator at the end is not spaced");
 	T_STREQ(plain("Re$^2$: and S$^3$-Attention", 0),
 	    "Re²: and S³-Attention", "titles' $^2$");
 }
@@ -186,8 +185,7 @@ static void
 mathml(void)
 {
 	T_STREQ(html("45.1\\% of $x^2$"),
-	    "45.1% of <math><msup><mi>x</mi><mn>2</mn></msup></math>",
-	    "msup");
+	    "45.1% of <math><msup><mi>x</mi><mn>2</mn></msup></math>", "msup");
 	T_STREQ(html("$\\Delta x_i$"),
 	    "<math><mi mathvariant=\"normal\">Δ</mi><msub><mi>x</mi><mi>i"
 	    "</mi></msub></math>",
@@ -219,8 +217,7 @@ html_is_escaped(void)
 	T_STREQ(html("<script>alert(1)</script> & \"q\""),
 	    "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;",
 	    "text is escaped");
-	T_STREQ(html("$a<b$"),
-	    "<math><mi>a</mi><mo>&lt;</mo><mi>b</mi></math>",
+	T_STREQ(html("$a<b$"), "<math><mi>a</mi><mo>&lt;</mo><mi>b</mi></math>",
 	    "operators are escaped");
 	T_STREQ(html("$\\text{<img src=x>}$"),
 	    "<math><mtext>&lt;img src=x&gt;</mtext></math>",
@@ -228,8 +225,7 @@ html_is_escaped(void)
 	T_STREQ(html("$\\foo{<b>}$ \\bar{<i>}"),
 	    "$\\foo{&lt;b&gt;}$ \\bar{&lt;i&gt;}",
 	    "literal fallbacks are escaped");
-	T_STREQ(html("a\xff\x01 $x$"),
-	    "a\xef\xbf\xbd <math><mi>x</mi></math>",
+	T_STREQ(html("a\xff\x01 $x$"), "a\xef\xbf\xbd <math><mi>x</mi></math>",
 	    "invalid UTF-8 replaced, controls dropped");
 }
 
