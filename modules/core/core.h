@@ -338,6 +338,11 @@ enum core_tag {
 	CORE_TAG_SVG, CORE_TAG_G, CORE_TAG_LINE, CORE_TAG_CIRCLE,
 	CORE_TAG_RECT, CORE_TAG_PATH, CORE_TAG_POLYLINE, CORE_TAG_TEXT,
 	CORE_TAG_SVGTITLE, /* <title> inside SVG */
+	/* MathML (core_html_tex) */
+	CORE_TAG_MATH, CORE_TAG_MI, CORE_TAG_MN, CORE_TAG_MO,
+	CORE_TAG_MTEXT, CORE_TAG_MROW, CORE_TAG_MSUP, CORE_TAG_MSUB,
+	CORE_TAG_MSUBSUP, CORE_TAG_MFRAC, CORE_TAG_MSQRT, CORE_TAG_MROOT,
+	CORE_TAG_MOVER, CORE_TAG_MUNDER,
 	CORE_TAG__MAX
 };
 
@@ -359,6 +364,8 @@ enum core_attrname {
 	CORE_ATTR_STROKE_WIDTH, CORE_ATTR_TEXT_ANCHOR, CORE_ATTR_VIEWBOX,
 	CORE_ATTR_X, CORE_ATTR_X1, CORE_ATTR_X2, CORE_ATTR_XMLNS,
 	CORE_ATTR_Y, CORE_ATTR_Y1, CORE_ATTR_Y2,
+	/* MathML */
+	CORE_ATTR_MATHVARIANT,
 	CORE_ATTR__MAX
 };
 
@@ -458,6 +465,33 @@ void core_md_text(struct core_buf *b, const char *s);
 void core_md_link(struct core_buf *b, const char *text, const char *url);
 /* Appends a level-deep ATX heading ("## text" for 2), escaped, "\n\n". */
 void core_md_heading(struct core_buf *b, int level, const char *text);
+
+/* ------------------------------------------------------------------ */
+/* TeX in titles and abstracts (tex.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * arXiv titles and abstracts are TeX.  These converters know its
+ * accents (\"o, \c{c}, \ss), escapes (\%, \&), dashes and quotes (--,
+ * ``...''), font commands (\emph{x} gives x) and inline math ($...$,
+ * \(...\)) with Greek letters, scripts, \frac, \sqrt, \mathbb and the
+ * common operators.  Anything else stays as its literal source; math
+ * they cannot parse stays as "$...$".  Work and nesting are bounded.
+ */
+/*
+ * s as plain UTF-8 text: accents composed (NFC), escapes undone, math as
+ * Unicode ("$x^2 \leq \alpha$" gives "x² ≤ α"), or, with keep_math, as
+ * its TeX source.  For <title>, meta descriptions, feeds.  NULL for a
+ * NULL s; otherwise the caller frees the result with free().
+ */
+char *core_tex_plain(const char *s, int keep_math);
+/*
+ * Writes s as escaped text, its inline math as MathML (<math><mi>...),
+ * through the HTML writer: no markup comes from s itself.
+ */
+void core_html_tex(struct core_html *, const char *s);
+/* Appends s to b as markdown: core_tex_plain(s, 1) through core_md_text(). */
+void core_md_tex(struct core_buf *b, const char *s);
 
 /* ------------------------------------------------------------------ */
 /* XML writer (RSS, sitemaps), over libxml2's xmlTextWriter            */

@@ -98,6 +98,20 @@ static const struct tagtext tags[CORE_TAG__MAX] = {
 	[CORE_TAG_POLYLINE] = TAG("polyline"),
 	[CORE_TAG_TEXT] = TAG("text"),
 	[CORE_TAG_SVGTITLE] = TAG("title"),
+	[CORE_TAG_MATH] = TAG("math"),
+	[CORE_TAG_MI] = TAG("mi"),
+	[CORE_TAG_MN] = TAG("mn"),
+	[CORE_TAG_MO] = TAG("mo"),
+	[CORE_TAG_MTEXT] = TAG("mtext"),
+	[CORE_TAG_MROW] = TAG("mrow"),
+	[CORE_TAG_MSUP] = TAG("msup"),
+	[CORE_TAG_MSUB] = TAG("msub"),
+	[CORE_TAG_MSUBSUP] = TAG("msubsup"),
+	[CORE_TAG_MFRAC] = TAG("mfrac"),
+	[CORE_TAG_MSQRT] = TAG("msqrt"),
+	[CORE_TAG_MROOT] = TAG("mroot"),
+	[CORE_TAG_MOVER] = TAG("mover"),
+	[CORE_TAG_MUNDER] = TAG("munder"),
 };
 
 /* Each attribute's ' name="', with its length. */
@@ -159,6 +173,7 @@ static const struct attrtext attrs[CORE_ATTR__MAX] = {
 	[CORE_ATTR_Y] = ATTR("y"),
 	[CORE_ATTR_Y1] = ATTR("y1"),
 	[CORE_ATTR_Y2] = ATTR("y2"),
+	[CORE_ATTR_MATHVARIANT] = ATTR("mathvariant"),
 };
 
 /*

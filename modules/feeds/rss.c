@@ -43,13 +43,16 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	char *path, date[32];
 	size_t i;
 	json_t *v;
+	/* Titles and abstracts are TeX: readers get them as plain text. */
+	char *title = core_tex_plain(it->title, 0);
+	char *abstract = core_tex_plain(it->abstract, 0);
 
 	path = core_paper_path(it->arxiv_id, it->slug);
 	core_buf_printf(&b, "%s%s", base, path);
 	free(path);
 
 	core_xml_start(x, "item");
-	core_xml_elemtext(x, "title", it->title);
+	core_xml_elemtext(x, "title", title);
 	core_xml_elemtext(x, "link", core_buf_cstr(&b));
 	core_xml_start(x, "guid");
 	core_xml_attr(x, "isPermaLink", "true");
@@ -74,10 +77,11 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	 * RSS readers take <description> as HTML: the abstract is escaped
 	 * as HTML first, so that "a < b" in an abstract stays text there.
 	 */
-	core_xml_elemhtml(x, "description",
-	    it->abstract != NULL ? it->abstract : "");
+	core_xml_elemhtml(x, "description", abstract != NULL ? abstract : "");
 	core_xml_end(x);
 	core_buf_free(&b);
+	free(title);
+	free(abstract);
 }
 
 enum core_err

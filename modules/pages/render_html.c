@@ -151,8 +151,11 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 
 	pages_h_open(h, CORE_TAG_LI, "card");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
-	pages_h_link(h, href(p, pages_str(c, "url")), NULL,
-	    pages_str(c, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, href(p, pages_str(c, "url"))),
+		END });
+	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-authors");
 	authors_line(h, p, json_object_get(c, "authors"),
@@ -333,8 +336,11 @@ paper(struct core_html *h, const struct pages_page *p)
 	json_t *art, *ld, *al;
 	size_t i, n = json_array_size(authors);
 	long long matched = pages_int(m, "authors_matched", 0);
+	/* <title> and the meta description as text: TeX made readable. */
+	char *ptitle = core_tex_plain(title, 0);
+	char *pabstract = core_tex_plain(pages_str(m, "abstract"), 0);
 
-	pages_excerpt(&desc, pages_str(m, "abstract"), 200);
+	pages_excerpt(&desc, pabstract, 200);
 	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle", "@id",
 	    json_sprintf("%s#article", url), "url", core_json_str(url),
 	    "headline", core_json_str(title));
@@ -360,7 +366,7 @@ paper(struct core_html *h, const struct pages_page *p)
 	ld = graph(art, crumbs(p->base, NULL, NULL, title, url));
 
 	memset(&hd, 0, sizeof(hd));
-	hd.title = title;
+	hd.title = ptitle;
 	hd.description = core_buf_cstr(&desc);
 	hd.canonical = url;
 	hd.og_type = "article";
@@ -374,7 +380,9 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_text(h, "paper · arXiv:");
 	pages_h_text(h, CORE_TAG_SPAN, "mono", pages_str(m, "arxiv_id"));
 	core_html_pop(h);
-	pages_h_text(h, CORE_TAG_H1, "paper-title", title);
+	pages_h_open(h, CORE_TAG_H1, "paper-title");
+	core_html_tex(h, title);
+	core_html_pop(h);
 
 	pages_h_open(h, CORE_TAG_P, "paper-authors");
 	authors_line(h, p, authors, (long long)n);
@@ -407,8 +415,10 @@ paper(struct core_html *h, const struct pages_page *p)
 		A(ARIA_LABEL, "Abstract"), END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
 	s = pages_str(m, "abstract");
-	pages_h_text(h, CORE_TAG_P, NULL,
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_tex(h,
 	    s != NULL && *s != '\0' ? s : "No abstract is available.");
+	core_html_pop(h);
 	if ((s = pages_str(m, "comment")) != NULL && *s != '\0') {
 		pages_h_text(h, CORE_TAG_H2, "eyebrow", "comment");
 		pages_h_text(h, CORE_TAG_P, "soft", s);
@@ -483,6 +493,8 @@ paper(struct core_html *h, const struct pages_page *p)
 	pages_layout_close(h, p);
 	json_decref(ld);
 	core_buf_free(&desc);
+	free(ptitle);
+	free(pabstract);
 }
 
 /* ---------------------------------------------------------------- researcher */

@@ -120,8 +120,12 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 static void
 card(struct core_buf *b, const json_t *c)
 {
+	/* Accents and escapes as text; math stays TeX, which agents read. */
+	char *t = core_tex_plain(pages_str(c, "title"), 1);
+
 	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+	core_md_link(b, t, pages_str(c, "url"));
+	free(t);
 	core_buf_puts(b, " — ");
 	authors(b, json_object_get(c, "authors"),
 	    pages_int(c, "author_count", 0));
@@ -182,8 +186,10 @@ paper(struct core_buf *b, const json_t *m)
 	long long matched = pages_int(m, "authors_matched", 0);
 	size_t i, n = json_array_size(as);
 	const char *s;
+	char *t = core_tex_plain(pages_str(m, "title"), 1);
 
-	core_md_heading(b, 1, pages_str(m, "title"));
+	core_md_heading(b, 1, t);
+	free(t);
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	fact(b, "arXiv id", pages_str(m, "arxiv_id"));
 	item(b, "Authors");
@@ -235,7 +241,7 @@ paper(struct core_buf *b, const json_t *m)
 	link_fact(b, "BibTeX", NULL, pages_str(links, "bibtex"));
 	core_buf_puts(b, "\n## Abstract\n\n");
 	s = pages_str(m, "abstract");
-	core_md_text(b,
+	core_md_tex(b,
 	    s != NULL && *s != '\0' ? s
 				    : "No abstract is "
 				      "available.");
