@@ -8,7 +8,7 @@
 # Objects go to build/ (or build-san/, build-fuzz/), never mixed.
 
 PKGS    := fcgi libpq hiredis jansson libcurl libxml-2.0 libsodium \
-           libutf8proc libcmark zlib
+           libutf8proc libcmark-gfm zlib
 CC      ?= cc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wpointer-arith \
@@ -49,7 +49,8 @@ endif
 CFLAGS  := $(CSTD) $(WARN) $(OPT) -fPIC -MMD -MP -Imodules/core -I$(B)/gen \
            $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(LDSAN) -Wl,-z,relro,-z,now $(EXTRA_LDFLAGS)
-LDLIBS  := $(PKG_LIBS) -ldl -lm
+# cmark-gfm's extensions (tables) have no pkg-config file of their own.
+LDLIBS  := $(PKG_LIBS) -lcmark-gfm-extensions -ldl -lm
 
 all: weftd plugins harvest
 
@@ -172,7 +173,9 @@ fuzz:
 # make install [PREFIX=/usr/local] [DESTDIR=]: binaries, plugins, static
 # files, content, migrations and the bundled data, nginx sources, an
 # example config (never overwritten) and the systemd units.  As root with
-# no DESTDIR it also creates the unprivileged system user "weft".
+# no DESTDIR it also creates the unprivileged system users: "weft" (the
+# harvester, owner of the tables) and one per pool (weft-pages,
+# weft-accounts, weft-feeds: weftd switches to them).
 PREFIX  ?= /usr/local
 SHARE   := $(DESTDIR)$(PREFIX)/share/weft
 UNITDIR ?= /etc/systemd/system
@@ -201,7 +204,11 @@ install: all
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
 	    id weft >/dev/null 2>&1 || useradd --system --home-dir \
 	        /var/lib/weft --shell /usr/sbin/nologin weft; \
-	    getent group www-data >/dev/null && usermod -aG www-data weft; \
+	    for u in weft-pages weft-accounts weft-feeds; do \
+	        id $$u >/dev/null 2>&1 || useradd --system --user-group \
+	            --no-create-home --home-dir /nonexistent \
+	            --shell /usr/sbin/nologin $$u; \
+	    done; \
 	    command -v systemctl >/dev/null && systemctl daemon-reload || true; \
 	fi
 
@@ -225,10 +232,16 @@ status:
 format:
 	clang-format -i modules/*/*.c modules/*/*.h tests/unit/*.c
 
+# What needs no build: the C sources as `make format` leaves them, the
+# rules of tests/static/t_source_rules.sh, shellcheck on every script
+# (tests/static/t_*.sh; `make test` runs them too).
+lint:
+	prove -f --exec '' tests/static/t_*.sh
+
 clean:
 	rm -rf build build-san build-fuzz
 
 .PHONY: all weftd plugins harvest unit-bins check test integration \
         install uninstall \
-        fuzz fuzz-bins run stop status format clean
+        fuzz fuzz-bins run stop status format lint clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

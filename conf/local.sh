@@ -42,10 +42,14 @@ say() { printf '%s\n' "$*" >&2; }
 
 PACKAGES="build-essential pkg-config clang libfcgi-dev libpq-dev \
 libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
-libsodium-dev libutf8proc-dev libcmark-dev zlib1g-dev nginx postgresql \
+libsodium-dev libutf8proc-dev libcmark-gfm-dev \
+libcmark-gfm-extensions-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
 python3-feedparser python3-aiosmtpd jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
 liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
+
+# make lint (tests/static): the format check and shellcheck.
+PACKAGES="$PACKAGES clang-format shellcheck"
 
 deps() {
 	local missing=
@@ -62,6 +66,34 @@ deps() {
 
 # Runs a command as the postgres user (PostgreSQL refuses root).
 aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
+
+# One system user per pool (weft-pages, weft-accounts, weft-feeds), as
+# make install creates them: weftd, started as root, opens its socket and
+# becomes that user.  Without root, the pools run as whoever runs this.
+pool_users() {
+	local m
+	[ "$(id -u)" = 0 ] || return 0
+	for m in $modules; do
+		id "weft-$m" >/dev/null 2>&1 ||
+		    useradd --system --user-group --no-create-home \
+		    --home-dir /nonexistent --shell /usr/sbin/nologin "weft-$m"
+	done
+}
+
+# weft.conf's lines for the pools (write_conf).  Each pool connects as
+# its own database role (sql/schema/0017_roles.sql; the cluster trusts
+# local connections, so any role name is accepted).  The sockets are
+# 0660: when root, owned by the pool's user and the group of nginx's
+# workers (www-data); otherwise nginx runs as this user too.
+pool_conf() {
+	local m
+	for m in $modules; do
+		echo "db.$m = host=$var/pg/run dbname=weft user=weft-$m"
+		[ "$(id -u)" = 0 ] && echo "user.$m = weft-$m"
+	done
+	[ "$(id -u)" = 0 ] && echo "socket_group = www-data"
+	return 0
+}
 
 pg_up() {
 	local data=$var/pg/data
@@ -154,7 +186,8 @@ write_conf() {
 	db = host=$var/pg/run dbname=weft user=weft
 	redis = $var/redis/redis.sock
 	socket_dir = $var/run
-	socket_mode = 0666
+	socket_mode = 0660
+	$(pool_conf)
 	modules_dir = $root/$build
 	workers = 2
 	log_level = info
@@ -219,17 +252,20 @@ weftd_stop() {
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1
 		done
-		rm -f "$var/run/weftd-$m.pid"
+		# weftd, no longer root, cannot remove its socket itself.
+		rm -f "$var/run/weftd-$m.pid" "$var/run/$m.sock"
 	done
 }
 
 weftd_up() {
 	local m
+	pool_users
 	mkdir -p "$var/run" "$var/log"
 	chmod 755 "$var/run"
 	weftd_stop
 	for m in $modules; do
 		[ -f "$root/$build/$m.so" ] || continue
+		rm -f "$var/run/$m.sock" # so that the wait below sees the new one
 		WEFT_CONF=$var/weft.conf setsid "$root/$build/weftd" \
 		    -c "$var/weft.conf" -m "$m" \
 		    >>"$var/log/$m.log" 2>&1 </dev/null &

@@ -9,7 +9,7 @@
 #   tests/run.sh integration  integration tests only
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 what=${1:-all}
 var=$root/var/test
 port=${WEFT_TEST_PORT:-8091}
@@ -19,6 +19,7 @@ make -s SAN=1 all unit-bins || exit 1
 
 tests=()
 if [ "$what" != integration ]; then
+	# tests/static: `make lint` (clang-format, source rules, shellcheck).
 	tests+=(tests/static/t_*.sh build-san/tests/test_*)
 	# Every fuzz target a few seconds (WEFT_FUZZ_SECONDS, default 5).
 	if [ "$what" != unit ] && make -s FUZZ=1 fuzz-bins; then

@@ -122,17 +122,16 @@ acc_feed_token_post(struct core_req *req)
 
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (acc_post_begin(req, &form) != CORE_OK)
-		return CORE_OK;
+	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+		return er;
 	if (!need_session(req, &s, "/account", &er))
 		return er;
 	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
 		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403,
+		return core_req_fail(req, 403,
 		    "This form has expired or was not "
 		    "sent from this site's own page. Please try again.");
-		return CORE_OK;
 	}
 	acc_token_new(tok);
 	acc_token_hash(tok, hash);
@@ -189,16 +188,14 @@ acc_welcome_get(struct core_req *req)
 			q = NULL;
 	}
 	if (field != NULL && !field_ok(field)) {
-		core_resp_error(req, 400,
+		return core_req_fail(req, 400,
 		    "field must be an arXiv category "
 		    "code such as cs.LG");
-		return CORE_OK;
 	}
 	if (q != NULL && strlen(q) > 200) {
-		core_resp_error(req, 400,
+		return core_req_fail(req, 400,
 		    "a name search has at most 200 "
 		    "characters");
-		return CORE_OK;
 	}
 	if (next != NULL && !acc_next_ok(next))
 		next = NULL;

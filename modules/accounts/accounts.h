@@ -51,7 +51,9 @@
 
 /*
  * Normalises an email address into out (at least ACC_EMAIL_MAX + 1
- * bytes): surrounding ASCII whitespace trimmed, the domain lower-cased.
+ * bytes): surrounding ASCII whitespace trimmed, NFKC (so fullwidth forms
+ * become ASCII), the domain's ASCII lower-cased; the local part keeps its
+ * case (it is what mail is sent to; acc_email_key() is the identity).
  * Valid: at most 254 bytes, valid UTF-8, exactly one '@', a local part of
  * 1 to 64 bytes made of RFC 5322 atext, dots (not first, last or
  * doubled) and non-ASCII; a domain of dot-separated labels (letters,
@@ -60,6 +62,27 @@
  */
 int acc_email_normalise(const char *in, char *out, size_t outsz,
     const char **why);
+
+/*
+ * The key of an account: the NFKC_Casefold (utf8proc: NFKC, full case
+ * folding, default-ignorables removed) of an address acc_email_normalise
+ * gave, written to out (at least ACC_EMAIL_KEY_MAX + 1 bytes).  Two
+ * addresses are the same account exactly when their keys are equal: the
+ * users table stores it (users.email_key, unique), sign-in looks the
+ * account up by it, and every rate limit that counts by account counts
+ * by it.  Returns 0, or -1 (not UTF-8, empty, longer than outsz - 1).
+ */
+#define ACC_EMAIL_KEY_MAX 1024
+int acc_email_key(const char *email, char *out, size_t outsz);
+
+/*
+ * The rate-limit key of a client address (REMOTE_ADDR): IPv4 in dotted
+ * form; IPv6 as its /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6
+ * address (::ffff:a.b.c.d) as the IPv4 one; anything else (NULL, a unix
+ * socket) as given, at most 64 bytes ("-" when NULL or empty).
+ */
+#define ACC_CLIENT_KEY_MAX 72
+void acc_client_key(const char *addr, char out[ACC_CLIENT_KEY_MAX]);
 
 /* 0 when the password's length is 10 to 1,024 bytes, else -1 and *why. */
 int acc_password_check(const char *pw, const char **why);
@@ -120,8 +143,16 @@ struct acc_state {
 	char *dummy_hash;          /* verified when no such user: same cost */
 	long limit;                /* attempts a minute per IP and per email */
 	int secure;                /* base_url is https: cookies get Secure */
+	int keys_filled;           /* acc_store_email_keys_fill has run */
 	struct acc_mailer *mailer; /* mail.c: the SMTP relay, or NULL */
 };
+
+/*
+ * Runs acc_store_email_keys_fill once per worker: at start, and again
+ * before a sign-in or sign-up while it has not succeeded (the database
+ * was down at start).
+ */
+void acc_email_keys_backfill(struct core_ctx *);
 
 /* ------------------------------------------------------------------ */
 /* session.c                                                           */
@@ -162,8 +193,8 @@ void acc_pre_token(struct core_req *, char tok[ACC_TOKEN_LEN + 1]);
 
 /*
  * The checks of every state-changing POST, in order: Origin/Referer
- * (403), the form (413/400).  On failure the error response is already
- * set and the handler returns CORE_OK.  *form is borrowed.
+ * (403), the form (413/400).  On failure CORE_EFAIL (core_req_fail()),
+ * which the handler returns.  *form is borrowed.
  */
 enum core_err acc_post_begin(struct core_req *,
     const struct core_params **form);
@@ -176,24 +207,46 @@ void acc_private_headers(struct core_req *);
 /* ------------------------------------------------------------------ */
 
 /*
- * Counts one attempt of action ("signin", "signup") by the client's IP
- * and, when email is not NULL, by email.  Returns 0 when allowed, or
- * the seconds to wait (> 0) when over the limit.  Redis down: 0 (fail
- * open; authentication itself never depends on Redis).
+ * Counts one attempt of action ("signin", "signup") by the client
+ * (acc_client_key of REMOTE_ADDR) and, when key (acc_email_key) is not
+ * NULL, by the account: by device (the id from acc_device_known) when
+ * device is not NULL or "", else by the account's own counter.  Returns
+ * 0 when allowed, or the seconds to wait (> 0) when over a limit.  Redis
+ * down: 0 (fail open; authentication itself never depends on Redis).
  */
-long acc_limit(struct core_req *, const char *action, const char *email);
+long acc_limit(struct core_req *, const char *action, const char *key,
+    const char *device);
+/*
+ * 1 when the request's weft_device cookie is a browser that signed in to
+ * the account key before, with its id (for acc_limit) in id; else 0 and
+ * id "".
+ */
+int acc_device_known(struct core_req *, const char *key, char id[33]);
+/*
+ * After a successful sign-in to key: sends the browser a new random
+ * device token (cookie weft_device) and remembers it for the account
+ * (Redis, 180 days).
+ */
+void acc_device_remember(struct core_req *, const char *key);
 
 /* ------------------------------------------------------------------ */
 /* store.c: the only file that talks to PostgreSQL                     */
 /* ------------------------------------------------------------------ */
 
-/* Creates a user; *uid 0 when the email is taken. */
+/* Creates a user with email and its key (acc_email_key); *uid 0 when
+ * the address is taken. */
 enum core_err acc_store_user_create(struct core_db *, const char *email,
-    const char *hash, long long *uid);
-/* *uid 0 when none; else *hash (caller frees) and *stored (the email as
- * stored, caller frees). */
-enum core_err acc_store_user_by_email(struct core_db *, const char *email,
+    const char *key, const char *hash, long long *uid);
+/* The account of key (acc_email_key): *uid 0 when none; else *hash
+ * (caller frees) and *stored (the email as stored, caller frees). */
+enum core_err acc_store_user_by_email(struct core_db *, const char *key,
     long long *uid, char **hash, char **stored);
+/*
+ * Fills users.email_key where 0016 left it NULL, oldest account first;
+ * an account whose key another holds keeps NULL and is logged (warn),
+ * counted in *conflicts.  CORE_OK or CORE_EDB (logged).
+ */
+enum core_err acc_store_email_keys_fill(struct core_db *, int *conflicts);
 
 enum core_err acc_store_session_create(struct core_db *, const char *hash,
     long long uid, long ttl);
@@ -370,8 +423,8 @@ struct acc_user {
 	char verified_at[32];
 };
 void acc_user_clear(struct acc_user *);
-/* *uid 0 when no account has the address. */
-enum core_err acc_store_user_mail_state(struct core_db *, const char *email,
+/* *uid 0 when no account has the address key (acc_email_key). */
+enum core_err acc_store_user_mail_state(struct core_db *, const char *key,
     long long *uid, char stored[ACC_EMAIL_MAX + 1], int *verified);
 /* CORE_ENOTFOUND when no such user. */
 enum core_err acc_store_user_get(struct core_db *, long long uid,
@@ -421,11 +474,12 @@ enum core_err acc_respond_message(struct core_req *, int status,
 
 /*
  * The end of a valid sign-up (auth.c): the same answer whether or not
- * the address has an account; see recover.c.  email is normalised, hash
+ * the address has an account; see recover.c.  email is normalised, key
+ * its acc_email_key(), hash
  * the new password's crypto_pwhash_str.
  */
 enum core_err acc_signup_finish(struct core_req *, const char *email,
-    const char *hash);
+    const char *key, const char *hash);
 enum core_err acc_verify_get(struct core_req *);
 enum core_err acc_verify_post(struct core_req *);
 enum core_err acc_verify_resend_post(struct core_req *);

@@ -61,10 +61,8 @@ form_page(struct core_req *req, enum acc_view v, int status, const char *email,
 	enum core_err er;
 	json_t *m;
 
-	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML) {
-		core_resp_error(req, status, error);
-		return CORE_OK;
-	}
+	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML)
+		return core_req_fail(req, status, error);
 	acc_pre_token(req, tok);
 	acc_token_parse(tok, raw);
 	acc_csrf_derive(raw, csrf);
@@ -121,12 +119,13 @@ acc_signup_get(struct core_req *req)
 
 /*
  * The checks shared by both POSTs.  Returns 0 with *email normalised
- * into ebuf and the password and next set, or -1 when the response (an
- * error form) is already set.
+ * into ebuf, its account key (acc_email_key) in kbuf, and the password
+ * and next set, or -1 when the response (an error form) is already set.
  */
 static int
 post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
-    const char **pw, const char **next, enum core_err *er)
+    char *kbuf, size_t ksz, const char **pw, const char **next,
+    enum core_err *er)
 {
 	const struct core_params *form = NULL;
 	const char *email, *why;
@@ -134,7 +133,7 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	*er = CORE_OK;
 	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return -1;
-	if (acc_post_begin(req, &form) != CORE_OK)
+	if ((*er = acc_post_begin(req, &form)) != CORE_OK)
 		return -1;
 	email = field(form, "email");
 	*next = field(form, "next");
@@ -154,6 +153,12 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 		*er = form_page(req, v, 400, email, *next, why);
 		return -1;
 	}
+	if (acc_email_key(ebuf, kbuf, ksz) != 0) {
+		*er = form_page(req, v, 400, email, *next,
+		    "That email address is too long: use one of at most 254 "
+		    "characters.");
+		return -1;
+	}
 	if (acc_password_check(*pw, &why) != 0) {
 		*er = form_page(req, v, 400, ebuf, *next, why);
 		return -1;
@@ -161,22 +166,20 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	return 0;
 }
 
-/* 429 with Retry-After when over a limit; 1 when sent. */
+/*
+ * 429 with Retry-After when over a limit; 1 when sent.  key is the
+ * account's (acc_email_key), so every spelling of one address shares its
+ * counters; a browser that signed in to it before counts apart (limit.c).
+ */
 static int
 limited(struct core_req *req, enum acc_view v, const char *action,
-    const char *email, const char *next, enum core_err *er)
+    const char *email, const char *key, const char *next, enum core_err *er)
 {
-	char lower[ACC_EMAIL_MAX + 1], ra[24];
+	char ra[24], dev[33];
 	long wait;
-	size_t i;
 
-	/* One counter per address whatever its case (as the unique index). */
-	for (i = 0; email[i] != '\0' && i < ACC_EMAIL_MAX; i++)
-		lower[i] = (char)(email[i] >= 'A' && email[i] <= 'Z'
-			? email[i] + ('a' - 'A')
-			: email[i]);
-	lower[i] = '\0';
-	if ((wait = acc_limit(req, action, lower)) == 0)
+	acc_device_known(req, key, dev);
+	if ((wait = acc_limit(req, action, key, dev)) == 0)
 		return 0;
 	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
 	    wait);
@@ -188,9 +191,13 @@ limited(struct core_req *req, enum acc_view v, const char *action,
 	return 1;
 }
 
-/* Signs uid in (replacing any session this browser had) and redirects. */
+/*
+ * Signs uid in (replacing any session this browser had), remembers the
+ * browser for the account key, and redirects.
+ */
 static enum core_err
-sign_in(struct core_req *req, long long uid, const char *email, const char *to)
+sign_in(struct core_req *req, long long uid, const char *email, const char *key,
+    const char *to)
 {
 	struct acc_session old, s;
 	enum core_err er;
@@ -205,6 +212,7 @@ sign_in(struct core_req *req, long long uid, const char *email, const char *to)
 		return er;
 	if ((er = acc_session_start(req, uid, email, &s)) != CORE_OK)
 		return er;
+	acc_device_remember(req, key);
 	core_resp_redirect(req, 303, to);
 	acc_private_headers(req);
 	return CORE_OK;
@@ -215,19 +223,20 @@ acc_signin_post(struct core_req *req)
 {
 	const struct acc_state *st = core_req_ctx(req)->mod_state;
 	struct core_db *db = core_req_ctx(req)->db;
-	char email[ACC_EMAIL_MAX + 1];
+	char email[ACC_EMAIL_MAX + 1], key[ACC_EMAIL_KEY_MAX + 1];
 	const char *pw = NULL, *next = NULL;
 	char *hash = NULL, *stored = NULL;
 	long long uid = 0;
 	enum core_err er;
 	int ok;
 
-	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), &pw, &next,
-		&er) != 0)
+	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), key,
+		sizeof(key), &pw, &next, &er) != 0)
 		return er;
-	if (limited(req, ACC_VIEW_SIGNIN, "signin", email, next, &er))
+	if (limited(req, ACC_VIEW_SIGNIN, "signin", email, key, next, &er))
 		return er;
-	if ((er = acc_store_user_by_email(db, email, &uid, &hash, &stored)) !=
+	acc_email_keys_backfill(core_req_ctx(req));
+	if ((er = acc_store_user_by_email(db, key, &uid, &hash, &stored)) !=
 	    CORE_OK)
 		return er;
 	/*
@@ -244,7 +253,7 @@ acc_signin_post(struct core_req *req)
 		goto out;
 	}
 	core_log(CORE_LOG_INFO, "signin", "user %lld signed in", uid);
-	er = sign_in(req, uid, stored, next != NULL ? next : "/feed");
+	er = sign_in(req, uid, stored, key, next != NULL ? next : "/feed");
 out:
 	free(hash);
 	free(stored);
@@ -255,14 +264,16 @@ enum core_err
 acc_signup_post(struct core_req *req)
 {
 	char email[ACC_EMAIL_MAX + 1], hash[crypto_pwhash_STRBYTES];
+	char key[ACC_EMAIL_KEY_MAX + 1];
 	const char *pw = NULL, *next = NULL;
 	enum core_err er;
 
-	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), &pw, &next,
-		&er) != 0)
+	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), key,
+		sizeof(key), &pw, &next, &er) != 0)
 		return er;
-	if (limited(req, ACC_VIEW_SIGNUP, "signup", email, next, &er))
+	if (limited(req, ACC_VIEW_SIGNUP, "signup", email, key, next, &er))
 		return er;
+	acc_email_keys_backfill(core_req_ctx(req));
 	if (crypto_pwhash_str(hash, pw, strlen(pw),
 		crypto_pwhash_OPSLIMIT_INTERACTIVE,
 		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
@@ -275,7 +286,7 @@ acc_signup_post(struct core_req *req)
 	 * No session and the same answer whether or not the address has
 	 * an account: the mail says the rest (recover.c).
 	 */
-	er = acc_signup_finish(req, email, hash);
+	er = acc_signup_finish(req, email, key, hash);
 	sodium_memzero(hash, sizeof(hash));
 	return er;
 }
@@ -289,14 +300,12 @@ acc_signout_post(struct core_req *req)
 
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (acc_post_begin(req, &form) != CORE_OK)
-		return CORE_OK;
+	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+		return er;
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
-	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf"))) {
-		core_resp_error(req, 403, MSG_CSRF);
-		return CORE_OK;
-	}
+	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf")))
+		return core_req_fail(req, 403, MSG_CSRF);
 	if ((er = acc_session_end(req, &s)) != CORE_OK)
 		return er;
 	core_resp_redirect(req, 303, "/");

@@ -44,10 +44,9 @@ acc_feed_get(struct core_req *req)
 		if (errno != 0 || end == ps || *end != '\0' || *ps == '+' ||
 		    *ps == '-' || *ps == ' ' || page < 1 ||
 		    page > ACC_MAX_PAGE) {
-			core_resp_error(req, 400,
+			return core_req_fail(req, 400,
 			    "page must be a whole number "
 			    "from 1 to 100000");
-			return CORE_OK;
 		}
 	}
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
@@ -66,7 +65,7 @@ acc_feed_get(struct core_req *req)
 		goto out;
 	pages = total == 0 ? 1 : (total + ACC_PER_PAGE - 1) / ACC_PER_PAGE;
 	if (page > pages) {
-		core_resp_error(req, 404,
+		er = core_req_fail(req, 404,
 		    "There is no such page of your "
 		    "feed.");
 		goto out;

@@ -64,8 +64,8 @@ acc_fragment_dispatch(struct core_req *req)
 	    ((n > 7 && strcmp(p + n - 7, "/follow") == 0) ||
 		(n > 9 && strcmp(p + n - 9, "/unfollow") == 0))) {
 		core_resp_header(req, "Allow", "POST");
-		core_resp_error(req, 405, "follow and unfollow are POST forms");
-		return CORE_OK;
+		return core_req_fail(req, 405,
+		    "follow and unfollow are POST forms");
 	}
 	return CORE_ENOTFOUND;
 }
@@ -124,16 +124,15 @@ acc_follow_post(struct core_req *req)
 		return CORE_ENOTFOUND;
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (acc_post_begin(req, &form) != CORE_OK)
-		return CORE_OK;
+	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+		return er;
 	next = core_params_get(form, "next");
 	if (next != NULL && *next == '\0')
 		next = NULL;
 	if (next != NULL && !acc_next_ok(next)) {
-		core_resp_error(req, 400,
+		return core_req_fail(req, 400,
 		    "The page to return to (next=) must "
 		    "be a path on this site.");
-		return CORE_OK;
 	}
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
@@ -149,19 +148,18 @@ acc_follow_post(struct core_req *req)
 	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
 		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403,
+		return core_req_fail(req, 403,
 		    "This form has expired or was not "
 		    "sent from this site's own page. Please reload the page "
 		    "and try again.");
-		return CORE_OK;
 	}
 	if ((er = acc_store_follow_state(ctx->db, s.uid, rid, &slug,
 		 &following)) != CORE_OK) {
 		if (er == CORE_ENOTFOUND)
-			core_resp_error(req, 404,
+			return core_req_fail(req, 404,
 			    "There is no researcher with "
 			    "this id.");
-		return er == CORE_ENOTFOUND ? CORE_OK : er;
+		return er;
 	}
 	/* Following twice, or unfollowing nobody, changes nothing. */
 	if (follow && !following)

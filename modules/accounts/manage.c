@@ -122,11 +122,15 @@ check_current(struct core_req *req, const struct core_params *form,
 	struct core_db *db = core_req_ctx(req)->db;
 	const char *pw = core_params_get(form, "current");
 	struct acc_user u = { 0 };
-	char ra[24];
+	char ra[24], key[ACC_EMAIL_KEY_MAX + 1];
 	long wait;
 	int ok;
 
-	if ((wait = acc_limit(req, "password", s->email)) > 0) {
+	/* Per account by its key, as every limit (limit.c). */
+	if (acc_email_key(s->email, key, sizeof(key)) != 0)
+		key[0] = '\0';
+	if ((wait = acc_limit(req, "password", key[0] ? key : NULL, NULL)) >
+	    0) {
 		snprintf(ra, sizeof(ra), "%ld", wait);
 		core_resp_header(req, "Retry-After", ra);
 		*er = acc_account_page(req, s, 429,

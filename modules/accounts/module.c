@@ -46,6 +46,18 @@ static const struct core_route routes[] = {
 	{ NULL, NULL, NULL },
 };
 
+void
+acc_email_keys_backfill(struct core_ctx *ctx)
+{
+	struct acc_state *st = ctx->mod_state;
+	int conflicts = 0;
+
+	if (st == NULL || st->keys_filled || ctx->db == NULL)
+		return;
+	if (acc_store_email_keys_fill(ctx->db, &conflicts) == CORE_OK)
+		st->keys_filled = 1;
+}
+
 static enum core_err
 init(struct core_ctx *ctx)
 {
@@ -77,6 +89,8 @@ init(struct core_ctx *ctx)
 		return CORE_EINPUT;
 	}
 	ctx->mod_state = st;
+	/* Addresses 0016 could not key in SQL (non-ASCII); not fatal. */
+	acc_email_keys_backfill(ctx);
 	return CORE_OK;
 }
 
@@ -101,4 +115,5 @@ const struct core_module weft_module = {
 	.init = init,
 	.fini = fini,
 	.html_error = acc_html_error,
+	.hints = core_site_hints,
 };

@@ -201,7 +201,8 @@ mail_signup_note(struct core_req *req, const char *to)
 }
 
 enum core_err
-acc_signup_finish(struct core_req *req, const char *email, const char *hash)
+acc_signup_finish(struct core_req *req, const char *email, const char *key,
+    const char *hash)
 {
 	struct core_db *db = core_req_ctx(req)->db;
 	char stored[ACC_EMAIL_MAX + 1], *msg;
@@ -209,11 +210,11 @@ acc_signup_finish(struct core_req *req, const char *email, const char *hash)
 	int verified = 0;
 	enum core_err er;
 
-	if ((er = acc_store_user_mail_state(db, email, &uid, stored,
+	if ((er = acc_store_user_mail_state(db, key, &uid, stored,
 		 &verified)) != CORE_OK)
 		return er;
 	if (uid == 0) {
-		if ((er = acc_store_user_create(db, email, hash, &uid)) !=
+		if ((er = acc_store_user_create(db, email, key, hash, &uid)) !=
 		    CORE_OK)
 			return er;
 		if (uid > 0) {
@@ -221,7 +222,7 @@ acc_signup_finish(struct core_req *req, const char *email, const char *hash)
 			    uid);
 			er = mail_link(req, uid, email, "verify", NULL);
 		} else /* created meanwhile: as for a taken address */
-			er = acc_store_user_mail_state(db, email, &uid, stored,
+			er = acc_store_user_mail_state(db, key, &uid, stored,
 			    &verified);
 		if (er == CORE_EDB)
 			return er;
@@ -322,10 +323,14 @@ static int
 limited(struct core_req *req, const char *action, const char *email,
     enum core_err *er)
 {
-	char ra[24];
+	char ra[24], key[ACC_EMAIL_KEY_MAX + 1];
 	long wait;
 
-	if ((wait = acc_limit(req, action, email)) == 0)
+	/* Per account by its key, as every limit (limit.c). */
+	if (email != NULL && acc_email_key(email, key, sizeof(key)) != 0)
+		email = NULL;
+	if ((wait = acc_limit(req, action, email != NULL ? key : NULL,
+		 NULL)) == 0)
 		return 0;
 	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
 	    wait);
@@ -493,6 +498,7 @@ acc_forgot_post(struct core_req *req)
 	struct core_db *db = core_req_ctx(req)->db;
 	const struct core_params *form = NULL;
 	char email[ACC_EMAIL_MAX + 1], stored[ACC_EMAIL_MAX + 1], *msg;
+	char key[ACC_EMAIL_KEY_MAX + 1];
 	const char *why;
 	long long uid = 0;
 	int verified = 0;
@@ -506,7 +512,11 @@ acc_forgot_post(struct core_req *req)
 		    forgot_form(), NULL);
 	if (limited(req, "reset", email, &er))
 		return er;
-	if ((er = acc_store_user_mail_state(db, email, &uid, stored,
+	if (acc_email_key(email, key, sizeof(key)) != 0)
+		return message(req, 400, "Reset your password",
+		    "That email address is too long: use one of at most 254 "
+		    "characters.", 0, forgot_form(), NULL);
+	if ((er = acc_store_user_mail_state(db, key, &uid, stored,
 		 &verified)) != CORE_OK)
 		return er;
 	/* Nothing but verification mail goes to an unverified address. */

@@ -24,22 +24,6 @@ const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 		CORE_ATTR__MAX, NULL                                           \
 	}
 
-static const char *
-jstr(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static long long
-jint(const json_t *o, const char *key, long long def)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
-}
-
 /* ---------------------------------------------------------------- shell */
 
 /* The signed-in account links: the header slot and the nav fragment. */
@@ -110,6 +94,9 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 	    (const struct core_attr[]){ A(REL, "icon"),
 		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
 		AEND });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), AEND });
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
@@ -173,8 +160,6 @@ follow_form(struct core_html *h, long long rid, int following, const char *csrf,
 		A(CLASS,
 		    following ? "button follow-button following"
 			      : "button button-primary follow-button"),
-		A(ARIA_LABEL,
-		    following ? "Following; press to unfollow" : NULL),
 		AEND },
 	    following ? "Following — unfollow" : "Follow");
 	core_html_pop(h);
@@ -186,7 +171,7 @@ static void
 html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 {
 	int up = v == ACC_VIEW_SIGNUP;
-	const char *next = jstr(m, "next");
+	const char *next = core_json_text(m, "next");
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL,
 	    up ? "Create an account" : "Sign in");
@@ -194,12 +179,12 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		core_html_elemtext(h, CORE_TAG_P, NULL,
 		    "Follow researchers "
 		    "and read their new papers here or in your feed reader.");
-	error_box(h, jstr(m, "error"));
+	error_box(h, core_json_text(m, "error"));
 	core_html_elem(h, CORE_TAG_FORM,
 	    (const struct core_attr[]){ A(METHOD, "post"),
 		A(ACTION, up ? "/signup" : "/signin"),
 		A(CLASS, "form auth-form"), AEND });
-	hidden(h, "csrf", jstr(m, "csrf"));
+	hidden(h, "csrf", core_json_text(m, "csrf"));
 	hidden(h, "next", next);
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "email"), AEND }, "Email");
@@ -207,7 +192,7 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	    (const struct core_attr[]){ A(ID, "email"), A(NAME, "email"),
 		A(TYPE, "email"), A(AUTOCOMPLETE, up ? "email" : "username"),
 		A(MAXLENGTH, "254"), A(REQUIRED, ""),
-		A(VALUE, jstr(m, "email")), AEND });
+		A(VALUE, core_json_text(m, "email")), AEND });
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "password"), AEND }, "Password");
 	core_html_elem(h, CORE_TAG_INPUT,
@@ -237,7 +222,8 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	core_html_elem(h, CORE_TAG_P, NULL);
 	core_html_text(h, up ? "Already have an account? " : "New here? ");
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, jstr(m, "other_url")), AEND },
+	    (const struct core_attr[]){ A(HREF, core_json_text(m, "other_url")),
+		AEND },
 	    up ? "Sign in" : "Create an account");
 	core_html_pop(h);
 }
@@ -260,7 +246,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your account");
 	core_html_elem(h, CORE_TAG_P, NULL);
 	core_html_text(h, "Signed in as ");
-	core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(m, "email"));
+	core_html_elemtext(h, CORE_TAG_STRONG, NULL,
+	    core_json_text(m, "email"));
 	core_html_text(h, ".");
 	core_html_pop(h);
 	html_account_status(h, m, s);
@@ -286,13 +273,13 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
 			    (const struct core_attr[]){
-				A(HREF, jstr(r, "path")), AEND },
-			    jstr(r, "name"));
+				A(HREF, core_json_text(r, "path")), AEND },
+			    core_json_text(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
-			    jint(r, "papers", 0));
+			    core_json_int(r, "papers", 0));
 			core_html_pop(h);
-			follow_form(h, jint(r, "id", 0), 1, s->csrf,
+			follow_form(h, core_json_int(r, "id", 0), 1, s->csrf,
 			    "/account");
 			core_html_pop(h);
 		}
@@ -316,8 +303,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Read the papers of the "
 	    "researchers you follow in any feed reader.");
-	url = jstr(pf, "url");
-	created = jstr(pf, "created_at");
+	url = core_json_text(pf, "url");
+	created = core_json_text(pf, "created_at");
 	if (url != NULL) {
 		core_html_elem(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "notice"),
@@ -382,27 +369,30 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 static void
 pager(struct core_html *h, const json_t *pg)
 {
-	const char *prev = jstr(pg, "prev"), *next = jstr(pg, "next");
+	const char *prev = core_json_text(pg, "prev"),
+		   *next = core_json_text(pg, "next");
 
 	if (prev == NULL && next == NULL)
 		return;
+	/* The same pager as the public lists (pages' render_html.c). */
 	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "pagination"),
+	    (const struct core_attr[]){ A(CLASS, "pager"),
 		A(ARIA_LABEL, "Pages"), AEND });
 	if (prev != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, prev), A(REL, "prev"),
-			AEND },
-		    "← Newer");
-	core_html_elem(h, CORE_TAG_SPAN, NULL);
-	core_html_textf(h, " page %lld of %lld ", jint(pg, "page", 1),
-	    jint(pg, "pages", 1));
+			A(CLASS, "button"), AEND },
+		    "← newer");
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ A(CLASS, "faint"), AEND });
+	core_html_textf(h, "page %lld of %lld", core_json_int(pg, "page", 1),
+	    core_json_int(pg, "pages", 1));
 	core_html_pop(h);
 	if (next != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, next), A(REL, "next"),
-			AEND },
-		    "Older →");
+			A(CLASS, "button"), AEND },
+		    "older →");
 	core_html_pop(h);
 }
 
@@ -414,7 +404,7 @@ html_feed(struct core_html *h, const json_t *m)
 	int followed;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your feed");
-	if (jint(m, "following_count", 0) == 0) {
+	if (core_json_int(m, "following_count", 0) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h,
 		    "Follow researchers to see their new papers "
@@ -432,26 +422,34 @@ html_feed(struct core_html *h, const json_t *m)
 	core_html_textf(h,
 	    "The newest papers of the %lld researchers you "
 	    "follow (",
-	    jint(m, "following_count", 0));
+	    core_json_int(m, "following_count", 0));
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/account"), AEND }, "manage");
 	core_html_text(h, ").");
 	core_html_pop(h);
-	if (json_array_size(papers) == 0)
-		core_html_elemtext(h, CORE_TAG_P, NULL, "No papers yet.");
-	core_html_elem(h, CORE_TAG_OL,
-	    (const struct core_attr[]){ A(CLASS, "paper-list"), AEND });
+	if (json_array_size(papers) == 0) {
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "empty"), AEND },
+		    "The researchers you follow have no papers here yet.");
+		return;
+	}
+	/* The same cards as every other list of papers on the site. */
+	core_html_elem(h, CORE_TAG_UL,
+	    (const struct core_attr[]){ A(CLASS, "cards"), AEND });
 	json_array_foreach(papers, i, p)
 	{
 		core_html_elem(h, CORE_TAG_LI,
-		    (const struct core_attr[]){ A(CLASS, "paper-card"), AEND });
-		core_html_elem(h, CORE_TAG_H3, NULL);
+		    (const struct core_attr[]){ A(CLASS, "card"), AEND });
+		core_html_elem(h, CORE_TAG_H3,
+		    (const struct core_attr[]){ A(CLASS, "card-title"), AEND });
 		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, jstr(p, "url")), AEND },
-		    jstr(p, "title"));
+		    (const struct core_attr[]){
+			A(HREF, core_json_text(p, "url")), AEND },
+		    core_json_text(p, "title"));
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "authors"), AEND });
+		    (const struct core_attr[]){ A(CLASS, "card-authors"),
+			AEND });
 		au = json_object_get(p, "authors");
 		json_array_foreach(au, j, a)
 		{
@@ -460,26 +458,33 @@ html_feed(struct core_html *h, const json_t *m)
 			followed = json_is_true(json_object_get(a, "followed"));
 			if (followed)
 				core_html_elem(h, CORE_TAG_STRONG, NULL);
-			if (jstr(a, "url") != NULL)
+			if (core_json_text(a, "url") != NULL)
 				core_html_elemtext(h, CORE_TAG_A,
 				    (const struct core_attr[]){
-					A(HREF, jstr(a, "url")), AEND },
-				    jstr(a, "name"));
+					A(HREF, core_json_text(a, "url")),
+					AEND },
+				    core_json_text(a, "name"));
 			else
-				core_html_text(h, jstr(a, "name"));
+				core_html_text(h, core_json_text(a, "name"));
 			if (followed)
 				core_html_pop(h);
 		}
-		if ((long long)json_array_size(au) < jint(p, "author_count", 0))
+		if ((long long)json_array_size(au) <
+		    core_json_int(p, "author_count", 0))
 			core_html_text(h, ", …");
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "meta"), AEND });
-		core_html_textf(h, "arXiv:%s · %s · %s",
-		    jstr(p, "arxiv_id") ? jstr(p, "arxiv_id") : "",
-		    jstr(p, "primary_category") ? jstr(p, "primary_category")
-						: "",
-		    jstr(p, "published") ? jstr(p, "published") : "undated");
+		    (const struct core_attr[]){ A(CLASS, "card-meta"), AEND });
+		core_html_date(h, core_json_text(p, "published"));
+		core_html_elemtext(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ A(CLASS, "mono faint"), AEND },
+		    core_json_text(p, "arxiv_id"));
+		if (core_json_text(p, "primary_category") != NULL)
+			core_html_elemtext(h, CORE_TAG_SPAN,
+			    (const struct core_attr[]){
+				A(CLASS, "cat cat-primary"),
+				A(TITLE, "primary category"), AEND },
+			    core_json_text(p, "primary_category"));
 		core_html_pop(h);
 		core_html_pop(h); /* li */
 	}
@@ -492,8 +497,9 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 {
 	const json_t *fields = json_object_get(m, "fields"), *f, *r;
 	const json_t *rs = json_object_get(m, "researchers");
-	const char *field = jstr(m, "field"), *q = jstr(m, "q");
-	const char *back = jstr(m, "self");
+	const char *field = core_json_text(m, "field"),
+		   *q = core_json_text(m, "q");
+	const char *back = core_json_text(m, "self");
 	size_t i;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
@@ -514,7 +520,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	    (const struct core_attr[]){ A(VALUE, ""), AEND }, "Choose…");
 	json_array_foreach(fields, i, f)
 	{
-		const char *code = jstr(f, "code");
+		const char *code = core_json_text(f, "code");
 
 		core_html_elem(h, CORE_TAG_OPTION,
 		    (const struct core_attr[]){ A(VALUE, code),
@@ -525,7 +531,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 				: NULL),
 			AEND });
 		core_html_textf(h, "%s (%lld papers)", code ? code : "",
-		    jint(f, "papers", 0));
+		    core_json_int(f, "papers", 0));
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* select */
@@ -569,13 +575,13 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			core_html_elemtext(h, CORE_TAG_A,
 			    (const struct core_attr[]){
-				A(HREF, jstr(r, "path")), AEND },
-			    jstr(r, "name"));
+				A(HREF, core_json_text(r, "path")), AEND },
+			    core_json_text(r, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_textf(h, " %lld papers ",
-			    jint(r, "papers", 0));
+			    core_json_int(r, "papers", 0));
 			core_html_pop(h);
-			follow_form(h, jint(r, "id", 0),
+			follow_form(h, core_json_int(r, "id", 0),
 			    json_is_true(json_object_get(r, "following")),
 			    s->csrf, back);
 			core_html_pop(h);
@@ -583,9 +589,10 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 		core_html_pop(h);
 	}
 	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "skip"), AEND });
+	    (const struct core_attr[]){ A(CLASS, "continue"), AEND });
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, jstr(m, "continue")), AEND },
+	    (const struct core_attr[]){ A(HREF, core_json_text(m, "continue")),
+		A(CLASS, "button"), AEND },
 	    "Skip for now →");
 	core_html_pop(h);
 }
@@ -598,6 +605,15 @@ static const char *const view_title[ACC_VIEW__MAX] = {
 	[ACC_VIEW_WELCOME] = "Follow some researchers",
 };
 
+/* The page's <main> class: its layout in weft.css. */
+static const char *const main_class[ACC_VIEW__MAX] = {
+	[ACC_VIEW_SIGNIN] = "wrap doc account-form",
+	[ACC_VIEW_SIGNUP] = "wrap doc account-form",
+	[ACC_VIEW_ACCOUNT] = "wrap doc account-page",
+	[ACC_VIEW_FEED] = "wrap doc feed-page",
+	[ACC_VIEW_WELCOME] = "wrap doc account-page welcome-page",
+};
+
 static enum core_err
 render_html(struct core_buf *b, enum acc_view v, const json_t *m,
     const struct acc_session *s)
@@ -605,10 +621,7 @@ render_html(struct core_buf *b, enum acc_view v, const json_t *m,
 	struct core_html h;
 
 	core_html_open(&h, core_buf_sink(b));
-	shell_open(&h, view_title[v], s,
-	    v == ACC_VIEW_SIGNIN || v == ACC_VIEW_SIGNUP
-		? "wrap doc account-form"
-		: "wrap doc");
+	shell_open(&h, view_title[v], s, main_class[v]);
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:
@@ -651,9 +664,9 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 	size_t i, j;
 
 	core_md_heading(b, 1, view_title[v]);
-	if (jstr(m, "error") != NULL) {
+	if (core_json_text(m, "error") != NULL) {
 		core_buf_puts(b, "**Error:** ");
-		core_md_text(b, jstr(m, "error"));
+		core_md_text(b, core_json_text(m, "error"));
 		core_buf_puts(b, "\n\n");
 	}
 	switch (v) {
@@ -669,11 +682,11 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		    " with the fields `email`, `password`, "
 		    "`csrf` (the value below, valid with the cookie this "
 		    "response sets) and optionally `next`.\n\n");
-		md_line(b, "csrf", jstr(m, "csrf"));
+		md_line(b, "csrf", core_json_text(m, "csrf"));
 		free(u);
 		break;
 	case ACC_VIEW_ACCOUNT:
-		md_line(b, "Email", jstr(m, "email"));
+		md_line(b, "Email", core_json_text(m, "email"));
 		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Researchers you follow");
 		a = json_object_get(m, "following");
@@ -682,25 +695,28 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "name"),
+			    core_json_text(x, "url"));
 			core_buf_printf(b, " (%lld papers)\n",
-			    jint(x, "papers", 0));
+			    core_json_int(x, "papers", 0));
 		}
 		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Private RSS feed");
 		pf = json_object_get(m, "private_feed");
-		if (jstr(pf, "url") != NULL) {
+		if (core_json_text(pf, "url") != NULL) {
 			core_buf_puts(b, "New URL (shown only once): ");
-			core_md_link(b, jstr(pf, "url"), jstr(pf, "url"));
+			core_md_link(b, core_json_text(pf, "url"),
+			    core_json_text(pf, "url"));
 			core_buf_puts(b, "\n\n");
 		} else if (json_is_true(json_object_get(pf, "exists")))
-			md_line(b, "Created", jstr(pf, "created_at"));
+			md_line(b, "Created", core_json_text(pf, "created_at"));
 		else
 			core_buf_puts(b, "None yet.\n");
 		core_buf_puts(b,
 		    "\nThe URL works like a password: do not "
 		    "share it. POST to ");
-		core_md_link(b, jstr(pf, "rotate"), jstr(pf, "rotate"));
+		core_md_link(b, core_json_text(pf, "rotate"),
+		    core_json_text(pf, "rotate"));
 		core_buf_puts(b,
 		    " to make a new one (the old one stops "
 		    "working).\n");
@@ -713,31 +729,34 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "title"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "title"),
+			    core_json_text(x, "url"));
 			core_buf_puts(b, " — ");
 			au = json_object_get(x, "authors");
 			json_array_foreach(au, j, y)
 			{
 				if (j > 0)
 					core_buf_puts(b, ", ");
-				core_md_text(b, jstr(y, "name"));
+				core_md_text(b, core_json_text(y, "name"));
 			}
 			core_buf_puts(b, "; ");
 			core_md_text(b,
-			    jstr(x, "published") ? jstr(x, "published")
-						 : "undated");
+			    core_json_text(x, "published")
+				? core_json_text(x, "published")
+				: "undated");
 			core_buf_puts(b, "\n");
 		}
 		pg = json_object_get(m, "pagination");
-		core_buf_printf(b, "\nPage %lld of %lld.", jint(pg, "page", 1),
-		    jint(pg, "pages", 1));
-		if (jstr(pg, "prev") != NULL) {
+		core_buf_printf(b, "\nPage %lld of %lld.",
+		    core_json_int(pg, "page", 1),
+		    core_json_int(pg, "pages", 1));
+		if (core_json_text(pg, "prev") != NULL) {
 			core_buf_puts(b, " ");
-			core_md_link(b, "Newer", jstr(pg, "prev"));
+			core_md_link(b, "Newer", core_json_text(pg, "prev"));
 		}
-		if (jstr(pg, "next") != NULL) {
+		if (core_json_text(pg, "next") != NULL) {
 			core_buf_puts(b, " ");
-			core_md_link(b, "Older", jstr(pg, "next"));
+			core_md_link(b, "Older", core_json_text(pg, "next"));
 		}
 		core_buf_puts(b, "\n");
 		break;
@@ -746,9 +765,10 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		json_array_foreach(a, i, x)
 		{
 			core_buf_puts(b, "- ");
-			core_md_link(b, jstr(x, "name"), jstr(x, "url"));
+			core_md_link(b, core_json_text(x, "name"),
+			    core_json_text(x, "url"));
 			core_buf_printf(b, " (%lld papers)%s\n",
-			    jint(x, "papers", 0),
+			    core_json_int(x, "papers", 0),
 			    json_is_true(json_object_get(x, "following"))
 				? ", following"
 				: "");
@@ -759,7 +779,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		{
 			if (i > 0)
 				core_buf_puts(b, ", ");
-			core_md_text(b, jstr(x, "code"));
+			core_md_text(b, core_json_text(x, "code"));
 		}
 		core_buf_puts(b, "\n");
 		break;
@@ -915,14 +935,14 @@ static void
 html_account_status(struct core_html *h, const json_t *m,
     const struct acc_session *s)
 {
-	const char *notice = jstr(m, "notice");
+	const char *notice = core_json_text(m, "notice");
 
 	if (notice != NULL)
 		core_html_elemtext(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "notice"),
 			A(ROLE, "status"), AEND },
 		    notice);
-	error_box(h, jstr(m, "error"));
+	error_box(h, core_json_text(m, "error"));
 
 	core_html_elem(h, CORE_TAG_SECTION,
 	    (const struct core_attr[]){ A(ID, "email"), AEND });
@@ -932,8 +952,8 @@ html_account_status(struct core_html *h, const json_t *m,
 		core_html_text(h, "Your address is confirmed (");
 		core_html_elemtext(h, CORE_TAG_TIME,
 		    (const struct core_attr[]){
-			A(DATETIME, jstr(m, "email_verified_at")), AEND },
-		    jstr(m, "email_verified_at"));
+			A(DATETIME, core_json_text(m, "email_verified_at")), AEND },
+		    core_json_text(m, "email_verified_at"));
 		core_html_text(h, ").");
 		core_html_pop(h);
 	} else {
@@ -979,11 +999,11 @@ html_account_security(struct core_html *h, const json_t *m,
 	    (const struct core_attr[]){ A(CLASS, "session-list"), AEND });
 	json_array_foreach(list, i, x)
 	{
-		const char *net = jstr(x, "network");
+		const char *net = core_json_text(x, "network");
 		int cur = json_is_true(json_object_get(x, "current"));
 
 		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_STRONG, NULL, jstr(x, "agent"));
+		core_html_elemtext(h, CORE_TAG_STRONG, NULL, core_json_text(x, "agent"));
 		if (net != NULL && *net != '\0')
 			core_html_textf(h, " from %s", net);
 		if (cur)
@@ -992,16 +1012,16 @@ html_account_security(struct core_html *h, const json_t *m,
 		core_html_text(h, " signed in ");
 		core_html_elemtext(h, CORE_TAG_TIME,
 		    (const struct core_attr[]){
-			A(DATETIME, jstr(x, "created_at")), AEND },
-		    jstr(x, "created_at"));
+			A(DATETIME, core_json_text(x, "created_at")), AEND },
+		    core_json_text(x, "created_at"));
 		core_html_text(h, ", last seen ");
 		core_html_elemtext(h, CORE_TAG_TIME,
 		    (const struct core_attr[]){
-			A(DATETIME, jstr(x, "last_seen_at")), AEND },
-		    jstr(x, "last_seen_at"));
+			A(DATETIME, core_json_text(x, "last_seen_at")), AEND },
+		    core_json_text(x, "last_seen_at"));
 		core_html_text(h, " ");
 		core_html_pop(h);
-		snprintf(id, sizeof(id), "%lld", jint(x, "id", 0));
+		snprintf(id, sizeof(id), "%lld", core_json_int(x, "id", 0));
 		post_form_open(h, "/account/sessions/end", s->csrf, "id", id);
 		submit(h, "button", "Sign out this one");
 		core_html_pop(h);
@@ -1038,12 +1058,12 @@ md_account_more(struct core_buf *b, const json_t *m)
 
 	core_buf_puts(b, "\n");
 	core_md_heading(b, 2, "Email address");
-	if (jstr(m, "notice") != NULL) {
-		core_md_text(b, jstr(m, "notice"));
+	if (core_json_text(m, "notice") != NULL) {
+		core_md_text(b, core_json_text(m, "notice"));
 		core_buf_puts(b, "\n\n");
 	}
 	if (json_is_true(json_object_get(m, "email_verified")))
-		md_line(b, "Confirmed", jstr(m, "email_verified_at"));
+		md_line(b, "Confirmed", core_json_text(m, "email_verified_at"));
 	else
 		core_buf_puts(b,
 		    "Not confirmed yet. POST to "
@@ -1053,16 +1073,16 @@ md_account_more(struct core_buf *b, const json_t *m)
 	json_array_foreach(list, i, x)
 	{
 		core_buf_puts(b, "- ");
-		core_md_text(b, jstr(x, "agent"));
-		if (jstr(x, "network") != NULL && *jstr(x, "network") != '\0') {
+		core_md_text(b, core_json_text(x, "agent"));
+		if (core_json_text(x, "network") != NULL && *core_json_text(x, "network") != '\0') {
 			core_buf_puts(b, " from ");
-			core_md_text(b, jstr(x, "network"));
+			core_md_text(b, core_json_text(x, "network"));
 		}
 		core_buf_puts(b, ", signed in ");
-		core_md_text(b, jstr(x, "created_at"));
+		core_md_text(b, core_json_text(x, "created_at"));
 		core_buf_puts(b, ", last seen ");
-		core_md_text(b, jstr(x, "last_seen_at"));
-		core_buf_printf(b, " (id %lld%s)\n", jint(x, "id", 0),
+		core_md_text(b, core_json_text(x, "last_seen_at"));
+		core_buf_printf(b, " (id %lld%s)\n", core_json_int(x, "id", 0),
 		    json_is_true(json_object_get(x, "current"))
 			? ", this session"
 			: "");
@@ -1078,23 +1098,23 @@ static void
 html_message(struct core_html *h, const json_t *m)
 {
 	const json_t *f = json_object_get(m, "form"), *links, *l;
-	const char *pw = jstr(f, "password");
+	const char *pw = core_json_text(f, "password");
 	size_t i;
 
-	core_html_elemtext(h, CORE_TAG_H1, NULL, jstr(m, "title"));
+	core_html_elemtext(h, CORE_TAG_H1, NULL, core_json_text(m, "title"));
 	if (json_is_true(json_object_get(m, "ok")))
 		core_html_elemtext(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "notice"),
 			A(ROLE, "status"), AEND },
-		    jstr(m, "message"));
+		    core_json_text(m, "message"));
 	else
-		error_box(h, jstr(m, "message"));
+		error_box(h, core_json_text(m, "message"));
 	if (json_is_object(f)) {
 		core_html_elem(h, CORE_TAG_FORM,
 		    (const struct core_attr[]){ A(METHOD, "post"),
-			A(ACTION, jstr(f, "action")), A(CLASS, "form"), AEND });
-		hidden(h, "csrf", jstr(f, "csrf"));
-		hidden(h, "token", jstr(f, "token"));
+			A(ACTION, core_json_text(f, "action")), A(CLASS, "form"), AEND });
+		hidden(h, "csrf", core_json_text(f, "csrf"));
+		hidden(h, "token", core_json_text(f, "token"));
 		if (json_is_true(json_object_get(f, "email"))) {
 			core_html_elemtext(h, CORE_TAG_LABEL,
 			    (const struct core_attr[]){ A(FOR, "email"), AEND },
@@ -1111,7 +1131,7 @@ html_message(struct core_html *h, const json_t *m)
 		else if (pw != NULL)
 			password_field(h, "password", "password", "Password",
 			    "current-password");
-		submit(h, "button button-primary", jstr(f, "button"));
+		submit(h, "button button-primary", core_json_text(f, "button"));
 		core_html_pop(h);
 	}
 	links = json_object_get(m, "links");
@@ -1119,9 +1139,9 @@ html_message(struct core_html *h, const json_t *m)
 	{
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, jstr(l, "href")),
+		    (const struct core_attr[]){ A(HREF, core_json_text(l, "href")),
 			AEND },
-		    jstr(l, "text"));
+		    core_json_text(l, "text"));
 		core_html_pop(h);
 	}
 }
@@ -1133,34 +1153,34 @@ md_message(struct core_buf *b, const char *base, const json_t *m)
 	size_t i;
 	char *u;
 
-	core_md_heading(b, 1, jstr(m, "title"));
+	core_md_heading(b, 1, core_json_text(m, "title"));
 	if (!json_is_true(json_object_get(m, "ok")))
 		core_buf_puts(b, "**Error:** ");
-	core_md_text(b, jstr(m, "message"));
+	core_md_text(b, core_json_text(m, "message"));
 	core_buf_puts(b, "\n");
 	if (json_is_object(f)) {
-		u = core_xasprintf("%s%s", base, jstr(f, "action"));
+		u = core_xasprintf("%s%s", base, core_json_text(f, "action"));
 		core_buf_puts(b, "\nA form for people in a browser: POST to ");
 		core_md_link(b, u, u);
 		core_buf_puts(b,
 		    " with `csrf` (below, valid with the cookie "
 		    "this response sets)");
-		if (jstr(f, "token") != NULL)
+		if (core_json_text(f, "token") != NULL)
 			core_buf_puts(b, ", `token`");
 		if (json_is_true(json_object_get(f, "email")))
 			core_buf_puts(b, ", `email`");
-		if (jstr(f, "password") != NULL)
+		if (core_json_text(f, "password") != NULL)
 			core_buf_puts(b, ", `password`");
 		core_buf_puts(b, ".\n\n");
-		md_line(b, "csrf", jstr(f, "csrf"));
+		md_line(b, "csrf", core_json_text(f, "csrf"));
 		free(u);
 	}
 	links = json_object_get(m, "links");
 	json_array_foreach(links, i, l)
 	{
-		u = core_xasprintf("%s%s", base, jstr(l, "href"));
+		u = core_xasprintf("%s%s", base, core_json_text(l, "href"));
 		core_buf_puts(b, "\n");
-		core_md_link(b, jstr(l, "text"), u);
+		core_md_link(b, core_json_text(l, "text"), u);
 		core_buf_puts(b, "\n");
 		free(u);
 	}
@@ -1187,7 +1207,7 @@ acc_respond_message(struct core_req *req, int status, const json_t *m,
 	default:
 		rep = CORE_REP_HTML;
 		core_html_open(&h, core_buf_sink(body));
-		shell_open(&h, jstr(m, "title"), s, "wrap doc account-form");
+		shell_open(&h, core_json_text(m, "title"), s, "wrap doc account-form");
 		html_message(&h, m);
 		shell_close(&h);
 		er = core_html_close(&h);

@@ -161,11 +161,10 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 		core_req_env(req, "HTTP_REFERER"))) {
 		core_log(CORE_LOG_WARN, "csrf", "foreign origin on %s",
 		    core_req_path(req));
-		core_resp_error(req, 403,
+		return core_req_fail(req, 403,
 		    "this form was sent from another "
 		    "site; requests that change something must come from "
 		    "this site's own pages");
-		return CORE_EFORBIDDEN;
 	}
 	/* A POST with no body at all is an empty form (no fields). */
 	ct = core_req_env(req, "CONTENT_TYPE");
@@ -177,15 +176,13 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 	}
 	if ((er = core_req_form(req, form)) != CORE_OK) {
 		if (er == CORE_ETOOLARGE)
-			core_resp_error(req, 413,
+			return core_req_fail(req, 413,
 			    "the form is too large "
 			    "(at most 64 KB)");
-		else
-			core_resp_error(req, 400,
-			    "the form is malformed: "
-			    "send application/x-www-form-urlencoded fields "
-			    "in valid UTF-8");
-		return er;
+		return core_req_fail(req, 400,
+		    "the form is malformed: "
+		    "send application/x-www-form-urlencoded fields "
+		    "in valid UTF-8");
 	}
 	return CORE_OK;
 }

@@ -14,27 +14,6 @@
 
 #define ID(buf, v) snprintf((buf), sizeof(buf), "%lld", (long long)(v))
 
-static long long
-getll(const PGresult *res, int row, int col)
-{
-	return strtoll(PQgetvalue(res, row, col), NULL, 10);
-}
-
-static int
-getbool(const PGresult *res, int row, int col)
-{
-	return PQgetvalue(res, row, col)[0] == 't';
-}
-
-/* A nullable text column as a JSON value (new reference). */
-static json_t *
-getstr(const PGresult *res, int row, int col)
-{
-	if (PQgetisnull(res, row, col))
-		return json_null();
-	return core_json_str(PQgetvalue(res, row, col));
-}
-
 static json_t *
 abs_url(const char *base, const char *path)
 {
@@ -57,28 +36,28 @@ researcher_path(long long id, const char *slug)
 }
 
 enum core_err
-acc_store_user_create(struct core_db *db, const char *email, const char *hash,
-    long long *uid)
+acc_store_user_create(struct core_db *db, const char *email, const char *key,
+    const char *hash, long long *uid)
 {
-	const char *p[2] = { email, hash };
+	const char *p[3] = { email, hash, key };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*uid = 0;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_CREATE, p, 2, &res)) !=
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_CREATE, p, 3, &res)) !=
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1)
-		*uid = getll(res, 0, 0);
+		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_CREATE__ID, 0);
 	PQclear(res);
 	return CORE_OK;
 }
 
 enum core_err
-acc_store_user_by_email(struct core_db *db, const char *email, long long *uid,
+acc_store_user_by_email(struct core_db *db, const char *key, long long *uid,
     char **hash, char **stored)
 {
-	const char *p[1] = { email };
+	const char *p[1] = { key };
 	PGresult *res = NULL;
 	enum core_err er;
 
@@ -89,9 +68,11 @@ acc_store_user_by_email(struct core_db *db, const char *email, long long *uid,
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*uid = getll(res, 0, 0);
-		*hash = core_xstrdup(PQgetvalue(res, 0, 1));
-		*stored = core_xstrdup(PQgetvalue(res, 0, 2));
+		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_BY_EMAIL__ID, 0);
+		*hash = core_xstrdup(core_cell_text(res, 0,
+		    ACCOUNTS_USER_BY_EMAIL__PASSWORD_HASH));
+		*stored = core_xstrdup(
+		    core_cell_text(res, 0, ACCOUNTS_USER_BY_EMAIL__EMAIL));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -132,8 +113,9 @@ acc_store_session_user(struct core_db *db, const char *hash, long long *uid,
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*uid = getll(res, 0, 0);
-		snprintf(email, ACC_EMAIL_MAX + 1, "%s", PQgetvalue(res, 0, 1));
+		*uid = core_cell_bigint(res, 0, ACCOUNTS_SESSION_USER__ID, 0);
+		snprintf(email, ACC_EMAIL_MAX + 1, "%s",
+		    core_cell_text(res, 0, ACCOUNTS_SESSION_USER__EMAIL));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -170,8 +152,10 @@ acc_store_follow_state(struct core_db *db, long long uid, long long rid,
 	if (PQntuples(res) != 1)
 		er = CORE_ENOTFOUND;
 	else {
-		*slug = core_xstrdup(PQgetvalue(res, 0, 0));
-		*following = getbool(res, 0, 1);
+		*slug = core_xstrdup(
+		    core_cell_text(res, 0, ACCOUNTS_FOLLOW_STATE__SLUG));
+		*following =
+		    core_cell_bool(res, 0, ACCOUNTS_FOLLOW_STATE__FOLLOWING, 0);
 	}
 	PQclear(res);
 	return er;
@@ -204,18 +188,39 @@ acc_store_unfollow(struct core_db *db, long long uid, long long rid)
 	return pair(db, ACCOUNTS_SQL_UNFOLLOW, uid, rid);
 }
 
-/* A researcher row for lists; id, name, slug from columns 0..2. */
+/*
+ * Where a researcher list statement keeps a row's fields (its column
+ * enums): FOLLOWING's "more" is latest_paper, the suggestions' whether
+ * the user follows the researcher.
+ */
+struct researcher_cols {
+	int id, name, slug, papers, more;
+};
+
+static const struct researcher_cols following_cols = { ACCOUNTS_FOLLOWING__ID,
+	ACCOUNTS_FOLLOWING__NAME, ACCOUNTS_FOLLOWING__SLUG,
+	ACCOUNTS_FOLLOWING__PAPER_COUNT, ACCOUNTS_FOLLOWING__LATEST_PAPER };
+static const struct researcher_cols top_cols = { ACCOUNTS_TOP_IN_FIELD__ID,
+	ACCOUNTS_TOP_IN_FIELD__NAME, ACCOUNTS_TOP_IN_FIELD__SLUG,
+	ACCOUNTS_TOP_IN_FIELD__N, ACCOUNTS_TOP_IN_FIELD__FOLLOWING };
+static const struct researcher_cols search_cols = { ACCOUNTS_SEARCH_NAME__ID,
+	ACCOUNTS_SEARCH_NAME__NAME, ACCOUNTS_SEARCH_NAME__SLUG,
+	ACCOUNTS_SEARCH_NAME__PAPER_COUNT, ACCOUNTS_SEARCH_NAME__FOLLOWING };
+
+/* A researcher row for lists: id, name, url, path, papers. */
 static json_t *
-researcher_row(const char *base, const PGresult *res, int i)
+researcher_row(const char *base, const PGresult *res, int i,
+    const struct researcher_cols *k)
 {
-	long long id = getll(res, i, 0);
+	long long id = core_cell_bigint(res, i, k->id, 0);
 	char *path;
 	json_t *o;
 
-	path = researcher_path(id, PQgetvalue(res, i, 2));
-	o = json_pack("{s:I,s:o,s:o,s:o}", "id", (json_int_t)id, "name",
-	    core_json_str(PQgetvalue(res, i, 1)), "url", abs_url(base, path),
-	    "path", core_json_str(path));
+	path = researcher_path(id, core_cell_text(res, i, k->slug));
+	o = json_pack("{s:I,s:o,s:o,s:o,s:I}", "id", (json_int_t)id, "name",
+	    core_cell_jtext(res, i, k->name), "url", abs_url(base, path),
+	    "path", core_json_str(path), "papers",
+	    (json_int_t)core_cell_bigint(res, i, k->papers, 0));
 	free(path);
 	return o;
 }
@@ -238,10 +243,9 @@ acc_store_following(struct core_db *db, const char *base, long long uid,
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		o = researcher_row(base, res, i);
-		json_object_set_new(o, "papers",
-		    json_integer(getll(res, i, 3)));
-		json_object_set_new(o, "latest_paper", getstr(res, i, 4));
+		o = researcher_row(base, res, i, &following_cols);
+		json_object_set_new(o, "latest_paper",
+		    core_cell_jtext(res, i, following_cols.more));
 		json_array_append_new(a, o);
 	}
 	PQclear(res);
@@ -262,8 +266,11 @@ acc_store_feed_token_created(struct core_db *db, long long uid, char **created)
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_TOKEN_CREATED, p, 1,
 		 &res)) != CORE_OK)
 		return er;
-	*created =
-	    core_xstrdup(PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "");
+	*created = core_xstrdup(PQntuples(res) == 1 &&
+		    !core_cell_isnull(res, 0,
+			ACCOUNTS_FEED_TOKEN_CREATED__CREATED)
+		? core_cell_text(res, 0, ACCOUNTS_FEED_TOKEN_CREATED__CREATED)
+		: "");
 	PQclear(res);
 	return CORE_OK;
 }
@@ -313,7 +320,8 @@ feed_authors(struct core_db *db, const char *base, long long uid, json_t *items)
 	json_array_foreach(items, k, card)
 	    json_object_set_new(card, "authors", json_array());
 	for (i = 0; i < PQntuples(res); i++) {
-		long long pid = getll(res, i, 0);
+		long long pid = core_cell_bigint(res, i,
+		    ACCOUNTS_FEED_AUTHORS__PAPER_ID, 0);
 		json_t *au;
 
 		card = NULL;
@@ -326,11 +334,15 @@ feed_authors(struct core_db *db, const char *base, long long uid, json_t *items)
 		if (card == NULL)
 			continue;
 		au = json_pack("{s:o,s:b}", "name",
-		    core_json_str(PQgetvalue(res, i, 1)), "followed",
-		    getbool(res, i, 4));
-		if (!PQgetisnull(res, i, 2)) {
-			char *path = researcher_path(getll(res, i, 2),
-			    PQgetvalue(res, i, 3));
+		    core_cell_jtext(res, i, ACCOUNTS_FEED_AUTHORS__RAW_NAME),
+		    "followed",
+		    core_cell_bool(res, i, ACCOUNTS_FEED_AUTHORS__FOLLOWED, 0));
+		if (!core_cell_isnull(res, i, ACCOUNTS_FEED_AUTHORS__ID)) {
+			char *path =
+			    researcher_path(core_cell_bigint(res, i,
+						ACCOUNTS_FEED_AUTHORS__ID, 0),
+				core_cell_text(res, i,
+				    ACCOUNTS_FEED_AUTHORS__SLUG));
 			json_object_set_new(au, "url", abs_url(base, path));
 			free(path);
 		} else
@@ -361,7 +373,7 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_COUNT, p, 1, &res)) !=
 	    CORE_OK)
 		return er;
-	*total = getll(res, 0, 0);
+	*total = core_cell_bigint(res, 0, ACCOUNTS_FEED_COUNT__COUNT, 0);
 	PQclear(res);
 	res = NULL;
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_PAGE, p, 3, &res)) !=
@@ -369,25 +381,34 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		const char *slug = PQgetvalue(res, i, 3);
+		const char *aid =
+		    core_cell_text(res, i, ACCOUNTS_CARD__ARXIV_ID);
+		const char *slug = core_cell_text(res, i, ACCOUNTS_CARD__SLUG);
 
-		path = *slug != '\0'
-		    ? core_xasprintf("/papers/%s-%s", PQgetvalue(res, i, 1),
-			  slug)
-		    : core_xasprintf("/papers/%s", PQgetvalue(res, i, 1));
-		cats = json_loads(PQgetvalue(res, i, 6), 0, NULL);
+		path = slug != NULL && *slug != '\0'
+		    ? core_xasprintf("/papers/%s-%s", aid, slug)
+		    : core_xasprintf("/papers/%s", aid);
+		cats = core_cell_json(res, i, ACCOUNTS_CARD__CATEGORIES, NULL);
+		if (!json_is_array(cats)) {
+			json_decref(cats);
+			cats = json_array();
+		}
 		card = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:b}",
-		    "id", (json_int_t)getll(res, i, 0), "arxiv_id",
-		    core_json_str(PQgetvalue(res, i, 1)), "title",
-		    core_json_str(PQgetvalue(res, i, 2)), "url",
-		    abs_url(base, path), "published", getstr(res, i, 4),
-		    "primary_category", core_json_str(PQgetvalue(res, i, 5)),
-		    "categories", cats != NULL ? cats : json_array(),
-		    "citation_count",
-		    PQgetisnull(res, i, 7) ? json_null()
-					   : json_integer(getll(res, i, 7)),
-		    "author_count", (json_int_t)getll(res, i, 8),
-		    "fully_matched", getbool(res, i, 9));
+		    "id",
+		    (json_int_t)core_cell_bigint(res, i, ACCOUNTS_CARD__ID, 0),
+		    "arxiv_id", core_json_str(aid), "title",
+		    core_cell_jtext(res, i, ACCOUNTS_CARD__TITLE), "url",
+		    abs_url(base, path), "published",
+		    core_cell_jtext(res, i, ACCOUNTS_CARD__PUBLISHED),
+		    "primary_category",
+		    core_cell_jtext(res, i, ACCOUNTS_CARD__PRIMARY_CATEGORY),
+		    "categories", cats, "citation_count",
+		    core_cell_jint(res, i, ACCOUNTS_CARD__CITATION_COUNT),
+		    "author_count",
+		    (json_int_t)core_cell_bigint(res, i,
+			ACCOUNTS_CARD__AUTHOR_COUNT, 0),
+		    "fully_matched",
+		    core_cell_bool(res, i, ACCOUNTS_CARD__FULLY_MATCHED, 0));
 		free(path);
 		json_array_append_new(a, card);
 	}
@@ -416,17 +437,21 @@ acc_store_fields(struct core_db *db, json_t **out)
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(a,
 		    json_pack("{s:o,s:I}", "code",
-			core_json_str(PQgetvalue(res, i, 0)), "papers",
-			(json_int_t)getll(res, i, 1)));
+			core_cell_jtext(res, i,
+			    ACCOUNTS_FIELDS__PRIMARY_CATEGORY),
+			"papers",
+			(json_int_t)core_cell_bigint(res, i,
+			    ACCOUNTS_FIELDS__PAPERS, 0)));
 	PQclear(res);
 	*out = a;
 	return CORE_OK;
 }
 
-/* Rows of id, name, slug, papers, following. */
+/* Rows of id, name, slug, papers, following where k says. */
 static enum core_err
-suggestions(struct core_db *db, const char *base, int stmt, const char *arg,
-    long long uid, json_t **out)
+suggestions(struct core_db *db, const char *base, int stmt,
+    const struct researcher_cols *k, const char *arg, long long uid,
+    json_t **out)
 {
 	char ub[24];
 	const char *p[2] = { arg, ub };
@@ -441,11 +466,9 @@ suggestions(struct core_db *db, const char *base, int stmt, const char *arg,
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		o = researcher_row(base, res, i);
-		json_object_set_new(o, "papers",
-		    json_integer(getll(res, i, 3)));
+		o = researcher_row(base, res, i, k);
 		json_object_set_new(o, "following",
-		    json_boolean(getbool(res, i, 4)));
+		    json_boolean(core_cell_bool(res, i, k->more, 0)));
 		json_array_append_new(a, o);
 	}
 	PQclear(res);
@@ -457,8 +480,8 @@ enum core_err
 acc_store_top_in_field(struct core_db *db, const char *base, long long uid,
     const char *field, json_t **out)
 {
-	return suggestions(db, base, ACCOUNTS_SQL_TOP_IN_FIELD, field, uid,
-	    out);
+	return suggestions(db, base, ACCOUNTS_SQL_TOP_IN_FIELD, &top_cols,
+	    field, uid, out);
 }
 
 enum core_err
@@ -477,8 +500,8 @@ acc_store_search(struct core_db *db, const char *base, long long uid,
 			core_buf_putc(&b, '!');
 		core_buf_putc(&b, *q);
 	}
-	er = suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, core_buf_cstr(&b),
-	    uid, out);
+	er = suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, &search_cols,
+	    core_buf_cstr(&b), uid, out);
 	core_buf_free(&b);
 	return er;
 }
@@ -514,10 +537,11 @@ acc_store_user_mail_state(struct core_db *db, const char *email, long long *uid,
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*uid = getll(res, 0, 0);
+		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_MAIL_STATE__ID, 0);
 		snprintf(stored, ACC_EMAIL_MAX + 1, "%s",
-		    PQgetvalue(res, 0, 1));
-		*verified = getbool(res, 0, 2);
+		    PQgetvalue(res, 0, ACCOUNTS_USER_MAIL_STATE__EMAIL));
+		*verified = core_cell_bool(res, 0,
+		    ACCOUNTS_USER_MAIL_STATE__VERIFIED, 0);
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -541,11 +565,13 @@ acc_store_user_get(struct core_db *db, long long uid, struct acc_user *u)
 		return CORE_ENOTFOUND;
 	}
 	u->id = uid;
-	snprintf(u->email, sizeof(u->email), "%s", PQgetvalue(res, 0, 0));
-	u->hash = core_xstrdup(PQgetvalue(res, 0, 1));
-	u->verified = getbool(res, 0, 2);
+	snprintf(u->email, sizeof(u->email), "%s",
+	    PQgetvalue(res, 0, ACCOUNTS_USER_BY_ID__EMAIL));
+	u->hash = core_xstrdup(
+	    PQgetvalue(res, 0, ACCOUNTS_USER_BY_ID__PASSWORD_HASH));
+	u->verified = core_cell_bool(res, 0, ACCOUNTS_USER_BY_ID__VERIFIED, 0);
 	snprintf(u->verified_at, sizeof(u->verified_at), "%s",
-	    PQgetvalue(res, 0, 3));
+	    PQgetvalue(res, 0, ACCOUNTS_USER_BY_ID__VERIFIED_AT));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -624,9 +650,13 @@ acc_store_mail_token_user(struct core_db *db, const char *hash,
 		 p, 2, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*uid = getll(res, 0, 0);
-		if (!PQgetisnull(res, 0, 1))
-			*pwhash = core_xstrdup(PQgetvalue(res, 0, 1));
+		/* PEEK and TAKE return the same columns. */
+		*uid = core_cell_bigint(res, 0,
+		    ACCOUNTS_MAIL_TOKEN_PEEK__USER_ID, 0);
+		if (!core_cell_isnull(res, 0,
+			ACCOUNTS_MAIL_TOKEN_PEEK__PASSWORD_HASH))
+			*pwhash = core_xstrdup(core_cell_text(res, 0,
+			    ACCOUNTS_MAIL_TOKEN_PEEK__PASSWORD_HASH));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -669,10 +699,19 @@ acc_store_sessions(struct core_db *db, long long uid, const char *current,
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(a,
 		    json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}", "id",
-			(json_int_t)getll(res, i, 0), "created_at",
-			getstr(res, i, 1), "last_seen_at", getstr(res, i, 2),
-			"agent", getstr(res, i, 3), "network",
-			getstr(res, i, 4), "current", getbool(res, i, 5)));
+			(json_int_t)core_cell_bigint(res, i,
+			    ACCOUNTS_SESSION_LIST__ID, 0),
+			"created_at",
+			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__CREATED),
+			"last_seen_at",
+			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__LAST_SEEN),
+			"agent",
+			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__AGENT),
+			"network",
+			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__NETWORK),
+			"current",
+			core_cell_bool(res, i, ACCOUNTS_SESSION_LIST__CURRENT,
+			    0)));
 	PQclear(res);
 	*out = a;
 	return CORE_OK;
@@ -707,4 +746,56 @@ acc_store_sessions_end_others(struct core_db *db, long long uid,
 
 	ID(ub, uid);
 	return exec_only(db, ACCOUNTS_SQL_SESSION_DELETE_OTHERS, p, 2);
+}
+
+enum core_err
+acc_store_email_keys_fill(struct core_db *db, int *conflicts)
+{
+	PGresult *res = NULL, *set = NULL;
+	char key[ACC_EMAIL_KEY_MAX + 1];
+	const char *p[2];
+	int i, n, cid, cemail;
+	enum core_err er;
+
+	*conflicts = 0;
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_EMAIL_KEY_PENDING, NULL, 0,
+		 &res)) != CORE_OK)
+		return er;
+	n = PQntuples(res);
+	cid = PQfnumber(res, "id");
+	cemail = PQfnumber(res, "email");
+	/* In id order in every worker: the older account gets the key. */
+	for (i = 0; i < n; i++) {
+		p[0] = PQgetvalue(res, i, cid);
+		if (acc_email_key(PQgetvalue(res, i, cemail), key,
+			sizeof(key)) != 0) {
+			core_log(CORE_LOG_WARN, "email_key",
+			    "user %s: the stored address has no key "
+			    "(not UTF-8?); it cannot sign in",
+			    p[0]);
+			(*conflicts)++;
+			continue;
+		}
+		p[1] = key;
+		if ((er = core_db_exec(db, ACCOUNTS_SQL_EMAIL_KEY_SET, p, 2,
+			 &set)) != CORE_OK)
+			goto out;
+		if (PQgetisnull(set, 0, PQfnumber(set, "updated")) &&
+		    !PQgetisnull(set, 0, PQfnumber(set, "holder"))) {
+			core_log(CORE_LOG_WARN, "email_key",
+			    "user %s: the address folds to that of user %s, "
+			    "which keeps it; %s keeps its data and sessions "
+			    "but cannot sign in by email (README, \"Email "
+			    "addresses\")",
+			    p[0], PQgetvalue(set, 0, PQfnumber(set, "holder")),
+			    p[0]);
+			(*conflicts)++;
+		}
+		PQclear(set);
+		set = NULL;
+	}
+out:
+	PQclear(set);
+	PQclear(res);
+	return er;
 }

@@ -1,12 +1,19 @@
 /*
  * validate.c -- the pure functions of the accounts module: email
  * normalisation, password rules, next= targets, tokens, CSRF tokens and
- * the Origin check.  No I/O here, so the unit tests cover all of it.
+ * the Origin check, and the keys the rate limits count by (the folded
+ * email, the client's address or IPv6 /64).  No I/O here, so the unit
+ * tests cover all of it.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sodium.h>
+#include <utf8proc.h>
 
 #include "core.h"
 #include "accounts.h"
@@ -65,13 +72,30 @@ domain_ok(const char *d, size_t n)
 	return labels + 1 >= 2;
 }
 
+/*
+ * utf8proc_map() of s[0..n) with flags into a fresh NUL-terminated
+ * string (caller frees), NULL when utf8proc refuses it.
+ */
+static char *
+umap(const char *s, size_t n, int flags)
+{
+	utf8proc_uint8_t *r = NULL;
+
+	if (utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &r,
+		(utf8proc_option_t)(UTF8PROC_STABLE | flags)) < 0)
+		return NULL;
+	return (char *)r;
+}
+
 int
 acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 {
 	const char *s, *e, *at;
+	char *nf = NULL;
 	size_t n, i, local;
+	int rc = -1;
 
-	*why = "enter your email address";
+	*why = "Enter your email address.";
 	if (in == NULL || outsz == 0)
 		return -1;
 	out[0] = '\0';
@@ -82,32 +106,47 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	n = (size_t)(e - s);
 	if (n == 0)
 		return -1;
-	*why = "an email address has at most 254 characters";
+	*why = "That email address is too long: use one of at most 254 characters.";
 	if (n > ACC_EMAIL_MAX || n + 1 > outsz)
 		return -1;
-	*why = "the email address is not valid UTF-8";
+	*why = "That email address has characters we cannot read: type it again.";
 	if (!core_utf8_valid(s, n))
 		return -1;
-	*why = "an email address has exactly one @ with a name before it "
-	       "and a domain after it, and no spaces";
+	/*
+	 * NFKC first, so that the rules below judge what is stored: a
+	 * fullwidth commercial at (U+FF20) becomes '@' here and is then
+	 * counted as one, and a no-break space becomes a space the rules
+	 * refuse.
+	 */
+	if ((nf = umap(s, n, UTF8PROC_COMPOSE | UTF8PROC_COMPAT)) == NULL)
+		return -1;
+	s = nf;
+	n = strlen(nf);
+	e = s + n;
+	*why = "That email address is too long: use one of at most 254 characters.";
+	if (n == 0 || n > ACC_EMAIL_MAX || n + 1 > outsz)
+		goto out;
+	*why = "Check the email address: it needs one @ with a name "
+	       "before it and a domain after it, and no spaces.";
 	if ((at = memchr(s, '@', n)) == NULL ||
 	    memchr(at + 1, '@', (size_t)(e - at - 1)) != NULL)
-		return -1;
+		goto out;
 	local = (size_t)(at - s);
 	if (local == 0 || local > 64 || s[0] == '.' || at[-1] == '.')
-		return -1;
+		goto out;
 	for (i = 0; i < local; i++) {
 		if (s[i] == '.') {
 			if (s[i + 1] == '.')
-				return -1;
+				goto out;
 			continue;
 		}
 		if (!is_atext((unsigned char)s[i]))
-			return -1;
+			goto out;
 	}
-	*why = "the part after @ must be a domain such as example.org";
+	*why = "Check the part after @: it should be a domain such as "
+	       "example.org.";
 	if (!domain_ok(at + 1, (size_t)(e - at - 1)))
-		return -1;
+		goto out;
 	memcpy(out, s, n);
 	out[n] = '\0';
 	/* The domain is case-insensitive (RFC 5321 2.4); the local part
@@ -116,7 +155,89 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 		if (out[i] >= 'A' && out[i] <= 'Z')
 			out[i] = (char)(out[i] + ('a' - 'A'));
 	*why = NULL;
-	return 0;
+	rc = 0;
+out:
+	free(nf);
+	return rc;
+}
+
+int
+acc_email_key(const char *email, char *out, size_t outsz)
+{
+	char *k = NULL, *again;
+	size_t n;
+	int i, rc = -1;
+
+	if (outsz == 0)
+		return -1;
+	out[0] = '\0';
+	if (email == NULL || !core_utf8_valid(email, strlen(email)))
+		return -1;
+	/*
+	 * NFKC_Casefold: compatibility forms (fullwidth letters, ligatures)
+	 * to their plain letters, full case folding (KELVIN SIGN to 'k',
+	 * sharp s to "ss", dotted capital I to "i" and a combining dot),
+	 * and default-ignorable characters (zero-width spaces, soft
+	 * hyphens) dropped.  One pass is not always a fixed point (a
+	 * fold can create a new composition), so repeat until it is.
+	 */
+	k = umap(email, strlen(email),
+	    UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD |
+		UTF8PROC_IGNORE);
+	for (i = 0; k != NULL && i < 4; i++) {
+		again = umap(k, strlen(k),
+		    UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD |
+			UTF8PROC_IGNORE);
+		if (again == NULL || strcmp(again, k) == 0) {
+			free(again);
+			break;
+		}
+		free(k);
+		k = again;
+	}
+	if (k == NULL || (n = strlen(k)) == 0 || n + 1 > outsz)
+		goto out;
+	memcpy(out, k, n + 1);
+	rc = 0;
+out:
+	free(k);
+	return rc;
+}
+
+void
+acc_client_key(const char *addr, char out[ACC_CLIENT_KEY_MAX])
+{
+	unsigned char a6[16];
+	struct in_addr a4;
+	char txt[INET6_ADDRSTRLEN];
+
+	if (addr == NULL || *addr == '\0') {
+		snprintf(out, ACC_CLIENT_KEY_MAX, "-");
+		return;
+	}
+	if (inet_pton(AF_INET6, addr, a6) == 1) {
+		/* ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket. */
+		if (memcmp(a6, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0) {
+			memcpy(&a4, a6 + 12, 4);
+			inet_ntop(AF_INET, &a4, out, ACC_CLIENT_KEY_MAX);
+			return;
+		}
+		/*
+		 * One IPv6 subscriber gets at least a /64 (RFC 6177) and
+		 * picks its interface bits freely (RFC 4941): the /64 is the
+		 * client.
+		 */
+		memset(a6 + 8, 0, 8);
+		inet_ntop(AF_INET6, a6, txt, sizeof(txt));
+		snprintf(out, ACC_CLIENT_KEY_MAX, "%s/64", txt);
+		return;
+	}
+	if (inet_pton(AF_INET, addr, &a4) == 1) {
+		inet_ntop(AF_INET, &a4, out, ACC_CLIENT_KEY_MAX);
+		return;
+	}
+	/* Not an IP address (a unix socket peer): as given, bounded. */
+	snprintf(out, ACC_CLIENT_KEY_MAX, "%.64s", addr);
 }
 
 int
@@ -125,11 +246,12 @@ acc_password_check(const char *pw, const char **why)
 	size_t n = pw != NULL ? strlen(pw) : 0;
 
 	if (n < ACC_PASSWORD_MIN) {
-		*why = "a password has at least 10 characters";
+		*why = "Choose a longer password: at least 10 characters.";
 		return -1;
 	}
 	if (n > ACC_PASSWORD_MAX) {
-		*why = "a password has at most 1,024 bytes";
+		*why = "Choose a shorter password: at most 1,024 bytes (about "
+		       "1,000 letters).";
 		return -1;
 	}
 	*why = NULL;

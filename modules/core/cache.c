@@ -29,9 +29,8 @@
 static long long gen_value = -1;
 static time_t gen_read;
 
-/* The current generation, re-read at most once a second. */
-static enum core_err
-generation(struct core_redis *rd, long long *gen)
+enum core_err
+core_cache_gen(struct core_redis *rd, long long *gen)
 {
 	struct redisReply *rep = NULL;
 	time_t now = time(NULL);
@@ -58,7 +57,7 @@ core_cache_key(struct core_ctx *ctx, const char *path, const char *query,
 	char hex[33];
 	long long gen;
 
-	if (ctx->redis == NULL || generation(ctx->redis, &gen) != CORE_OK)
+	if (ctx->redis == NULL || core_cache_gen(ctx->redis, &gen) != CORE_OK)
 		return CORE_ECACHE;
 	crypto_generichash_init(&st, NULL, 0, sizeof(h));
 	/* NUL separators: no two different tuples hash the same input. */
@@ -100,7 +99,7 @@ core_cache_put(struct core_ctx *ctx, const char *key, const char *blob,
 	struct redisReply *rep = NULL;
 
 	if (core_redis_cmd(ctx->redis, &rep, "SET %s %b EX %ld", key, blob, n,
-	    ttl) != CORE_OK)
+		ttl) != CORE_OK)
 		return CORE_ECACHE;
 	freeReplyObject(rep);
 	return CORE_OK;

@@ -40,6 +40,7 @@ enum core_err {
 	CORE_EUPSTREAM,	    /* 502: a remote source failed (harvester) */
 	CORE_ECACHE,	    /* Redis failed: carry on uncached */
 	CORE_ESYS,	    /* 500: a system call failed (our bug or the OS) */
+	CORE_EFAIL,	    /* the status and message in a struct core_fail */
 	CORE_ERR__MAX
 };
 
@@ -49,6 +50,34 @@ int core_err_status(enum core_err);
 const char *core_err_str(enum core_err);
 /* The reason phrase for a status code ("Not Found"), "" if unknown. */
 const char *core_status_reason(int status);
+
+/*
+ * A failure that carries its own status and message to the client ("sort
+ * must be newest or citations"), where an enum core_err carries only its
+ * code.  A handler records one with core_req_fail() (below) and returns
+ * CORE_EFAIL; core renders it once, in the negotiated representation, as
+ * it renders every other error.
+ */
+struct core_fail {
+	int status; /* 400..599; 0: nothing recorded */
+	char *msg;  /* owned; NULL: nothing recorded */
+};
+/*
+ * Records status and a copy of msg in f, replacing what it held, and
+ * returns CORE_EFAIL.  A status outside 400..599 is recorded as 500 (a
+ * failure never answers 2xx or 3xx); a NULL msg as the status's default
+ * text.  Free with core_fail_free().
+ */
+enum core_err core_fail_set(struct core_fail *f, int status, const char *msg);
+/*
+ * The status and message to answer er with: f's for CORE_EFAIL (500 and
+ * core_err_str(CORE_ESYS) when f holds nothing), core_err_status(er) and
+ * core_err_str(er) otherwise.  *msg is borrowed from f or static.
+ */
+int core_fail_answer(const struct core_fail *f, enum core_err er,
+    const char **msg);
+/* Frees f's message and zeroes it (NULL-safe). */
+void core_fail_free(struct core_fail *f);
 
 /* ------------------------------------------------------------------ */
 /* Memory: these abort on exhaustion, so callers never check.          */
@@ -219,6 +248,26 @@ int core_accept_choose(const char *accept, const enum core_rep *offers,
 int core_rep_from_format(const char *fmt, enum core_rep *rep);
 
 /* ------------------------------------------------------------------ */
+/* Dates: seconds since the epoch (UTC), formatted by hand so that     */
+/* neither the locale nor TZ can change what a client sees (date.c)    */
+/* ------------------------------------------------------------------ */
+
+/* "Sun, 06 Nov 1994 08:49:37 GMT": an IMF-fixdate (RFC 9110 5.6.7),
+ * for Last-Modified.  Years outside 0..9999 are clamped. */
+void core_http_date(char out[32], int64_t t);
+/*
+ * Parses an HTTP-date in any of the three forms RFC 9110 (5.6.7) says a
+ * recipient must accept: IMF-fixdate, RFC 850 and asctime.  0 and *t
+ * set, or -1 when s (NULL allowed) is not one of them.
+ */
+int core_http_date_parse(const char *s, int64_t *t);
+/* "Sun, 06 Nov 1994 08:49:37 +0000": RFC 822 with a four-digit year,
+ * as RSS 2.0 wants. */
+void core_date_rfc822(char out[32], int64_t t);
+/* "1994-11-06T08:49:37+00:00": a W3C datetime, for sitemaps. */
+void core_date_w3c(char out[32], int64_t t);
+
+/* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
 /* ------------------------------------------------------------------ */
 
@@ -289,6 +338,11 @@ enum core_tag {
 	CORE_TAG_SVG, CORE_TAG_G, CORE_TAG_LINE, CORE_TAG_CIRCLE,
 	CORE_TAG_RECT, CORE_TAG_PATH, CORE_TAG_POLYLINE, CORE_TAG_TEXT,
 	CORE_TAG_SVGTITLE, /* <title> inside SVG */
+	/* MathML (core_html_tex) */
+	CORE_TAG_MATH, CORE_TAG_MI, CORE_TAG_MN, CORE_TAG_MO,
+	CORE_TAG_MTEXT, CORE_TAG_MROW, CORE_TAG_MSUP, CORE_TAG_MSUB,
+	CORE_TAG_MSUBSUP, CORE_TAG_MFRAC, CORE_TAG_MSQRT, CORE_TAG_MROOT,
+	CORE_TAG_MOVER, CORE_TAG_MUNDER,
 	CORE_TAG__MAX
 };
 
@@ -310,6 +364,8 @@ enum core_attrname {
 	CORE_ATTR_STROKE_WIDTH, CORE_ATTR_TEXT_ANCHOR, CORE_ATTR_VIEWBOX,
 	CORE_ATTR_X, CORE_ATTR_X1, CORE_ATTR_X2, CORE_ATTR_XMLNS,
 	CORE_ATTR_Y, CORE_ATTR_Y1, CORE_ATTR_Y2,
+	/* MathML */
+	CORE_ATTR_MATHVARIANT,
 	CORE_ATTR__MAX
 };
 
@@ -359,13 +415,18 @@ void core_html_popto(struct core_html *, size_t depth);
 /* Shorthand: open tag (with attrs), write text, close. */
 void core_html_elemtext(struct core_html *, enum core_tag,
     const struct core_attr *attrs, const char *text);
-/* Renders markdown md with cmark in its safe default mode. */
+/* Renders markdown md (with GFM tables) with cmark-gfm in its safe mode. */
 void core_html_md(struct core_html *, const char *md);
 /*
  * Writes <script type="application/ld+json"> with the JSON serialised
  * using JSON_ESCAPE_SLASH, so no string inside can close the script.
  */
 void core_html_jsonld(struct core_html *, const json_t *);
+/*
+ * <time datetime="2025-12-23">23 Dec 2025</time> for an ISO date (the
+ * text is iso itself when it is not YYYY-MM-DD...); nothing for NULL.
+ */
+void core_html_date(struct core_html *, const char *iso);
 /*
  * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out
@@ -404,6 +465,33 @@ void core_md_text(struct core_buf *b, const char *s);
 void core_md_link(struct core_buf *b, const char *text, const char *url);
 /* Appends a level-deep ATX heading ("## text" for 2), escaped, "\n\n". */
 void core_md_heading(struct core_buf *b, int level, const char *text);
+
+/* ------------------------------------------------------------------ */
+/* TeX in titles and abstracts (tex.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * arXiv titles and abstracts are TeX.  These converters know its
+ * accents (\"o, \c{c}, \ss), escapes (\%, \&), dashes and quotes (--,
+ * ``...''), font commands (\emph{x} gives x) and inline math ($...$,
+ * \(...\)) with Greek letters, scripts, \frac, \sqrt, \mathbb and the
+ * common operators.  Anything else stays as its literal source; math
+ * they cannot parse stays as "$...$".  Work and nesting are bounded.
+ */
+/*
+ * s as plain UTF-8 text: accents composed (NFC), escapes undone, math as
+ * Unicode ("$x^2 \leq \alpha$" gives "x² ≤ α"), or, with keep_math, as
+ * its TeX source.  For <title>, meta descriptions, feeds.  NULL for a
+ * NULL s; otherwise the caller frees the result with free().
+ */
+char *core_tex_plain(const char *s, int keep_math);
+/*
+ * Writes s as escaped text, its inline math as MathML (<math><mi>...),
+ * through the HTML writer: no markup comes from s itself.
+ */
+void core_html_tex(struct core_html *, const char *s);
+/* Appends s to b as markdown: core_tex_plain(s, 1) through core_md_text(). */
+void core_md_tex(struct core_buf *b, const char *s);
 
 /* ------------------------------------------------------------------ */
 /* XML writer (RSS, sitemaps), over libxml2's xmlTextWriter            */
@@ -451,6 +539,10 @@ void core_json_render(struct core_buf *b, const json_t *v, int nl);
  * controls dropped); json_null() for NULL.  New reference.
  */
 json_t *core_json_str(const char *s);
+/* o's string member key (borrowed from o), NULL when absent or not one. */
+const char *core_json_text(const json_t *o, const char *key);
+/* o's integer member key, def when absent or not an integer. */
+long long core_json_int(const json_t *o, const char *key, long long def);
 
 /* ------------------------------------------------------------------ */
 /* Configuration: "key = value" lines, '#' comments                    */
@@ -522,19 +614,27 @@ void core_log(enum core_loglevel, const char *event, const char *fmt, ...)
 /* PostgreSQL                                                          */
 /* ------------------------------------------------------------------ */
 
-/* One named statement, generated from sql/queries/<module>.sql. */
+/*
+ * One named statement, generated from sql/queries/<module>.sql: its
+ * result columns are cols[0..ncols) (NULL, 0 when it returns none), the
+ * names that the generated MOD_STMT__COL enum indexes.
+ */
 struct core_stmt {
 	const char *name;
 	const char *sql;
+	const char *const *cols;
+	int ncols;
 };
 
 struct core_db;
 
 /*
  * Connects with conninfo and prepares stmts[0..n) (borrowed: must outlive
- * the db).  CORE_EDB (logged) if the server is unreachable or a statement
- * does not prepare; *dbp is set even then (a handle that reconnects on
- * the next core_db_exec), and the caller frees it with core_db_close().
+ * the db), checking that each returns exactly its cols, by name and in
+ * order.  CORE_EDB (logged, naming the statement and the column) if the
+ * server is unreachable, a statement does not prepare or its columns
+ * differ; *dbp is set even then (a handle that reconnects on the next
+ * core_db_exec), and the caller frees it with core_db_close().
  */
 enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
     size_t n, struct core_db **dbp);
@@ -546,11 +646,54 @@ enum core_err core_db_open(const char *conninfo, const struct core_stmt *stmts,
  */
 enum core_err core_db_exec(struct core_db *, int stmt,
     const char *const *params, int nparams, PGresult **res);
+/*
+ * CORE_OK if res has exactly st's columns, by name and in order;
+ * CORE_EDB (logged, naming the statement and the column) otherwise.
+ * core_db_open() checks every prepared statement so; a statement run
+ * otherwise (a script, a cursor's FETCH) can check its first result.
+ */
+enum core_err core_db_columns(const struct core_stmt *st,
+    const PGresult *res);
 /* The connection, for COPY and transactions; borrowed. */
 PGconn *core_db_conn(struct core_db *);
 /* Runs a parameterless SQL command (BEGIN, COMMIT); CORE_EDB on error. */
 enum core_err core_db_cmd(struct core_db *, const char *sql);
 void core_db_close(struct core_db *);
+
+/*
+ * Cells of a result row, read with the column enums that sql/stmts.awk
+ * generates (MOD_STMT__COL), never with a bare number.  NULL means one
+ * thing everywhere: the value is unknown or absent.  The C readers then
+ * return NULL (text, date) or the caller's def (numbers, bool), so each
+ * call site says what an unknown number stands for; the view-model
+ * readers (core_cell_j*) return json null, so an unknown metric stays
+ * null on a page, never 0.  Text is borrowed until PQclear(); JSON
+ * values are new references.
+ */
+int core_cell_isnull(const PGresult *, int row, int col);
+/* The text, NULL for NULL. */
+const char *core_cell_text(const PGresult *, int row, int col);
+/* An integer column (int2, int4): def for NULL or not a number. */
+int core_cell_int(const PGresult *, int row, int col, int def);
+/* A bigint column (or any integer): def for NULL or not a number. */
+long long core_cell_bigint(const PGresult *, int row, int col,
+    long long def);
+/* A boolean column: 1 for 't', 0 for 'f', def for NULL. */
+int core_cell_bool(const PGresult *, int row, int col, int def);
+/* A date column as "YYYY-MM-DD", NULL for NULL or any other form. */
+const char *core_cell_date(const PGresult *, int row, int col);
+/*
+ * A column of JSON text (json, jsonb, to_json()::text): the document
+ * parsed (any JSON value); def for NULL or text that does not parse.
+ * Takes ownership of def (which may be NULL) and returns a new reference.
+ */
+json_t *core_cell_json(const PGresult *, int row, int col, json_t *def);
+/* A text column as a JSON string (as core_json_str()), null for NULL. */
+json_t *core_cell_jtext(const PGresult *, int row, int col);
+/* An integer column as a JSON integer, null for NULL. */
+json_t *core_cell_jint(const PGresult *, int row, int col);
+/* A boolean column as a JSON boolean, null for NULL. */
+json_t *core_cell_jbool(const PGresult *, int row, int col);
 
 /* ------------------------------------------------------------------ */
 /* Redis: fails soft (CORE_ECACHE), callers carry on without it        */
@@ -600,13 +743,17 @@ struct core_ctx {
 };
 
 /* A handler fills the response and returns CORE_OK, or returns an error
- * that the core renders in the negotiated representation. */
+ * that the core renders in the negotiated representation: an enum value
+ * with its default text, or CORE_EFAIL from core_req_fail() with the
+ * status and message the handler chose. */
 typedef enum core_err (*core_handler)(struct core_req *);
 
 /*
  * A route.  pattern is an exact path ("/about"), or ends in '*' to match
  * any path with that prefix ("/papers/ *" without the space): the rest is
  * then in core_req_rest().  method "GET" also serves HEAD; "ANY" all.
+ * A path some route matches but not with the request's method is a 405
+ * whose Allow lists the methods of the routes that match it.
  */
 struct core_route {
 	const char *method;
@@ -703,6 +850,18 @@ void core_resp_redirect(struct core_req *, int status, const char *loc);
  */
 void core_resp_error(struct core_req *, int status, const char *msg);
 
+/*
+ * Fails the request with status (4xx, 5xx) and msg (copied): returns
+ * CORE_EFAIL for the handler to return, and core renders the error page
+ * as core_resp_error() does once the handler has returned:
+ *	return core_req_fail(req, 400, "sort must be newest or citations");
+ * A later call replaces the status and message.
+ */
+enum core_err core_req_fail(struct core_req *, int status, const char *msg);
+/* The same with a printf-formatted message. */
+enum core_err core_req_failf(struct core_req *, int status, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
+
 /* Absolute URL for a site path: base_url + path.  Caller frees. */
 char *core_abs_url(const struct core_req *, const char *path);
 
@@ -716,6 +875,13 @@ char *core_abs_url(const struct core_req *, const char *path);
  */
 enum core_err core_cache_key(struct core_ctx *, const char *path,
     const char *query, const char *accept, char *key, size_t keysz);
+/*
+ * The current generation (the counter core_cache_bump() increments; 0
+ * before the first bump), re-read from Redis at most once a second:
+ * CORE_OK and *gen, or CORE_ECACHE.  Other per-worker state that must
+ * follow the data (the search index) watches it too.
+ */
+enum core_err core_cache_gen(struct core_redis *, long long *gen);
 /* Appends the cached bytes to blob: CORE_OK, CORE_ENOTFOUND or CORE_ECACHE. */
 enum core_err core_cache_get(struct core_ctx *, const char *key,
     struct core_buf *blob);
@@ -769,6 +935,19 @@ void core_metrics_render(struct core_buf *b, const char *dir);
 /* ------------------------------------------------------------------ */
 
 /*
+ * One line of the markdown 404's "Where to look next": "- label: URL",
+ * the URL being the site's base url and path (which may show a
+ * {placeholder}).  Lists end with a NULL label.
+ */
+struct core_hint {
+	const char *label;
+	const char *path;
+};
+/* The site's entry points (papers, researchers, institutions, search,
+ * the sitemap, llms.txt), for modules to register as their 404 hints. */
+extern const struct core_hint core_site_hints[];
+
+/*
  * What a plugin exports as the symbol "weft_module".  The host calls
  * init once per worker process after connecting to PostgreSQL (with the
  * module's statements prepared) and Redis.
@@ -782,6 +961,13 @@ struct core_module {
 	void (*fini)(struct core_ctx *);
 	/* Optional: HTML for error pages (404 etc.); NULL for the plain one */
 	void (*html_error)(struct core_req *, int status, const char *msg);
+	/* Optional: where the markdown 404 tells an agent to look next */
+	const struct core_hint *hints;
+	/*
+	 * Optional, NULL-terminated: path prefixes ("/rss/feed/") whose
+	 * rest is a secret, logged as the prefix and "[token]".
+	 */
+	const char *const *secret_paths;
 };
 
 /*

@@ -4,6 +4,8 @@
  * query that no longer matches the schema stops the worker at start-up,
  * not on some later request.  Values travel only as $n parameters.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,70 @@ struct core_db {
 	size_t nstmts;
 };
 
-/* Prepares every statement under its own name. */
+/*
+ * Modules read cells by the generated column enums, so a column added,
+ * moved or renamed in the SQL and not in the C would be read as another
+ * one: compare what PostgreSQL returns with st's list (sql/stmts.awk).
+ */
+enum core_err
+core_db_columns(const struct core_stmt *st, const PGresult *res)
+{
+	const char *have, *want;
+	enum core_err er = CORE_OK;
+	int i, n;
+
+	n = PQnfields(res);
+	for (i = 0; i < n || i < st->ncols; i++) {
+		have = i < n ? PQfname(res, i) : NULL;
+		want = i < st->ncols ? st->cols[i] : NULL;
+		if (have != NULL && want != NULL && strcmp(have, want) == 0)
+			continue;
+		if (want == NULL)
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s returns "
+			    "column %d \"%s\" that its table does not list "
+			    "(%d columns)",
+			    st->name, i + 1, have, st->ncols);
+		else if (have == NULL)
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s does not "
+			    "return column %d \"%s\" (it returns %d columns)",
+			    st->name, i + 1, want, n);
+		else
+			core_log(CORE_LOG_ERROR, "db",
+			    "statement %s returns "
+			    "column %d as \"%s\", its table says \"%s\"",
+			    st->name, i + 1, have, want);
+		er = CORE_EDB;
+		break;
+	}
+	return er;
+}
+
+/*
+ * Checks the columns PostgreSQL describes for prepared statement st, so
+ * that a mismatch stops the worker at start-up.
+ */
+static enum core_err
+check_columns(struct core_db *db, const struct core_stmt *st)
+{
+	PGresult *res;
+	enum core_err er;
+
+	res = PQdescribePrepared(db->conn, st->name);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		core_log(CORE_LOG_ERROR, "db",
+		    "statement %s: no description: %s", st->name,
+		    PQerrorMessage(db->conn));
+		PQclear(res);
+		return CORE_EDB;
+	}
+	er = core_db_columns(st, res);
+	PQclear(res);
+	return er;
+}
+
+/* Prepares every statement under its own name and checks its columns. */
 static enum core_err
 prepare_all(struct core_db *db)
 {
@@ -34,6 +99,8 @@ prepare_all(struct core_db *db)
 			return CORE_EDB;
 		}
 		PQclear(res);
+		if (check_columns(db, &db->stmts[i]) != CORE_OK)
+			return CORE_EDB;
 	}
 	return CORE_OK;
 }
@@ -142,4 +209,119 @@ core_db_close(struct core_db *db)
 	PQfinish(db->conn);
 	free(db->conninfo);
 	free(db);
+}
+
+/* ---------------------------------------------------------------- cells */
+
+int
+core_cell_isnull(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col);
+}
+
+const char *
+core_cell_text(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL : PQgetvalue(res, row, col);
+}
+
+/* The integer in cell (row, col); 0 with *ok 0 for NULL or not a number. */
+static long long
+cell_ll(const PGresult *res, int row, int col, int *ok)
+{
+	const char *v;
+	char *end;
+	long long n;
+
+	*ok = 0;
+	if (PQgetisnull(res, row, col))
+		return 0;
+	v = PQgetvalue(res, row, col);
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (end == v || *end != '\0' || errno != 0)
+		return 0;
+	*ok = 1;
+	return n;
+}
+
+int
+core_cell_int(const PGresult *res, int row, int col, int def)
+{
+	long long n;
+	int ok;
+
+	n = cell_ll(res, row, col, &ok);
+	return ok && n >= INT_MIN && n <= INT_MAX ? (int)n : def;
+}
+
+long long
+core_cell_bigint(const PGresult *res, int row, int col, long long def)
+{
+	long long n;
+	int ok;
+
+	n = cell_ll(res, row, col, &ok);
+	return ok ? n : def;
+}
+
+int
+core_cell_bool(const PGresult *res, int row, int col, int def)
+{
+	if (PQgetisnull(res, row, col))
+		return def;
+	return PQgetvalue(res, row, col)[0] == 't';
+}
+
+const char *
+core_cell_date(const PGresult *res, int row, int col)
+{
+	const char *v = core_cell_text(res, row, col);
+	int i;
+
+	/* PostgreSQL's ISO DateStyle; a year beyond 9999 is not a date here. */
+	if (v == NULL || strlen(v) != 10)
+		return NULL;
+	for (i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? v[i] != '-'
+				     : !(v[i] >= '0' && v[i] <= '9'))
+			return NULL;
+	return v;
+}
+
+json_t *
+core_cell_json(const PGresult *res, int row, int col, json_t *def)
+{
+	json_t *v;
+
+	if (PQgetisnull(res, row, col) ||
+	    (v = json_loads(PQgetvalue(res, row, col), JSON_DECODE_ANY,
+		 NULL)) == NULL)
+		return def;
+	json_decref(def);
+	return v;
+}
+
+json_t *
+core_cell_jtext(const PGresult *res, int row, int col)
+{
+	return core_json_str(core_cell_text(res, row, col));
+}
+
+json_t *
+core_cell_jint(const PGresult *res, int row, int col)
+{
+	long long n;
+	int ok;
+
+	n = cell_ll(res, row, col, &ok);
+	return ok ? json_integer((json_int_t)n) : json_null();
+}
+
+json_t *
+core_cell_jbool(const PGresult *res, int row, int col)
+{
+	if (PQgetisnull(res, row, col))
+		return json_null();
+	return json_boolean(PQgetvalue(res, row, col)[0] == 't');
 }

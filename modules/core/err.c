@@ -1,7 +1,10 @@
 /*
- * err.c -- the error enum's statuses and texts, and HTTP reason phrases.
+ * err.c -- the error enum's statuses and texts, failures that carry
+ * their own status and message (struct core_fail), and HTTP reason
+ * phrases.
  */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "core.h"
 
@@ -18,6 +21,7 @@ static const int statuses[CORE_ERR__MAX] = {
 	[CORE_EUPSTREAM] = 502,
 	[CORE_ECACHE] = 500,
 	[CORE_ESYS] = 500,
+	[CORE_EFAIL] = 500, /* its own status is in a struct core_fail */
 };
 
 static const char *const texts[CORE_ERR__MAX] = {
@@ -33,6 +37,7 @@ static const char *const texts[CORE_ERR__MAX] = {
 	[CORE_EUPSTREAM] = "a remote source failed",
 	[CORE_ECACHE] = "the cache is unavailable",
 	[CORE_ESYS] = "an internal error occurred",
+	[CORE_EFAIL] = "the request failed",
 };
 
 int
@@ -47,10 +52,50 @@ core_err_str(enum core_err e)
 	return (unsigned)e < CORE_ERR__MAX ? texts[e] : "unknown error";
 }
 
+enum core_err
+core_fail_set(struct core_fail *f, int status, const char *msg)
+{
+	/* Only an error status: a "failure" answered 200 would be cached
+	 * and validated like a page. */
+	if (status < 400 || status > 599)
+		status = 500;
+	free(f->msg);
+	f->status = status;
+	f->msg = core_xstrdup(msg != NULL ? msg : core_status_reason(status));
+	return CORE_EFAIL;
+}
+
+int
+core_fail_answer(const struct core_fail *f, enum core_err er, const char **msg)
+{
+	if (er != CORE_EFAIL) {
+		*msg = core_err_str(er);
+		return core_err_status(er);
+	}
+	/* CORE_EFAIL with nothing recorded is our bug: answer it as one. */
+	if (f == NULL || f->msg == NULL) {
+		*msg = core_err_str(CORE_ESYS);
+		return 500;
+	}
+	*msg = f->msg;
+	return f->status;
+}
+
+void
+core_fail_free(struct core_fail *f)
+{
+	if (f == NULL)
+		return;
+	free(f->msg);
+	f->msg = NULL;
+	f->status = 0;
+}
+
 const char *
 core_status_reason(int status)
 {
 	switch (status) {
+	/* clang-format off */
 	case 200: return "OK";
 	case 201: return "Created";
 	case 204: return "No Content";
@@ -76,5 +121,6 @@ core_status_reason(int status)
 	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
 	default: return "";
+		/* clang-format on */
 	}
 }

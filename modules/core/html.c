@@ -12,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include <cmark.h>
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
 #include <jansson.h>
 
 #include "core.h"
@@ -97,6 +98,20 @@ static const struct tagtext tags[CORE_TAG__MAX] = {
 	[CORE_TAG_POLYLINE] = TAG("polyline"),
 	[CORE_TAG_TEXT] = TAG("text"),
 	[CORE_TAG_SVGTITLE] = TAG("title"),
+	[CORE_TAG_MATH] = TAG("math"),
+	[CORE_TAG_MI] = TAG("mi"),
+	[CORE_TAG_MN] = TAG("mn"),
+	[CORE_TAG_MO] = TAG("mo"),
+	[CORE_TAG_MTEXT] = TAG("mtext"),
+	[CORE_TAG_MROW] = TAG("mrow"),
+	[CORE_TAG_MSUP] = TAG("msup"),
+	[CORE_TAG_MSUB] = TAG("msub"),
+	[CORE_TAG_MSUBSUP] = TAG("msubsup"),
+	[CORE_TAG_MFRAC] = TAG("mfrac"),
+	[CORE_TAG_MSQRT] = TAG("msqrt"),
+	[CORE_TAG_MROOT] = TAG("mroot"),
+	[CORE_TAG_MOVER] = TAG("mover"),
+	[CORE_TAG_MUNDER] = TAG("munder"),
 };
 
 /* Each attribute's ' name="', with its length. */
@@ -158,6 +173,7 @@ static const struct attrtext attrs[CORE_ATTR__MAX] = {
 	[CORE_ATTR_Y] = ATTR("y"),
 	[CORE_ATTR_Y1] = ATTR("y1"),
 	[CORE_ATTR_Y2] = ATTR("y2"),
+	[CORE_ATTR_MATHVARIANT] = ATTR("mathvariant"),
 };
 
 /*
@@ -451,11 +467,43 @@ core_html_elemtext(struct core_html *h, enum core_tag t,
 	core_html_pop(h);
 }
 
+/* GitHub's extensions that our pages' markdown uses. */
+static const char *const gfm_exts[] = { "table", "autolink",
+	"strikethrough" };
+
+/* Markdown to HTML with cmark-gfm; NULL on failure.  Free with free(). */
+static char *
+gfm_to_html(const char *md, size_t n)
+{
+	cmark_parser *p;
+	cmark_node *doc;
+	cmark_syntax_extension *e;
+	char *out = NULL;
+	size_t i;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	if ((p = cmark_parser_new(CMARK_OPT_DEFAULT)) == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(gfm_exts) / sizeof(gfm_exts[0]); i++)
+		if ((e = cmark_find_syntax_extension(gfm_exts[i])) != NULL)
+			cmark_parser_attach_syntax_extension(p, e);
+	cmark_parser_feed(p, md, n);
+	if ((doc = cmark_parser_finish(p)) != NULL) {
+		out = cmark_render_html(doc, CMARK_OPT_DEFAULT,
+		    cmark_parser_get_syntax_extensions(p));
+		cmark_node_free(doc);
+	}
+	cmark_parser_free(p);
+	return out;
+}
+
 /*
- * cmark in its default mode replaces raw HTML with a comment and empties
- * javascript:, vbscript:, file: and data: (but image) links, so its output
- * is safe to write raw.  The unsafe option must never be passed.  The input
- * is cleaned first so broken UTF-8 and controls do not reach the page.
+ * cmark-gfm in its default mode replaces raw HTML with a comment and
+ * empties javascript:, vbscript:, file: and data: (but image) links, so
+ * its output is safe to write raw.  The unsafe option must never be
+ * passed.  Tables come from GitHub's table extension (plain cmark printed
+ * them as "| ... |" text).  The input is cleaned first so broken UTF-8
+ * and controls do not reach the page.
  */
 void
 core_html_md(struct core_html *h, const char *md)
@@ -466,8 +514,7 @@ core_html_md(struct core_html *h, const char *md)
 	if (h->err != CORE_OK || md == NULL)
 		return;
 	core_utf8_clean(&clean, md, strlen(md));
-	out = cmark_markdown_to_html(core_buf_cstr(&clean), clean.len,
-	    CMARK_OPT_DEFAULT);
+	out = gfm_to_html(core_buf_cstr(&clean), clean.len);
 	core_buf_free(&clean);
 	if (out == NULL) {
 		fail(h, CORE_ESYS);
@@ -553,6 +600,28 @@ core_html_ssi_if_signed_in(struct core_html *h, const char *virtual_path)
 		"virtual=\"");
 	raws(h, virtual_path);
 	raws(h, "\" --><!--# else -->");
+}
+
+static const char *const months[12] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+};
+
+void
+core_html_date(struct core_html *h, const char *iso)
+{
+	int y, m, d;
+
+	if (iso == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_TIME,
+	    (const struct core_attr[]){ { CORE_ATTR_DATETIME, iso },
+		{ CORE_ATTR__MAX, NULL } });
+	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
+		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
+	else
+		core_html_text(h, iso);
+	core_html_pop(h);
 }
 
 void

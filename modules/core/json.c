@@ -69,3 +69,19 @@ core_json_str(const char *s)
 	/* Unreachable but for memory; keeps the "never NULL" promise. */
 	return j != NULL ? j : json_string("");
 }
+
+const char *
+core_json_text(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+long long
+core_json_int(const json_t *o, const char *key, long long def)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}

@@ -21,12 +21,13 @@
 
 #include "core.h"
 
-#define METRICS_MAGIC 0x77656674u /* "weft" */
+#define METRICS_MAGIC   0x77656674u /* "weft" */
 #define METRICS_VERSION 1
-#define NROUTES 48	/* routes of one module, plus "unrouted" */
-#define NSTATUS 16
-#define NBUCKETS 12
+#define NROUTES         48 /* routes of one module, plus "unrouted" */
+#define NSTATUS         16
+#define NBUCKETS        12
 
+/* clang-format off */
 static const int statuses[NSTATUS] = {
 	200, 300, 301, 303, 304, 400, 403, 404, 405, 406, 413, 414, 429,
 	500, 503, 0, /* 0: any other */
@@ -40,6 +41,7 @@ static const char *const bucket_le[NBUCKETS] = {
 	"0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25",
 	"0.5", "1", "2.5", "+Inf",
 };
+/* clang-format on */
 
 struct core_metrics {
 	uint32_t magic;
@@ -64,8 +66,8 @@ core_metrics_open(const char *dir, const struct core_module *mod)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s.metrics", dir, mod->name);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) ==
-	    -1 || ftruncate(fd, sizeof(*m)) == -1) {
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1 || ftruncate(fd, sizeof(*m)) == -1) {
 		core_log(CORE_LOG_WARN, "metrics", "%s: %s", path,
 		    strerror(errno));
 		if (fd != -1)
@@ -106,8 +108,8 @@ core_metrics_request(struct core_metrics *m, int route, int status,
 		;
 	__atomic_fetch_add(&m->requests[route][s][rep], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&m->latency[route][b], 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&m->latency_sum_us[route], (uint64_t)(us > 0 ?
-	    us : 0), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&m->latency_sum_us[route],
+	    (uint64_t)(us > 0 ? us : 0), __ATOMIC_RELAXED);
 }
 
 void
@@ -118,11 +120,20 @@ core_metrics_count(struct core_metrics *m, enum core_metric what)
 	if (m == NULL)
 		return;
 	switch (what) {
-	case CORE_METRIC_CACHE_HIT: c = &m->cache[0]; break;
-	case CORE_METRIC_CACHE_MISS: c = &m->cache[1]; break;
-	case CORE_METRIC_DB_ERROR: c = &m->db_errors; break;
-	case CORE_METRIC_WORKER_START: c = &m->worker_starts; break;
-	default: return;
+	case CORE_METRIC_CACHE_HIT:
+		c = &m->cache[0];
+		break;
+	case CORE_METRIC_CACHE_MISS:
+		c = &m->cache[1];
+		break;
+	case CORE_METRIC_DB_ERROR:
+		c = &m->db_errors;
+		break;
+	case CORE_METRIC_WORKER_START:
+		c = &m->worker_starts;
+		break;
+	default:
+		return;
 	}
 	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
 }
@@ -144,6 +155,7 @@ label(struct core_buf *b, const char *s)
 static void
 render_one(struct core_buf *b, const struct core_metrics *m, int part)
 {
+	const uint64_t *cell;
 	uint32_t r;
 	uint64_t v, cum;
 	int s, k;
@@ -152,20 +164,24 @@ render_one(struct core_buf *b, const struct core_metrics *m, int part)
 		if (part == 0) {
 			for (s = 0; s < NSTATUS; s++)
 				for (k = 0; k < CORE_REP__MAX; k++) {
-					v = __atomic_load_n(
-					    &m->requests[r][s][k],
+					cell = &m->requests[r][s][k];
+					v = __atomic_load_n(cell,
 					    __ATOMIC_RELAXED);
 					if (v == 0)
 						continue;
-					core_buf_printf(b, "weft_requests_total"
+					core_buf_printf(b,
+					    "weft_requests_total"
 					    "{module=\"%s\",route=\"",
 					    m->module);
 					label(b, m->routes[r]);
 					if (statuses[s] != 0)
-						core_buf_printf(b, "\",status=\""
-						    "%d\"", statuses[s]);
+						core_buf_printf(b,
+						    "\",status=\""
+						    "%d\"",
+						    statuses[s]);
 					else
-						core_buf_puts(b, "\",status=\""
+						core_buf_puts(b,
+						    "\",status=\""
 						    "other\"");
 					core_buf_printf(b,
 					    ",representation=\"%s\"} %llu\n",
@@ -181,19 +197,25 @@ render_one(struct core_buf *b, const struct core_metrics *m, int part)
 		for (cum = 0, k = 0; k < NBUCKETS; k++) {
 			cum += __atomic_load_n(&m->latency[r][k],
 			    __ATOMIC_RELAXED);
-			core_buf_printf(b, "weft_request_duration_seconds_bucket"
-			    "{module=\"%s\",route=\"", m->module);
+			core_buf_printf(b,
+			    "weft_request_duration_seconds_bucket"
+			    "{module=\"%s\",route=\"",
+			    m->module);
 			label(b, m->routes[r]);
 			core_buf_printf(b, "\",le=\"%s\"} %llu\n", bucket_le[k],
 			    (unsigned long long)cum);
 		}
-		core_buf_printf(b, "weft_request_duration_seconds_sum"
-		    "{module=\"%s\",route=\"", m->module);
+		core_buf_printf(b,
+		    "weft_request_duration_seconds_sum"
+		    "{module=\"%s\",route=\"",
+		    m->module);
 		label(b, m->routes[r]);
-		core_buf_printf(b, "\"} %.6f\n", (double)m->latency_sum_us[r] /
-		    1e6);
-		core_buf_printf(b, "weft_request_duration_seconds_count"
-		    "{module=\"%s\",route=\"", m->module);
+		core_buf_printf(b, "\"} %.6f\n",
+		    (double)m->latency_sum_us[r] / 1e6);
+		core_buf_printf(b,
+		    "weft_request_duration_seconds_count"
+		    "{module=\"%s\",route=\"",
+		    m->module);
 		label(b, m->routes[r]);
 		core_buf_printf(b, "\"} %llu\n", (unsigned long long)cum);
 	}
@@ -224,8 +246,9 @@ map_all(const char *dir, const struct core_metrics **ms, size_t n)
 		    (size_t)st.st_size == sizeof(struct core_metrics)) {
 			p = mmap(NULL, sizeof(struct core_metrics), PROT_READ,
 			    MAP_SHARED, fd, 0);
-			if (p != MAP_FAILED && ((const struct core_metrics *)p)
-			    ->magic == METRICS_MAGIC)
+			if (p != MAP_FAILED &&
+			    ((const struct core_metrics *)p)->magic ==
+				METRICS_MAGIC)
 				ms[k++] = p;
 			else if (p != MAP_FAILED)
 				munmap(p, sizeof(struct core_metrics));
@@ -243,38 +266,45 @@ core_metrics_render(struct core_buf *b, const char *dir)
 	size_t n, i;
 
 	n = map_all(dir, ms, 16);
-	core_buf_puts(b, "# HELP weft_requests_total Requests answered, by "
+	core_buf_puts(b,
+	    "# HELP weft_requests_total Requests answered, by "
 	    "module, route, status and representation.\n"
 	    "# TYPE weft_requests_total counter\n");
 	for (i = 0; i < n; i++)
 		render_one(b, ms[i], 0);
-	core_buf_puts(b, "# HELP weft_request_duration_seconds Time from "
+	core_buf_puts(b,
+	    "# HELP weft_request_duration_seconds Time from "
 	    "accept to the last byte handed to nginx.\n"
 	    "# TYPE weft_request_duration_seconds histogram\n");
 	for (i = 0; i < n; i++)
 		render_one(b, ms[i], 1);
-	core_buf_puts(b, "# HELP weft_cache_requests_total Rendered-page "
+	core_buf_puts(b,
+	    "# HELP weft_cache_requests_total Rendered-page "
 	    "cache lookups in Redis.\n"
 	    "# TYPE weft_cache_requests_total counter\n");
 	for (i = 0; i < n; i++)
-		core_buf_printf(b, "weft_cache_requests_total{module=\"%s\","
+		core_buf_printf(b,
+		    "weft_cache_requests_total{module=\"%s\","
 		    "result=\"hit\"} %llu\n"
 		    "weft_cache_requests_total{module=\"%s\","
-		    "result=\"miss\"} %llu\n", ms[i]->module,
-		    (unsigned long long)ms[i]->cache[0], ms[i]->module,
-		    (unsigned long long)ms[i]->cache[1]);
-	core_buf_puts(b, "# HELP weft_db_errors_total Failed database "
+		    "result=\"miss\"} %llu\n",
+		    ms[i]->module, (unsigned long long)ms[i]->cache[0],
+		    ms[i]->module, (unsigned long long)ms[i]->cache[1]);
+	core_buf_puts(b,
+	    "# HELP weft_db_errors_total Failed database "
 	    "statements.\n# TYPE weft_db_errors_total counter\n");
 	for (i = 0; i < n; i++)
 		core_buf_printf(b, "weft_db_errors_total{module=\"%s\"} %llu\n",
 		    ms[i]->module, (unsigned long long)ms[i]->db_errors);
-	core_buf_puts(b, "# HELP weft_worker_starts_total Worker processes "
+	core_buf_puts(b,
+	    "# HELP weft_worker_starts_total Worker processes "
 	    "started (restarts included).\n"
 	    "# TYPE weft_worker_starts_total counter\n");
 	for (i = 0; i < n; i++)
-		core_buf_printf(b, "weft_worker_starts_total{module=\"%s\"} "
-		    "%llu\n", ms[i]->module,
-		    (unsigned long long)ms[i]->worker_starts);
+		core_buf_printf(b,
+		    "weft_worker_starts_total{module=\"%s\"} "
+		    "%llu\n",
+		    ms[i]->module, (unsigned long long)ms[i]->worker_starts);
 	for (i = 0; i < n; i++)
 		munmap((void *)(uintptr_t)ms[i], sizeof(struct core_metrics));
 }

@@ -68,8 +68,9 @@ core_category_ok(const char *s, size_t n)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= 'A' && s[i] <= 'Z') ||
-		    (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '-'))
+			(s[i] >= 'A' && s[i] <= 'Z') ||
+			(s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+			s[i] == '-'))
 			return 0;
 	return 1;
 }

@@ -7,12 +7,12 @@
  * the handler has returned, so a failed handler can still be answered
  * with a clean error page and a validator can be computed over the body.
  */
-#define _XOPEN_SOURCE 700 /* strptime */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -56,6 +56,8 @@ struct core_req {
 	size_t nhdrs;
 	struct core_buf body;
 	int etag;
+	struct core_fail fail;	/* core_req_fail() */
+	char allow[32];		/* a 405's Allow, from the matching routes */
 	char id[40];
 };
 
@@ -355,6 +357,27 @@ core_resp_link(struct core_req *r, const char *url, const char *rel)
 	free(v);
 }
 
+enum core_err
+core_req_fail(struct core_req *r, int status, const char *msg)
+{
+	return core_fail_set(&r->fail, status, msg);
+}
+
+enum core_err
+core_req_failf(struct core_req *r, int status, const char *fmt, ...)
+{
+	struct core_buf m = CORE_BUF_INIT;
+	enum core_err er;
+	va_list ap;
+
+	va_start(ap, fmt);
+	core_buf_vprintf(&m, fmt, ap);
+	va_end(ap);
+	er = core_fail_set(&r->fail, status, core_buf_cstr(&m));
+	core_buf_free(&m);
+	return er;
+}
+
 char *
 core_abs_url(const struct core_req *r, const char *path)
 {
@@ -456,12 +479,19 @@ core_resp_error(struct core_req *r, int status, const char *msg)
 	size_t i, n;
 	json_t *o;
 
+	const struct core_hint *hint;
+
 	core_buf_reset(&r->body);
-	/* Keep only what still holds for an error: Vary, Allow, Retry-After. */
+	/*
+	 * Keep only what still holds for an error: Vary, Allow,
+	 * Retry-After, and X-Robots-Tag (a private feed's address must
+	 * not be indexed, even when it is a 404).
+	 */
 	for (i = 0; i < r->nhdrs;) {
 		if (strcasecmp(r->hdrs[i].name, "Vary") == 0 ||
 		    strcasecmp(r->hdrs[i].name, "Allow") == 0 ||
-		    strcasecmp(r->hdrs[i].name, "Retry-After") == 0) {
+		    strcasecmp(r->hdrs[i].name, "Retry-After") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "X-Robots-Tag") == 0) {
 			i++;
 			continue;
 		}
@@ -499,18 +529,13 @@ core_resp_error(struct core_req *r, int status, const char *msg)
 		core_buf_puts(&r->body, "\n\n");
 		core_md_text(&r->body, msg);
 		core_buf_puts(&r->body, "\n");
-		if (status == 404) {
+		/* The module says where to look instead (its hints). */
+		hint = r->ctx->mod != NULL ? r->ctx->mod->hints : NULL;
+		if (status == 404 && hint != NULL && hint->label != NULL) {
 			core_buf_puts(&r->body, "\nWhere to look next:\n\n");
-			core_buf_printf(&r->body,
-			    "- Papers: %s/papers/{arxiv-id}\n"
-			    "- Researchers: %s/researchers\n"
-			    "- Institutions: %s/institutions\n"
-			    "- Search: %s/search?q={words}\n"
-			    "- Sitemap: %s/sitemap.xml\n"
-			    "- Guidance for agents: %s/llms.txt\n",
-			    r->ctx->base_url, r->ctx->base_url,
-			    r->ctx->base_url, r->ctx->base_url,
-			    r->ctx->base_url, r->ctx->base_url);
+			for (; hint->label != NULL; hint++)
+				core_buf_printf(&r->body, "- %s: %s%s\n",
+				    hint->label, r->ctx->base_url, hint->path);
 		}
 		break;
 	case CORE_REP_HTML:
@@ -618,29 +643,39 @@ etag_matches(const char *inm, const char *etag)
 	return 0;
 }
 
-/* An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") as seconds, or -1. */
-static long long
-http_date(const char *s)
-{
-	struct tm tm;
-	const char *end;
-
-	if (s == NULL)
-		return -1;
-	memset(&tm, 0, sizeof(tm));
-	end = strptime(s, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-	if (end == NULL || *end != '\0')
-		return -1;
-	return (long long)timegm(&tm);
-}
-
-/* Was the resource (Last-Modified lm) unchanged since ims? */
+/*
+ * Was the resource (Last-Modified lm) unchanged since ims?  ims may be
+ * in any of the three HTTP-date forms (RFC 9110 5.6.7); a date that is
+ * none of them is ignored (13.1.3).
+ */
 static int
 not_modified_since(const char *ims, const char *lm)
 {
-	long long a = http_date(ims), b = http_date(lm);
+	int64_t a, b;
 
-	return a >= 0 && b >= 0 && b <= a;
+	return core_http_date_parse(ims, &a) == 0 &&
+	    core_http_date_parse(lm, &b) == 0 && b <= a;
+}
+
+/*
+ * Removes header name, keeping the others in their order.  A 304 sends
+ * no representation metadata but its validators and caching fields
+ * (RFC 9110 15.4.5), so it loses its Content-Type.
+ */
+static void
+drop_header(struct core_req *r, const char *name)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < r->nhdrs; i++) {
+		if (strcasecmp(r->hdrs[i].name, name) == 0) {
+			free(r->hdrs[i].name);
+			free(r->hdrs[i].value);
+			continue;
+		}
+		r->hdrs[j++] = r->hdrs[i];
+	}
+	r->nhdrs = j;
 }
 
 /*
@@ -696,6 +731,7 @@ apply_validators(struct core_req *r)
 	    not_modified_since(core_req_env(r, "HTTP_IF_MODIFIED_SINCE"),
 	    get_header(r, "Last-Modified")))) {
 		r->status = 304;
+		drop_header(r, "Content-Type");
 		core_buf_reset(&r->body);
 	}
 }
@@ -829,7 +865,25 @@ method_ok(const char *want, const char *have)
 	return strcmp(want, "GET") == 0 && strcmp(have, "HEAD") == 0;
 }
 
-/* Finds the route for r; sets r->rest.  *path_matched tells 405 from 404. */
+/* Adds m to the comma-separated list in allow (once). */
+static void
+allow_add(char *allow, size_t sz, const char *m)
+{
+	size_t n = strlen(m), len = strlen(allow);
+	const char *p;
+
+	for (p = allow; (p = strstr(p, m)) != NULL; p += n)
+		if ((p == allow || p[-1] == ' ') && (p[n] == ',' ||
+		    p[n] == '\0'))
+			return;
+	snprintf(allow + len, sz - len, "%s%s", len > 0 ? ", " : "", m);
+}
+
+/*
+ * Finds the route for r; sets r->rest.  *path_matched tells 405 from 404,
+ * and r->allow then lists the methods of the routes matching the path
+ * (GET with HEAD), for the 405's Allow.
+ */
 static const struct core_route *
 route(struct core_req *r, int *path_matched)
 {
@@ -837,6 +891,7 @@ route(struct core_req *r, int *path_matched)
 	size_t n;
 
 	*path_matched = 0;
+	r->allow[0] = '\0';
 	for (rt = r->ctx->mod->routes; rt->pattern != NULL; rt++) {
 		n = strlen(rt->pattern);
 		if (n > 0 && rt->pattern[n - 1] == '*') {
@@ -850,6 +905,9 @@ route(struct core_req *r, int *path_matched)
 		if (method_ok(rt->method, r->method))
 			return rt;
 		*path_matched = 1;
+		allow_add(r->allow, sizeof(r->allow), rt->method);
+		if (strcmp(rt->method, "GET") == 0)
+			allow_add(r->allow, sizeof(r->allow), "HEAD");
 	}
 	return NULL;
 }
@@ -1067,14 +1125,26 @@ not_acceptable(struct core_req *r)
 	core_buf_free(&m);
 }
 
-/* The path as logged: private feed tokens are secrets. */
+/*
+ * The path as logged, into buf: the rest of a path under one of the
+ * module's secret prefixes (a private feed's token) is "[token]".
+ */
 static const char *
-log_path(const struct core_req *r)
+log_path(const struct core_req *r, char *buf, size_t sz)
 {
+	const char *const *sp;
+	size_t n;
+
 	if (r->path == NULL)
 		return "?";
-	if (strncmp(r->path, "/rss/feed/", 10) == 0)
-		return "/rss/feed/[token]";
+	for (sp = r->ctx->mod != NULL ? r->ctx->mod->secret_paths : NULL;
+	    sp != NULL && *sp != NULL; sp++) {
+		n = strlen(*sp);
+		if (strncmp(r->path, *sp, n) == 0) {
+			snprintf(buf, sz, "%.*s[token]", (int)n, *sp);
+			return buf;
+		}
+	}
 	return r->path;
 }
 
@@ -1096,6 +1166,7 @@ req_free(struct core_req *r)
 	core_params_free(&r->cookies);
 	free(r->cookie_hdr);
 	core_params_free(&r->form);
+	core_fail_free(&r->fail);
 	if (r->body.cap <= KEEP_MAX) {
 		core_buf_reset(&r->body);
 		spare_body = r->body;
@@ -1113,7 +1184,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	const char *msg = NULL, *rid;
 	struct core_buf blob = CORE_BUF_INIT;
 	struct timespec t0, t1;
-	char key[128];
+	char key[128], lpath[64];
 	enum core_err er;
 	int st, matched, route_idx = -1, cache = 0, locked = 0, signed_in;
 
@@ -1152,7 +1223,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		goto out;
 	if ((rt = route(&r, &matched)) == NULL) {
 		if (matched) {
-			set_header(&r, "Allow", "GET, HEAD, POST", 1);
+			set_header(&r, "Allow", r.allow, 1);
 			core_resp_error(&r, 405, core_err_str(CORE_EMETHOD));
 		} else
 			core_resp_error(&r, 404, core_err_str(CORE_ENOTFOUND));
@@ -1200,9 +1271,11 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		}
 		if (er == CORE_ENOTACCEPT)
 			not_acceptable(&r);
-		else
-			core_resp_error(&r, core_err_status(er),
-			    core_err_str(er));
+		else {
+			/* CORE_EFAIL: the handler's own status and text. */
+			st = core_fail_answer(&r.fail, er, &msg);
+			core_resp_error(&r, st, msg);
+		}
 	}
 	if (cache) {
 		if (cache_shareable(&r)) {
@@ -1225,7 +1298,7 @@ validate:
 out:
 	if (r.status >= 500)
 		core_log(CORE_LOG_ERROR, "request", "%s %s -> %d", r.method,
-		    log_path(&r), r.status);
+		    log_path(&r, lpath, sizeof(lpath)), r.status);
 	write_response(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	core_metrics_request(ctx->metrics, route_idx, r.status, r.rep,

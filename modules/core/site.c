@@ -2,11 +2,22 @@
  * site.c -- the site's chrome, the same on every HTML page whichever
  * module renders it: the skip link, the header bar (brand, search box,
  * navigation and an account slot the caller fills) and the footer with
- * its links, credits and licences (UI.md, "Footer").
+ * its links, credits and licences (UI.md, "Footer"); and the entry
+ * points a module's markdown 404 may point agents to.
  */
 #include <stddef.h>
 
 #include "core.h"
+
+const struct core_hint core_site_hints[] = {
+	{ "Papers", "/papers/{arxiv-id}" },
+	{ "Researchers", "/researchers" },
+	{ "Institutions", "/institutions" },
+	{ "Search", "/search?q={words}" },
+	{ "Sitemap", "/sitemap.xml" },
+	{ "Guidance for agents", "/llms.txt" },
+	{ NULL, NULL },
+};
 
 #define A(k, v) { CORE_ATTR_##k, (v) }
 #define END { CORE_ATTR__MAX, NULL }

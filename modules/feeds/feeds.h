@@ -5,7 +5,7 @@
  * (rss.c), the sitemap index and its chunks (sitemap.c), and the
  * machine-readable guidance robots.txt, llms.txt and openapi.json
  * (guide.c).  store.c is the only file that talks to PostgreSQL;
- * date.c and path.c are pure and unit-tested.
+ * path.c is pure and unit-tested.  Dates are core's (core_http_date()).
  */
 #ifndef FEEDS_H
 #define FEEDS_H
@@ -37,25 +37,6 @@ struct feeds_state {
 	char *openapi;     /* openapi.json with servers[0].url filled in */
 	char *content_dir; /* the static pages' markdown, for lastmod */
 };
-
-/* ------------------------------------------------------------------ */
-/* date.c: times as seconds since the epoch (UTC), formatted by hand   */
-/* so that neither the locale nor TZ can change a feed.                */
-/* ------------------------------------------------------------------ */
-
-/* "Wed, 02 Oct 2002 13:00:00 +0000" (RFC 822 with a four-digit year,
- * as RSS 2.0 wants).  out must hold 32 bytes. */
-void feeds_rfc822(char out[32], int64_t t);
-/* "Wed, 02 Oct 2002 13:00:00 GMT" (RFC 9110 IMF-fixdate). */
-void feeds_http_date(char out[32], int64_t t);
-/* "2002-10-02T13:00:00+00:00" (W3C datetime, for sitemaps). */
-void feeds_w3c_date(char out[32], int64_t t);
-/*
- * Parses an HTTP-date in any of the three forms RFC 9110 (5.6.7) says a
- * recipient must accept: IMF-fixdate, RFC 850 and asctime.  0 and *t
- * set, or -1 when s is not one of them.
- */
-int feeds_http_date_parse(const char *s, int64_t *t);
 
 /* ------------------------------------------------------------------ */
 /* path.c: checks on what comes in a feed URL                          */
@@ -163,16 +144,12 @@ enum core_err feeds_openapi(struct core_req *);
 
 /*
  * Finishes a response whose body is already written: Content-Type rep,
- * Cache-Control cc (NULL: core's default), the ETag (by core), and when
- * modified >= 0 Last-Modified with If-Modified-Since answered by a 304
- * (only when the request has no If-None-Match, which wins per RFC 9110
- * 13.2.2).
+ * Cache-Control cc (NULL: core's default), the ETag, and when modified
+ * >= 0 Last-Modified.  Core answers If-None-Match and If-Modified-Since
+ * with a 304 (core_resp_etag()).
  */
 void feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
     int64_t modified);
-/* Answers status with msg in the negotiated error representation;
- * returns CORE_OK so that the handler can return it. */
-enum core_err feeds_fail(struct core_req *r, int status, const char *msg);
 
 /* ------------------------------------------------------------------ */
 /* store.c                                                             */

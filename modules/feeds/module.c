@@ -24,6 +24,9 @@ static const struct core_route routes[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* A private feed's address holds its token: never logged. */
+static const char *const secret_paths[] = { "/rss/feed/", NULL };
+
 static enum core_err
 init(struct core_ctx *ctx)
 {
@@ -58,4 +61,6 @@ const struct core_module weft_module = {
 	.init = init,
 	.fini = fini,
 	.html_error = NULL,
+	.hints = core_site_hints,
+	.secret_paths = secret_paths,
 };

@@ -43,20 +43,23 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	char *path, date[32];
 	size_t i;
 	json_t *v;
+	/* Titles and abstracts are TeX: readers get them as plain text. */
+	char *title = core_tex_plain(it->title, 0);
+	char *abstract = core_tex_plain(it->abstract, 0);
 
 	path = core_paper_path(it->arxiv_id, it->slug);
 	core_buf_printf(&b, "%s%s", base, path);
 	free(path);
 
 	core_xml_start(x, "item");
-	core_xml_elemtext(x, "title", it->title);
+	core_xml_elemtext(x, "title", title);
 	core_xml_elemtext(x, "link", core_buf_cstr(&b));
 	core_xml_start(x, "guid");
 	core_xml_attr(x, "isPermaLink", "true");
 	core_xml_text(x, core_buf_cstr(&b));
 	core_xml_end(x);
 	if (it->published >= 0) {
-		feeds_rfc822(date, it->published);
+		core_date_rfc822(date, it->published);
 		core_xml_elemtext(x, "pubDate", date);
 	}
 	json_array_foreach(it->authors, i, v)
@@ -74,10 +77,11 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	 * RSS readers take <description> as HTML: the abstract is escaped
 	 * as HTML first, so that "a < b" in an abstract stays text there.
 	 */
-	core_xml_elemhtml(x, "description",
-	    it->abstract != NULL ? it->abstract : "");
+	core_xml_elemhtml(x, "description", abstract != NULL ? abstract : "");
 	core_xml_end(x);
 	core_buf_free(&b);
+	free(title);
+	free(abstract);
 }
 
 enum core_err
@@ -99,7 +103,7 @@ feeds_rss_render(struct core_sink sink, const char *base,
 	core_xml_elemtext(x, "description", f->description);
 	core_xml_elemtext(x, "language", "en");
 	if (f->modified >= 0) {
-		feeds_rfc822(date, f->modified);
+		core_date_rfc822(date, f->modified);
 		core_xml_elemtext(x, "lastBuildDate", date);
 	}
 	core_xml_elemtext(x, "generator", "weft");
@@ -188,13 +192,13 @@ feeds_rss_category(struct core_req *r)
 
 	memset(&f, 0, sizeof(f));
 	if (feeds_strip_xml(rest, &n) != 0) {
-		er = feeds_fail(r, 404,
+		er = core_req_fail(r, 404,
 		    "category feeds are at "
 		    "/rss/categories/{category}.xml");
 		goto out;
 	}
 	if (!core_category_ok(rest, n)) {
-		er = feeds_fail(r, 400,
+		er = core_req_fail(r, 400,
 		    "a category is 1 to 32 letters, "
 		    "digits, '.' or '-', as in cs.SE");
 		goto out;
@@ -205,7 +209,7 @@ feeds_rss_category(struct core_req *r)
 		goto out;
 	/* Categories exist only through their papers. */
 	if (f.nitems == 0) {
-		er = feeds_fail(r, 404, "no paper here is in this category");
+		er = core_req_fail(r, 404, "no paper here is in this category");
 		goto out;
 	}
 	f.title = core_xasprintf("weft: %s", cat);
@@ -274,12 +278,12 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml with "
 				     "a numeric id",
 		    k->what, k->dir);
-		er = feeds_fail(r, 404, msg);
+		er = core_req_fail(r, 404, msg);
 		goto out;
 	}
 	if ((er = k->load_subject(ctx->db, id, &s)) == CORE_ENOTFOUND) {
 		msg = core_xasprintf("there is no %s %lld", k->what, id);
-		er = feeds_fail(r, 404, msg);
+		er = core_req_fail(r, 404, msg);
 		goto out;
 	}
 	if (er != CORE_OK)
@@ -360,7 +364,7 @@ feeds_rss_private(struct core_req *r)
 	er = respond(r, &f, CC_PRIVATE, 0);
 out:
 	if (er == CORE_ENOTFOUND)
-		er = feeds_fail(r, 404,
+		er = core_req_fail(r, 404,
 		    "there is no such feed (a rotated "
 		    "feed address stops working at once)");
 	core_resp_header(r, "X-Robots-Tag", "noindex");

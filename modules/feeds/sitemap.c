@@ -137,7 +137,7 @@ index_entry(void *arg, enum feeds_kind kind, long long n, int64_t lastmod)
 	core_xml_start(ic->x, "sitemap");
 	core_xml_elemtext(ic->x, "loc", url);
 	if (lastmod >= 0) {
-		feeds_w3c_date(date, lastmod);
+		core_date_w3c(date, lastmod);
 		core_xml_elemtext(ic->x, "lastmod", date);
 		if (lastmod > ic->newest)
 			ic->newest = lastmod;
@@ -214,7 +214,7 @@ chunk_entry(void *arg, const char *path, int64_t lastmod)
 	core_xml_start(cc->x, "url");
 	core_xml_elemtext(cc->x, "loc", url);
 	if (lastmod >= 0) {
-		feeds_w3c_date(date, lastmod);
+		core_date_w3c(date, lastmod);
 		core_xml_elemtext(cc->x, "lastmod", date);
 		if (lastmod > cc->newest)
 			cc->newest = lastmod;
@@ -238,12 +238,12 @@ feeds_sitemap_chunk(struct core_req *r)
 	size_t i, count = 0;
 
 	if (feeds_sitemap_name_parse(core_req_rest(r), &kind, &n) != 0)
-		return feeds_fail(r, 404,
+		return core_req_fail(r, 404,
 		    "sitemap chunks are "
 		    "/sitemaps/{papers|researchers|institutions|static}-{n}"
 		    ".xml; /sitemap.xml lists them");
 	if (kind == FEEDS_KIND_STATIC && n != 1)
-		return feeds_fail(r, 404,
+		return core_req_fail(r, 404,
 		    "there is one static sitemap, "
 		    "static-1.xml");
 	memset(&cc, 0, sizeof(cc));
@@ -269,7 +269,7 @@ feeds_sitemap_chunk(struct core_req *r)
 		return CORE_ESYS;
 	}
 	if (count == 0)
-		return feeds_fail(r, 404,
+		return core_req_fail(r, 404,
 		    "there is no such sitemap chunk; "
 		    "/sitemap.xml lists them");
 	feeds_finish(r, CORE_REP_XML, CC_SITEMAP, cc.newest);

@@ -16,21 +16,27 @@
 
 /* ---------------------------------------------------------------- cells */
 
-static int64_t
-tval(const PGresult *res, int r, int c)
+/*
+ * Cells are read with core's readers and the column enums of feeds_sql.h.
+ * A NULL time (an undated paper) reads as -1.
+ */
+
+/* A text cell copied, "" for NULL; caller frees. */
+static char *
+text_dup(const PGresult *res, int r, int c)
 {
-	return PQgetisnull(res, r, c)
-	    ? -1
-	    : (int64_t)strtoll(PQgetvalue(res, r, c), NULL, 10);
+	const char *v = core_cell_text(res, r, c);
+
+	return core_xstrdup(v != NULL ? v : "");
 }
 
-/* A JSON text cell as an array (an empty one when it does not parse). */
+/* A JSON text cell as an array (an empty one for NULL or not an array). */
 static json_t *
 jarray(const PGresult *res, int r, int c)
 {
 	json_t *v;
 
-	v = json_loads(PQgetvalue(res, r, c), 0, NULL);
+	v = core_cell_json(res, r, c, NULL);
 	if (!json_is_array(v)) {
 		json_decref(v);
 		v = json_array();
@@ -85,14 +91,17 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 	n = PQntuples(res);
 	items = core_xcalloc((size_t)n + 1, sizeof(*items));
 	for (i = 0; i < n; i++) {
-		items[i].arxiv_id = core_xstrdup(PQgetvalue(res, i, 0));
-		items[i].title = core_xstrdup(PQgetvalue(res, i, 1));
-		items[i].slug = core_xstrdup(PQgetvalue(res, i, 2));
-		items[i].abstract = core_xstrdup(PQgetvalue(res, i, 3));
-		items[i].categories = jarray(res, i, 4);
-		items[i].authors = jarray(res, i, 5);
-		items[i].published = tval(res, i, 6);
-		items[i].modified = tval(res, i, 7);
+		items[i].arxiv_id = text_dup(res, i, FEEDS_FEED_ITEM__ARXIV_ID);
+		items[i].title = text_dup(res, i, FEEDS_FEED_ITEM__TITLE);
+		items[i].slug = text_dup(res, i, FEEDS_FEED_ITEM__SLUG);
+		items[i].abstract = text_dup(res, i, FEEDS_FEED_ITEM__ABSTRACT);
+		items[i].categories =
+		    jarray(res, i, FEEDS_FEED_ITEM__CATEGORIES);
+		items[i].authors = jarray(res, i, FEEDS_FEED_ITEM__AUTHORS);
+		items[i].published =
+		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__PUBLISHED, -1);
+		items[i].modified =
+		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__MODIFIED_AT, -1);
 	}
 	*itemsp = items;
 	*np = (size_t)n;
@@ -171,13 +180,23 @@ load_subject(struct core_db *db, int stmt, long long id,
 		er = CORE_ENOTFOUND;
 		goto out;
 	}
-	s->name = core_xstrdup(PQgetvalue(res, 0, 0));
-	s->slug = core_xstrdup(PQgetvalue(res, 0, 1));
-	s->modified = tval(res, 0, 2);
+	s->name = text_dup(res, 0, FEEDS_RESEARCHER_SUBJECT__NAME);
+	s->slug = text_dup(res, 0, FEEDS_RESEARCHER_SUBJECT__SLUG);
+	s->modified =
+	    core_cell_bigint(res, 0, FEEDS_RESEARCHER_SUBJECT__MODIFIED_AT, -1);
 out:
 	PQclear(res);
 	return er;
 }
+
+/* load_subject() reads both statements with one set of columns. */
+_Static_assert((int)FEEDS_RESEARCHER_SUBJECT__NAME ==
+	    (int)FEEDS_INSTITUTION_SUBJECT__NAME &&
+	(int)FEEDS_RESEARCHER_SUBJECT__SLUG ==
+	    (int)FEEDS_INSTITUTION_SUBJECT__SLUG &&
+	(int)FEEDS_RESEARCHER_SUBJECT__MODIFIED_AT ==
+	    (int)FEEDS_INSTITUTION_SUBJECT__MODIFIED_AT,
+    "the subject statements differ");
 
 enum core_err
 feeds_load_researcher_subject(struct core_db *db, long long id,
@@ -209,7 +228,7 @@ feeds_load_token_user(struct core_db *db, const char *hash, char **user_id)
 		er = CORE_ENOTFOUND;
 		goto out;
 	}
-	*user_id = core_xstrdup(PQgetvalue(res, 0, 0));
+	*user_id = text_dup(res, 0, FEEDS_TOKEN_USER__USER_ID);
 out:
 	PQclear(res);
 	return er;
@@ -223,11 +242,35 @@ static const int chunk_stmt[FEEDS_KIND__MAX] = {
 	FEEDS_SQL_SITEMAP_INSTITUTIONS,
 	-1,
 };
+/* Where each chunk statement keeps id, slug and lastmod. */
+static const struct {
+	int id, slug, lastmod;
+} chunk_cols[FEEDS_KIND__MAX] = {
+	{ FEEDS_SITEMAP_PAPERS__ID, FEEDS_SITEMAP_PAPERS__SLUG,
+	    FEEDS_SITEMAP_PAPERS__LASTMOD },
+	{ FEEDS_SITEMAP_RESEARCHERS__ID, FEEDS_SITEMAP_RESEARCHERS__SLUG,
+	    FEEDS_SITEMAP_RESEARCHERS__LASTMOD },
+	{ FEEDS_SITEMAP_INSTITUTIONS__ID, FEEDS_SITEMAP_INSTITUTIONS__SLUG,
+	    FEEDS_SITEMAP_INSTITUTIONS__LASTMOD },
+	{ -1, -1, -1 },
+};
 static const int chunks_stmt[FEEDS_KIND__MAX] = {
 	FEEDS_SQL_SITEMAP_PAPERS_CHUNKS,
 	FEEDS_SQL_SITEMAP_RESEARCHERS_CHUNKS,
 	FEEDS_SQL_SITEMAP_INSTITUTIONS_CHUNKS,
 	-1,
+};
+/* The chunk lists: the same columns, n and lastmod, for every kind. */
+static const struct {
+	int n, lastmod;
+} chunks_cols[FEEDS_KIND__MAX] = {
+	{ FEEDS_SITEMAP_PAPERS_CHUNKS__N,
+	    FEEDS_SITEMAP_PAPERS_CHUNKS__LASTMOD },
+	{ FEEDS_SITEMAP_RESEARCHERS_CHUNKS__N,
+	    FEEDS_SITEMAP_RESEARCHERS_CHUNKS__LASTMOD },
+	{ FEEDS_SITEMAP_INSTITUTIONS_CHUNKS__N,
+	    FEEDS_SITEMAP_INSTITUTIONS_CHUNKS__LASTMOD },
+	{ -1, -1 },
 };
 
 enum core_err
@@ -237,6 +280,7 @@ feeds_store_chunk(struct core_db *db, enum feeds_kind kind, long long n,
 	PGresult *res = NULL;
 	const char *params[3];
 	char after[24], hi[24], lim[16];
+	const char *slug;
 	char *path;
 	enum core_err er = CORE_OK;
 	long long last;
@@ -259,17 +303,20 @@ feeds_store_chunk(struct core_db *db, enum feeds_kind kind, long long n,
 			break;
 		rows = PQntuples(res);
 		for (i = 0; i < rows; i++) {
-			last = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+			last = core_cell_bigint(res, i, chunk_cols[kind].id, 0);
+			slug = core_cell_text(res, i, chunk_cols[kind].slug);
 			if (kind == FEEDS_KIND_PAPERS)
-				path = core_paper_path(PQgetvalue(res, i, 1),
-				    PQgetvalue(res, i, 2));
+				path = core_paper_path(
+				    core_cell_text(res, i,
+					FEEDS_SITEMAP_PAPERS__ARXIV_ID),
+				    slug);
 			else if (kind == FEEDS_KIND_RESEARCHERS)
-				path = core_researcher_path(last,
-				    PQgetvalue(res, i, 2));
+				path = core_researcher_path(last, slug);
 			else
-				path = core_institution_path(last,
-				    PQgetvalue(res, i, 2));
-			cb(arg, path, tval(res, i, 3));
+				path = core_institution_path(last, slug);
+			cb(arg, path,
+			    core_cell_bigint(res, i, chunk_cols[kind].lastmod,
+				-1));
 			free(path);
 			(*count)++;
 		}
@@ -297,8 +344,8 @@ feeds_store_chunks(struct core_db *db, enum feeds_kind kind,
 	    CORE_OK)
 		return er;
 	for (i = 0; i < PQntuples(res); i++)
-		cb(arg, kind, strtoll(PQgetvalue(res, i, 0), NULL, 10),
-		    tval(res, i, 1));
+		cb(arg, kind, core_cell_bigint(res, i, chunks_cols[kind].n, 0),
+		    core_cell_bigint(res, i, chunks_cols[kind].lastmod, -1));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -306,6 +353,9 @@ feeds_store_chunks(struct core_db *db, enum feeds_kind kind,
 enum core_err
 feeds_store_newest(struct core_db *db, int64_t out[3])
 {
+	static const int cols[3] = { FEEDS_SITEMAP_NEWEST__PAPERS,
+		FEEDS_SITEMAP_NEWEST__RESEARCHERS,
+		FEEDS_SITEMAP_NEWEST__INSTITUTIONS };
 	PGresult *res = NULL;
 	enum core_err er;
 	int i;
@@ -317,7 +367,7 @@ feeds_store_newest(struct core_db *db, int64_t out[3])
 		return er;
 	if (PQntuples(res) == 1)
 		for (i = 0; i < 3; i++)
-			out[i] = tval(res, 0, i);
+			out[i] = core_cell_bigint(res, 0, cols[i], -1);
 	PQclear(res);
 	return CORE_OK;
 }

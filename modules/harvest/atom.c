@@ -35,11 +35,11 @@ text_long(const xmlNode *n)
 static void
 put_opt(json_t *o, const char *key, const xmlNode *e, const char *name)
 {
-	char *s = harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ARXIVAPI,
-	    name));
+	char *s =
+	    harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ARXIVAPI, name));
 
-	json_object_set_new(o, key, s != NULL && *s != '\0' ?
-	    core_json_str(s) : json_null());
+	json_object_set_new(o, key,
+	    s != NULL && *s != '\0' ? core_json_str(s) : json_null());
 	free(s);
 }
 
@@ -72,16 +72,17 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	s = harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ATOM, "id"));
 	if (s != NULL && strstr(s, ERR_ID) != NULL) {
 		free(s);
-		s = harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ATOM,
-		    "summary"));
+		s = harvest_xml_text(
+		    harvest_xml_child(e, HARVEST_NS_ATOM, "summary"));
 		snprintf(why, HARVEST_WHY_LEN, "arXiv API error: %s",
 		    s != NULL ? s : "(no message)");
 		er = CORE_EUPSTREAM;
 		goto out;
 	}
 	abs = s != NULL ? strstr(s, "/abs/") : NULL;
-	if (abs == NULL || core_arxiv_parse(abs + 5, strlen(abs + 5), &id,
-	    &used) != CORE_OK || used != strlen(abs + 5)) {
+	if (abs == NULL ||
+	    core_arxiv_parse(abs + 5, strlen(abs + 5), &id, &used) != CORE_OK ||
+	    used != strlen(abs + 5)) {
 		snprintf(why, HARVEST_WHY_LEN, "entry with a bad id \"%.60s\"",
 		    s != NULL ? s : "");
 		goto out;
@@ -101,8 +102,8 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
 	free(s);
 
-	s = harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ATOM,
-	    "published"));
+	s = harvest_xml_text(
+	    harvest_xml_child(e, HARVEST_NS_ATOM, "published"));
 	if (harvest_date10(s, d1) != 0) {
 		snprintf(why, HARVEST_WHY_LEN, "%s: bad <published>", id.id);
 		goto out;
@@ -121,24 +122,24 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	json_object_set_new(o, "updated", json_string(d2));
 	/* The feed knows the first and the latest version's dates only. */
 	vers = json_array();
-	json_array_append_new(vers, json_pack("{s:i, s:s}", "version", 1,
-	    "date", d1));
+	json_array_append_new(vers,
+	    json_pack("{s:i, s:s}", "version", 1, "date", d1));
 	if (id.version > 1)
-		json_array_append_new(vers, json_pack("{s:i, s:s}", "version",
-		    id.version, "date", d2));
+		json_array_append_new(vers,
+		    json_pack("{s:i, s:s}", "version", id.version, "date", d2));
 	json_object_set_new(o, "versions", vers);
 
 	cats = json_array();
 	json_object_set_new(o, "categories", cats);
 	if ((n = harvest_xml_child(e, HARVEST_NS_ARXIVAPI,
-	    "primary_category")) != NULL && (t = harvest_xml_attr(n,
-	    "term")) != NULL) {
+		 "primary_category")) != NULL &&
+	    (t = harvest_xml_attr(n, "term")) != NULL) {
 		if (*t)
 			add_cat(cats, t);
 		free(t);
 	}
 	for (n = harvest_xml_child(e, HARVEST_NS_ATOM, "category"); n != NULL;
-	    n = harvest_xml_next(n, HARVEST_NS_ATOM, "category"))
+	     n = harvest_xml_next(n, HARVEST_NS_ATOM, "category"))
 		if ((t = harvest_xml_attr(n, "term")) != NULL) {
 			if (*t)
 				add_cat(cats, t);
@@ -157,14 +158,16 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	auth = json_array();
 	json_object_set_new(o, "authors", auth);
 	for (a = harvest_xml_child(e, HARVEST_NS_ATOM, "author"); a != NULL;
-	    a = harvest_xml_next(a, HARVEST_NS_ATOM, "author")) {
+	     a = harvest_xml_next(a, HARVEST_NS_ATOM, "author")) {
 		if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN, "%s: more than %d "
-			    "authors", id.id, HARVEST_MAX_AUTHORS);
+			snprintf(why, HARVEST_WHY_LEN,
+			    "%s: more than %d "
+			    "authors",
+			    id.id, HARVEST_MAX_AUTHORS);
 			goto out;
 		}
-		s = harvest_xml_text(harvest_xml_child(a, HARVEST_NS_ATOM,
-		    "name"));
+		s = harvest_xml_text(
+		    harvest_xml_child(a, HARVEST_NS_ATOM, "name"));
 		if (s == NULL || *s == '\0') {
 			free(s);
 			s = NULL;
@@ -172,15 +175,17 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 		}
 		aff = json_array();
 		for (n = harvest_xml_child(a, HARVEST_NS_ARXIVAPI,
-		    "affiliation"); n != NULL; n = harvest_xml_next(n,
-		    HARVEST_NS_ARXIVAPI, "affiliation")) {
+			 "affiliation");
+		     n != NULL; n = harvest_xml_next(n, HARVEST_NS_ARXIVAPI,
+				    "affiliation")) {
 			t = harvest_xml_text(n);
 			if (*t && json_array_size(aff) < 16)
 				json_array_append_new(aff, core_json_str(t));
 			free(t);
 		}
-		json_array_append_new(auth, json_pack("{s:o, s:o}", "name",
-		    core_json_str(s), "affiliations", aff));
+		json_array_append_new(auth,
+		    json_pack("{s:o, s:o}", "name", core_json_str(s),
+			"affiliations", aff));
 		free(s);
 		s = NULL;
 	}
@@ -211,18 +216,20 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
 		goto out;
 	root = xmlDocGetRootElement(doc);
 	if (!harvest_xml_is(root, HARVEST_NS_ATOM, "feed")) {
-		snprintf(why, HARVEST_WHY_LEN, "not an Atom feed (root "
-		    "<%.40s>)", (const char *)root->name);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "not an Atom feed (root "
+		    "<%.40s>)",
+		    (const char *)root->name);
 		goto out;
 	}
-	pg->total = text_long(harvest_xml_child(root, HARVEST_NS_OSEARCH,
-	    "totalResults"));
-	pg->start = text_long(harvest_xml_child(root, HARVEST_NS_OSEARCH,
-	    "startIndex"));
-	pg->per_page = text_long(harvest_xml_child(root, HARVEST_NS_OSEARCH,
-	    "itemsPerPage"));
+	pg->total = text_long(
+	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "totalResults"));
+	pg->start = text_long(
+	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "startIndex"));
+	pg->per_page = text_long(
+	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "itemsPerPage"));
 	for (e = harvest_xml_child(root, HARVEST_NS_ATOM, "entry"); e != NULL;
-	    e = harvest_xml_next(e, HARVEST_NS_ATOM, "entry")) {
+	     e = harvest_xml_next(e, HARVEST_NS_ATOM, "entry")) {
 		if (++count > HARVEST_MAX_ITEMS) {
 			snprintf(why, HARVEST_WHY_LEN, "more than %d entries",
 			    HARVEST_MAX_ITEMS);
@@ -233,7 +240,8 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
 			goto out;
 	}
 	if (pg->total < 0) {
-		snprintf(why, HARVEST_WHY_LEN, "feed without "
+		snprintf(why, HARVEST_WHY_LEN,
+		    "feed without "
 		    "opensearch:totalResults");
 		er = CORE_EINPUT;
 		goto out;

@@ -60,9 +60,9 @@ enum harvest_shape {
  * NULL means unknown (SQL NULL). */
 struct harvest_paper {
 	enum harvest_shape shape;
-	char *arxiv_id;	 /* canonical, without version */
-	char *title;	 /* squashed, TeX accents resolved */
-	char *abstract;	 /* trimmed, never NULL */
+	char *arxiv_id; /* canonical, without version */
+	char *title;    /* squashed, TeX accents resolved */
+	char *abstract; /* trimmed, never NULL */
 	char *comment;
 	char *categories; /* JSON array text, primary first */
 	char *primary;
@@ -72,18 +72,18 @@ struct harvest_paper {
 	char *doi;
 	char *journal_ref;
 	char *license;
-	char *slug; /* core_slug(title, 80) */
+	char *slug;         /* core_slug(title, 80) */
 	const char *source; /* static: "arxiv-listing" or "kaggle" */
-	char **authors;	    /* display names, in order */
+	char **authors;     /* display names, in order */
 	size_t nauthors;
 };
 
 /* An institution (from ROR, or from OpenAlex). */
 struct harvest_inst {
-	char *ror_id;	   /* "02jx3x895" */
+	char *ror_id;      /* "02jx3x895" */
 	char *openalex_id; /* "I136199984" */
 	char *name;
-	char *slug; /* core_slug(name, 60) */
+	char *slug;    /* core_slug(name, 60) */
 	char *aliases; /* JSON array text */
 	char *country_code;
 	char *country_name;
@@ -111,8 +111,8 @@ struct harvest_author {
 	char *openalex_id; /* "A5023888391" */
 	char *name;
 	char *name_key;
-	char *slug; /* core_slug(name, 60) */
-	char *orcid; /* bare "0000-0001-6187-6610" */
+	char *slug;    /* core_slug(name, 60) */
+	char *orcid;   /* bare "0000-0001-6187-6610" */
 	char *h_index; /* decimal text; NULL when unknown */
 	char *citations;
 	char *works_count;
@@ -138,8 +138,8 @@ enum core_err harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 void harvest_inst_free(struct harvest_inst *in);
 
 /* An OpenAlex author entity, same contract. */
-enum core_err harvest_oa_author_parse(const json_t *o,
-    struct harvest_author *a, const char **why);
+enum core_err harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
+    const char **why);
 void harvest_author_free(struct harvest_author *a);
 
 /*
@@ -147,8 +147,7 @@ void harvest_author_free(struct harvest_author *a);
  * \N, backslash, tab, line feed and carriage return escaped, a line feed
  * at the end.
  */
-void harvest_copy_row(struct core_buf *b, const char *const *fields,
-    size_t n);
+void harvest_copy_row(struct core_buf *b, const char *const *fields, size_t n);
 
 /*
  * The date part of an RFC 2822 date ("Mon, 2 Apr 2007 19:18:42 GMT") as
@@ -172,17 +171,17 @@ struct core_conf;
  * HARVEST_M_FIELDS_MIN of the item's categories are the cluster's.
  */
 #define HARVEST_M_COAUTH_SHARED 2
-#define HARVEST_M_COAUTH_MIN	0.25
-#define HARVEST_M_FIELDS_MIN	0.5
+#define HARVEST_M_COAUTH_MIN    0.25
+#define HARVEST_M_FIELDS_MIN    0.5
 
 /* Why an authorship has its researcher: authorships.match_reason. */
 enum harvest_mreason {
 	HARVEST_MR_OPENALEX,  /* "openalex_id": the source's author id */
 	HARVEST_MR_ORCID,     /* "orcid" */
-	HARVEST_MR_S2,	      /* "s2_id" */
+	HARVEST_MR_S2,        /* "s2_id" */
 	HARVEST_MR_COAUTHORS, /* shared co-authors; score: their share */
 	HARVEST_MR_FIELDS,    /* shared categories; score: their share */
-	HARVEST_MR_NEW,	      /* "new_identity": a same-name group split;
+	HARVEST_MR_NEW,       /* "new_identity": a same-name group split;
 				 score: the best evidence that fell short */
 	HARVEST_MR_SINGLE,    /* "single": the only person of that name */
 	HARVEST_MR__MAX
@@ -191,10 +190,10 @@ extern const char *const harvest_mreasons[HARVEST_MR__MAX];
 
 /* One authorship to place.  The inputs are borrowed. */
 struct harvest_mitem {
-	const char *name_key;		 /* harvest_name_key() */
-	const char *const *coauthors;	 /* the other authors' keys */
+	const char *name_key;         /* harvest_name_key() */
+	const char *const *coauthors; /* the other authors' keys */
 	size_t ncoauthors;
-	const char *const *fields;	 /* categories */
+	const char *const *fields; /* categories */
 	size_t nfields;
 	const char *ext_id; /* "openalex:A1", "orcid:0000-...", "s2:12", NULL */
 	/* Out. */
@@ -205,11 +204,11 @@ struct harvest_mitem {
 
 struct harvest_mstats {
 	long blocks, clusters;
-	long groups;		       /* same-name groups (one name key) */
+	long groups;                   /* same-name groups (one name key) */
 	long split_blocks, split_into; /* groups of more than one person */
-	long merges;	/* clusters found to be one by a later paper */
+	long merges; /* clusters found to be one by a later paper */
 	long joins_coauthors, joins_fields;
-	long initials;	/* joins across name forms ("J. Smith") */
+	long initials; /* joins across name forms ("J. Smith") */
 };
 
 /*
@@ -225,8 +224,7 @@ size_t harvest_match_group(struct harvest_mitem *items, size_t n,
  * first_ambiguous: the block holds two different full first names),
  * middle names, where both have one, likewise.
  */
-int harvest_name_compatible(const char *a, const char *b,
-    int first_ambiguous);
+int harvest_name_compatible(const char *a, const char *b, int first_ambiguous);
 /* The block of a name key: first letter, space, last token ("j smith").
  * Caller frees. */
 char *harvest_match_block(const char *name_key);
@@ -257,9 +255,9 @@ int harvest_eval(const struct core_conf *conf, char **files, int nfiles);
 struct core_conf;
 
 /* Exit codes. */
-#define HARVEST_EXIT_OK	   0
-#define HARVEST_EXIT_FAIL  1
-#define HARVEST_EXIT_USAGE 2
+#define HARVEST_EXIT_OK     0
+#define HARVEST_EXIT_FAIL   1
+#define HARVEST_EXIT_USAGE  2
 #define HARVEST_EXIT_BEHIND 3 /* migrate --check: not at the latest */
 
 /*

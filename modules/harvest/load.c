@@ -578,9 +578,13 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	printf("loaded %ld records in %.1f s (%ld lines skipped): "
 	       "%s papers, %s authorships, %s researchers, %s institutions, "
 	       "%s affiliations\n",
-	    ld.records, since(&t0), ld.skipped, PQgetvalue(res, 0, 0),
-	    PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
-	    PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 4));
+	    ld.records, since(&t0), ld.skipped,
+	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__PAPERS),
+	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__AUTHORSHIPS),
+	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__RESEARCHERS),
+	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__INSTITUTIONS),
+	    core_cell_text(res, 0,
+		HARVEST_LOAD_COUNTS__RESEARCHER_INSTITUTIONS));
 	printf("matched: %ld same-name groups, %ld researchers; %ld groups "
 	       "split into %ld researchers; %ld merges\n", mst.groups,
 	    mst.clusters, mst.split_blocks, mst.split_into, mst.merges);

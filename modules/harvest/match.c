@@ -25,10 +25,12 @@
 #include "core.h"
 #include "harvest.h"
 
+/* clang-format off */
 const char *const harvest_mreasons[HARVEST_MR__MAX] = {
 	"openalex_id", "orcid", "s2_id", "coauthors", "fields",
 	"new_identity", "single",
 };
+/* clang-format on */
 
 /* A set of borrowed strings: open addressing, FNV-1a. */
 struct sset {
@@ -54,7 +56,7 @@ sset_has(const struct sset *s, const char *k)
 	if (s->cap == 0)
 		return 0;
 	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
-	    i = (i + 1) & (s->cap - 1))
+	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return 1;
 	return 0;
@@ -88,7 +90,7 @@ sset_add(struct sset *s, const char *k)
 	if ((s->n + 1) * 2 > s->cap)
 		sset_grow(s);
 	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
-	    i = (i + 1) & (s->cap - 1))
+	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return;
 	s->v[i] = k;
@@ -110,8 +112,8 @@ struct cluster {
 	struct sset names;     /* name keys seen */
 	struct sset coauthors; /* co-authors' name keys */
 	struct sset fields;
-	const char *ext_id;    /* borrowed from an item, or NULL */
-	size_t parent;	       /* union-find: merged into parent */
+	const char *ext_id; /* borrowed from an item, or NULL */
+	size_t parent;      /* union-find: merged into parent */
 	size_t size;
 };
 
@@ -218,8 +220,8 @@ harvest_match_block(const char *name_key)
 	if (n == 0)
 		return core_xstrdup("");
 	l = token(name_key, n - 1, &t);
-	return core_xasprintf("%.*s %.*s",
-	    (int)u8len((unsigned char)*name_key), name_key, (int)l, t);
+	return core_xasprintf("%.*s %.*s", (int)u8len((unsigned char)*name_key),
+	    name_key, (int)l, t);
 }
 
 static size_t
@@ -232,8 +234,8 @@ find(struct cluster *c, size_t i)
 
 /* Item i's evidence for cluster c. */
 static void
-evidence(const struct harvest_mitem *it, const struct cluster *c,
-    double *co, size_t *shared, double *fi)
+evidence(const struct harvest_mitem *it, const struct cluster *c, double *co,
+    size_t *shared, double *fi)
 {
 	size_t j, nf = 0;
 
@@ -241,8 +243,7 @@ evidence(const struct harvest_mitem *it, const struct cluster *c,
 	for (j = 0; j < it->ncoauthors; j++)
 		if (sset_has(&c->coauthors, it->coauthors[j]))
 			(*shared)++;
-	*co = it->ncoauthors > 0 ? (double)*shared / (double)it->ncoauthors :
-	    0;
+	*co = it->ncoauthors > 0 ? (double)*shared / (double)it->ncoauthors : 0;
 	for (j = 0; j < it->nfields; j++)
 		if (sset_has(&c->fields, it->fields[j]))
 			nf++;
@@ -380,9 +381,11 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 
 		it->score = 1.0;
 		if (it->ext_id != NULL) {
-			it->reason = strncmp(it->ext_id, "orcid:", 6) == 0 ?
-			    HARVEST_MR_ORCID : strncmp(it->ext_id, "s2:", 3) ==
-			    0 ? HARVEST_MR_S2 : HARVEST_MR_OPENALEX;
+			it->reason = strncmp(it->ext_id, "orcid:", 6) == 0
+			    ? HARVEST_MR_ORCID
+			    : strncmp(it->ext_id, "s2:", 3) == 0
+			    ? HARVEST_MR_S2
+			    : HARVEST_MR_OPENALEX;
 			for (k = 0; k < nc; k++)
 				if (find(c, k) == k && c[k].ext_id != NULL &&
 				    strcmp(c[k].ext_id, it->ext_id) == 0)
@@ -394,11 +397,12 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 					if (find(c, j) != j ||
 					    c[j].ext_id != NULL ||
 					    !names_fit(&c[j], it->name_key,
-					    ambiguous))
+						ambiguous))
 						continue;
 					evidence(it, &c[j], &co, &shared, &fi);
 					if (decide(co, shared, fi, &why,
-					    &score) && score > bscore) {
+						&score) &&
+					    score > bscore) {
 						bscore = score;
 						k = j;
 					}
@@ -430,9 +434,10 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 				continue;
 			}
 			/* Co-authors beat fields whatever the numbers. */
-			if (best == nc || (why == HARVEST_MR_COAUTHORS &&
-			    bwhy == HARVEST_MR_FIELDS) || (why == bwhy &&
-			    score > bscore)) {
+			if (best == nc ||
+			    (why == HARVEST_MR_COAUTHORS &&
+				bwhy == HARVEST_MR_FIELDS) ||
+			    (why == bwhy && score > bscore)) {
 				best = j;
 				bscore = score;
 				bwhy = why;

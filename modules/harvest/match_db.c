@@ -28,6 +28,15 @@
 #define FETCH_ROWS "FETCH 5000 FROM match_cur"
 #define KEYS_BATCH 20000
 
+/* A text cell, "" for NULL (borrowed until PQclear). */
+static const char *
+text(const PGresult *res, int r, int c)
+{
+	const char *v = core_cell_text(res, r, c);
+
+	return v != NULL ? v : "";
+}
+
 /* One authorship as the reader gives it.  Strings are owned. */
 struct mrow {
 	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
@@ -206,7 +215,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 		free(slug);
 		if (er != CORE_OK)
 			goto out;
-		cid[k] = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		cid[k] = core_cell_bigint(res, 0,
+		    HARVEST_MATCH_RESEARCHER_NEW__ID, 0);
 		PQclear(res);
 		res = NULL;
 		m->created++;
@@ -303,11 +313,20 @@ fill_keys(struct core_db *db)
 		PQclear(res);
 		return CORE_EDB;
 	}
+	/* A script, not prepared: its columns are checked here. */
+	if (core_db_columns(&harvest_sql[HARVEST_SQL_MATCH_KEYS_TODO], res) !=
+	    CORE_OK) {
+		PQclear(res);
+		return CORE_EDB;
+	}
 	nt = PQntuples(res);
 	for (i = 0; i < nt && er == CORE_OK; i++) {
-		key = harvest_name_key(PQgetvalue(res, i, 2));
-		harvest_copy_row(&b, (const char *const[]){ PQgetvalue(res, i,
-		    0), PQgetvalue(res, i, 1), key }, 3);
+		key = harvest_name_key(core_cell_text(res, i,
+		    HARVEST_MATCH_KEYS_TODO__RAW_NAME));
+		harvest_copy_row(&b, (const char *const[]){
+		    core_cell_text(res, i, HARVEST_MATCH_KEYS_TODO__PAPER_ID),
+		    core_cell_text(res, i, HARVEST_MATCH_KEYS_TODO__POSITION),
+		    key }, 3);
 		free(key);
 		if ((i + 1) % KEYS_BATCH != 0 && i + 1 < nt)
 			continue;
@@ -342,18 +361,19 @@ take_row(struct mrun *m, PGresult *res, int i)
 	}
 	r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
-	r->block = core_xstrdup(PQgetvalue(res, i, 0));
-	r->paper_id = strtoll(PQgetvalue(res, i, 1), NULL, 10);
-	r->position = atoi(PQgetvalue(res, i, 2));
-	r->raw_name = core_xstrdup(PQgetvalue(res, i, 3));
-	r->name_key = core_xstrdup(PQgetvalue(res, i, 4));
-	r->rid = strtoll(PQgetvalue(res, i, 5), NULL, 10);
-	r->ext_id = PQgetisnull(res, i, 6) ? NULL :
-	    core_xstrdup(PQgetvalue(res, i, 6));
-	r->rid_ext = strcmp(PQgetvalue(res, i, 7), "t") == 0;
-	r->rid_followed = strcmp(PQgetvalue(res, i, 8), "t") == 0;
-	r->coauth = core_xstrdup(PQgetvalue(res, i, 9));
-	r->fields = core_xstrdup(PQgetvalue(res, i, 10));
+	r->block = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__BLOCK));
+	r->paper_id = core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
+	r->position = core_cell_int(res, i, HARVEST_MATCH_DECLARE__POSITION, 0);
+	r->raw_name = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__RAW_NAME));
+	r->name_key = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__NAME_KEY));
+	r->rid = core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
+	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_DECLARE__EXT_ID)
+	    ? NULL
+	    : core_xstrdup(core_cell_text(res, i, HARVEST_MATCH_DECLARE__EXT_ID));
+	r->rid_ext = core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
+	r->rid_followed = core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
+	r->coauth = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__COAUTHORS));
+	r->fields = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__CATEGORIES));
 	r->ncoauthors = split(r->coauth, &r->coauthors);
 	/* The paper's authors include this one: drop its name once. */
 	for (j = 0; j < r->ncoauthors; j++)
@@ -400,12 +420,16 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 			er = CORE_EDB;
 			goto out;
 		}
+		/* The cursor's query is not prepared: check its columns. */
+		if ((er = core_db_columns(&harvest_sql[HARVEST_SQL_MATCH_DECLARE],
+			 res)) != CORE_OK)
+			goto out;
 		if ((nt = PQntuples(res)) == 0)
 			break;
 		for (r = 0; r < nt; r++) {
 			/* A block ends here: flush when the batch is full. */
 			if (m.n >= BATCH && strcmp(m.rows[m.n - 1].block,
-			    PQgetvalue(res, r, 0)) != 0) {
+			    text(res, r, HARVEST_MATCH_DECLARE__BLOCK)) != 0) {
 				if ((er = flush(&m, m.n)) != CORE_OK)
 					goto out;
 				for (i = 0; i < m.n; i++)
@@ -762,9 +786,9 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	printf("database: %s same-name groups (one name key); %s split into "
 	       "%s researchers; %s researchers hold more than one name form "
 	       "(merges); %s researchers; %s authorships without one\n",
-	    PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1),
-	    PQgetvalue(res, 0, 2), PQgetvalue(res, 0, 3),
-	    PQgetvalue(res, 0, 4), PQgetvalue(res, 0, 5));
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS_SPLIT),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__SPLIT_INTO), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__NAME_FORMS),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__RESEARCHERS), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__UNMATCHED));
 	PQclear(res);
 	res = NULL;
 	if (core_db_exec(db, HARVEST_SQL_MATCH_EVAL_REASONS, NULL, 0, &res) !=
@@ -772,8 +796,13 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 		goto out;
 	for (f = 0; f < PQntuples(res); f++)
 		printf("reason %s: %s authorships, mean score %s\n",
-		    PQgetvalue(res, f, 0), PQgetvalue(res, f, 1),
-		    PQgetisnull(res, f, 2) ? "-" : PQgetvalue(res, f, 2));
+		    text(res, f, HARVEST_MATCH_EVAL_REASONS__REASON),
+		    text(res, f, HARVEST_MATCH_EVAL_REASONS__N),
+		    core_cell_isnull(res, f,
+			HARVEST_MATCH_EVAL_REASONS__MEAN_SCORE)
+			? "-"
+			: core_cell_text(res, f,
+			      HARVEST_MATCH_EVAL_REASONS__MEAN_SCORE));
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

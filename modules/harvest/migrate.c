@@ -77,7 +77,7 @@ harvest_db_version(struct core_db *db, int *version)
 	if ((er = core_db_exec(db, HARVEST_SQL_MIGRATIONS_CURRENT, NULL, 0,
 	    &res)) != CORE_OK)
 		return er;
-	*version = atoi(PQgetvalue(res, 0, 0));
+	*version = core_cell_int(res, 0, HARVEST_MIGRATIONS_CURRENT__VERSION, 0);
 	PQclear(res);
 	return CORE_OK;
 }
@@ -292,7 +292,8 @@ harvest_migrate(const struct core_conf *conf, int check)
 	ndone = PQntuples(res);
 	done = core_xcalloc((size_t)ndone + 1, sizeof(*done));
 	for (j = 0; j < ndone; j++)
-		done[j] = atoi(PQgetvalue(res, j, 0));
+		done[j] = core_cell_int(res, j,
+		    HARVEST_MIGRATIONS_APPLIED__VERSION, 0);
 	PQclear(res);
 	res = NULL;
 

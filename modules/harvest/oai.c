@@ -36,8 +36,8 @@ canon_id(const char *s, struct core_arxiv_id *id)
 static void
 put_str(json_t *o, const char *key, const char *s)
 {
-	json_object_set_new(o, key, s != NULL && *s != '\0' ?
-	    core_json_str(s) : json_null());
+	json_object_set_new(o, key,
+	    s != NULL && *s != '\0' ? core_json_str(s) : json_null());
 }
 
 /* "cs" -> "cs", "physics:hep-ex" -> "hep-ex": a set as a category. */
@@ -72,23 +72,23 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 
 	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV, "id"));
 	if (canon_id(s, &id) != 0) {
-		snprintf(why, HARVEST_WHY_LEN, "record with a bad arXiv id "
-		    "\"%.40s\"", s != NULL ? s : "");
+		snprintf(why, HARVEST_WHY_LEN,
+		    "record with a bad arXiv id "
+		    "\"%.40s\"",
+		    s != NULL ? s : "");
 		goto out;
 	}
 	json_object_set_new(o, "arxiv_id", json_string(id.id));
 	json_object_set_new(o, "version", json_integer(0));
 	free(s);
 
-	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV,
-	    "created"));
+	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV, "created"));
 	if (harvest_date10(s, d1) != 0) {
 		snprintf(why, HARVEST_WHY_LEN, "%s: bad <created>", id.id);
 		goto out;
 	}
 	free(s);
-	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV,
-	    "updated"));
+	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV, "updated"));
 	if (s != NULL && harvest_date10(s, d2) != 0) {
 		snprintf(why, HARVEST_WHY_LEN, "%s: bad <updated>", id.id);
 		goto out;
@@ -108,17 +108,17 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	}
 	put_str(o, "title", s);
 	free(s);
-	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV,
-	    "abstract"));
+	s = harvest_xml_text(
+	    harvest_xml_child(m, HARVEST_NS_ARXIV, "abstract"));
 	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
 	free(s);
 
-	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV,
-	    "categories"));
+	s = harvest_xml_text(
+	    harvest_xml_child(m, HARVEST_NS_ARXIV, "categories"));
 	cats = json_array();
 	json_object_set_new(o, "categories", cats);
 	for (tok = s != NULL ? strtok_r(s, " ", &save) : NULL; tok != NULL;
-	    tok = strtok_r(NULL, " ", &save))
+	     tok = strtok_r(NULL, " ", &save))
 		if (json_array_size(cats) < 64)
 			json_array_append_new(cats, core_json_str(tok));
 	if (json_array_size(cats) == 0) {
@@ -138,8 +138,8 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		{ "license", "license" },
 	};
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
-		s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV,
-		    opt[i].el));
+		s = harvest_xml_text(
+		    harvest_xml_child(m, HARVEST_NS_ARXIV, opt[i].el));
 		put_str(o, opt[i].key, s);
 		free(s);
 	}
@@ -149,34 +149,37 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	json_object_set_new(o, "authors", auth);
 	as = harvest_xml_child(m, HARVEST_NS_ARXIV, "authors");
 	for (a = harvest_xml_child(as, HARVEST_NS_ARXIV, "author"); a != NULL;
-	    a = harvest_xml_next(a, HARVEST_NS_ARXIV, "author")) {
+	     a = harvest_xml_next(a, HARVEST_NS_ARXIV, "author")) {
 		if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN, "%s: more than %d "
-			    "authors", id.id, HARVEST_MAX_AUTHORS);
+			snprintf(why, HARVEST_WHY_LEN,
+			    "%s: more than %d "
+			    "authors",
+			    id.id, HARVEST_MAX_AUTHORS);
 			goto out;
 		}
-		kn = harvest_xml_text(harvest_xml_child(a, HARVEST_NS_ARXIV,
-		    "keyname"));
-		fn = harvest_xml_text(harvest_xml_child(a, HARVEST_NS_ARXIV,
-		    "forenames"));
-		sx = harvest_xml_text(harvest_xml_child(a, HARVEST_NS_ARXIV,
-		    "suffix"));
+		kn = harvest_xml_text(
+		    harvest_xml_child(a, HARVEST_NS_ARXIV, "keyname"));
+		fn = harvest_xml_text(
+		    harvest_xml_child(a, HARVEST_NS_ARXIV, "forenames"));
+		sx = harvest_xml_text(
+		    harvest_xml_child(a, HARVEST_NS_ARXIV, "suffix"));
 		name = core_xasprintf("%s%s%s%s%s", fn ? fn : "",
 		    fn && *fn ? " " : "", kn ? kn : "", sx && *sx ? " " : "",
 		    sx ? sx : "");
 		harvest_squash_ws(name);
 		aff = json_array();
 		for (n = harvest_xml_child(a, HARVEST_NS_ARXIV, "affiliation");
-		    n != NULL; n = harvest_xml_next(n, HARVEST_NS_ARXIV,
-		    "affiliation")) {
+		     n != NULL;
+		     n = harvest_xml_next(n, HARVEST_NS_ARXIV, "affiliation")) {
 			char *t = harvest_xml_text(n);
 			if (*t != '\0' && json_array_size(aff) < 16)
 				json_array_append_new(aff, core_json_str(t));
 			free(t);
 		}
 		if (*name != '\0')
-			json_array_append_new(auth, json_pack("{s:o, s:o}",
-			    "name", core_json_str(name), "affiliations", aff));
+			json_array_append_new(auth,
+			    json_pack("{s:o, s:o}", "name", core_json_str(name),
+				"affiliations", aff));
 		else
 			json_decref(aff);
 		free(kn);
@@ -247,19 +250,21 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 				goto out;
 			}
 			s = dc_name(s);
-			json_array_append_new(auth, json_pack("{s:o, s:[]}",
-			    "name", core_json_str(s), "affiliations"));
+			json_array_append_new(auth,
+			    json_pack("{s:o, s:[]}", "name", core_json_str(s),
+				"affiliations"));
 		} else if (strcmp((const char *)n->name, "description") == 0) {
 			if (strncmp(s, "Comment:", 8) == 0)
-				put_str(o, "comment",
-				    harvest_squash_ws(s + 8));
-			else if (*json_string_value(json_object_get(o,
-			    "abstract")) == '\0')
+				put_str(o, "comment", harvest_squash_ws(s + 8));
+			else if (*json_string_value(
+				     json_object_get(o, "abstract")) == '\0')
 				put_str(o, "abstract", s);
 		} else if (strcmp((const char *)n->name, "date") == 0) {
 			if (harvest_date10(s, d) != 0) {
-				snprintf(why, HARVEST_WHY_LEN, "bad dc:date "
-				    "\"%.20s\"", s);
+				snprintf(why, HARVEST_WHY_LEN,
+				    "bad dc:date "
+				    "\"%.20s\"",
+				    s);
 				goto out;
 			}
 			if (v < 100)
@@ -281,10 +286,11 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 	}
 	if (!have_id) {
 		/* The header's identifier says it as well. */
-		s = harvest_xml_text(harvest_xml_child(hdr, HARVEST_NS_OAI,
-		    "identifier"));
+		s = harvest_xml_text(
+		    harvest_xml_child(hdr, HARVEST_NS_OAI, "identifier"));
 		if (canon_id(s, &id) != 0) {
-			snprintf(why, HARVEST_WHY_LEN, "oai_dc record without "
+			snprintf(why, HARVEST_WHY_LEN,
+			    "oai_dc record without "
 			    "an arXiv id");
 			goto out;
 		}
@@ -298,7 +304,7 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 		goto out;
 	}
 	for (n = harvest_xml_child(hdr, HARVEST_NS_OAI, "setSpec"); n != NULL;
-	    n = harvest_xml_next(n, HARVEST_NS_OAI, "setSpec")) {
+	     n = harvest_xml_next(n, HARVEST_NS_OAI, "setSpec")) {
 		s = harvest_xml_text(n);
 		if (*s && json_array_size(cats) < 64)
 			json_array_append_new(cats,
@@ -310,10 +316,11 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 		json_array_append_new(cats, json_string("unknown"));
 	json_object_set(o, "primary", json_array_get(cats, 0));
 	if (v > 0) {
-		json_object_set(o, "published", json_object_get(
-		    json_array_get(vers, 0), "date"));
-		json_object_set(o, "updated", json_object_get(
-		    json_array_get(vers, (size_t)v - 1), "date"));
+		json_object_set(o, "published",
+		    json_object_get(json_array_get(vers, 0), "date"));
+		json_object_set(o, "updated",
+		    json_object_get(json_array_get(vers, (size_t)v - 1),
+			"date"));
 	} else {
 		put_str(o, "published", NULL);
 		put_str(o, "updated", NULL);
@@ -342,11 +349,13 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 	st = harvest_xml_attr(hdr, "status");
 	if (st != NULL && strcmp(st, "deleted") == 0) {
 		free(st);
-		s = harvest_xml_text(harvest_xml_child(hdr, HARVEST_NS_OAI,
-		    "identifier"));
+		s = harvest_xml_text(
+		    harvest_xml_child(hdr, HARVEST_NS_OAI, "identifier"));
 		if (canon_id(s, &id) != 0) {
-			snprintf(why, HARVEST_WHY_LEN, "deleted record with a "
-			    "bad identifier \"%.40s\"", s ? s : "");
+			snprintf(why, HARVEST_WHY_LEN,
+			    "deleted record with a "
+			    "bad identifier \"%.40s\"",
+			    s ? s : "");
 			free(s);
 			return CORE_EINPUT;
 		}
@@ -362,7 +371,8 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 	else if ((m = harvest_xml_child(md, HARVEST_NS_OAI_DC, "dc")) != NULL)
 		er = dc_meta(hdr, m, o, why);
 	else {
-		snprintf(why, HARVEST_WHY_LEN, "record without arXiv or "
+		snprintf(why, HARVEST_WHY_LEN,
+		    "record without arXiv or "
 		    "oai_dc metadata");
 		er = CORE_EINPUT;
 	}
@@ -407,8 +417,10 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 		goto out;
 	root = xmlDocGetRootElement(doc);
 	if (!harvest_xml_is(root, HARVEST_NS_OAI, "OAI-PMH")) {
-		snprintf(why, HARVEST_WHY_LEN, "not an OAI-PMH response "
-		    "(root <%.40s>)", (const char *)root->name);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "not an OAI-PMH response "
+		    "(root <%.40s>)",
+		    (const char *)root->name);
 		goto out;
 	}
 	if ((e = harvest_xml_child(root, HARVEST_NS_OAI, "error")) != NULL) {
@@ -427,14 +439,16 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 		goto out;
 	}
 	if ((list = harvest_xml_child(root, HARVEST_NS_OAI, "ListRecords")) ==
-	    NULL && (list = harvest_xml_child(root, HARVEST_NS_OAI,
-	    "GetRecord")) == NULL) {
-		snprintf(why, HARVEST_WHY_LEN, "OAI-PMH response without "
+		NULL &&
+	    (list = harvest_xml_child(root, HARVEST_NS_OAI, "GetRecord")) ==
+		NULL) {
+		snprintf(why, HARVEST_WHY_LEN,
+		    "OAI-PMH response without "
 		    "ListRecords");
 		goto out;
 	}
 	for (r = harvest_xml_child(list, HARVEST_NS_OAI, "record"); r != NULL;
-	    r = harvest_xml_next(r, HARVEST_NS_OAI, "record")) {
+	     r = harvest_xml_next(r, HARVEST_NS_OAI, "record")) {
 		if (++nrec > HARVEST_MAX_ITEMS) {
 			snprintf(why, HARVEST_WHY_LEN, "more than %d records",
 			    HARVEST_MAX_ITEMS);

@@ -101,8 +101,10 @@ check_ref(const json_t *o, const char *where, char why[HARVEST_WHY_LEN])
 	}
 	v = json_object_get(o, "display_name");
 	if (v != NULL && !json_is_string(v) && !json_is_null(v)) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: display_name is not a "
-		    "string", where);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "%s: display_name is not a "
+		    "string",
+		    where);
 		return -1;
 	}
 	v = json_object_get(o, "ror");
@@ -121,7 +123,8 @@ check_entity(const json_t *o, size_t i, char why[HARVEST_WHY_LEN])
 	size_t k, j;
 
 	if (!json_is_object(o)) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu is not an object", i);
+		snprintf(why, HARVEST_WHY_LEN, "result %zu is not an object",
+		    i);
 		return -1;
 	}
 	if (harvest_oa_short(json_string_value(json_object_get(o, "id"))) ==
@@ -133,50 +136,57 @@ check_entity(const json_t *o, size_t i, char why[HARVEST_WHY_LEN])
 	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
 		v = json_object_get(o, fields[k].key);
 		if (v != NULL && !type_ok(v, fields[k].types)) {
-			snprintf(why, HARVEST_WHY_LEN, "result %zu: %s has "
-			    "the wrong type", i, fields[k].key);
+			snprintf(why, HARVEST_WHY_LEN,
+			    "result %zu: %s has "
+			    "the wrong type",
+			    i, fields[k].key);
 			return -1;
 		}
 	}
 	v = json_object_get(o, "summary_stats");
 	if (json_is_object(v) && (a = json_object_get(v, "h_index")) != NULL &&
 	    !json_is_integer(a) && !json_is_null(a)) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: h_index has the "
-		    "wrong type", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: h_index has the "
+		    "wrong type",
+		    i);
 		return -1;
 	}
 	v = json_object_get(o, "authorships");
-	json_array_foreach(v, j, a) {
+	json_array_foreach(v, j, a)
+	{
 		if (check_ref(a, "authorship", why) != 0 ||
 		    ((x = json_object_get(a, "author")) != NULL &&
-		    check_ref(x, "authorship author", why) != 0))
+			check_ref(x, "authorship author", why) != 0))
 			return -1;
 		if (j >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN, "result %zu: too many "
-			    "authorships", i);
+			snprintf(why, HARVEST_WHY_LEN,
+			    "result %zu: too many "
+			    "authorships",
+			    i);
 			return -1;
 		}
 	}
 	v = json_object_get(o, "last_known_institutions");
-	json_array_foreach(v, j, a)
-		if (check_ref(a, "institution", why) != 0)
-			return -1;
+	json_array_foreach(v, j,
+	    a) if (check_ref(a, "institution", why) != 0) return -1;
 	v = json_object_get(o, "affiliations");
-	json_array_foreach(v, j, a)
-		if (!json_is_object(a) || ((x = json_object_get(a,
-		    "institution")) != NULL && check_ref(x, "affiliation",
-		    why) != 0)) {
-			if (!json_is_object(a))
-				snprintf(why, HARVEST_WHY_LEN, "affiliation "
-				    "is not an object");
-			return -1;
-		}
+	json_array_foreach(v, j, a) if (!json_is_object(a) ||
+	    ((x = json_object_get(a, "institution")) != NULL &&
+		check_ref(x, "affiliation", why) != 0))
+	{
+		if (!json_is_object(a))
+			snprintf(why, HARVEST_WHY_LEN,
+			    "affiliation "
+			    "is not an object");
+		return -1;
+	}
 	return 0;
 }
 
 enum core_err
-harvest_oa_parse(const char *p, size_t n, int entity,
-    struct harvest_oa_list *l, char why[HARVEST_WHY_LEN])
+harvest_oa_parse(const char *p, size_t n, int entity, struct harvest_oa_list *l,
+    char why[HARVEST_WHY_LEN])
 {
 	json_error_t je;
 	json_t *root, *meta, *res, *v;
@@ -199,8 +209,9 @@ harvest_oa_parse(const char *p, size_t n, int entity,
 	if ((v = json_object_get(root, "error")) != NULL) {
 		snprintf(why, HARVEST_WHY_LEN, "OpenAlex error: %.100s %.100s",
 		    json_is_string(v) ? json_string_value(v) : "",
-		    json_string_value(json_object_get(root, "message")) ?
-		    json_string_value(json_object_get(root, "message")) : "");
+		    json_string_value(json_object_get(root, "message"))
+			? json_string_value(json_object_get(root, "message"))
+			: "");
 		er = CORE_EUPSTREAM;
 		goto out;
 	}
@@ -215,7 +226,8 @@ harvest_oa_parse(const char *p, size_t n, int entity,
 	meta = json_object_get(root, "meta");
 	res = json_object_get(root, "results");
 	if (!json_is_object(meta) || !json_is_array(res)) {
-		snprintf(why, HARVEST_WHY_LEN, "list response without meta "
+		snprintf(why, HARVEST_WHY_LEN,
+		    "list response without meta "
 		    "and results");
 		goto out;
 	}
@@ -232,7 +244,8 @@ harvest_oa_parse(const char *p, size_t n, int entity,
 	l->count = json_is_integer(v) ? (long)json_integer_value(v) : -1;
 	v = json_object_get(meta, "next_cursor");
 	if (v != NULL && !json_is_string(v) && !json_is_null(v)) {
-		snprintf(why, HARVEST_WHY_LEN, "meta.next_cursor is not a "
+		snprintf(why, HARVEST_WHY_LEN,
+		    "meta.next_cursor is not a "
 		    "string");
 		goto out;
 	}
@@ -269,8 +282,8 @@ harvest_oa_work_arxiv(const json_t *work, char out[48])
 	struct core_arxiv_id id;
 	size_t used;
 
-	d = json_string_value(json_object_get(json_object_get(work, "ids"),
-	    "doi"));
+	d = json_string_value(
+	    json_object_get(json_object_get(work, "ids"), "doi"));
 	if (d == NULL)
 		d = json_string_value(json_object_get(work, "doi"));
 	if (d == NULL || strncasecmp(d, pre, sizeof(pre) - 1) != 0)

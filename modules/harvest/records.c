@@ -70,8 +70,8 @@ int_text(const json_t *o, const char *key)
 static char *
 json_text(const json_t *v)
 {
-	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER |
-	    JSON_ENCODE_ANY);
+	char *s =
+	    json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
 
 	return s != NULL ? s : core_xstrdup("[]");
 }
@@ -201,9 +201,10 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 	{
 		size_t n = strlen(p->abstract);
 
-		while (n > 0 && (p->abstract[n - 1] == ' ' ||
-		    p->abstract[n - 1] == '\n' || p->abstract[n - 1] == '\t' ||
-		    p->abstract[n - 1] == '\r'))
+		while (n > 0 &&
+		    (p->abstract[n - 1] == ' ' || p->abstract[n - 1] == '\n' ||
+			p->abstract[n - 1] == '\t' ||
+			p->abstract[n - 1] == '\r'))
 			p->abstract[--n] = '\0';
 	}
 	return CORE_OK;
@@ -226,8 +227,8 @@ paper_cats(json_t *list, struct harvest_paper *p, const char **why)
 static void
 add_author(struct harvest_paper *p, char *name)
 {
-	p->authors = core_xrealloc(p->authors,
-	    (p->nauthors + 1) * sizeof(*p->authors));
+	p->authors =
+	    core_xrealloc(p->authors, (p->nauthors + 1) * sizeof(*p->authors));
 	p->authors[p->nauthors++] = name;
 }
 
@@ -248,7 +249,8 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	p->comment = opt_str(o, "comment");
 
 	cats = json_array();
-	json_array_foreach(json_object_get(o, "categories"), i, v) {
+	json_array_foreach(json_object_get(o, "categories"), i, v)
+	{
 		if ((s = json_string_value(v)) == NULL || *s == '\0') {
 			*why = "a category is not a string";
 			er = CORE_EINPUT;
@@ -260,7 +262,8 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 		goto out;
 
 	authors = json_object_get(o, "authors");
-	json_array_foreach(authors, i, v) {
+	json_array_foreach(authors, i, v)
+	{
 		if ((s = json_string_value(v)) == NULL) {
 			*why = "an author is not a string";
 			er = CORE_EINPUT;
@@ -331,7 +334,8 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 
 	/* Versions: "v1" created "Mon, 2 Apr 2007 19:18:42 GMT". */
 	vers = json_array();
-	json_array_foreach(json_object_get(o, "versions"), i, v) {
+	json_array_foreach(json_object_get(o, "versions"), i, v)
+	{
 		s = str(v, "version");
 		if (s == NULL || s[0] != 'v' || (n = atol(s + 1)) < 1 ||
 		    harvest_rfc2822_date(str(v, "created"), date) != 0) {
@@ -339,8 +343,9 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			er = CORE_EINPUT;
 			goto out;
 		}
-		json_array_append_new(vers, json_pack("{s:I,s:s}", "version",
-		    (json_int_t)n, "date", date));
+		json_array_append_new(vers,
+		    json_pack("{s:I,s:s}", "version", (json_int_t)n, "date",
+			date));
 		if (lo == 0 || n < lo) {
 			lo = n;
 			free(p->published);
@@ -363,7 +368,8 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 		er = CORE_EINPUT;
 		goto out;
 	}
-	json_array_foreach(ap, i, v) {
+	json_array_foreach(ap, i, v)
+	{
 		if (!json_is_array(v) || json_array_size(v) == 0 ||
 		    json_string_value(json_array_get(v, 0)) == NULL) {
 			*why = "an authors_parsed entry is not [last, first, "
@@ -371,10 +377,10 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			er = CORE_EINPUT;
 			goto out;
 		}
-		name = harvest_name_join(
-		    json_string_value(json_array_get(v, 0)),
-		    json_string_value(json_array_get(v, 1)),
-		    json_string_value(json_array_get(v, 2)));
+		name =
+		    harvest_name_join(json_string_value(json_array_get(v, 0)),
+			json_string_value(json_array_get(v, 1)),
+			json_string_value(json_array_get(v, 2)));
 		if (*name == '\0') {
 			free(name);
 			*why = "an author name is empty";
@@ -390,8 +396,7 @@ out:
 }
 
 enum core_err
-harvest_paper_parse(const json_t *o, struct harvest_paper *p,
-    const char **why)
+harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 {
 	enum core_err er;
 
@@ -448,9 +453,9 @@ has_type(const json_t *n, const char *t)
 	json_t *v;
 	size_t i;
 
-	json_array_foreach(json_object_get(n, "types"), i, v)
-		if ((s = json_string_value(v)) != NULL && strcmp(s, t) == 0)
-			return 1;
+	json_array_foreach(json_object_get(n, "types"), i,
+	    v) if ((s = json_string_value(v)) != NULL &&
+	    strcmp(s, t) == 0) return 1;
 	return 0;
 }
 
@@ -463,9 +468,8 @@ alias_add(json_t *a, const char *s, const char *name)
 
 	if (s == NULL || *s == '\0' || strcmp(s, name) == 0)
 		return;
-	json_array_foreach(a, i, v)
-		if (strcmp(json_string_value(v), s) == 0)
-			return;
+	json_array_foreach(a, i,
+	    v) if (strcmp(json_string_value(v), s) == 0) return;
 	json_array_append_new(a, json_string(s));
 }
 
@@ -489,11 +493,12 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 	}
 	/* The display name is the entry typed "ror_display" (schema v2). */
 	names = json_object_get(o, "names");
-	json_array_foreach(names, i, n)
-		if (has_type(n, "ror_display") && str(n, "value") != NULL) {
-			disp = n;
-			break;
-		}
+	json_array_foreach(names, i,
+	    n) if (has_type(n, "ror_display") && str(n, "value") != NULL)
+	{
+		disp = n;
+		break;
+	}
 	if (disp == NULL) {
 		*why = "no ror_display name";
 		goto out;
@@ -505,7 +510,8 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 	}
 	in->slug = core_slug(in->name, NAME_SLUG_MAX);
 	aliases = json_array();
-	json_array_foreach(names, i, n) {
+	json_array_foreach(names, i, n)
+	{
 		if (n == disp)
 			continue;
 		if (has_type(n, "alias") || has_type(n, "label") ||
@@ -514,20 +520,23 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 	}
 	in->aliases = json_text(aliases);
 
-	geo = json_object_get(json_array_get(json_object_get(o, "locations"),
-	    0), "geonames_details");
+	geo =
+	    json_object_get(json_array_get(json_object_get(o, "locations"), 0),
+		"geonames_details");
 	in->country_code = opt_str(geo, "country_code");
 	in->country_name = opt_str(geo, "country_name");
-	if ((s = json_string_value(json_array_get(json_object_get(o, "types"),
-	    0))) != NULL && *s != '\0')
+	if ((s = json_string_value(
+		 json_array_get(json_object_get(o, "types"), 0))) != NULL &&
+	    *s != '\0')
 		in->type = core_xstrdup(s);
 	in->status = opt_str(o, "status");
-	json_array_foreach(json_object_get(o, "links"), i, v)
-		if ((s = str(v, "type")) != NULL && strcmp(s, "website") == 0 &&
-		    str(v, "value") != NULL) {
-			in->website = opt_str(v, "value");
-			break;
-		}
+	json_array_foreach(json_object_get(o, "links"), i,
+	    v) if ((s = str(v, "type")) != NULL && strcmp(s, "website") == 0 &&
+	    str(v, "value") != NULL)
+	{
+		in->website = opt_str(v, "value");
+		break;
+	}
 	in->established = int_text(o, "established");
 	er = CORE_OK;
 out:
@@ -564,10 +573,10 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 	}
 	in->slug = core_slug(in->name, NAME_SLUG_MAX);
 	aliases = json_array();
-	json_array_foreach(json_object_get(o, "display_name_alternatives"), i, v)
-		alias_add(aliases, json_string_value(v), in->name);
+	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
+	    v) alias_add(aliases, json_string_value(v), in->name);
 	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
-		alias_add(aliases, json_string_value(v), in->name);
+	    alias_add(aliases, json_string_value(v), in->name);
 	in->aliases = json_text(aliases);
 	in->country_code = opt_str(o, "country_code");
 	in->country_name = opt_str(json_object_get(o, "geo"), "country");
@@ -649,8 +658,10 @@ affil_get(struct harvest_author *a, const json_t *inst)
 	size_t i;
 
 	ror = last_part(str(inst, "ror"));
-	oa = str(inst, "id") != NULL && strstr(str(inst, "id"),
-	    "openalex.org/I") != NULL ? last_part(str(inst, "id")) : NULL;
+	oa = str(inst, "id") != NULL &&
+		strstr(str(inst, "id"), "openalex.org/I") != NULL
+	    ? last_part(str(inst, "id"))
+	    : NULL;
 	if ((ror == NULL && oa == NULL) || str(inst, "display_name") == NULL) {
 		free(ror);
 		free(oa);
@@ -659,16 +670,17 @@ affil_get(struct harvest_author *a, const json_t *inst)
 	for (i = 0; i < a->naffils; i++) {
 		f = &a->affils[i];
 		if ((ror != NULL && f->ror_id != NULL &&
-		    strcmp(ror, f->ror_id) == 0) ||
+			strcmp(ror, f->ror_id) == 0) ||
 		    (ror == NULL && f->ror_id == NULL && oa != NULL &&
-		    f->openalex_id != NULL && strcmp(oa, f->openalex_id) == 0)) {
+			f->openalex_id != NULL &&
+			strcmp(oa, f->openalex_id) == 0)) {
 			free(ror);
 			free(oa);
 			return f;
 		}
 	}
-	a->affils = core_xrealloc(a->affils,
-	    (a->naffils + 1) * sizeof(*a->affils));
+	a->affils =
+	    core_xrealloc(a->affils, (a->naffils + 1) * sizeof(*a->affils));
 	f = &a->affils[a->naffils++];
 	memset(f, 0, sizeof(*f));
 	f->ror_id = ror;
@@ -712,11 +724,13 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 	a->citations = int_text(o, "cited_by_count");
 	a->works_count = int_text(o, "works_count");
 
-	json_array_foreach(json_object_get(o, "affiliations"), i, v) {
+	json_array_foreach(json_object_get(o, "affiliations"), i, v)
+	{
 		if ((f = affil_get(a, json_object_get(v, "institution"))) ==
 		    NULL)
 			continue;
-		json_array_foreach(json_object_get(v, "years"), j, y) {
+		json_array_foreach(json_object_get(v, "years"), j, y)
+		{
 			if (!json_is_integer(y))
 				continue;
 			year = (int)json_integer_value(y);
@@ -726,9 +740,8 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 				f->last_year = year;
 		}
 	}
-	json_array_foreach(json_object_get(o, "last_known_institutions"), i, v)
-		if ((f = affil_get(a, v)) != NULL)
-			f->last_known = 1;
+	json_array_foreach(json_object_get(o, "last_known_institutions"), i,
+	    v) if ((f = affil_get(a, v)) != NULL) f->last_known = 1;
 	er = CORE_OK;
 out:
 	if (er != CORE_OK)

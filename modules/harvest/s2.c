@@ -51,38 +51,50 @@ item(const json_t *o, int authors, struct harvest_s2_item *it, size_t i,
 	if (json_is_null(o))
 		return 0;
 	if (!json_is_object(o)) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu is neither an object "
-		    "nor null", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu is neither an object "
+		    "nor null",
+		    i);
 		return -1;
 	}
 	it->found = 1;
 	if (get_str(o, authors ? "authorId" : "paperId", &it->id) != 0 ||
 	    it->id == NULL) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: %s missing or not "
-		    "a string", i, authors ? "authorId" : "paperId");
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: %s missing or not "
+		    "a string",
+		    i, authors ? "authorId" : "paperId");
 		return -1;
 	}
 	if (get_str(o, "name", &it->name) != 0) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: name is not a "
-		    "string", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: name is not a "
+		    "string",
+		    i);
 		return -1;
 	}
 	if (get_count(o, "citationCount", &it->citations) != 0 ||
 	    get_count(o, "hIndex", &it->h_index) != 0 ||
 	    get_count(o, "paperCount", &it->paper_count) != 0) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: a count is not a "
-		    "non-negative integer", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: a count is not a "
+		    "non-negative integer",
+		    i);
 		return -1;
 	}
 	ext = json_object_get(o, "externalIds");
 	if (ext != NULL && !json_is_null(ext) && !json_is_object(ext)) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: externalIds is not "
-		    "an object", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: externalIds is not "
+		    "an object",
+		    i);
 		return -1;
 	}
 	if (json_is_object(ext) && get_str(ext, "ArXiv", &it->arxiv) != 0) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu: externalIds.ArXiv "
-		    "is not a string", i);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "result %zu: externalIds.ArXiv "
+		    "is not a string",
+		    i);
 		return -1;
 	}
 	return 0;
@@ -105,20 +117,24 @@ harvest_s2_parse(const char *p, size_t n, size_t want, int authors,
 		    je.text, je.line);
 		return CORE_EINPUT;
 	}
-	if (json_is_object(root) && ((v = json_object_get(root, "error")) !=
-	    NULL || (v = json_object_get(root, "message")) != NULL)) {
+	if (json_is_object(root) &&
+	    ((v = json_object_get(root, "error")) != NULL ||
+		(v = json_object_get(root, "message")) != NULL)) {
 		snprintf(why, HARVEST_WHY_LEN, "Semantic Scholar error: %.200s",
 		    json_is_string(v) ? json_string_value(v) : "?");
 		er = CORE_EUPSTREAM;
 		goto out;
 	}
 	if (!json_is_array(root)) {
-		snprintf(why, HARVEST_WHY_LEN, "batch response is not an array");
+		snprintf(why, HARVEST_WHY_LEN,
+		    "batch response is not an array");
 		goto out;
 	}
 	if (json_array_size(root) != want || want > HARVEST_MAX_ITEMS) {
-		snprintf(why, HARVEST_WHY_LEN, "batch response has %zu results "
-		    "for %zu ids", json_array_size(root), want);
+		snprintf(why, HARVEST_WHY_LEN,
+		    "batch response has %zu results "
+		    "for %zu ids",
+		    json_array_size(root), want);
 		goto out;
 	}
 	b->v = core_xcalloc(want ? want : 1, sizeof(*b->v));

@@ -81,7 +81,8 @@ harvest_xml_precheck(const char *p, size_t n, char why[HARVEST_WHY_LEN])
 		break;
 	}
 	if (ci_find(p + i, n - i > 16 ? 16 : n - i, "<!doctype html") ==
-	    p + i || ci_find(p + i, n - i > 6 ? 6 : n - i, "<html") == p + i) {
+		p + i ||
+	    ci_find(p + i, n - i > 6 ? 6 : n - i, "<html") == p + i) {
 		snprintf(why, HARVEST_WHY_LEN,
 		    "an HTML page instead of XML (an error page?)");
 		return -1;
@@ -134,8 +135,9 @@ harvest_xml_read(const char *p, size_t n, char why[HARVEST_WHY_LEN])
 	if (doc->intSubset != NULL || doc->extSubset != NULL ||
 	    xmlDocGetRootElement(doc) == NULL) {
 		snprintf(why, HARVEST_WHY_LEN, "%s",
-		    xmlDocGetRootElement(doc) == NULL ? "no root element" :
-		    "document has a DOCTYPE (refused)");
+		    xmlDocGetRootElement(doc) == NULL
+			? "no root element"
+			: "document has a DOCTYPE (refused)");
 		xmlFreeDoc(doc);
 		return NULL;
 	}
@@ -228,8 +230,8 @@ harvest_xml_attr(const xmlNode *n, const char *name)
 int
 harvest_date10(const char *s, char out[11])
 {
-	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30,
-		31, 30, 31 };
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+		30, 31 };
 	int i, y, m, d;
 
 	if (s == NULL)
@@ -247,8 +249,8 @@ harvest_date10(const char *s, char out[11])
 	if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 ||
 	    d > mdays[m - 1])
 		return -1;
-	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 ||
-	    y % 400 == 0)))
+	if (m == 2 && d == 29 &&
+	    !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
 		return -1;
 	memcpy(out, s, 10);
 	out[10] = '\0';

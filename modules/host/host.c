@@ -1,11 +1,14 @@
 /*
  * host.c -- loading the module, the listening socket, worker contexts.
  */
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <dlfcn.h>
 #include <grp.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +51,15 @@ load_module(struct host *hs, const char *modname, const char *moddir)
 	return CORE_OK;
 }
 
+/* The user a pool runs as (see pool_user()). */
+struct pool_id {
+	uid_t uid;
+	gid_t gid;
+	char name[64];
+};
+
 static enum core_err
-open_socket(struct host *hs, const char *listen)
+open_socket(struct host *hs, const char *listen, const struct pool_id *pw)
 {
 	char buf[4096];
 	const char *group;
@@ -79,8 +89,8 @@ open_socket(struct host *hs, const char *listen)
 		return CORE_ESYS;
 	}
 	if (hs->unix_socket) {
-		/* nginx's workers must be able to connect: 0660 with the
-		 * nginx group in production, 0666 for the local default. */
+		/* Only nginx's workers may connect: 0660, the pool's user
+		 * and the nginx group (socket_group). */
 		mode = strtol(core_conf_get(hs->conf, "socket_mode", "0660"),
 		    NULL, 8);
 		if (chmod(listen, (mode_t)mode) != 0) {
@@ -98,9 +108,100 @@ open_socket(struct host *hs, const char *listen)
 				return CORE_ESYS;
 			}
 		}
+		/* Owned by the pool's user, which it is about to become. */
+		if (pw != NULL && chown(listen, pw->uid, (gid_t)-1) != 0) {
+			core_log(CORE_LOG_ERROR, "start", "chown %s: %s",
+			    listen, strerror(errno));
+			return CORE_ESYS;
+		}
 	}
 	return CORE_OK;
 }
+
+/*
+ * The system user this pool runs as: "user.<module>", else "user".
+ * weftd started as root opens its socket and then becomes that user for
+ * good, as slowcgi does: the workers, which parse every request, never
+ * hold root.  Started as another user (a developer's make run), that
+ * user must be the configured one, or none be configured.  On CORE_OK
+ * *pwp is the user to become, or NULL to stay as we are.
+ */
+static enum core_err
+pool_user(struct host *hs, struct pool_id *id, struct pool_id **pwp)
+{
+	char key[64];
+	const char *name;
+	struct passwd *pw;
+
+	*pwp = NULL;
+	snprintf(key, sizeof(key), "user.%s", hs->mod->name);
+	if ((name = core_conf_get(hs->conf, key, NULL)) == NULL)
+		name = core_conf_get(hs->conf, "user", NULL);
+	if (name == NULL || *name == '\0') {
+		if (geteuid() == 0)
+			core_log(CORE_LOG_WARN, "start",
+			    "running as root: set %s to the pool's own user",
+			    key);
+		return CORE_OK;
+	}
+	if ((pw = getpwnam(name)) == NULL) {
+		core_log(CORE_LOG_ERROR, "start", "%s: no user %s", key, name);
+		return CORE_EINPUT;
+	}
+	if (pw->pw_uid == 0) {
+		core_log(CORE_LOG_ERROR, "start", "%s: %s is root", key, name);
+		return CORE_EINPUT;
+	}
+	if (geteuid() == pw->pw_uid)
+		return CORE_OK;
+	if (geteuid() != 0) {
+		core_log(CORE_LOG_ERROR, "start",
+		    "%s is %s: start weftd as root (it switches) or as that "
+		    "user",
+		    key, name);
+		return CORE_EINPUT;
+	}
+	/* getpwnam()'s answer lives only until the next look-up. */
+	id->uid = pw->pw_uid;
+	id->gid = pw->pw_gid;
+	snprintf(id->name, sizeof(id->name), "%s", name);
+	*pwp = id;
+	return CORE_OK;
+}
+
+/*
+ * Becomes pw for good: supplementary groups, group, then user (in that
+ * order: setuid first would leave no right to change the groups).  The
+ * supplementary groups are the user's in /etc/group (redis, for its
+ * socket); the sockets' group (socket_group, www-data) must not be one
+ * of them, or a pool could connect to another pool's socket.
+ */
+static enum core_err
+become(const struct pool_id *pw)
+{
+	if (initgroups(pw->name, pw->gid) != 0 || setgid(pw->gid) != 0 ||
+	    setuid(pw->uid) != 0) {
+		core_log(CORE_LOG_ERROR, "start", "cannot become %s: %s",
+		    pw->name, strerror(errno));
+		return CORE_ESYS;
+	}
+	if (getuid() != pw->uid || geteuid() != pw->uid ||
+	    getgid() != pw->gid || getegid() != pw->gid || setuid(0) == 0) {
+		core_log(CORE_LOG_ERROR, "start",
+		    "still privileged after becoming %s", pw->name);
+		return CORE_ESYS;
+	}
+#if defined(__SANITIZE_ADDRESS__)
+	/*
+	 * LeakSanitizer ptraces the process at exit, which the kernel
+	 * refuses once credentials changed (the process is no longer
+	 * dumpable).  Sanitizer builds only: production stays undumpable.
+	 */
+	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+#endif
+	return CORE_OK;
+}
+
 
 static void
 apply_conf(struct host *hs, long nworkers)
@@ -144,9 +245,12 @@ host_conninfo(struct host *hs)
 #error "WEFT_SCHEMA_VERSION must be defined by the build"
 #endif
 
+enum { SCHEMA_VERSION__VERSION, SCHEMA_VERSION__MAX };
+static const char *const version_cols[SCHEMA_VERSION__MAX] = { "version" };
 static const struct core_stmt version_stmt[] = {
 	{ "SCHEMA_VERSION",
-	  "SELECT coalesce(max(version), 0) FROM schema_migrations" },
+	  "SELECT coalesce(max(version), 0) AS version FROM schema_migrations",
+	  version_cols, SCHEMA_VERSION__MAX },
 };
 
 static enum core_err
@@ -172,7 +276,7 @@ check_schema(struct host *hs)
 		    "migrations; run weft-harvest migrate");
 		goto out;
 	}
-	have = strtol(PQgetvalue(res, 0, 0), NULL, 10);
+	have = core_cell_bigint(res, 0, SCHEMA_VERSION__VERSION, 0);
 	if (have != WEFT_SCHEMA_VERSION) {
 		core_log(CORE_LOG_ERROR, "start", "the database schema is "
 		    "version %ld, this build needs %d: %s", have,
@@ -186,10 +290,38 @@ out:
 	return er;
 }
 
+/*
+ * check_schema() as the pool's user: peer authentication maps the
+ * system user to the database role, so the check connects as the
+ * workers will.  In a child, so that no socket exists yet when the
+ * check fails.
+ */
+static enum core_err
+check_schema_as(struct host *hs, const struct pool_id *pw)
+{
+	pid_t pid;
+	int st;
+
+	if (pw == NULL)
+		return check_schema(hs);
+	if ((pid = fork()) == -1) {
+		core_log(CORE_LOG_ERROR, "start", "fork: %s", strerror(errno));
+		return CORE_ESYS;
+	}
+	if (pid == 0)
+		_exit(become(pw) != CORE_OK || check_schema(hs) != CORE_OK);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return CORE_ESYS;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? CORE_OK : CORE_EINPUT;
+}
+
 enum core_err
 host_open(struct host *hs, const char *confpath, const char *modname,
     const char *listen, const char *moddir, long nworkers)
 {
+	struct pool_id id, *pw = NULL;
+	const char *sockdir;
 	enum core_err er;
 	char key[64];
 
@@ -204,12 +336,17 @@ host_open(struct host *hs, const char *confpath, const char *modname,
 	apply_conf(hs, nworkers);
 	if ((er = load_module(hs, modname, moddir)) != CORE_OK)
 		return er;
-	if (hs->mod->nstmts > 0 && (er = check_schema(hs)) != CORE_OK)
+	if ((er = pool_user(hs, &id, &pw)) != CORE_OK)
 		return er;
-	if ((er = open_socket(hs, listen)) != CORE_OK)
+	if (hs->mod->nstmts > 0 && (er = check_schema_as(hs, pw)) != CORE_OK)
 		return er;
-	hs->metrics = core_metrics_open(core_conf_get(hs->conf, "socket_dir",
-	    "var/run"), hs->mod);
+	if ((er = open_socket(hs, listen, pw)) != CORE_OK)
+		return er;
+	sockdir = core_conf_get(hs->conf, "socket_dir", "var/run");
+	hs->metrics = core_metrics_open(sockdir, hs->mod);
+	/* Last: the socket and the metrics file need root to be made. */
+	if (pw != NULL && (er = become(pw)) != CORE_OK)
+		return er;
 	return CORE_OK;
 }
 

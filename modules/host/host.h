@@ -10,22 +10,23 @@
 struct host {
 	struct core_conf *conf;
 	const struct core_module *mod;
-	void *dl;		/* dlopen() handle */
-	char *listen;		/* socket path or ":port" */
-	int fd;			/* the listening socket */
+	void *dl;     /* dlopen() handle */
+	char *listen; /* socket path or ":port" */
+	int fd;       /* the listening socket */
 	int nworkers;
-	int unix_socket;	/* 1: listen is a path we unlink at exit */
+	int unix_socket; /* 1: listen is a path we unlink at exit */
 	struct core_metrics *metrics; /* shared with the workers */
 };
 
 /*
  * Loads conf and the module, opens the listening socket.  listen,
- * moddir and nworkers (< 0) fall back to the config.  CORE_EINPUT or
- * CORE_ESYS, logged, on failure.
+ * moddir and nworkers (< 0) fall back to the config.  Started as root
+ * with "user.<module>" (or "user") set, it checks the schema as that
+ * user, gives it the socket and then becomes it for good.  CORE_EINPUT
+ * or CORE_ESYS, logged, on failure.
  */
 enum core_err host_open(struct host *, const char *confpath,
-    const char *modname, const char *listen, const char *moddir,
-    long nworkers);
+    const char *modname, const char *listen, const char *moddir, long nworkers);
 /* Re-reads the config (for SIGHUP); the old one stays on failure. */
 enum core_err host_reload(struct host *, const char *confpath);
 void host_close(struct host *);

@@ -24,11 +24,11 @@ directory(struct core_req *req, enum pages_kind kind, const char *path,
 	if ((er = core_req_negotiate(req, pages_offers,
 		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
-	if (pages_page_param(req, &page) != CORE_OK)
-		return CORE_OK; /* the 400 is in the response */
+	if ((er = pages_page_param(req, &page)) != CORE_OK)
+		return er;
 	if ((er = fn(ctx->db, ctx->base_url, page, &items, &total)) != CORE_OK)
 		goto out;
-	if (pages_beyond_last(req, page, total))
+	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
 		goto out;
 	m = json_pack("{s:s,s:s,s:o,s:o,s:o}", "type",
 	    kind == PAGES_RESEARCHERS ? "researchers" : "institutions", "title",

@@ -168,10 +168,8 @@ pages_evidence(struct core_req *req)
 		pages_redirect(req, canon);
 		goto out;
 	}
-	if (pages_page_param(req, &page) != CORE_OK) {
-		er = CORE_OK; /* the 400 is in the response */
+	if ((er = pages_page_param(req, &page)) != CORE_OK)
 		goto out;
-	}
 	if ((er = pages_store_evidence_summary(ctx->db, ctx->base_url, r)) !=
 		CORE_OK ||
 	    (er = pages_store_evidence_papers(ctx->db, ctx->base_url, id, page,
@@ -181,7 +179,7 @@ pages_evidence(struct core_req *req)
 	if (json_array_size(items) == 0)
 		total =
 		    pages_int(json_object_get(r, "metrics"), "papers_here", 0);
-	if (pages_beyond_last(req, page, total))
+	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
 		goto out;
 	m = json_pack("{s:s,s:O,s:O,s:o,s:{s:O,s:O,s:O},s:O,s:o,s:o}", "type",
 	    "researcher_evidence", "id", json_object_get(r, "id"), "name",

@@ -13,30 +13,12 @@
 #include "pages.h"
 #include "pages_sql.h"
 
-static const char *
-cell(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
-}
-
-static json_t *
-jcell(const PGresult *res, int r, int c)
-{
-	return core_json_str(cell(res, r, c));
-}
-
-/* A cell of JSON text; def when NULL or not JSON (def is consumed). */
-static json_t *
-jdoc(const PGresult *res, int r, int c, json_t *def)
-{
-	json_t *v;
-
-	if (cell(res, r, c) == NULL ||
-	    (v = json_loads(cell(res, r, c), JSON_DECODE_ANY, NULL)) == NULL)
-		return def;
-	json_decref(def);
-	return v;
-}
+/*
+ * Result cells are read with core's readers and the column enums of
+ * pages_sql.h.  The summary's rows are json arrays, some as
+ * researcher_stats keeps them (0011, 0013): ai(), as() and anum() read
+ * their elements, in the order pages.sql documents.
+ */
 
 static long long
 ai(const json_t *a, size_t i)
@@ -163,7 +145,8 @@ pages_store_evidence_summary(struct core_db *db, const char *base, json_t *r)
 	/* json_is_object() is a macro that evaluates its argument twice:
 	 * parse first. */
 	if (PQntuples(res) == 1)
-		d = jdoc(res, 0, 0, json_null());
+		d = core_cell_json(res, 0, PAGES_EVIDENCE_SUMMARY__SUMMARY,
+		    json_null());
 	if (!json_is_object(d)) {
 		core_log(CORE_LOG_ERROR, "pages.evidence",
 		    "EVIDENCE_SUMMARY gave no json object");
@@ -249,32 +232,47 @@ pages_store_evidence_papers(struct core_db *db, const char *base, long long id,
 	n = PQntuples(res);
 	for (i = 0; i < n; i++) {
 		const char *reason =
-		    cell(res, i, 9) != NULL ? cell(res, i, 9) : "";
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__MATCH_REASON);
+		const char *score =
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__MATCH_SCORE);
 
-		co = jdoc(res, i, 11, json_array());
-		cats = jdoc(res, i, 12, json_array());
-		o = paper_ref(base, cell(res, i, 1), cell(res, i, 2),
-		    cell(res, i, 3), cell(res, i, 4));
-		json_object_set_new(o, "primary_category", jcell(res, i, 5));
+		if (reason == NULL)
+			reason = "";
+		co = core_cell_json(res, i,
+		    PAGES_EVIDENCE_PAPERS__SHARED_COAUTHORS, json_array());
+		cats = core_cell_json(res, i,
+		    PAGES_EVIDENCE_PAPERS__SHARED_CATEGORIES, json_array());
+		o = paper_ref(base,
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__ARXIV_ID),
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__TITLE),
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__SLUG),
+		    core_cell_text(res, i, PAGES_EVIDENCE_PAPERS__PUBLISHED));
+		json_object_set_new(o, "primary_category",
+		    core_cell_jtext(res, i,
+			PAGES_EVIDENCE_PAPERS__PRIMARY_CATEGORY));
 		json_object_set_new(o, "categories",
-		    jdoc(res, i, 6, json_array()));
+		    core_cell_json(res, i, PAGES_EVIDENCE_PAPERS__CATEGORIES,
+			json_array()));
 		json_object_set_new(o, "author_count",
-		    json_integer(strtoll(PQgetvalue(res, i, 13), NULL, 10)));
+		    json_integer(core_cell_bigint(res, i,
+			PAGES_EVIDENCE_PAPERS__AUTHOR_COUNT, 0)));
 		json_object_set_new(o, "position",
-		    json_integer(strtoll(PQgetvalue(res, i, 7), NULL, 10)));
-		json_object_set_new(o, "name_as_written", jcell(res, i, 8));
+		    json_integer(core_cell_bigint(res, i,
+			PAGES_EVIDENCE_PAPERS__POSITION, 0)));
+		json_object_set_new(o, "name_as_written",
+		    core_cell_jtext(res, i, PAGES_EVIDENCE_PAPERS__RAW_NAME));
 		json_object_set_new(o, "reason", core_json_str(reason));
 		json_object_set_new(o, "label",
 		    json_string(pages_evidence_label(reason)));
 		json_object_set_new(o, "score",
-		    cell(res, i, 10) != NULL
-			? json_real(strtod(cell(res, i, 10), NULL))
-			: json_null());
+		    score != NULL ? json_real(strtod(score, NULL))
+				  : json_null());
 		json_object_set_new(o, "shared_coauthors", refs(base, co));
 		json_object_set_new(o, "shared_fields", cats);
 		json_decref(co);
 		json_array_append_new(a, o);
-		*total = strtoll(PQgetvalue(res, i, 14), NULL, 10);
+		*total =
+		    core_cell_bigint(res, i, PAGES_EVIDENCE_PAPERS__TOTAL, 0);
 	}
 	*items = a;
 	a = NULL;

@@ -96,6 +96,40 @@ account_slot(struct core_html *h, const void *arg)
 	core_html_ssi_endif(h);
 }
 
+/*
+ * The site itself, on every page: a WebSite (with its search, for
+ * search engines' site links) published by the Organization weft.
+ */
+static void
+site_jsonld(struct core_html *h, const char *base)
+{
+	json_t *ld;
+	char *tmpl, *org, *site;
+
+	tmpl = core_xasprintf("%s/search?q={search_term_string}", base);
+	org = core_xasprintf("%s/#organization", base);
+	site = core_xasprintf("%s/#website", base);
+	ld = json_pack("{s:s,s:[{s:s,s:s,s:s,s:o,s:o},"
+		       "{s:s,s:s,s:s,s:o,s:s,s:{s:s},s:{s:s,s:{s:s,s:s},s:s}}]}",
+	    "@context", "https://schema.org", "@graph",
+	    "@type", "Organization", "@id", org, "name", "weft",
+	    "url", pages_json_abs(base, "/"),
+	    "logo", pages_json_abs(base, "/static/apple-touch-icon.png"),
+	    "@type", "WebSite", "@id", site, "name", "weft",
+	    "url", pages_json_abs(base, "/"),
+	    "description", "arXiv papers, their researchers and institutions.",
+	    "publisher", "@id", org,
+	    "potentialAction", "@type", "SearchAction", "target", "@type",
+	    "EntryPoint", "urlTemplate", tmpl, "query-input",
+	    "required name=search_term_string");
+	if (ld != NULL)
+		core_html_jsonld(h, ld);
+	json_decref(ld);
+	free(tmpl);
+	free(org);
+	free(site);
+}
+
 void
 pages_layout_open(struct core_html *h, const struct pages_page *p,
     const struct pages_head *hd)
@@ -133,9 +167,18 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
 		END });
 	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), END });
+	core_html_elem(h, CORE_TAG_LINK,
 	    (const struct core_attr[]){ A(REL, "alternate"),
 		A(TYPE, "application/rss+xml"), A(TITLE, "weft: latest papers"),
 		A(HREF, "/rss/latest.xml"), END });
+	if (hd->feed != NULL)
+		core_html_elem(h, CORE_TAG_LINK,
+		    (const struct core_attr[]){ A(REL, "alternate"),
+			A(TYPE, "application/rss+xml"),
+			A(TITLE, hd->title != NULL ? hd->title : "weft"),
+			A(HREF, hd->feed), END });
 	meta_prop(h, "og:site_name", "weft");
 	meta_prop(h, "og:type", hd->og_type != NULL ? hd->og_type : "website");
 	meta_prop(h, "og:title", hd->title != NULL ? hd->title : "weft");
@@ -144,6 +187,7 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 	meta_name(h, "twitter:card", "summary");
 	meta_name(h, "twitter:title", hd->title != NULL ? hd->title : "weft");
 	meta_name(h, "twitter:description", hd->description);
+	site_jsonld(h, p->base);
 	if (hd->jsonld != NULL)
 		core_html_jsonld(h, hd->jsonld);
 	core_html_pop(h); /* head */

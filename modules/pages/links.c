@@ -73,22 +73,6 @@ pages_category_ok(const char *s)
 	return s != NULL && core_category_ok(s, strlen(s));
 }
 
-const char *
-pages_str(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-long long
-pages_int(const json_t *o, const char *key, long long def)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
-}
-
 int
 pages_has_int(const json_t *o, const char *key)
 {

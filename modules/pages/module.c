@@ -65,4 +65,5 @@ const struct core_module weft_module = {
 	.init = init,
 	.fini = fini,
 	.html_error = pages_html_error,
+	.hints = core_site_hints,
 };

@@ -22,6 +22,9 @@
 #define NET_SIZE  480.0 /* the viewBox is NET_SIZE square */
 #define NET_ONE   10    /* up to this many co-authors: one ring */
 #define NET_INNER 16    /* most co-authors on the inner ring */
+/* Edges between co-authors drawn at most, per co-author: the heaviest.
+ * A dense network (196 lines for 25 people) reads as a grey disc. */
+#define NET_CHORDS 2
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -30,6 +33,7 @@
 struct node {
 	json_int_t id;
 	const char *name; /* borrowed from the JSON */
+	int full;         /* label with the full name (short one is shared) */
 	const char *url;  /* borrowed, may be NULL */
 	json_int_t papers;
 	json_int_t weight; /* joint papers with the centre */
@@ -87,16 +91,82 @@ str_field(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+static void surname(struct core_buf *, const char *);
+
+/* Appends s[0..e) cut to max characters (an ellipsis after). */
+static void
+put_cut(struct core_buf *b, const char *s, const char *e, size_t max)
+{
+	const char *p;
+	size_t chars;
+
+	for (chars = 0, p = s; p < e; p++) {
+		/* Count characters, not bytes: continuation bytes are free. */
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (++chars > max) {
+			core_buf_put(b, s, (size_t)(p - s));
+			core_buf_puts(b, "\xe2\x80\xa6"); /* ellipsis */
+			return;
+		}
+	}
+	core_buf_put(b, s, (size_t)(e - s));
+}
+
 /*
- * The short label under a node: the surname, taken as the part before a
- * comma ("Curie, Marie") or else the last word ("Marie Curie"), cut to
- * 12 characters.  Only ASCII bytes are split on, so UTF-8 stays whole.
+ * The label under a node: the initial of the first given name and the
+ * surname ("M. Curie" for "Marie Curie" or "Curie, Marie"), so that the
+ * many Lis and Wangs of a network are told apart; the full name (cut to
+ * 20 characters) when that is still shared (full).  Only ASCII bytes are
+ * split on, so UTF-8 stays whole.
+ */
+static void
+label(struct core_buf *b, const char *name, int full)
+{
+	const char *comma, *last, *e, *g;
+	size_t n;
+
+	if (name == NULL || *name == '\0') {
+		core_buf_puts(b, "?");
+		return;
+	}
+	while (*name == ' ')
+		name++;
+	e = name + strlen(name);
+	while (e > name && e[-1] == ' ')
+		e--;
+	if (full) {
+		put_cut(b, name, e, 20);
+		return;
+	}
+	/* The given names: after the comma, or before the last word. */
+	if ((comma = strchr(name, ',')) != NULL) {
+		for (g = comma + 1; g < e && *g == ' '; g++)
+			continue;
+	} else {
+		for (last = e; last > name && last[-1] != ' '; last--)
+			continue;
+		g = last > name ? name : e;
+	}
+	if (g < e && *g != ' ' && *g != ',') {
+		/* The whole first character, however many bytes. */
+		for (n = 1; g + n < e && ((unsigned char)g[n] & 0xc0) == 0x80;
+		    n++)
+			continue;
+		core_buf_put(b, g, n);
+		core_buf_puts(b, ". ");
+	}
+	surname(b, name);
+}
+
+/*
+ * The surname, taken as the part before a comma ("Curie, Marie") or else
+ * the last word ("Marie Curie"), cut to 12 characters.
  */
 static void
 surname(struct core_buf *b, const char *name)
 {
-	const char *s, *e, *p;
-	size_t chars;
+	const char *s, *e;
 
 	if (name == NULL || *name == '\0') {
 		core_buf_puts(b, "?");
@@ -115,20 +185,10 @@ surname(struct core_buf *b, const char *name)
 		s++;
 	while (e > s && e[-1] == ' ')
 		e--;
-	for (chars = 0, p = s; p < e; p++) {
-		/* Count characters, not bytes: continuation bytes are free. */
-		if (((unsigned char)*p & 0xc0) == 0x80)
-			continue;
-		if (++chars > 12) {
-			core_buf_put(b, s, (size_t)(p - s));
-			core_buf_puts(b, "\xe2\x80\xa6"); /* ellipsis */
-			return;
-		}
-	}
 	if (s == e)
 		core_buf_puts(b, "?");
 	else
-		core_buf_put(b, s, (size_t)(e - s));
+		put_cut(b, s, e, 12);
 }
 
 /* The href for a node: site-relative URLs get base_path in front. */
@@ -315,10 +375,55 @@ layout(struct node *nodes, size_t n, const size_t *ord)
 	}
 }
 
+struct chord {
+	size_t i;     /* index in the edges array */
+	json_int_t w; /* joint papers */
+};
+
+static int
+chord_heavier(const void *a, const void *b)
+{
+	const struct chord *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Marks in keep[] the edges between two drawn co-authors that are drawn:
+ * the NET_CHORDS * n heaviest (ties by input order), so a dense network
+ * keeps its strongest collaborations and loses the grey disc.
+ */
+static void
+pick_chords(const json_t *edges, json_int_t cid, struct node *nodes,
+    size_t n, unsigned char *keep)
+{
+	static struct chord c[NET_EDGES];
+	const json_t *o;
+	json_int_t a, b;
+	size_t i, k = 0;
+
+	for (i = 0; i < json_array_size(edges) && i < NET_EDGES; i++) {
+		o = json_array_get(edges, i);
+		a = int_field(o, "a", -1);
+		b = int_field(o, "b", -1);
+		if (a == b || a == cid || b == cid || find(nodes, n, a) == NULL ||
+		    find(nodes, n, b) == NULL)
+			continue;
+		c[k].i = i;
+		c[k++].w = int_field(o, "weight", 1);
+	}
+	qsort(c, k, sizeof(c[0]), chord_heavier);
+	for (i = 0; i < k && i < NET_CHORDS * n; i++)
+		keep[c[i].i] = 1;
+}
+
 static void
 draw_edges(struct core_html *h, const json_t *net, json_int_t cid,
     struct node *nodes, size_t n)
 {
+	static unsigned char keep[NET_EDGES];
 	const json_t *edges = json_object_get(net, "edges"), *o;
 	char x1[16], y1[16], x2[16], y2[16], sw[16];
 	struct node *p, *q;
@@ -326,6 +431,8 @@ draw_edges(struct core_html *h, const json_t *net, json_int_t cid,
 	json_int_t a, b;
 	size_t i;
 
+	memset(keep, 0, sizeof(keep));
+	pick_chords(edges, cid, nodes, n, keep);
 	core_html_elem(h, CORE_TAG_G,
 	    (const struct core_attr[]){
 		{ CORE_ATTR_CLASS, "net-edges" },
@@ -340,8 +447,11 @@ draw_edges(struct core_html *h, const json_t *net, json_int_t cid,
 			continue;
 		p = a == cid ? NULL : find(nodes, n, a);
 		q = b == cid ? NULL : find(nodes, n, b);
-		/* Both ends must be drawn (the centre or a kept node). */
+		/* Both ends must be drawn (the centre or a kept node), and
+		 * a chord must be among the heaviest. */
 		if ((p == NULL && a != cid) || (q == NULL && b != cid))
+			continue;
+		if (a != cid && b != cid && !keep[i])
 			continue;
 		w = w < 1 ? 1 : w;
 		w = 0.75 + 0.75 * sqrt(w);
@@ -374,7 +484,7 @@ static void
 draw_node(struct core_html *h, const struct node *nd, const char *cls,
     int centre, const char *base_path)
 {
-	struct core_buf href = CORE_BUF_INIT, label = CORE_BUF_INIT;
+	struct core_buf href = CORE_BUF_INIT, text = CORE_BUF_INIT;
 	char cx[16], cy[16], r[16], ly[16];
 
 	if (nd->url != NULL)
@@ -400,7 +510,7 @@ draw_node(struct core_html *h, const struct node *nd, const char *cls,
 		{ CORE_ATTR_R, pages_svg_num(r, sizeof(r), nd->r) },
 		{ CORE_ATTR__MAX, NULL },
 	    });
-	surname(&label, nd->name);
+	label(&text, nd->name, nd->full);
 	core_html_elemtext(h, CORE_TAG_TEXT,
 	    (const struct core_attr[]){
 		{ CORE_ATTR_CLASS, "net-label" },
@@ -410,10 +520,81 @@ draw_node(struct core_html *h, const struct node *nd, const char *cls,
 		{ CORE_ATTR_TEXT_ANCHOR, "middle" },
 		{ CORE_ATTR__MAX, NULL },
 	    },
-	    core_buf_cstr(&label));
+	    core_buf_cstr(&text));
 	core_html_pop(h);
 	core_buf_free(&href);
-	core_buf_free(&label);
+	core_buf_free(&text);
+}
+
+/* Nodes whose short label ("H. Li") another node has get the full name. */
+static void
+mark_shared(struct node *nodes, size_t n, const struct node *centre)
+{
+	struct core_buf a = CORE_BUF_INIT, b = CORE_BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		core_buf_reset(&a);
+		label(&a, nodes[i].name, 0);
+		core_buf_reset(&b);
+		label(&b, centre->name, 0);
+		if (strcmp(core_buf_cstr(&a), core_buf_cstr(&b)) == 0)
+			nodes[i].full = 1;
+		for (j = i + 1; j < n; j++) {
+			core_buf_reset(&b);
+			label(&b, nodes[j].name, 0);
+			if (strcmp(core_buf_cstr(&a), core_buf_cstr(&b)) == 0)
+				nodes[i].full = nodes[j].full = 1;
+		}
+	}
+	core_buf_free(&a);
+	core_buf_free(&b);
+}
+
+/*
+ * The names in full, heaviest first, as links, under the drawing: on a
+ * phone a label is small, and a name should not need a hover.
+ */
+static void
+name_list(struct core_html *h, const struct node *nodes, size_t n,
+    const char *base_path)
+{
+	struct core_buf href = CORE_BUF_INIT;
+	size_t i;
+
+	core_html_elem(h, CORE_TAG_DETAILS,
+	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "net-list" },
+		{ CORE_ATTR__MAX, NULL } });
+	core_html_elem(h, CORE_TAG_SUMMARY, NULL);
+	core_html_textf(h, "The %zu co-author%s drawn, by joint papers", n,
+	    n == 1 ? "" : "s");
+	core_html_pop(h);
+	core_html_elem(h, CORE_TAG_OL,
+	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "net-names" },
+		{ CORE_ATTR__MAX, NULL } });
+	for (i = 0; i < n; i++) {
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		core_buf_reset(&href);
+		if (nodes[i].url != NULL) {
+			node_href(&href, nodes[i].url, base_path);
+			core_html_elemtext(h, CORE_TAG_A,
+			    (const struct core_attr[]){
+				{ CORE_ATTR_HREF, core_buf_cstr(&href) },
+				{ CORE_ATTR__MAX, NULL } },
+			    nodes[i].name != NULL ? nodes[i].name : "?");
+		} else
+			core_html_text(h,
+			    nodes[i].name != NULL ? nodes[i].name : "?");
+		core_html_elem(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ { CORE_ATTR_CLASS, "faint" },
+			{ CORE_ATTR__MAX, NULL } });
+		core_html_textf(h, " %lld", (long long)nodes[i].weight);
+		core_html_pop(h);
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+	core_buf_free(&href);
 }
 
 void
@@ -436,6 +617,7 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 	centre.r = 18;
 	if ((n = read_nodes(net, centre.id, nodes)) == 0)
 		return;
+	mark_shared(nodes, n, &centre);
 	order_nodes(net, nodes, n, ord);
 	layout(nodes, n, ord);
 
@@ -446,7 +628,9 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 	    (const struct core_attr[]){
 		{ CORE_ATTR_XMLNS, SVG_NS },
 		{ CORE_ATTR_VIEWBOX, vb },
-		{ CORE_ATTR_ROLE, "img" },
+		/* A group, not an image: its co-authors are links, and an
+		 * image's children are hidden from assistive technology. */
+		{ CORE_ATTR_ROLE, "group" },
 		{ CORE_ATTR_ARIA_LABEL, core_buf_cstr(&aria) },
 		{ CORE_ATTR_CLASS, "net" },
 		{ CORE_ATTR__MAX, NULL },
@@ -464,6 +648,7 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 	draw_node(h, &centre, "net-node net-centre", 1, base_path);
 	core_html_pop(h);
 	core_html_pop(h);
+	name_list(h, nodes, n, base_path);
 	core_buf_free(&aria);
 }
 

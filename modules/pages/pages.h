@@ -2,8 +2,9 @@
  * pages.h -- the pages module's private header: one section per file.
  *
  * A request goes: module.c routes it to a handler (paper.c, researcher.c,
- * ...), the handler negotiates, asks store.c for data and builds ONE view
- * model (a jansson object), and pages_respond() hands the model to a
+ * ...), the handler negotiates, asks a store file (store.c or a
+ * *_store.c) for data and builds ONE view model (a jansson object), and
+ * pages_respond() hands the model to a
  * renderer: render_html.c (with layout.c for the page shell),
  * render_md.c, render_bib.c, or JSON (the model itself).
  */
@@ -102,10 +103,9 @@ enum core_err pages_respond(struct core_req *, enum pages_kind,
     const json_t *model);
 
 /*
- * Reads ?page=: *page is 1 when absent.  CORE_EINPUT (the response
- * already holds a 400 with a clear message) for anything but 1 to
- * PAGES_MAX_PAGE.  The caller returns CORE_OK on CORE_EINPUT: the error
- * is rendered.
+ * Reads ?page=: *page is 1 when absent.  CORE_EFAIL (core_req_fail(): a
+ * 400 with a clear message) for anything but 1 to PAGES_MAX_PAGE; the
+ * caller returns it.
  */
 enum core_err pages_page_param(struct core_req *, long *page);
 
@@ -120,10 +120,11 @@ json_t *pages_pagination(const char *base, const char *path_query, long page,
     long long total);
 
 /*
- * Sends a 404 with msg when page is beyond the last page of a list of
- * total items (page 1 of an empty list is fine).  Returns 1 when sent.
+ * CORE_EFAIL (core_req_fail(): a 404 saying so) when page is beyond the
+ * last page of a list of total items (page 1 of an empty list is fine),
+ * CORE_OK otherwise.
  */
-int pages_beyond_last(struct core_req *, long page, long long total);
+enum core_err pages_beyond_last(struct core_req *, long page, long long total);
 
 /* ------------------------------------------------------------------ */
 /* links.c: canonical paths and small helpers                          */
@@ -155,10 +156,9 @@ int pages_category_ok(const char *s);
 /* A decimal id (1 to 18 digits) from s[0..n): 0 and *id, or -1. */
 #define pages_parse_id core_id_parse
 
-/* Borrowed string member of o, or NULL when absent or not a string. */
-const char *pages_str(const json_t *o, const char *key);
-/* Integer member, or def when absent, null or not an integer. */
-long long pages_int(const json_t *o, const char *key, long long def);
+/* Members of a view-model object: core_json_text(), core_json_int(). */
+#define pages_str core_json_text
+#define pages_int core_json_int
 /* 1 when member key is a JSON integer (a known metric). */
 int pages_has_int(const json_t *o, const char *key);
 
@@ -169,7 +169,9 @@ int pages_has_int(const json_t *o, const char *key);
 void pages_excerpt(struct core_buf *b, const char *s, size_t max);
 
 /* ------------------------------------------------------------------ */
-/* store.c: the only file that talks to PostgreSQL                     */
+/* store.c: the page statements.  Five files talk to PostgreSQL:      */
+/* store.c, search_store.c, evidence_store.c, similar_store.c and     */
+/* vindex.c (the newest vector_index row).                            */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -270,6 +272,7 @@ struct pages_head {
 	const json_t *jsonld;    /* may be NULL */
 	int bib;                 /* offer a BibTeX alternate */
 	const char *main_class;  /* class of <main> */
+	const char *feed;        /* the page's own RSS feed path (or NULL) */
 };
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,

@@ -107,8 +107,11 @@ h_apart(struct core_html *h, const struct pages_page *p, const json_t *ka)
 	core_html_text(h, pages_str(ka, "text"));
 	if (json_is_object(paper)) {
 		core_html_text(h, " Paper: ");
-		pages_h_link(h, href(p, pages_str(paper, "url")), NULL,
-		    pages_str(paper, "title"));
+		core_html_elem(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			A(HREF, href(p, pages_str(paper, "url"))), END });
+		core_html_tex(h, pages_str(paper, "title"));
+		core_html_pop(h);
 	}
 	core_html_pop(h);
 }
@@ -191,8 +194,11 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 
 	pages_h_open(h, CORE_TAG_LI, "card evidence-item");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
-	pages_h_link(h, href(p, pages_str(it, "url")), NULL,
-	    pages_str(it, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, href(p, pages_str(it, "url"))),
+		END });
+	core_html_tex(h, pages_str(it, "title")); /* TeX as MathML */
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
 	pages_html_date(h, pages_str(it, "published"));
@@ -346,9 +352,12 @@ pages_md_evidence_summary(struct core_buf *b, const json_t *ev)
 			    n == 1 ? "" : "s");
 			core_md_text(b, pages_str(ka, "text"));
 			if (json_is_object(pa)) {
+				char *t =
+				    core_tex_plain(pages_str(pa, "title"), 1);
+
 				core_buf_puts(b, " Paper: ");
-				core_md_link(b, pages_str(pa, "title"),
-				    pages_str(pa, "url"));
+				core_md_link(b, t, pages_str(pa, "url"));
+				free(t);
 			}
 			core_buf_putc(b, '\n');
 		}
@@ -365,6 +374,7 @@ pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 	const json_t *fi, *v2;
 	const char *reason;
 	size_t i, j;
+	char *t;
 
 	core_buf_puts(b, "# Why these papers are here: ");
 	core_md_text(b, pages_str(m, "name"));
@@ -383,8 +393,10 @@ pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 	json_array_foreach(json_object_get(m, "items"), i, v)
 	{
 		reason = pages_str(v, "reason");
+		t = core_tex_plain(pages_str(v, "title"), 1); /* math kept */
 		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "title"), pages_str(v, "url"));
+		core_md_link(b, t, pages_str(v, "url"));
+		free(t);
 		if (pages_str(v, "published") != NULL) {
 			core_buf_puts(b, " — ");
 			core_md_text(b, pages_str(v, "published"));

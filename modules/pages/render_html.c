@@ -61,38 +61,6 @@ href(const struct pages_page *p, const char *url)
 	return pages_rel(p->base, url);
 }
 
-static const char *const months[12] = {
-	"Jan",
-	"Feb",
-	"Mar",
-	"Apr",
-	"May",
-	"Jun",
-	"Jul",
-	"Aug",
-	"Sep",
-	"Oct",
-	"Nov",
-	"Dec",
-};
-
-/* <time datetime="2025-12-23">23 Dec 2025</time>, or nothing. */
-static void
-date(struct core_html *h, const char *iso)
-{
-	int y, m, d;
-
-	if (iso == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_TIME,
-	    (const struct core_attr[]){ A(DATETIME, iso), END });
-	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
-		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
-	else
-		core_html_text(h, iso);
-	core_html_pop(h);
-}
-
 /* A category code in monospace; the primary one marked. */
 static void
 category(struct core_html *h, const char *code, int primary)
@@ -183,15 +151,18 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 
 	pages_h_open(h, CORE_TAG_LI, "card");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
-	pages_h_link(h, href(p, pages_str(c, "url")), NULL,
-	    pages_str(c, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, href(p, pages_str(c, "url"))),
+		END });
+	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-authors");
 	authors_line(h, p, json_object_get(c, "authors"),
 	    pages_int(c, "author_count", 0));
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
-	date(h, pages_str(c, "published"));
+	core_html_date(h, pages_str(c, "published"));
 	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
 	json_array_foreach(cats, i, v) if (json_is_string(v))
 	    category(h, json_string_value(v),
@@ -343,7 +314,7 @@ versions(struct core_html *h, const json_t *vs)
 		if (d != NULL) {
 			core_html_text(h, " · ");
 			if (strlen(d) == 10 && d[4] == '-')
-				date(h, d);
+				core_html_date(h, d);
 			else
 				core_html_text(h, d);
 		}
@@ -365,8 +336,11 @@ paper(struct core_html *h, const struct pages_page *p)
 	json_t *art, *ld, *al;
 	size_t i, n = json_array_size(authors);
 	long long matched = pages_int(m, "authors_matched", 0);
+	/* <title> and the meta description as text: TeX made readable. */
+	char *ptitle = core_tex_plain(title, 0);
+	char *pabstract = core_tex_plain(pages_str(m, "abstract"), 0);
 
-	pages_excerpt(&desc, pages_str(m, "abstract"), 200);
+	pages_excerpt(&desc, pabstract, 200);
 	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle", "@id",
 	    json_sprintf("%s#article", url), "url", core_json_str(url),
 	    "headline", core_json_str(title));
@@ -392,7 +366,7 @@ paper(struct core_html *h, const struct pages_page *p)
 	ld = graph(art, crumbs(p->base, NULL, NULL, title, url));
 
 	memset(&hd, 0, sizeof(hd));
-	hd.title = title;
+	hd.title = ptitle;
 	hd.description = core_buf_cstr(&desc);
 	hd.canonical = url;
 	hd.og_type = "article";
@@ -406,7 +380,9 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_text(h, "paper · arXiv:");
 	pages_h_text(h, CORE_TAG_SPAN, "mono", pages_str(m, "arxiv_id"));
 	core_html_pop(h);
-	pages_h_text(h, CORE_TAG_H1, "paper-title", title);
+	pages_h_open(h, CORE_TAG_H1, "paper-title");
+	core_html_tex(h, title);
+	core_html_pop(h);
 
 	pages_h_open(h, CORE_TAG_P, "paper-authors");
 	authors_line(h, p, authors, (long long)n);
@@ -439,8 +415,10 @@ paper(struct core_html *h, const struct pages_page *p)
 		A(ARIA_LABEL, "Abstract"), END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
 	s = pages_str(m, "abstract");
-	pages_h_text(h, CORE_TAG_P, NULL,
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_tex(h,
 	    s != NULL && *s != '\0' ? s : "No abstract is available.");
+	core_html_pop(h);
 	if ((s = pages_str(m, "comment")) != NULL && *s != '\0') {
 		pages_h_text(h, CORE_TAG_H2, "eyebrow", "comment");
 		pages_h_text(h, CORE_TAG_P, "soft", s);
@@ -454,14 +432,14 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 	if ((s = pages_str(m, "published")) != NULL) {
 		fact(h, "Published");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if ((s = pages_str(m, "updated")) != NULL &&
 	    (pages_str(m, "published") == NULL ||
 		strcmp(s, pages_str(m, "published")) != 0)) {
 		fact(h, "Updated");
-		date(h, s);
+		core_html_date(h, s);
 		core_html_pop(h);
 	}
 	if (json_array_size(json_object_get(m, "versions")) > 0) {
@@ -515,6 +493,8 @@ paper(struct core_html *h, const struct pages_page *p)
 	pages_layout_close(h, p);
 	json_decref(ld);
 	core_buf_free(&desc);
+	free(ptitle);
+	free(pabstract);
 }
 
 /* ---------------------------------------------------------------- researcher */
@@ -551,10 +531,16 @@ position_block(struct core_html *h, const json_t *ap)
 		core_html_pop(h);
 	} else {
 		pages_h_open(h, CORE_TAG_P, "caption");
-		core_html_textf(h,
-		    "Not known yet: none of the %lld paper%s "
-		    "has every author matched.",
-		    total, total == 1 ? "" : "s");
+		if (total == 0)
+			core_html_text(h, "No papers here yet.");
+		else if (total == 1)
+			core_html_text(h, "Not known yet: the one paper here "
+					  "does not have every author matched.");
+		else
+			core_html_textf(h,
+			    "Not known yet: none of the %lld papers has "
+			    "every author matched.",
+			    total);
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -697,6 +683,18 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* A visible link to the page's own RSS feed (the head links it too). */
+static void
+feed_link(struct core_html *h, const char *feed)
+{
+	pages_h_open(h, CORE_TAG_P, "feed-link");
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, feed),
+		A(TYPE, "application/rss+xml"), END },
+	    "RSS feed of new papers");
+	core_html_pop(h);
+}
+
 /* The follow button: the per-user fragment, or a sign-in link. */
 static void
 follow_slot(struct core_html *h, long long id, const char *rpath)
@@ -794,6 +792,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	json_t *person, *same, *aff, *ld;
 	const json_t *v;
 	size_t i;
+	char feed[64];
 	char *s;
 
 	core_buf_printf(&desc, "%s: %lld paper%s on weft",
@@ -835,6 +834,9 @@ researcher(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "profile";
 	hd.jsonld = ld;
 	hd.main_class = "wrap researcher";
+	snprintf(feed, sizeof(feed), "/rss/researchers/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_open(h, CORE_TAG_ASIDE, "rail");
@@ -857,6 +859,7 @@ researcher(struct core_html *h, const struct pages_page *p)
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
 	follow_slot(h, pages_int(m, "id", 0), href(p, url));
+	feed_link(h, feed);
 	position_block(h, json_object_get(m, "author_position"));
 	fields_block(h, p, json_object_get(m, "fields"),
 	    pages_str(pl, "category"));
@@ -909,7 +912,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	json_t *org, *ld;
 	long long total = pages_int(rs, "total", 0);
 	size_t i;
-	char *c;
+	char *c, feed[64];
 
 	core_buf_printf(&desc,
 	    "%s%s%s: %lld researcher%s on weft and their "
@@ -940,6 +943,9 @@ institution(struct core_html *h, const struct pages_page *p)
 	hd.og_type = "website";
 	hd.jsonld = ld;
 	hd.main_class = "wrap institution";
+	snprintf(feed, sizeof(feed), "/rss/institutions/%lld.xml",
+	    pages_int(m, "id", 0));
+	hd.feed = feed;
 	pages_layout_open(h, p, &hd);
 
 	pages_h_eyebrow(h, "institution");
@@ -953,6 +959,7 @@ institution(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_LI, "badge", c);
 	free(c);
 	core_html_pop(h);
+	feed_link(h, feed);
 
 	pages_h_open(h, CORE_TAG_DL, "facts-list facts-wide");
 	if ((s = pages_str(m, "ror_id")) != NULL) {
@@ -1157,25 +1164,14 @@ home(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *counts = json_object_get(m, "counts");
 	struct pages_head hd;
-	json_t *site, *ld;
-	char *tmpl;
 
-	tmpl = core_xasprintf("%s/search?q={search_term_string}", p->base);
-	site = json_pack("{s:s,s:s,s:o,s:s,s:{s:s,s:{s:s,s:s},s:s}}", "@type",
-	    "WebSite", "name", "weft", "url", pages_json_abs(p->base, "/"),
-	    "description", "arXiv papers, their researchers and institutions.",
-	    "potentialAction", "@type", "SearchAction", "target", "@type",
-	    "EntryPoint", "urlTemplate", tmpl, "query-input",
-	    "required name=search_term_string");
-	ld = json_pack("{s:s,s:[o]}", "@context", "https://schema.org",
-	    "@graph", site);
+	/* The WebSite and Organization JSON-LD: on every page (layout.c). */
 	memset(&hd, 0, sizeof(hd));
 	hd.title = NULL;
 	hd.description = "weft ties arXiv papers to the researchers who wrote "
 			 "them and the institutions they work at: browse by "
 			 "person, field and place, in HTML, markdown or JSON.";
 	hd.canonical = pages_str(m, "url");
-	hd.jsonld = ld;
 	hd.main_class = "wrap home";
 	pages_layout_open(h, p, &hd);
 
@@ -1210,8 +1206,6 @@ home(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 
 	pages_layout_close(h, p);
-	json_decref(ld);
-	free(tmpl);
 }
 
 /* ---------------------------------------------------------------- docs, choices, errors */
@@ -1367,7 +1361,7 @@ pages_html_authors(struct core_html *h, const struct pages_page *p,
 void
 pages_html_date(struct core_html *h, const char *iso)
 {
-	date(h, iso);
+	core_html_date(h, iso);
 }
 
 void

@@ -42,6 +42,19 @@ metric(struct core_buf *b, const char *label, const json_t *o, const char *key)
 		core_buf_puts(b, "unknown\n");
 }
 
+/* "- RSS: [url](url)\n": the entity's own feed, /rss/KIND/ID.xml. */
+static void
+feed_fact(struct core_buf *b, const char *base, const char *kind,
+    long long id)
+{
+	char *u = core_xasprintf("%s/rss/%s/%lld.xml", base, kind, id);
+
+	item(b, "RSS");
+	core_md_link(b, u, u);
+	core_buf_putc(b, '\n');
+	free(u);
+}
+
 /* "- Label: [url](url)\n". */
 static void
 link_fact(struct core_buf *b, const char *label, const char *text,
@@ -107,8 +120,12 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 static void
 card(struct core_buf *b, const json_t *c)
 {
+	/* Accents and escapes as text; math stays TeX, which agents read. */
+	char *t = core_tex_plain(pages_str(c, "title"), 1);
+
 	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+	core_md_link(b, t, pages_str(c, "url"));
+	free(t);
 	core_buf_puts(b, " — ");
 	authors(b, json_object_get(c, "authors"),
 	    pages_int(c, "author_count", 0));
@@ -169,8 +186,10 @@ paper(struct core_buf *b, const json_t *m)
 	long long matched = pages_int(m, "authors_matched", 0);
 	size_t i, n = json_array_size(as);
 	const char *s;
+	char *t = core_tex_plain(pages_str(m, "title"), 1);
 
-	core_md_heading(b, 1, pages_str(m, "title"));
+	core_md_heading(b, 1, t);
+	free(t);
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	fact(b, "arXiv id", pages_str(m, "arxiv_id"));
 	item(b, "Authors");
@@ -222,7 +241,7 @@ paper(struct core_buf *b, const json_t *m)
 	link_fact(b, "BibTeX", NULL, pages_str(links, "bibtex"));
 	core_buf_puts(b, "\n## Abstract\n\n");
 	s = pages_str(m, "abstract");
-	core_md_text(b,
+	core_md_tex(b,
 	    s != NULL && *s != '\0' ? s
 				    : "No abstract is "
 				      "available.");
@@ -275,7 +294,7 @@ coauthor_links(struct core_buf *b, const json_t *net, long long id,
 }
 
 static void
-researcher(struct core_buf *b, const json_t *m)
+researcher(struct core_buf *b, const json_t *m, const char *base)
 {
 	const json_t *metrics = json_object_get(m, "metrics");
 	const json_t *ap = json_object_get(m, "author_position");
@@ -288,6 +307,7 @@ researcher(struct core_buf *b, const json_t *m)
 	core_md_heading(b, 1, pages_str(m, "name"));
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	feed_fact(b, base, "researchers", pages_int(m, "id", 0));
 	metric(b, "Papers here", metrics, "papers_here");
 	metric(b, "h-index", metrics, "h_index");
 	metric(b, "Citations", metrics, "citations");
@@ -310,7 +330,12 @@ researcher(struct core_buf *b, const json_t *m)
 		    "%lld\n- Last author: %lld\n",
 		    pages_int(ap, "first", 0), pages_int(ap, "middle", 0),
 		    pages_int(ap, "last", 0));
-	} else
+	} else if (pages_int(ap, "papers_total", 0) == 0)
+		core_buf_puts(b, "No papers here yet.\n");
+	else if (pages_int(ap, "papers_total", 0) == 1)
+		core_buf_puts(b, "Not known yet: the one paper here does not "
+				 "have every author matched.\n");
+	else
 		core_buf_printf(b,
 		    "Not known yet: none of the %lld papers has "
 		    "every author matched.\n",
@@ -415,7 +440,7 @@ researcher(struct core_buf *b, const json_t *m)
 }
 
 static void
-institution(struct core_buf *b, const json_t *m)
+institution(struct core_buf *b, const json_t *m, const char *base)
 {
 	const json_t *rs = json_object_get(m, "researchers"), *v;
 	size_t i;
@@ -423,6 +448,7 @@ institution(struct core_buf *b, const json_t *m)
 	core_md_heading(b, 1, pages_str(m, "name"));
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	core_buf_printf(b, "- Id: %lld\n", pages_int(m, "id", 0));
+	feed_fact(b, base, "institutions", pages_int(m, "id", 0));
 	link_fact(b, "ROR", pages_str(m, "ror_id"), pages_str(m, "ror_url"));
 	fact(b, "Country", pages_str(m, "country"));
 	fact(b, "Type", pages_str(m, "kind"));
@@ -583,10 +609,10 @@ pages_render_md(struct core_buf *b, const struct pages_page *p)
 		paper(b, m);
 		break;
 	case PAGES_RESEARCHER:
-		researcher(b, m);
+		researcher(b, m, p->base);
 		break;
 	case PAGES_INSTITUTION:
-		institution(b, m);
+		institution(b, m, p->base);
 		break;
 	case PAGES_RESEARCHERS:
 	case PAGES_INSTITUTIONS:

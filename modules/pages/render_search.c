@@ -36,17 +36,19 @@ marked(struct core_html *h, const json_t *segs, const char *fallback)
 	const json_t *s;
 	size_t i;
 
+	/* Titles and abstracts are TeX; math cut by a mark stays literal. */
 	if (json_array_size(segs) == 0) {
-		core_html_text(h, fallback != NULL ? fallback : "");
+		core_html_tex(h, fallback != NULL ? fallback : "");
 		return;
 	}
 	json_array_foreach(segs, i, s)
 	{
-		if (json_is_true(json_object_get(s, "match")))
-			core_html_elemtext(h, CORE_TAG_MARK, NULL,
-			    pages_str(s, "text"));
-		else
-			core_html_text(h, pages_str(s, "text"));
+		if (json_is_true(json_object_get(s, "match"))) {
+			core_html_elem(h, CORE_TAG_MARK, NULL);
+			core_html_tex(h, pages_str(s, "text"));
+			core_html_pop(h);
+		} else
+			core_html_tex(h, pages_str(s, "text"));
 	}
 }
 
@@ -263,12 +265,23 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		noun = "institutions";
 	pages_h_open(h, CORE_TAG_DIV, "search-summary");
 	pages_h_open(h, CORE_TAG_P, "soft");
+	sort = pages_str(m, "sort");
 	if (json_is_true(json_object_get(m, "total_capped")))
-		core_html_textf(h,
-		    "More than %s %s match; the newest are ranked here. Add "
-		    "words or filters to narrow the search.",
+		/* What the order is among a capped set (search_store.c:
+		 * the newest all-words matches, with the semantic index's
+		 * nearest when ranking by relevance). */
+		core_html_textf(h, "More than %s %s match%s",
 		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
-		    noun);
+		    noun,
+		    sort != NULL && strcmp(sort, "newest") == 0
+			? ", newest first."
+			: sort != NULL && strcmp(sort, "citations") == 0
+			? "; the most cited among the newest matches are "
+			  "shown first. Add words or filters to narrow the "
+			  "search."
+			: "; the most relevant among the newest matches, and "
+			  "those closest in meaning, are shown first. Add "
+			  "words or filters to narrow the search.");
 	else
 		core_html_textf(h, "%s %s",
 		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
@@ -615,9 +628,11 @@ md_paper(struct core_buf *b, const json_t *c)
 {
 	const json_t *v;
 	size_t i;
+	char *t = core_tex_plain(pages_str(c, "title"), 1); /* math kept */
 
 	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+	core_md_link(b, t, pages_str(c, "url"));
+	free(t);
 	core_buf_puts(b, " — ");
 	pages_md_authors(b, json_object_get(c, "authors"),
 	    pages_int(c, "author_count", 0));

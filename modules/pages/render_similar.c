@@ -31,8 +31,11 @@ h_card(struct core_html *h, const struct pages_page *p, const json_t *c)
 
 	pages_h_open(h, CORE_TAG_LI, "card");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
-	pages_h_link(h, pages_rel(p->base, pages_str(c, "url")), NULL,
-	    pages_str(c, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, pages_rel(p->base, pages_str(c, "url"))), END });
+	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-authors");
 	pages_html_authors(h, p, json_object_get(c, "authors"),
@@ -104,10 +107,11 @@ pages_render_similar_html(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *paper = json_object_get(m, "paper");
 	struct pages_head hd;
-	char *title;
+	char *title, *ptitle = core_tex_plain(pages_str(paper, "title"), 0);
 
 	title = core_xasprintf("Papers similar to %s",
-	    pages_str(paper, "title") != NULL ? pages_str(paper, "title") : "");
+	    ptitle != NULL ? ptitle : "");
+	free(ptitle);
 	memset(&hd, 0, sizeof(hd));
 	hd.title = title;
 	hd.description = "The papers nearest to this one in weft's semantic "
@@ -118,8 +122,11 @@ pages_render_similar_html(struct core_html *h, const struct pages_page *p)
 	pages_layout_open(h, p, &hd);
 	pages_h_eyebrow(h, "similar papers");
 	pages_h_open(h, CORE_TAG_H1, NULL);
-	pages_h_link(h, pages_rel(p->base, pages_str(paper, "url")), NULL,
-	    pages_str(paper, "title"));
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		A(HREF, pages_rel(p->base, pages_str(paper, "url"))), END });
+	core_html_tex(h, pages_str(paper, "title"));
+	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_text(h, CORE_TAG_P, "note",
 	    "The ten papers nearest to this one by the similarity of their "
@@ -145,8 +152,11 @@ md_list(struct core_buf *b, const json_t *items, const char *notice)
 		core_buf_puts(b, "No similar paper was found.\n");
 	json_array_foreach(items, i, c)
 	{
+		char *t = core_tex_plain(pages_str(c, "title"), 1);
+
 		core_buf_printf(b, "%zu. ", i + 1);
-		core_md_link(b, pages_str(c, "title"), pages_str(c, "url"));
+		core_md_link(b, t, pages_str(c, "url"));
+		free(t);
 		core_buf_puts(b, " — ");
 		json_array_foreach(json_object_get(c, "authors"), j, a)
 		{
@@ -192,11 +202,13 @@ void
 pages_render_similar_md(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model, *paper = json_object_get(m, "paper");
+	char *t = core_tex_plain(pages_str(paper, "title"), 1);
 
 	core_buf_puts(b, "# Papers similar to ");
-	core_md_text(b, pages_str(paper, "title"));
+	core_md_text(b, t);
 	core_buf_puts(b, "\n\n- Paper: ");
-	core_md_link(b, pages_str(paper, "title"), pages_str(paper, "url"));
+	core_md_link(b, t, pages_str(paper, "url"));
+	free(t);
 	core_buf_puts(b, "\n- URL: ");
 	core_md_link(b, pages_str(m, "url"), pages_str(m, "url"));
 	core_buf_puts(b,

@@ -24,7 +24,7 @@ list_path(const char *rpath, const char *category, enum pages_sort sort)
 	return core_xasprintf("%s%s%s", rpath, *s != '\0' ? "?" : "", s);
 }
 
-/* Reads ?sort= and ?category=; on bad input the 400 is already sent. */
+/* Reads ?sort= and ?category=: CORE_EFAIL (a 400) on bad input. */
 static enum core_err
 list_params(struct core_req *req, enum pages_sort *sort, const char **category)
 {
@@ -34,18 +34,17 @@ list_params(struct core_req *req, enum pages_sort *sort, const char **category)
 	if (s != NULL && strcmp(s, "citations") == 0)
 		*sort = PAGES_SORT_CITATIONS;
 	else if (s != NULL && strcmp(s, "newest") != 0) {
-		core_resp_error(req, 400, "sort must be newest or citations");
-		return CORE_EINPUT;
+		return core_req_fail(req, 400,
+		    "sort must be newest or citations");
 	}
 	*category = core_req_param(req, "category");
 	if (*category != NULL && **category == '\0')
 		*category = NULL;
 	if (*category != NULL && !pages_category_ok(*category)) {
-		core_resp_error(req, 400,
+		return core_req_fail(req, 400,
 		    "category must be an arXiv category "
 		    "code such as cs.SE (letters, digits, '.', '-'; at most "
 		    "32 characters)");
-		return CORE_EINPUT;
 	}
 	return CORE_OK;
 }
@@ -83,15 +82,13 @@ pages_researcher(struct core_req *req)
 		pages_redirect(req, canon);
 		goto out;
 	}
-	if (list_params(req, &sort, &category) != CORE_OK ||
-	    pages_page_param(req, &page) != CORE_OK) {
-		er = CORE_OK; /* the 400 is in the response */
+	if ((er = list_params(req, &sort, &category)) != CORE_OK ||
+	    (er = pages_page_param(req, &page)) != CORE_OK)
 		goto out;
-	}
 	if ((er = pages_store_researcher_papers(ctx->db, ctx->base_url, id,
 		 sort, category, page, &items, &total)) != CORE_OK)
 		goto out;
-	if (pages_beyond_last(req, page, total))
+	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
 		goto out;
 	if ((er = pages_store_researcher_blocks(ctx->db, ctx->base_url, canon,
 		 m)) != CORE_OK)

@@ -90,9 +90,8 @@ pages_page_param(struct core_req *req, long *page)
 		v = -1;
 	if (end == NULL || *end != '\0' || errno != 0 || v < 1 ||
 	    v > PAGES_MAX_PAGE) {
-		core_resp_error(req, 400,
+		return core_req_fail(req, 400,
 		    "page must be a whole number from 1 to 100000");
-		return CORE_EINPUT;
 	}
 	*page = v;
 	return CORE_OK;
@@ -129,17 +128,13 @@ pages_pagination(const char *base, const char *path_query, long page,
 	return o;
 }
 
-int
+enum core_err
 pages_beyond_last(struct core_req *req, long page, long long total)
 {
 	long long pages = (total + PAGES_PER_PAGE - 1) / PAGES_PER_PAGE;
-	char *msg;
 
 	if (page == 1 || page <= pages)
-		return 0;
-	msg = core_xasprintf("page %ld is beyond the last page (%lld)", page,
-	    pages);
-	core_resp_error(req, 404, msg);
-	free(msg);
-	return 1;
+		return CORE_OK;
+	return core_req_failf(req, 404,
+	    "page %ld is beyond the last page (%lld)", page, pages);
 }

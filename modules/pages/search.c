@@ -268,7 +268,7 @@ id_param(const char *s, long long *id)
 	return pages_parse_id(s, strcspn(s, "-"), id);
 }
 
-/* Reads and checks every parameter; on bad input the 400 is sent. */
+/* Reads and checks every parameter: CORE_EFAIL (a 400) on bad input. */
 static enum core_err
 read_params(struct core_req *req, struct params *pp)
 {
@@ -280,11 +280,9 @@ read_params(struct core_req *req, struct params *pp)
 	s = core_req_param(req, "q");
 	if (s == NULL)
 		s = "";
-	if (strlen(s) > PAGES_SEARCH_QMAX) {
-		core_resp_error(req, 400,
+	if (strlen(s) > PAGES_SEARCH_QMAX)
+		return core_req_fail(req, 400,
 		    "q is too long: at most 512 bytes, please");
-		return CORE_EINPUT;
-	}
 	while (is_space(*s))
 		s++;
 	n = strlen(s);
@@ -295,71 +293,53 @@ read_params(struct core_req *req, struct params *pp)
 
 	if ((s = core_req_param(req, "type")) != NULL && *s != '\0') {
 		if ((i = lookup(s, pages_search_types,
-			 PAGES_SEARCH_TYPE__MAX)) <= 0) {
-			core_resp_error(req, 400,
+			 PAGES_SEARCH_TYPE__MAX)) <= 0)
+			return core_req_fail(req, 400,
 			    "type must be papers, researchers or institutions");
-			return CORE_EINPUT;
-		}
 		pp->type = (enum pages_search_type)i;
 	}
 	if ((s = core_req_param(req, "sort")) != NULL && *s != '\0') {
 		if ((i = lookup(s, pages_search_sorts,
-			 PAGES_SEARCH_SORT__MAX)) < 0) {
-			core_resp_error(req, 400,
+			 PAGES_SEARCH_SORT__MAX)) < 0)
+			return core_req_fail(req, 400,
 			    "sort must be relevance, newest or citations");
-			return CORE_EINPUT;
-		}
 		pp->sort = (enum pages_search_sort)i;
 	}
 	if (pages_search_mode_parse(core_req_param(req, "mode"), &pp->mode) !=
-	    0) {
-		core_resp_error(req, 400,
+	    0)
+		return core_req_fail(req, 400,
 		    "mode must be hybrid, lexical or semantic");
-		return CORE_EINPUT;
-	}
 	if ((s = core_req_param(req, "category")) != NULL && *s != '\0') {
-		if (!pages_category_ok(s)) {
-			core_resp_error(req, 400,
+		if (!pages_category_ok(s))
+			return core_req_fail(req, 400,
 			    "category must be an arXiv category code such as "
 			    "cs.SE (letters, digits, '.', '-'; at most 32 "
 			    "characters)");
-			return CORE_EINPUT;
-		}
 		pp->f.category = s;
 	}
 	if ((s = core_req_param(req, "from")) != NULL && *s != '\0') {
-		if (pages_search_date(s, 0, pp->f.from) != 0) {
-			core_resp_error(req, 400,
+		if (pages_search_date(s, 0, pp->f.from) != 0)
+			return core_req_fail(req, 400,
 			    "from must be a date, YYYY-MM-DD or YYYY");
-			return CORE_EINPUT;
-		}
 		pp->from_raw = s;
 	}
 	if ((s = core_req_param(req, "to")) != NULL && *s != '\0') {
-		if (pages_search_date(s, 1, pp->f.to) != 0) {
-			core_resp_error(req, 400,
+		if (pages_search_date(s, 1, pp->f.to) != 0)
+			return core_req_fail(req, 400,
 			    "to must be a date, YYYY-MM-DD or YYYY");
-			return CORE_EINPUT;
-		}
 		pp->to_raw = s;
 	}
 	if (pp->f.from[0] != '\0' && pp->f.to[0] != '\0' &&
-	    strcmp(pp->f.from, pp->f.to) > 0) {
-		core_resp_error(req, 400, "from is after to");
-		return CORE_EINPUT;
-	}
+	    strcmp(pp->f.from, pp->f.to) > 0)
+		return core_req_fail(req, 400, "from is after to");
 	if ((s = core_req_param(req, "researcher")) != NULL && *s != '\0' &&
-	    id_param(s, &pp->f.researcher) != 0) {
-		core_resp_error(req, 400,
+	    id_param(s, &pp->f.researcher) != 0)
+		return core_req_fail(req, 400,
 		    "researcher must be a researcher id, such as 123");
-		return CORE_EINPUT;
-	}
 	if ((s = core_req_param(req, "institution")) != NULL && *s != '\0' &&
-	    id_param(s, &pp->f.institution) != 0) {
-		core_resp_error(req, 400,
+	    id_param(s, &pp->f.institution) != 0)
+		return core_req_fail(req, 400,
 		    "institution must be an institution id, such as 123");
-		return CORE_EINPUT;
-	}
 	return pages_page_param(req, &pp->page);
 }
 
@@ -555,7 +535,7 @@ semantic(struct pages_search_q *sq, struct vec_query *vq, struct vec_hit *near,
 
 /* The papers part: results, total, facets, pagination. */
 static enum core_err
-papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
+papers(struct core_req *req, const struct params *pp, json_t *m)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
@@ -568,7 +548,6 @@ papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
 	char *lp = NULL;
 	enum core_err er;
 
-	*sent = 0;
 	pages_search_words(pp->q, &pos, &neg);
 	memset(&sq, 0, sizeof(sq));
 	sq.q = pp->q;
@@ -583,10 +562,8 @@ papers(struct core_req *req, const struct params *pp, json_t *m, int *sent)
 	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq, &items,
 		 &total, &capped, &facets)) != CORE_OK)
 		goto out;
-	if (pages_beyond_last(req, pp->page, total)) {
-		*sent = 1;
+	if ((er = pages_beyond_last(req, pp->page, total)) != CORE_OK)
 		goto out;
-	}
 	facet_urls(facets, ctx->base_url, pp);
 	lp = search_path(pp, pp->type, pp->sort, pp->f.category);
 	json_object_set_new(m, "mode",
@@ -613,7 +590,7 @@ typedef enum core_err (*names_fn)(struct core_db *, const char *, const char *,
 /* Researchers or institutions (type=): a page of the result. */
 static enum core_err
 names(struct core_req *req, const struct params *pp, json_t *m,
-    enum pages_search_type type, int *sent)
+    enum pages_search_type type)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	names_fn fn = type == PAGES_SEARCH_RESEARCHERS
@@ -624,7 +601,6 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 	char *lp = NULL;
 	enum core_err er;
 
-	*sent = 0;
 	if ((er = fn(ctx->db, ctx->base_url, pp->q, PAGES_PER_PAGE,
 		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items, &total)) !=
 	    CORE_OK)
@@ -637,10 +613,9 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 			 &total)) != CORE_OK)
 			return er;
 	}
-	if (pages_beyond_last(req, pp->page, total)) {
+	if ((er = pages_beyond_last(req, pp->page, total)) != CORE_OK) {
 		json_decref(items);
-		*sent = 1;
-		return CORE_OK;
+		return er;
 	}
 	lp = search_path(pp, type, PAGES_SEARCH_RELEVANCE, NULL);
 	json_object_set_new(m, "total", json_integer(total));
@@ -690,15 +665,14 @@ pages_search(struct core_req *req)
 	struct params pp;
 	json_t *m = NULL;
 	char *title = NULL;
-	int sent = 0;
 	enum core_err er;
 
 	if ((er = core_req_negotiate(req, pages_offers,
 		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
 		return er;
-	if (read_params(req, &pp) != CORE_OK) {
+	if ((er = read_params(req, &pp)) != CORE_OK) {
 		free(pp.qbuf);
-		return CORE_OK; /* the 400 is in the response */
+		return er;
 	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
 			      : core_xstrdup("Search");
@@ -728,16 +702,16 @@ pages_search(struct core_req *req)
 	switch (pp.type) {
 	case PAGES_SEARCH_RESEARCHERS:
 	case PAGES_SEARCH_INSTITUTIONS:
-		er = names(req, &pp, m, pp.type, &sent);
+		er = names(req, &pp, m, pp.type);
 		break;
 	default:
-		er = papers(req, &pp, m, &sent);
-		if (er == CORE_OK && !sent && pp.type == PAGES_SEARCH_ALL &&
+		er = papers(req, &pp, m);
+		if (er == CORE_OK && pp.type == PAGES_SEARCH_ALL &&
 		    pp.page == 1)
 			er = few(req, &pp, m);
 		break;
 	}
-	if (er == CORE_OK && !sent)
+	if (er == CORE_OK)
 		er = pages_respond(req, PAGES_SEARCH, m);
 out:
 	free(title);

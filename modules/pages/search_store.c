@@ -36,41 +36,6 @@
 /* Category facets shown. */
 #define FACETS_MAX 20
 
-static const char *
-cell(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
-}
-
-static long long
-lcell(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c)
-	    ? 0
-	    : strtoll(PQgetvalue(res, r, c), NULL, 10);
-}
-
-static json_t *
-jtext(const PGresult *res, int r, int c)
-{
-	return core_json_str(cell(res, r, c));
-}
-
-static json_t *
-jint(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c) ? json_null()
-				      : json_integer(lcell(res, r, c));
-}
-
-static json_t *
-jjson(const PGresult *res, int r, int c)
-{
-	const char *s = cell(res, r, c);
-
-	return s != NULL ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
-}
-
 static json_t *
 url_of(const char *base, char *path)
 {
@@ -116,24 +81,32 @@ static json_t *
 hit(const char *base, const PGresult *res, int r, double score)
 {
 	json_t *o = json_object(), *cats, *raw;
-	long long tier = lcell(res, r, 10);
+	long long tier = core_cell_bigint(res, r, PAGES_SEARCH_PAGE__TIER, 0);
 
 	json_object_set_new(o, "type", json_string("paper"));
-	json_object_set_new(o, "arxiv_id", jtext(res, r, 1));
-	json_object_set_new(o, "title", jtext(res, r, 2));
+	json_object_set_new(o, "arxiv_id",
+	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__ARXIV_ID));
+	json_object_set_new(o, "title",
+	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__TITLE));
 	json_object_set_new(o, "url",
 	    url_of(base,
-		pages_paper_path(PQgetvalue(res, r, 1),
-		    PQgetvalue(res, r, 3))));
-	json_object_set_new(o, "published", jtext(res, r, 4));
-	json_object_set_new(o, "primary_category", jtext(res, r, 5));
-	cats = jjson(res, r, 6);
+		pages_paper_path(core_cell_text(res, r,
+				     PAGES_SEARCH_PAGE__ARXIV_ID),
+		    core_cell_text(res, r, PAGES_SEARCH_PAGE__SLUG))));
+	json_object_set_new(o, "published",
+	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__PUBLISHED));
+	json_object_set_new(o, "primary_category",
+	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__PRIMARY_CATEGORY));
+	cats = core_cell_json(res, r, PAGES_SEARCH_PAGE__CATEGORIES, NULL);
 	json_object_set_new(o, "categories",
 	    json_is_array(cats) ? cats : (json_decref(cats), json_array()));
-	json_object_set_new(o, "citation_count", jint(res, r, 7));
-	json_object_set_new(o, "author_count", jint(res, r, 8));
+	json_object_set_new(o, "citation_count",
+	    core_cell_jint(res, r, PAGES_SEARCH_PAGE__CITATION_COUNT));
+	json_object_set_new(o, "author_count",
+	    core_cell_jint(res, r, PAGES_SEARCH_PAGE__AUTHOR_COUNT));
 	json_object_set_new(o, "all_authors_matched",
-	    json_boolean(PQgetvalue(res, r, 9)[0] == 't'));
+	    json_boolean(
+		core_cell_bool(res, r, PAGES_SEARCH_PAGE__FULLY_MATCHED, 0)));
 	json_object_set_new(o, "match",
 	    json_string(match_names[tier >= 1 && tier <= 3 ? tier : 0]));
 	if (score >= -1)
@@ -141,9 +114,12 @@ hit(const char *base, const PGresult *res, int r, double score)
 		    json_real(
 			(double)(long long)(score * 10000 + 0.5) / 10000));
 	json_object_set_new(o, "title_marks",
-	    pages_search_marks(cell(res, r, 11)));
-	json_object_set_new(o, "snippet", pages_search_marks(cell(res, r, 12)));
-	raw = jjson(res, r, 13);
+	    pages_search_marks(
+		core_cell_text(res, r, PAGES_SEARCH_PAGE__TITLE_MARKED)));
+	json_object_set_new(o, "snippet",
+	    pages_search_marks(
+		core_cell_text(res, r, PAGES_SEARCH_PAGE__SNIPPET_MARKED)));
+	raw = core_cell_json(res, r, PAGES_SEARCH_PAGE__AUTHORS, NULL);
 	json_object_set_new(o, "authors", card_authors(base, raw));
 	json_decref(raw);
 	return o;
@@ -168,7 +144,8 @@ rare_words(struct core_db *db, const char *pos, struct core_buf *out)
 	for (i = 0; i < PQntuples(res); i++) {
 		if (i > 0)
 			core_buf_puts(out, " or ");
-		core_buf_puts(out, PQgetvalue(res, i, 0));
+		core_buf_puts(out,
+		    core_cell_text(res, i, PAGES_SEARCH_RARE_WORDS__W));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -298,6 +275,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	PGresult *res = NULL;
 	json_t *arr = NULL;
 	size_t n = 0, i, off;
+	const char *v;
 	int in_tx = 0, row;
 	enum core_err er;
 
@@ -324,17 +302,27 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	c = core_xcalloc(n + 1, sizeof(*c));
 	for (i = 0; i < n; i++) {
 		row = (int)i;
-		c[i].id = lcell(res, row, 0);
-		c[i].tier = (int)lcell(res, row, 1);
+		c[i].id =
+		    core_cell_bigint(res, row, PAGES_SEARCH_CANDIDATES__ID, 0);
+		c[i].tier =
+		    core_cell_int(res, row, PAGES_SEARCH_CANDIDATES__TIER, 0);
+		v = core_cell_text(res, row,
+		    PAGES_SEARCH_CANDIDATES__PUBLISHED);
 		snprintf(c[i].published, sizeof(c[i].published), "%s",
-		    PQgetvalue(res, row, 2));
-		c[i].citations =
-		    PQgetisnull(res, row, 3) ? -1 : lcell(res, row, 3);
-		c[i].cats = PQgetvalue(res, row, 4);
-		c[i].text = strtod(PQgetvalue(res, row, 5), NULL);
+		    v != NULL ? v : "");
+		/* An unknown citation count ranks below 0 citations. */
+		c[i].citations = core_cell_bigint(res, row,
+		    PAGES_SEARCH_CANDIDATES__CITATION_COUNT, -1);
+		v = core_cell_text(res, row,
+		    PAGES_SEARCH_CANDIDATES__CATEGORIES);
+		c[i].cats = v != NULL ? v : "";
+		v = core_cell_text(res, row, PAGES_SEARCH_CANDIDATES__RANK);
+		c[i].text = v != NULL ? strtod(v, NULL) : 0;
 	}
 	if (n > 0)
-		*capped = lcell(res, 0, 6) >= pool_cap(sq);
+		*capped =
+		    core_cell_bigint(res, 0, PAGES_SEARCH_CANDIDATES__POOL_SIZE,
+			0) >= pool_cap(sq);
 	if (sq->mode != PAGES_SEARCH_LEXICAL && sq->idx != NULL)
 		similarities(sq, c, n);
 	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
@@ -384,32 +372,66 @@ names(struct core_db *db, int stmt, const char *q, int n, long long offset,
 	return core_db_exec(db, stmt, params, 3, res);
 }
 
-/* A researcher result from row r: id, name, slug at c, c+1, c+2; papers,
- * h_index, citations at m, m+1, m+2. */
+/*
+ * Where a name statement keeps each field of a result (its column enums);
+ * -1 for a field it does not have.
+ */
+struct name_cols {
+	int id, name, slug, papers, h_index, citations;
+	int country, type, researchers;
+};
+
+static const struct name_cols researchers_cols = { PAGES_SEARCH_RESEARCHERS__ID,
+	PAGES_SEARCH_RESEARCHERS__NAME, PAGES_SEARCH_RESEARCHERS__SLUG,
+	PAGES_SEARCH_RESEARCHERS__PAPER_COUNT,
+	PAGES_SEARCH_RESEARCHERS__H_INDEX, PAGES_SEARCH_RESEARCHERS__CITATIONS,
+	-1, -1, -1 };
+static const struct name_cols institutions_cols = {
+	PAGES_SEARCH_INSTITUTIONS__ID, PAGES_SEARCH_INSTITUTIONS__NAME,
+	PAGES_SEARCH_INSTITUTIONS__SLUG, -1, -1, -1,
+	PAGES_SEARCH_INSTITUTIONS__COUNTRY_NAME,
+	PAGES_SEARCH_INSTITUTIONS__TYPE,
+	PAGES_SEARCH_INSTITUTIONS__RESEARCHER_COUNT
+};
+/* SEARCH_NAMES_FEW: "size" is papers in 'r' rows, researchers in 'i'. */
+static const struct name_cols few_cols = { PAGES_SEARCH_NAMES_FEW__ID,
+	PAGES_SEARCH_NAMES_FEW__NAME, PAGES_SEARCH_NAMES_FEW__SLUG,
+	PAGES_SEARCH_NAMES_FEW__SIZE, PAGES_SEARCH_NAMES_FEW__H_INDEX,
+	PAGES_SEARCH_NAMES_FEW__CITATIONS, PAGES_SEARCH_NAMES_FEW__COUNTRY_NAME,
+	PAGES_SEARCH_NAMES_FEW__TYPE, PAGES_SEARCH_NAMES_FEW__SIZE };
+
+/* A researcher result from row r, its fields where k says. */
 static json_t *
-researcher(const char *base, const PGresult *res, int r, int c, int m)
+researcher(const char *base, const PGresult *res, int r,
+    const struct name_cols *k)
 {
-	long long id = lcell(res, r, c);
+	long long id = core_cell_bigint(res, r, k->id, 0);
 
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "researcher",
-	    "id", (json_int_t)id, "name", jtext(res, r, c + 1), "url",
-	    url_of(base, pages_researcher_path(id, PQgetvalue(res, r, c + 2))),
-	    "papers", jint(res, r, m), "h_index", jint(res, r, m + 1),
-	    "citations", jint(res, r, m + 2));
+	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
+	    "url",
+	    url_of(base,
+		pages_researcher_path(id, core_cell_text(res, r, k->slug))),
+	    "papers", core_cell_jint(res, r, k->papers), "h_index",
+	    core_cell_jint(res, r, k->h_index), "citations",
+	    core_cell_jint(res, r, k->citations));
 }
 
-/* An institution result from row r: id, name, slug at c, c+1, c+2;
- * country and type at t, t+1; researchers at n. */
+/* An institution result from row r, its fields where k says. */
 static json_t *
-institution(const char *base, const PGresult *res, int r, int c, int t, int n)
+institution(const char *base, const PGresult *res, int r,
+    const struct name_cols *k)
 {
-	long long id = lcell(res, r, c);
+	long long id = core_cell_bigint(res, r, k->id, 0);
 
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "institution",
-	    "id", (json_int_t)id, "name", jtext(res, r, c + 1), "url",
-	    url_of(base, pages_institution_path(id, PQgetvalue(res, r, c + 2))),
-	    "country", jtext(res, r, t), "institution_type",
-	    jtext(res, r, t + 1), "researchers", jint(res, r, n));
+	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
+	    "url",
+	    url_of(base,
+		pages_institution_path(id, core_cell_text(res, r, k->slug))),
+	    "country", core_cell_jtext(res, r, k->country), "institution_type",
+	    core_cell_jtext(res, r, k->type), "researchers",
+	    core_cell_jint(res, r, k->researchers));
 }
 
 enum core_err
@@ -427,8 +449,10 @@ pages_search_store_researchers(struct core_db *db, const char *base,
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items, researcher(base, res, i, 0, 3));
-		*total = lcell(res, i, 6);
+		json_array_append_new(*items,
+		    researcher(base, res, i, &researchers_cols));
+		*total = core_cell_bigint(res, i,
+		    PAGES_SEARCH_RESEARCHERS__TOTAL, 0);
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -450,8 +474,9 @@ pages_search_store_institutions(struct core_db *db, const char *base,
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
 		json_array_append_new(*items,
-		    institution(base, res, i, 0, 3, 5));
-		*total = lcell(res, i, 6);
+		    institution(base, res, i, &institutions_cols));
+		*total = core_cell_bigint(res, i,
+		    PAGES_SEARCH_INSTITUTIONS__TOTAL, 0);
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -464,6 +489,7 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 {
 	PGresult *res = NULL;
 	const char *params[2];
+	const char *kind;
 	char nbuf[16];
 	enum core_err er;
 	int i;
@@ -479,14 +505,17 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 	*researchers = json_array();
 	*institutions = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		if (PQgetvalue(res, i, 0)[0] == 'r') {
+		kind = core_cell_text(res, i, PAGES_SEARCH_NAMES_FEW__KIND);
+		if (kind != NULL && kind[0] == 'r') {
 			json_array_append_new(*researchers,
-			    researcher(base, res, i, 1, 4));
-			*rtotal = lcell(res, i, 9);
+			    researcher(base, res, i, &few_cols));
+			*rtotal = core_cell_bigint(res, i,
+			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
 		} else {
 			json_array_append_new(*institutions,
-			    institution(base, res, i, 1, 7, 4));
-			*itotal = lcell(res, i, 9);
+			    institution(base, res, i, &few_cols));
+			*itotal = core_cell_bigint(res, i,
+			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
 		}
 	}
 	PQclear(res);

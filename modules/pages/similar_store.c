@@ -20,33 +20,10 @@
  */
 #define SLACK 6
 
-static const char *
-cell(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
-}
-
-static json_t *
-jdoc(const PGresult *res, int r, int c, json_t *def)
-{
-	json_t *v;
-
-	if (cell(res, r, c) == NULL ||
-	    (v = json_loads(cell(res, r, c), JSON_DECODE_ANY, NULL)) == NULL)
-		return def;
-	json_decref(def);
-	return v;
-}
-
-static json_t *
-jint(const PGresult *res, int r, int c)
-{
-	return cell(res, r, c) == NULL
-	    ? json_null()
-	    : json_integer(strtoll(cell(res, r, c), NULL, 10));
-}
-
-/* The authors column [[raw_name, id, slug]] as card authors. */
+/*
+ * The authors column as paper_cards keeps it (0011), [[raw_name, id,
+ * slug]], as card authors.
+ */
 static json_t *
 authors(const char *base, const json_t *rows)
 {
@@ -82,18 +59,29 @@ card(const char *base, const PGresult *res, int r, double score)
 	json_t *o, *rows;
 	char *p;
 
-	p = pages_paper_path(cell(res, r, 1), cell(res, r, 3));
-	rows = jdoc(res, r, 10, json_array());
+	p = pages_paper_path(core_cell_text(res, r,
+				 PAGES_SIMILAR_CARDS__ARXIV_ID),
+	    core_cell_text(res, r, PAGES_SIMILAR_CARDS__SLUG));
+	rows =
+	    core_cell_json(res, r, PAGES_SIMILAR_CARDS__AUTHORS, json_array());
 	o = json_pack("{s:o,s:o,s:o,s:o,s:f,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-	    core_json_str(cell(res, r, 1)), "arxiv_id",
-	    core_json_str(cell(res, r, 1)), "title",
-	    core_json_str(cell(res, r, 2)), "url", pages_json_abs(base, p),
-	    "score",
+	    core_cell_jtext(res, r, PAGES_SIMILAR_CARDS__ARXIV_ID), "arxiv_id",
+	    core_cell_jtext(res, r, PAGES_SIMILAR_CARDS__ARXIV_ID), "title",
+	    core_cell_jtext(res, r, PAGES_SIMILAR_CARDS__TITLE), "url",
+	    pages_json_abs(base, p), "score",
 	    (double)((long)(score * 1000 + (score < 0 ? -0.5 : 0.5))) / 1000,
-	    "published", core_json_str(cell(res, r, 4)), "primary_category",
-	    core_json_str(cell(res, r, 5)), "categories",
-	    jdoc(res, r, 6, json_array()), "citation_count", jint(res, r, 7),
-	    "author_count", jint(res, r, 8), "authors", authors(base, rows));
+	    "published",
+	    core_cell_jtext(res, r, PAGES_SIMILAR_CARDS__PUBLISHED),
+	    "primary_category",
+	    core_cell_jtext(res, r, PAGES_SIMILAR_CARDS__PRIMARY_CATEGORY),
+	    "categories",
+	    core_cell_json(res, r, PAGES_SIMILAR_CARDS__CATEGORIES,
+		json_array()),
+	    "citation_count",
+	    core_cell_jint(res, r, PAGES_SIMILAR_CARDS__CITATION_COUNT),
+	    "author_count",
+	    core_cell_jint(res, r, PAGES_SIMILAR_CARDS__AUTHOR_COUNT),
+	    "authors", authors(base, rows));
 	json_decref(rows);
 	free(p);
 	return o;
@@ -147,7 +135,7 @@ pages_store_similar(struct core_db *db, const char *base, long long pid,
 	/* Rows keep the hits' order; a deleted paper's hit is skipped. */
 	for (r = 0, i = 0;
 	     r < PQntuples(res) && json_array_size(a) < PAGES_SIMILAR_N; r++) {
-		pid = strtoll(PQgetvalue(res, r, 0), NULL, 10);
+		pid = core_cell_bigint(res, r, PAGES_SIMILAR_CARDS__ID, 0);
 		while (i < n && hits[i].paper_id != pid)
 			i++;
 		if (i == n)

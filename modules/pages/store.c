@@ -19,71 +19,24 @@
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
 #define INST_PAPERS_MAX      24
-/* The shared card columns; an authors column may follow, then a total. */
-#define CARD_COLS 10
 
 /* ---------------------------------------------------------------- cells */
 
-static int
-isnull(const PGresult *res, int r, int c)
-{
-	return PQgetisnull(res, r, c);
-}
+/*
+ * Result cells are read with core's readers (core_cell_*) and the column
+ * enums of pages_sql.h; json documents with named fields with these.
+ */
 
-static const char *
-val(const PGresult *res, int r, int c)
-{
-	return PQgetvalue(res, r, c);
-}
-
-static long long
-lval(const PGresult *res, int r, int c)
-{
-	return isnull(res, r, c) ? 0 : strtoll(PQgetvalue(res, r, c), NULL, 10);
-}
-
-/* A text cell as a JSON string, null for NULL. */
+/* Field k of a json object, a new reference (null when absent). */
 static json_t *
-jtext(const PGresult *res, int r, int c)
+fv(const json_t *o, const char *k)
 {
-	return isnull(res, r, c) ? json_null() : core_json_str(val(res, r, c));
+	json_t *v = json_object_get(o, k);
+
+	return v != NULL ? json_incref(v) : json_null();
 }
 
-/* An integer cell, null for NULL (an unknown metric). */
-static json_t *
-jint(const PGresult *res, int r, int c)
-{
-	return isnull(res, r, c) ? json_null()
-				 : json_integer((json_int_t)lval(res, r, c));
-}
-
-static json_t *
-jbool(const PGresult *res, int r, int c)
-{
-	return json_boolean(!isnull(res, r, c) && val(res, r, c)[0] == 't');
-}
-
-/* A cell holding JSON text (to_json(), jsonb); def when NULL or bad. */
-static json_t *
-jjson(const PGresult *res, int r, int c, json_t *def)
-{
-	json_t *v;
-
-	if (isnull(res, r, c) ||
-	    (v = json_loads(val(res, r, c), JSON_DECODE_ANY, NULL)) == NULL)
-		return def;
-	json_decref(def);
-	return v;
-}
-
-/* Element i of a json array as an integer, 0 for null or absent. */
-static long long
-ai(const json_t *a, size_t i)
-{
-	return (long long)json_integer_value(json_array_get(a, i));
-}
-
-/* Element i of a json array, a new reference (null when absent). */
+/* Element i of a json array (paper_cards' stored author rows). */
 static json_t *
 av(const json_t *a, size_t i)
 {
@@ -92,11 +45,19 @@ av(const json_t *a, size_t i)
 	return v != NULL ? json_incref(v) : json_null();
 }
 
-/* Element i of a json array as a string, NULL for null or absent. */
-static const char *
-as(const json_t *a, size_t i)
+/* prefix + id as a JSON string, null for a NULL or empty id. */
+static json_t *
+link_or_null(const char *prefix, const char *id)
 {
-	return json_string_value(json_array_get(a, i));
+	json_t *j;
+	char *u;
+
+	if (id == NULL || *id == '\0')
+		return json_null();
+	u = core_xasprintf("%s%s", prefix, id);
+	j = core_json_str(u);
+	free(u);
+	return j;
 }
 
 static json_t *
@@ -132,25 +93,33 @@ url_institution(const char *base, long long id, const char *slug)
 /* ---------------------------------------------------------------- cards */
 
 /*
- * A paper card from the shared column list (see pages.sql): id, arxiv_id,
- * title, slug, published, primary_category, categories, citation_count,
- * author_count, fully_matched.
+ * A paper card from row r of a statement whose select list starts with
+ * {{CARD_COLUMNS}} (pages.sql), read as PAGES_CARD__*.
  */
 static json_t *
 card(const char *base, const PGresult *res, int r)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "arxiv_id", jtext(res, r, 1));
-	json_object_set_new(o, "title", jtext(res, r, 2));
+	json_object_set_new(o, "arxiv_id",
+	    core_cell_jtext(res, r, PAGES_CARD__ARXIV_ID));
+	json_object_set_new(o, "title",
+	    core_cell_jtext(res, r, PAGES_CARD__TITLE));
 	json_object_set_new(o, "url",
-	    url_paper(base, val(res, r, 1), val(res, r, 3)));
-	json_object_set_new(o, "published", jtext(res, r, 4));
-	json_object_set_new(o, "primary_category", jtext(res, r, 5));
-	json_object_set_new(o, "categories", jjson(res, r, 6, json_array()));
-	json_object_set_new(o, "citation_count", jint(res, r, 7));
-	json_object_set_new(o, "author_count", jint(res, r, 8));
-	json_object_set_new(o, "all_authors_matched", jbool(res, r, 9));
+	    url_paper(base, core_cell_text(res, r, PAGES_CARD__ARXIV_ID),
+		core_cell_text(res, r, PAGES_CARD__SLUG)));
+	json_object_set_new(o, "published",
+	    core_cell_jtext(res, r, PAGES_CARD__PUBLISHED));
+	json_object_set_new(o, "primary_category",
+	    core_cell_jtext(res, r, PAGES_CARD__PRIMARY_CATEGORY));
+	json_object_set_new(o, "categories",
+	    core_cell_json(res, r, PAGES_CARD__CATEGORIES, json_array()));
+	json_object_set_new(o, "citation_count",
+	    core_cell_jint(res, r, PAGES_CARD__CITATION_COUNT));
+	json_object_set_new(o, "author_count",
+	    core_cell_jint(res, r, PAGES_CARD__AUTHOR_COUNT));
+	json_object_set_new(o, "all_authors_matched",
+	    json_boolean(core_cell_bool(res, r, PAGES_CARD__FULLY_MATCHED, 0)));
 	json_object_set_new(o, "authors", json_array());
 	return o;
 }
@@ -170,11 +139,12 @@ card_author(const char *base, json_t *name, json_t *id, long long rid,
 }
 
 /*
- * Cards for every row of res with the authors column (see pages.sql):
- * [[raw_name, researcher id, researcher slug]] in order, no query.
+ * Cards for every row of res, whose column acol holds the first authors
+ * as paper_cards keeps them (0011): [[raw_name, researcher id, researcher
+ * slug]] in order; no query.
  */
 static void
-cards_inline(const char *base, const PGresult *res, json_t *arr)
+cards_inline(const char *base, const PGresult *res, int acol, json_t *arr)
 {
 	json_t *authors, *a, *c;
 	size_t j;
@@ -182,12 +152,14 @@ cards_inline(const char *base, const PGresult *res, json_t *arr)
 
 	for (i = 0; i < PQntuples(res); i++) {
 		c = card(base, res, i);
-		authors = jjson(res, i, CARD_COLS, json_null());
+		authors = core_cell_json(res, i, acol, json_null());
 		json_array_foreach(authors, j, a)
 		{
 			json_array_append_new(json_object_get(c, "authors"),
-			    card_author(base, av(a, 0), av(a, 1), ai(a, 1),
-				as(a, 2)));
+			    card_author(base, av(a, 0), av(a, 1),
+				(long long)json_integer_value(
+				    json_array_get(a, 1)),
+				json_string_value(json_array_get(a, 2))));
 		}
 		json_decref(authors);
 		json_array_append_new(arr, c);
@@ -195,8 +167,9 @@ cards_inline(const char *base, const PGresult *res, json_t *arr)
 }
 
 /*
- * Cards for every row of res, with their first authors from the authors
- * column when the statement has one, otherwise from one more query.
+ * Cards for every row of res, with their first authors from its
+ * "authors" column when the statement has one, otherwise from one more
+ * query.
  */
 static enum core_err
 cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
@@ -208,19 +181,19 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 	json_t *arr = json_array(), *c;
 	long long *pid = NULL;
 	enum core_err er = CORE_OK;
-	int i, j, n = PQntuples(res);
+	int i, j, n = PQntuples(res), acol;
 
 	*out = NULL;
 	if (n == 0)
 		goto done;
-	if (PQnfields(res) > CARD_COLS) {
-		cards_inline(base, res, arr);
+	if ((acol = PQfnumber(res, "authors")) >= 0) {
+		cards_inline(base, res, acol, arr);
 		goto done;
 	}
 	pid = core_xcalloc((size_t)n, sizeof(*pid));
 	core_buf_putc(&ids, '{');
 	for (i = 0; i < n; i++) {
-		pid[i] = lval(res, i, 0);
+		pid[i] = core_cell_bigint(res, i, PAGES_CARD__ID, 0);
 		json_array_append_new(arr, card(base, res, i));
 		core_buf_printf(&ids, "%s%lld", i ? "," : "", pid[i]);
 	}
@@ -232,7 +205,8 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 	    CORE_OK)
 		goto out;
 	for (j = 0; j < PQntuples(ar); j++) {
-		long long p = lval(ar, j, 0);
+		long long p =
+		    core_cell_bigint(ar, j, PAGES_CARD_AUTHORS__PAPER_ID, 0);
 		json_t *a;
 
 		for (i = 0; i < n && pid[i] != p; i++)
@@ -240,8 +214,11 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 		if (i == n)
 			continue;
 		c = json_array_get(arr, (size_t)i);
-		a = card_author(base, jtext(ar, j, 1), jint(ar, j, 2),
-		    lval(ar, j, 2), val(ar, j, 3));
+		a = card_author(base,
+		    core_cell_jtext(ar, j, PAGES_CARD_AUTHORS__RAW_NAME),
+		    core_cell_jint(ar, j, PAGES_CARD_AUTHORS__ID),
+		    core_cell_bigint(ar, j, PAGES_CARD_AUTHORS__ID, 0),
+		    core_cell_text(ar, j, PAGES_CARD_AUTHORS__SLUG));
 		json_array_append_new(json_object_get(c, "authors"), a);
 	}
 done:
@@ -257,8 +234,8 @@ out:
 
 /*
  * Runs stmt and turns its rows into cards.  With total not NULL the
- * statement ends with count(*) OVER (), read from the first row; *total
- * is -1 when there is no row to read it from.
+ * statement ends with a "total" column (count(*) OVER ()), read from the
+ * first row; *total is -1 when there is no row to read it from.
  */
 static enum core_err
 card_query(struct core_db *db, const char *base, int stmt,
@@ -266,22 +243,24 @@ card_query(struct core_db *db, const char *base, int stmt,
 {
 	PGresult *res = NULL;
 	enum core_err er;
+	int tcol;
 
 	*out = NULL;
 	if ((er = core_db_exec(db, stmt, params, np, &res)) == CORE_OK)
 		er = cards(db, base, res, out);
 	if (total != NULL)
-		*total = er == CORE_OK && PQntuples(res) > 0
-		    ? lval(res, 0, PQnfields(res) - 1)
+		*total = er == CORE_OK && PQntuples(res) > 0 &&
+			(tcol = PQfnumber(res, "total")) >= 0
+		    ? core_cell_bigint(res, 0, tcol, 0)
 		    : -1;
 	PQclear(res);
 	return er;
 }
 
-/* The single count(*) of a statement. */
+/* The single count of a statement, in its column col. */
 static enum core_err
-count_query(struct core_db *db, int stmt, const char *const *params, int np,
-    long long *n)
+count_query(struct core_db *db, int stmt, int col, const char *const *params,
+    int np, long long *n)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -289,7 +268,7 @@ count_query(struct core_db *db, int stmt, const char *const *params, int np,
 	*n = 0;
 	if ((er = core_db_exec(db, stmt, params, np, &res)) == CORE_OK &&
 	    PQntuples(res) == 1)
-		*n = lval(res, 0, 0);
+		*n = core_cell_bigint(res, 0, col, 0);
 	PQclear(res);
 	return er;
 }
@@ -322,7 +301,6 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	const char *params[1];
 	json_t *o = NULL, *authors, *rows = NULL, *row, *u;
 	enum core_err er;
-	char *doi;
 	size_t i;
 	int matched = 0;
 
@@ -337,50 +315,72 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	}
 	o = json_object();
 	/* Internal (similar papers start from it); paper.c removes it. */
-	json_object_set_new(o, "paper_id", json_integer(lval(res, 0, 0)));
+	json_object_set_new(o, "paper_id",
+	    json_integer(
+		core_cell_bigint(res, 0, PAGES_PAPER_BY_ARXIV_ID__ID, 0)));
 	json_object_set_new(o, "type", json_string("paper"));
-	json_object_set_new(o, "arxiv_id", jtext(res, 0, 1));
-	u = url_paper(base, val(res, 0, 1), val(res, 0, 3));
+	json_object_set_new(o, "arxiv_id",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID));
+	u = url_paper(base,
+	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID),
+	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__SLUG));
 	json_object_set_new(o, "url", u);
-	json_object_set_new(o, "slug", jtext(res, 0, 3));
-	json_object_set_new(o, "title", jtext(res, 0, 2));
-	json_object_set_new(o, "abstract", jtext(res, 0, 10));
-	json_object_set_new(o, "comment", jtext(res, 0, 11));
-	json_object_set_new(o, "primary_category", jtext(res, 0, 5));
-	json_object_set_new(o, "categories", jjson(res, 0, 6, json_array()));
-	json_object_set_new(o, "published", jtext(res, 0, 4));
-	json_object_set_new(o, "updated", jtext(res, 0, 12));
-	json_object_set_new(o, "versions", jjson(res, 0, 13, json_array()));
-	json_object_set_new(o, "doi", jtext(res, 0, 14));
-	if (!isnull(res, 0, 14) && val(res, 0, 14)[0] != '\0') {
-		doi = core_xasprintf("https://doi.org/%s", val(res, 0, 14));
-		json_object_set_new(o, "doi_url", core_json_str(doi));
-		free(doi);
-	} else
-		json_object_set_new(o, "doi_url", json_null());
-	json_object_set_new(o, "journal_ref", jtext(res, 0, 15));
-	json_object_set_new(o, "license", jtext(res, 0, 16));
-	json_object_set_new(o, "citation_count", jint(res, 0, 7));
-	json_object_set_new(o, "citation_source", jtext(res, 0, 17));
+	json_object_set_new(o, "slug",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__SLUG));
+	json_object_set_new(o, "title",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__TITLE));
+	json_object_set_new(o, "abstract",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__ABSTRACT));
+	json_object_set_new(o, "comment",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__COMMENT));
+	json_object_set_new(o, "primary_category",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__PRIMARY_CATEGORY));
+	json_object_set_new(o, "categories",
+	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__CATEGORIES,
+		json_array()));
+	json_object_set_new(o, "published",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__PUBLISHED));
+	json_object_set_new(o, "updated",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__UPDATED));
+	json_object_set_new(o, "versions",
+	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__VERSIONS,
+		json_array()));
+	json_object_set_new(o, "doi",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI));
+	json_object_set_new(o, "doi_url",
+	    link_or_null("https://doi.org/",
+		core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI)));
+	json_object_set_new(o, "journal_ref",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__JOURNAL_REF));
+	json_object_set_new(o, "license",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__LICENSE));
+	json_object_set_new(o, "citation_count",
+	    core_cell_jint(res, 0, PAGES_PAPER_BY_ARXIV_ID__CITATION_COUNT));
+	json_object_set_new(o, "citation_source",
+	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__CITATION_SOURCE));
 	json_object_set_new(o, "links",
-	    arxiv_links(base, val(res, 0, 1), json_string_value(u)));
+	    arxiv_links(base,
+		core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID),
+		json_string_value(u)));
 
-	/* [[position, raw_name, id, name, slug]] in order (pages.sql). */
-	rows = jjson(res, 0, 18, json_array());
+	/* [{position, raw_name, id, name, slug}] in order (pages.sql). */
+	rows = core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__AUTHORS,
+	    json_array());
 	authors = json_array();
 	json_array_foreach(rows, i, row)
 	{
 		json_t *a = json_object(), *r = json_null();
 
-		json_object_set_new(a, "position", av(row, 0));
-		json_object_set_new(a, "name", av(row, 1));
-		if (!json_is_null(json_array_get(row, 2))) {
+		json_object_set_new(a, "position", fv(row, "position"));
+		json_object_set_new(a, "name", fv(row, "raw_name"));
+		if (!json_is_null(json_object_get(row, "id"))) {
 			matched++;
 			r = json_object();
-			json_object_set_new(r, "id", av(row, 2));
-			json_object_set_new(r, "name", av(row, 3));
+			json_object_set_new(r, "id", fv(row, "id"));
+			json_object_set_new(r, "name", fv(row, "name"));
 			json_object_set_new(r, "url",
-			    url_researcher(base, ai(row, 2), as(row, 4)));
+			    url_researcher(base, pages_int(row, "id", 0),
+				pages_str(row, "slug")));
 		}
 		json_object_set_new(a, "researcher", r);
 		json_array_append_new(authors, a);
@@ -416,9 +416,12 @@ pages_store_counts(struct core_db *db, json_t **out)
 	if ((er = core_db_exec(db, PAGES_SQL_CORPUS_COUNTS, NULL, 0, &res)) ==
 		CORE_OK &&
 	    PQntuples(res) == 1)
-		*out = json_pack("{s:o,s:o,s:o}", "papers", jint(res, 0, 0),
-		    "researchers", jint(res, 0, 1), "institutions",
-		    jint(res, 0, 2));
+		*out = json_pack("{s:o,s:o,s:o}", "papers",
+		    core_cell_jint(res, 0, PAGES_CORPUS_COUNTS__PAPERS),
+		    "researchers",
+		    core_cell_jint(res, 0, PAGES_CORPUS_COUNTS__RESEARCHERS),
+		    "institutions",
+		    core_cell_jint(res, 0, PAGES_CORPUS_COUNTS__INSTITUTIONS));
 	PQclear(res);
 	return er;
 }
@@ -462,29 +465,46 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	}
 	o = json_object();
 	json_object_set_new(o, "type", json_string("researcher"));
-	json_object_set_new(o, "id", jint(res, 0, 0));
-	json_object_set_new(o, "name", jtext(res, 0, 1));
-	json_object_set_new(o, "name_key", jtext(res, 0, 2));
-	json_object_set_new(o, "slug", jtext(res, 0, 3));
-	json_object_set_new(o, "url", url_researcher(base, id, val(res, 0, 3)));
+	json_object_set_new(o, "id",
+	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__ID));
+	json_object_set_new(o, "name",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME));
+	json_object_set_new(o, "name_key",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME_KEY));
+	json_object_set_new(o, "slug",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__SLUG));
+	json_object_set_new(o, "url",
+	    url_researcher(base, id,
+		core_cell_text(res, 0, PAGES_RESEARCHER_BY_ID__SLUG)));
 	json_object_set_new(o, "ids",
-	    json_pack("{s:o,s:o,s:o}", "openalex", jtext(res, 0, 4),
-		"semantic_scholar", jtext(res, 0, 5), "orcid",
-		jtext(res, 0, 6)));
+	    json_pack("{s:o,s:o,s:o}", "openalex",
+		core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__OPENALEX_ID),
+		"semantic_scholar",
+		core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__S2_ID), "orcid",
+		core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__ORCID)));
 	profiles = json_array();
 	profile(profiles, "OpenAlex", "https://openalex.org/",
-	    isnull(res, 0, 4) ? NULL : val(res, 0, 4));
+	    core_cell_text(res, 0, PAGES_RESEARCHER_BY_ID__OPENALEX_ID));
 	profile(profiles, "Semantic Scholar",
 	    "https://www.semanticscholar.org/author/",
-	    isnull(res, 0, 5) ? NULL : val(res, 0, 5));
+	    core_cell_text(res, 0, PAGES_RESEARCHER_BY_ID__S2_ID));
 	profile(profiles, "ORCID", "https://orcid.org/",
-	    isnull(res, 0, 6) ? NULL : val(res, 0, 6));
+	    core_cell_text(res, 0, PAGES_RESEARCHER_BY_ID__ORCID));
 	json_object_set_new(o, "profiles", profiles);
 	json_object_set_new(o, "metrics",
-	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_here", jint(res, 0, 11),
-		"h_index", jint(res, 0, 7), "citations", jint(res, 0, 8),
-		"works_total", jint(res, 0, 9), "source", jtext(res, 0, 10)));
-	json_object_set_new(o, "latest_paper", jtext(res, 0, 12));
+	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_here",
+		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__PAPER_COUNT),
+		"h_index",
+		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__H_INDEX),
+		"citations",
+		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__CITATIONS),
+		"works_total",
+		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__WORKS_COUNT),
+		"source",
+		core_cell_jtext(res, 0,
+		    PAGES_RESEARCHER_BY_ID__METRICS_SOURCE)));
+	json_object_set_new(o, "latest_paper",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__LATEST_PAPER));
 	*out = o;
 	o = NULL;
 out:
@@ -527,10 +547,11 @@ pages_store_researcher_papers(struct core_db *db, const char *base,
 	if (page == 1)
 		return CORE_OK;
 	params[1] = category;
-	return count_query(db,
-	    cat ? PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT
-		: PAGES_SQL_RESEARCHER_PAPER_COUNT,
-	    params, cat ? 2 : 1, total);
+	if (cat)
+		return count_query(db, PAGES_SQL_RESEARCHER_PAPER_COUNT_CAT,
+		    PAGES_RESEARCHER_PAPER_COUNT_CAT__COUNT, params, 2, total);
+	return count_query(db, PAGES_SQL_RESEARCHER_PAPER_COUNT,
+	    PAGES_RESEARCHER_PAPER_COUNT__COUNT, params, 1, total);
 }
 
 /* The "fields" block: categories with counts and their filter links. */
@@ -542,16 +563,16 @@ blk_fields(const char *base, const char *rpath, const json_t *rows)
 
 	json_array_foreach(rows, i, row)
 	{
-		const char *c = as(row, 0);
+		const char *c = pages_str(row, "category");
 		char *u = NULL;
 
 		/* Only well-formed codes become filter links. */
 		if (c != NULL && pages_category_ok(c))
 			u = core_xasprintf("%s%s?category=%s", base, rpath, c);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:I,s:o}", "category", av(row, 0), "papers",
-			(json_int_t)ai(row, 1), "url",
-			u != NULL ? core_json_str(u) : json_null()));
+		    json_pack("{s:o,s:I,s:o}", "category", fv(row, "category"),
+			"papers", (json_int_t)pages_int(row, "papers", 0),
+			"url", u != NULL ? core_json_str(u) : json_null()));
 		free(u);
 	}
 	return a;
@@ -566,12 +587,14 @@ blk_same_name(const char *base, const json_t *rows)
 
 	json_array_foreach(rows, i, row)
 	{
-		total = ai(row, 5);
+		total = pages_int(row, "total", 0);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", av(row, 0), "name",
-			av(row, 1), "url",
-			url_researcher(base, ai(row, 0), as(row, 2)), "papers",
-			av(row, 3), "h_index", av(row, 4)));
+		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", fv(row, "id"),
+			"name", fv(row, "name"), "url",
+			url_researcher(base, pages_int(row, "id", 0),
+			    pages_str(row, "slug")),
+			"papers", fv(row, "paper_count"), "h_index",
+			fv(row, "h_index")));
 	}
 	return json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a);
 }
@@ -586,11 +609,14 @@ blk_institutions(const char *base, const json_t *rows)
 	{
 		json_array_append_new(a,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "id",
-			av(row, 0), "name", av(row, 1), "url",
-			url_institution(base, ai(row, 0), as(row, 2)), "ror_id",
-			av(row, 3), "country", av(row, 4), "last_known",
-			json_is_true(json_array_get(row, 5)), "first_year",
-			av(row, 6), "last_year", av(row, 7)));
+			fv(row, "id"), "name", fv(row, "name"), "url",
+			url_institution(base, pages_int(row, "id", 0),
+			    pages_str(row, "slug")),
+			"ror_id", fv(row, "ror_id"), "country",
+			fv(row, "country_name"), "last_known",
+			json_is_true(json_object_get(row, "last_known")),
+			"first_year", fv(row, "first_year"), "last_year",
+			fv(row, "last_year")));
 	}
 	return a;
 }
@@ -611,17 +637,19 @@ blk_network(const char *base, const json_t *r, const json_t *co,
 	json_array_foreach(co, i, row)
 	{
 		json_array_append_new(nodes,
-		    json_pack("{s:o,s:o,s:o,s:I}", "id", av(row, 0), "name",
-			av(row, 1), "url",
-			url_researcher(base, ai(row, 0), as(row, 2)), "papers",
-			(json_int_t)ai(row, 3)));
+		    json_pack("{s:o,s:o,s:o,s:I}", "id", fv(row, "id"), "name",
+			fv(row, "name"), "url",
+			url_researcher(base, pages_int(row, "id", 0),
+			    pages_str(row, "slug")),
+			"papers", (json_int_t)pages_int(row, "papers", 0)));
 	}
 	json_array_foreach(ed, i, row)
 	{
 		json_array_append_new(edges,
-		    json_pack("{s:I,s:I,s:I}", "a", (json_int_t)ai(row, 0), "b",
-			(json_int_t)ai(row, 1), "weight",
-			(json_int_t)ai(row, 2)));
+		    json_pack("{s:I,s:I,s:I}", "a",
+			(json_int_t)pages_int(row, "a", 0), "b",
+			(json_int_t)pages_int(row, "b", 0), "weight",
+			(json_int_t)pages_int(row, "papers", 0)));
 	}
 	return json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
 	    json_object_get(r, "id"), "name", json_object_get(r, "name"), "url",
@@ -637,15 +665,17 @@ blk_timeline(const json_t *rows)
 	json_array_foreach(rows, i, row)
 	{
 		json_array_append_new(a,
-		    json_pack("{s:I,s:I}", "year", (json_int_t)ai(row, 0),
-			"count", (json_int_t)ai(row, 1)));
+		    json_pack("{s:I,s:I}", "year",
+			(json_int_t)pages_int(row, "year", 0), "count",
+			(json_int_t)pages_int(row, "papers", 0)));
 	}
 	return a;
 }
 
 /*
  * Every side block of the researcher page from one statement,
- * RESEARCHER_BLOCKS, which answers one json document of row arrays.
+ * RESEARCHER_BLOCKS, which answers one json document of rows with named
+ * fields.
  */
 enum core_err
 pages_store_researcher_blocks(struct core_db *db, const char *base,
@@ -665,7 +695,9 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BLOCKS, params, 2,
 		 &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) != 1 || (d = jjson(res, 0, 0, NULL)) == NULL ||
+	if (PQntuples(res) != 1 ||
+	    (d = core_cell_json(res, 0, PAGES_RESEARCHER_BLOCKS__BLOCKS,
+		 NULL)) == NULL ||
 	    !json_is_object(d)) {
 		core_log(CORE_LOG_ERROR, "pages.store",
 		    "RESEARCHER_BLOCKS gave no json object");
@@ -674,11 +706,12 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 	}
 	pos = json_object_get(d, "pos");
 	json_object_set_new(r, "author_position",
-	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first", (json_int_t)ai(pos, 0),
-		"middle", (json_int_t)ai(pos, 1), "last",
-		(json_int_t)ai(pos, 2), "papers_counted",
-		(json_int_t)ai(pos, 3), "papers_total",
-		(json_int_t)ai(pos, 4)));
+	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",
+		(json_int_t)pages_int(pos, "first", 0), "middle",
+		(json_int_t)pages_int(pos, "middle", 0), "last",
+		(json_int_t)pages_int(pos, "last", 0), "papers_counted",
+		(json_int_t)pages_int(pos, "counted", 0), "papers_total",
+		(json_int_t)pages_int(pos, "total", 0)));
 	json_object_set_new(r, "fields",
 	    blk_fields(base, rpath, json_object_get(d, "fields")));
 	json_object_set_new(r, "same_name",
@@ -708,7 +741,6 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_t *o = NULL, *a, *papers = NULL;
 	enum core_err er;
 	long long total = 0;
-	char *ror;
 	int i;
 
 	*out = NULL;
@@ -723,26 +755,37 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	}
 	o = json_object();
 	json_object_set_new(o, "type", json_string("institution"));
-	json_object_set_new(o, "id", jint(res, 0, 0));
-	json_object_set_new(o, "name", jtext(res, 0, 2));
-	json_object_set_new(o, "slug", jtext(res, 0, 3));
+	json_object_set_new(o, "id",
+	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ID));
+	json_object_set_new(o, "name",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__NAME));
+	json_object_set_new(o, "slug",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__SLUG));
 	json_object_set_new(o, "url",
-	    url_institution(base, id, val(res, 0, 3)));
-	json_object_set_new(o, "ror_id", jtext(res, 0, 1));
-	if (!isnull(res, 0, 1) && val(res, 0, 1)[0] != '\0') {
-		ror = core_xasprintf("https://ror.org/%s", val(res, 0, 1));
-		json_object_set_new(o, "ror_url", core_json_str(ror));
-		free(ror);
-	} else
-		json_object_set_new(o, "ror_url", json_null());
-	json_object_set_new(o, "openalex_id", jtext(res, 0, 12));
-	json_object_set_new(o, "aliases", jjson(res, 0, 4, json_array()));
-	json_object_set_new(o, "country_code", jtext(res, 0, 5));
-	json_object_set_new(o, "country", jtext(res, 0, 6));
-	json_object_set_new(o, "kind", jtext(res, 0, 7));
-	json_object_set_new(o, "status", jtext(res, 0, 8));
-	json_object_set_new(o, "website", jtext(res, 0, 9));
-	json_object_set_new(o, "established", jint(res, 0, 10));
+	    url_institution(base, id,
+		core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__SLUG)));
+	json_object_set_new(o, "ror_id",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID));
+	json_object_set_new(o, "ror_url",
+	    link_or_null("https://ror.org/",
+		core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID)));
+	json_object_set_new(o, "openalex_id",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__OPENALEX_ID));
+	json_object_set_new(o, "aliases",
+	    core_cell_json(res, 0, PAGES_INSTITUTION_BY_ID__ALIASES,
+		json_array()));
+	json_object_set_new(o, "country_code",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__COUNTRY_CODE));
+	json_object_set_new(o, "country",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__COUNTRY_NAME));
+	json_object_set_new(o, "kind",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__TYPE));
+	json_object_set_new(o, "status",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__STATUS));
+	json_object_set_new(o, "website",
+	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__WEBSITE));
+	json_object_set_new(o, "established",
+	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ESTABLISHED));
 
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_RESEARCHERS_MAX);
 	params[1] = nbuf;
@@ -751,12 +794,27 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 		goto out;
 	a = json_array();
 	for (i = 0; i < PQntuples(rr); i++) {
-		total = lval(rr, i, 5);
+		total = core_cell_bigint(rr, i,
+		    PAGES_INSTITUTION_RESEARCHERS__TOTAL, 0);
 		json_array_append_new(a,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id", jint(rr, i, 0),
-			"name", jtext(rr, i, 1), "url",
-			url_researcher(base, lval(rr, i, 0), val(rr, i, 2)),
-			"papers", jint(rr, i, 3), "h_index", jint(rr, i, 4)));
+		    json_pack("{s:o,s:o,s:o,s:o,s:o}", "id",
+			core_cell_jint(rr, i,
+			    PAGES_INSTITUTION_RESEARCHERS__ID),
+			"name",
+			core_cell_jtext(rr, i,
+			    PAGES_INSTITUTION_RESEARCHERS__NAME),
+			"url",
+			url_researcher(base,
+			    core_cell_bigint(rr, i,
+				PAGES_INSTITUTION_RESEARCHERS__ID, 0),
+			    core_cell_text(rr, i,
+				PAGES_INSTITUTION_RESEARCHERS__SLUG)),
+			"papers",
+			core_cell_jint(rr, i,
+			    PAGES_INSTITUTION_RESEARCHERS__PAPER_COUNT),
+			"h_index",
+			core_cell_jint(rr, i,
+			    PAGES_INSTITUTION_RESEARCHERS__H_INDEX)));
 	}
 	json_object_set_new(o, "researchers",
 	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
@@ -792,8 +850,13 @@ pages_store_institution_by_ror(struct core_db *db, const char *ror,
 	*out = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*out,
-		    json_pack("{s:o,s:o,s:o}", "id", jint(res, i, 0), "name",
-			jtext(res, i, 1), "slug", jtext(res, i, 2)));
+		    json_pack("{s:o,s:o,s:o}", "id",
+			core_cell_jint(res, i, PAGES_INSTITUTION_BY_ROR__ID),
+			"name",
+			core_cell_jtext(res, i, PAGES_INSTITUTION_BY_ROR__NAME),
+			"slug",
+			core_cell_jtext(res, i,
+			    PAGES_INSTITUTION_BY_ROR__SLUG)));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -821,47 +884,89 @@ pages_store_institutions_by_name(struct core_db *db, const char *base,
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*out,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			jint(res, i, 0), "name", jtext(res, i, 1), "slug",
-			jtext(res, i, 2), "url",
-			url_institution(base, lval(res, i, 0), val(res, i, 2)),
-			"country", jtext(res, i, 3), "researchers",
-			jint(res, i, 4)));
+			core_cell_jint(res, i, PAGES_INSTITUTIONS_BY_NAME__ID),
+			"name",
+			core_cell_jtext(res, i,
+			    PAGES_INSTITUTIONS_BY_NAME__NAME),
+			"slug",
+			core_cell_jtext(res, i,
+			    PAGES_INSTITUTIONS_BY_NAME__SLUG),
+			"url",
+			url_institution(base,
+			    core_cell_bigint(res, i,
+				PAGES_INSTITUTIONS_BY_NAME__ID, 0),
+			    core_cell_text(res, i,
+				PAGES_INSTITUTIONS_BY_NAME__SLUG)),
+			"country",
+			core_cell_jtext(res, i,
+			    PAGES_INSTITUTIONS_BY_NAME__COUNTRY_NAME),
+			"researchers",
+			core_cell_jint(res, i,
+			    PAGES_INSTITUTIONS_BY_NAME__RESEARCHER_COUNT)));
 	PQclear(res);
 	return CORE_OK;
 }
 
 /* ---------------------------------------------------------------- directories */
 
-enum core_err
-pages_store_researchers_page(struct core_db *db, const char *base, long page,
-    json_t **items, long long *total)
+/*
+ * A directory page: *total from count_stmt's column count_col, *res
+ * (caller PQclear()s it) the rows of page_stmt's page "page".
+ */
+static enum core_err
+dir_page(struct core_db *db, int count_stmt, int count_col, int page_stmt,
+    long page, long long *total, PGresult **res)
 {
-	PGresult *res = NULL;
 	const char *params[2];
 	char lim[16], off[24];
 	enum core_err er;
-	int i;
 
-	*items = NULL;
-	if ((er = count_query(db, PAGES_SQL_RESEARCHERS_COUNT, NULL, 0,
-		 total)) != CORE_OK)
+	*res = NULL;
+	if ((er = count_query(db, count_stmt, count_col, NULL, 0, total)) !=
+	    CORE_OK)
 		return er;
 	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
 	snprintf(off, sizeof(off), "%lld",
 	    (long long)(page - 1) * PAGES_PER_PAGE);
 	params[0] = lim;
 	params[1] = off;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHERS_PAGE, params, 2,
-		 &res)) != CORE_OK)
+	return core_db_exec(db, page_stmt, params, 2, res);
+}
+
+enum core_err
+pages_store_researchers_page(struct core_db *db, const char *base, long page,
+    json_t **items, long long *total)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*items = NULL;
+	if ((er = dir_page(db, PAGES_SQL_RESEARCHERS_COUNT,
+		 PAGES_RESEARCHERS_COUNT__RESEARCHERS,
+		 PAGES_SQL_RESEARCHERS_PAGE, page, total, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			jint(res, i, 0), "name", jtext(res, i, 1), "url",
-			url_researcher(base, lval(res, i, 0), val(res, i, 2)),
-			"papers", jint(res, i, 3), "h_index", jint(res, i, 4),
-			"citations", jint(res, i, 5)));
+			core_cell_jint(res, i, PAGES_RESEARCHERS_PAGE__ID),
+			"name",
+			core_cell_jtext(res, i, PAGES_RESEARCHERS_PAGE__NAME),
+			"url",
+			url_researcher(base,
+			    core_cell_bigint(res, i, PAGES_RESEARCHERS_PAGE__ID,
+				0),
+			    core_cell_text(res, i,
+				PAGES_RESEARCHERS_PAGE__SLUG)),
+			"papers",
+			core_cell_jint(res, i,
+			    PAGES_RESEARCHERS_PAGE__PAPER_COUNT),
+			"h_index",
+			core_cell_jint(res, i, PAGES_RESEARCHERS_PAGE__H_INDEX),
+			"citations",
+			core_cell_jint(res, i,
+			    PAGES_RESEARCHERS_PAGE__CITATIONS)));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -871,31 +976,35 @@ pages_store_institutions_page(struct core_db *db, const char *base, long page,
     json_t **items, long long *total)
 {
 	PGresult *res = NULL;
-	const char *params[2];
-	char lim[16], off[24];
 	enum core_err er;
 	int i;
 
 	*items = NULL;
-	if ((er = count_query(db, PAGES_SQL_INSTITUTIONS_COUNT, NULL, 0,
-		 total)) != CORE_OK)
-		return er;
-	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
-	snprintf(off, sizeof(off), "%lld",
-	    (long long)(page - 1) * PAGES_PER_PAGE);
-	params[0] = lim;
-	params[1] = off;
-	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTIONS_PAGE, params, 2,
-		 &res)) != CORE_OK)
+	if ((er = dir_page(db, PAGES_SQL_INSTITUTIONS_COUNT,
+		 PAGES_INSTITUTIONS_COUNT__INSTITUTIONS,
+		 PAGES_SQL_INSTITUTIONS_PAGE, page, total, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
 		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			jint(res, i, 0), "name", jtext(res, i, 1), "url",
-			url_institution(base, lval(res, i, 0), val(res, i, 2)),
-			"country", jtext(res, i, 3), "kind", jtext(res, i, 4),
-			"researchers", jint(res, i, 5)));
+			core_cell_jint(res, i, PAGES_INSTITUTIONS_PAGE__ID),
+			"name",
+			core_cell_jtext(res, i, PAGES_INSTITUTIONS_PAGE__NAME),
+			"url",
+			url_institution(base,
+			    core_cell_bigint(res, i,
+				PAGES_INSTITUTIONS_PAGE__ID, 0),
+			    core_cell_text(res, i,
+				PAGES_INSTITUTIONS_PAGE__SLUG)),
+			"country",
+			core_cell_jtext(res, i,
+			    PAGES_INSTITUTIONS_PAGE__COUNTRY_NAME),
+			"kind",
+			core_cell_jtext(res, i, PAGES_INSTITUTIONS_PAGE__TYPE),
+			"researchers",
+			core_cell_jint(res, i,
+			    PAGES_INSTITUTIONS_PAGE__RESEARCHER_COUNT)));
 	PQclear(res);
 	return CORE_OK;
 }

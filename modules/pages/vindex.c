@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <hiredis/hiredis.h>
-
 #include "core.h"
 #include "pages_sql.h"
 #include "vindex.h"
@@ -91,18 +89,14 @@ pages_vindex_fini(void)
 static long long
 generation(time_t now)
 {
-	struct redisReply *rep = NULL;
-
 	if (vs.ctx->redis == NULL)
 		return -1;
 	if (vs.gen_read != 0 && now >= vs.gen_read &&
 	    now - vs.gen_read < PAGES_VINDEX_GEN_S)
 		return vs.gen;
 	vs.gen_read = now;
-	if (core_redis_cmd(vs.ctx->redis, &rep, "GET weft:gen") != CORE_OK)
-		return vs.gen = -1;
-	vs.gen = rep->type == REDIS_REPLY_STRING ? atoll(rep->str) : 0;
-	freeReplyObject(rep);
+	if (core_cache_gen(vs.ctx->redis, &vs.gen) != CORE_OK)
+		vs.gen = -1;
 	return vs.gen;
 }
 
@@ -198,8 +192,9 @@ check(void)
 		return;
 	have = PQntuples(res) == 1;
 	if (have) {
-		version = strtoull(PQgetvalue(res, 0, 0), NULL, 10);
-		path = PQgetvalue(res, 0, 1);
+		version = (uint64_t)core_cell_bigint(res, 0,
+		    PAGES_VECTOR_INDEX_LATEST__VERSION, 0);
+		path = core_cell_text(res, 0, PAGES_VECTOR_INDEX_LATEST__PATH);
 	}
 	switch (pages_vindex_plan(have, version, path, &vs.seen)) {
 	case PAGES_VINDEX_OPEN:

@@ -367,8 +367,8 @@ recall(const struct vec_index *idx, size_t k, int similar)
 
 	qset_make(idx, k, similar, &s);
 	printf("%s, top %zu, %zu queries (CPU time of one thread): brute "
-	       "force %.0f us a query\n", what,
-	    k, s.n, s.exact_us);
+	       "force %.0f us a query\n",
+	    what, k, s.n, s.exact_us);
 	if (idx->nlist == 0) {
 		printf("  (no lists: vec_search is the brute force)\n");
 		goto out;

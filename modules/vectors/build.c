@@ -150,9 +150,13 @@ latest(struct core_db *db, uint64_t *version, char **path, char **fp)
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*version = strtoull(PQgetvalue(res, 0, 0), NULL, 10);
-		*path = core_xstrdup(PQgetvalue(res, 0, 1));
-		*fp = core_xstrdup(PQgetvalue(res, 0, 2));
+		*version = (uint64_t)core_cell_bigint(res, 0,
+		    VECTORS_LATEST__VERSION, 0);
+		*path =
+		    core_xstrdup(core_cell_text(res, 0, VECTORS_LATEST__PATH));
+		/* NOT NULL both (0004_vectors.sql). */
+		*fp = core_xstrdup(
+		    core_cell_text(res, 0, VECTORS_LATEST__FINGERPRINT));
 	}
 	PQclear(res);
 	return CORE_OK;
@@ -187,7 +191,7 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 		goto out;
 	if (core_db_exec(db, VECTORS_SQL_LOCK, NULL, 0, &res) != CORE_OK)
 		goto out;
-	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
+	if (!core_cell_bool(res, 0, VECTORS_LOCK__LOCKED, 0)) {
 		core_log(CORE_LOG_ERROR, "vectors",
 		    "another weft-vectors build is running");
 		goto out;

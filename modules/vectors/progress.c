@@ -33,13 +33,14 @@ static void
 draw(struct vec_progress *p, double now)
 {
 	double el = now - p->t0, rate = el > 0 ? (double)p->done / el : 0;
-	double eta = rate > 0 && p->total > p->done ?
-	    (double)(p->total - p->done) / rate : 0;
+	double eta = rate > 0 && p->total > p->done
+	    ? (double)(p->total - p->done) / rate
+	    : 0;
 
 	fprintf(stderr, "\r\033[K%s %zu/%zu (%.0f%%) %.0f/s ETA %dm%02ds",
 	    p->what, p->done, p->total,
-	    p->total ? 100.0 * (double)p->done / (double)p->total : 100.0,
-	    rate, (int)eta / 60, (int)eta % 60);
+	    p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate,
+	    (int)eta / 60, (int)eta % 60);
 	p->last = now;
 }
 

@@ -154,8 +154,8 @@ __attribute__((target("avx2"))) static inline __m256i
 madd_row(__m256i acc, __m256i d, __m256i q)
 {
 	const __m256i ones = _mm256_set1_epi16(1);
-	__m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(d),
-	    _mm256_sign_epi8(q, d));
+	__m256i p =
+	    _mm256_maddubs_epi16(_mm256_abs_epi8(d), _mm256_sign_epi8(q, d));
 
 	return _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
 }
@@ -566,12 +566,4 @@ vec_score(const struct vec_index *idx, const struct vec_query *q,
 	*score = (float)dot(q->v, idx->vecs + s * VEC_DIMS) * idx->scales[s] *
 	    q->scale;
 	return CORE_OK;
-}
-
-double
-vec_hybrid(double w, double text, double max_text, double vector)
-{
-	double t = max_text > 0 ? text / max_text : 0;
-
-	return w * t + (1 - w) * vector;
 }

@@ -15,8 +15,7 @@
 #define PAGE 2000
 
 enum core_err
-vec_store_open(const struct core_conf *conf, int readonly,
-    struct core_db **dbp)
+vec_store_open(const struct core_conf *conf, int readonly, struct core_db **dbp)
 {
 	const char *conninfo = core_conf_get(conf, "db", NULL);
 	enum core_err er;
@@ -34,6 +33,15 @@ vec_store_open(const struct core_conf *conf, int readonly,
 		    "cannot use the database (is it migrated? weft-harvest "
 		    "migrate creates vector_index)");
 	return er;
+}
+
+/* A text cell, "" for NULL (borrowed until PQclear). */
+static const char *
+text(const PGresult *res, int r, int c)
+{
+	const char *v = core_cell_text(res, r, c);
+
+	return v != NULL ? v : "";
 }
 
 enum core_err
@@ -55,10 +63,11 @@ vec_store_each(struct core_db *db, vec_paper_fn fn, void *arg)
 			goto out;
 		n = PQntuples(res);
 		for (i = 0; i < n; i++) {
-			p.id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
-			p.title = PQgetvalue(res, i, 1);
-			p.abstract = PQgetvalue(res, i, 2);
-			p.primary = PQgetvalue(res, i, 3);
+			p.id = core_cell_bigint(res, i, VECTORS_PAPERS__ID, 0);
+			p.title = text(res, i, VECTORS_PAPERS__TITLE);
+			p.abstract = text(res, i, VECTORS_PAPERS__ABSTRACT);
+			p.primary =
+			    text(res, i, VECTORS_PAPERS__PRIMARY_CATEGORY);
 			last = p.id;
 			if ((er = fn(arg, &p)) != CORE_OK)
 				goto out;
@@ -83,10 +92,11 @@ vec_store_state(struct core_db *db, size_t *count, char *fp, size_t fpsz)
 	if ((er = core_db_exec(db, VECTORS_SQL_STATE, NULL, 0, &res)) !=
 	    CORE_OK)
 		return er;
-	*count = (size_t)strtoull(PQgetvalue(res, 0, 0), NULL, 10);
+	*count = (size_t)core_cell_bigint(res, 0, VECTORS_STATE__PAPERS, 0);
 	snprintf(fp, fpsz, "papers=%s max_id=%s modified=%s format=%d",
-	    PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1),
-	    PQgetvalue(res, 0, 2), VEC_FORMAT);
+	    text(res, 0, VECTORS_STATE__PAPERS),
+	    text(res, 0, VECTORS_STATE__MAX_ID),
+	    text(res, 0, VECTORS_STATE__MODIFIED_AT), VEC_FORMAT);
 	PQclear(res);
 	return CORE_OK;
 }

@@ -67,10 +67,10 @@ orth(float *y, size_t r, size_t l, float *tau)
 {
 	lapack_int rc;
 
-	if ((rc = LAPACKE_sgeqrf(LAPACK_ROW_MAJOR, (lapack_int)r,
-		 (lapack_int)l, y, (lapack_int)l, tau)) != 0 ||
-	    (rc = LAPACKE_sorgqr(LAPACK_ROW_MAJOR, (lapack_int)r,
-		 (lapack_int)l, (lapack_int)l, y, (lapack_int)l, tau)) != 0) {
+	if ((rc = LAPACKE_sgeqrf(LAPACK_ROW_MAJOR, (lapack_int)r, (lapack_int)l,
+		 y, (lapack_int)l, tau)) != 0 ||
+	    (rc = LAPACKE_sorgqr(LAPACK_ROW_MAJOR, (lapack_int)r, (lapack_int)l,
+		 (lapack_int)l, y, (lapack_int)l, tau)) != 0) {
 		core_log(CORE_LOG_ERROR, "vectors", "QR failed (%d)", (int)rc);
 		return CORE_ESYS;
 	}
@@ -124,9 +124,8 @@ vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q, uint64_t seed,
 	s = core_xcalloc(l, sizeof(*s));
 	u = core_xcalloc(n * l, sizeof(*u));
 	vt = core_xcalloc(l * l, sizeof(*vt));
-	rc = LAPACKE_sgesdd(LAPACK_ROW_MAJOR, 'S', (lapack_int)n,
-	    (lapack_int)l, z, (lapack_int)l, s, u, (lapack_int)l, vt,
-	    (lapack_int)l);
+	rc = LAPACKE_sgesdd(LAPACK_ROW_MAJOR, 'S', (lapack_int)n, (lapack_int)l,
+	    z, (lapack_int)l, s, u, (lapack_int)l, vt, (lapack_int)l);
 	if (rc != 0) {
 		core_log(CORE_LOG_ERROR, "vectors", "SVD failed (%d)", (int)rc);
 		er = CORE_ESYS;

@@ -19,6 +19,7 @@
  * English function words and the boilerplate of abstracts ("we
  * propose", "in this paper").  Sorted for bsearch(); a test checks.
  */
+/* clang-format off */
 static const char *const stops[] = {
 	"a", "about", "above", "after", "again", "against", "all", "also",
 	"although", "am", "among", "an", "and", "another", "any", "are",
@@ -41,11 +42,14 @@ static const char *const stops[] = {
 	"whom", "whose", "why", "will", "with", "within", "without",
 	"would", "yet", "you", "your",
 };
+/* clang-format on */
+#define NSTOPS (sizeof(stops) / sizeof(stops[0]))
 
 /*
  * Letters without a Unicode decomposition but with an obvious ASCII
  * spelling (names of authors: "Łukasiewicz", "Ørsted").
  */
+/* clang-format off */
 static const struct fold {
 	utf8proc_int32_t cp;
 	const char *ascii;
@@ -55,6 +59,7 @@ static const struct fold {
 	{ 0x00fe, "th" }, { 0x0110, "d" }, { 0x0111, "d" }, { 0x0131, "i" },
 	{ 0x0141, "l" }, { 0x0142, "l" }, { 0x0152, "oe" }, { 0x0153, "oe" },
 };
+/* clang-format on */
 
 static int
 cmpstr(const void *a, const void *b)
@@ -72,8 +77,7 @@ vec_stopword(const char *w, size_t n)
 		return 0;
 	memcpy(buf, w, n);
 	buf[n] = '\0';
-	return bsearch(&key, stops, sizeof(stops) / sizeof(stops[0]),
-	    sizeof(stops[0]), cmpstr) != NULL;
+	return bsearch(&key, stops, NSTOPS, sizeof(stops[0]), cmpstr) != NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -243,6 +247,7 @@ step1c(struct stem *z)
 }
 
 /* Double suffixes to single ones: -ization to -ize, ... */
+/* clang-format off */
 static const char *const step2_tab[][2] = {
 	{ "ational", "ate" }, { "tional", "tion" }, { "enci", "ence" },
 	{ "anci", "ance" }, { "izer", "ize" }, { "bli", "ble" },
@@ -262,6 +267,7 @@ static const char *const step4_tab[] = {
 	"al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement",
 	"ment", "ent", "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize",
 };
+/* clang-format on */
 
 /*
  * Porter's steps 2 and 3 switch on a letter to try few suffixes; with

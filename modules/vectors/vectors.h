@@ -151,19 +151,11 @@ enum core_err vec_similar(const struct vec_index *, int64_t paper_id, size_t k,
 
 /*
  * The cosine similarity of q and one paper (the hybrid ranking scores
- * its lexical candidates with this).  CORE_ENOTFOUND when the paper is
+ * its lexical candidates with this; its weight is pages.h's
+ * PAGES_SEARCH_W).  CORE_ENOTFOUND when the paper is
  * not in the index; *score is then 0.
  */
 enum core_err vec_score(const struct vec_index *, const struct vec_query *q,
     int64_t paper_id, float *score);
-
-/*
- * The hybrid score of one candidate: w * text / max_text + (1 - w) *
- * vector, with text the lexical rank (ts_rank(v, q, 1) or BM25) and
- * max_text the largest among the candidates (0 gives text 0).  w = 0.7
- * by default (VEC_HYBRID_W, tuned by weft-vectors eval).
- */
-#define VEC_HYBRID_W 0.7
-double vec_hybrid(double w, double text, double max_text, double vector);
 
 #endif /* VECTORS_H */

@@ -1,20 +1,49 @@
 -- sql/queries/accounts.sql -- the statements of the accounts module.
 -- One statement per query shape; values only as $n parameters.
--- Paper cards use the column list of pages.sql (store.c reads it by
--- position): id, arxiv_id, title, slug, published, primary_category,
--- categories (json text), citation_count, author_count, fully_matched
+-- Paper cards use the column list of pages.sql, {{CARD_COLUMNS}} here
+-- too (store.c reads it as ACCOUNTS_CARD__*).
+
+-- The paper card columns of paper p.
+-- fragment: CARD_COLUMNS
+p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+to_json(p.categories)::text AS categories, p.citation_count,
+p.author_count, p.fully_matched
 
 -- name: USER_CREATE
--- Zero rows when the address is taken (any case of the local part).
-INSERT INTO users (email, password_hash)
-VALUES ($1, $2)
-ON CONFLICT ((lower(email))) DO NOTHING
+-- $3 is the account key (acc_email_key: NFKC_Casefold).  Zero rows when
+-- the address is taken: the same key, or (the older, stricter index of
+-- 0002) the same lower(email).
+INSERT INTO users (email, password_hash, email_key)
+VALUES ($1, $2, $3)
+ON CONFLICT DO NOTHING
 RETURNING id;
 
 -- name: USER_BY_EMAIL
+-- By the account key only, the one every rate limit counts by.
 SELECT id, password_hash, email
   FROM users
- WHERE lower(email) = lower($1);
+ WHERE email_key = $1;
+
+-- name: EMAIL_KEY_PENDING
+-- Accounts whose key 0016 could not compute in SQL (non-ASCII
+-- addresses), oldest first; the workers fill them in at start.
+SELECT id, email
+  FROM users
+ WHERE email_key IS NULL
+ ORDER BY id;
+
+-- name: EMAIL_KEY_SET
+-- Gives user $1 the key $2 unless another account holds it: updated is
+-- $1 when set, holder the other account's id when not (both NULL when
+-- another worker keyed $1 first).
+WITH holder AS (SELECT id FROM users
+                 WHERE email_key = $2 AND id <> $1::bigint),
+     upd AS (UPDATE users SET email_key = $2
+              WHERE id = $1::bigint AND email_key IS NULL
+                AND NOT EXISTS (SELECT 1 FROM holder)
+             RETURNING id)
+SELECT (SELECT id FROM upd) AS updated,
+       (SELECT min(id) FROM holder) AS holder;
 
 -- name: SESSION_CREATE
 INSERT INTO sessions (token_hash, user_id, expires_at)
@@ -43,6 +72,7 @@ DELETE FROM sessions WHERE token_hash = $1;
 SELECT r.slug,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $1::bigint AND f.researcher_id = r.id)
+           AS following
   FROM researchers r
  WHERE r.id = $2::bigint;
 
@@ -64,6 +94,7 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.latest_paper, f.created_at
 
 -- name: FEED_TOKEN_CREATED
 SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           AS created
   FROM feed_tokens
  WHERE user_id = $1::bigint;
 
@@ -82,9 +113,7 @@ SELECT count(*)
                 WHERE a.paper_id = p.id AND f.user_id = $1::bigint);
 
 -- name: FEED_PAGE
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched
+SELECT {{CARD_COLUMNS}}
   FROM papers p
  WHERE EXISTS (SELECT 1
                  FROM authorships a
@@ -96,7 +125,8 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
 -- name: FEED_AUTHORS
 -- The first $2 authors of each paper in $1 ('{1,2,3}'), and every
 -- author $3 follows wherever they stand.
-SELECT a.paper_id, a.raw_name, r.id, r.slug, f.user_id IS NOT NULL
+SELECT a.paper_id, a.raw_name, r.id, r.slug,
+       f.user_id IS NOT NULL AS followed
   FROM authorships a
   LEFT JOIN researchers r ON r.id = a.researcher_id
   LEFT JOIN follows f ON f.researcher_id = a.researcher_id
@@ -107,7 +137,7 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug, f.user_id IS NOT NULL
 
 -- name: FIELDS
 -- Onboarding: the fields with the most papers.
-SELECT primary_category, count(*)
+SELECT primary_category, count(*) AS papers
   FROM papers
  GROUP BY primary_category
  ORDER BY count(*) DESC, primary_category
@@ -118,6 +148,7 @@ SELECT primary_category, count(*)
 SELECT r.id, r.name, r.slug, count(*) AS n,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+           AS following
   FROM papers p
   JOIN authorships a ON a.paper_id = p.id
   JOIN researchers r ON r.id = a.researcher_id
@@ -133,6 +164,7 @@ SELECT r.id, r.name, r.slug, count(*) AS n,
 SELECT r.id, r.name, r.slug, r.paper_count,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
+           AS following
   FROM researchers r
  WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '!'
    AND r.paper_count > 0
@@ -144,18 +176,18 @@ SELECT r.id, r.name, r.slug, r.paper_count,
 -- (0018_account_mail.sql; statements read by position in store.c.)
 
 -- name: USER_MAIL_STATE
--- Sign-up and reset: the account of an address, if any, and whether the
--- address is verified.
-SELECT id, email, email_verified_at IS NOT NULL
+-- Sign-up and reset: the account of an address key ($1, acc_email_key),
+-- if any, and whether the address is verified.
+SELECT id, email, email_verified_at IS NOT NULL AS verified
   FROM users
- WHERE lower(email) = lower($1);
+ WHERE email_key = $1;
 
 -- name: USER_BY_ID
 -- The account page and the password checks: email, password hash,
 -- verified.
-SELECT email, password_hash, email_verified_at IS NOT NULL,
+SELECT email, password_hash, email_verified_at IS NOT NULL AS verified,
        to_char(email_verified_at AT TIME ZONE 'UTC',
-               'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+               'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS verified_at
   FROM users
  WHERE id = $1::bigint;
 
@@ -214,9 +246,11 @@ UPDATE sessions SET last_seen_at = now()
 -- name: SESSION_LIST
 -- The live sessions of $1, newest use first; current is $2's.
 SELECT id,
-       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-       to_char(last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-       agent, network, token_hash = $2
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+         AS created,
+       to_char(last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+         AS last_seen,
+       agent, network, token_hash = $2 AS current
   FROM sessions
  WHERE user_id = $1::bigint AND expires_at > now()
  ORDER BY last_seen_at DESC, id DESC

@@ -3,10 +3,10 @@
 -- parameters.  Times leave the database as whole seconds since the
 -- epoch (UTC) and are formatted in C (modules/feeds/date.c).
 --
--- Feed items share one column list (store.c reads it by position):
---   arxiv_id, title, slug, abstract, categories (json text),
---   authors (json text, in order), published (epoch or NULL),
---   modified_at (epoch)
+-- Feed items share one column list, {{FEED_ITEM_COLUMNS}} (store.c reads
+-- it as FEEDS_FEED_ITEM__*): arxiv_id, title, slug, abstract, categories
+-- (json text), authors (json text, in order), published (epoch or NULL),
+-- modified_at (epoch)
 -- and one order: newest first by first-version date, as the site lists.
 -- The latest and category feeds leave out papers without a date (they
 -- cannot be "latest"), which lets them walk papers_published (published
@@ -14,32 +14,33 @@
 
 -- The item columns of paper p; its authors are the row paper_cards keeps
 -- (0011), or the live list while a write has left it stale.
--- fragment: FEED_ITEM
-p.arxiv_id, p.title, p.slug, p.abstract, to_json(p.categories)::text,
+-- fragment: FEED_ITEM_COLUMNS
+p.arxiv_id, p.title, p.slug, p.abstract,
+to_json(p.categories)::text AS categories,
 coalesce((SELECT c.names FROM paper_cards c WHERE c.paper_id = p.id),
          (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position), '[]')
-            FROM authorships a WHERE a.paper_id = p.id)::text),
-floor(extract(epoch FROM p.published))::bigint,
-floor(extract(epoch FROM p.modified_at))::bigint
+            FROM authorships a WHERE a.paper_id = p.id)::text) AS authors,
+floor(extract(epoch FROM p.published))::bigint AS published,
+floor(extract(epoch FROM p.modified_at))::bigint AS modified_at
 
 -- No parameter: one plan, kept (a LIMIT given as $1 made PostgreSQL plan
 -- the statement at every execution, 0.14-1.3 ms).
 -- name: RSS_LATEST
-SELECT {{FEED_ITEM}}
+SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
  WHERE p.published IS NOT NULL
  ORDER BY p.published DESC, p.id DESC
  LIMIT {{FEEDS_RSS_ITEMS}};
 
 -- name: RSS_CATEGORY
-SELECT {{FEED_ITEM}}
+SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
  WHERE p.categories @> ARRAY[$2::text] AND p.published IS NOT NULL
  ORDER BY p.published DESC, p.id DESC
  LIMIT $1::integer;
 
 -- name: RSS_RESEARCHER
-SELECT {{FEED_ITEM}}
+SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
  WHERE EXISTS (SELECT 1 FROM authorships a
                 WHERE a.paper_id = p.id AND a.researcher_id = $2::bigint)
@@ -48,7 +49,7 @@ SELECT {{FEED_ITEM}}
 
 -- Papers of the researchers who work (or worked) at the institution.
 -- name: RSS_INSTITUTION
-SELECT {{FEED_ITEM}}
+SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -60,13 +61,13 @@ SELECT {{FEED_ITEM}}
 
 -- name: RESEARCHER_SUBJECT
 SELECT name, slug,
-       floor(extract(epoch FROM modified_at))::bigint
+       floor(extract(epoch FROM modified_at))::bigint AS modified_at
   FROM researchers
  WHERE id = $1::bigint;
 
 -- name: INSTITUTION_SUBJECT
 SELECT name, slug,
-       floor(extract(epoch FROM modified_at))::bigint
+       floor(extract(epoch FROM modified_at))::bigint AS modified_at
   FROM institutions
  WHERE id = $1::bigint;
 
@@ -79,7 +80,8 @@ SELECT name, slug,
 -- Columns: id, arxiv_id or id, slug, lastmod (epoch).
 
 -- name: SITEMAP_PAPERS
-SELECT id, arxiv_id, slug, floor(extract(epoch FROM modified_at))::bigint
+SELECT id, arxiv_id, slug,
+       floor(extract(epoch FROM modified_at))::bigint AS lastmod
   FROM papers
  WHERE id > $1::bigint AND id <= $2::bigint
  ORDER BY id
@@ -89,13 +91,15 @@ SELECT id, arxiv_id, slug, floor(extract(epoch FROM modified_at))::bigint
 SELECT id, id::text AS id_text, slug,
        floor(extract(epoch FROM greatest(modified_at,
                                          latest_paper::timestamptz)))::bigint
+           AS lastmod
   FROM researchers
  WHERE id > $1::bigint AND id <= $2::bigint AND paper_count > 0
  ORDER BY id
  LIMIT $3::integer;
 
 -- name: SITEMAP_INSTITUTIONS
-SELECT id, id::text AS id_text, slug, floor(extract(epoch FROM modified_at))::bigint
+SELECT id, id::text AS id_text, slug,
+       floor(extract(epoch FROM modified_at))::bigint AS lastmod
   FROM institutions
  WHERE id > $1::bigint AND id <= $2::bigint
  ORDER BY id
@@ -104,7 +108,7 @@ SELECT id, id::text AS id_text, slug, floor(extract(epoch FROM modified_at))::bi
 -- The non-empty chunks of a kind and the newest change in each.
 -- name: SITEMAP_PAPERS_CHUNKS
 SELECT (id - 1) / $1::bigint + 1 AS n,
-       floor(extract(epoch FROM max(modified_at)))::bigint
+       floor(extract(epoch FROM max(modified_at)))::bigint AS lastmod
   FROM papers
  GROUP BY n
  ORDER BY n;
@@ -113,6 +117,7 @@ SELECT (id - 1) / $1::bigint + 1 AS n,
 SELECT (id - 1) / $1::bigint + 1 AS n,
        floor(extract(epoch FROM max(greatest(modified_at,
                                     latest_paper::timestamptz))))::bigint
+           AS lastmod
   FROM researchers
  WHERE paper_count > 0
  GROUP BY n
@@ -120,20 +125,23 @@ SELECT (id - 1) / $1::bigint + 1 AS n,
 
 -- name: SITEMAP_INSTITUTIONS_CHUNKS
 SELECT (id - 1) / $1::bigint + 1 AS n,
-       floor(extract(epoch FROM max(modified_at)))::bigint
+       floor(extract(epoch FROM max(modified_at)))::bigint AS lastmod
   FROM institutions
  GROUP BY n
  ORDER BY n;
 
 -- The newest change of each table, for the static pages' lastmod.
 -- name: SITEMAP_NEWEST
-SELECT floor(extract(epoch FROM (SELECT max(modified_at) FROM papers)))::bigint,
+SELECT floor(extract(epoch FROM (SELECT max(modified_at) FROM papers)))::bigint
+           AS papers,
        floor(extract(epoch FROM (SELECT max(greatest(modified_at,
                                         latest_paper::timestamptz))
                                    FROM researchers
-                                  WHERE paper_count > 0)))::bigint,
+                                  WHERE paper_count > 0)))::bigint
+           AS researchers,
        floor(extract(epoch FROM (SELECT max(modified_at)
-                                   FROM institutions)))::bigint;
+                                   FROM institutions)))::bigint
+           AS institutions;
 
 -- ---------------------------------------------------------------- private
 -- A private feed token's owner (sql/schema/0002_accounts.sql: token_hash
@@ -145,7 +153,7 @@ SELECT user_id::text
 
 -- Papers of the researchers a user follows.
 -- name: RSS_USER
-SELECT {{FEED_ITEM}}
+SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a

@@ -24,7 +24,7 @@
 SELECT pg_advisory_lock(2003133300);
 
 -- name: MIGRATIONS_CURRENT
-SELECT coalesce(max(version), 0)
+SELECT coalesce(max(version), 0) AS version
   FROM schema_migrations;
 
 -- name: MIGRATIONS_APPLIED
@@ -38,11 +38,12 @@ VALUES ($1::integer, $2);
 
 -- name: LOAD_COUNTS
 -- Prepared by the loader only, once migrations have created the tables.
-SELECT (SELECT count(*) FROM papers),
-       (SELECT count(*) FROM authorships),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM institutions),
-       (SELECT count(*) FROM researcher_institutions);
+SELECT (SELECT count(*) FROM papers) AS papers,
+       (SELECT count(*) FROM authorships) AS authorships,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM institutions) AS institutions,
+       (SELECT count(*) FROM researcher_institutions)
+           AS researcher_institutions;
 
 -- ------------------------------------------------- remote sources
 -- The harvester's own statements (fetch.c, enrich.c): prepared, on a
@@ -93,11 +94,11 @@ VALUES ($1, now(), $2)
        requests = c.requests + $3::bigint;
 
 -- name: HV_STATUS
-SELECT source, coalesce(cursor, ''), params::text, done,
-       coalesce(to_char(last_run, 'YYYY-MM-DD HH24:MI:SS'), '-'),
-       coalesce(to_char(last_ok, 'YYYY-MM-DD HH24:MI:SS'), '-'),
-       coalesce(last_error, ''), run_records, records, deleted, requests,
-       coalesce(complete, -1)
+SELECT source, coalesce(cursor, '') AS cursor, params::text, done,
+       coalesce(to_char(last_run, 'YYYY-MM-DD HH24:MI:SS'), '-') AS last_run,
+       coalesce(to_char(last_ok, 'YYYY-MM-DD HH24:MI:SS'), '-') AS last_ok,
+       coalesce(last_error, '') AS last_error, run_records, records,
+       deleted, requests, coalesce(complete, -1) AS complete
   FROM harvest_cursors
  ORDER BY source;
 
@@ -224,10 +225,11 @@ SELECT s2_id
  LIMIT $1::integer;
 
 -- name: HV_COUNTS
-SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM authorships),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM institutions),
-       (SELECT count(*) FROM stale_pages);
+SELECT (SELECT count(*) FROM papers) AS papers,
+       (SELECT count(*) FROM authorships) AS authorships,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM institutions) AS institutions,
+       (SELECT count(*) FROM stale_pages) AS stale_pages;
 
 -- ------------------------------------------------------- matching
 -- match_db.c: researcher matching and its evaluation.
@@ -245,21 +247,22 @@ WITH g AS (SELECT name_key, count(DISTINCT researcher_id) AS n
              FROM authorships
             WHERE name_key <> '' AND researcher_id IS NOT NULL
             GROUP BY name_key)
-SELECT (SELECT count(*) FROM g),
-       (SELECT count(*) FROM g WHERE n > 1),
-       (SELECT coalesce(sum(n), 0) FROM g WHERE n > 1),
+SELECT (SELECT count(*) FROM g) AS groups,
+       (SELECT count(*) FROM g WHERE n > 1) AS groups_split,
+       (SELECT coalesce(sum(n), 0) FROM g WHERE n > 1) AS split_into,
        (SELECT count(*)
           FROM (SELECT researcher_id
                   FROM authorships
                  WHERE researcher_id IS NOT NULL
                  GROUP BY researcher_id
-                HAVING count(DISTINCT name_key) > 1) v),
-       (SELECT count(*) FROM researchers),
-       (SELECT count(*) FROM authorships WHERE researcher_id IS NULL);
+                HAVING count(DISTINCT name_key) > 1) v) AS name_forms,
+       (SELECT count(*) FROM researchers) AS researchers,
+       (SELECT count(*) FROM authorships WHERE researcher_id IS NULL)
+           AS unmatched;
 
 -- name: MATCH_EVAL_REASONS
-SELECT coalesce(match_reason, '(none)'), count(*),
-       round(avg(match_score)::numeric, 3)
+SELECT coalesce(match_reason, '(none)') AS reason, count(*) AS n,
+       round(avg(match_score)::numeric, 3) AS mean_score
   FROM authorships
  GROUP BY 1
  ORDER BY 2 DESC;
@@ -757,21 +760,23 @@ WITH pk AS (
 	  FROM authorships
 	 WHERE name_key <> ''
 	 GROUP BY paper_id)
-SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$'),
+SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$')
+           AS block,
        a.paper_id, a.position, a.raw_name, a.name_key,
-       coalesce(a.researcher_id, 0),
+       coalesce(a.researcher_id, 0) AS researcher_id,
        CASE WHEN a.match_reason IN ('openalex', 'openalex_id')
                  AND r.openalex_id IS NOT NULL
             THEN 'openalex:' || r.openalex_id
             WHEN a.match_reason = 'orcid' AND r.orcid IS NOT NULL
             THEN 'orcid:' || r.orcid
             WHEN a.match_reason IN ('s2', 's2_id') AND r.s2_id IS NOT NULL
-            THEN 's2:' || r.s2_id END,
+            THEN 's2:' || r.s2_id END AS ext_id,
        (r.openalex_id IS NOT NULL OR r.orcid IS NOT NULL
-        OR r.s2_id IS NOT NULL),
-       EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id),
-       pk.keys,
-       array_to_string(p.categories, '|')
+        OR r.s2_id IS NOT NULL) AS has_ext_id,
+       EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id)
+           AS followed,
+       pk.keys AS coauthors,
+       array_to_string(p.categories, '|') AS categories
   FROM authorships a
   JOIN papers p ON p.id = a.paper_id
   JOIN pk ON pk.paper_id = a.paper_id

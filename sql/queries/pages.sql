@@ -1,13 +1,17 @@
 -- sql/queries/pages.sql -- the statements of the pages module.
 -- One statement per query shape; values only as $n parameters.
--- Paper cards share one column list (store.c reads it by position):
---   id, arxiv_id, title, slug, published, primary_category,
---   categories (json text), citation_count, author_count, fully_matched
--- optionally followed by
+-- Paper cards share one column list, {{CARD_COLUMNS}} (store.c reads it
+-- as PAGES_CARD__*), optionally followed by
 --   authors: the first 12 authors as json text, [[raw_name, id, slug]],
 --            so a list of cards is one round trip (otherwise store.c
 --            fetches them with CARD_AUTHORS)
 --   total:   count(*) OVER (), the length of the whole list
+
+-- The paper card columns of paper p.
+-- fragment: CARD_COLUMNS
+p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
+to_json(p.categories)::text AS categories, p.citation_count,
+p.author_count, p.fully_matched
 
 -- The first 12 authors of paper p as json text, [[raw_name, id, slug]]:
 -- the row paper_cards keeps (0011), or the live list while a write has
@@ -22,15 +26,17 @@ coalesce((SELECT c.authors FROM paper_cards c WHERE c.paper_id = p.id),
 
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
+       to_json(categories)::text AS categories, citation_count, author_count,
        fully_matched, abstract, comment, updated, versions::text, doi,
        journal_ref, license, citation_source,
-       (SELECT json_agg(json_build_array(a.position, a.raw_name, r.id,
-                                         r.name, r.slug)
+       (SELECT json_agg(json_build_object('position', a.position,
+                                          'raw_name', a.raw_name,
+                                          'id', r.id, 'name', r.name,
+                                          'slug', r.slug)
                         ORDER BY a.position)
           FROM authorships a
           LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id)::text
+         WHERE a.paper_id = p.id)::text AS authors
   FROM papers p
  WHERE arxiv_id = $1;
 
@@ -47,19 +53,18 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug
 -- the same order as published DESC NULLS LAST, id DESC without sorting
 -- the corpus.
 -- name: LATEST_PAPERS
-SELECT * FROM (
-       (SELECT id, arxiv_id, title, slug, published, primary_category,
-               to_json(categories)::text, citation_count, author_count,
-               fully_matched,
-               {{CARD_AUTHOR_LIST}}
+SELECT l.id, l.arxiv_id, l.title, l.slug, l.published, l.primary_category,
+       l.categories, l.citation_count, l.author_count, l.fully_matched,
+       l.authors
+  FROM (
+       (SELECT {{CARD_COLUMNS}},
+               {{CARD_AUTHOR_LIST}} AS authors
           FROM papers p
          WHERE published IS NOT NULL
          ORDER BY published DESC, id DESC
          LIMIT {{PAGES_PER_PAGE}})
        UNION ALL
-       (SELECT id, arxiv_id, title, slug, published, primary_category,
-               to_json(categories)::text, citation_count, author_count,
-               fully_matched,
+       (SELECT {{CARD_COLUMNS}},
                {{CARD_AUTHOR_LIST}}
           FROM papers p
          WHERE published IS NULL
@@ -97,13 +102,11 @@ SELECT count(*)
 -- is an index-only count.  DISTINCT: one row for a paper on which the
 -- researcher holds two positions.
 -- name: RESEARCHER_PAPERS_NEWEST
-SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, p.citation_count, p.author_count,
-       p.fully_matched,
-       {{CARD_AUTHOR_LIST}},
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors,
        (SELECT count(DISTINCT a.paper_id)
           FROM authorships a
-         WHERE a.researcher_id = $1::bigint)
+         WHERE a.researcher_id = $1::bigint) AS total
   FROM (SELECT DISTINCT a.published, a.paper_id
           FROM authorships a
          WHERE a.researcher_id = $1::bigint
@@ -112,11 +115,9 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
   JOIN papers p ON p.id = l.paper_id
  ORDER BY l.published DESC NULLS LAST, l.paper_id DESC;
 -- name: RESEARCHER_PAPERS_CITATIONS
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched,
-       {{CARD_AUTHOR_LIST}},
-       count(*) OVER ()
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors,
+       count(*) OVER () AS total
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
                  WHERE a.researcher_id = $1::bigint)
@@ -124,11 +125,9 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: RESEARCHER_PAPERS_CAT_NEWEST
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched,
-       {{CARD_AUTHOR_LIST}},
-       count(*) OVER ()
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors,
+       count(*) OVER () AS total
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
                  WHERE a.researcher_id = $1::bigint)
@@ -137,11 +136,9 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: RESEARCHER_PAPERS_CAT_CITATIONS
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched,
-       {{CARD_AUTHOR_LIST}},
-       count(*) OVER ()
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors,
+       count(*) OVER () AS total
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id FROM authorships a
                  WHERE a.researcher_id = $1::bigint)
@@ -150,15 +147,18 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- Every side block of the researcher page in one round trip, as one json
--- document of row arrays (store.c turns it into the view model):
---   pos:      [first, middle, last, papers_counted, papers_total]
---   fields:   [[category, papers]]
---   same:     [[id, name, slug, paper_count, h_index, total]]
---   inst:     [[id, name, slug, ror_id, country_name, last_known,
---               first_year, last_year]]
---   co:       [[id, name, slug, joint papers]]      (top co-authors)
---   edges:    [[a, b, joint papers]] among the researcher and co
---   timeline: [[year, papers]]
+-- document of rows with named fields (store.c turns it into the view
+-- model):
+--   pos:      {first, middle, last, counted, total}
+--   fields:   [{category, papers}]
+--   same:     [{id, name, slug, paper_count, h_index, total}]
+--   inst:     [{id, name, slug, ror_id, country_name, last_known,
+--               first_year, last_year}]
+--   co:       [{id, name, slug, papers}]      (top co-authors: joint papers)
+--   edges:    [{a, b, papers}] among the researcher and co
+--   timeline: [{year, papers}]
+-- (researcher_stats keeps fields and timeline as [[category, papers]]
+-- and [[year, papers]], 0009: named here.)
 -- pos, fields and timeline come from researcher_stats, co and edges from
 -- coauthor_pairs (0009, kept by the writers): index lookups whatever the
 -- researcher's paper count.  A researcher not yet counted there has no
@@ -189,17 +189,24 @@ WITH s AS MATERIALIZED (
 	SELECT $1::bigint WHERE EXISTS (SELECT 1 FROM co)
 )
 SELECT json_build_object(
-	'pos', (SELECT json_build_array(first_pos, middle_pos, last_pos,
-	                                counted, total)
+	'pos', (SELECT json_build_object('first', first_pos,
+	                                 'middle', middle_pos,
+	                                 'last', last_pos, 'counted', counted,
+	                                 'total', total)
 		  FROM s),
-	'fields', (SELECT json_agg(f.e ORDER BY f.o)
+	'fields', (SELECT json_agg(json_build_object('category', f.e -> 0,
+	                                             'papers', f.e -> 1)
+	                           ORDER BY f.o)
 		     FROM (SELECT x.e, x.o
 		             FROM s, json_array_elements(s.fields)
 		                  WITH ORDINALITY AS x(e, o)
 		            ORDER BY x.o
 		            LIMIT {{PAGES_FIELDS_MAX}}) f),
-	'same', (SELECT json_agg(json_build_array(id, name, slug, paper_count,
-	                                          h_index, total)
+	'same', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                           'slug', slug,
+	                                           'paper_count', paper_count,
+	                                           'h_index', h_index,
+	                                           'total', total)
 	                         ORDER BY paper_count DESC,
 	                                  h_index DESC NULLS LAST, id)
 		   FROM (SELECT id, name, slug, paper_count, h_index,
@@ -208,9 +215,12 @@ SELECT json_build_object(
 		          WHERE name_key = $2 AND id <> $1::bigint
 		          ORDER BY paper_count DESC, h_index DESC NULLS LAST, id
 		          LIMIT {{PAGES_SAME_NAME_MAX}}) s),
-	'inst', (SELECT json_agg(json_build_array(id, name, slug, ror_id,
-	                                          country_name, last_known,
-	                                          first_year, last_year)
+	'inst', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                           'slug', slug, 'ror_id', ror_id,
+	                                           'country_name', country_name,
+	                                           'last_known', last_known,
+	                                           'first_year', first_year,
+	                                           'last_year', last_year)
 	                         ORDER BY last_known DESC,
 	                                  last_year DESC NULLS LAST, name, id)
 		   FROM (SELECT i.id, i.name, i.slug, i.ror_id, i.country_name,
@@ -221,21 +231,27 @@ SELECT json_build_object(
 		          ORDER BY ri.last_known DESC,
 		                   ri.last_year DESC NULLS LAST, i.name, i.id
 		          LIMIT {{PAGES_INSTITUTIONS_MAX}}) s),
-	'co', (SELECT json_agg(json_build_array(id, name, slug, n)
+	'co', (SELECT json_agg(json_build_object('id', id, 'name', name,
+	                                         'slug', slug, 'papers', n)
 	                       ORDER BY n DESC, id)
 		 FROM co),
-	'edges', (SELECT json_agg(json_build_array(c.a, c.b, c.papers)
+	'edges', (SELECT json_agg(json_build_object('a', c.a, 'b', c.b,
+	                                            'papers', c.papers)
 	                          ORDER BY c.a, c.b)
 		    FROM net x
 		    JOIN coauthor_pairs c ON c.a = x.id AND c.b > x.id
 		    JOIN net y ON y.id = c.b),
-	'timeline', (SELECT timeline FROM s)
-)::text;
+	'timeline', (SELECT json_agg(json_build_object('year', t.e -> 0,
+	                                               'papers', t.e -> 1)
+	                             ORDER BY t.o)
+		       FROM s, json_array_elements(s.timeline)
+		               WITH ORDINALITY AS t(e, o))
+)::text AS blocks;
 
 -- name: INSTITUTION_BY_ID
-SELECT id, ror_id, name, slug, to_json(aliases)::text, country_code,
-       country_name, type, status, website, established, researcher_count,
-       openalex_id
+SELECT id, ror_id, name, slug, to_json(aliases)::text AS aliases,
+       country_code, country_name, type, status, website, established,
+       researcher_count, openalex_id
   FROM institutions
  WHERE id = $1::bigint;
 
@@ -256,7 +272,8 @@ SELECT id, name, slug, country_name, researcher_count
  LIMIT 50;
 
 -- name: INSTITUTION_RESEARCHERS
-SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, count(*) OVER ()
+SELECT r.id, r.name, r.slug, r.paper_count, r.h_index,
+       count(*) OVER () AS total
   FROM researcher_institutions ri
   JOIN researchers r ON r.id = ri.researcher_id
  WHERE ri.institution_id = $1::bigint
@@ -264,10 +281,8 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, count(*) OVER ()
  LIMIT $2::integer;
 
 -- name: INSTITUTION_PAPERS
-SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text, citation_count, author_count,
-       fully_matched,
-       {{CARD_AUTHOR_LIST}}
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -336,9 +351,11 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- No parallel workers (starting one costs more than these bounded
 -- statements; two cores serve four requests at a time) and no JIT.
 -- name: SEARCH_CUSTOM_PLANS
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-       set_config('max_parallel_workers_per_gather', '0', true),
-       set_config('jit', 'off', true);
+SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
+           AS plan_cache_mode,
+       set_config('max_parallel_workers_per_gather', '0', true)
+           AS max_parallel_workers_per_gather,
+       set_config('jit', 'off', true) AS jit;
 
 -- The words of $1 (space-separated) whose every lexeme is in fewer than
 -- $2 papers (a lexeme search_terms does not list is rare).  Words that
@@ -445,10 +462,10 @@ WITH walk AS MATERIALIZED (
    GROUP BY id
 )
 SELECT h.id, h.tier, p.published, p.citation_count,
-       array_to_string(p.categories, ' '),
+       array_to_string(p.categories, ' ') AS categories,
        ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
-           weft_unaccent($2)), 1),
-       (SELECT count(*) FROM pool)
+           weft_unaccent($2)), 1) AS rank,
+       (SELECT count(*) FROM pool) AS pool_size
   FROM hits h JOIN papers p ON p.id = h.id
  WHERE h.tier < 3
     OR (NOT ($4::text <> '' AND p.search_vector @@
@@ -472,24 +489,22 @@ SELECT h.id, h.tier, p.published, p.citation_count,
 -- Columns: the paper card columns, tier, marked title, marked snippet,
 -- authors (json).
 -- name: SEARCH_PAGE
-SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, p.citation_count, p.author_count,
-       p.fully_matched, g.tier,
+SELECT {{CARD_COLUMNS}}, g.tier,
        ts_headline('english'::regconfig,
            translate(p.title, chr(57344) || chr(57345), ''),
            websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
            'HighlightAll=true, StartSel=' || chr(57344) || ', StopSel=' ||
-           chr(57345)),
+           chr(57345)) AS title_marked,
        ts_headline('english'::regconfig,
            translate(left(p.abstract, 700), chr(57344) || chr(57345), ''),
            websearch_to_tsquery('english'::regconfig, weft_unaccent($2)),
            'MaxFragments=2, MaxWords=28, MinWords=12, ' ||
            'FragmentDelimiter=" … ", StartSel=' || chr(57344) ||
-           ', StopSel=' || chr(57345)),
+           ', StopSel=' || chr(57345)) AS snippet_marked,
        (SELECT json_agg(json_build_object('name', a.raw_name, 'id', r.id,
                    'slug', r.slug) ORDER BY a.position)::text
           FROM authorships a LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id AND a.position <= 12)
+         WHERE a.paper_id = p.id AND a.position <= 12) AS authors
   FROM unnest($1::bigint[], $3::integer[]) WITH ORDINALITY AS g(id, tier, ord)
   JOIN papers p ON p.id = g.id
  ORDER BY g.ord;
@@ -499,7 +514,8 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 -- word of the name (%>), ranked by the better of the two similarities in
 -- steps of 0.1, then by size.
 -- name: SEARCH_RESEARCHERS
-SELECT id, name, slug, paper_count, h_index, citations, count(*) OVER ()
+SELECT id, name, slug, paper_count, h_index, citations,
+       count(*) OVER () AS total
   FROM (SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
                greatest(similarity(r.search_key, k.key),
                         word_similarity(k.key, r.search_key)) AS sim
@@ -510,7 +526,8 @@ SELECT id, name, slug, paper_count, h_index, citations, count(*) OVER ()
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: SEARCH_INSTITUTIONS
-SELECT id, name, slug, country_name, type, researcher_count, count(*) OVER ()
+SELECT id, name, slug, country_name, type, researcher_count,
+       count(*) OVER () AS total
   FROM (SELECT i.id, i.name, i.slug, i.country_name, i.type,
                i.researcher_count,
                greatest(similarity(i.search_key, k.key),
@@ -543,8 +560,9 @@ r AS MATERIALIZED (
     FROM k, institutions i
    WHERE i.search_key %> k.key
 )
-(SELECT 'r', id, name, slug, paper_count, h_index, citations, NULL, NULL,
-        (SELECT count(*) FROM r)
+(SELECT 'r' AS kind, id, name, slug, paper_count AS size, h_index,
+        citations, NULL AS country_name, NULL AS type,
+        (SELECT count(*) FROM r) AS total
    FROM r
   ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
   LIMIT $2::integer)
@@ -666,7 +684,7 @@ SELECT json_build_object(
 			 ORDER BY a.match_reason = 'new_identity' DESC,
 			          p.published DESC NULLS LAST, p.id DESC
 			 LIMIT 1) d ON true)
-)::text;
+)::text AS summary;
 
 -- A page of the researcher's authorships, newest first (the matcher's
 -- order), each with its reason and score and the evidence behind it as
@@ -707,18 +725,19 @@ WITH mine AS MATERIALIZED (
 	 LIMIT $2::integer OFFSET $3::bigint
 )
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, g.position, g.raw_name, g.match_reason,
-       round(g.match_score::numeric, 2),
+       to_json(p.categories)::text AS categories, g.position, g.raw_name,
+       g.match_reason, round(g.match_score::numeric, 2) AS match_score,
        (SELECT json_agg(json_build_array(r.id, r.name, r.slug)
                         ORDER BY a2.position)
           FROM authorships a2
           JOIN co ON co.id = a2.researcher_id AND co.newest > g.k
           JOIN researchers r ON r.id = a2.researcher_id
          WHERE a2.paper_id = g.paper_id
-           AND g.author_count <= 100)::text,
+           AND g.author_count <= 100)::text AS shared_coauthors,
        (SELECT json_agg(x.c ORDER BY x.c)
           FROM cats x
-         WHERE x.c = ANY (g.categories) AND x.newest > g.k)::text,
+         WHERE x.c = ANY (g.categories) AND x.newest > g.k)::text
+           AS shared_categories,
        p.author_count, g.total
   FROM page g
   JOIN papers p ON p.id = g.paper_id
@@ -733,10 +752,8 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 -- longer in papers drop out).  Columns: the paper card columns, then the
 -- first 12 authors as json text [[raw_name, id, slug]].
 -- name: SIMILAR_CARDS
-SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
-       to_json(p.categories)::text, p.citation_count, p.author_count,
-       p.fully_matched,
-       {{CARD_AUTHOR_LIST}}
+SELECT {{CARD_COLUMNS}},
+       {{CARD_AUTHOR_LIST}} AS authors
   FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
   JOIN papers p ON p.id = s.id
  ORDER BY s.n;

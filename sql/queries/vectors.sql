@@ -13,14 +13,14 @@ SELECT id, title, abstract, primary_category
 
 -- name: STATE
 -- What a build depends on: a change here means the index is stale.
-SELECT count(*),
-       coalesce(max(id), 0),
-       coalesce(max(modified_at)::text, '')
+SELECT count(*) AS papers,
+       coalesce(max(id), 0) AS max_id,
+       coalesce(max(modified_at)::text, '') AS modified_at
   FROM papers;
 
 -- name: LOCK
 -- One build at a time (the key is arbitrary: "wvec" in ASCII).
-SELECT pg_try_advisory_lock(2004248675);
+SELECT pg_try_advisory_lock(2004248675) AS locked;
 
 -- name: LATEST
 SELECT version, path, fingerprint

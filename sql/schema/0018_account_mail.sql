@@ -44,3 +44,6 @@ CREATE TABLE mail_tokens (
 );
 CREATE INDEX mail_tokens_user ON mail_tokens (user_id, purpose);
 CREATE INDEX mail_tokens_expires ON mail_tokens (expires_at);
+
+-- Personal data: only the accounts pool reads and writes it (0017).
+SELECT weft_private('mail_tokens');

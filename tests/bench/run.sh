@@ -197,10 +197,9 @@ measure() {
 # runs moved a hot ratio between 0.56 and 0.97 for the same code.
 runs=${WEFT_BENCH_RUNS:-3}
 pairs() { # static-url site-url
-	local i
 	: >"$var/pairs.static"
 	: >"$var/pairs.site"
-	for i in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		measure "$1" >>"$var/pairs.static"
 		curl -s -o /dev/null "$2" # warm; hot: fill the cache, keep it fresh
 		measure "$2" cpu >>"$var/pairs.site"
@@ -234,7 +233,7 @@ for mode in $modes; do
 	for p in "${pages[@]}"; do
 		name=${p%% *}
 		pairs "http://127.0.0.1:$sport/$name" "$base${p#* }"
-		read -r srps sp50 sp99 _ < <(mid "$var/pairs.static")
+		read -r srps _ sp99 _ < <(mid "$var/pairs.static")
 		read -r rps p50 p99 bad _ cpg cw cn cwrk < \
 		    <(mid "$var/pairs.site")
 		r=$(ratio "$rps" "$srps")

@@ -6,7 +6,9 @@
  *   acc_email_normalise  a success is 1..254 bytes of valid UTF-8 with
  *                        one '@', no ASCII space or control, a lower-case
  *                        domain, the trimmed input up to the domain's
- *                        case, and normalising it again changes nothing;
+ *                        case (ASCII input; other input is NFKC'd), and
+ *                        normalising it again changes nothing; its
+ *                        acc_email_key exists and is a fixed point;
  *   acc_next_ok          an accepted target resolves, as a browser reads
  *                        it (WHATWG URL: C0/space trimmed, tab/CR/LF
  *                        removed, '\' as '/'), to a path on this site and
@@ -15,7 +17,8 @@
  *                        bytes (base64url re-encodes to it);
  *   acc_csrf_check       only the derived token is accepted;
  *   acc_origin_ok        only our own origin passes;
- *   acc_parse_id         an accepted id prints back as its digits.
+ *   acc_parse_id         an accepted id prints back as its digits;
+ *   acc_client_key       bounded; an IPv6 /64 key keys to itself.
  *
  * The input is split at NUL bytes into up to three strings (the fields a
  * request could carry: Origin, Referer, a form value).
@@ -26,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <arpa/inet.h>
 #include <sodium.h>
 
 #include "core.h"
@@ -50,8 +54,10 @@ static void
 check_email(const char *in)
 {
 	char out[ACC_EMAIL_MAX + 1], again[ACC_EMAIL_MAX + 1];
-	const char *why = NULL, *s, *e, *at;
+	char key[ACC_EMAIL_KEY_MAX + 1], key2[ACC_EMAIL_KEY_MAX + 1];
+	const char *why = NULL, *s, *e, *at, *p;
 	size_t n, i;
+	int ascii;
 
 	if (acc_email_normalise(in, out, sizeof(out), &why) != 0) {
 		if (why == NULL || *why == '\0')
@@ -78,8 +84,20 @@ check_email(const char *in)
 		;
 	for (e = s + strlen(s); e > s && ascii_ws((unsigned char)e[-1]); e--)
 		;
-	if ((size_t)(e - s) != n || strncmp(s, out, (size_t)(at - out)) != 0 ||
-	    strncasecmp(s, out, n) != 0)
+	ascii = 1;
+	for (p = s; p < e; p++)
+		if ((unsigned char)*p >= 0x80)
+			ascii = 0;
+	/* (Non-ASCII input is NFKC'd, so only ASCII input is compared.) */
+	if (ascii &&
+	    ((size_t)(e - s) != n || strncmp(s, out, (size_t)(at - out)) != 0 ||
+		strncasecmp(s, out, n) != 0))
+		abort();
+	/* Every valid address has an account key, and the key's key is
+	 * itself. */
+	if (acc_email_key(out, key, sizeof(key)) != 0 ||
+	    acc_email_key(key, key2, sizeof(key2)) != 0 ||
+	    strcmp(key, key2) != 0)
 		abort();
 	if (acc_email_normalise(out, again, sizeof(again), &why) != 0 ||
 	    strcmp(out, again) != 0)
@@ -93,6 +111,27 @@ check_email(const char *in)
 				abort();
 			free(tight);
 		}
+	}
+}
+
+/* A client key is a bounded string, and a fixed point for addresses. */
+static void
+check_client(const char *in)
+{
+	char out[ACC_CLIENT_KEY_MAX], again[ACC_CLIENT_KEY_MAX];
+	unsigned char a6[16];
+	char *slash;
+
+	acc_client_key(in, out);
+	if (strlen(out) == 0 || strlen(out) > 71)
+		abort();
+	if (inet_pton(AF_INET6, in, a6) == 1 &&
+	    (slash = strstr(out, "/64")) != NULL) {
+		*slash = '\0';
+		acc_client_key(out, again);
+		*slash = '/';
+		if (strcmp(out, again) != 0)
+			abort();
 	}
 }
 
@@ -237,6 +276,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			f[nf++] = copy + i + 1;
 
 	check_email(f[0]);
+	check_client(f[0]);
 	check_next(f[0]);
 	check_id(f[0]);
 	check_token(f[0], f[1]);

@@ -9,7 +9,7 @@
  *   core_category_ok          1 exactly for [A-Za-z0-9.-]{1,32}
  *   feeds_token_ok            1 exactly for [A-Za-z0-9_-]{16,128}
  *   feeds_sitemap_name_parse  a success prints back to the same name
- *   feeds_http_date_parse     a success formats (IMF-fixdate) and parses
+ *   core_http_date_parse      a success formats (IMF-fixdate) and parses
  *                             back to the same time
  */
 #include <stdint.h>
@@ -80,10 +80,10 @@ check_date(const char *s)
 	int64_t t = -7, t2 = -8;
 	char out[32];
 
-	if (feeds_http_date_parse(s, &t) != 0)
+	if (core_http_date_parse(s, &t) != 0)
 		return;
-	feeds_http_date(out, t);
-	if (feeds_http_date_parse(out, &t2) != 0 || t2 != t)
+	core_http_date(out, t);
+	if (core_http_date_parse(out, &t2) != 0 || t2 != t)
 		abort();
 }
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/integration/harvest_nginx.sh -- the harvester tests' fake
 # upstream: a private nginx on a free loopback port serving the recorded
 # responses of tests/data/harvest with location rules that map request
@@ -41,6 +42,7 @@ hv_bg() {
 	    WEFT_OPENALEX_DELAY=0 WEFT_S2_DELAY=0 WEFT_HARVEST_BACKOFF=200 \
 	    WEFT_HARVEST_CONTACT=tests@weft.invalid ${HV_ENV:-} \
 	    "$HV_BIN" "$@" >"$T_TMP/bg.out" 2>&1) &
+	# shellcheck disable=SC2034 # for the script that sources this file
 	HV_PID=$!
 }
 out_has() {
@@ -70,6 +72,7 @@ hv_free_port() {
 hv_nginx_up() {
 	local port oai_dc hep
 	port=$(hv_free_port 8097) || { echo "no free port" >&2; return 1; }
+	# shellcheck disable=SC2034 # for the script that sources this file
 	HV_URL=http://127.0.0.1:$port
 	HV_LOG=$HV_NGX/access.log
 	mkdir -p "$HV_NGX" "$HV_WWW/bad"

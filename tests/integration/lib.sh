@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/integration/lib.sh -- TAP helpers for the integration tests, which
 # talk HTTP to the real nginx started by tests/run.sh.  Source it:
 #

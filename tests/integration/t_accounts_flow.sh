@@ -206,7 +206,7 @@ total=$(sql "SELECT count(*) FROM papers p WHERE EXISTS (SELECT 1 FROM
     WHERE a.paper_id = p.id AND f.user_id = $uid)")
 get /feed
 is_status 200 "/feed"
-body_has 'class="paper-list"' "a list of papers"
+body_has '<ul class="cards"><li class="card">' "the site's list of paper cards"
 newest=$(sql "SELECT title FROM papers p WHERE EXISTS (SELECT 1 FROM
     authorships a JOIN follows f ON f.researcher_id = a.researcher_id
     WHERE a.paper_id = p.id AND f.user_id = $uid)
@@ -327,7 +327,7 @@ for m in accounts pages feeds; do
 	[ -n "$kids" ] && kill -TERM $kids 2>/dev/null
 done
 sleep 1.5
-after=$(for m in accounts; do ps -o pid= --ppid "$(cat "$WEFT_VAR/run/weftd-$m.pid")"; done | tr -d ' ')
+after=$(ps -o pid= --ppid "$(cat "$WEFT_VAR/run/weftd-accounts.pid")" | tr -d ' ')
 fresh=1
 for p in $after; do case " $before " in *" $p "*) fresh=0 ;; esac; done
 [ -n "$after" ] && [ $fresh = 1 ]

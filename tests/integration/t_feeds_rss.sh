@@ -144,6 +144,7 @@ get /rss/nothing.xml
 is_status 404 "unknown feed: 404"
 post /rss/latest.xml
 is_status 405 "POST to a feed: 405"
+header_is Allow "GET, HEAD" "POST to a feed: Allow: GET, HEAD (its routes')"
 
 # ------------------------------------------------------------ validators
 get /rss/latest.xml
@@ -268,8 +269,11 @@ get "/rss/feed/short.xml"
 is_status 404 "a malformed token: 404"
 get "/rss/feed/$NEW"
 is_status 404 "no .xml: 404"
-logs=$(ls "$WEFT_VAR"/log/*.log | grep -v nginx)
-! grep -qF -e "$TOK" -e "$NEW" $logs
+logs=()
+for f in "$WEFT_VAR"/log/*.log; do
+	case ${f##*/} in nginx*) ;; *) logs+=("$f") ;; esac
+done
+! grep -qF -e "$TOK" -e "$NEW" "${logs[@]}"
 ok $? "no worker log holds a token"
 ! grep -qF -e "$TOK" -e "$NEW" "$WEFT_VAR"/log/nginx*.log
 ok $? "nginx's access log holds no token"

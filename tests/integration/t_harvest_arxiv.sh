@@ -10,7 +10,6 @@
 
 OAI_IDS="'1303.2033','2401.14034','2401.14036','2401.14038','2401.14040',\
 '1706.05371','1706.09418','1707.00874'"
-ATOM_Q="(SELECT arxiv_id FROM papers WHERE source = 'arxiv-api')"
 clean() {
 	sql "DELETE FROM stale_pages WHERE kind = 'paper' AND entity_id IN
 	    (SELECT id FROM papers WHERE arxiv_id IN ($OAI_IDS)

@@ -49,5 +49,8 @@ is_status 200 "garbage Accept means */*"
 # POST is not a method of pages.
 post /about -d x=1
 is_4xx "POST /about: 4xx"
+# 405's Allow names the methods of the routes matching the path.
+is_status 405 "POST /about: 405"
+header_is Allow "GET, HEAD" "POST /about: Allow: GET, HEAD"
 
 done_testing

@@ -266,7 +266,7 @@ ok $? "two hosts: weftd pages, accounts, feeds listening on TCP ($up of 6)" \
 # The balancer, and a probe per host, all from nginx/gen.sh local.
 hostlist() { echo "127.0.0.1:$(($1 + $2))"; }
 gen() { # gen NAME PORT BASE...
-	local name=$1 port=$2 pages= accounts= feeds= b
+	local name=$1 port=$2 pages='' accounts='' feeds='' b
 	shift 2
 	for b in "$@"; do
 		pages="$pages $(hostlist "$b" 0)"

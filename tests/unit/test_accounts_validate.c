@@ -1,7 +1,7 @@
 /*
  * test_accounts_validate.c -- the accounts module's pure functions:
- * email normalisation, password length, next= targets, tokens, CSRF
- * tokens and the Origin check.
+ * email normalisation and account keys, password length, next= targets,
+ * tokens, CSRF tokens, the Origin check and client address keys.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +94,161 @@ emails(void)
 	T_OK(why != NULL && strchr(why, '@') != NULL, "message names the @");
 	T_EQ(acc_email_normalise("a@example.org", out, 4, &why), -1,
 	    "too small an output buffer");
+}
+
+/* acc_email_key of norm(in), NULL when either refuses. */
+static const char *
+key(const char *in)
+{
+	static char out[ACC_EMAIL_KEY_MAX + 1];
+	const char *n = norm(in);
+
+	if (n == NULL || acc_email_key(n, out, sizeof(out)) != 0)
+		return NULL;
+	return out;
+}
+
+/* 1 when a and b are one account. */
+static int
+same(const char *a, const char *b)
+{
+	char ka[ACC_EMAIL_KEY_MAX + 1];
+	const char *kb;
+
+	if (key(a) == NULL)
+		return 0;
+	strcpy(ka, key(a));
+	return (kb = key(b)) != NULL && strcmp(ka, kb) == 0;
+}
+
+static void
+email_keys(void)
+{
+	char out[ACC_EMAIL_KEY_MAX + 1], again[ACC_EMAIL_KEY_MAX + 1];
+	char what[64];
+	static const char *const samples[] = {
+		"kelvin@example.org",
+		"\xe2\x84\xaa"
+		"elvin@example.org",
+		"\xc4\xb0stanbul@example.org",
+		"\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8d@example.org",
+		"Stra\xc3\x9f"
+		"e@example.de",
+		"\xce\xa3\xce\xbf\xcf\x86\xce\xaf\xce\xb1@example.gr",
+		"\xef\xac\x81le@example.org",
+		"e\xcc\x81mile@example.fr",
+	};
+	size_t i;
+
+	/* NFKC in the stored form: fullwidth letters and @ become ASCII. */
+	T_STREQ(norm("\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8d@example.org"),
+	    "kim@example.org", "fullwidth letters: NFKC");
+	T_STREQ(norm("kim\xef\xbc\xa0"
+		     "example.org"),
+	    "kim@example.org", "a fullwidth @ is an @");
+	T_OK(norm("kim@ex\xef\xbc\xa0"
+		  "ample.org") == NULL,
+	    "a fullwidth @ counts as a second @");
+	T_OK(norm("ki\xc2\xa0m@example.org") == NULL,
+	    "a no-break space is a space");
+	T_STREQ(norm("\xe2\x84\xaaim@example.org"), "Kim@example.org",
+	    "KELVIN SIGN: NFKC gives K, the case is kept");
+	T_STREQ(norm("e\xcc\x81mile@example.fr"), "\xc3\xa9mile@example.fr",
+	    "combining accent composed");
+
+	T_STREQ(key("Kim@Example.ORG"), "kim@example.org", "ASCII: lower case");
+	T_OK(same("kim@example.org", "\xe2\x84\xaaim@example.org"),
+	    "KELVIN SIGN is k");
+	T_OK(same("kim@example.org", "KIM@EXAMPLE.ORG"), "upper case");
+	T_OK(same("kim@example.org",
+		 "\xef\xbd\x8b\xef\xbd\x89\xef\xbd\x8d@example.org"),
+	    "fullwidth kim");
+	T_OK(same("kim@example.org",
+		 "\xef\xbc\xab\xef\xbc\xa9\xef\xbc\xad@example.org"),
+	    "fullwidth KIM");
+	T_OK(same("kim@example.org", "k\xe2\x80\x8bim@example.org"),
+	    "a zero-width space is dropped");
+	T_OK(same("kim@example.org", "ki\xc2\xadm@example.org"),
+	    "a soft hyphen is dropped");
+	T_OK(same("kim@example.org", "kim@\xef\xbd\x85xample.org"),
+	    "fullwidth letter in the domain");
+	T_OK(same("strasse@example.de",
+		 "Stra\xc3\x9f"
+		 "e@example.de"),
+	    "sharp s folds to ss");
+	T_OK(same("strasse@example.de",
+		 "STRA\xe1\xba\x9e"
+		 "E@example.de"),
+	    "capital sharp s folds to ss");
+	T_OK(same("\xcf\x83\xce\xbf\xcf\x86\xce\xaf\xce\xb1@example.gr",
+		 "\xce\xa3\xce\x9f\xce\xa6\xce\x8a\xce\x91@example.gr"),
+	    "Greek upper and lower case");
+	T_OK(same("\xcf\x83\xcf\x82@example.gr", "\xcf\x83\xcf\x83@example.gr"),
+	    "final sigma");
+	T_OK(same("file@example.org", "\xef\xac\x81le@example.org"),
+	    "the fi ligature");
+	T_OK(same("\xc3\xa9mile@example.fr", "E\xcc\x81MILE@example.fr"),
+	    "composed and combining accents");
+	/* Dotted capital I folds to i + COMBINING DOT ABOVE (full folding,
+	 * not Turkish): one account for every case of it, and not the
+	 * account of plain i. */
+	T_STREQ(key("\xc4\xb0stanbul@example.org"),
+	    "i\xcc\x87stanbul@example.org", "dotted I: i + U+0307");
+	T_OK(same("\xc4\xb0stanbul@example.org",
+		 "i\xcc\x87stanbul@example.org"),
+	    "dotted I and i + U+0307");
+	T_OK(!same("\xc4\xb0stanbul@example.org", "istanbul@example.org"),
+	    "dotted I is not plain i");
+	T_OK(!same("kim@example.org", "kin@example.org"), "different names");
+	T_OK(!same("kim@example.org", "kim@example.com"), "different domains");
+
+	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		snprintf(what, sizeof(what), "sample %zu: a key", i);
+		T_EQ(acc_email_key(samples[i], out, sizeof(out)), 0, what);
+		snprintf(what, sizeof(what), "sample %zu: a fixed point", i);
+		T_EQ(acc_email_key(out, again, sizeof(again)), 0, what);
+		T_STREQ(again, out, what);
+	}
+	T_EQ(acc_email_key("\xff@example.org", out, sizeof(out)), -1,
+	    "invalid UTF-8: no key");
+	T_EQ(acc_email_key("kim@example.org", out, 8), -1,
+	    "too small a buffer");
+	T_EQ(acc_email_key("", out, sizeof(out)), -1, "empty");
+	T_EQ(acc_email_key(NULL, out, sizeof(out)), -1, "NULL");
+	T_EQ(acc_email_key("\xe2\x80\x8b", out, sizeof(out)), -1,
+	    "nothing left after the ignorables");
+}
+
+static const char *
+client(const char *addr)
+{
+	static char out[ACC_CLIENT_KEY_MAX];
+
+	acc_client_key(addr, out);
+	return out;
+}
+
+static void
+clients(void)
+{
+	T_STREQ(client("192.0.2.7"), "192.0.2.7", "IPv4 as is");
+	T_STREQ(client("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64",
+	    "IPv6: its /64");
+	T_STREQ(client("2001:db8:1:2::1"), "2001:db8:1:2::/64",
+	    "another address of the /64");
+	T_STREQ(client("2001:DB8:1:2:0:0:0:FFFF"), "2001:db8:1:2::/64",
+	    "any spelling");
+	T_STREQ(client("2001:db8:1:3::1"), "2001:db8:1:3::/64",
+	    "the next /64 is another client");
+	T_STREQ(client("::ffff:192.0.2.7"), "192.0.2.7",
+	    "IPv4-mapped: the IPv4 address");
+	T_STREQ(client("::1"), "::/64", "loopback");
+	T_STREQ(client(NULL), "-", "none");
+	T_STREQ(client(""), "-", "empty");
+	T_STREQ(client("unix:"), "unix:", "not an address: as given");
+	T_EQ(strlen(client("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			   "xxxxxxxxxxxxxxxxxxxxxxxxxxxx")),
+	    64, "bounded");
 }
 
 static void
@@ -280,6 +435,8 @@ main(void)
 	if (sodium_init() < 0)
 		return 1;
 	emails();
+	email_keys();
+	clients();
 	passwords();
 	nexts();
 	tokens();

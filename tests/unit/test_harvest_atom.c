@@ -40,8 +40,10 @@ main(void)
 	T_STREQ(jstr(p, "primary"), "cond-mat.str-el", "primary");
 	T_EQ(json_array_size(json_object_get(p, "categories")), 2,
 	    "primary not repeated");
-	T_STREQ(jstr(p, "title"), "Quantum Criticality for Extended Nodes on a "
-	    "Bethe Lattice in the Large Connectivity Limit", "title squashed");
+	T_STREQ(jstr(p, "title"),
+	    "Quantum Criticality for Extended Nodes on a "
+	    "Bethe Lattice in the Large Connectivity Limit",
+	    "title squashed");
 	a = json_object_get(p, "authors");
 	T_EQ(json_array_size(a), 3, "three authors");
 	T_STREQ(jstr(json_array_get(a, 1), "name"), "Adrian Del Maestro",
@@ -50,7 +52,8 @@ main(void)
 
 	/* 2025+: old-style id with affiliations. */
 	T_OK(data_read("atom/id_astro-ph_0601001_s0_m100_3150dca9dc76.body.xml",
-	    &b) == 0, "read 2026 old-style");
+		 &b) == 0,
+	    "read 2026 old-style");
 	T_EQ(harvest_atom_parse(b.ptr, b.len, &pg, why), CORE_OK,
 	    "parse old-style");
 	p = json_array_get(pg.papers, 0);
@@ -59,8 +62,9 @@ main(void)
 	T_STREQ(jstr(p, "journal_ref"), "ActaAstron.56:1-50,2006", "journal");
 	a = json_array_get(json_object_get(p, "authors"), 2);
 	T_STREQ(jstr(a, "name"), "B. Scott Gaudi", "third author");
-	T_STREQ(json_string_value(json_array_get(json_object_get(a,
-	    "affiliations"), 0)), "CfA", "affiliation");
+	T_STREQ(json_string_value(
+		    json_array_get(json_object_get(a, "affiliations"), 0)),
+	    "CfA", "affiliation");
 	T_OK(strstr(jstr(p, "abstract"), "Gould & Morgan (2003)") != NULL,
 	    "entities in the abstract decoded");
 	harvest_page_free(&pg);
@@ -76,7 +80,8 @@ main(void)
 
 	/* No such id: an empty feed, not an error. */
 	T_OK(data_read("atom/id_0000.0000_s0_m100_8b51d9633a68.body.xml", &b) ==
-	    0, "read empty");
+		0,
+	    "read empty");
 	T_EQ(harvest_atom_parse(b.ptr, b.len, &pg, why), CORE_OK,
 	    "parse empty");
 	T_EQ(pg.total, 0, "zero total");
@@ -84,7 +89,8 @@ main(void)
 	harvest_page_free(&pg);
 
 	/* The API's error entry (the documented shape). */
-	err = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed xmlns=\"http:"
+	err =
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed xmlns=\"http:"
 	    "//www.w3.org/2005/Atom\" xmlns:opensearch=\"http://a9.com/-/spec/"
 	    "opensearch/1.1/\"><title>ArXiv Query: id_list=1234.12345</title>"
 	    "<opensearch:totalResults>1</opensearch:totalResults><entry><id>"

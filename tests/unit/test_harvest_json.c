@@ -46,7 +46,8 @@ main(void)
 	T_OK(arxiv >= 4, "works with an arXiv DOI found");
 	w = json_array_get(l.results, 0);
 	T_OK(harvest_oa_short(json_string_value(json_object_get(w, "id"))) !=
-	    NULL, "short id");
+		NULL,
+	    "short id");
 	harvest_oa_list_free(&l);
 	T_OK(data_read("openalex/works_cursor_page2.json", &b) == 0, "read p2");
 	T_EQ(harvest_oa_parse(b.ptr, b.len, 0, &l, why), CORE_OK, "parse p2");
@@ -68,7 +69,8 @@ main(void)
 	harvest_oa_list_free(&l);
 
 	/* DOI forms. */
-	w = json_pack("{s:s}", "doi", "https://doi.org/10.48550/arXiv.2108."
+	w = json_pack("{s:s}", "doi",
+	    "https://doi.org/10.48550/arXiv.2108."
 	    "04680");
 	T_OK(harvest_oa_work_arxiv(w, ax) == 0, "arXiv DOI, mixed case");
 	T_STREQ(ax, "2108.04680", "arXiv id from DOI");
@@ -86,19 +88,24 @@ main(void)
 	T_EQ(oa("{\"meta\":{\"next_cursor\":5},\"results\":[]}", 0, &l, why),
 	    CORE_EINPUT, "cursor a number");
 	T_EQ(oa("{\"meta\":{},\"results\":[{\"id\":\"https://openalex.org/"
-	    "W1\",\"cited_by_count\":\"12\"}]}", 0, &l, why), CORE_EINPUT,
-	    "cited_by_count a string");
+		"W1\",\"cited_by_count\":\"12\"}]}",
+		 0, &l, why),
+	    CORE_EINPUT, "cited_by_count a string");
 	T_CONTAINS(why, "cited_by_count", "field named");
 	T_EQ(oa("{\"meta\":{},\"results\":[{\"id\":\"W1\"}]}", 0, &l, why),
 	    CORE_EINPUT, "id not a URL");
 	T_EQ(oa("{\"id\":\"https://openalex.org/A1\",\"summary_stats\":{"
-	    "\"h_index\":1.5}}", 1, &l, why), CORE_EINPUT, "h_index a real");
+		"\"h_index\":1.5}}",
+		 1, &l, why),
+	    CORE_EINPUT, "h_index a real");
 	T_EQ(oa("{\"meta\":{},\"results\":[{\"id\":\"https://openalex.org/"
-	    "W1\",\"authorships\":[{\"author\":{\"id\":7}}]}]}", 0, &l, why),
+		"W1\",\"authorships\":[{\"author\":{\"id\":7}}]}]}",
+		 0, &l, why),
 	    CORE_EINPUT, "author id a number");
 	T_EQ(oa("{\"error\":\"Invalid query parameters error.\",\"message\":"
-	    "\"x is not a valid field\"}", 0, &l, why), CORE_EUPSTREAM,
-	    "error object");
+		"\"x is not a valid field\"}",
+		 0, &l, why),
+	    CORE_EUPSTREAM, "error object");
 	T_EQ(oa("{\"meta\":", 0, &l, why), CORE_EINPUT, "truncated JSON");
 	T_EQ(oa("<html>", 0, &l, why), CORE_EINPUT, "HTML");
 
@@ -124,17 +131,21 @@ main(void)
 	T_EQ(sb.v[1].h_index, -1, "hIndex absent");
 	harvest_s2_batch_free(&sb);
 	T_EQ(s2("[{\"authorId\":\"1\",\"hIndex\":40,\"citationCount\":9000,"
-	    "\"paperCount\":120}]", 1, 1, &sb, why), CORE_OK, "author metrics");
+		"\"paperCount\":120}]",
+		 1, 1, &sb, why),
+	    CORE_OK, "author metrics");
 	T_EQ(sb.v[0].h_index, 40, "hIndex");
 	T_EQ(sb.v[0].paper_count, 120, "paperCount");
 	harvest_s2_batch_free(&sb);
 	T_EQ(s2("[{\"paperId\":\"x\",\"externalIds\":{\"ArXiv\":\"2512."
-	    "20345\"},\"citationCount\":3}]", 1, 0, &sb, why), CORE_OK,
-	    "externalIds.ArXiv");
+		"20345\"},\"citationCount\":3}]",
+		 1, 0, &sb, why),
+	    CORE_OK, "externalIds.ArXiv");
 	T_STREQ(sb.v[0].arxiv, "2512.20345", "arxiv id");
 	harvest_s2_batch_free(&sb);
 	T_EQ(s2("[{\"paperId\":\"x\",\"citationCount\":\"3\"}]", 1, 0, &sb,
-	    why), CORE_EINPUT, "count a string");
+		 why),
+	    CORE_EINPUT, "count a string");
 	T_EQ(s2("[{\"paperId\":\"x\",\"citationCount\":-1}]", 1, 0, &sb, why),
 	    CORE_EINPUT, "negative count");
 	T_EQ(s2("[{\"paperId\":5}]", 1, 0, &sb, why), CORE_EINPUT,
@@ -152,7 +163,8 @@ main(void)
 	T_EQ(harvest_backoff_ms(2, 1000, 60000, 7, 0.3), 7000, "Retry-After");
 	T_EQ(harvest_backoff_ms(2, 1000, 60000, 3600, 0.3), 60000,
 	    "Retry-After capped");
-	T_EQ(harvest_backoff_ms(99, 1000, 60000, -1, 0.99), 59700, "no overflow");
+	T_EQ(harvest_backoff_ms(99, 1000, 60000, -1, 0.99), 59700,
+	    "no overflow");
 
 	core_buf_free(&b);
 	return T_DONE();

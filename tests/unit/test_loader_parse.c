@@ -110,10 +110,14 @@ listing_paper(void)
 	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "listing parses");
 	T_EQ(p.shape, HARVEST_SHAPE_LISTING, "listing shape detected");
 	T_STREQ(p.arxiv_id, "2512.20345", "listing id");
-	T_STREQ(p.title, "A Comprehensive Study of Bugs in Modern "
-	    "Distributed Deep Learning Systems", "listing title");
-	T_STREQ(p.slug, "a-comprehensive-study-of-bugs-in-modern-"
-	    "distributed-deep-learning-systems", "listing slug");
+	T_STREQ(p.title,
+	    "A Comprehensive Study of Bugs in Modern "
+	    "Distributed Deep Learning Systems",
+	    "listing title");
+	T_STREQ(p.slug,
+	    "a-comprehensive-study-of-bugs-in-modern-"
+	    "distributed-deep-learning-systems",
+	    "listing slug");
 	T_CONTAINS(p.abstract, "45.1\\%", "abstract kept verbatim");
 	T_OK(p.comment == NULL, "null comment is NULL");
 	T_STREQ(p.categories, "[\"cs.SE\"]", "categories as JSON");
@@ -144,10 +148,14 @@ kaggle_paper(void)
 	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "kaggle parses");
 	T_EQ(p.shape, HARVEST_SHAPE_KAGGLE, "kaggle shape detected");
 	T_STREQ(p.arxiv_id, "0704.0001", "kaggle id");
-	T_STREQ(p.title, "Calculation of prompt diphoton production cross "
-	    "sections at Tevatron and LHC energies", "title line break folded");
-	T_STREQ(p.abstract, "A fully differential calculation in perturbative "
-	    "quantum chromodynamics is\npresented.", "abstract trimmed");
+	T_STREQ(p.title,
+	    "Calculation of prompt diphoton production cross "
+	    "sections at Tevatron and LHC energies",
+	    "title line break folded");
+	T_STREQ(p.abstract,
+	    "A fully differential calculation in perturbative "
+	    "quantum chromodynamics is\npresented.",
+	    "abstract trimmed");
 	T_STREQ(p.comment, "37 pages, 15 figures; published version",
 	    "comments");
 	T_STREQ(p.doi, "10.1103/PhysRevD.76.013009", "doi");
@@ -156,8 +164,10 @@ kaggle_paper(void)
 	T_STREQ(p.categories, "[\"hep-ph\"]", "space-separated categories");
 	T_STREQ(p.published, "2007-04-02", "published = v1 date");
 	T_STREQ(p.updated, "2007-07-24", "updated = last version date");
-	T_STREQ(p.versions, "[{\"version\":1,\"date\":\"2007-04-02\"},"
-	    "{\"version\":2,\"date\":\"2007-07-24\"}]", "versions JSON");
+	T_STREQ(p.versions,
+	    "[{\"version\":1,\"date\":\"2007-04-02\"},"
+	    "{\"version\":2,\"date\":\"2007-07-24\"}]",
+	    "versions JSON");
 	T_STREQ(p.source, "kaggle", "source");
 	T_EQ(p.nauthors, 5, "five authors");
 	if (p.nauthors == 5) {
@@ -189,19 +199,25 @@ bad_papers(void)
 	refused("[1]", "not an object");
 	refused("{\"id\":\"2512.20345\",\"title\":\"x\"}", "no authors");
 	refused("{\"id\":\"nope\",\"title\":\"x\",\"categories\":[\"cs.SE\"],"
-	    "\"authors\":[\"A B\"]}", "bad id");
+		"\"authors\":[\"A B\"]}",
+	    "bad id");
 	refused("{\"id\":\"2512.20345\",\"title\":\"  \",\"categories\":"
-	    "[\"cs.SE\"],\"authors\":[\"A B\"]}", "blank title");
+		"[\"cs.SE\"],\"authors\":[\"A B\"]}",
+	    "blank title");
 	refused("{\"id\":\"2512.20345\",\"title\":\"T\",\"categories\":[],"
-	    "\"authors\":[\"A B\"]}", "no categories");
+		"\"authors\":[\"A B\"]}",
+	    "no categories");
 	refused("{\"id\":\"2512.20345\",\"title\":\"T\",\"categories\":"
-	    "[\"cs.SE\"],\"authors\":[\"A B\", 7]}", "author not a string");
+		"[\"cs.SE\"],\"authors\":[\"A B\", 7]}",
+	    "author not a string");
 	refused("{\"id\":\"2512.20345\",\"title\":\"T\",\"categories\":"
-	    "[\"cs.SE\"],\"authors\":[\"A B\"],\"_listing_date\":\"24.12.\"}",
+		"[\"cs.SE\"],\"authors\":[\"A "
+		"B\"],\"_listing_date\":\"24.12.\"}",
 	    "bad listing date");
 	refused("{\"id\":\"0704.0001\",\"title\":\"T\",\"categories\":"
-	    "\"hep-ph\",\"authors_parsed\":[[\"A\",\"B\",\"\"]],\"versions\":"
-	    "[{\"version\":\"v1\",\"created\":\"yesterday\"}]}",
+		"\"hep-ph\",\"authors_parsed\":[[\"A\",\"B\",\"\"]],"
+		"\"versions\":"
+		"[{\"version\":\"v1\",\"created\":\"yesterday\"}]}",
 	    "bad version date");
 }
 
@@ -219,8 +235,10 @@ ror_record(void)
 	T_STREQ(in.name, "Thailand Science Research and Innovation",
 	    "ror_display name");
 	T_STREQ(in.slug, "thailand-science-research-and-innovation", "slug");
-	T_STREQ(in.aliases, "[\"TSRI\",\"\xe0\xb8\xaa\xe0\xb8\xb3\xe0\xb8\x99"
-	    "\xe0\xb8\xb1\xe0\xb8\x81\"]", "acronym and other label as aliases");
+	T_STREQ(in.aliases,
+	    "[\"TSRI\",\"\xe0\xb8\xaa\xe0\xb8\xb3\xe0\xb8\x99"
+	    "\xe0\xb8\xb1\xe0\xb8\x81\"]",
+	    "acronym and other label as aliases");
 	T_STREQ(in.country_code, "TH", "country code");
 	T_STREQ(in.country_name, "Thailand", "country name");
 	T_STREQ(in.type, "funder", "types[0]");
@@ -231,7 +249,7 @@ ror_record(void)
 	json_decref(o);
 
 	o = j("{\"id\":\"https://ror.org/x\",\"names\":[{\"types\":"
-	    "[\"label\"],\"value\":\"L\"}]}");
+	      "[\"label\"],\"value\":\"L\"}]}");
 	memset(&in, 0, sizeof(in));
 	T_EQ(harvest_ror_parse(o, &in, &why), CORE_EINPUT,
 	    "ROR without ror_display refused");
@@ -280,12 +298,15 @@ openalex_author(void)
 	T_EQ(a.naffils, 2, "two institutions");
 	if (a.naffils == 2) {
 		T_STREQ(a.affils[0].ror_id, "02nr0ka47", "first by ROR id");
-		T_STREQ(a.affils[0].openalex_id, "I4200000001", "with its I id");
+		T_STREQ(a.affils[0].openalex_id, "I4200000001",
+		    "with its I id");
 		T_EQ(a.affils[0].last_known, 1, "last known");
 		T_EQ(a.affils[0].first_year, 2019, "first year");
 		T_EQ(a.affils[0].last_year, 2023, "last year");
-		T_STREQ(a.affils[1].name, "University of North Carolina at "
-		    "Chapel Hill", "second");
+		T_STREQ(a.affils[1].name,
+		    "University of North Carolina at "
+		    "Chapel Hill",
+		    "second");
 		T_EQ(a.affils[1].last_known, 0, "not last known");
 		T_EQ(a.affils[1].first_year, 2010, "first year 2");
 	}
@@ -294,11 +315,11 @@ openalex_author(void)
 
 	/* Unknown metrics stay unknown, never 0; a bad ORCID is dropped. */
 	o = j("{\"id\":\"https://openalex.org/A1\",\"display_name\":\"X Y\","
-	    "\"orcid\":\"https://orcid.org/1234\"}");
+	      "\"orcid\":\"https://orcid.org/1234\"}");
 	memset(&a, 0, sizeof(a));
 	T_EQ(harvest_oa_author_parse(o, &a, &why), CORE_OK, "sparse author");
-	T_OK(a.h_index == NULL && a.citations == NULL &&
-	    a.works_count == NULL, "missing metrics are NULL");
+	T_OK(a.h_index == NULL && a.citations == NULL && a.works_count == NULL,
+	    "missing metrics are NULL");
 	T_OK(a.orcid == NULL, "malformed ORCID dropped");
 	harvest_author_free(&a);
 	json_decref(o);
@@ -310,8 +331,10 @@ copy_rows(void)
 	struct core_buf b = CORE_BUF_INIT;
 	char date[11];
 
-	harvest_copy_row(&b, (const char *const[]){ "a\tb", NULL,
-	    "back\\slash", "line\nfeed\r", "" }, 5);
+	harvest_copy_row(&b,
+	    (const char *const[]){ "a\tb", NULL, "back\\slash", "line\nfeed\r",
+		"" },
+	    5);
 	T_STREQ(core_buf_cstr(&b),
 	    "a\\tb\t\\N\tback\\\\slash\tline\\nfeed\\r\t\n", "COPY escaping");
 	core_buf_free(&b);

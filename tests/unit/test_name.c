@@ -47,10 +47,13 @@ main(void)
 	key_is("  Federica   Sarro ", "federica sarro", "spaces folded");
 	key_is("José Müller-Lüdenscheidt", "jose muller ludenscheidt",
 	    "accents stripped, hyphen folded");
-	key_is("O'Brien, J.-P.", "j p o brien", "punctuation folded, reordered");
-	key_is("Smith, John, Jr.", "john smith jr", "suffix after second comma");
+	key_is("O'Brien, J.-P.", "j p o brien",
+	    "punctuation folded, reordered");
+	key_is("Smith, John, Jr.", "john smith jr",
+	    "suffix after second comma");
 	key_is("C. Bal\\'azs", "c balazs", "TeX accent in the key");
-	key_is("Łukasz Ørsted", "lukasz orsted", "letters without decomposition");
+	key_is("Łukasz Ørsted", "lukasz orsted",
+	    "letters without decomposition");
 	key_is("ＡＢＣ Ｄｅｆ", "abc def", "NFKD: full-width letters");
 	key_is("Émile ZOLA", "emile zola", "upper case and precomposed accent");
 	key_is("E\xcc\x81mile Zola", "emile zola", "decomposed accent");
@@ -79,7 +82,8 @@ main(void)
 	tex_is("\\AA{}ngstr\\\"om", "Ångström", "\\AA and \\\"o");
 	tex_is("$\\alpha$-decay and \\cite{x}", "$\\alpha$-decay and \\cite{x}",
 	    "unknown commands unchanged");
-	tex_is("\\cal L", "\\cal L", "\\c followed by a letter is another "
+	tex_is("\\cal L", "\\cal L",
+	    "\\c followed by a letter is another "
 	    "command");
 	tex_is("no accents", "no accents", "plain text unchanged");
 	tex_is("trailing \\", "trailing \\", "lone backslash at the end");

@@ -138,8 +138,9 @@ test_paper(void)
 	s = render(pages_render_html, PAGES_PAPER, m, &er);
 	T_EQ(er, CORE_OK, "paper html renders");
 	T_LACKS(s, "<script>alert", "html: no raw script from the title");
-	T_EQ(count(s, "</script>"), 1,
-	    "html: only the JSON-LD closes a script");
+	T_EQ(count(s, "</script>"), 2,
+	    "html: only the two JSON-LD blocks (the site's, the paper's) "
+	    "close a script");
 	T_CONTAINS(s,
 	    "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; "
 	    "&amp; &#39;q&#39;",

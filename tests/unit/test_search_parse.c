@@ -93,15 +93,17 @@ marks(void)
 
 	a = pages_search_marks("a " ON "b" OFF " c");
 	s = json_dumps(a, JSON_COMPACT);
-	T_STREQ(s, "[{\"text\":\"a \"},{\"text\":\"b\",\"match\":true},"
-		   "{\"text\":\" c\"}]",
+	T_STREQ(s,
+	    "[{\"text\":\"a \"},{\"text\":\"b\",\"match\":true},"
+	    "{\"text\":\" c\"}]",
 	    "segments");
 	free(s);
 	json_decref(a);
 	a = pages_search_marks(OFF "x" ON ON "y" OFF OFF "z" ON);
 	s = json_dumps(a, JSON_COMPACT);
-	T_STREQ(s, "[{\"text\":\"x\"},{\"text\":\"y\",\"match\":true},"
-		   "{\"text\":\"z\"}]",
+	T_STREQ(s,
+	    "[{\"text\":\"x\"},{\"text\":\"y\",\"match\":true},"
+	    "{\"text\":\"z\"}]",
 	    "stray markers dropped");
 	free(s);
 	json_decref(a);

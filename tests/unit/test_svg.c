@@ -18,10 +18,14 @@
 #include "../../modules/pages/network_svg.h"
 #include "t.h"
 
+/* The <svg> element of s (the network's name list follows it). */
 static xmlDocPtr
 parse(const char *s)
 {
-	return xmlReadMemory(s, (int)strlen(s), "svg.xml", NULL,
+	const char *end = strstr(s, "</svg>");
+	int n = end != NULL ? (int)(end - s) + 6 : (int)strlen(s);
+
+	return xmlReadMemory(s, n, "svg.xml", NULL,
 	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 }
 
@@ -157,7 +161,7 @@ test_network(void)
 	T_OK(doc != NULL, "network SVG parses as XML");
 	T_OK(strncmp(s,
 		 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		 "viewBox=\"0 0 480 480\" role=\"img\" aria-label=\"Co-author "
+		 "viewBox=\"0 0 480 480\" role=\"group\" aria-label=\"Co-author "
 		 "network of Ada &quot;&lt;/script&gt;&lt;script&gt;alert(1)"
 		 "&lt;/script&gt;&quot; Lovelace\" class=\"net\">",
 		 100) == 0,
@@ -186,9 +190,17 @@ test_network(void)
 	    "net-centre\">",
 	    "centre link");
 	T_CONTAINS(s, "<g class=\"net-node\"><title>Curie", "no URL: a group");
-	T_CONTAINS(s, ">Babbage</text>", "surname label");
-	T_CONTAINS(s, ">Curie</text>", "surname before a comma");
-	T_CONTAINS(s, ">&lt;Sons&gt;</text>", "label escaped");
+	T_CONTAINS(s, ">C. Babbage</text>", "initial and surname label");
+	T_CONTAINS(s, ">M. Curie</text>", "surname before a comma");
+	T_CONTAINS(s, ">O. &lt;Sons&gt;</text>", "label escaped");
+	T_CONTAINS(s,
+	    "<details class=\"net-list\"><summary>The 4 co-authors drawn, "
+	    "by joint papers</summary>",
+	    "the names in full under the drawing");
+	T_CONTAINS(s,
+	    "<li><a href=\"/researchers/2-cb\">Charles Babbage</a>"
+	    "<span class=\"faint\"> 9</span></li>",
+	    "a name in full, linked, with its joint papers");
 	T_EQ(count(s, "<line "), 4, "edge to an unknown node skipped");
 	T_EQ(count(s, "class=\"net-edge net-spoke\""), 3, "three spokes");
 	T_CONTAINS(s, "stroke-width=\"3.0\"", "weight 9 edge is 3.0 wide");
@@ -413,11 +425,58 @@ test_num(void)
 	    "num: a short buffer still formats");
 }
 
+/*
+ * A dense network: every pair of 10 co-authors wrote together (45
+ * chords): only the 2 x 10 heaviest are drawn, with every spoke; two
+ * co-authors whose short labels are the same ("H. Li") get full names.
+ */
+static void
+test_dense(void)
+{
+	json_t *net = json_object(), *nodes = json_array(), *edges = json_array();
+	enum core_err er;
+	char name[32], *s;
+	int i, j;
+
+	json_object_set_new(net, "center",
+	    json_pack("{s:i, s:s}", "id", 1, "name", "Han Li"));
+	for (i = 2; i <= 11; i++) {
+		if (i == 2)
+			snprintf(name, sizeof(name), "Hui Li");
+		else if (i == 3)
+			snprintf(name, sizeof(name), "Hao Li");
+		else
+			snprintf(name, sizeof(name), "Person%d Name%d", i, i);
+		json_array_append_new(nodes,
+		    json_pack("{s:i, s:s, s:i}", "id", i, "name", name,
+			"papers", 3));
+		json_array_append_new(edges,
+		    json_pack("{s:i, s:i, s:i}", "a", 1, "b", i, "weight", 3));
+		for (j = i + 1; j <= 11; j++)
+			json_array_append_new(edges,
+			    json_pack("{s:i, s:i, s:i}", "a", i, "b", j,
+				"weight", i == 2 ? 5 : 1));
+	}
+	json_object_set_new(net, "nodes", nodes);
+	json_object_set_new(net, "edges", edges);
+	s = net_render(net, "", &er);
+	T_EQ(er, CORE_OK, "dense: no error");
+	T_EQ(count(s, "class=\"net-edge net-spoke\""), 10, "dense: every spoke");
+	T_EQ(count(s, "class=\"net-edge\""), 20,
+	    "dense: the 20 heaviest of 45 chords");
+	T_CONTAINS(s, ">Hui Li</text>", "shared short label: full name");
+	T_CONTAINS(s, ">Hao Li</text>", "... for both");
+	T_CONTAINS(s, ">P. Name5</text>", "others: initial and surname");
+	free(s);
+	json_decref(net);
+}
+
 int
 main(void)
 {
 	test_num();
 	test_network();
+	test_dense();
 	test_timeline();
 	xmlCleanupParser();
 	return T_DONE();

@@ -38,17 +38,17 @@ stem(const char *w)
 	return core_xstrndup(buf, vec_stem(buf, n));
 }
 
-#define STEM(w, want)                                   \
-	do {                                            \
-		char *t_s = stem(w);                    \
-		T_STREQ(t_s, want, "stem " w);          \
-		free(t_s);                              \
+#define STEM(w, want)                                                          \
+	do {                                                                   \
+		char *t_s = stem(w);                                           \
+		T_STREQ(t_s, want, "stem " w);                                 \
+		free(t_s);                                                     \
 	} while (0)
-#define TOKS(s, want, what)                             \
-	do {                                            \
-		char *t_s = toks(s);                    \
-		T_STREQ(t_s, want, what);               \
-		free(t_s);                              \
+#define TOKS(s, want, what)                                                    \
+	do {                                                                   \
+		char *t_s = toks(s);                                           \
+		T_STREQ(t_s, want, what);                                      \
+		free(t_s);                                                     \
 	} while (0)
 
 int
@@ -75,7 +75,7 @@ main(void)
 	STEM("learning", "learn");
 	STEM("controll", "control");
 	STEM("gpt4s", "gpt4s"); /* digits: left alone */
-	STEM("as", "as");	/* two letters: left alone */
+	STEM("as", "as");       /* two letters: left alone */
 
 	TOKS("The networks are learning", "network learn",
 	    "stop words dropped, the rest stemmed");
@@ -83,10 +83,15 @@ main(void)
 	TOKS("GPT-4 in 2020, e.g. 3D", "gpt 3d",
 	    "digits-only and one-letter tokens dropped");
 	TOKS("\xC5\x81UKASIEWICZ", "lukasiewicz", "L with stroke folded");
-	TOKS("Schro\xCC\x88" "dinger", "schroding",
-	    "combining mark dropped, one word");
-	TOKS("Schr\xC3\xB6" "dinger", "schroding", "precomposed o-umlaut");
-	TOKS("a\xFF" "bc de", "bc de", "invalid byte separates words");
+	TOKS("Schro\xCC\x88"
+	     "dinger",
+	    "schroding", "combining mark dropped, one word");
+	TOKS("Schr\xC3\xB6"
+	     "dinger",
+	    "schroding", "precomposed o-umlaut");
+	TOKS("a\xFF"
+	     "bc de",
+	    "bc de", "invalid byte separates words");
 	TOKS("self-supervised", "self supervis", "hyphen separates");
 	TOKS("", "", "empty text");
 	TOKS("of the and", "", "only stop words");

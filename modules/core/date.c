@@ -1,5 +1,6 @@
 /*
- * date.c -- dates for feeds and HTTP.  Times are seconds since the
+ * date.c -- dates for HTTP (Last-Modified, If-Modified-Since), RSS and
+ * sitemaps: the one formatter and parser.  Times are seconds since the
  * epoch in UTC, converted with Howard Hinnant's days-from-civil
  * algorithms rather than gmtime()/strftime(), so that neither the
  * locale (day and month names) nor TZ can change what a client sees.
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #include "core.h"
-#include "feeds.h"
 
 static const char *const wdays[7] = {
 	"Sun",
@@ -105,7 +105,7 @@ clamp(int64_t t)
 }
 
 void
-feeds_rfc822(char out[32], int64_t t)
+core_date_rfc822(char out[32], int64_t t)
 {
 	struct civil c;
 
@@ -115,7 +115,7 @@ feeds_rfc822(char out[32], int64_t t)
 }
 
 void
-feeds_http_date(char out[32], int64_t t)
+core_http_date(char out[32], int64_t t)
 {
 	struct civil c;
 
@@ -125,7 +125,7 @@ feeds_http_date(char out[32], int64_t t)
 }
 
 void
-feeds_w3c_date(char out[32], int64_t t)
+core_date_w3c(char out[32], int64_t t)
 {
 	struct civil c;
 
@@ -208,7 +208,7 @@ static const int mdays[12] = {
 };
 
 int
-feeds_http_date_parse(const char *s, int64_t *t)
+core_http_date_parse(const char *s, int64_t *t)
 {
 	const char *p = s;
 	int wd, d, m, y, hh, mm, ss, yy;

@@ -1,0 +1,237 @@
+// tests/browser/run.js -- the site in a real browser (issue 18): Debian's
+// chromium, headless, driven by puppeteer-core.  Every kind of page,
+// signed out and signed in, at 1366 and 390 px: no horizontal overflow,
+// no console error (a CSP violation is one), no serious or critical
+// axe-core violation (colour contrast under 4.5:1 is one).  Then a new
+// user by clicking: sign up, follow a researcher, make a feed URL, sign
+// out.  A screenshot of each page lands in WEFT_SHOTS.  Prints TAP.
+//
+//   WEFT_URL=http://127.0.0.1:8091 WEFT_SHOTS=dir WEFT_PAGES=json \
+//       node tests/browser/run.js
+//
+// WEFT_PAGES: [{"name": "paper", "path": "/papers/..."}, ...], the
+// public pages to check (the wrapper, t_browser.sh, picks real ids).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const puppeteer = require('puppeteer-core');
+
+const base = process.env.WEFT_URL;
+const shots = process.env.WEFT_SHOTS;
+const pages = JSON.parse(process.env.WEFT_PAGES || '[]');
+// WEFT_BROWSER_ONLY=regexp: only the pages whose name matches, no flow
+// (for working on a page).
+const only = process.env.WEFT_BROWSER_ONLY ?
+    new RegExp(process.env.WEFT_BROWSER_ONLY) : null;
+const chromium = process.env.WEFT_CHROMIUM || '/usr/bin/chromium';
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'),
+    'utf8');
+const widths = [
+	{ name: 'desktop', width: 1366, height: 900, isMobile: false },
+	{ name: 'phone', width: 390, height: 844, isMobile: true,
+	  hasTouch: true },
+];
+
+let n = 0;
+let failed = 0;
+function ok(pass, name, diag) {
+	n++;
+	if (pass) {
+		console.log(`ok ${n} - ${name}`);
+		return;
+	}
+	failed++;
+	console.log(`not ok ${n} - ${name}`);
+	if (diag)
+		for (const l of String(diag).split('\n').slice(0, 20))
+			console.log(`#   ${l}`);
+}
+
+// The elements wider than the viewport (for the diagnostic).
+async function overflow(page) {
+	return page.evaluate(() => {
+		const w = document.documentElement.clientWidth;
+		const sw = document.documentElement.scrollWidth;
+		if (sw <= w)
+			return null;
+		const wide = [];
+		for (const el of document.querySelectorAll('body *')) {
+			const r = el.getBoundingClientRect();
+			if (r.right > w + 1 && r.width > 0) {
+				let s = el.tagName.toLowerCase();
+				if (el.id)
+					s += '#' + el.id;
+				if (el.className && typeof el.className === 'string')
+					s += '.' + el.className.trim().split(/\s+/).join('.');
+				wide.push(`${s} (right ${Math.round(r.right)})`);
+			}
+			if (wide.length >= 8)
+				break;
+		}
+		return { clientWidth: w, scrollWidth: sw, wide };
+	});
+}
+
+// axe-core's serious and critical violations (WCAG 2.1 A and AA).
+async function axe(page) {
+	await page.evaluate(axeSource);
+	const res = await page.evaluate(async () => {
+		const r = await window.axe.run(document, {
+			runOnly: { type: 'tag',
+			    values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',
+				'best-practice'] },
+			resultTypes: ['violations'],
+		});
+		return r.violations.map((v) => ({
+			id: v.id, impact: v.impact, help: v.help,
+			nodes: v.nodes.slice(0, 4).map((x) =>
+			    x.target.join(' ') + ': ' +
+			    (x.failureSummary || '').replace(/\s+/g, ' ')),
+		}));
+	});
+	return res.filter((v) => v.impact === 'serious' ||
+	    v.impact === 'critical');
+}
+
+// Opens path and runs every check; returns the response status.
+async function check(page, state, vp, name, url, want) {
+	const errors = [];
+	page.on('console', (m) => {
+		if (m.type() !== 'error')
+			return;
+		// The error page's own status is reported as a failed load.
+		if (want && m.location().url === base + url)
+			return;
+		errors.push(m.text());
+	});
+	page.on('pageerror', (e) => errors.push(String(e)));
+	const resp = await page.goto(base + url, { waitUntil: 'load' });
+	const status = resp ? resp.status() : 0;
+	const label = `${state} ${vp.name} ${name}`;
+	ok(status === (want || 200), `${label}: ${url} answers ${want || 200}`,
+	    `status ${status}`);
+	const of = await overflow(page);
+	ok(of === null, `${label}: no horizontal overflow`,
+	    of && `scrollWidth ${of.scrollWidth} > ${of.clientWidth}\n` +
+	    of.wide.join('\n'));
+	const v = await axe(page);
+	ok(v.length === 0, `${label}: no serious or critical axe violation`,
+	    v.map((x) => `${x.impact} ${x.id}: ${x.help}\n  ` +
+	    x.nodes.join('\n  ')).join('\n'));
+	ok(errors.length === 0, `${label}: no console error`,
+	    errors.join('\n'));
+	if (shots)
+		await page.screenshot({ fullPage: true,
+		    path: path.join(shots, `${state}-${vp.name}-${name}.png`) });
+	page.removeAllListeners('console');
+	page.removeAllListeners('pageerror');
+	return status;
+}
+
+async function sweep(browser, state, list) {
+	if (only)
+		list = list.filter((p) => only.test(p.name));
+	for (const vp of widths) {
+		const page = await browser.newPage();
+		await page.setViewport(vp);
+		// Every page as a first visit: 200, not a revalidated 304.
+		await page.setCacheEnabled(false);
+		for (const p of list)
+			await check(page, state, vp, p.name, p.path, p.status);
+		await page.close();
+	}
+}
+
+// Clicks the submit button of the form whose action ends with action,
+// and waits for the page it leads to.
+async function submit(page, action) {
+	const sel = `form[action$="${action}"] button[type="submit"]`;
+	const btn = await page.$(sel);
+	ok(btn !== null, `a button submits ${action}`);
+	if (btn === null)
+		return null;
+	const [resp] = await Promise.all([
+		page.waitForNavigation({ waitUntil: 'load' }),
+		btn.click(),
+	]);
+	return resp;
+}
+
+async function main() {
+	if (shots)
+		fs.mkdirSync(shots, { recursive: true });
+	const browser = await puppeteer.launch({
+		executablePath: chromium,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+		    '--no-first-run', '--disable-extensions'],
+	});
+	try {
+		const ctx = await browser.createBrowserContext();
+		const signedOut = pages.concat([
+			{ name: 'signin', path: '/signin' },
+			{ name: 'signup', path: '/signup' },
+			{ name: 'not-found', path: '/no/such/page', status: 404 },
+		]);
+		await sweep(ctx, 'out', signedOut);
+		if (only) {
+			console.log(`1..${n}`);
+			process.exit(failed ? 1 : 0);
+		}
+
+		// A new user, by clicking.
+		const page = await ctx.newPage();
+		await page.setViewport(widths[0]);
+		await page.goto(base + '/signup', { waitUntil: 'load' });
+		const email = `browser.${process.pid}.${Date.now()}@example.org`;
+		await page.type('#email', email);
+		await page.type('#password', 'a browser passphrase ' + Date.now());
+		let r = await submit(page, '/signup');
+		ok(r !== null && new URL(page.url()).pathname ===
+		    '/account/welcome', 'signing up leads to the welcome page',
+		    page.url());
+
+		const researcher = pages.find((p) => p.name === 'researcher');
+		await page.goto(base + researcher.path, { waitUntil: 'load' });
+		r = await submit(page, '/follow');
+		const following = await page.$('form[action$="/unfollow"]');
+		ok(following !== null, 'after Follow the page offers Unfollow',
+		    page.url());
+
+		await page.goto(base + '/account', { waitUntil: 'load' });
+		r = await submit(page, '/account/feed-token');
+		const body = await page.content();
+		ok(/\/rss\/feed\/[A-Za-z0-9_-]+\.xml/.test(body),
+		    'making a feed URL shows it');
+		await page.close();
+
+		await sweep(ctx, 'in', pages.concat([
+			{ name: 'account', path: '/account' },
+			{ name: 'welcome', path: '/account/welcome' },
+			{ name: 'feed', path: '/feed' },
+		]));
+
+		const out = await ctx.newPage();
+		await out.setViewport(widths[1]);
+		await out.goto(base + '/account', { waitUntil: 'load' });
+		await submit(out, '/signout');
+		await out.goto(base + researcher.path, { waitUntil: 'load' });
+		const signin = await out.$('a[href="/signin"]');
+		ok(signin !== null, 'after signing out the header offers Sign in');
+		await out.close();
+		await ctx.close();
+	} finally {
+		await browser.close();
+	}
+	console.log(`1..${n}`);
+	if (shots)
+		console.log(`# screenshots: ${shots}`);
+	process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+	console.log(`not ok ${n + 1} - the browser run finished`);
+	console.log(`#   ${String(e && e.stack || e).split('\n').join('\n#   ')}`);
+	console.log(`1..${n + 1}`);
+	process.exit(1);
+});

@@ -1,0 +1,310 @@
+#!/bin/bash
+# t_openapi_responses.sh -- openapi.json against real responses: every
+# documented operation is requested with real ids from the database
+# (papers old and new, researchers, institutions, searches, similar
+# papers, the feeds, accounts signed in and out) in every representation
+# it documents, and for the errors it documents (301, 303, 400, 403,
+# 404, 406); tests/openapi-responses.js checks each status, Content-Type
+# and JSON body against the document served at /openapi.json, with
+# schemas that are closed (an undocumented field fails) and say what is
+# required (a missing field fails).  tests/static/t_openapi_routes.sh
+# checks that every route the site serves is documented.
+. "$(dirname "$0")/lib.sh"
+: "${WEFT_VAR:?WEFT_VAR must be set (tests/run.sh sets it)}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CASES=$T_TMP/cases
+: >"$CASES"
+H=text/html MD=text/markdown J=application/json
+# case STATUS METHOD PATH URL [ACCEPT] [COOKIE] [BODY]
+case_() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
+	    "${5:--}" "${6:--}" "${7:--}" >>"$CASES"
+}
+# every representation of a negotiated page: STATUS PATH URL [COOKIE]
+reps() {
+	local a
+	for a in "$H" "$MD" "$J"; do
+		case_ "$1" GET "$2" "$3" "$a" "${4:--}"
+	done
+}
+# The canonical path a 301 points to.
+canon() {
+	curl -s -o /dev/null -w '%{redirect_url}' "$WEFT_URL$1" |
+	    sed "s|^$WEFT_URL||"
+}
+csrf() { grep -o 'name="csrf" value="[0-9a-f]*"' "$BODY" | head -1 |
+    sed 's/.*value="//; s/"$//'; }
+rcli() { redis-cli -s "$WEFT_VAR/redis/redis.sock" "$@"; }
+
+# ------------------------------------------------------------ the ids
+new_ids=$(sql "SELECT arxiv_id FROM papers WHERE arxiv_id NOT LIKE '%/%'
+    ORDER BY arxiv_id DESC LIMIT 3")
+new_ids="$new_ids $(sql "SELECT arxiv_id FROM (SELECT arxiv_id FROM papers
+    WHERE arxiv_id NOT LIKE '%/%' ORDER BY md5(arxiv_id) LIMIT 6) p")"
+# a paper with its versions listed (the Kaggle snapshot's)
+new_ids="$new_ids $(sql "SELECT arxiv_id FROM papers
+    WHERE jsonb_array_length(versions) > 0 ORDER BY arxiv_id LIMIT 1")"
+# An old-style id, which the bundled data lacks, with an author matched
+# to no researcher (null ids and URLs): a row of this test's own.
+old_id=math.GT/0309136
+rows_delete() {
+	sql "DELETE FROM papers WHERE arxiv_id = '$old_id' AND source = 'test'"
+	data_changed
+}
+trap 'rows_delete; rm -rf "$T_TMP"' EXIT
+rows_delete
+pid=$(sql "INSERT INTO papers (arxiv_id, title, slug, primary_category,
+    categories, published, source, author_count, fully_matched)
+    VALUES ('$old_id', 'An old-style paper', 'an-old-style-paper',
+    'math.GT', '{math.GT}', '2003-09-08', 'test', 1, false) RETURNING id")
+sql "INSERT INTO authorships (paper_id, position, raw_name, name_key)
+    VALUES ($pid, 1, 'Unmatched Author', '')" >/dev/null
+data_changed
+res_ids=$(sql "SELECT id FROM researchers ORDER BY paper_count DESC, id
+    LIMIT 3")
+# with institutions and external profiles
+res_ids="$res_ids $(sql "SELECT researcher_id FROM researcher_institutions
+    ORDER BY researcher_id LIMIT 2")"
+res_ids="$res_ids $(sql "SELECT id FROM (SELECT id FROM researchers
+    ORDER BY md5(id::text) LIMIT 5) r")"
+inst_ids=$(sql "SELECT i.id FROM institutions i JOIN researcher_institutions
+    ri ON ri.institution_id = i.id GROUP BY i.id ORDER BY count(*) DESC,
+    i.id LIMIT 3")
+inst_ids="$inst_ids $(sql "SELECT id FROM (SELECT id FROM institutions
+    ORDER BY md5(id::text) LIMIT 3) i")"
+ror=$(sql "SELECT ror_id FROM institutions WHERE ror_id IS NOT NULL
+    ORDER BY id LIMIT 1")
+category=$(sql "SELECT primary_category FROM papers GROUP BY 1
+    ORDER BY count(*) DESC LIMIT 1")
+# One line each, ids separated by spaces: ${x%% *} is the first.
+flat() { tr -s '\n' ' ' <<<"$1" | sed 's/^ //; s/ $//'; }
+new_ids=$(flat "$new_ids") res_ids=$(flat "$res_ids") inst_ids=$(flat "$inst_ids")
+[ -n "$new_ids" ] && [ -n "$res_ids" ] && [ -n "$inst_ids" ] &&
+    [ -n "$category" ]
+ok $? "ids from the database" "papers: $new_ids researchers: $res_ids"
+
+# ------------------------------------------------------------ site
+for p in / /about /privacy /contact /developers; do
+	reps 200 "$p" "$p"
+done
+case_ 200 GET / "/?format=json"
+case_ 406 GET / / image/png
+case_ 406 GET / / "application/json;q=0, image/png"
+case_ 400 GET /researchers "/researchers?page=0" "$J"
+
+# ------------------------------------------------------------ papers
+first=
+for id in $new_ids; do
+	c=$(canon "/papers/$id")
+	[ -n "$first" ] || first=$c
+	reps 200 "/papers/{paper}" "$c"
+	case_ 200 GET "/papers/{paper}" "$c?format=bib"
+	reps 200 "/papers/{paper}/similar" "$c/similar"
+done
+case_ 200 GET "/papers/{paper}" "$first" application/x-bibtex
+for a in "$H" "$MD" "$J"; do
+	case_ 301 GET "/papers/{paper}" "/papers/${new_ids%% *}" "$a"
+	case_ 301 GET "/papers/{paper}/similar" "/papers/${new_ids%% *}/similar" "$a"
+	case_ 404 GET "/papers/{paper}" /papers/0000.00000 "$a"
+	case_ 404 GET "/papers/{paper}/similar" /papers/0000.00000/similar "$a"
+done
+case_ 406 GET "/papers/{paper}" "$first" image/png
+case_ 406 GET "/papers/{paper}/similar" "$first/similar" image/png
+c=$(canon "/papers/$old_id")
+[ "$c" = "/papers/$old_id-an-old-style-paper" ]
+ok $? "the old-style paper's canonical URL" "$c"
+reps 200 "/papers/{archive}/{paper}" "$c"
+case_ 200 GET "/papers/{archive}/{paper}" "$c" application/x-bibtex
+case_ 301 GET "/papers/{archive}/{paper}" "/papers/$old_id" "$J"
+case_ 404 GET "/papers/{archive}/{paper}" /papers/math.GT/0000000 "$J"
+# not in the semantic index: an empty list that says why
+case_ 200 GET "/papers/{paper}/similar" "$c/similar" "$J"
+case_ 200 GET /search "/search?q=old-style+paper&mode=lexical" "$J"
+
+# ------------------------------------------------------------ researchers
+reps 200 /researchers /researchers
+reps 200 /researchers "/researchers?page=2"
+case_ 404 GET /researchers "/researchers?page=99999" "$J"
+first=
+for id in $res_ids; do
+	c=$(canon "/researchers/$id")
+	[ -n "$first" ] || first=$c
+	reps 200 "/researchers/{researcher}" "$c"
+	case_ 200 GET "/researchers/{researcher}" "$c?sort=citations" "$J"
+	reps 200 "/researchers/{researcher}/evidence" "$c/evidence"
+done
+case_ 200 GET "/researchers/{researcher}" "$first?category=$category" "$J"
+case_ 200 GET "/researchers/{researcher}" "$first?page=2" "$J"
+for a in "$H" "$MD" "$J"; do
+	case_ 301 GET "/researchers/{researcher}" "/researchers/${res_ids%% *}" "$a"
+	case_ 404 GET "/researchers/{researcher}" /researchers/999999999 "$a"
+	case_ 400 GET "/researchers/{researcher}" "$first?sort=x" "$a"
+done
+case_ 301 GET "/researchers/{researcher}/evidence" \
+    "/researchers/${res_ids%% *}/evidence" "$J"
+case_ 404 GET "/researchers/{researcher}/evidence" \
+    /researchers/999999999/evidence "$J"
+case_ 406 GET "/researchers/{researcher}" "$first" image/png
+
+# ------------------------------------------------------------ institutions
+reps 200 /institutions /institutions
+case_ 200 GET /institutions "/institutions?page=2" "$J"
+first=
+for id in $inst_ids; do
+	c=$(canon "/institutions/$id")
+	[ -n "$first" ] || first=$c
+	reps 200 "/institutions/{institution}" "$c"
+done
+[ -n "$ror" ] && case_ 301 GET "/institutions/{institution}" \
+    "/institutions/$ror" "$J"
+for a in "$H" "$MD" "$J"; do
+	case_ 301 GET "/institutions/{institution}" \
+	    "/institutions/${inst_ids%% *}" "$a"
+	case_ 404 GET "/institutions/{institution}" /institutions/999999999 "$a"
+	case_ 300 GET "/institutions/{institution}" /institutions/ministry-of-health "$a"
+done
+case_ 406 GET "/institutions/{institution}" "$first" image/png
+
+# ------------------------------------------------------------ search
+for q in "q=learning" "q=neural+networks&sort=newest" \
+    "q=quantum&mode=lexical" "q=graph&mode=semantic" \
+    "q=learning&type=papers&page=2" "q=learning&type=researchers" \
+    "q=university&type=institutions" "q=zzzzqqqxxy" "" \
+    "q=learning&category=$category&from=2020&to=2030-12-31" \
+    "q=learning&researcher=${res_ids%% *}" \
+    "q=learning&institution=${inst_ids%% *}" "q=model&sort=citations"; do
+	reps 200 /search "/search?$q"
+done
+for a in "$H" "$MD" "$J"; do
+	case_ 400 GET /search "/search?q=x&mode=nope" "$a"
+done
+case_ 400 GET /search "/search?q=x&from=yesterday" "$J"
+case_ 404 GET /search "/search?q=learning&page=99999" "$J"
+case_ 406 GET /search "/search?q=x" image/png
+
+# ------------------------------------------------------------ feeds
+case_ 200 GET /rss/latest.xml /rss/latest.xml
+case_ 200 GET "/rss/categories/{category}.xml" "/rss/categories/$category.xml"
+case_ 404 GET "/rss/categories/{category}.xml" /rss/categories/zz.zz.xml
+case_ 400 GET "/rss/categories/{category}.xml" "/rss/categories/a%20b.xml"
+case_ 200 GET "/rss/researchers/{id}.xml" "/rss/researchers/${res_ids%% *}.xml"
+case_ 404 GET "/rss/researchers/{id}.xml" /rss/researchers/999999999.xml
+case_ 200 GET "/rss/institutions/{id}.xml" "/rss/institutions/${inst_ids%% *}.xml"
+case_ 404 GET "/rss/institutions/{id}.xml" /rss/institutions/999999999.xml
+case_ 404 GET "/rss/feed/{token}.xml" /rss/feed/nosuchtoken.xml
+case_ 200 GET /sitemap.xml /sitemap.xml
+for k in static-1 papers-1 researchers-1 institutions-1; do
+	case_ 200 GET "/sitemaps/{kind}-{n}.xml" "/sitemaps/$k.xml"
+done
+case_ 404 GET "/sitemaps/{kind}-{n}.xml" /sitemaps/papers-999.xml
+for p in /robots.txt /llms.txt /openapi.json /healthz /readyz; do
+	case_ 200 GET "$p" "$p"
+done
+
+# ------------------------------------------------------------ accounts
+# Anonymous, then signed in: accounts made here, cookies and CSRF
+# tokens handed to the checker in the cases.
+rcli --scan --pattern 'weft:rl:*' | while read -r k; do
+	rcli del "$k" >/dev/null; done
+for p in /signup /signin; do
+	reps 200 "$p" "$p"
+	case_ 403 POST "$p" "$p" "$J" - "email=a@example.org&password=x"
+done
+reps 303 /account /account
+case_ 303 GET /feed /feed "$J"
+case_ 303 GET /account/welcome /account/welcome
+case_ 303 POST "/researchers/{id}/follow" "/researchers/${res_ids%% *}/follow" "$J"
+case_ 303 POST /signout /signout "$J"
+case_ 200 GET "/account/follow/{id}" "/account/follow/${res_ids%% *}"
+case_ 200 GET /account/nav /account/nav
+
+email="openapi.$$.$RANDOM@example.org"
+pw="a long enough passphrase $$"
+# A fresh form's pre-session cookie and CSRF token: "COOKIE<tab>CSRF".
+form() {
+	local keep=$JAR
+	JAR=$T_TMP/jar.$RANDOM
+	get "$1"
+	printf '%s\t%s\n' "$(awk '$6 == "weft_presession" { print $6 "=" $7 }' \
+	    "$JAR" | tail -1)" "$(csrf)"
+	JAR=$keep
+}
+IFS=$'\t' read -r pre c < <(form /signup)
+case_ 303 POST /signup /signup "$H" "$pre" \
+    "email=$email&password=${pw// /+}&csrf=$c"
+IFS=$'\t' read -r pre c < <(form /signup)
+case_ 400 POST /signup /signup "$J" "$pre" "email=nope&password=x&csrf=$c"
+# Signed in: an account of this script's own (the checker's sign-up
+# above happens later).
+get /signup
+c=$(csrf)
+post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=x$email" \
+    --data-urlencode "password=$pw" --data-urlencode "csrf=$c"
+is_status 303 "signed up as x$email"
+S=$(awk '$6 == "weft_session" { print $6 "=" $7 }' "$JAR" | tail -1)
+IFS=$'\t' read -r pre c < <(form /signin)
+case_ 303 POST /signin /signin "$H" "$pre" \
+    "email=x$email&password=${pw// /+}&csrf=$c"
+IFS=$'\t' read -r pre c < <(form /signin)
+case_ 400 POST /signin /signin "$J" "$pre" \
+    "email=x$email&password=wrong+one&csrf=$c"
+get /account
+c=$(csrf)
+r=${res_ids%% *}
+case_ 303 POST "/researchers/{id}/follow" "/researchers/$r/follow" "$H" "$S" \
+    "csrf=$c"
+case_ 303 POST "/researchers/{id}/follow" "/researchers/$r/follow" "$J" "$S" \
+    "csrf=$c"
+case_ 403 POST "/researchers/{id}/unfollow" "/researchers/$r/unfollow" "$J" \
+    "$S" "csrf=bad"
+reps 200 /account /account "$S"
+reps 200 /feed /feed "$S"
+reps 200 /account/welcome /account/welcome "$S"
+case_ 200 GET /account/welcome "/account/welcome?field=$category" "$J" "$S"
+case_ 200 GET /account/welcome "/account/welcome?q=liu" "$J" "$S"
+case_ 400 GET /account/welcome "/account/welcome?field=a%20b" "$J" "$S"
+case_ 200 GET "/account/follow/{id}" "/account/follow/$r" "$H" "$S"
+case_ 200 GET /account/nav /account/nav "$H" "$S"
+case_ 404 GET "/account/follow/{id}" /account/follow/999999999 "$H" "$S"
+case_ 400 GET /feed "/feed?page=x" "$J" "$S"
+case_ 404 GET /feed "/feed?page=99999" "$J" "$S"
+post /account/feed-token -H "Origin: $WEFT_URL" --data-urlencode "csrf=$c"
+tok=$(grep -o "/rss/feed/[A-Za-z0-9_-]*\.xml" "$BODY" | head -1)
+[ -n "$tok" ]
+ok $? "a private feed URL" "$(head -c 300 "$BODY")"
+case_ 200 GET "/rss/feed/{token}.xml" "$tok"
+case_ 303 POST "/researchers/{id}/unfollow" "/researchers/$r/unfollow" "$MD" \
+    "$S" "csrf=$c"
+for a in "$H" "$MD" "$J"; do
+	case_ 200 POST /account/feed-token /account/feed-token "$a" "$S" \
+	    "csrf=$c"
+done
+case_ 303 POST /signout /signout "$J" "$S" "csrf=$c"
+# WEFT_OPENAPI_KEEP=FILE keeps the cases, to run the checker again by
+# hand on an edited document (the signed-in ones hold a session this
+# script has signed out by then):
+#   node tests/openapi-responses.js modules/feeds/openapi.json FILE
+[ -n "${WEFT_OPENAPI_KEEP:-}" ] && cp "$CASES" "$WEFT_OPENAPI_KEEP"
+
+# ------------------------------------------------------------ the checker
+nm=$ROOT/tests/node_modules
+if [ ! -d "$nm/ajv" ] || [ ! -d "$nm/ajv-formats" ]; then
+	npm ci --prefix "$ROOT/tests" --no-audit --no-fund \
+	    >"$T_TMP/npm.log" 2>&1 || sed 's/^/#   /' "$T_TMP/npm.log" | tail -5
+fi
+get /openapi.json
+cp "$BODY" "$T_TMP/openapi.json"
+if [ -d "$nm/ajv" ] && [ -d "$nm/ajv-formats" ]; then
+	TAP_START=$T_N node "$ROOT/tests/openapi-responses.js" \
+	    "$T_TMP/openapi.json" "$CASES" | tee "$T_TMP/tap"
+	read -r n f < <(sed -n 's/^# counts //p' "$T_TMP/tap")
+	if [ -n "$n" ]; then
+		T_N=$n
+		T_FAIL=$((T_FAIL + f))
+	else
+		ok 1 "the checker ran to the end"
+	fi
+else
+	skip "npm could not install ajv (offline?)"
+fi
+done_testing
