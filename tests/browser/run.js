@@ -4,7 +4,9 @@
 // no console error (a CSP violation is one), no serious or critical
 // axe-core violation (colour contrast under 4.5:1 is one).  Then a new
 // user by clicking: sign up, follow a researcher, make a feed URL, sign
-// out.  A screenshot of each page lands in WEFT_SHOTS.  Prints TAP.
+// out; the verification link comes from the test SMTP server's maildir
+// (WEFT_MAIL).  A screenshot of each page lands in WEFT_SHOTS.  Prints
+// TAP.
 //
 //   WEFT_URL=http://127.0.0.1:8091 WEFT_SHOTS=dir WEFT_PAGES=json \
 //       node tests/browser/run.js
@@ -17,6 +19,7 @@ const path = require('path');
 const puppeteer = require('puppeteer-core');
 
 const base = process.env.WEFT_URL;
+const maildir = process.env.WEFT_MAIL;
 const shots = process.env.WEFT_SHOTS;
 const pages = JSON.parse(process.env.WEFT_PAGES || '[]');
 // WEFT_BROWSER_ONLY=regexp: only the pages whose name matches, no flow
@@ -157,6 +160,41 @@ async function submit(page, action) {
 	return resp;
 }
 
+// The link to path in the newest message to addr in the maildir, waiting
+// up to 10 s for it (quoted-printable decoded).
+async function mailLink(addr, linkPath) {
+	const re = new RegExp('https?://[^/\\s]+' + linkPath.replace(/\//g, '\\/') +
+	    '\\?token=[A-Za-z0-9_-]+');
+	for (let i = 0; i < 50; i++) {
+		let best = null;
+		for (const sub of ['new', 'cur']) {
+			const d = path.join(maildir, sub);
+			if (!fs.existsSync(d))
+				continue;
+			for (const f of fs.readdirSync(d)) {
+				const fp = path.join(d, f);
+				const raw = fs.readFileSync(fp, 'utf8');
+				if (!new RegExp('^To: .*' + addr.replace(/[.]/g, '\\.'),
+				    'mi').test(raw))
+					continue;
+				const t = fs.statSync(fp).mtimeMs;
+				if (best === null || t > best.t)
+					best = { t, raw };
+			}
+		}
+		if (best !== null) {
+			const body = best.raw.replace(/=\r?\n/g, '')
+			    .replace(/=([0-9A-F]{2})/g,
+				(_, h) => String.fromCharCode(parseInt(h, 16)));
+			const m = body.match(re);
+			if (m)
+				return m[0];
+		}
+		await new Promise((r) => setTimeout(r, 200));
+	}
+	return null;
+}
+
 async function main() {
 	if (shots)
 		fs.mkdirSync(shots, { recursive: true });
@@ -185,10 +223,20 @@ async function main() {
 		await page.goto(base + '/signup', { waitUntil: 'load' });
 		const email = `browser.${process.pid}.${Date.now()}@example.org`;
 		await page.type('#email', email);
-		await page.type('#password', 'a browser passphrase ' + Date.now());
+		const pw = 'a browser passphrase ' + Date.now();
+		await page.type('#password', pw);
 		let r = await submit(page, '/signup');
+		ok(/Check your email/.test(await page.content()),
+		    'signing up asks to check the email', page.url());
+		const link = await mailLink(email, '/account/verify');
+		ok(link !== null, 'the verification mail arrives with its link');
+		await page.goto(link.replace(/^https?:\/\/[^/]+/, base),
+		    { waitUntil: 'load' });
+		await page.type('form[action$="/account/verify"] ' +
+		    'input[name="password"]', pw);
+		r = await submit(page, '/account/verify');
 		ok(r !== null && new URL(page.url()).pathname ===
-		    '/account/welcome', 'signing up leads to the welcome page',
+		    '/account/welcome', 'verifying leads to the welcome page',
 		    page.url());
 
 		const researcher = pages.find((p) => p.name === 'researcher');

@@ -40,7 +40,9 @@ owner=$T_TMP/owner
 
 # The owner signed up (or in) from this browser once, and signed out.
 attempt "$owner" 60 signup "$email" "$pw"
-is_status 303 "setup: the owner signs up"
+is_status 200 "setup: the owner signs up"
+attempt "$owner" 60 signin "$email" "$pw"
+is_status 303 "setup: and signs in"
 [ "$(device | wc -c)" = 44 ]
 ok $? "the browser gets a device cookie" "$(device)"
 grep -qi '^set-cookie: weft_device=[A-Za-z0-9_-]\{43\}; Path=/signin; Max-Age=[0-9]*; HttpOnly; SameSite=Lax' "$HDRS"
@@ -68,7 +70,9 @@ ok $? "no session for it"
 
 # Another account's device cookie is no key to this one.
 attempt "$T_TMP/mallory" 113 signup "mallory.$n@example.org" "mallory $n pass"
-is_status 303 "setup: the guesser has an account of its own"
+is_status 200 "setup: the guesser has an account of its own"
+attempt "$T_TMP/mallory" 113 signin "mallory.$n@example.org" "mallory $n pass"
+is_status 303 "setup: and has signed in with it"
 sed -i '/weft_session/d' "$T_TMP/mallory"
 attempt "$T_TMP/mallory" 114 signin "$email" "guess 13 of $n"
 is_status 429 "its device cookie does not lift the owner's limit"

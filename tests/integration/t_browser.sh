@@ -3,7 +3,8 @@
 # chromium, headless, through the test stack's nginx.  Every kind of page,
 # signed out and signed in, at 1366 and 390 px, must have no horizontal
 # overflow, no console error and no serious or critical axe-core violation;
-# a new user signs up, follows a researcher, makes a feed URL and signs out
+# a new user signs up, verifies the address from the mail the test SMTP
+# server received, follows a researcher, makes a feed URL and signs out,
 # by clicking.  Screenshots land in $WEFT_VAR/screenshots (printed at the
 # end).  The node packages come from tests/browser/package-lock.json.
 : "${WEFT_URL:?WEFT_URL must be set}" "${WEFT_VAR:?WEFT_VAR must be set}"
@@ -50,4 +51,4 @@ pages=$(printf '[%s]' "$(printf '{"name":"%s","path":"%s"},' \
 
 shots=$WEFT_VAR/screenshots
 rm -rf "$shots"
-WEFT_SHOTS=$shots WEFT_PAGES=$pages node "$dir/run.js"
+WEFT_SHOTS=$shots WEFT_PAGES=$pages WEFT_MAIL=$WEFT_VAR/mail node "$dir/run.js"

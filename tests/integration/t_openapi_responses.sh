@@ -230,17 +230,14 @@ form() {
 	JAR=$keep
 }
 IFS=$'\t' read -r pre c < <(form /signup)
-case_ 303 POST /signup /signup "$H" "$pre" \
+case_ 200 POST /signup /signup "$H" "$pre" \
     "email=$email&password=${pw// /+}&csrf=$c"
 IFS=$'\t' read -r pre c < <(form /signup)
 case_ 400 POST /signup /signup "$J" "$pre" "email=nope&password=x&csrf=$c"
 # Signed in: an account of this script's own (the checker's sign-up
 # above happens later).
-get /signup
-c=$(csrf)
-post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=x$email" \
-    --data-urlencode "password=$pw" --data-urlencode "csrf=$c"
-is_status 303 "signed up as x$email"
+signup_verified "x$email" "$pw"
+ok $? "signed up as x$email, the address confirmed from the mail"
 S=$(awk '$6 == "weft_session" { print $6 "=" $7 }' "$JAR" | tail -1)
 IFS=$'\t' read -r pre c < <(form /signin)
 case_ 303 POST /signin /signin "$H" "$pre" \
@@ -279,7 +276,101 @@ for a in "$H" "$MD" "$J"; do
 	case_ 200 POST /account/feed-token /account/feed-token "$a" "$S" \
 	    "csrf=$c"
 done
+# The mail flows (recover.c): links of a second account, unconfirmed.
+IFS=$'\t' read -r pre c2 < <(form /signup)
+for a in "$J" "$MD"; do
+	case_ 200 POST /signup /signup "$a" "$pre" \
+	    "email=v$RANDOM$email&password=${pw// /+}&csrf=$c2"
+done
+keep=$JAR
+JAR=$T_TMP/jar.w
+get /signup
+post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=w$email" \
+    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
+# A third account, confirmed, whose reset link is used last.
+JAR=$T_TMP/jar.y
+signup_verified "y$email" "$pw"
+ok $? "a third account"
+get /account/forgot
+post /account/forgot -H "Origin: $WEFT_URL" --data-urlencode "email=y$email" \
+    --data-urlencode "csrf=$(csrf)"
+# A fourth, unconfirmed and signed in: its confirmation mail is sent
+# again, then it is deleted.
+# (three of them: each representation of the deletion needs one).
+zs=() czs=()
+for i in 1 2 3; do
+	JAR=$T_TMP/jar.z$i
+	get /signup
+	post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=z$i$email" \
+	    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
+	get /signin
+	post /signin -H "Origin: $WEFT_URL" --data-urlencode "email=z$i$email" \
+	    --data-urlencode "password=$pw" --data-urlencode "csrf=$(csrf)"
+	zs+=("$(awk '$6 == "weft_session" { print $6 "=" $7 }' "$JAR" | tail -1)")
+	get /account
+	czs+=("$(csrf)")
+	[ -n "${zs[-1]}" ] && [ -n "${czs[-1]}" ]
+	ok $? "an unconfirmed account z$i, signed in"
+done
+Z=${zs[0]} cz=${czs[0]}
+JAR=$keep
+vlink=$(mail_link "w$email" /account/verify)
+ok $? "a confirmation link"
+vtok=${vlink##*token=}
+reps 200 /account/verify "/account/verify?token=$vtok"
+reps 410 /account/verify "/account/verify?token=no-such-token"
+IFS=$'\t' read -r pre c2 < <(form "/account/verify?token=$vtok")
+case_ 410 POST /account/verify /account/verify "$J" "$pre" \
+    "token=no-such-token&password=x&csrf=$c2"
+case_ 401 POST /account/verify /account/verify "$J" "$pre" \
+    "token=$vtok&password=wrong+password+here&csrf=$c2"
+case_ 303 POST /account/verify /account/verify "$H" "$pre" \
+    "token=$vtok&password=${pw// /+}&csrf=$c2"
+reps 200 /account/forgot /account/forgot
+IFS=$'\t' read -r pre c2 < <(form /account/forgot)
+for a in "$H" "$MD" "$J"; do
+	case_ 200 POST /account/forgot /account/forgot "$a" "$pre" \
+	    "email=nobody.$RANDOM@example.org&csrf=$c2"
+done
+case_ 400 POST /account/forgot /account/forgot "$J" "$pre" "email=nope&csrf=$c2"
+rlink=$(mail_link "y$email" /account/reset)
+ok $? "a reset link"
+rtok=${rlink##*token=}
+reps 200 /account/reset "/account/reset?token=$rtok"
+reps 410 /account/reset "/account/reset?token=no-such-token"
+IFS=$'\t' read -r rpre rc < <(form "/account/reset?token=$rtok")
+case_ 410 POST /account/reset /account/reset "$J" "$rpre" \
+    "token=no-such-token&password=${pw// /+}&csrf=$rc"
+# Signed in, the account's own forms (the session survives these).
+case_ 303 POST /account/verify/resend /account/verify/resend "$J" "$S" "csrf=$c"
+case_ 303 POST /account/verify/resend /account/verify/resend "$H" "$Z" \
+    "csrf=$cz"
+i=0
+for a in "$H" "$MD" "$J"; do
+	case_ 200 POST /account/delete /account/delete "$a" "${zs[$i]}" \
+	    "current=${pw// /+}&csrf=${czs[$i]}"
+	i=$((i + 1))
+done
+for a in "$H" "$MD" "$J"; do
+	case_ 401 POST /account/password /account/password "$a" "$S" \
+	    "current=wrong+one&password=another+long+password&csrf=$c"
+	case_ 401 POST /account/delete /account/delete "$a" "$S" \
+	    "current=wrong+one&csrf=$c"
+done
+case_ 400 POST /account/password /account/password "$J" "$S" \
+    "current=${pw// /+}&password=short&csrf=$c"
+case_ 400 POST /account/sessions/end /account/sessions/end "$J" "$S" \
+    "id=abc&csrf=$c"
+case_ 303 POST /account/sessions/end /account/sessions/end "$J" "$S" \
+    "id=999999999&csrf=$c"
+case_ 303 POST /account/sessions/end-others /account/sessions/end-others \
+    "$J" "$S" "csrf=$c"
+case_ 303 POST /account/password /account/password "$J" "$S" \
+    "current=${pw// /+}&password=${pw// /+}+again&csrf=$c"
 case_ 303 POST /signout /signout "$J" "$S" "csrf=$c"
+# Last: a reset (of the third account) ends every session of it.
+case_ 303 POST /account/reset /account/reset "$H" "$rpre" \
+    "token=$rtok&password=${pw// /+}+anew&csrf=$rc"
 # WEFT_OPENAPI_KEEP=FILE keeps the cases, to run the checker again by
 # hand on an edited document (the signed-in ones hold a session this
 # script has signed out by then):
