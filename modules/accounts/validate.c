@@ -106,10 +106,12 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	n = (size_t)(e - s);
 	if (n == 0)
 		return -1;
-	*why = "That email address is too long: use one of at most 254 characters.";
+	*why = "That email address is too long: use one of at most 254 "
+	       "characters.";
 	if (n > ACC_EMAIL_MAX || n + 1 > outsz)
 		return -1;
-	*why = "That email address has characters we cannot read: type it again.";
+	*why =
+	    "That email address has characters we cannot read: type it again.";
 	if (!core_utf8_valid(s, n))
 		return -1;
 	/*
@@ -123,7 +125,8 @@ acc_email_normalise(const char *in, char *out, size_t outsz, const char **why)
 	s = nf;
 	n = strlen(nf);
 	e = s + n;
-	*why = "That email address is too long: use one of at most 254 characters.";
+	*why = "That email address is too long: use one of at most 254 "
+	       "characters.";
 	if (n == 0 || n > ACC_EMAIL_MAX || n + 1 > outsz)
 		goto out;
 	*why = "Check the email address: it needs one @ with a name "

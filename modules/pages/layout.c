@@ -109,19 +109,19 @@ site_jsonld(struct core_html *h, const char *base)
 	tmpl = core_xasprintf("%s/search?q={search_term_string}", base);
 	org = core_xasprintf("%s/#organization", base);
 	site = core_xasprintf("%s/#website", base);
-	ld = json_pack("{s:s,s:[{s:s,s:s,s:s,s:o,s:o},"
-		       "{s:s,s:s,s:s,s:o,s:s,s:{s:s},s:{s:s,s:{s:s,s:s},s:s}}]}",
-	    "@context", "https://schema.org", "@graph",
-	    "@type", "Organization", "@id", org, "name", "weft",
-	    "url", pages_json_abs(base, "/"),
-	    "logo", pages_json_abs(base, "/static/apple-touch-icon.png"),
-	    "@type", "WebSite", "@id", site, "name", "weft",
-	    "url", pages_json_abs(base, "/"),
-	    "description", "arXiv papers, their researchers and institutions.",
-	    "publisher", "@id", org,
-	    "potentialAction", "@type", "SearchAction", "target", "@type",
-	    "EntryPoint", "urlTemplate", tmpl, "query-input",
-	    "required name=search_term_string");
+	ld =
+	    json_pack("{s:s,s:[{s:s,s:s,s:s,s:o,s:o},"
+		      "{s:s,s:s,s:s,s:o,s:s,s:{s:s},s:{s:s,s:{s:s,s:s},s:s}}]}",
+		"@context", "https://schema.org", "@graph", "@type",
+		"Organization", "@id", org, "name", "weft", "url",
+		pages_json_abs(base, "/"), "logo",
+		pages_json_abs(base, "/static/apple-touch-icon.png"), "@type",
+		"WebSite", "@id", site, "name", "weft", "url",
+		pages_json_abs(base, "/"), "description",
+		"arXiv papers, their researchers and institutions.",
+		"publisher", "@id", org, "potentialAction", "@type",
+		"SearchAction", "target", "@type", "EntryPoint", "urlTemplate",
+		tmpl, "query-input", "required name=search_term_string");
 	if (ld != NULL)
 		core_html_jsonld(h, ld);
 	json_decref(ld);

@@ -151,7 +151,7 @@ label(struct core_buf *b, const char *name, int full)
 	if (g < e && *g != ' ' && *g != ',') {
 		/* The whole first character, however many bytes. */
 		for (n = 1; g + n < e && ((unsigned char)g[n] & 0xc0) == 0x80;
-		    n++)
+		     n++)
 			continue;
 		core_buf_put(b, g, n);
 		core_buf_puts(b, ". ");
@@ -396,8 +396,8 @@ chord_heavier(const void *a, const void *b)
  * keeps its strongest collaborations and loses the grey disc.
  */
 static void
-pick_chords(const json_t *edges, json_int_t cid, struct node *nodes,
-    size_t n, unsigned char *keep)
+pick_chords(const json_t *edges, json_int_t cid, struct node *nodes, size_t n,
+    unsigned char *keep)
 {
 	static struct chord c[NET_EDGES];
 	const json_t *o;
@@ -408,8 +408,8 @@ pick_chords(const json_t *edges, json_int_t cid, struct node *nodes,
 		o = json_array_get(edges, i);
 		a = int_field(o, "a", -1);
 		b = int_field(o, "b", -1);
-		if (a == b || a == cid || b == cid || find(nodes, n, a) == NULL ||
-		    find(nodes, n, b) == NULL)
+		if (a == b || a == cid || b == cid ||
+		    find(nodes, n, a) == NULL || find(nodes, n, b) == NULL)
 			continue;
 		c[k].i = i;
 		c[k++].w = int_field(o, "weight", 1);

@@ -272,13 +272,15 @@ check_html_attr(const char *url)
 	core_buf_free(&v);
 }
 
-/* The tags cmark's HTML renderer can write. */
+/* The tags cmark-gfm's HTML renderer can write, with the table and
+ * strikethrough extensions core_html_md attaches. */
 static int
 cmark_tag_ok(const char *name, size_t n)
 {
 	static const char *const ok[] = { "p", "a", "em", "strong", "code",
 		"pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
-		"blockquote", "hr", "br", "img" };
+		"blockquote", "hr", "br", "img", "table", "thead", "tbody",
+		"tr", "th", "td", "del" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)

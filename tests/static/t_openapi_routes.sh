@@ -28,6 +28,8 @@ EXCEPTIONS = {
     # Static assets (CSS, SVG, fonts), served by nginx from
     # modules/pages/static; hashed names, not an API.
     "/static/",
+    # A file path (the config default when none exists), not a URL.
+    "/dev/null",
 }
 def excepted(p):
     return any(p == e or (e.endswith("/") and p.startswith(e))

@@ -30,7 +30,8 @@ row(const char *const v[C__MAX])
 	for (i = 0; i < C__MAX; i++) {
 		/* PQsetvalue copies the value; its prototype is not const. */
 		copy = v[i] != NULL ? core_xstrdup(v[i]) : NULL;
-		PQsetvalue(res, 0, i, copy, copy != NULL ? (int)strlen(copy) : -1);
+		PQsetvalue(res, 0, i, copy,
+		    copy != NULL ? (int)strlen(copy) : -1);
 		free(copy);
 	}
 	return res;
@@ -42,8 +43,8 @@ cells(void)
 	PGresult *res;
 	json_t *j;
 
-	res = row((const char *const[]){ "caf\xc3\xa9", "42", "t",
-	    "2024-02-29", "[1,\"a\"]" });
+	res = row((const char *const[]){ "caf\xc3\xa9", "42", "t", "2024-02-29",
+	    "[1,\"a\"]" });
 	T_STREQ(core_cell_text(res, 0, C_TEXT), "caf\xc3\xa9", "text");
 	T_EQ(core_cell_int(res, 0, C_INT, -1), 42, "int");
 	T_EQ(core_cell_bigint(res, 0, C_INT, -1), 42, "bigint");
@@ -93,8 +94,7 @@ cells(void)
 
 /* Opens conninfo with the one statement {name, sql, cols, n}. */
 static enum core_err
-open_one(const char *conninfo, const char *sql, const char *const *cols,
-    int n)
+open_one(const char *conninfo, const char *sql, const char *const *cols, int n)
 {
 	struct core_stmt st[1] = { { "T_COLUMNS", sql, cols, n } };
 	struct core_db *db = NULL;
