@@ -329,8 +329,8 @@ limited(struct core_req *req, const char *action, const char *email,
 	/* Per account by its key, as every limit (limit.c). */
 	if (email != NULL && acc_email_key(email, key, sizeof(key)) != 0)
 		email = NULL;
-	if ((wait = acc_limit(req, action, email != NULL ? key : NULL,
-		 NULL)) == 0)
+	if ((wait = acc_limit(req, action, email != NULL ? key : NULL, NULL)) ==
+	    0)
 		return 0;
 	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
 	    wait);
@@ -515,7 +515,8 @@ acc_forgot_post(struct core_req *req)
 	if (acc_email_key(email, key, sizeof(key)) != 0)
 		return message(req, 400, "Reset your password",
 		    "That email address is too long: use one of at most 254 "
-		    "characters.", 0, forgot_form(), NULL);
+		    "characters.",
+		    0, forgot_form(), NULL);
 	if ((er = acc_store_user_mail_state(db, key, &uid, stored,
 		 &verified)) != CORE_OK)
 		return er;

@@ -952,7 +952,8 @@ html_account_status(struct core_html *h, const json_t *m,
 		core_html_text(h, "Your address is confirmed (");
 		core_html_elemtext(h, CORE_TAG_TIME,
 		    (const struct core_attr[]){
-			A(DATETIME, core_json_text(m, "email_verified_at")), AEND },
+			A(DATETIME, core_json_text(m, "email_verified_at")),
+			AEND },
 		    core_json_text(m, "email_verified_at"));
 		core_html_text(h, ").");
 		core_html_pop(h);
@@ -1003,7 +1004,8 @@ html_account_security(struct core_html *h, const json_t *m,
 		int cur = json_is_true(json_object_get(x, "current"));
 
 		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_STRONG, NULL, core_json_text(x, "agent"));
+		core_html_elemtext(h, CORE_TAG_STRONG, NULL,
+		    core_json_text(x, "agent"));
 		if (net != NULL && *net != '\0')
 			core_html_textf(h, " from %s", net);
 		if (cur)
@@ -1074,7 +1076,8 @@ md_account_more(struct core_buf *b, const json_t *m)
 	{
 		core_buf_puts(b, "- ");
 		core_md_text(b, core_json_text(x, "agent"));
-		if (core_json_text(x, "network") != NULL && *core_json_text(x, "network") != '\0') {
+		if (core_json_text(x, "network") != NULL &&
+		    *core_json_text(x, "network") != '\0') {
 			core_buf_puts(b, " from ");
 			core_md_text(b, core_json_text(x, "network"));
 		}
@@ -1112,7 +1115,8 @@ html_message(struct core_html *h, const json_t *m)
 	if (json_is_object(f)) {
 		core_html_elem(h, CORE_TAG_FORM,
 		    (const struct core_attr[]){ A(METHOD, "post"),
-			A(ACTION, core_json_text(f, "action")), A(CLASS, "form"), AEND });
+			A(ACTION, core_json_text(f, "action")),
+			A(CLASS, "form"), AEND });
 		hidden(h, "csrf", core_json_text(f, "csrf"));
 		hidden(h, "token", core_json_text(f, "token"));
 		if (json_is_true(json_object_get(f, "email"))) {
@@ -1139,8 +1143,8 @@ html_message(struct core_html *h, const json_t *m)
 	{
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, core_json_text(l, "href")),
-			AEND },
+		    (const struct core_attr[]){
+			A(HREF, core_json_text(l, "href")), AEND },
 		    core_json_text(l, "text"));
 		core_html_pop(h);
 	}
@@ -1207,7 +1211,8 @@ acc_respond_message(struct core_req *req, int status, const json_t *m,
 	default:
 		rep = CORE_REP_HTML;
 		core_html_open(&h, core_buf_sink(body));
-		shell_open(&h, core_json_text(m, "title"), s, "wrap doc account-form");
+		shell_open(&h, core_json_text(m, "title"), s,
+		    "wrap doc account-form");
 		html_message(&h, m);
 		shell_close(&h);
 		er = core_html_close(&h);

@@ -537,7 +537,8 @@ acc_store_user_mail_state(struct core_db *db, const char *email, long long *uid,
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) == 1) {
-		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_MAIL_STATE__ID, 0);
+		*uid =
+		    core_cell_bigint(res, 0, ACCOUNTS_USER_MAIL_STATE__ID, 0);
 		snprintf(stored, ACC_EMAIL_MAX + 1, "%s",
 		    PQgetvalue(res, 0, ACCOUNTS_USER_MAIL_STATE__EMAIL));
 		*verified = core_cell_bool(res, 0,
@@ -704,7 +705,8 @@ acc_store_sessions(struct core_db *db, long long uid, const char *current,
 			"created_at",
 			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__CREATED),
 			"last_seen_at",
-			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__LAST_SEEN),
+			core_cell_jtext(res, i,
+			    ACCOUNTS_SESSION_LIST__LAST_SEEN),
 			"agent",
 			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__AGENT),
 			"network",

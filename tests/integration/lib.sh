@@ -120,8 +120,8 @@ done_testing() {
 # mail_body ADDR: the Subject line and decoded text of the newest message
 # to ADDR (any case), waiting up to 5 s for it; 1 when there is none.
 mail_body() {
-	local i
-	for i in $(seq 50); do
+	local _
+	for _ in $(seq 50); do
 		/usr/bin/python3 - "$WEFT_VAR/mail" "$1" <<'PY' && return 0
 import email, email.policy, os, sys
 d, to = sys.argv[1], sys.argv[2].lower()

@@ -108,7 +108,6 @@ post "/researchers/$rid/follow" -H "Origin: $WEFT_URL.evil.example" \
 is_status 403 "Origin with our host as a prefix"
 track "prefix origin"
 get /signin
-c=$(csrf)
 with_jar "$T_TMP/jar4" get /signin
 c4=$(csrf)
 with_jar "$T_TMP/jar4" post /signin "${evil[@]}" \

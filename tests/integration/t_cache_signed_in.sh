@@ -30,7 +30,6 @@ cleanup() {
 trap cleanup EXIT
 csrf() { grep -o 'name="csrf" value="[0-9a-f]*"' "$BODY" | head -1 |
     sed 's/.*value="//; s/"$//'; }
-same=(-H "Origin: $WEFT_URL")
 rcli --scan --pattern 'weft:rl:*' | while read -r k; do rcli del "$k" >/dev/null; done
 
 # A signed-in user of this run (cookie jar $JAR).
