@@ -14,7 +14,7 @@
 
 struct core_conf {
 	struct core_params kv; /* reuses the key/value list */
-	char *envbuf;	       /* last environment lookup, see conf_env() */
+	char *envbuf;          /* last environment lookup, see conf_env() */
 };
 
 static char *

@@ -29,18 +29,18 @@
  */
 enum core_err {
 	CORE_OK = 0,
-	CORE_EINPUT,	    /* 400: malformed input */
-	CORE_EFORBIDDEN,    /* 403: CSRF, foreign origin */
-	CORE_ENOTFOUND,	    /* 404 */
-	CORE_EMETHOD,	    /* 405 */
-	CORE_ENOTACCEPT,    /* 406: no acceptable representation */
-	CORE_ETOOLARGE,	    /* 413 */
-	CORE_ELIMIT,	    /* 429: rate limited */
-	CORE_EDB,	    /* 503: PostgreSQL unavailable or failed */
-	CORE_EUPSTREAM,	    /* 502: a remote source failed (harvester) */
-	CORE_ECACHE,	    /* Redis failed: carry on uncached */
-	CORE_ESYS,	    /* 500: a system call failed (our bug or the OS) */
-	CORE_EFAIL,	    /* the status and message in a struct core_fail */
+	CORE_EINPUT,     /* 400: malformed input */
+	CORE_EFORBIDDEN, /* 403: CSRF, foreign origin */
+	CORE_ENOTFOUND,  /* 404 */
+	CORE_EMETHOD,    /* 405 */
+	CORE_ENOTACCEPT, /* 406: no acceptable representation */
+	CORE_ETOOLARGE,  /* 413 */
+	CORE_ELIMIT,     /* 429: rate limited */
+	CORE_EDB,        /* 503: PostgreSQL unavailable or failed */
+	CORE_EUPSTREAM,  /* 502: a remote source failed (harvester) */
+	CORE_ECACHE,     /* Redis failed: carry on uncached */
+	CORE_ESYS,       /* 500: a system call failed (our bug or the OS) */
+	CORE_EFAIL,      /* the status and message in a struct core_fail */
 	CORE_ERR__MAX
 };
 
@@ -105,7 +105,10 @@ struct core_buf {
 	size_t len;
 	size_t cap;
 };
-#define CORE_BUF_INIT { NULL, 0, 0 }
+#define CORE_BUF_INIT                                                          \
+	{                                                                      \
+		NULL, 0, 0                                                     \
+	}
 
 void core_buf_put(struct core_buf *, const void *p, size_t n);
 void core_buf_puts(struct core_buf *, const char *s);
@@ -194,8 +197,7 @@ struct core_params {
  * 256 pairs.  CORE_EINPUT on bad escapes, NUL, invalid UTF-8 or too many
  * pairs; *p is then empty.  Free with core_params_free().
  */
-enum core_err core_query_parse(const char *s, size_t n,
-    struct core_params *p);
+enum core_err core_query_parse(const char *s, size_t n, struct core_params *p);
 /*
  * Parses a Cookie request header ("a=1; b=2", pairs split on ';' and
  * ',' as nginx splits them) into *p.  Values are not percent-decoded
@@ -281,10 +283,10 @@ char *core_slug(const char *s, size_t maxlen);
 
 /* An arXiv identifier. */
 struct core_arxiv_id {
-	char id[48];	/* canonical, without version: "2512.20345",
+	char id[48];   /* canonical, without version: "2512.20345",
 			   "math.GT/0309136" */
-	int version;	/* 0 when none was given */
-	int old_style;	/* 1 for archive(.SC)/YYMMNNN */
+	int version;   /* 0 when none was given */
+	int old_style; /* 1 for archive(.SC)/YYMMNNN */
 };
 
 /*
@@ -319,51 +321,142 @@ int core_id_parse(const char *s, size_t n, long long *id);
 
 /* Elements (HTML and the SVG subset we draw). */
 enum core_tag {
-	CORE_TAG_A, CORE_TAG_ABBR, CORE_TAG_ARTICLE, CORE_TAG_ASIDE,
-	CORE_TAG_B, CORE_TAG_BODY, CORE_TAG_BR, CORE_TAG_BUTTON,
-	CORE_TAG_CODE, CORE_TAG_DD, CORE_TAG_DETAILS, CORE_TAG_DIV,
-	CORE_TAG_DL, CORE_TAG_DT, CORE_TAG_EM, CORE_TAG_FIELDSET,
-	CORE_TAG_FOOTER, CORE_TAG_FORM, CORE_TAG_H1, CORE_TAG_H2,
-	CORE_TAG_H3, CORE_TAG_H4, CORE_TAG_HEAD, CORE_TAG_HEADER,
-	CORE_TAG_HR, CORE_TAG_HTML, CORE_TAG_I, CORE_TAG_IMG,
-	CORE_TAG_INPUT, CORE_TAG_LABEL, CORE_TAG_LEGEND, CORE_TAG_LI,
-	CORE_TAG_LINK, CORE_TAG_MAIN, CORE_TAG_MARK, CORE_TAG_META,
-	CORE_TAG_NAV, CORE_TAG_OL, CORE_TAG_OPTION, CORE_TAG_P,
-	CORE_TAG_PRE, CORE_TAG_SECTION, CORE_TAG_SELECT, CORE_TAG_SMALL,
-	CORE_TAG_SPAN, CORE_TAG_STRONG, CORE_TAG_SUMMARY, CORE_TAG_TABLE,
-	CORE_TAG_TBODY, CORE_TAG_TD, CORE_TAG_TEXTAREA, CORE_TAG_TH,
-	CORE_TAG_THEAD, CORE_TAG_TIME, CORE_TAG_TITLE, CORE_TAG_TR,
+	CORE_TAG_A,
+	CORE_TAG_ABBR,
+	CORE_TAG_ARTICLE,
+	CORE_TAG_ASIDE,
+	CORE_TAG_B,
+	CORE_TAG_BODY,
+	CORE_TAG_BR,
+	CORE_TAG_BUTTON,
+	CORE_TAG_CODE,
+	CORE_TAG_DD,
+	CORE_TAG_DETAILS,
+	CORE_TAG_DIV,
+	CORE_TAG_DL,
+	CORE_TAG_DT,
+	CORE_TAG_EM,
+	CORE_TAG_FIELDSET,
+	CORE_TAG_FOOTER,
+	CORE_TAG_FORM,
+	CORE_TAG_H1,
+	CORE_TAG_H2,
+	CORE_TAG_H3,
+	CORE_TAG_H4,
+	CORE_TAG_HEAD,
+	CORE_TAG_HEADER,
+	CORE_TAG_HR,
+	CORE_TAG_HTML,
+	CORE_TAG_I,
+	CORE_TAG_IMG,
+	CORE_TAG_INPUT,
+	CORE_TAG_LABEL,
+	CORE_TAG_LEGEND,
+	CORE_TAG_LI,
+	CORE_TAG_LINK,
+	CORE_TAG_MAIN,
+	CORE_TAG_MARK,
+	CORE_TAG_META,
+	CORE_TAG_NAV,
+	CORE_TAG_OL,
+	CORE_TAG_OPTION,
+	CORE_TAG_P,
+	CORE_TAG_PRE,
+	CORE_TAG_SECTION,
+	CORE_TAG_SELECT,
+	CORE_TAG_SMALL,
+	CORE_TAG_SPAN,
+	CORE_TAG_STRONG,
+	CORE_TAG_SUMMARY,
+	CORE_TAG_TABLE,
+	CORE_TAG_TBODY,
+	CORE_TAG_TD,
+	CORE_TAG_TEXTAREA,
+	CORE_TAG_TH,
+	CORE_TAG_THEAD,
+	CORE_TAG_TIME,
+	CORE_TAG_TITLE,
+	CORE_TAG_TR,
 	CORE_TAG_UL,
 	/* SVG */
-	CORE_TAG_SVG, CORE_TAG_G, CORE_TAG_LINE, CORE_TAG_CIRCLE,
-	CORE_TAG_RECT, CORE_TAG_PATH, CORE_TAG_POLYLINE, CORE_TAG_TEXT,
+	CORE_TAG_SVG,
+	CORE_TAG_G,
+	CORE_TAG_LINE,
+	CORE_TAG_CIRCLE,
+	CORE_TAG_RECT,
+	CORE_TAG_PATH,
+	CORE_TAG_POLYLINE,
+	CORE_TAG_TEXT,
 	CORE_TAG_SVGTITLE, /* <title> inside SVG */
 	/* MathML (core_html_tex) */
-	CORE_TAG_MATH, CORE_TAG_MI, CORE_TAG_MN, CORE_TAG_MO,
-	CORE_TAG_MTEXT, CORE_TAG_MROW, CORE_TAG_MSUP, CORE_TAG_MSUB,
-	CORE_TAG_MSUBSUP, CORE_TAG_MFRAC, CORE_TAG_MSQRT, CORE_TAG_MROOT,
-	CORE_TAG_MOVER, CORE_TAG_MUNDER,
+	CORE_TAG_MATH,
+	CORE_TAG_MI,
+	CORE_TAG_MN,
+	CORE_TAG_MO,
+	CORE_TAG_MTEXT,
+	CORE_TAG_MROW,
+	CORE_TAG_MSUP,
+	CORE_TAG_MSUB,
+	CORE_TAG_MSUBSUP,
+	CORE_TAG_MFRAC,
+	CORE_TAG_MSQRT,
+	CORE_TAG_MROOT,
+	CORE_TAG_MOVER,
+	CORE_TAG_MUNDER,
 	CORE_TAG__MAX
 };
 
 /* Attribute names. */
 enum core_attrname {
-	CORE_ATTR_ACTION, CORE_ATTR_ALT, CORE_ATTR_ARIA_CURRENT,
-	CORE_ATTR_ARIA_HIDDEN, CORE_ATTR_ARIA_LABEL, CORE_ATTR_AUTOCOMPLETE,
-	CORE_ATTR_CHARSET, CORE_ATTR_CLASS, CORE_ATTR_CONTENT,
-	CORE_ATTR_DATETIME, CORE_ATTR_FOR, CORE_ATTR_HEIGHT, CORE_ATTR_HREF,
-	CORE_ATTR_HREFLANG, CORE_ATTR_ID, CORE_ATTR_LANG,
-	CORE_ATTR_MAXLENGTH, CORE_ATTR_METHOD, CORE_ATTR_MINLENGTH,
-	CORE_ATTR_NAME, CORE_ATTR_PLACEHOLDER, CORE_ATTR_PROPERTY,
-	CORE_ATTR_REL, CORE_ATTR_REQUIRED, CORE_ATTR_ROLE,
-	CORE_ATTR_SELECTED, CORE_ATTR_SRC, CORE_ATTR_TITLE, CORE_ATTR_TYPE,
-	CORE_ATTR_VALUE, CORE_ATTR_WIDTH,
+	CORE_ATTR_ACTION,
+	CORE_ATTR_ALT,
+	CORE_ATTR_ARIA_CURRENT,
+	CORE_ATTR_ARIA_HIDDEN,
+	CORE_ATTR_ARIA_LABEL,
+	CORE_ATTR_AUTOCOMPLETE,
+	CORE_ATTR_CHARSET,
+	CORE_ATTR_CLASS,
+	CORE_ATTR_CONTENT,
+	CORE_ATTR_DATETIME,
+	CORE_ATTR_FOR,
+	CORE_ATTR_HEIGHT,
+	CORE_ATTR_HREF,
+	CORE_ATTR_HREFLANG,
+	CORE_ATTR_ID,
+	CORE_ATTR_LANG,
+	CORE_ATTR_MAXLENGTH,
+	CORE_ATTR_METHOD,
+	CORE_ATTR_MINLENGTH,
+	CORE_ATTR_NAME,
+	CORE_ATTR_PLACEHOLDER,
+	CORE_ATTR_PROPERTY,
+	CORE_ATTR_REL,
+	CORE_ATTR_REQUIRED,
+	CORE_ATTR_ROLE,
+	CORE_ATTR_SELECTED,
+	CORE_ATTR_SRC,
+	CORE_ATTR_TITLE,
+	CORE_ATTR_TYPE,
+	CORE_ATTR_VALUE,
+	CORE_ATTR_WIDTH,
 	/* SVG */
-	CORE_ATTR_CX, CORE_ATTR_CY, CORE_ATTR_D, CORE_ATTR_FILL,
-	CORE_ATTR_POINTS, CORE_ATTR_R, CORE_ATTR_STROKE,
-	CORE_ATTR_STROKE_WIDTH, CORE_ATTR_TEXT_ANCHOR, CORE_ATTR_VIEWBOX,
-	CORE_ATTR_X, CORE_ATTR_X1, CORE_ATTR_X2, CORE_ATTR_XMLNS,
-	CORE_ATTR_Y, CORE_ATTR_Y1, CORE_ATTR_Y2,
+	CORE_ATTR_CX,
+	CORE_ATTR_CY,
+	CORE_ATTR_D,
+	CORE_ATTR_FILL,
+	CORE_ATTR_POINTS,
+	CORE_ATTR_R,
+	CORE_ATTR_STROKE,
+	CORE_ATTR_STROKE_WIDTH,
+	CORE_ATTR_TEXT_ANCHOR,
+	CORE_ATTR_VIEWBOX,
+	CORE_ATTR_X,
+	CORE_ATTR_X1,
+	CORE_ATTR_X2,
+	CORE_ATTR_XMLNS,
+	CORE_ATTR_Y,
+	CORE_ATTR_Y1,
+	CORE_ATTR_Y2,
 	/* MathML */
 	CORE_ATTR_MATHVARIANT,
 	CORE_ATTR__MAX
@@ -517,11 +610,9 @@ void core_xml_text(struct core_xml *, const char *s);
 void core_xml_html_text(struct core_xml *, const char *s);
 void core_xml_end(struct core_xml *);
 /* <name>text</name>; nothing at all when text is NULL. */
-void core_xml_elemtext(struct core_xml *, const char *name,
-    const char *text);
+void core_xml_elemtext(struct core_xml *, const char *name, const char *text);
 /* <name>text</name> with text as core_xml_html_text() writes it. */
-void core_xml_elemhtml(struct core_xml *, const char *name,
-    const char *text);
+void core_xml_elemhtml(struct core_xml *, const char *name, const char *text);
 /* Flushes pending output to the sink (streaming writers call it). */
 void core_xml_flush(struct core_xml *);
 /* Ends the document, frees the writer, returns the sticky error. */
@@ -652,8 +743,7 @@ enum core_err core_db_exec(struct core_db *, int stmt,
  * core_db_open() checks every prepared statement so; a statement run
  * otherwise (a script, a cursor's FETCH) can check its first result.
  */
-enum core_err core_db_columns(const struct core_stmt *st,
-    const PGresult *res);
+enum core_err core_db_columns(const struct core_stmt *st, const PGresult *res);
 /* The connection, for COPY and transactions; borrowed. */
 PGconn *core_db_conn(struct core_db *);
 /* Runs a parameterless SQL command (BEGIN, COMMIT); CORE_EDB on error. */
@@ -676,8 +766,7 @@ const char *core_cell_text(const PGresult *, int row, int col);
 /* An integer column (int2, int4): def for NULL or not a number. */
 int core_cell_int(const PGresult *, int row, int col, int def);
 /* A bigint column (or any integer): def for NULL or not a number. */
-long long core_cell_bigint(const PGresult *, int row, int col,
-    long long def);
+long long core_cell_bigint(const PGresult *, int row, int col, long long def);
 /* A boolean column: 1 for 't', 0 for 'f', def for NULL. */
 int core_cell_bool(const PGresult *, int row, int col, int def);
 /* A date column as "YYYY-MM-DD", NULL for NULL or any other form. */
@@ -732,14 +821,14 @@ struct core_module;
 /* What a worker process keeps: borrowed by requests. */
 struct core_ctx {
 	struct core_conf *conf;
-	struct core_db *db;	       /* NULL when the module has no SQL */
-	struct core_redis *redis;      /* NULL when not configured */
+	struct core_db *db;       /* NULL when the module has no SQL */
+	struct core_redis *redis; /* NULL when not configured */
 	const struct core_module *mod;
-	const char *base_url;	       /* "http://127.0.0.1:8080", no '/' */
-	const char *session_cookie;    /* cookie name, "weft_session" */
-	void *mod_state;	       /* the module's own process state */
-	struct core_metrics *metrics;  /* shared by the pool, may be NULL */
-	long cache_ttl;		       /* seconds pages stay in Redis; 0: off */
+	const char *base_url;         /* "http://127.0.0.1:8080", no '/' */
+	const char *session_cookie;   /* cookie name, "weft_session" */
+	void *mod_state;              /* the module's own process state */
+	struct core_metrics *metrics; /* shared by the pool, may be NULL */
+	long cache_ttl;               /* seconds pages stay in Redis; 0: off */
 };
 
 /* A handler fills the response and returns CORE_OK, or returns an error
@@ -992,10 +1081,10 @@ enum core_exit {
 
 /* What an option's value is, and what it sets in the command's struct. */
 enum core_opt_type {
-	CORE_OPT_FLAG,	/* no value; sets an int to 1 */
-	CORE_OPT_STR,	/* any string; sets a const char * (borrowed argv) */
+	CORE_OPT_FLAG,  /* no value; sets an int to 1 */
+	CORE_OPT_STR,   /* any string; sets a const char * (borrowed argv) */
 	CORE_OPT_COUNT, /* decimal digits, 0 or more; sets a size_t */
-	CORE_OPT_POS,	/* decimal digits, above 0; sets a size_t */
+	CORE_OPT_POS,   /* decimal digits, above 0; sets a size_t */
 	CORE_OPT__MAX
 };
 
@@ -1050,12 +1139,12 @@ struct core_cli {
  */
 struct core_cli_args {
 	const struct core_cmd *cmd; /* NULL: none (or not all of it) named */
-	const char *group;	    /* "arxiv" alone: the group named */
-	const char *conf;	    /* -c FILE, or NULL */
-	int help;		    /* -h seen (parsing stopped there) */
-	void *args;		    /* cmd's struct (owned) */
-	int argc;		    /* the operands */
-	char **argv;		    /* owned array of borrowed strings */
+	const char *group;          /* "arxiv" alone: the group named */
+	const char *conf;           /* -c FILE, or NULL */
+	int help;                   /* -h seen (parsing stopped there) */
+	void *args;                 /* cmd's struct (owned) */
+	int argc;                   /* the operands */
+	char **argv;                /* owned array of borrowed strings */
 };
 
 /*

@@ -468,8 +468,7 @@ core_html_elemtext(struct core_html *h, enum core_tag t,
 }
 
 /* GitHub's extensions that our pages' markdown uses. */
-static const char *const gfm_exts[] = { "table", "autolink",
-	"strikethrough" };
+static const char *const gfm_exts[] = { "table", "autolink", "strikethrough" };
 
 /* Markdown to HTML with cmark-gfm; NULL on failure.  Free with free(). */
 static char *
@@ -596,15 +595,26 @@ core_html_ssi_if_signed_in(struct core_html *h, const char *virtual_path)
 		fail(h, CORE_EINPUT);
 		return;
 	}
-	raws(h, "<!--# if expr=\"$weft_signed_in\" --><!--# include "
-		"virtual=\"");
+	raws(h,
+	    "<!--# if expr=\"$weft_signed_in\" --><!--# include "
+	    "virtual=\"");
 	raws(h, virtual_path);
 	raws(h, "\" --><!--# else -->");
 }
 
 static const char *const months[12] = {
-	"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+	"Jan",
+	"Feb",
+	"Mar",
+	"Apr",
+	"May",
+	"Jun",
+	"Jul",
+	"Aug",
+	"Sep",
+	"Oct",
+	"Nov",
+	"Dec",
 };
 
 void

@@ -17,7 +17,10 @@ static const char *logname = "weft";
 static char reqid[64];
 
 static const char *const levels[CORE_LOG__MAX] = {
-	"debug", "info", "warn", "error",
+	"debug",
+	"info",
+	"warn",
+	"error",
 };
 
 void
@@ -76,8 +79,8 @@ core_log(enum core_loglevel level, const char *event, const char *fmt, ...)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	snprintf(when, sizeof(when), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-	    tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, (int)(ts.tv_nsec / 1000000));
 
 	o = json_object();
 	json_object_set_new(o, "ts", json_string(when));

@@ -23,7 +23,7 @@
 #include "core.h"
 
 /* Longest raw path we accept; our URLs are far shorter. */
-#define MAX_PATH 2048
+#define MAX_PATH    2048
 #define MAX_HEADERS 32
 
 struct hdr {
@@ -36,16 +36,16 @@ struct core_req {
 	struct core_ctx *ctx;
 	const char *method;
 	int head;
-	char *path;		/* decoded */
-	const char *query;	/* raw, "" when none */
-	const char *rest;	/* matched by a '*' route */
+	char *path;        /* decoded */
+	const char *query; /* raw, "" when none */
+	const char *rest;  /* matched by a '*' route */
 	struct core_params q;
 	struct core_params cookies;
-	char *cookie_hdr;	/* every Cookie header, joined by "; " */
-	int signed_in;		/* core_req_signed_in() */
+	char *cookie_hdr; /* every Cookie header, joined by "; " */
+	int signed_in;    /* core_req_signed_in() */
 	struct core_params form;
 	int form_parsed;
-	char *in;		/* request body */
+	char *in; /* request body */
 	size_t inlen;
 	int in_read;
 	enum core_rep rep;
@@ -56,14 +56,16 @@ struct core_req {
 	size_t nhdrs;
 	struct core_buf body;
 	int etag;
-	struct core_fail fail;	/* core_req_fail() */
-	char allow[32];		/* a 405's Allow, from the matching routes */
+	struct core_fail fail; /* core_req_fail() */
+	char allow[32];        /* a 405's Allow, from the matching routes */
 	char id[40];
 };
 
 /* The representations errors can be rendered in, in our order. */
 static const enum core_rep err_offers[] = {
-	CORE_REP_HTML, CORE_REP_MD, CORE_REP_JSON,
+	CORE_REP_HTML,
+	CORE_REP_MD,
+	CORE_REP_JSON,
 };
 
 /* ---------------------------------------------------------------- access */
@@ -234,8 +236,9 @@ core_req_form(struct core_req *r, const struct core_params **form)
 	*form = NULL;
 	if (!r->form_parsed) {
 		ct = core_req_env(r, "CONTENT_TYPE");
-		if (ct == NULL || strncasecmp(ct,
-		    "application/x-www-form-urlencoded", 33) != 0)
+		if (ct == NULL ||
+		    strncasecmp(ct, "application/x-www-form-urlencoded", 33) !=
+			0)
 			return CORE_EINPUT;
 		if ((er = core_req_body(r, 64 * 1024, &p, &n)) != CORE_OK)
 			return er;
@@ -261,16 +264,15 @@ is_token(const char *s)
 	if (*s == '\0')
 		return 0;
 	for (; *s != '\0'; s++)
-		if (!isalnum((unsigned char)*s) && strchr("!#$%&'*+-.^_`|~",
-		    *s) == NULL)
+		if (!isalnum((unsigned char)*s) &&
+		    strchr("!#$%&'*+-.^_`|~", *s) == NULL)
 			return 0;
 	return 1;
 }
 
 /* Replaces the first header called name, or adds it. */
 static enum core_err
-set_header(struct core_req *r, const char *name, const char *value,
-    int replace)
+set_header(struct core_req *r, const char *name, const char *value, int replace)
 {
 	size_t i;
 
@@ -424,7 +426,7 @@ guess_rep(struct core_req *r)
 	if ((fmt = core_req_param(r, "format")) != NULL &&
 	    core_rep_from_format(fmt, &rep) == 0 &&
 	    (rep == CORE_REP_HTML || rep == CORE_REP_MD ||
-	    rep == CORE_REP_JSON))
+		rep == CORE_REP_JSON))
 		return rep;
 	k = core_accept_choose(core_req_env(r, "HTTP_ACCEPT"), err_offers,
 	    sizeof(err_offers) / sizeof(err_offers[0]));
@@ -434,39 +436,43 @@ guess_rep(struct core_req *r)
 /* ---------------------------------------------------------------- errors */
 
 static void
-plain_html(struct core_req *r, int status, const char *title,
-    const char *msg)
+plain_html(struct core_req *r, int status, const char *title, const char *msg)
 {
 	struct core_html h;
 
 	core_html_open(&h, core_resp_sink(r));
 	core_html_doctype(&h);
-	core_html_elem(&h, CORE_TAG_HTML, (const struct core_attr[]){
-	    { CORE_ATTR_LANG, "en" }, { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_HTML,
+	    (const struct core_attr[]){ { CORE_ATTR_LANG, "en" },
+		{ CORE_ATTR__MAX, NULL } });
 	core_html_elem(&h, CORE_TAG_HEAD, NULL);
-	core_html_elem(&h, CORE_TAG_META, (const struct core_attr[]){
-	    { CORE_ATTR_CHARSET, "utf-8" }, { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_META,
+	    (const struct core_attr[]){ { CORE_ATTR_CHARSET, "utf-8" },
+		{ CORE_ATTR__MAX, NULL } });
 	core_html_elem(&h, CORE_TAG_TITLE, NULL);
 	core_html_textf(&h, "%d %s · weft", status, title);
 	core_html_pop(&h);
-	core_html_elem(&h, CORE_TAG_LINK, (const struct core_attr[]){
-	    { CORE_ATTR_REL, "stylesheet" },
-	    { CORE_ATTR_HREF, "/static/weft.css" },
-	    { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ { CORE_ATTR_REL, "stylesheet" },
+		{ CORE_ATTR_HREF, "/static/weft.css" },
+		{ CORE_ATTR__MAX, NULL } });
 	core_html_pop(&h);
 	core_html_elem(&h, CORE_TAG_BODY, NULL);
-	core_html_elem(&h, CORE_TAG_MAIN, (const struct core_attr[]){
-	    { CORE_ATTR_CLASS, "container error-page" },
-	    { CORE_ATTR__MAX, NULL } });
-	core_html_elem(&h, CORE_TAG_P, (const struct core_attr[]){
-	    { CORE_ATTR_CLASS, "eyebrow" }, { CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_MAIN,
+	    (const struct core_attr[]){
+		{ CORE_ATTR_CLASS, "container error-page" },
+		{ CORE_ATTR__MAX, NULL } });
+	core_html_elem(&h, CORE_TAG_P,
+	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "eyebrow" },
+		{ CORE_ATTR__MAX, NULL } });
 	core_html_textf(&h, "%d", status);
 	core_html_pop(&h);
 	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
 	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
 	core_html_elem(&h, CORE_TAG_P, NULL);
-	core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-	    { CORE_ATTR_HREF, "/" }, { CORE_ATTR__MAX, NULL } },
+	core_html_elemtext(&h, CORE_TAG_A,
+	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/" },
+		{ CORE_ATTR__MAX, NULL } },
 	    "Go to the home page");
 	core_html_close(&h);
 }
@@ -503,7 +509,7 @@ core_resp_error(struct core_req *r, int status, const char *msg)
 	r->etag = 0;
 	if (r->offers == NULL || status == 406 ||
 	    (r->rep != CORE_REP_HTML && r->rep != CORE_REP_MD &&
-	    r->rep != CORE_REP_JSON))
+		r->rep != CORE_REP_JSON))
 		r->rep = guess_rep(r);
 	set_header(r, "Vary", "Accept", 1);
 	set_header(r, "Cache-Control", "no-store", 1);
@@ -593,8 +599,10 @@ core_resp_redirect(struct core_req *r, int status, const char *loc)
 		core_html_pop(&h);
 		core_html_elem(&h, CORE_TAG_P, NULL);
 		core_html_text(&h, "This page has moved to ");
-		core_html_elemtext(&h, CORE_TAG_A, (const struct core_attr[]){
-		    { CORE_ATTR_HREF, abs }, { CORE_ATTR__MAX, NULL } }, abs);
+		core_html_elemtext(&h, CORE_TAG_A,
+		    (const struct core_attr[]){ { CORE_ATTR_HREF, abs },
+			{ CORE_ATTR__MAX, NULL } },
+		    abs);
 		core_html_text(&h, ".");
 		core_html_close(&h);
 		break;
@@ -727,9 +735,10 @@ apply_validators(struct core_req *r)
 	inm = core_req_env(r, "HTTP_IF_NONE_MATCH");
 	/* If-Modified-Since counts only without If-None-Match (RFC 9110,
 	 * 13.1.3), and only against a Last-Modified the handler set. */
-	if (etag_matches(inm, etag) || (inm == NULL &&
-	    not_modified_since(core_req_env(r, "HTTP_IF_MODIFIED_SINCE"),
-	    get_header(r, "Last-Modified")))) {
+	if (etag_matches(inm, etag) ||
+	    (inm == NULL &&
+		not_modified_since(core_req_env(r, "HTTP_IF_MODIFIED_SINCE"),
+		    get_header(r, "Last-Modified")))) {
 		r->status = 304;
 		drop_header(r, "Content-Type");
 		core_buf_reset(&r->body);
@@ -873,8 +882,8 @@ allow_add(char *allow, size_t sz, const char *m)
 	const char *p;
 
 	for (p = allow; (p = strstr(p, m)) != NULL; p += n)
-		if ((p == allow || p[-1] == ' ') && (p[n] == ',' ||
-		    p[n] == '\0'))
+		if ((p == allow || p[-1] == ' ') &&
+		    (p[n] == ',' || p[n] == '\0'))
 			return;
 	snprintf(allow + len, sz - len, "%s%s", len > 0 ? ", " : "", m);
 }
@@ -941,8 +950,8 @@ parse_request(struct core_req *r, const char **msg)
 	r->query = qs;
 	if ((r->cookie_hdr = cookie_headers(r->f->envp)) != NULL) {
 		core_cookie_parse(r->cookie_hdr, &r->cookies);
-		r->signed_in = core_cookie_has(r->cookie_hdr,
-		    r->ctx->session_cookie);
+		r->signed_in =
+		    core_cookie_has(r->cookie_hdr, r->ctx->session_cookie);
 	}
 	if (core_query_parse(qs, strlen(qs), &r->q) != CORE_OK) {
 		*msg = "the query string is malformed (bad escape, NUL, "
@@ -976,8 +985,7 @@ parse_request(struct core_req *r, const char **msg)
 			*msg = "the path is too long";
 			return 414;
 		}
-		if (core_url_decode(uri, plen, 0, &r->path, &plen) !=
-		    CORE_OK) {
+		if (core_url_decode(uri, plen, 0, &r->path, &plen) != CORE_OK) {
 			*msg = "the path is malformed (bad escape, NUL or "
 			       "invalid UTF-8)";
 			return 400;
@@ -995,8 +1003,9 @@ parse_request(struct core_req *r, const char **msg)
 static int
 is_loopback(const char *addr)
 {
-	return addr != NULL && (strncmp(addr, "127.", 4) == 0 ||
-	    strcmp(addr, "::1") == 0 || strcmp(addr, "::ffff:127.0.0.1") == 0);
+	return addr != NULL &&
+	    (strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0 ||
+		strcmp(addr, "::ffff:127.0.0.1") == 0);
 }
 
 /*
@@ -1020,9 +1029,10 @@ serve_ops(struct core_req *r)
 		redis_ok = r->ctx->redis == NULL ||
 		    core_redis_cmd(r->ctx->redis, &rep, "PING") == CORE_OK;
 		freeReplyObject(rep);
-		core_buf_printf(&r->body, "{\"postgresql\":\"%s\","
-		    "\"redis\":\"%s\"}\n", db_ok ? "ok" : "down",
-		    redis_ok ? "ok" : "down");
+		core_buf_printf(&r->body,
+		    "{\"postgresql\":\"%s\","
+		    "\"redis\":\"%s\"}\n",
+		    db_ok ? "ok" : "down", redis_ok ? "ok" : "down");
 		core_resp_type(r, CORE_REP_JSON);
 		r->rep = CORE_REP_JSON;
 		if (!db_ok || !redis_ok) {
@@ -1032,8 +1042,8 @@ serve_ops(struct core_req *r)
 	} else if (strcmp(r->path, "/metrics") == 0) {
 		if (!is_loopback(core_req_env(r, "REMOTE_ADDR")))
 			return 0; /* as if it did not exist */
-		core_metrics_render(&r->body, core_conf_get(r->ctx->conf,
-		    "socket_dir", "var/run"));
+		core_metrics_render(&r->body,
+		    core_conf_get(r->ctx->conf, "socket_dir", "var/run"));
 		set_header(r, "Content-Type",
 		    "text/plain; version=0.0.4; charset=utf-8", 1);
 	} else
@@ -1084,8 +1094,8 @@ cache_restore(struct core_req *r, const struct core_buf *in)
 		memcpy(name, p, (size_t)(colon - p));
 		name[colon - p] = '\0';
 		{
-			char *v = core_xstrndup(colon + 2,
-			    (size_t)(nl - colon - 2));
+			char *v =
+			    core_xstrndup(colon + 2, (size_t)(nl - colon - 2));
 			set_header(r, name, v, 0);
 			free(v);
 		}
@@ -1104,8 +1114,10 @@ cache_shareable(const struct core_req *r)
 {
 	const char *cc = get_header(r, "Cache-Control");
 
-	return r->status == 200 && r->etag && (cc == NULL ||
-	    (strstr(cc, "private") == NULL && strstr(cc, "no-store") == NULL));
+	return r->status == 200 && r->etag &&
+	    (cc == NULL ||
+		(strstr(cc, "private") == NULL &&
+		    strstr(cc, "no-store") == NULL));
 }
 
 /* 406, naming what this resource is offered as. */
@@ -1115,12 +1127,12 @@ not_acceptable(struct core_req *r)
 	struct core_buf m = CORE_BUF_INIT;
 	size_t i;
 
-	core_buf_puts(&m, "no acceptable representation; this resource is "
+	core_buf_puts(&m,
+	    "no acceptable representation; this resource is "
 	    "available as ");
 	for (i = 0; i < r->noffers; i++)
 		core_buf_printf(&m, "%s%s (?format=%s)", i ? ", " : "",
-		    core_rep_mime[r->offers[i]],
-		    core_rep_format[r->offers[i]]);
+		    core_rep_mime[r->offers[i]], core_rep_format[r->offers[i]]);
 	core_resp_error(r, 406, core_buf_cstr(&m));
 	core_buf_free(&m);
 }
@@ -1138,7 +1150,7 @@ log_path(const struct core_req *r, char *buf, size_t sz)
 	if (r->path == NULL)
 		return "?";
 	for (sp = r->ctx->mod != NULL ? r->ctx->mod->secret_paths : NULL;
-	    sp != NULL && *sp != NULL; sp++) {
+	     sp != NULL && *sp != NULL; sp++) {
 		n = strlen(*sp);
 		if (strncmp(r->path, *sp, n) == 0) {
 			snprintf(buf, sz, "%.*s[token]", (int)n, *sp);
@@ -1239,7 +1251,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	if (ctx->cache_ttl > 0 && ctx->redis != NULL &&
 	    (strcmp(r.method, "GET") == 0 || r.head) &&
 	    core_cache_key(ctx, r.path, r.query,
-	    core_req_env(&r, "HTTP_ACCEPT"), key, sizeof(key)) == CORE_OK) {
+		core_req_env(&r, "HTTP_ACCEPT"), key, sizeof(key)) == CORE_OK) {
 		/*
 		 * A signed-in request only reads: an entry exists only if an
 		 * anonymous request rendered it, so it is the same for
@@ -1247,8 +1259,9 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		 * never stored under a key another user could read.
 		 */
 		if (core_cache_get(ctx, key, &blob) == CORE_OK ||
-		    (!signed_in && !(locked = core_cache_lock(ctx, key,
-		    &blob)) && blob.len > 0)) {
+		    (!signed_in &&
+			!(locked = core_cache_lock(ctx, key, &blob)) &&
+			blob.len > 0)) {
 			if (cache_restore(&r, &blob) == 0) {
 				core_metrics_count(ctx->metrics,
 				    CORE_METRIC_CACHE_HIT);
@@ -1303,7 +1316,7 @@ out:
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	core_metrics_request(ctx->metrics, route_idx, r.status, r.rep,
 	    (t1.tv_sec - t0.tv_sec) * 1000000L +
-	    (t1.tv_nsec - t0.tv_nsec) / 1000);
+		(t1.tv_nsec - t0.tv_nsec) / 1000);
 	core_log_setreqid(NULL);
 	core_buf_free(&blob);
 	req_free(&r);

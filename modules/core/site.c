@@ -19,8 +19,14 @@ const struct core_hint core_site_hints[] = {
 	{ NULL, NULL },
 };
 
-#define A(k, v) { CORE_ATTR_##k, (v) }
-#define END { CORE_ATTR__MAX, NULL }
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define END                                                                    \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
 
 static void
 open_class(struct core_html *h, enum core_tag t, const char *cls)
@@ -114,30 +120,48 @@ void
 core_site_footer(struct core_html *h)
 {
 	static const char *const explore[] = {
-		"Search", "/search",
-		"Researchers", "/researchers",
-		"Institutions", "/institutions",
-		NULL, NULL,
+		"Search",
+		"/search",
+		"Researchers",
+		"/researchers",
+		"Institutions",
+		"/institutions",
+		NULL,
+		NULL,
 	};
 	static const char *const data[] = {
-		"arXiv", "https://arxiv.org/",
-		"Semantic Scholar", "https://www.semanticscholar.org/",
-		"OpenAlex", "https://openalex.org/",
-		"Latest RSS", "/rss/latest.xml",
-		NULL, NULL,
+		"arXiv",
+		"https://arxiv.org/",
+		"Semantic Scholar",
+		"https://www.semanticscholar.org/",
+		"OpenAlex",
+		"https://openalex.org/",
+		"Latest RSS",
+		"/rss/latest.xml",
+		NULL,
+		NULL,
 	};
 	static const char *const site[] = {
-		"About", "/about",
-		"Contact", "/contact",
-		"Privacy", "/privacy",
-		"Developers", "/developers",
-		NULL, NULL,
+		"About",
+		"/about",
+		"Contact",
+		"/contact",
+		"Privacy",
+		"/privacy",
+		"Developers",
+		"/developers",
+		NULL,
+		NULL,
 	};
 	static const char *const machines[] = {
-		"llms.txt", "/llms.txt",
-		"openapi.json", "/openapi.json",
-		"Sitemap", "/sitemap.xml",
-		NULL, NULL,
+		"llms.txt",
+		"/llms.txt",
+		"openapi.json",
+		"/openapi.json",
+		"Sitemap",
+		"/sitemap.xml",
+		NULL,
+		NULL,
 	};
 
 	open_class(h, CORE_TAG_FOOTER, "site-footer");

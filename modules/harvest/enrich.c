@@ -20,10 +20,10 @@
 #include "harvest_sql.h"
 #include "remote.h"
 
-#define OA_PER_PAGE   50   /* OpenAlex: results a page, ids a filter */
-#define S2_BATCH      500  /* S2: ids a batch request (its maximum) */
-#define ROR_BATCH     2000
-#define LINE_MAX_LEN  (8u << 20)
+#define OA_PER_PAGE  50  /* OpenAlex: results a page, ids a filter */
+#define S2_BATCH     500 /* S2: ids a batch request (its maximum) */
+#define ROR_BATCH    2000
+#define LINE_MAX_LEN (8u << 20)
 
 /* Closes a batch: derived columns, stale marks, cursor, COMMIT. */
 static enum core_err
@@ -36,13 +36,16 @@ finish_batch(struct harvest_run *r, const char *cursor, long n, long complete)
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
 	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
 	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
-	    0)) != CORE_OK || (er = harvest_exec0(r->db,
-	    HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS, NULL, 0)) != CORE_OK ||
+		 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
+		 NULL, 0)) != CORE_OK ||
 	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
-	    CORE_OK || (er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
-	    (const char *const[]){ r->key, cursor ? cursor : "", nrec, "0",
-	    nreq, ncomp }, 6)) != CORE_OK || (er = core_db_cmd(r->db,
-	    "COMMIT")) != CORE_OK) {
+		CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
+		 (const char *const[]){ r->key, cursor ? cursor : "", nrec, "0",
+		     nreq, ncomp },
+		 6)) != CORE_OK ||
+	    (er = core_db_cmd(r->db, "COMMIT")) != CORE_OK) {
 		core_db_cmd(r->db, "ROLLBACK");
 		return er;
 	}
@@ -60,7 +63,7 @@ run_done(struct harvest_run *r)
 
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
 	if (harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_DONE,
-	    (const char *const[]){ r->key, nreq }, 2) != CORE_OK)
+		(const char *const[]){ r->key, nreq }, 2) != CORE_OK)
 		return HARVEST_EXIT_FAIL;
 	harvest_run_progress(r, 1);
 	return HARVEST_EXIT_OK;
@@ -96,9 +99,10 @@ oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
 		harvest_run_fail(r, harvest_http_error(r->http));
 	else if ((er = harvest_oa_parse(body.ptr, body.len, 0, l, why)) !=
 	    CORE_OK) {
-		snprintf(msg, sizeof(msg), "malformed response from %s: %s; "
-		    "nothing of this batch written", harvest_http_base(r->http),
-		    why);
+		snprintf(msg, sizeof(msg),
+		    "malformed response from %s: %s; "
+		    "nothing of this batch written",
+		    harvest_http_base(r->http), why);
 		harvest_run_fail(r, msg);
 	}
 	core_buf_free(&body);
@@ -116,28 +120,35 @@ stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
 	char seq[24], fy[16], ly[16];
 	size_t i, j;
 
-	json_array_foreach(l->results, i, v) {
+	json_array_foreach(l->results, i, v)
+	{
 		memset(&a, 0, sizeof(a));
 		if (harvest_oa_author_parse(v, &a, &why) != CORE_OK) {
-			core_log(CORE_LOG_WARN, "harvest.openalex", "author "
-			    "skipped: %s", why);
+			core_log(CORE_LOG_WARN, "harvest.openalex",
+			    "author "
+			    "skipped: %s",
+			    why);
 			harvest_author_free(&a);
 			continue;
 		}
 		snprintf(seq, sizeof(seq), "%ld", ++r->seq);
-		harvest_copy_row(&r->st_a, (const char *const[]){ seq,
-		    a.openalex_id, a.name, a.name_key, a.slug, a.orcid,
-		    a.h_index, a.citations, a.works_count }, 9);
+		harvest_copy_row(&r->st_a,
+		    (const char *const[]){ seq, a.openalex_id, a.name,
+			a.name_key, a.slug, a.orcid, a.h_index, a.citations,
+			a.works_count },
+		    9);
 		for (j = 0; j < a.naffils; j++) {
 			f = &a.affils[j];
 			snprintf(fy, sizeof(fy), "%d", f->first_year);
 			snprintf(ly, sizeof(ly), "%d", f->last_year);
-			harvest_copy_row(&r->st_b, (const char *const[]){
-			    a.openalex_id, f->ror_id, f->openalex_id, f->name,
-			    f->slug, f->country_code, f->type,
-			    f->last_known ? "t" : "f",
-			    f->first_year ? fy : NULL,
-			    f->last_year ? ly : NULL }, 10);
+			harvest_copy_row(&r->st_b,
+			    (const char *const[]){ a.openalex_id, f->ror_id,
+				f->openalex_id, f->name, f->slug,
+				f->country_code, f->type,
+				f->last_known ? "t" : "f",
+				f->first_year ? fy : NULL,
+				f->last_year ? ly : NULL },
+			    10);
 		}
 		harvest_author_free(&a);
 	}
@@ -156,13 +167,15 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 	enum core_err er;
 
 	if ((er = core_db_exec(r->db, HARVEST_SQL_HV_PAPER_AUTHORS,
-	    (const char *const[]){ arxiv }, 1, &res)) != CORE_OK)
+		 (const char *const[]){ arxiv }, 1, &res)) != CORE_OK)
 		return er;
-	json_array_foreach(ash, i, a) {
-		aid = harvest_oa_short(json_string_value(json_object_get(
-		    json_object_get(a, "author"), "id")));
-		dn = json_string_value(json_object_get(json_object_get(a,
-		    "author"), "display_name"));
+	json_array_foreach(ash, i, a)
+	{
+		aid = harvest_oa_short(json_string_value(
+		    json_object_get(json_object_get(a, "author"), "id")));
+		dn = json_string_value(
+		    json_object_get(json_object_get(a, "author"),
+			"display_name"));
 		if (aid == NULL || dn == NULL)
 			continue;
 		for (row = 0; row < PQntuples(res); row++)
@@ -176,7 +189,8 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 			snprintf(pos, sizeof(pos), "%zu", i + 1);
 			er = harvest_exec0(r->db, HARVEST_SQL_HV_LINK_AUTHOR,
 			    (const char *const[]){ arxiv, pos, aid,
-			    "openalex" }, 4);
+				"openalex" },
+			    4);
 		}
 		free(w1);
 		free(w2);
@@ -204,18 +218,20 @@ oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
 	core_buf_reset(&r->st_a);
 	core_buf_reset(&r->st_b);
 	/* The authors of works that are arXiv papers, 50 ids a request. */
-	json_array_foreach(works->results, i, w) {
+	json_array_foreach(works->results, i, w)
+	{
 		if (harvest_oa_work_arxiv(w, ax) != 0)
 			continue;
-		json_array_foreach(json_object_get(w, "authorships"), j, a) {
+		json_array_foreach(json_object_get(w, "authorships"), j, a)
+		{
 			aid = harvest_oa_short(json_string_value(
 			    json_object_get(json_object_get(a, "author"),
-			    "id")));
+				"id")));
 			if (aid == NULL || json_object_get(seen, aid) != NULL)
 				continue;
 			json_object_set_new(seen, aid, json_true());
-			core_buf_printf(&ids, "%s%s", nid % OA_PER_PAGE ?
-			    "|" : "", aid);
+			core_buf_printf(&ids, "%s%s",
+			    nid % OA_PER_PAGE ? "|" : "", aid);
 			if (++nid % OA_PER_PAGE != 0 &&
 			    json_object_size(seen) < 5000)
 				continue;
@@ -224,9 +240,11 @@ oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
 		continue;
 flush_ids:
 		core_buf_reset(&url);
-		core_buf_printf(&url, "%s/authors?filter=ids.openalex:%s"
-		    "&per-page=%d", harvest_http_base(r->http),
-		    core_buf_cstr(&ids), OA_PER_PAGE);
+		core_buf_printf(&url,
+		    "%s/authors?filter=ids.openalex:%s"
+		    "&per-page=%d",
+		    harvest_http_base(r->http), core_buf_cstr(&ids),
+		    OA_PER_PAGE);
 		core_buf_reset(&ids);
 		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
 			goto out;
@@ -235,9 +253,11 @@ flush_ids:
 	}
 	if (ids.len > 0) {
 		core_buf_reset(&url);
-		core_buf_printf(&url, "%s/authors?filter=ids.openalex:%s"
-		    "&per-page=%d", harvest_http_base(r->http),
-		    core_buf_cstr(&ids), OA_PER_PAGE);
+		core_buf_printf(&url,
+		    "%s/authors?filter=ids.openalex:%s"
+		    "&per-page=%d",
+		    harvest_http_base(r->http), core_buf_cstr(&ids),
+		    OA_PER_PAGE);
 		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
 			goto out;
 		stage_authors(r, &al);
@@ -246,16 +266,20 @@ flush_ids:
 
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		goto out;
-	if (r->st_a.len > 0 && ((er = harvest_copy_in(r->db,
-	    HARVEST_SQL_COPY_OA_AUTHORS, &r->st_a)) != CORE_OK ||
-	    (r->st_b.len > 0 && (er = harvest_copy_in(r->db,
-	    HARVEST_SQL_COPY_OA_AFFILS, &r->st_b)) != CORE_OK) ||
-	    (er = core_db_cmd(r->db,
-	    harvest_sql[HARVEST_SQL_MERGE_OA_AUTHORS].sql)) != CORE_OK ||
-	    (er = core_db_cmd(r->db,
-	    harvest_sql[HARVEST_SQL_MERGE_OA_AFFILS].sql)) != CORE_OK))
+	if (r->st_a.len > 0 &&
+	    ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_OA_AUTHORS,
+		  &r->st_a)) != CORE_OK ||
+		(r->st_b.len > 0 &&
+		    (er = harvest_copy_in(r->db, HARVEST_SQL_COPY_OA_AFFILS,
+			 &r->st_b)) != CORE_OK) ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_MERGE_OA_AUTHORS].sql)) !=
+		    CORE_OK ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_MERGE_OA_AFFILS].sql)) != CORE_OK))
 		goto rollback;
-	json_array_foreach(works->results, i, w) {
+	json_array_foreach(works->results, i, w)
+	{
 		const json_t *c = json_object_get(w, "cited_by_count");
 
 		if (harvest_oa_work_arxiv(w, ax) != 0)
@@ -264,9 +288,9 @@ flush_ids:
 			snprintf(cnt, sizeof(cnt), "%lld",
 			    (long long)json_integer_value(c));
 			if ((er = harvest_exec0(r->db,
-			    HARVEST_SQL_HV_PAPER_CITATIONS,
-			    (const char *const[]){ ax, cnt, "openalex" }, 3)) !=
-			    CORE_OK)
+				 HARVEST_SQL_HV_PAPER_CITATIONS,
+				 (const char *const[]){ ax, cnt, "openalex" },
+				 3)) != CORE_OK)
 				goto rollback;
 		}
 		if ((er = link_work(r, ax, w)) != CORE_OK)
@@ -310,22 +334,23 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (argc == 1 && strcmp(argv[0], "works") != 0)
 		return harvest_bad_usage("unexpected", argv[0]);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_OPENALEX, "openalex",
-	    "openalex") != CORE_OK)
+		"openalex") != CORE_OK)
 		goto out;
 	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-	    (const char *const[]){ r.key, "{\"mode\":\"works\"}" }, 2) !=
-	    CORE_OK)
+		(const char *const[]){ r.key, "{\"mode\":\"works\"}" },
+		2) != CORE_OK)
 		goto out;
 	if (filter != NULL) {
 		/* A filter's pages by cursor, until next_cursor is null. */
 		cursor = core_xstrdup("*");
 		while (cursor != NULL) {
 			core_buf_reset(&url);
-			core_buf_printf(&url, "%s/works?filter=",
-			    harvest_http_base(r.http));
+			core_buf_printf(&url,
+			    "%s/works?filter=", harvest_http_base(r.http));
 			core_url_encode(&url, filter, 0);
-			core_buf_printf(&url, "&select=%s&per-page=%d&cursor=",
-			    oa_select, OA_PER_PAGE);
+			core_buf_printf(&url,
+			    "&select=%s&per-page=%d&cursor=", oa_select,
+			    OA_PER_PAGE);
 			core_url_encode(&url, cursor, 0);
 			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
 				goto out;
@@ -333,33 +358,35 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				r.expect = l.count;
 			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r, "database write failed; "
+				harvest_run_fail(&r,
+				    "database write failed; "
 				    "batch rolled back");
 				goto out;
 			}
 			free(cursor);
 			cursor = l.next_cursor != NULL &&
-			    json_array_size(l.results) > 0 ?
-			    core_xstrdup(l.next_cursor) : NULL;
+				json_array_size(l.results) > 0
+			    ? core_xstrdup(l.next_cursor)
+			    : NULL;
 			harvest_oa_list_free(&l);
 		}
 	} else {
 		/* Our papers, 50 DOIs a request (one page each). */
 		snprintf(lim, sizeof(lim), "%ld", limit);
 		if (core_db_exec(r.db, HARVEST_SQL_HV_PAPERS_TO_ENRICH,
-		    (const char *const[]){ "openalex", lim }, 2, &res) !=
-		    CORE_OK)
+			(const char *const[]){ "openalex", lim }, 2,
+			&res) != CORE_OK)
 			goto out;
 		r.expect = PQntuples(res);
 		for (row = 0; row < PQntuples(res); row += OA_PER_PAGE) {
 			core_buf_reset(&f);
-			for (i = row; i < PQntuples(res) && i < row +
-			    OA_PER_PAGE; i++)
+			for (i = row;
+			     i < PQntuples(res) && i < row + OA_PER_PAGE; i++)
 				core_buf_printf(&f, "%s10.48550/arxiv.%s",
 				    i > row ? "|" : "", PQgetvalue(res, i, 0));
 			core_buf_reset(&url);
-			core_buf_printf(&url, "%s/works?filter=doi:",
-			    harvest_http_base(r.http));
+			core_buf_printf(&url,
+			    "%s/works?filter=doi:", harvest_http_base(r.http));
 			core_url_encode(&url, core_buf_cstr(&f), 1);
 			core_buf_printf(&url, "&select=%s&per-page=%d",
 			    oa_select, OA_PER_PAGE);
@@ -367,7 +394,8 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				goto out;
 			if (oa_page(&r, &l, "") != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r, "database write failed; "
+				harvest_run_fail(&r,
+				    "database write failed; "
 				    "batch rolled back");
 				goto out;
 			}
@@ -376,7 +404,8 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	}
 	rc = run_done(&r);
 	printf("openalex: %ld works with an arXiv DOI, %ld requests, %ld "
-	    "retries\n", r.records, harvest_http_requests(r.http),
+	       "retries\n",
+	    r.records, harvest_http_requests(r.http),
 	    harvest_http_retries(r.http));
 out:
 	PQclear(res);
@@ -414,27 +443,33 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 	enum core_err er;
 
 	for (m = 0; m < argc; m++) {
-		if (!authors && (core_arxiv_parse(argv[m], strlen(argv[m]),
-		    &id, &used) != CORE_OK || used != strlen(argv[m]))) {
+		if (!authors &&
+		    (core_arxiv_parse(argv[m], strlen(argv[m]), &id, &used) !=
+			    CORE_OK ||
+			used != strlen(argv[m]))) {
 			json_decref(ids);
 			return harvest_bad_usage("not an arXiv id:", argv[m]);
 		}
-		json_array_append_new(ids, json_string(authors ? argv[m] :
-		    id.id));
+		json_array_append_new(ids,
+		    json_string(authors ? argv[m] : id.id));
 	}
-	if (harvest_run_open(&r, conf, HARVEST_SRC_S2, "s2", authors ?
-	    "s2 authors" : "s2 papers") != CORE_OK)
+	if (harvest_run_open(&r, conf, HARVEST_SRC_S2, "s2",
+		authors ? "s2 authors" : "s2 papers") != CORE_OK)
 		goto out;
 	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-	    (const char *const[]){ r.key, authors ? "{\"mode\":\"authors\"}" :
-	    "{\"mode\":\"papers\"}" }, 2) != CORE_OK)
+		(const char *const[]){ r.key,
+		    authors ? "{\"mode\":\"authors\"}"
+			    : "{\"mode\":\"papers\"}" },
+		2) != CORE_OK)
 		goto out;
 	if (json_array_size(ids) == 0) {
 		snprintf(lim, sizeof(lim), "%ld", limit);
 		if ((authors ? core_db_exec(r.db, HARVEST_SQL_HV_S2_AUTHOR_IDS,
-		    (const char *const[]){ lim }, 1, &res) : core_db_exec(r.db,
-		    HARVEST_SQL_HV_PAPERS_TO_ENRICH, (const char *const[]){
-		    "s2", lim }, 2, &res)) != CORE_OK)
+				   (const char *const[]){ lim }, 1, &res)
+			     : core_db_exec(r.db,
+				   HARVEST_SQL_HV_PAPERS_TO_ENRICH,
+				   (const char *const[]){ "s2", lim }, 2,
+				   &res)) != CORE_OK)
 			goto out;
 		for (m = 0; m < PQntuples(res); m++)
 			json_array_append_new(ids,
@@ -444,17 +479,19 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 	}
 	r.expect = (long)json_array_size(ids);
 	for (i = 0; i < json_array_size(ids); i += S2_BATCH) {
-		cnt = json_array_size(ids) - i < S2_BATCH ?
-		    json_array_size(ids) - i : S2_BATCH;
+		cnt = json_array_size(ids) - i < S2_BATCH
+		    ? json_array_size(ids) - i
+		    : S2_BATCH;
 		/* The body is built as JSON, never printed by hand. */
 		{
 			json_t *o = json_object(), *a = json_array();
 
 			for (k = 0; k < cnt; k++) {
 				jid = json_array_get(ids, i + k);
-				json_array_append_new(a, authors ?
-				    json_incref(jid) : json_sprintf("ARXIV:%s",
-				    json_string_value(jid)));
+				json_array_append_new(a,
+				    authors ? json_incref(jid)
+					    : json_sprintf("ARXIV:%s",
+						  json_string_value(jid)));
 			}
 			json_object_set_new(o, "ids", a);
 			arr = harvest_jdump(o);
@@ -466,18 +503,19 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		core_buf_reset(&url);
 		core_buf_printf(&url, "%s/%s/batch?fields=%s",
 		    harvest_http_base(r.http), authors ? "author" : "paper",
-		    authors ? "authorId,name,hIndex,citationCount,paperCount" :
-		    "paperId,externalIds,citationCount");
+		    authors ? "authorId,name,hIndex,citationCount,paperCount"
+			    : "paperId,externalIds,citationCount");
 		if (harvest_http_fetch(r.http, core_buf_cstr(&url),
-		    core_buf_cstr(&post), &body, &status) != CORE_OK) {
+			core_buf_cstr(&post), &body, &status) != CORE_OK) {
 			harvest_run_fail(&r, harvest_http_error(r.http));
 			goto out;
 		}
 		if ((er = harvest_s2_parse(body.ptr, body.len, cnt, authors, &b,
-		    why)) != CORE_OK) {
-			snprintf(msg, sizeof(msg), "%s response from %s: %s; "
-			    "nothing of this batch written", er ==
-			    CORE_EUPSTREAM ? "error" : "malformed",
+			 why)) != CORE_OK) {
+			snprintf(msg, sizeof(msg),
+			    "%s response from %s: %s; "
+			    "nothing of this batch written",
+			    er == CORE_EUPSTREAM ? "error" : "malformed",
 			    harvest_http_base(r.http), why);
 			harvest_run_fail(&r, msg);
 			goto out;
@@ -489,8 +527,8 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		n = 0;
 		er = CORE_OK;
 		for (k = 0; k < cnt && er == CORE_OK; k++) {
-			const char *want = json_string_value(json_array_get(ids,
-			    i + k));
+			const char *want =
+			    json_string_value(json_array_get(ids, i + k));
 
 			if (!b.v[k].found)
 				continue;
@@ -503,19 +541,23 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 				er = harvest_exec0(r.db,
 				    HARVEST_SQL_HV_S2_RESEARCHER,
 				    (const char *const[]){ want,
-				    b.v[k].h_index >= 0 ? c1 : NULL,
-				    b.v[k].citations >= 0 ? c2 : NULL,
-				    b.v[k].paper_count >= 0 ? c3 : NULL }, 4);
+					b.v[k].h_index >= 0 ? c1 : NULL,
+					b.v[k].citations >= 0 ? c2 : NULL,
+					b.v[k].paper_count >= 0 ? c3 : NULL },
+				    4);
 				n++;
 				continue;
 			}
 			/* Position decides, but a stated arXiv id must agree. */
-			if (b.v[k].arxiv != NULL && (core_arxiv_parse(
-			    b.v[k].arxiv, strlen(b.v[k].arxiv), &got, &used) !=
-			    CORE_OK || strcmp(got.id, want) != 0)) {
-				core_log(CORE_LOG_WARN, "harvest.s2", "result "
-				    "for %s names %s: skipped", want,
-				    b.v[k].arxiv);
+			if (b.v[k].arxiv != NULL &&
+			    (core_arxiv_parse(b.v[k].arxiv,
+				 strlen(b.v[k].arxiv), &got,
+				 &used) != CORE_OK ||
+				strcmp(got.id, want) != 0)) {
+				core_log(CORE_LOG_WARN, "harvest.s2",
+				    "result "
+				    "for %s names %s: skipped",
+				    want, b.v[k].arxiv);
 				continue;
 			}
 			if (b.v[k].citations < 0)
@@ -526,11 +568,12 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 			n++;
 		}
 		harvest_s2_batch_free(&b);
-		if (er != CORE_OK || finish_batch(&r, "", n, r.expect) !=
-		    CORE_OK) {
+		if (er != CORE_OK ||
+		    finish_batch(&r, "", n, r.expect) != CORE_OK) {
 			if (er != CORE_OK)
 				core_db_cmd(r.db, "ROLLBACK");
-			harvest_run_fail(&r, "database write failed; batch "
+			harvest_run_fail(&r,
+			    "database write failed; batch "
 			    "rolled back");
 			goto out;
 		}
@@ -564,8 +607,9 @@ ror_flush(struct harvest_run *r, long n)
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		return er;
 	if ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_INSTITUTIONS,
-	    &r->st_a)) != CORE_OK || (er = core_db_cmd(r->db,
-	    harvest_sql[HARVEST_SQL_MERGE_ROR].sql)) != CORE_OK ||
+		 &r->st_a)) != CORE_OK ||
+	    (er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_MERGE_ROR].sql)) !=
+		CORE_OK ||
 	    (er = finish_batch(r, "", n, -1)) != CORE_OK) {
 		core_db_cmd(r->db, "ROLLBACK");
 		return er;
@@ -591,7 +635,7 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 
 	(void)args;
 	(void)argc;
-	if (harvest_run_open(&r, conf, (enum harvest_src)-1, "ror", "ror") !=
+	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, "ror", "ror") !=
 	    CORE_OK)
 		goto out;
 	if ((gz = gzopen(argv[0], "rb")) == NULL) {
@@ -599,8 +643,8 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		goto out;
 	}
 	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-	    (const char *const[]){ r.key, "{\"mode\":\"file\"}" }, 2) !=
-	    CORE_OK)
+		(const char *const[]){ r.key, "{\"mode\":\"file\"}" },
+		2) != CORE_OK)
 		goto out;
 	line = core_xcalloc(1, LINE_MAX_LEN);
 	while (gzgets(gz, line, (int)LINE_MAX_LEN) != NULL) {
@@ -610,29 +654,34 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			harvest_run_fail(&r, "a line longer than 8 MB");
 			goto out;
 		}
-		while (len > 0 && (line[len - 1] == '\n' ||
-		    line[len - 1] == '\r'))
+		while (
+		    len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
 		if ((o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je)) ==
 		    NULL) {
-			core_log(CORE_LOG_WARN, "harvest.ror", "line %ld "
-			    "skipped: bad JSON: %s", lineno, je.text);
+			core_log(CORE_LOG_WARN, "harvest.ror",
+			    "line %ld "
+			    "skipped: bad JSON: %s",
+			    lineno, je.text);
 			skipped++;
 			continue;
 		}
 		memset(&in, 0, sizeof(in));
 		if (harvest_ror_parse(o, &in, &why) != CORE_OK) {
-			core_log(CORE_LOG_WARN, "harvest.ror", "line %ld "
-			    "skipped: %s", lineno, why);
+			core_log(CORE_LOG_WARN, "harvest.ror",
+			    "line %ld "
+			    "skipped: %s",
+			    lineno, why);
 			skipped++;
 		} else {
 			snprintf(seq, sizeof(seq), "%ld", lineno);
-			harvest_copy_row(&r.st_a, (const char *const[]){ seq,
-			    in.ror_id, in.openalex_id, in.name, in.slug,
-			    in.aliases, in.country_code, in.country_name,
-			    in.type, in.status, in.website, in.established },
+			harvest_copy_row(&r.st_a,
+			    (const char *const[]){ seq, in.ror_id,
+				in.openalex_id, in.name, in.slug, in.aliases,
+				in.country_code, in.country_name, in.type,
+				in.status, in.website, in.established },
 			    12);
 			n++;
 		}
@@ -640,7 +689,8 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		json_decref(o);
 		if (n == ROR_BATCH) {
 			if (ror_flush(&r, n) != CORE_OK) {
-				harvest_run_fail(&r, "database write failed; "
+				harvest_run_fail(&r,
+				    "database write failed; "
 				    "batch rolled back");
 				goto out;
 			}
@@ -648,7 +698,8 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		}
 	}
 	if (ror_flush(&r, n) != CORE_OK) {
-		harvest_run_fail(&r, "database write failed; batch rolled "
+		harvest_run_fail(&r,
+		    "database write failed; batch rolled "
 		    "back");
 		goto out;
 	}
@@ -685,15 +736,22 @@ const struct core_cmd harvest_cmd_openalex = {
 	.operands = "[works]",
 	.max_args = 1,
 	.summary = "enrich papers and researchers from OpenAlex",
-	.help = "Enriches papers from OpenAlex (openalex_url): each work with an arXiv\n"
-	    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and its\n"
-	    "authors (OpenAlex id, ORCID, h-index, citations, works count, last\n"
-	    "known institutions) become researchers linked to the authorships at\n"
+	.help =
+	    "Enriches papers from OpenAlex (openalex_url): each work with an "
+	    "arXiv\n"
+	    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and "
+	    "its\n"
+	    "authors (OpenAlex id, ORCID, h-index, citations, works count, "
+	    "last\n"
+	    "known institutions) become researchers linked to the authorships "
+	    "at\n"
 	    "the same position with a compatible name.  Without --filter: the\n"
 	    "papers lacking an OpenAlex count, newest first (--limit, default\n"
-	    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, e.g.\n"
+	    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, "
+	    "e.g.\n"
 	    "author.id:A5023888391): every page of it, by cursor.\n"
-	    "Keys: openalex_delay (ms, default 100), harvest_contact (mailto),\n"
+	    "Keys: openalex_delay (ms, default 100), harvest_contact "
+	    "(mailto),\n"
 	    "openalex_api_key.\n",
 	.run = openalex_cmd,
 };
@@ -720,13 +778,13 @@ static const struct core_opt s2_opts[] = {
 
 static const struct s2_args s2_init = { 1000 };
 
-#define S2_HELP                                                            \
-	"Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"  \
-	"ARXIV:{id} (citation counts, for papers without an OpenAlex "   \
-	"count),\nauthors by S2 id (hIndex, citationCount, paperCount, "  \
-	"for researchers\nwithout OpenAlex metrics).  Without ids: papers " \
-	"lacking a count /\nresearchers with an S2 id, up to --limit "     \
-	"(default 1000), 500 a\nrequest.  Keys: s2_delay (ms, default "    \
+#define S2_HELP                                                                \
+	"Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"       \
+	"ARXIV:{id} (citation counts, for papers without an OpenAlex "         \
+	"count),\nauthors by S2 id (hIndex, citationCount, paperCount, "       \
+	"for researchers\nwithout OpenAlex metrics).  Without ids: papers "    \
+	"lacking a count /\nresearchers with an S2 id, up to --limit "         \
+	"(default 1000), 500 a\nrequest.  Keys: s2_delay (ms, default "        \
 	"1000), s2_api_key.\n"
 
 const struct core_cmd harvest_cmd_s2_papers = {
@@ -759,7 +817,9 @@ const struct core_cmd harvest_cmd_ror = {
 	.min_args = 1,
 	.max_args = 1,
 	.summary = "load institutions from a ROR v2 dump",
-	.help = "Loads institutions from a ROR v2 dump (JSON lines, gzip or plain),\n"
+	.help =
+	    "Loads institutions from a ROR v2 dump (JSON lines, gzip or "
+	    "plain),\n"
 	    "2,000 a transaction; a malformed line is reported and skipped.\n",
 	.run = ror_cmd,
 };

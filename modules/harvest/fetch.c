@@ -39,37 +39,41 @@ stage_paper(struct harvest_run *r, const json_t *p)
 
 	r->seq++;
 	snprintf(seq, sizeof(seq), "%ld", r->seq);
-	json_array_foreach(auth, i, a) {
-		clean = harvest_tex_unaccent(json_string_value(
-		    json_object_get(a, "name")));
+	json_array_foreach(auth, i, a)
+	{
+		clean = harvest_tex_unaccent(
+		    json_string_value(json_object_get(a, "name")));
 		key = harvest_name_key(clean);
 		aslug = core_slug(clean, 60);
 		if (*key == '\0')
 			matched = 0;
 		snprintf(pos, sizeof(pos), "%zu", i + 1);
-		harvest_copy_row(&r->st_authors, (const char *const[]){ seq,
-		    arxiv, pos, clean, key, aslug }, 6);
+		harvest_copy_row(&r->st_authors,
+		    (const char *const[]){ seq, arxiv, pos, clean, key, aslug },
+		    6);
 		free(clean);
 		free(key);
 		free(aslug);
 	}
-	title = harvest_tex_unaccent(json_string_value(json_object_get(p,
-	    "title")));
+	title = harvest_tex_unaccent(
+	    json_string_value(json_object_get(p, "title")));
 	slug = core_slug(title, 80);
 	cats = harvest_jdump(json_object_get(p, "categories"));
 	vers = harvest_jdump(json_object_get(p, "versions"));
 	snprintf(count, sizeof(count), "%zu", json_array_size(auth));
-	harvest_copy_row(&r->st_papers, (const char *const[]){ seq, arxiv,
-	    title, json_string_value(json_object_get(p, "abstract")),
-	    json_string_value(json_object_get(p, "comment")), cats,
-	    json_string_value(json_object_get(p, "primary")),
-	    json_string_value(json_object_get(p, "published")),
-	    json_string_value(json_object_get(p, "updated")), vers,
-	    json_string_value(json_object_get(p, "doi")),
-	    json_string_value(json_object_get(p, "journal_ref")),
-	    json_string_value(json_object_get(p, "license")), slug,
-	    json_string_value(json_object_get(p, "source")), count,
-	    matched ? "t" : "f" }, 17);
+	harvest_copy_row(&r->st_papers,
+	    (const char *const[]){ seq, arxiv, title,
+		json_string_value(json_object_get(p, "abstract")),
+		json_string_value(json_object_get(p, "comment")), cats,
+		json_string_value(json_object_get(p, "primary")),
+		json_string_value(json_object_get(p, "published")),
+		json_string_value(json_object_get(p, "updated")), vers,
+		json_string_value(json_object_get(p, "doi")),
+		json_string_value(json_object_get(p, "journal_ref")),
+		json_string_value(json_object_get(p, "license")), slug,
+		json_string_value(json_object_get(p, "source")), count,
+		matched ? "t" : "f" },
+	    17);
 	free(title);
 	free(slug);
 	free(cats);
@@ -92,45 +96,50 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 
 	core_buf_reset(&r->st_papers);
 	core_buf_reset(&r->st_authors);
-	json_array_foreach(papers, i, v)
-		stage_paper(r, v);
+	json_array_foreach(papers, i, v) stage_paper(r, v);
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		return er;
 	if (json_array_size(papers) > 0 &&
-	    ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_PAPERS, &r->st_papers)) !=
-	    CORE_OK || (r->st_authors.len > 0 && (er = harvest_copy_in(r->db,
-	    HARVEST_SQL_COPY_AUTHORS, &r->st_authors)) != CORE_OK) ||
-	    (er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_MERGE_PAPERS].sql))
-	    != CORE_OK || (er = core_db_cmd(r->db,
-	    harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) != CORE_OK))
+	    ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_PAPERS,
+		  &r->st_papers)) != CORE_OK ||
+		(r->st_authors.len > 0 &&
+		    (er = harvest_copy_in(r->db, HARVEST_SQL_COPY_AUTHORS,
+			 &r->st_authors)) != CORE_OK) ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_MERGE_PAPERS].sql)) != CORE_OK ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) !=
+		    CORE_OK))
 		goto rollback;
 	if (deleted != NULL && json_array_size(deleted) > 0) {
 		/* A text[] literal: ids hold no quotes or commas. */
 		struct core_buf b = CORE_BUF_INIT;
 
 		core_buf_putc(&b, '{');
-		json_array_foreach(deleted, i, v)
-			core_buf_printf(&b, "%s\"%s\"", i ? "," : "",
-			    json_string_value(v));
+		json_array_foreach(deleted, i, v) core_buf_printf(&b,
+		    "%s\"%s\"", i ? "," : "", json_string_value(v));
 		core_buf_putc(&b, '}');
 		ids = core_buf_steal(&b);
 		if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_DELETE_PAPERS,
-		    (const char *const[]){ ids }, 1)) != CORE_OK)
+			 (const char *const[]){ ids }, 1)) != CORE_OK)
 			goto rollback;
 	}
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL, 0)) !=
-	    CORE_OK || (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
-	    NULL, 0)) != CORE_OK || (er = harvest_exec0(r->db,
-	    HARVEST_SQL_HV_MARK_STALE, NULL, 0)) != CORE_OK)
+	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
+		 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
+		 NULL, 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
+		CORE_OK)
 		goto rollback;
 	snprintf(nrec, sizeof(nrec), "%zu", json_array_size(papers));
-	snprintf(ndel, sizeof(ndel), "%zu", deleted ? json_array_size(deleted)
-	    : 0);
+	snprintf(ndel, sizeof(ndel), "%zu",
+	    deleted ? json_array_size(deleted) : 0);
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
 	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
 	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
-	    (const char *const[]){ r->key, next ? next : "", nrec, ndel, nreq,
-	    ncomp }, 6)) != CORE_OK)
+		 (const char *const[]){ r->key, next ? next : "", nrec, ndel,
+		     nreq, ncomp },
+		 6)) != CORE_OK)
 		goto rollback;
 	if ((er = core_db_cmd(r->db, "COMMIT")) != CORE_OK)
 		goto out;
@@ -183,17 +192,19 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if ((from && harvest_date10(from, date) != 0) || (from &&
-	    strlen(from) != 10) || (until && (harvest_date10(until, date) !=
-	    0 || strlen(until) != 10)))
+	if ((from && harvest_date10(from, date) != 0) ||
+	    (from && strlen(from) != 10) ||
+	    (until &&
+		(harvest_date10(until, date) != 0 || strlen(until) != 10)))
 		return harvest_bad_usage("dates are YYYY-MM-DD", NULL);
 
-	if (harvest_run_open(&r, conf, HARVEST_SRC_OAI, "arxiv-oai", "arxiv oai") !=
-	    CORE_OK)
+	if (harvest_run_open(&r, conf, HARVEST_SRC_OAI, "arxiv-oai",
+		"arxiv oai") != CORE_OK)
 		goto out;
 	/* Incremental: start where the last successful run ended. */
-	if (from == NULL && core_db_exec(r.db, HARVEST_SQL_HV_LAST_OK_DATE,
-	    (const char *const[]){ r.key }, 1, &res) == CORE_OK &&
+	if (from == NULL &&
+	    core_db_exec(r.db, HARVEST_SQL_HV_LAST_OK_DATE,
+		(const char *const[]){ r.key }, 1, &res) == CORE_OK &&
 	    PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) &&
 	    harvest_date10(PQgetvalue(res, 0, 0), date) == 0)
 		from = date;
@@ -205,7 +216,7 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 
 	/* The same run interrupted?  Then resume at its token. */
 	if ((er = core_db_exec(r.db, HARVEST_SQL_HV_CURSOR_GET,
-	    (const char *const[]){ r.key }, 1, &res)) != CORE_OK)
+		 (const char *const[]){ r.key }, 1, &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 2), "f") == 0 &&
 	    *PQgetvalue(res, 0, 0) != '\0' &&
@@ -214,9 +225,10 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 		token = core_xstrdup(PQgetvalue(res, 0, 0));
 		r.records = atol(PQgetvalue(res, 0, 3));
 		resumed = 1;
-		core_log(CORE_LOG_INFO, "harvest.resume", "arxiv oai: resuming "
-		    "at resumptionToken %s after %ld records", token,
-		    r.records);
+		core_log(CORE_LOG_INFO, "harvest.resume",
+		    "arxiv oai: resuming "
+		    "at resumptionToken %s after %ld records",
+		    token, r.records);
 		er = harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_RESUME,
 		    (const char *const[]){ r.key }, 1);
 	} else
@@ -241,7 +253,7 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 			url_param(&url, "set", set);
 		}
 		if (harvest_http_fetch(r.http, core_buf_cstr(&url), NULL, &body,
-		    &status) != CORE_OK) {
+			&status) != CORE_OK) {
 			harvest_run_fail(&r, harvest_http_error(r.http));
 			goto out;
 		}
@@ -249,20 +261,23 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (er == CORE_EUPSTREAM && resumed &&
 		    strstr(why, "badResumptionToken") != NULL) {
 			/* Tokens expire: start the same run again. */
-			core_log(CORE_LOG_WARN, "harvest.resume", "arxiv oai: "
-			    "stored token refused (%s); starting over", why);
+			core_log(CORE_LOG_WARN, "harvest.resume",
+			    "arxiv oai: "
+			    "stored token refused (%s); starting over",
+			    why);
 			free(token);
 			token = NULL;
 			resumed = 0;
 			r.records = 0;
 			if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-			    (const char *const[]){ r.key, ptext }, 2) !=
-			    CORE_OK)
+				(const char *const[]){ r.key, ptext },
+				2) != CORE_OK)
 				goto out;
 			continue;
 		}
 		if (er != CORE_OK) {
-			snprintf(msg, sizeof(msg), "%s response from %s: %s; "
+			snprintf(msg, sizeof(msg),
+			    "%s response from %s: %s; "
 			    "nothing of it written",
 			    er == CORE_EUPSTREAM ? "error" : "malformed",
 			    harvest_http_base(r.http), why);
@@ -272,9 +287,10 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (pg.complete > 0)
 			r.expect = pg.complete;
 		if (write_batch(&r, pg.papers, pg.deleted, pg.token,
-		    pg.complete) != CORE_OK) {
+			pg.complete) != CORE_OK) {
 			harvest_page_free(&pg);
-			harvest_run_fail(&r, "database write failed; batch rolled back");
+			harvest_run_fail(&r,
+			    "database write failed; batch rolled back");
 			goto out;
 		}
 		harvest_run_progress(&r, 0);
@@ -286,11 +302,12 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 	}
 	snprintf(why, sizeof(why), "%ld", harvest_run_requests(&r));
 	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
-	    (const char *const[]){ r.key, why }, 2) != CORE_OK)
+		(const char *const[]){ r.key, why }, 2) != CORE_OK)
 		goto out;
 	harvest_run_progress(&r, 1);
 	printf("arxiv oai: %ld records, %ld deleted, %ld requests, %ld "
-	    "retries\n", r.records, r.deleted, harvest_http_requests(r.http),
+	       "retries\n",
+	    r.records, r.deleted, harvest_http_requests(r.http),
 	    harvest_http_retries(r.http));
 	rc = HARVEST_EXIT_OK;
 out:
@@ -311,8 +328,8 @@ out:
 
 /* One Atom request and its batch.  *total gets totalResults. */
 static int
-atom_batch(struct harvest_run *r, const char *url, const char *cursor, long *total,
-    size_t *got)
+atom_batch(struct harvest_run *r, const char *url, const char *cursor,
+    long *total, size_t *got)
 {
 	struct core_buf body = CORE_BUF_INIT;
 	struct harvest_page pg;
@@ -324,7 +341,7 @@ atom_batch(struct harvest_run *r, const char *url, const char *cursor, long *tot
 	er = harvest_http_fetch(r->http, url, NULL, &body, &status);
 	if (er != CORE_OK && status == 400 && body.len > 0 &&
 	    harvest_atom_parse(body.ptr, body.len, &pg, why) ==
-	    CORE_EUPSTREAM) {
+		CORE_EUPSTREAM) {
 		/* The API explains a 400 in an error entry: say that. */
 		harvest_run_fail(r, why);
 		goto out;
@@ -335,9 +352,11 @@ atom_batch(struct harvest_run *r, const char *url, const char *cursor, long *tot
 	}
 	if ((er = harvest_atom_parse(body.ptr, body.len, &pg, why)) !=
 	    CORE_OK) {
-		snprintf(msg, sizeof(msg), "%s response from %s: %s; nothing "
-		    "of it written", er == CORE_EUPSTREAM ? "error" :
-		    "malformed", harvest_http_base(r->http), why);
+		snprintf(msg, sizeof(msg),
+		    "%s response from %s: %s; nothing "
+		    "of it written",
+		    er == CORE_EUPSTREAM ? "error" : "malformed",
+		    harvest_http_base(r->http), why);
 		harvest_run_fail(r, msg);
 		goto out;
 	}
@@ -370,18 +389,20 @@ arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 	(void)args;
 	for (i = 0; i < (size_t)argc; i++)
 		if (core_arxiv_parse(argv[i], strlen(argv[i]), &id, &used) !=
-		    CORE_OK || used != strlen(argv[i]))
+			CORE_OK ||
+		    used != strlen(argv[i]))
 			return harvest_bad_usage("not an arXiv id:", argv[i]);
-	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api", "arxiv ids") !=
-	    CORE_OK)
+	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api",
+		"arxiv ids") != CORE_OK)
 		goto out;
 	r.expect = argc;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START, (const char *const[]){
-	    r.key, "{\"mode\":\"ids\"}" }, 2) != CORE_OK)
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
+		(const char *const[]){ r.key, "{\"mode\":\"ids\"}" },
+		2) != CORE_OK)
 		goto out;
 	for (i = 0; i < (size_t)argc; i += ATOM_BATCH) {
-		n = (size_t)argc - i < ATOM_BATCH ? (size_t)argc - i :
-		    ATOM_BATCH;
+		n = (size_t)argc - i < ATOM_BATCH ? (size_t)argc - i
+						  : ATOM_BATCH;
 		core_buf_reset(&url);
 		core_buf_printf(&url, "%s?id_list=", harvest_http_base(r.http));
 		for (j = 0; j < n; j++) {
@@ -395,8 +416,8 @@ arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 			goto out;
 	}
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(&r));
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE, (const char *const[]){
-	    r.key, nreq }, 2) != CORE_OK)
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
+		(const char *const[]){ r.key, nreq }, 2) != CORE_OK)
 		goto out;
 	harvest_run_progress(&r, 1);
 	printf("arxiv ids: %ld of %d found\n", r.records, argc);
@@ -426,20 +447,22 @@ arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 	(void)argc;
 	if (max < 1 || size < 1 || size > 2000)
 		return harvest_bad_usage("arxiv query QUERY [--max N] "
-		    "[--page-size 1..2000]", NULL);
-	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api", "arxiv query")
-	    != CORE_OK)
+					 "[--page-size 1..2000]",
+		    NULL);
+	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api",
+		"arxiv query") != CORE_OK)
 		goto out;
 	r.expect = max;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START, (const char *const[]){
-	    r.key, "{\"mode\":\"query\"}" }, 2) != CORE_OK)
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
+		(const char *const[]){ r.key, "{\"mode\":\"query\"}" },
+		2) != CORE_OK)
 		goto out;
 	for (start = 0; start < max; start += size) {
 		long n = max - start < size ? max - start : size;
 
 		core_buf_reset(&url);
-		core_buf_printf(&url, "%s?search_query=",
-		    harvest_http_base(r.http));
+		core_buf_printf(&url,
+		    "%s?search_query=", harvest_http_base(r.http));
 		core_url_encode(&url, q, 0);
 		core_buf_printf(&url, "&start=%ld&max_results=%ld", start, n);
 		snprintf(next, sizeof(next), "%ld", start + n);
@@ -452,8 +475,8 @@ arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 			break; /* the API ran dry before its total */
 	}
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(&r));
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE, (const char *const[]){
-	    r.key, nreq }, 2) != CORE_OK)
+	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
+		(const char *const[]){ r.key, nreq }, 2) != CORE_OK)
 		goto out;
 	harvest_run_progress(&r, 1);
 	printf("arxiv query: %ld records of %ld matching\n", r.records, total);
@@ -478,11 +501,10 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	(void)args;
 	(void)argc;
 	(void)argv;
-	if (harvest_run_open(&r, conf, (enum harvest_src)-1, NULL, "status") !=
-	    CORE_OK)
+	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, NULL,
+		"status") != CORE_OK)
 		goto out;
-	if (core_db_exec(r.db, HARVEST_SQL_HV_STATUS, NULL, 0, &res) !=
-	    CORE_OK)
+	if (core_db_exec(r.db, HARVEST_SQL_HV_STATUS, NULL, 0, &res) != CORE_OK)
 		goto out;
 	printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s\n", "source", "state",
 	    "last run", "last ok", "run recs", "records", "requests",
@@ -491,10 +513,12 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		const char *err = PQgetvalue(res, i, 6);
 		printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s%s%s\n",
 		    PQgetvalue(res, i, 0),
-		    *err ? "failed" : strcmp(PQgetvalue(res, i, 3), "t") == 0 ?
-		    "done" : "partial", PQgetvalue(res, i, 4),
-		    PQgetvalue(res, i, 5), PQgetvalue(res, i, 7),
-		    PQgetvalue(res, i, 8), PQgetvalue(res, i, 10),
+		    *err                                          ? "failed"
+			: strcmp(PQgetvalue(res, i, 3), "t") == 0 ? "done"
+								  : "partial",
+		    PQgetvalue(res, i, 4), PQgetvalue(res, i, 5),
+		    PQgetvalue(res, i, 7), PQgetvalue(res, i, 8),
+		    PQgetvalue(res, i, 10),
 		    *PQgetvalue(res, i, 1) ? "cursor " : "",
 		    PQgetvalue(res, i, 1), *err ? err : "");
 	}
@@ -504,9 +528,10 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	res = NULL;
 	if (core_db_exec(r.db, HARVEST_SQL_HV_COUNTS, NULL, 0, &res) == CORE_OK)
 		printf("\npapers %s, authorships %s, researchers %s, "
-		    "institutions %s, stale pages %s\n", PQgetvalue(res, 0, 0),
-		    PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
-		    PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 4));
+		       "institutions %s, stale pages %s\n",
+		    PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1),
+		    PQgetvalue(res, 0, 2), PQgetvalue(res, 0, 3),
+		    PQgetvalue(res, 0, 4));
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);
@@ -518,16 +543,17 @@ out:
 /* The descriptors (main.c lists them)                                 */
 /* ------------------------------------------------------------------ */
 
-#define ARXIV_NOTE                                                      \
-	"\nWaits arxiv_delay ms (default 3000) between requests.  Exit\n" \
-	"status: 0 done, 1 failed (the message says why; batches before\n" \
+#define ARXIV_NOTE                                                             \
+	"\nWaits arxiv_delay ms (default 3000) between requests.  Exit\n"      \
+	"status: 0 done, 1 failed (the message says why; batches before\n"     \
 	"the failure are kept), 2 usage.\n"
 
 static const char *const oai_prefixes[] = { "arXiv", "oai_dc", NULL };
 
 static const struct core_opt oai_opts[] = {
-	{ "--from", CORE_OPT_STR, offsetof(struct oai_args, from),
-	    "YYYY-MM-DD", NULL, "first datestamp (default: where the last "
+	{ "--from", CORE_OPT_STR, offsetof(struct oai_args, from), "YYYY-MM-DD",
+	    NULL,
+	    "first datestamp (default: where the last "
 	    "successful run ended)" },
 	{ "--until", CORE_OPT_STR, offsetof(struct oai_args, until),
 	    "YYYY-MM-DD", NULL, "last datestamp" },
@@ -546,8 +572,11 @@ const struct core_cmd harvest_cmd_arxiv_oai = {
 	.args_size = sizeof(struct oai_args),
 	.args_init = &oai_init,
 	.summary = "harvest arXiv by OAI-PMH",
-	.help = "OAI-PMH ListRecords from arxiv_oai_url, following resumptionToken;\n"
-	    "the position is stored after every page, so an interrupted run with\n"
+	.help =
+	    "OAI-PMH ListRecords from arxiv_oai_url, following "
+	    "resumptionToken;\n"
+	    "the position is stored after every page, so an interrupted run "
+	    "with\n"
 	    "the same options resumes there.  Without --from: from the last\n"
 	    "successful run's end.\n" ARXIV_NOTE,
 	.run = arxiv_oai,
@@ -560,7 +589,7 @@ const struct core_cmd harvest_cmd_arxiv_ids = {
 	.max_args = -1,
 	.summary = "papers by arXiv id (Atom API)",
 	.help = "The Atom API (arxiv_api_url) by id_list, 100 ids a request;\n"
-	    "new-style, old-style and versioned ids.\n" ARXIV_NOTE,
+		"new-style, old-style and versioned ids.\n" ARXIV_NOTE,
 	.run = arxiv_ids,
 };
 
@@ -583,8 +612,8 @@ const struct core_cmd harvest_cmd_arxiv_query = {
 	.min_args = 1,
 	.max_args = 1,
 	.summary = "papers matching an arXiv search_query (Atom API)",
-	.help = "The Atom API's search_query, paged by start/max_results.\n"
-	    ARXIV_NOTE,
+	.help = "The Atom API's search_query, paged by "
+		"start/max_results.\n" ARXIV_NOTE,
 	.run = arxiv_query,
 };
 
@@ -592,6 +621,6 @@ const struct core_cmd harvest_cmd_status = {
 	.name = "status",
 	.summary = "each source's cursor, last run, errors, counts",
 	.help = "Each source's cursor, last run, last success, last error and "
-	    "counts.",
+		"counts.",
 	.run = status_cmd,
 };

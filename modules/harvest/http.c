@@ -59,8 +59,9 @@ static const struct srcdef {
 	[HARVEST_SRC_OPENALEX] = { "openalex_url", "https://api.openalex.org",
 	    "openalex_delay", 100, "mailto", "openalex_api_key", "api_key",
 	    NULL },
-	[HARVEST_SRC_S2] = { "s2_url", "https://api.semanticscholar.org/graph/v1",
-	    "s2_delay", 1000, NULL, "s2_api_key", NULL, "x-api-key" },
+	[HARVEST_SRC_S2] = { "s2_url",
+	    "https://api.semanticscholar.org/graph/v1", "s2_delay", 1000, NULL,
+	    "s2_api_key", NULL, "x-api-key" },
 };
 
 struct harvest_http {
@@ -68,7 +69,7 @@ struct harvest_http {
 	enum harvest_src src;
 	char *base;
 	char *ua;
-	char *query;	    /* public parameters: "mailto=..." or NULL */
+	char *query;        /* public parameters: "mailto=..." or NULL */
 	char *secret_query; /* "api_key=..." or NULL: never logged */
 	struct curl_slist *hdrs;
 	long connect_ms, timeout_ms, backoff_ms, max_wait_ms, delay_ms;
@@ -131,8 +132,7 @@ rnd(struct harvest_http *h)
 }
 
 long
-harvest_backoff_ms(int attempt, long base, long cap, long retry_after,
-    double r)
+harvest_backoff_ms(int attempt, long base, long cap, long retry_after, double r)
 {
 	double w;
 
@@ -176,8 +176,8 @@ harvest_http_new(const struct core_conf *conf, enum harvest_src src)
 	    *contact ? "; mailto:" : "", contact);
 	h->connect_ms = core_conf_int(conf, "harvest_connect_timeout", 5000);
 	h->timeout_ms = core_conf_int(conf, "harvest_timeout", 60000);
-	h->max_bytes = (curl_off_t)core_conf_int(conf, "harvest_max_bytes",
-	    32L << 20);
+	h->max_bytes =
+	    (curl_off_t)core_conf_int(conf, "harvest_max_bytes", 32L << 20);
 	h->retries = core_conf_int(conf, "harvest_retries", 4);
 	h->backoff_ms = core_conf_int(conf, "harvest_backoff", 1000);
 	h->max_wait_ms = core_conf_int(conf, "harvest_max_wait", 120000);
@@ -206,8 +206,8 @@ harvest_http_new(const struct core_conf *conf, enum harvest_src src)
 		core_buf_free(&b);
 	}
 	h->rng = (unsigned long long)now_s(&t) * 1000003ULL ^
-	    (unsigned long long)t.tv_nsec ^ ((unsigned long long)getpid()
-	    << 32) ^ 0x9e3779b97f4a7c15ULL;
+	    (unsigned long long)t.tv_nsec ^
+	    ((unsigned long long)getpid() << 32) ^ 0x9e3779b97f4a7c15ULL;
 	if (h->rng == 0)
 		h->rng = 1;
 	h->curl = curl_easy_init();
@@ -378,8 +378,8 @@ harvest_http_fetch(struct harvest_http *h, const char *url, const char *post,
 		/* A private copy of the list: the shared one has no type. */
 		for (extra = NULL; hdrs != NULL; hdrs = hdrs->next)
 			extra = curl_slist_append(extra, hdrs->data);
-		extra = curl_slist_append(extra,
-		    "Content-Type: application/json");
+		extra =
+		    curl_slist_append(extra, "Content-Type: application/json");
 		hdrs = extra;
 	}
 	for (attempt = 0;; attempt++) {
@@ -400,27 +400,30 @@ harvest_http_fetch(struct harvest_http *h, const char *url, const char *post,
 			curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &st);
 			/* Both forms: delta-seconds and an HTTP date. */
 			if (curl_easy_getinfo(h->curl, CURLINFO_RETRY_AFTER,
-			    &ra) != CURLE_OK || ra == 0)
+				&ra) != CURLE_OK ||
+			    ra == 0)
 				ra = -1;
 			if (st >= 200 && st <= 299) {
 				er = CORE_OK;
 				break;
 			}
-			snprintf(h->err, sizeof(h->err), "HTTP %ld from %s",
-			    st, shown);
+			snprintf(h->err, sizeof(h->err), "HTTP %ld from %s", st,
+			    shown);
 			if (!transient_status(st))
 				break;
 		} else if (sa.over || cc == CURLE_FILESIZE_EXCEEDED) {
 			snprintf(h->err, sizeof(h->err),
-			    "response from %s larger than the maximum of %"
-			    CURL_FORMAT_CURL_OFF_T " bytes (harvest_max_bytes)",
+			    "response from %s larger than the maximum of "
+			    "%" CURL_FORMAT_CURL_OFF_T
+			    " bytes (harvest_max_bytes)",
 			    shown, h->max_bytes);
 			break;
 		} else {
 			snprintf(h->err, sizeof(h->err), "%s: %s%s", shown,
 			    curl_easy_strerror(cc),
-			    cc == CURLE_OPERATION_TIMEDOUT ?
-			    " (harvest_timeout)" : "");
+			    cc == CURLE_OPERATION_TIMEDOUT
+				? " (harvest_timeout)"
+				: "");
 			if (!transient_curl(cc))
 				break;
 		}
@@ -442,8 +445,8 @@ harvest_http_fetch(struct harvest_http *h, const char *url, const char *post,
 	*status = st;
 	if (er == CORE_OK) {
 		h->err[0] = '\0';
-		core_log(CORE_LOG_DEBUG, "harvest.http", "GET %s: %ld, %zu bytes",
-		    shown, st, body->len);
+		core_log(CORE_LOG_DEBUG, "harvest.http",
+		    "GET %s: %ld, %zu bytes", shown, st, body->len);
 	} else {
 		core_log(CORE_LOG_ERROR, "harvest.http", "%s", h->err);
 		if (st < 400 || st >= 500)

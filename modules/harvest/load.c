@@ -20,19 +20,13 @@
 #include "harvest.h"
 #include "harvest_sql.h"
 
-#define BATCH	 2000
+#define BATCH          2000
 #define LINE_MAX_BYTES (64u << 20) /* one record; longer is refused */
 
 /* The paper that must be there whatever the data says (see below). */
 #define ANCHOR_ID "2512.20345"
 
-enum kind {
-	KIND_ROR,
-	KIND_OA_INST,
-	KIND_OA_AUTHOR,
-	KIND_PAPERS,
-	KIND__MAX
-};
+enum kind { KIND_ROR, KIND_OA_INST, KIND_OA_AUTHOR, KIND_PAPERS, KIND__MAX };
 
 /* Staging tables, each filled by one COPY statement. */
 enum stage {
@@ -92,11 +86,11 @@ struct reader {
 struct load {
 	struct core_db *db;
 	struct core_buf stage[STAGE__MAX];
-	size_t rows;	   /* records in the current batch */
-	long first_line;   /* of the current batch */
-	long seq;	   /* records so far, orders rows in staging */
-	long skipped;	   /* malformed lines */
-	long records;	   /* records loaded */
+	size_t rows;     /* records in the current batch */
+	long first_line; /* of the current batch */
+	long seq;        /* records so far, orders rows in staging */
+	long skipped;    /* malformed lines */
+	long records;    /* records loaded */
 	int anchor_seen;
 	int tty;
 	/* Progress of the current file. */
@@ -145,13 +139,13 @@ progress(struct load *ld, int final)
 	long eta;
 
 	rate = secs > 0 ? (double)ld->done / secs : 0;
-	eta = rate > 0 ? (long)((double)(ld->total - ld->done) / rate + 0.5) :
-	    0;
+	eta =
+	    rate > 0 ? (long)((double)(ld->total - ld->done) / rate + 0.5) : 0;
 	if (eta < 0)
 		eta = 0;
 	if (ld->tty) {
-		fprintf(stderr, "\r%s %s/%s  %s/s  ETA %lds\033[K%s",
-		    ld->label, commas(ld->done, a), commas(ld->total, b),
+		fprintf(stderr, "\r%s %s/%s  %s/s  ETA %lds\033[K%s", ld->label,
+		    commas(ld->done, a), commas(ld->total, b),
 		    commas((long)rate, c), eta, final ? "\n" : "");
 		fflush(stderr);
 	} else
@@ -287,11 +281,11 @@ flush(struct load *ld, enum kind k, long last_line)
 	for (i = 0; i < STAGE__MAX; i++)
 		if (ld->stage[i].len > 0 &&
 		    (er = copy_in(ld->db, stage_copy[i], &ld->stage[i])) !=
-		    CORE_OK)
+			CORE_OK)
 			goto rollback;
 	for (i = 0; kind_merge[k][i] >= 0; i++)
 		if ((er = core_db_cmd(ld->db,
-		    harvest_sql[kind_merge[k][i]].sql)) != CORE_OK)
+			 harvest_sql[kind_merge[k][i]].sql)) != CORE_OK)
 			goto rollback;
 	if ((er = core_db_cmd(ld->db, "COMMIT")) != CORE_OK)
 		goto out;
@@ -327,17 +321,19 @@ stage_paper(struct load *ld, const struct harvest_paper *p)
 		if (*key == '\0')
 			matched = 0;
 		harvest_copy_row(&ld->stage[STAGE_AUTHORS],
-		    (const char *const[]){ seq, p->arxiv_id, pos,
-			p->authors[i], key, slug }, 6);
+		    (const char *const[]){ seq, p->arxiv_id, pos, p->authors[i],
+			key, slug },
+		    6);
 		free(key);
 		free(slug);
 	}
 	snprintf(count, sizeof(count), "%zu", p->nauthors);
-	harvest_copy_row(&ld->stage[STAGE_PAPERS], (const char *const[]){
-	    seq, p->arxiv_id, p->title, p->abstract, p->comment,
-	    p->categories, p->primary, p->published, p->updated, p->versions,
-	    p->doi, p->journal_ref, p->license, p->slug, p->source, count,
-	    matched ? "t" : "f" }, 17);
+	harvest_copy_row(&ld->stage[STAGE_PAPERS],
+	    (const char *const[]){ seq, p->arxiv_id, p->title, p->abstract,
+		p->comment, p->categories, p->primary, p->published, p->updated,
+		p->versions, p->doi, p->journal_ref, p->license, p->slug,
+		p->source, count, matched ? "t" : "f" },
+	    17);
 	if (strcmp(p->arxiv_id, ANCHOR_ID) == 0)
 		ld->anchor_seen = 1;
 }
@@ -348,10 +344,11 @@ stage_inst(struct load *ld, const struct harvest_inst *in)
 	char seq[24];
 
 	snprintf(seq, sizeof(seq), "%ld", ld->seq);
-	harvest_copy_row(&ld->stage[STAGE_INST], (const char *const[]){
-	    seq, in->ror_id, in->openalex_id, in->name, in->slug, in->aliases,
-	    in->country_code, in->country_name, in->type, in->status,
-	    in->website, in->established }, 12);
+	harvest_copy_row(&ld->stage[STAGE_INST],
+	    (const char *const[]){ seq, in->ror_id, in->openalex_id, in->name,
+		in->slug, in->aliases, in->country_code, in->country_name,
+		in->type, in->status, in->website, in->established },
+	    12);
 }
 
 static void
@@ -362,9 +359,10 @@ stage_author(struct load *ld, const struct harvest_author *a)
 	size_t i;
 
 	snprintf(seq, sizeof(seq), "%ld", ld->seq);
-	harvest_copy_row(&ld->stage[STAGE_OA_AUTHORS], (const char *const[]){
-	    seq, a->openalex_id, a->name, a->name_key, a->slug, a->orcid,
-	    a->h_index, a->citations, a->works_count }, 9);
+	harvest_copy_row(&ld->stage[STAGE_OA_AUTHORS],
+	    (const char *const[]){ seq, a->openalex_id, a->name, a->name_key,
+		a->slug, a->orcid, a->h_index, a->citations, a->works_count },
+	    9);
 	for (i = 0; i < a->naffils; i++) {
 		f = &a->affils[i];
 		snprintf(fy, sizeof(fy), "%d", f->first_year);
@@ -410,8 +408,8 @@ take_line(struct load *ld, enum kind k, const char *line, size_t len,
 	case KIND_ROR:
 	case KIND_OA_INST:
 		memset(&in, 0, sizeof(in));
-		er = k == KIND_ROR ? harvest_ror_parse(o, &in, why) :
-		    harvest_oa_inst_parse(o, &in, why);
+		er = k == KIND_ROR ? harvest_ror_parse(o, &in, why)
+				   : harvest_oa_inst_parse(o, &in, why);
 		if (er == CORE_OK)
 			stage_inst(ld, &in);
 		harvest_inst_free(&in);
@@ -551,15 +549,15 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	if (nfiles == 0 || current != files[nfiles - 1].version) {
 		core_log(CORE_LOG_ERROR, "harvest.load",
 		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first", current,
-		    nfiles > 0 ? files[nfiles - 1].version : 0);
+		    "run weft-harvest migrate first",
+		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
 		goto out;
 	}
 	core_db_close(ld.db);
 	ld.db = NULL;
 	if (harvest_connect(conf, HARVEST_NPREPARED, &ld.db) != CORE_OK ||
 	    core_db_cmd(ld.db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql) !=
-	    CORE_OK)
+		CORE_OK)
 		goto out;
 
 	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
@@ -586,8 +584,9 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	    core_cell_text(res, 0,
 		HARVEST_LOAD_COUNTS__RESEARCHER_INSTITUTIONS));
 	printf("matched: %ld same-name groups, %ld researchers; %ld groups "
-	       "split into %ld researchers; %ld merges\n", mst.groups,
-	    mst.clusters, mst.split_blocks, mst.split_into, mst.merges);
+	       "split into %ld researchers; %ld merges\n",
+	    mst.groups, mst.clusters, mst.split_blocks, mst.split_into,
+	    mst.merges);
 	if (harvest_after_write(conf, ld.db, HARVEST_AFTER_BULK) != CORE_OK)
 		goto out;
 	rc = HARVEST_EXIT_OK;

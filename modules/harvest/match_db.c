@@ -24,7 +24,7 @@
 #include "harvest_sql.h"
 #include "remote.h"
 
-#define BATCH	   2000	 /* authorships a transaction (whole blocks) */
+#define BATCH      2000 /* authorships a transaction (whole blocks) */
 #define FETCH_ROWS "FETCH 5000 FROM match_cur"
 #define KEYS_BATCH 20000
 
@@ -170,8 +170,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 	for (i = 0; i < n; i++) {
 		struct mrow *r = &m->rows[s + i];
 
-		if (r->ext_id != NULL && r->rid > 0 && cid[it[i].cluster] == 0 &&
-		    !has_id(used, nused, r->rid)) {
+		if (r->ext_id != NULL && r->rid > 0 &&
+		    cid[it[i].cluster] == 0 && !has_id(used, nused, r->rid)) {
 			cid[it[i].cluster] = r->rid;
 			used[nused++] = r->rid;
 		}
@@ -183,7 +183,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 		if (r->rid <= 0 || r->rid_ext)
 			continue;
 		for (j = 0; j < ncl; j++)
-			if (cl[j].rid == r->rid && cl[j].cluster == it[i].cluster)
+			if (cl[j].rid == r->rid &&
+			    cl[j].cluster == it[i].cluster)
 				break;
 		if (j == ncl) {
 			cl[ncl].rid = r->rid;
@@ -195,7 +196,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 	}
 	qsort(cl, ncl, sizeof(*cl), claim_cmp);
 	for (j = 0; j < ncl; j++)
-		if (cid[cl[j].cluster] == 0 && !has_id(used, nused, cl[j].rid)) {
+		if (cid[cl[j].cluster] == 0 &&
+		    !has_id(used, nused, cl[j].rid)) {
 			cid[cl[j].cluster] = cl[j].rid;
 			used[nused++] = cl[j].rid;
 		}
@@ -205,13 +207,16 @@ do_block(struct mrun *m, size_t s, size_t e)
 			continue;
 		best = n;
 		for (i = 0; i < n; i++)
-			if (it[i].cluster == k && (best == n ||
-			    strlen(it[i].name_key) > strlen(it[best].name_key)))
+			if (it[i].cluster == k &&
+			    (best == n ||
+				strlen(it[i].name_key) >
+				    strlen(it[best].name_key)))
 				best = i;
 		slug = core_slug(m->rows[s + best].raw_name, 60);
 		er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_NEW,
 		    (const char *const[]){ m->rows[s + best].raw_name,
-			m->rows[s + best].name_key, slug }, 3, &res);
+			m->rows[s + best].name_key, slug },
+		    3, &res);
 		free(slug);
 		if (er != CORE_OK)
 			goto out;
@@ -229,9 +234,11 @@ do_block(struct mrun *m, size_t s, size_t e)
 		snprintf(rid, sizeof(rid), "%" PRId64, cid[it[i].cluster]);
 		snprintf(old, sizeof(old), "%" PRId64, r->rid);
 		snprintf(score, sizeof(score), "%.4f", it[i].score);
-		harvest_copy_row(&m->st, (const char *const[]){ pid, pos, rid,
-		    r->rid > 0 ? old : NULL, harvest_mreasons[it[i].reason],
-		    score }, 6);
+		harvest_copy_row(&m->st,
+		    (const char *const[]){ pid, pos, rid,
+			r->rid > 0 ? old : NULL, harvest_mreasons[it[i].reason],
+			score },
+		    6);
 	}
 	/* Old ids no cluster kept: their followers go where most went. */
 	for (j = 0; j < ncl; j++) {
@@ -246,7 +253,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 			}
 		snprintf(old, sizeof(old), "%" PRId64, cl[j].rid);
 		snprintf(rid, sizeof(rid), "%" PRId64, cid[best]);
-		harvest_copy_row(&m->gone, (const char *const[]){ old, rid }, 2);
+		harvest_copy_row(&m->gone, (const char *const[]){ old, rid },
+		    2);
 		used[nused++] = cl[j].rid;
 		m->removed++;
 	}
@@ -273,17 +281,20 @@ flush(struct mrun *m, size_t n)
 	if ((er = core_db_cmd(m->db, "BEGIN")) != CORE_OK)
 		return er;
 	for (s = 0; s < n; s = e) {
-		for (e = s + 1; e < n &&
-		    strcmp(m->rows[e].block, m->rows[s].block) == 0; e++)
+		for (e = s + 1;
+		     e < n && strcmp(m->rows[e].block, m->rows[s].block) == 0;
+		     e++)
 			continue;
 		if ((er = do_block(m, s, e)) != CORE_OK)
 			goto rollback;
 	}
 	if ((er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY, &m->st)) !=
-	    CORE_OK || (m->gone.len > 0 && (er = harvest_copy_in(m->db,
-	    HARVEST_SQL_MATCH_COPY_GONE, &m->gone)) != CORE_OK) ||
-	    (er = core_db_cmd(m->db, harvest_sql[HARVEST_SQL_MATCH_APPLY].sql)) !=
-	    CORE_OK)
+		CORE_OK ||
+	    (m->gone.len > 0 &&
+		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_GONE,
+		     &m->gone)) != CORE_OK) ||
+	    (er = core_db_cmd(m->db,
+		 harvest_sql[HARVEST_SQL_MATCH_APPLY].sql)) != CORE_OK)
 		goto rollback;
 	if ((er = core_db_cmd(m->db, "COMMIT")) != CORE_OK)
 		return er;
@@ -306,7 +317,8 @@ fill_keys(struct core_db *db)
 	int i, nt;
 	enum core_err er = CORE_OK;
 
-	res = PQexec(core_db_conn(db), harvest_sql[HARVEST_SQL_MATCH_KEYS_TODO].sql);
+	res = PQexec(core_db_conn(db),
+	    harvest_sql[HARVEST_SQL_MATCH_KEYS_TODO].sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		core_log(CORE_LOG_ERROR, "harvest.match", "name keys: %s",
 		    PQresultErrorMessage(res));
@@ -321,20 +333,26 @@ fill_keys(struct core_db *db)
 	}
 	nt = PQntuples(res);
 	for (i = 0; i < nt && er == CORE_OK; i++) {
-		key = harvest_name_key(core_cell_text(res, i,
-		    HARVEST_MATCH_KEYS_TODO__RAW_NAME));
-		harvest_copy_row(&b, (const char *const[]){
-		    core_cell_text(res, i, HARVEST_MATCH_KEYS_TODO__PAPER_ID),
-		    core_cell_text(res, i, HARVEST_MATCH_KEYS_TODO__POSITION),
-		    key }, 3);
+		key = harvest_name_key(
+		    core_cell_text(res, i, HARVEST_MATCH_KEYS_TODO__RAW_NAME));
+		harvest_copy_row(&b,
+		    (const char *const[]){
+			core_cell_text(res, i,
+			    HARVEST_MATCH_KEYS_TODO__PAPER_ID),
+			core_cell_text(res, i,
+			    HARVEST_MATCH_KEYS_TODO__POSITION),
+			key },
+		    3);
 		free(key);
 		if ((i + 1) % KEYS_BATCH != 0 && i + 1 < nt)
 			continue;
 		if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
 			break;
 		if ((er = harvest_copy_in(db, HARVEST_SQL_MATCH_COPY_KEYS,
-		    &b)) != CORE_OK || (er = core_db_cmd(db,
-		    harvest_sql[HARVEST_SQL_MATCH_KEYS_APPLY].sql)) != CORE_OK) {
+			 &b)) != CORE_OK ||
+		    (er = core_db_cmd(db,
+			 harvest_sql[HARVEST_SQL_MATCH_KEYS_APPLY].sql)) !=
+			CORE_OK) {
 			core_db_cmd(db, "ROLLBACK");
 			break;
 		}
@@ -362,18 +380,27 @@ take_row(struct mrun *m, PGresult *res, int i)
 	r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
 	r->block = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__BLOCK));
-	r->paper_id = core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
+	r->paper_id =
+	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
 	r->position = core_cell_int(res, i, HARVEST_MATCH_DECLARE__POSITION, 0);
-	r->raw_name = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__RAW_NAME));
-	r->name_key = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__NAME_KEY));
-	r->rid = core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
+	r->raw_name =
+	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__RAW_NAME));
+	r->name_key =
+	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__NAME_KEY));
+	r->rid =
+	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
 	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_DECLARE__EXT_ID)
 	    ? NULL
-	    : core_xstrdup(core_cell_text(res, i, HARVEST_MATCH_DECLARE__EXT_ID));
-	r->rid_ext = core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
-	r->rid_followed = core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
-	r->coauth = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__COAUTHORS));
-	r->fields = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__CATEGORIES));
+	    : core_xstrdup(
+		  core_cell_text(res, i, HARVEST_MATCH_DECLARE__EXT_ID));
+	r->rid_ext =
+	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
+	r->rid_followed =
+	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
+	r->coauth =
+	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__COAUTHORS));
+	r->fields =
+	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__CATEGORIES));
 	r->ncoauthors = split(r->coauth, &r->coauthors);
 	/* The paper's authors include this one: drop its name once. */
 	for (j = 0; j < r->ncoauthors; j++)
@@ -402,15 +429,17 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	m.st_out = st != NULL ? st : &local;
 	clock_gettime(CLOCK_MONOTONIC, &m.t0);
 	if ((er = core_db_cmd(db,
-	    harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
+		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK)
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
 	    (er = core_db_cmd(rd, "SET jit = off")) != CORE_OK ||
-	    (er = core_db_cmd(rd, "BEGIN ISOLATION LEVEL REPEATABLE READ "
-	    "READ ONLY")) != CORE_OK || (er = core_db_cmd(rd,
-	    harvest_sql[HARVEST_SQL_MATCH_DECLARE].sql)) != CORE_OK)
+	    (er = core_db_cmd(rd,
+		 "BEGIN ISOLATION LEVEL REPEATABLE READ "
+		 "READ ONLY")) != CORE_OK ||
+	    (er = core_db_cmd(rd,
+		 harvest_sql[HARVEST_SQL_MATCH_DECLARE].sql)) != CORE_OK)
 		goto out;
 	for (;;) {
 		res = PQexec(core_db_conn(rd), FETCH_ROWS);
@@ -421,15 +450,18 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 			goto out;
 		}
 		/* The cursor's query is not prepared: check its columns. */
-		if ((er = core_db_columns(&harvest_sql[HARVEST_SQL_MATCH_DECLARE],
+		if ((er = core_db_columns(&harvest_sql
+					      [HARVEST_SQL_MATCH_DECLARE],
 			 res)) != CORE_OK)
 			goto out;
 		if ((nt = PQntuples(res)) == 0)
 			break;
 		for (r = 0; r < nt; r++) {
 			/* A block ends here: flush when the batch is full. */
-			if (m.n >= BATCH && strcmp(m.rows[m.n - 1].block,
-			    text(res, r, HARVEST_MATCH_DECLARE__BLOCK)) != 0) {
+			if (m.n >= BATCH &&
+			    strcmp(m.rows[m.n - 1].block,
+				text(res, r, HARVEST_MATCH_DECLARE__BLOCK)) !=
+				0) {
 				if ((er = flush(&m, m.n)) != CORE_OK)
 					goto out;
 				for (i = 0; i < m.n; i++)
@@ -450,8 +482,9 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
 		goto out;
 	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_RECOMPUTE].sql)) !=
-	    CORE_OK || (er = core_db_cmd(db,
-	    harvest_sql[HARVEST_SQL_MATCH_METRICS].sql)) != CORE_OK) {
+		CORE_OK ||
+	    (er = core_db_cmd(db,
+		 harvest_sql[HARVEST_SQL_MATCH_METRICS].sql)) != CORE_OK) {
 		core_db_cmd(db, "ROLLBACK");
 		goto out;
 	}
@@ -476,9 +509,10 @@ print_stats(const char *what, const struct harvest_mstats *st)
 	printf("%s: %ld name blocks, %ld same-name groups, %ld researchers; "
 	       "%ld same-name groups split into %ld researchers; %ld cluster "
 	       "merges; joins: %ld by co-authors, %ld by fields, %ld across "
-	       "name forms\n", what, st->blocks, st->groups, st->clusters,
-	    st->split_blocks, st->split_into, st->merges, st->joins_coauthors,
-	    st->joins_fields, st->initials);
+	       "name forms\n",
+	    what, st->blocks, st->groups, st->clusters, st->split_blocks,
+	    st->split_into, st->merges, st->joins_coauthors, st->joins_fields,
+	    st->initials);
 }
 
 /* Connects to a migrated database with every statement prepared. */
@@ -498,8 +532,8 @@ connect_migrated(const struct core_conf *conf, struct core_db **dbp)
 	if (nfiles == 0 || current != files[nfiles - 1].version) {
 		core_log(CORE_LOG_ERROR, "harvest.match",
 		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first", current,
-		    nfiles > 0 ? files[nfiles - 1].version : 0);
+		    "run weft-harvest migrate first",
+		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
 		er = CORE_EDB;
 		goto out;
 	}
@@ -561,8 +595,7 @@ load_json(const char *path)
 	while ((n = gzread(gz, chunk, sizeof(chunk))) > 0)
 		core_buf_put(&b, chunk, (size_t)n);
 	gzclose(gz);
-	if ((o = json_loadb(b.ptr != NULL ? b.ptr : "", b.len, 0, &je)) ==
-	    NULL)
+	if ((o = json_loadb(b.ptr != NULL ? b.ptr : "", b.len, 0, &je)) == NULL)
 		fprintf(stderr, "weft-harvest eval: %s: %s\n", path, je.text);
 	core_buf_free(&b);
 	/* The source app's wrapper: {"data": body, "url": ...}. */
@@ -591,8 +624,8 @@ gitem_cmp(const void *a, const void *b)
 
 /* Adds the authorships of one work to *g. */
 static void
-gold_work(const json_t *w, struct gitem **g, size_t *n, size_t *cap,
-    size_t wno, char ***keep, size_t *nkeep)
+gold_work(const json_t *w, struct gitem **g, size_t *n, size_t *cap, size_t wno,
+    char ***keep, size_t *nkeep)
 {
 	const json_t *a, *c, *ash = json_object_get(w, "authorships");
 	const char **keys, **fields, *id, *raw, *s;
@@ -600,25 +633,29 @@ gold_work(const json_t *w, struct gitem **g, size_t *n, size_t *cap,
 	char *k;
 
 	keys = core_xcalloc(na + 1, sizeof(*keys));
-	fields = core_xcalloc(json_array_size(json_object_get(w,
-	    "concepts")) + 2, sizeof(*fields));
+	fields =
+	    core_xcalloc(json_array_size(json_object_get(w, "concepts")) + 2,
+		sizeof(*fields));
 	/* Fields: the level-0 concepts and the primary topic's subfield. */
-	json_array_foreach(json_object_get(w, "concepts"), i, c)
-		if (json_integer_value(json_object_get(c, "level")) == 0 &&
-		    (s = json_string_value(json_object_get(c,
-		    "display_name"))) != NULL)
-			fields[nf++] = s;
-	if ((s = json_string_value(json_object_get(json_object_get(
-	    json_object_get(w, "primary_topic"), "subfield"),
-	    "display_name"))) != NULL)
+	json_array_foreach(json_object_get(w, "concepts"), i,
+	    c) if (json_integer_value(json_object_get(c, "level")) == 0 &&
+	    (s = json_string_value(json_object_get(c, "display_name"))) != NULL)
+	    fields[nf++] = s;
+	if ((s = json_string_value(
+		 json_object_get(json_object_get(json_object_get(w,
+						     "primary_topic"),
+				     "subfield"),
+		     "display_name"))) != NULL)
 		fields[nf++] = s;
-	json_array_foreach(ash, i, a) {
-		id = json_string_value(json_object_get(json_object_get(a,
-		    "author"), "id"));
+	json_array_foreach(ash, i, a)
+	{
+		id = json_string_value(
+		    json_object_get(json_object_get(a, "author"), "id"));
 		raw = json_string_value(json_object_get(a, "raw_author_name"));
 		if (raw == NULL)
-			raw = json_string_value(json_object_get(
-			    json_object_get(a, "author"), "display_name"));
+			raw = json_string_value(
+			    json_object_get(json_object_get(a, "author"),
+				"display_name"));
 		if (raw == NULL)
 			continue;
 		k = harvest_name_key(raw);
@@ -685,11 +722,12 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 
 	memset(&st, 0, sizeof(st));
 	dir = core_conf_get(conf, "eval_dir", "tests/data/harvest/openalex");
-	nd = nfiles > 0 ? nfiles : (int)(sizeof(gold_default) /
-	    sizeof(gold_default[0]));
+	nd = nfiles > 0 ? nfiles
+			: (int)(sizeof(gold_default) / sizeof(gold_default[0]));
 	for (f = 0; f < nd; f++) {
-		path = nfiles > 0 ? core_xstrdup(files[f]) :
-		    core_xasprintf("%s/%s", dir, gold_default[f]);
+		path = nfiles > 0
+		    ? core_xstrdup(files[f])
+		    : core_xasprintf("%s/%s", dir, gold_default[f]);
 		o = load_json(path);
 		free(path);
 		if (o == NULL)
@@ -701,15 +739,17 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 		for (i = 0; i < nr; i++) {
 			w = json_is_array(res_a) ? json_array_get(res_a, i) : o;
 			/* A work in two files counts once. */
-			if ((id = json_string_value(json_object_get(w,
-			    "id"))) == NULL || json_object_get(seen, id))
+			if ((id = json_string_value(
+				 json_object_get(w, "id"))) == NULL ||
+			    json_object_get(seen, id))
 				continue;
 			json_object_set_new(seen, id, json_true());
 			gold_work(w, &g, &n, &cap, nw++, &keep, &nkeep);
 		}
 	}
 	if (n == 0) {
-		fprintf(stderr, "weft-harvest eval: no authorships with "
+		fprintf(stderr,
+		    "weft-harvest eval: no authorships with "
 		    "OpenAlex author ids in the files\n");
 		goto out;
 	}
@@ -720,7 +760,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	mi = core_xcalloc(n, sizeof(*mi));
 	for (s = 0; s < n; s = e) {
 		for (e = s + 1; e < n && strcmp(g[e].block, g[s].block) == 0;
-		    e++)
+		     e++)
 			continue;
 		for (i = s; i < e; i++) {
 			memset(&mi[i], 0, sizeof(mi[i]));
@@ -753,24 +793,26 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 				miss = json_object_get(missed, g[i].author);
 				json_object_set_new(missed, g[i].author,
 				    json_integer(json_integer_value(miss) + 1));
-			}
-			else
+			} else
 				tn++;
 		}
 	p = tp + fp > 0 ? (double)tp / (double)(tp + fp) : 1;
 	r = tp + fn > 0 ? (double)tp / (double)(tp + fn) : 1;
 	printf("gold: %zu recorded OpenAlex works, %zu authorships with an "
-	       "author id, %ld author ids, %zu name blocks\n", nw, n,
-	    (long)json_object_size(authors), blocks);
+	       "author id, %ld author ids, %zu name blocks\n",
+	    nw, n, (long)json_object_size(authors), blocks);
 	printf("pairs: %ld same-author decisions, %ld right (tp), %ld wrong "
 	       "(fp), %ld missed (fn), %ld different-author pairs kept "
-	       "apart (tn)\n", tp + fp, tp, fp, fn, tn);
+	       "apart (tn)\n",
+	    tp + fp, tp, fp, fn, tn);
 	printf("precision %.4f recall %.4f\n", p, r);
-	json_object_foreach(missed, mk, miss) {
+	json_object_foreach(missed, mk, miss)
+	{
 		for (i = 0; i < n && strcmp(g[i].author, mk) != 0; i++)
 			continue;
-		printf("missed: %s (%s): %lld pairs\n", mk, i < n ? g[i].key :
-		    "?", (long long)json_integer_value(miss));
+		printf("missed: %s (%s): %lld pairs\n", mk,
+		    i < n ? g[i].key : "?",
+		    (long long)json_integer_value(miss));
 	}
 	print_stats("gold matching", &st);
 
@@ -786,9 +828,12 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	printf("database: %s same-name groups (one name key); %s split into "
 	       "%s researchers; %s researchers hold more than one name form "
 	       "(merges); %s researchers; %s authorships without one\n",
-	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS_SPLIT),
-	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__SPLIT_INTO), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__NAME_FORMS),
-	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__RESEARCHERS), text(res, 0, HARVEST_MATCH_EVAL_GROUPS__UNMATCHED));
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__GROUPS_SPLIT),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__SPLIT_INTO),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__NAME_FORMS),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__RESEARCHERS),
+	    text(res, 0, HARVEST_MATCH_EVAL_GROUPS__UNMATCHED));
 	PQclear(res);
 	res = NULL;
 	if (core_db_exec(db, HARVEST_SQL_MATCH_EVAL_REASONS, NULL, 0, &res) !=

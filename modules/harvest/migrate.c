@@ -52,12 +52,11 @@ harvest_connect(const struct core_conf *conf, size_t nstmts,
 		goto out;
 	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
 	if ((er = core_db_cmd(db,
-	    harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql)) != CORE_OK)
+		 harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql)) != CORE_OK)
 		goto out;
 	core_db_close(db);
 	db = NULL;
-	if ((er = core_db_open(conninfo, harvest_sql, nstmts, &db)) !=
-	    CORE_OK)
+	if ((er = core_db_open(conninfo, harvest_sql, nstmts, &db)) != CORE_OK)
 		goto out;
 	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
 	*dbp = db;
@@ -75,9 +74,10 @@ harvest_db_version(struct core_db *db, int *version)
 
 	*version = 0;
 	if ((er = core_db_exec(db, HARVEST_SQL_MIGRATIONS_CURRENT, NULL, 0,
-	    &res)) != CORE_OK)
+		 &res)) != CORE_OK)
 		return er;
-	*version = core_cell_int(res, 0, HARVEST_MIGRATIONS_CURRENT__VERSION, 0);
+	*version =
+	    core_cell_int(res, 0, HARVEST_MIGRATIONS_CURRENT__VERSION, 0);
 	PQclear(res);
 	return CORE_OK;
 }
@@ -133,8 +133,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 
 	*filesp = NULL;
 	*np = 0;
-	dir = core_xasprintf("%s/schema", core_conf_get(conf, "sql_dir",
-	    "sql"));
+	dir =
+	    core_xasprintf("%s/schema", core_conf_get(conf, "sql_dir", "sql"));
 	if ((d = opendir(dir)) == NULL) {
 		core_log(CORE_LOG_ERROR, "harvest.migrate", "%s: %s", dir,
 		    strerror(errno));
@@ -146,8 +146,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 			continue;
 		files = core_xrealloc(files, (n + 1) * sizeof(*files));
 		files[n].version = v;
-		files[n].name = core_xstrndup(de->d_name,
-		    strlen(de->d_name) - 4);
+		files[n].name =
+		    core_xstrndup(de->d_name, strlen(de->d_name) - 4);
 		files[n].path = core_xasprintf("%s/%s", dir, de->d_name);
 		n++;
 	}
@@ -156,8 +156,8 @@ harvest_migrations(const struct core_conf *conf, struct harvest_mfile **filesp,
 	for (i = 1; i < n; i++)
 		if (files[i].version == files[i - 1].version) {
 			core_log(CORE_LOG_ERROR, "harvest.migrate",
-			    "%s and %s have the same version", files[i - 1].path,
-			    files[i].path);
+			    "%s and %s have the same version",
+			    files[i - 1].path, files[i].path);
 			er = CORE_EINPUT;
 			goto out;
 		}
@@ -266,7 +266,7 @@ harvest_migrate(const struct core_conf *conf, int check)
 	/* Held until we disconnect: a second migrator waits here. */
 	if (!check) {
 		if (core_db_exec(db, HARVEST_SQL_MIGRATIONS_LOCK, NULL, 0,
-		    &res) != CORE_OK)
+			&res) != CORE_OK)
 			goto out;
 		PQclear(res);
 		res = NULL;

@@ -25,7 +25,7 @@ struct core_buf;
 /* Caps on what one response may hold; beyond them it is refused. */
 #define HARVEST_MAX_ITEMS   2000 /* records/entries/results a response */
 #define HARVEST_MAX_AUTHORS 5000 /* authors of one paper */
-#define HARVEST_WHY_LEN	    256
+#define HARVEST_WHY_LEN     256
 
 /* ------------------------------------------------------------------ */
 /* http.c: libcurl with timeouts, size cap, retries, politeness        */
@@ -36,7 +36,7 @@ enum harvest_src {
 	HARVEST_SRC_OAI,      /* arxiv_oai_url */
 	HARVEST_SRC_ARXIV,    /* arxiv_api_url */
 	HARVEST_SRC_OPENALEX, /* openalex_url */
-	HARVEST_SRC_S2,	      /* s2_url */
+	HARVEST_SRC_S2,       /* s2_url */
 	HARVEST_SRC__MAX
 };
 
@@ -111,13 +111,13 @@ long harvest_backoff_ms(int attempt, long base, long cap, long retry_after,
 
 /* One page of an arXiv feed (OAI-PMH or the Atom API). */
 struct harvest_page {
-	json_t *papers;	 /* array of paper objects; never NULL after parse */
+	json_t *papers;  /* array of paper objects; never NULL after parse */
 	json_t *deleted; /* array of arXiv ids (OAI deleted records) */
 	/* OAI-PMH */
-	char *token;	 /* resumptionToken, NULL or "" on the last page */
-	long cursor;	 /* -1 when not given */
-	long complete;	 /* completeListSize, -1 when not given */
-	int no_match;	 /* the noRecordsMatch error: an empty result */
+	char *token;   /* resumptionToken, NULL or "" on the last page */
+	long cursor;   /* -1 when not given */
+	long complete; /* completeListSize, -1 when not given */
+	int no_match;  /* the noRecordsMatch error: an empty result */
 	/* Atom (opensearch) */
 	long total, start, per_page; /* -1 when not given */
 };
@@ -145,11 +145,11 @@ int harvest_xml_precheck(const char *p, size_t n, char why[HARVEST_WHY_LEN]);
 xmlDoc *harvest_xml_read(const char *p, size_t n, char why[HARVEST_WHY_LEN]);
 
 /* Namespaces of the feeds. */
-#define HARVEST_NS_OAI	    "http://www.openarchives.org/OAI/2.0/"
+#define HARVEST_NS_OAI      "http://www.openarchives.org/OAI/2.0/"
 #define HARVEST_NS_ARXIV    "http://arxiv.org/OAI/arXiv/"
 #define HARVEST_NS_OAI_DC   "http://www.openarchives.org/OAI/2.0/oai_dc/"
-#define HARVEST_NS_DC	    "http://purl.org/dc/elements/1.1/"
-#define HARVEST_NS_ATOM	    "http://www.w3.org/2005/Atom"
+#define HARVEST_NS_DC       "http://purl.org/dc/elements/1.1/"
+#define HARVEST_NS_ATOM     "http://www.w3.org/2005/Atom"
 #define HARVEST_NS_OSEARCH  "http://a9.com/-/spec/opensearch/1.1/"
 #define HARVEST_NS_ARXIVAPI "http://arxiv.org/schemas/atom"
 
@@ -218,7 +218,7 @@ enum core_err harvest_atom_parse(const char *p, size_t n,
  */
 struct harvest_oa_list {
 	json_t *results;   /* array of objects */
-	long count;	   /* meta.count, -1 when absent */
+	long count;        /* meta.count, -1 when absent */
 	char *next_cursor; /* meta.next_cursor; NULL: no more pages */
 };
 
@@ -248,12 +248,12 @@ int harvest_oa_work_arxiv(const json_t *work, char out[48]);
 /* One result of a batch, in request order; found 0 for a null. */
 struct harvest_s2_item {
 	int found;
-	char *id;	      /* paperId or authorId */
-	char *arxiv;	      /* externalIds.ArXiv (papers), or NULL */
-	char *name;	      /* authors */
-	long citations;	      /* citationCount, -1: absent */
-	long h_index;	      /* hIndex (authors), -1: absent */
-	long paper_count;     /* paperCount (authors), -1: absent */
+	char *id;         /* paperId or authorId */
+	char *arxiv;      /* externalIds.ArXiv (papers), or NULL */
+	char *name;       /* authors */
+	long citations;   /* citationCount, -1: absent */
+	long h_index;     /* hIndex (authors), -1: absent */
+	long paper_count; /* paperCount (authors), -1: absent */
 };
 
 struct harvest_s2_batch {
@@ -300,8 +300,8 @@ struct harvest_run {
 	const struct core_conf *conf;
 	struct core_db *db;
 	struct harvest_http *http; /* NULL for status, ror */
-	const char *key;	   /* harvest_cursors.source, or NULL */
-	const char *label;	   /* "arxiv oai" */
+	const char *key;           /* harvest_cursors.source, or NULL */
+	const char *label;         /* "arxiv oai" */
 	struct core_buf st_papers, st_authors, st_a, st_b;
 	long seq;
 	long records, deleted, batches, reqs_noted;
@@ -325,8 +325,8 @@ long harvest_run_requests(struct harvest_run *);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
 /* core_db_exec() without a result. */
-enum core_err harvest_exec0(struct core_db *, int stmt,
-    const char *const *p, int n);
+enum core_err harvest_exec0(struct core_db *, int stmt, const char *const *p,
+    int n);
 /* COPY FROM STDIN of b with the COPY statement stmt. */
 enum core_err harvest_copy_in(struct core_db *, int stmt,
     const struct core_buf *b);

@@ -20,7 +20,6 @@
 /* Runs: connection, staging, batches, progress                        */
 /* ------------------------------------------------------------------ */
 
-
 static double
 elapsed(const struct timespec *t0)
 {
@@ -59,8 +58,8 @@ harvest_run_progress(struct harvest_run *r, int final)
 }
 
 enum core_err
-harvest_run_open(struct harvest_run *r, const struct core_conf *conf, enum harvest_src src,
-    const char *key, const char *label)
+harvest_run_open(struct harvest_run *r, const struct core_conf *conf,
+    enum harvest_src src, const char *key, const char *label)
 {
 	enum core_err er;
 
@@ -74,8 +73,8 @@ harvest_run_open(struct harvest_run *r, const struct core_conf *conf, enum harve
 	if ((er = harvest_connect(conf, HARVEST_NPREPARED, &r->db)) != CORE_OK)
 		return er;
 	/* The loader's TEMP staging tables, for this session. */
-	if ((er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql))
-	    != CORE_OK)
+	if ((er = core_db_cmd(r->db,
+		 harvest_sql[HARVEST_SQL_STAGE_CREATE].sql)) != CORE_OK)
 		return er;
 	if ((int)src >= 0)
 		r->http = harvest_http_new(conf, src);

@@ -44,8 +44,10 @@ load_module(struct host *hs, const char *modname, const char *moddir)
 	hs->mod = dlsym(hs->dl, "weft_module");
 	if (hs->mod == NULL || hs->mod->name == NULL ||
 	    strcmp(hs->mod->name, modname) != 0 || hs->mod->routes == NULL) {
-		core_log(CORE_LOG_ERROR, "start", "%s: no weft_module "
-		    "descriptor named %s", path, modname);
+		core_log(CORE_LOG_ERROR, "start",
+		    "%s: no weft_module "
+		    "descriptor named %s",
+		    path, modname);
 		return CORE_ESYS;
 	}
 	return CORE_OK;
@@ -99,12 +101,15 @@ open_socket(struct host *hs, const char *listen, const struct pool_id *pw)
 			return CORE_ESYS;
 		}
 		if ((group = core_conf_get(hs->conf, "socket_group", NULL)) !=
-		    NULL && *group != '\0') {
+			NULL &&
+		    *group != '\0') {
 			if ((gr = getgrnam(group)) == NULL ||
 			    chown(listen, (uid_t)-1, gr->gr_gid) != 0) {
-				core_log(CORE_LOG_ERROR, "start", "cannot give "
+				core_log(CORE_LOG_ERROR, "start",
+				    "cannot give "
 				    "%s to group %s (is the service user in "
-				    "it?)", listen, group);
+				    "it?)",
+				    listen, group);
 				return CORE_ESYS;
 			}
 		}
@@ -202,7 +207,6 @@ become(const struct pool_id *pw)
 	return CORE_OK;
 }
 
-
 static void
 apply_conf(struct host *hs, long nworkers)
 {
@@ -249,8 +253,9 @@ enum { SCHEMA_VERSION__VERSION, SCHEMA_VERSION__MAX };
 static const char *const version_cols[SCHEMA_VERSION__MAX] = { "version" };
 static const struct core_stmt version_stmt[] = {
 	{ "SCHEMA_VERSION",
-	  "SELECT coalesce(max(version), 0) AS version FROM schema_migrations",
-	  version_cols, SCHEMA_VERSION__MAX },
+	    "SELECT coalesce(max(version), 0) AS version FROM "
+	    "schema_migrations",
+	    version_cols, SCHEMA_VERSION__MAX },
 };
 
 static enum core_err
@@ -264,7 +269,8 @@ check_schema(struct host *hs)
 	er = core_db_open(host_conninfo(hs), version_stmt, 1, &db);
 	if (er != CORE_OK && PQstatus(core_db_conn(db)) != CONNECTION_OK) {
 		/* Down: start anyway, answer 503 until it is back. */
-		core_log(CORE_LOG_WARN, "start", "database unreachable; "
+		core_log(CORE_LOG_WARN, "start",
+		    "database unreachable; "
 		    "starting without checking the schema version");
 		er = CORE_OK;
 		goto out;
@@ -272,16 +278,19 @@ check_schema(struct host *hs)
 	if (er == CORE_OK)
 		er = core_db_exec(db, 0, NULL, 0, &res);
 	if (er != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "start", "the database has no "
+		core_log(CORE_LOG_ERROR, "start",
+		    "the database has no "
 		    "migrations; run weft-harvest migrate");
 		goto out;
 	}
 	have = core_cell_bigint(res, 0, SCHEMA_VERSION__VERSION, 0);
 	if (have != WEFT_SCHEMA_VERSION) {
-		core_log(CORE_LOG_ERROR, "start", "the database schema is "
-		    "version %ld, this build needs %d: %s", have,
-		    WEFT_SCHEMA_VERSION, have < WEFT_SCHEMA_VERSION ?
-		    "run weft-harvest migrate" : "deploy the newer build");
+		core_log(CORE_LOG_ERROR, "start",
+		    "the database schema is "
+		    "version %ld, this build needs %d: %s",
+		    have, WEFT_SCHEMA_VERSION,
+		    have < WEFT_SCHEMA_VERSION ? "run weft-harvest migrate"
+					       : "deploy the newer build");
 		er = CORE_EINPUT;
 	}
 out:
@@ -393,21 +402,20 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	ctx->metrics = hs->metrics;
 	ctx->cache_ttl = core_conf_int(hs->conf, "cache_ttl", 300);
 	core_metrics_count(ctx->metrics, CORE_METRIC_WORKER_START);
-	ctx->base_url = core_conf_get(hs->conf, "base_url",
-	    "http://127.0.0.1:8080");
-	ctx->session_cookie = core_conf_get(hs->conf, "session_cookie",
-	    "weft_session");
+	ctx->base_url =
+	    core_conf_get(hs->conf, "base_url", "http://127.0.0.1:8080");
+	ctx->session_cookie =
+	    core_conf_get(hs->conf, "session_cookie", "weft_session");
 	if ((redis = core_conf_get(hs->conf, "redis", NULL)) != NULL &&
 	    *redis != '\0')
 		ctx->redis = core_redis_open(redis);
 	if (hs->mod->nstmts == 0)
 		return CORE_OK;
 	conninfo = host_conninfo(hs);
-	er = core_db_open(conninfo, hs->mod->stmts, hs->mod->nstmts,
-	    &ctx->db);
-	if (er != CORE_OK &&
-	    PQstatus(core_db_conn(ctx->db)) == CONNECTION_OK) {
-		core_log(CORE_LOG_ERROR, "start", "the database schema does "
+	er = core_db_open(conninfo, hs->mod->stmts, hs->mod->nstmts, &ctx->db);
+	if (er != CORE_OK && PQstatus(core_db_conn(ctx->db)) == CONNECTION_OK) {
+		core_log(CORE_LOG_ERROR, "start",
+		    "the database schema does "
 		    "not match this build (run weft-harvest migrate)");
 		return er;
 	}

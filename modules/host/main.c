@@ -54,8 +54,7 @@ on_signal(int sig)
  * Without SA_RESTART, so that a blocking accept() or waitpid() returns
  * EINTR and the loops see the flags (glibc's signal() would restart).
  */
-static void
-catch(int sig)
+static void catch (int sig)
 {
 	struct sigaction sa;
 
@@ -68,7 +67,8 @@ catch(int sig)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: weftd [-c conf] -m module [-n workers] "
+	fprintf(stderr,
+	    "usage: weftd [-c conf] -m module [-n workers] "
 	    "[-l listen] [-d modules_dir]\n"
 	    "  listen is a unix socket path or :port / host:port\n");
 	exit(2);
@@ -84,8 +84,8 @@ worker_main(struct host *hs)
 	int rc;
 
 	got_term = 0;
-	catch(SIGTERM);
-	catch(SIGINT);
+	catch (SIGTERM);
+	catch (SIGINT);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
@@ -157,10 +157,12 @@ reap(struct worker *w, int n)
 				if (!w[i].retiring && !got_term)
 					core_log(CORE_LOG_WARN, "worker",
 					    "worker %d died (%s %d), "
-					    "restarting", (int)pid,
-					    WIFSIGNALED(st) ? "signal" :
-					    "status", WIFSIGNALED(st) ?
-					    WTERMSIG(st) : WEXITSTATUS(st));
+					    "restarting",
+					    (int)pid,
+					    WIFSIGNALED(st) ? "signal"
+							    : "status",
+					    WIFSIGNALED(st) ? WTERMSIG(st)
+							    : WEXITSTATUS(st));
 				w[i].pid = 0;
 				w[i].retiring = 0;
 			}
@@ -179,12 +181,23 @@ main(int argc, char *argv[])
 
 	while ((ch = getopt(argc, argv, "c:m:n:l:d:")) != -1)
 		switch (ch) {
-		case 'c': confpath = optarg; break;
-		case 'm': modname = optarg; break;
-		case 'n': nworkers = strtol(optarg, NULL, 10); break;
-		case 'l': listen = optarg; break;
-		case 'd': moddir = optarg; break;
-		default: usage();
+		case 'c':
+			confpath = optarg;
+			break;
+		case 'm':
+			modname = optarg;
+			break;
+		case 'n':
+			nworkers = strtol(optarg, NULL, 10);
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 'd':
+			moddir = optarg;
+			break;
+		default:
+			usage();
 		}
 	if (modname == NULL || optind != argc)
 		usage();
@@ -216,10 +229,10 @@ main(int argc, char *argv[])
 		return 1;
 	}
 
-	catch(SIGTERM);
-	catch(SIGINT);
-	catch(SIGHUP);
-	catch(SIGCHLD);
+	catch (SIGTERM);
+	catch (SIGINT);
+	catch (SIGHUP);
+	catch (SIGCHLD);
 	signal(SIGPIPE, SIG_IGN);
 
 	memset(w, 0, sizeof(w));

@@ -82,7 +82,7 @@ enum pages_kind {
 struct pages_page {
 	enum pages_kind kind;
 	const json_t *model;
-	const char *base;   /* "http://127.0.0.1:8080", no trailing '/' */
+	const char *base; /* "http://127.0.0.1:8080", no trailing '/' */
 };
 
 /* ------------------------------------------------------------------ */

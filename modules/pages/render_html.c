@@ -534,8 +534,9 @@ position_block(struct core_html *h, const json_t *ap)
 		if (total == 0)
 			core_html_text(h, "No papers here yet.");
 		else if (total == 1)
-			core_html_text(h, "Not known yet: the one paper here "
-					  "does not have every author matched.");
+			core_html_text(h,
+			    "Not known yet: the one paper here "
+			    "does not have every author matched.");
 		else
 			core_html_textf(h,
 			    "Not known yet: none of the %lld papers has "

@@ -44,8 +44,7 @@ metric(struct core_buf *b, const char *label, const json_t *o, const char *key)
 
 /* "- RSS: [url](url)\n": the entity's own feed, /rss/KIND/ID.xml. */
 static void
-feed_fact(struct core_buf *b, const char *base, const char *kind,
-    long long id)
+feed_fact(struct core_buf *b, const char *base, const char *kind, long long id)
 {
 	char *u = core_xasprintf("%s/rss/%s/%lld.xml", base, kind, id);
 
@@ -333,8 +332,9 @@ researcher(struct core_buf *b, const json_t *m, const char *base)
 	} else if (pages_int(ap, "papers_total", 0) == 0)
 		core_buf_puts(b, "No papers here yet.\n");
 	else if (pages_int(ap, "papers_total", 0) == 1)
-		core_buf_puts(b, "Not known yet: the one paper here does not "
-				 "have every author matched.\n");
+		core_buf_puts(b,
+		    "Not known yet: the one paper here does not "
+		    "have every author matched.\n");
 	else
 		core_buf_printf(b,
 		    "Not known yet: none of the %lld papers has "

@@ -4,33 +4,9 @@
 # between /* clang-format off */ and /* clang-format on */.
 cd "$(dirname "$0")/../.." || exit 1
 
-# Files being reworked on other branches (issue 20) when this check came:
-# they are formatted after those branches merge, and leave this list then
-# (`make format`, then delete the line).  Nothing else belongs here.
+# Files being reworked on other branches when this check came, formatted
+# once they merged (`make format`, then delete the line): none now.
 pending="
-modules/core/conf.c
-modules/core/core.h
-modules/core/html.c
-modules/core/log.c
-modules/core/req.c
-modules/core/site.c
-modules/feeds/respond.c
-modules/harvest/enrich.c
-modules/harvest/fetch.c
-modules/harvest/http.c
-modules/harvest/load.c
-modules/harvest/main.c
-modules/harvest/match_db.c
-modules/harvest/migrate.c
-modules/harvest/remote.h
-modules/harvest/run.c
-modules/host/host.c
-modules/host/main.c
-modules/pages/pages.h
-modules/pages/render_html.c
-modules/pages/render_md.c
-modules/vectors/store.c
-tests/unit/test_svg.c
 "
 
 n=0

@@ -161,7 +161,8 @@ test_network(void)
 	T_OK(doc != NULL, "network SVG parses as XML");
 	T_OK(strncmp(s,
 		 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		 "viewBox=\"0 0 480 480\" role=\"group\" aria-label=\"Co-author "
+		 "viewBox=\"0 0 480 480\" role=\"group\" "
+		 "aria-label=\"Co-author "
 		 "network of Ada &quot;&lt;/script&gt;&lt;script&gt;alert(1)"
 		 "&lt;/script&gt;&quot; Lovelace\" class=\"net\">",
 		 100) == 0,
@@ -433,7 +434,8 @@ test_num(void)
 static void
 test_dense(void)
 {
-	json_t *net = json_object(), *nodes = json_array(), *edges = json_array();
+	json_t *net = json_object(), *nodes = json_array(),
+	       *edges = json_array();
 	enum core_err er;
 	char name[32], *s;
 	int i, j;
@@ -461,7 +463,8 @@ test_dense(void)
 	json_object_set_new(net, "edges", edges);
 	s = net_render(net, "", &er);
 	T_EQ(er, CORE_OK, "dense: no error");
-	T_EQ(count(s, "class=\"net-edge net-spoke\""), 10, "dense: every spoke");
+	T_EQ(count(s, "class=\"net-edge net-spoke\""), 10,
+	    "dense: every spoke");
 	T_EQ(count(s, "class=\"net-edge\""), 20,
 	    "dense: the 20 heaviest of 45 chords");
 	T_CONTAINS(s, ">Hui Li</text>", "shared short label: full name");
