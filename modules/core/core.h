@@ -520,6 +520,8 @@ void core_html_jsonld(struct core_html *, const json_t *);
  * text is iso itself when it is not YYYY-MM-DD...); nothing for NULL.
  */
 void core_html_date(struct core_html *, const char *iso);
+/* "Jan" .. "Dec" for m in 1..12, NULL otherwise (core/date.c). */
+const char *core_month_abbr(int m);
 /*
  * nginx SSI: "<!--# if expr="$weft_signed_in" --><!--# include
  * virtual="PATH" --><!--# else -->".  Follow it with the signed-out

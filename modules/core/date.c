@@ -44,6 +44,12 @@ static const char *const months[12] = {
 	"Dec",
 };
 
+const char *
+core_month_abbr(int m)
+{
+	return m >= 1 && m <= 12 ? months[m - 1] : NULL;
+}
+
 struct civil {
 	long long y;
 	int m, d; /* 1..12, 1..31 */

@@ -602,21 +602,6 @@ core_html_ssi_if_signed_in(struct core_html *h, const char *virtual_path)
 	raws(h, "\" --><!--# else -->");
 }
 
-static const char *const months[12] = {
-	"Jan",
-	"Feb",
-	"Mar",
-	"Apr",
-	"May",
-	"Jun",
-	"Jul",
-	"Aug",
-	"Sep",
-	"Oct",
-	"Nov",
-	"Dec",
-};
-
 void
 core_html_date(struct core_html *h, const char *iso)
 {
@@ -627,8 +612,9 @@ core_html_date(struct core_html *h, const char *iso)
 	core_html_elem(h, CORE_TAG_TIME,
 	    (const struct core_attr[]){ { CORE_ATTR_DATETIME, iso },
 		{ CORE_ATTR__MAX, NULL } });
-	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 && m >= 1 && m <= 12)
-		core_html_textf(h, "%d %s %d", d, months[m - 1], y);
+	if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) == 3 &&
+	    core_month_abbr(m) != NULL)
+		core_html_textf(h, "%d %s %d", d, core_month_abbr(m), y);
 	else
 		core_html_text(h, iso);
 	core_html_pop(h);
