@@ -47,3 +47,6 @@ CREATE INDEX mail_tokens_expires ON mail_tokens (expires_at);
 
 -- Personal data: only the accounts pool reads and writes it (0017).
 SELECT weft_private('mail_tokens');
+-- sessions.id above drew a new sequence: the accounts pool needs it too
+-- (on a fresh database 0017 ran before it existed).
+SELECT weft_private('sessions');

@@ -123,6 +123,17 @@ w=$(sql "$personal SELECT string_agg(rel::text, ' ') FROM personal
         'INSERT') OR NOT has_table_privilege('weft-accounts', rel, 'DELETE')")
 [ -z "$w" ]
 ok $? "accounts reads and writes every personal table" "it cannot: $w"
+# ... and draws their ids: a sequence a later migration adds (sessions.id
+# in 0018) is granted by weft_private() too.
+w=$(sql "$personal SELECT string_agg(d.objid::regclass::text, ' ')
+      FROM personal JOIN pg_depend d ON d.refobjid = rel
+      JOIN pg_class s ON s.oid = d.objid
+     WHERE d.deptype IN ('a', 'i')
+       AND CASE WHEN s.relkind = 'S' THEN NOT has_sequence_privilege(
+           'weft-accounts', d.objid, 'USAGE') ELSE false END" 2>&1)
+[ -z "$w" ]
+ok $? "accounts draws ids from every personal table's sequence" \
+    "it cannot use: $w"
 
 # ---------------------------------------------------------------- processes
 # conf/local.sh switches users only when it runs as root.
