@@ -253,23 +253,39 @@ acc_signup_finish(struct core_req *req, const char *email, const char *key,
 
 /* ---------------------------------------------------------------- verify */
 
+/*
+ * The GET of a mailed link: negotiates the representation and looks the
+ * token (query "token") up without using it.  *uid is 0 when the token
+ * is missing, malformed, used or expired; *tok is the token as sent.
+ */
+static enum core_err
+link_peek(struct core_req *req, const char *purpose, const char **tok,
+    long long *uid)
+{
+	char hash[ACC_HASH_HEX + 1], *pending = NULL;
+	enum core_err er;
+
+	*uid = 0;
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	*tok = core_req_param(req, "token");
+	if (*tok != NULL && token_hash(*tok, hash) == 0 &&
+	    (er = acc_store_mail_token_user(core_req_ctx(req)->db, hash,
+		 purpose, 0, uid, &pending)) != CORE_OK)
+		return er;
+	free(pending);
+	return CORE_OK;
+}
+
 enum core_err
 acc_verify_get(struct core_req *req)
 {
-	struct core_db *db = core_req_ctx(req)->db;
-	char hash[ACC_HASH_HEX + 1], *pending = NULL;
 	const char *tok;
-	long long uid = 0;
+	long long uid;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+	if ((er = link_peek(req, "verify", &tok, &uid)) != CORE_OK)
 		return er;
-	tok = core_req_param(req, "token");
-	if (tok != NULL && token_hash(tok, hash) == 0 &&
-	    (er = acc_store_mail_token_user(db, hash, "verify", 0, &uid,
-		 &pending)) != CORE_OK)
-		return er;
-	free(pending);
 	if (uid == 0)
 		return message(req, 410, "Confirm your email address",
 		    MSG_LINK " Sign in to ask for a new one.", 0, NULL,
@@ -544,20 +560,12 @@ acc_forgot_post(struct core_req *req)
 enum core_err
 acc_reset_get(struct core_req *req)
 {
-	struct core_db *db = core_req_ctx(req)->db;
-	char hash[ACC_HASH_HEX + 1], *pending = NULL;
 	const char *tok;
-	long long uid = 0;
+	long long uid;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+	if ((er = link_peek(req, "reset", &tok, &uid)) != CORE_OK)
 		return er;
-	tok = core_req_param(req, "token");
-	if (tok != NULL && token_hash(tok, hash) == 0 &&
-	    (er = acc_store_mail_token_user(db, hash, "reset", 0, &uid,
-		 &pending)) != CORE_OK)
-		return er;
-	free(pending);
 	if (uid == 0)
 		return message(req, 410, "Choose a new password",
 		    MSG_LINK " You can ask for a new one.", 0, NULL,
