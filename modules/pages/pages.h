@@ -156,6 +156,38 @@ int pages_category_ok(const char *s);
 /* A decimal id (1 to 18 digits) from s[0..n): 0 and *id, or -1. */
 #define pages_parse_id core_id_parse
 
+/* ------------------------------------------------------------------ */
+/* resolve.c: identifiers typed where a page is expected               */
+/* ------------------------------------------------------------------ */
+
+enum pages_ident_kind {
+	PAGES_IDENT_NONE,
+	PAGES_IDENT_ARXIV,    /* value: "2512.20345", "math.GT/0309136" */
+	PAGES_IDENT_DOI,      /* value: "10.1145/3597503.3639187" */
+	PAGES_IDENT_ORCID,    /* value: "0000-0002-1825-0097" */
+	PAGES_IDENT_OPENALEX, /* value: "A5023888391" */
+	PAGES_IDENT_S2        /* value: "1741101" */
+};
+struct pages_ident {
+	enum pages_ident_kind kind;
+	char value[256];
+};
+/*
+ * A whole search query that is an identifier: an arXiv id (any form, a
+ * version, "arXiv:", an arxiv.org/abs or /pdf URL), a DOI ("doi:",
+ * doi.org URL; 10.48550/arXiv.ID is the arXiv id) or an ORCID (bare,
+ * "orcid:" or orcid.org URL, check digit right).  1 and *out set, or 0
+ * (kind PAGES_IDENT_NONE).
+ */
+int pages_ident_query(const char *q, struct pages_ident *out);
+/* A researcher path segment naming an external id: an ORCID,
+ * "openalex:A…" or "s2:{digits}".  1 and *out set, or 0. */
+int pages_ident_researcher(const char *rest, struct pages_ident *out);
+/* A 301 to the page id names (*sent = 1) when weft has it; *sent = 0
+ * and nothing sent otherwise. */
+enum core_err pages_resolve(struct core_req *, const struct pages_ident *id,
+    int *sent);
+
 /* Members of a view-model object: core_json_text(), core_json_int(). */
 #define pages_str core_json_text
 #define pages_int core_json_int
@@ -432,6 +464,10 @@ enum core_err pages_search_store_institutions(struct core_db *,
 enum core_err pages_search_store_few(struct core_db *, const char *base,
     const char *q, int n, json_t **researchers, long long *rtotal,
     json_t **institutions, long long *itotal);
+/* The researchers (at most n) whose name is the query itself, most
+ * papers first: the items of the search page's "exact_researchers". */
+enum core_err pages_search_store_exact(struct core_db *, const char *base,
+    const char *q, int n, json_t **items);
 
 /* render_search.c */
 void pages_render_search_html(struct core_html *, const struct pages_page *);

@@ -448,6 +448,21 @@ name_list(struct core_html *h, const struct pages_page *p, const json_t *items)
 	core_html_pop(h);
 }
 
+/* Researchers named as the query: before everything else. */
+static void
+exact(struct core_html *h, const struct pages_page *p, const json_t *items)
+{
+	size_t n = json_array_size(items);
+
+	if (n == 0)
+		return;
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow",
+	    n == 1 ? "Researcher with this name" : "Researchers with this name");
+	name_list(h, p, items);
+	core_html_pop(h);
+}
+
 /* The top few researchers or institutions beside the papers. */
 static void
 few(struct core_html *h, const struct pages_page *p, const json_t *blk,
@@ -575,6 +590,7 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	summary(h, p, m);
 	pages_h_open(h, CORE_TAG_DIV, "search-body");
 	pages_h_open(h, CORE_TAG_DIV, "search-results");
+	exact(h, p, json_object_get(m, "exact_researchers"));
 	if (json_array_size(json_object_get(m, "results")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
 		    "Nothing matches. Try fewer or other words, or remove a "
@@ -786,6 +802,11 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	if (pages_has_int(f, "institution"))
 		core_buf_printf(b, "- Institution: %lld\n",
 		    pages_int(f, "institution", 0));
+	if (json_array_size(json_object_get(m, "exact_researchers")) > 0) {
+		core_buf_puts(b, "\n## Researchers with this name\n\n");
+		json_array_foreach(json_object_get(m, "exact_researchers"), i, v)
+		    md_name(b, v);
+	}
 	core_buf_printf(b, "\n## %s\n\n",
 	    people ? (strcmp(type, "researchers") == 0 ? "Researchers"
 						       : "Institutions")

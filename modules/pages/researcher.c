@@ -60,11 +60,19 @@ pages_researcher(struct core_req *req)
 	long long id, total = 0;
 	long page;
 	size_t n;
+	struct pages_ident ident;
 	enum core_err er;
+	int sent;
 
 	if (*rest == '\0') {
 		pages_redirect(req, "/researchers");
 		return CORE_OK;
+	}
+	/* /researchers/{ORCID}, /researchers/openalex:A…, /researchers/s2:… */
+	if (pages_ident_researcher(rest, &ident)) {
+		if ((er = pages_resolve(req, &ident, &sent)) != CORE_OK)
+			return er;
+		return sent ? CORE_OK : CORE_ENOTFOUND;
 	}
 	if (pages_evidence_route(rest))
 		return pages_evidence(req);

@@ -658,14 +658,32 @@ few(struct core_req *req, const struct params *pp, json_t *m)
 	return CORE_OK;
 }
 
+/* Researchers named exactly as the query: listed first in every
+ * representation ("exact_researchers"). */
+static enum core_err
+exact(struct core_req *req, const struct params *pp, json_t *m)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	json_t *items = NULL;
+	enum core_err er;
+
+	if ((er = pages_search_store_exact(ctx->db, ctx->base_url, pp->q,
+		 TOP_FEW, &items)) != CORE_OK)
+		return er;
+	json_object_set_new(m, "exact_researchers", items);
+	return CORE_OK;
+}
+
 enum core_err
 pages_search(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	struct params pp;
+	struct pages_ident ident;
 	json_t *m = NULL;
 	char *title = NULL;
 	enum core_err er;
+	int sent;
 
 	if ((er = core_req_negotiate(req, pages_offers,
 		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
@@ -673,6 +691,12 @@ pages_search(struct core_req *req)
 	if ((er = read_params(req, &pp)) != CORE_OK) {
 		free(pp.qbuf);
 		return er;
+	}
+	/* An identifier (arXiv id, DOI, ORCID) goes to its page. */
+	if (pages_ident_query(pp.q, &ident)) {
+		if ((er = pages_resolve(req, &ident, &sent)) != CORE_OK ||
+		    sent)
+			goto out;
 	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
 			      : core_xstrdup("Search");
@@ -699,6 +723,9 @@ pages_search(struct core_req *req)
 		er = pages_respond(req, PAGES_SEARCH, m);
 		goto out;
 	}
+	if (pp.page == 1 && pp.type != PAGES_SEARCH_INSTITUTIONS &&
+	    (er = exact(req, &pp, m)) != CORE_OK)
+		goto out;
 	switch (pp.type) {
 	case PAGES_SEARCH_RESEARCHERS:
 	case PAGES_SEARCH_INSTITUTIONS:

@@ -393,6 +393,10 @@ static const struct name_cols institutions_cols = {
 	PAGES_SEARCH_INSTITUTIONS__TYPE,
 	PAGES_SEARCH_INSTITUTIONS__RESEARCHER_COUNT
 };
+static const struct name_cols exact_cols = { PAGES_RESEARCHERS_EXACT__ID,
+	PAGES_RESEARCHERS_EXACT__NAME, PAGES_RESEARCHERS_EXACT__SLUG,
+	PAGES_RESEARCHERS_EXACT__PAPER_COUNT, PAGES_RESEARCHERS_EXACT__H_INDEX,
+	PAGES_RESEARCHERS_EXACT__CITATIONS, -1, -1, -1 };
 /* SEARCH_NAMES_FEW: "size" is papers in 'r' rows, researchers in 'i'. */
 static const struct name_cols few_cols = { PAGES_SEARCH_NAMES_FEW__ID,
 	PAGES_SEARCH_NAMES_FEW__NAME, PAGES_SEARCH_NAMES_FEW__SLUG,
@@ -518,6 +522,26 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
 		}
 	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search_store_exact(struct core_db *db, const char *base, const char *q,
+    int n, json_t **items)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*items = NULL;
+	if ((er = names(db, PAGES_SQL_RESEARCHERS_EXACT, q, n, 0, &res)) !=
+	    CORE_OK)
+		return er;
+	*items = json_array();
+	for (i = 0; i < PQntuples(res); i++)
+		json_array_append_new(*items,
+		    researcher(base, res, i, &exact_cols));
 	PQclear(res);
 	return CORE_OK;
 }

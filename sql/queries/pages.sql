@@ -518,11 +518,12 @@ SELECT id, name, slug, paper_count, h_index, citations,
        count(*) OVER () AS total
   FROM (SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
                greatest(similarity(r.search_key, k.key),
-                        word_similarity(k.key, r.search_key)) AS sim
+                        word_similarity(k.key, r.search_key)) AS sim,
+               r.search_key = k.key AS exact
           FROM (SELECT weft_name_key($1) AS key) k, researchers r
          WHERE r.paper_count > 0
            AND (r.search_key % k.key OR r.search_key %> k.key)) s
- ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
+ ORDER BY exact DESC, round(sim::numeric, 1) DESC, paper_count DESC, id
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: SEARCH_INSTITUTIONS
@@ -551,7 +552,8 @@ SELECT id, name, slug, country_name, type, researcher_count,
 WITH k AS (SELECT weft_name_key($1) AS key),
 r AS MATERIALIZED (
   SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
-         word_similarity(k.key, r.search_key) AS sim
+         word_similarity(k.key, r.search_key) AS sim,
+         r.search_key = k.key AS exact
     FROM k, researchers r
    WHERE r.paper_count > 0 AND r.search_key %> k.key
 ), i AS MATERIALIZED (
@@ -564,7 +566,7 @@ r AS MATERIALIZED (
         citations, NULL AS country_name, NULL AS type,
         (SELECT count(*) FROM r) AS total
    FROM r
-  ORDER BY round(sim::numeric, 1) DESC, paper_count DESC, id
+  ORDER BY exact DESC, round(sim::numeric, 1) DESC, paper_count DESC, id
   LIMIT $2::integer)
 UNION ALL
 (SELECT 'i', id, name, slug, researcher_count, NULL, NULL, country_name,
@@ -757,3 +759,33 @@ SELECT {{CARD_COLUMNS}},
   FROM unnest($1::bigint[]) WITH ORDINALITY AS s(id, n)
   JOIN papers p ON p.id = s.id
  ORDER BY s.n;
+
+-- Identifiers typed where a page is expected (resolve.c): the paper an
+-- arXiv id ($1) or a DOI ($2, any case) names.
+-- name: RESOLVE_PAPER
+(SELECT arxiv_id, slug FROM papers WHERE arxiv_id = $1)
+UNION ALL
+(SELECT arxiv_id, slug FROM papers
+  WHERE lower(doi) = lower($2) AND doi IS NOT NULL
+  ORDER BY published DESC NULLS LAST, arxiv_id LIMIT 1)
+LIMIT 1;
+
+-- The researcher an ORCID ($1), an OpenAlex id ($2) or an S2 id ($3)
+-- names.
+-- name: RESOLVE_RESEARCHER
+(SELECT id, slug FROM researchers WHERE orcid = $1)
+UNION ALL
+(SELECT id, slug FROM researchers WHERE openalex_id = $2)
+UNION ALL
+(SELECT id, slug FROM researchers WHERE s2_id = $3)
+LIMIT 1;
+
+-- Researchers whose name is exactly the query (name keys equal: case,
+-- accents and spacing aside), most papers first: listed before
+-- everything else on the search page (search.c).
+-- name: RESEARCHERS_EXACT
+SELECT id, name, slug, paper_count, h_index, citations
+  FROM researchers
+ WHERE search_key = weft_name_key($1) AND paper_count > 0
+ ORDER BY paper_count DESC, id
+ LIMIT $2::integer OFFSET $3::bigint;
