@@ -102,8 +102,8 @@ static const char help_match[] =
     "overlap and joined where they do.  Each authorship keeps the reason\n"
     "and the score (authorships.match_reason, match_score).  Researcher\n"
     "ids stay across runs; followers of a researcher merged away move to\n"
-    "the survivor.  Then paper counts, fully_matched and computed metrics\n"
-    "(metrics_source 'computed' where no source has any).  One\n"
+    "the survivor.  Then paper counts and fully_matched (metrics come\n"
+    "only from a source: OpenAlex or S2, with their date).  One\n"
     "transaction per batch; a rerun changes nothing.  \"load\" runs it.";
 
 static const struct core_cmd cmd_match = {

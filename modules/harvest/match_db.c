@@ -478,13 +478,11 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 		goto out;
 	core_db_cmd(rd, "COMMIT");
 
-	/* Counts, fully_matched and computed metrics, in one transaction. */
+	/* Counts and fully_matched, in one transaction. */
 	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
 		goto out;
 	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_RECOMPUTE].sql)) !=
-		CORE_OK ||
-	    (er = core_db_cmd(db,
-		 harvest_sql[HARVEST_SQL_MATCH_METRICS].sql)) != CORE_OK) {
+	    CORE_OK) {
 		core_db_cmd(db, "ROLLBACK");
 		goto out;
 	}

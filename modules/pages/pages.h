@@ -188,6 +188,18 @@ int pages_ident_researcher(const char *rest, struct pages_ident *out);
 enum core_err pages_resolve(struct core_req *, const struct pages_ident *id,
     int *sent);
 
+/* ------------------------------------------------------------------ */
+/* metrics.c: the words of a researcher's metrics                      */
+/* ------------------------------------------------------------------ */
+
+/* "Figures from OpenAlex, as of 2026-12-01." for metrics.source and
+ * metrics.as_of, or NULL when no source gave any.  Caller frees. */
+char *pages_metrics_source(const json_t *metrics);
+/* What the papers here say (metrics.here): citations summed, h-index and
+ * the first-or-last-author h-index, and whose counts; NULL when no paper
+ * here has a count.  Caller frees. */
+char *pages_metrics_here(const json_t *metrics);
+
 /* Members of a view-model object: core_json_text(), core_json_int(). */
 #define pages_str core_json_text
 #define pages_int core_json_int

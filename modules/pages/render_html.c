@@ -219,7 +219,7 @@ pager(struct core_html *h, const struct pages_page *p, const json_t *pg,
 	core_html_pop(h);
 }
 
-/* A badge: "<n> <unit>", or "<unit> unknown" for an unknown metric. */
+/* A badge: "<n> <unit>"; none for a metric no source gave. */
 static void
 badge(struct core_html *h, const json_t *metrics, const char *key,
     const char *prefix, const char *one, const char *many, const char *cls)
@@ -228,9 +228,8 @@ badge(struct core_html *h, const json_t *metrics, const char *key,
 	char *s;
 
 	if (!pages_has_int(metrics, key))
-		s = core_xasprintf("%s unknown",
-		    prefix != NULL ? prefix : many);
-	else if (prefix != NULL)
+		return;
+	if (prefix != NULL)
 		s = core_xasprintf("%s %s", prefix,
 		    fmt_num(num, sizeof(num), pages_int(metrics, key, 0)));
 	else
@@ -447,16 +446,20 @@ paper(struct core_html *h, const struct pages_page *p)
 		versions(h, json_object_get(m, "versions"));
 		core_html_pop(h);
 	}
-	fact(h, "Citations");
 	if (pages_has_int(m, "citation_count")) {
 		char num[32];
 
+		fact(h, "Citations");
 		core_html_text(h,
 		    fmt_num(num, sizeof(num),
 			pages_int(m, "citation_count", 0)));
-	} else
-		core_html_text(h, "unknown");
-	core_html_pop(h);
+		if ((s = pages_str(m, "citation_source")) != NULL)
+			core_html_textf(h, " (%s)",
+			    strcmp(s, "openalex") == 0 ? "OpenAlex"
+				: strcmp(s, "s2") == 0 ? "Semantic Scholar"
+						       : s);
+		core_html_pop(h);
+	}
 	if ((s = pages_str(m, "doi")) != NULL && *s != '\0') {
 		fact(h, "DOI");
 		pages_h_link(h, pages_str(m, "doi_url"), "mono", s);
@@ -855,6 +858,14 @@ researcher(struct core_html *h, const struct pages_page *p)
 	badge(h, metrics, "works_total", NULL, "work total", "works total",
 	    "badge");
 	core_html_pop(h);
+	if ((s = pages_metrics_source(metrics)) != NULL) {
+		pages_h_text(h, CORE_TAG_P, "caption", s);
+		free(s);
+	}
+	if ((s = pages_metrics_here(metrics)) != NULL) {
+		pages_h_text(h, CORE_TAG_P, "caption", s);
+		free(s);
+	}
 	pages_h_text(h, CORE_TAG_P, "note",
 	    "Papers are matched to "
 	    "researchers newest first, so older work may not be attached to "

@@ -31,15 +31,26 @@ fact(struct core_buf *b, const char *label, const char *text)
 	core_buf_putc(b, '\n');
 }
 
-/* "- Label: N\n" or "- Label: unknown\n". */
+/* "- Label: N\n"; nothing for a figure nobody gave. */
 static void
 metric(struct core_buf *b, const char *label, const json_t *o, const char *key)
 {
+	if (!pages_has_int(o, key))
+		return;
 	item(b, label);
-	if (pages_has_int(o, key))
-		core_buf_printf(b, "%lld\n", pages_int(o, key, 0));
-	else
-		core_buf_puts(b, "unknown\n");
+	core_buf_printf(b, "%lld\n", pages_int(o, key, 0));
+}
+
+/* "- text\n" for a sentence of the metrics' words (freed), if any. */
+static void
+metric_words(struct core_buf *b, char *s)
+{
+	if (s == NULL)
+		return;
+	core_buf_puts(b, "- ");
+	core_md_text(b, s);
+	core_buf_putc(b, '\n');
+	free(s);
 }
 
 /* "- RSS: [url](url)\n": the entity's own feed, /rss/KIND/ID.xml. */
@@ -231,6 +242,7 @@ paper(struct core_buf *b, const json_t *m)
 		core_buf_putc(b, '\n');
 	}
 	metric(b, "Citations", m, "citation_count");
+	fact(b, "Citations from", pages_str(m, "citation_source"));
 	link_fact(b, "DOI", pages_str(m, "doi"), pages_str(m, "doi_url"));
 	fact(b, "Journal ref", pages_str(m, "journal_ref"));
 	fact(b, "Comment", pages_str(m, "comment"));
@@ -311,6 +323,8 @@ researcher(struct core_buf *b, const json_t *m, const char *base)
 	metric(b, "h-index", metrics, "h_index");
 	metric(b, "Citations", metrics, "citations");
 	metric(b, "Works total", metrics, "works_total");
+	metric_words(b, pages_metrics_source(metrics));
+	metric_words(b, pages_metrics_here(metrics));
 	json_array_foreach(json_object_get(m, "profiles"), i, v) link_fact(b,
 	    pages_str(v, "name"), pages_str(v, "id"), pages_str(v, "url"));
 	core_buf_puts(b,

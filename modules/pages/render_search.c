@@ -458,7 +458,8 @@ exact(struct core_html *h, const struct pages_page *p, const json_t *items)
 		return;
 	pages_h_open(h, CORE_TAG_SECTION, "block");
 	pages_h_text(h, CORE_TAG_H2, "eyebrow",
-	    n == 1 ? "Researcher with this name" : "Researchers with this name");
+	    n == 1 ? "Researcher with this name"
+		   : "Researchers with this name");
 	name_list(h, p, items);
 	core_html_pop(h);
 }
@@ -804,8 +805,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		    pages_int(f, "institution", 0));
 	if (json_array_size(json_object_get(m, "exact_researchers")) > 0) {
 		core_buf_puts(b, "\n## Researchers with this name\n\n");
-		json_array_foreach(json_object_get(m, "exact_researchers"), i, v)
-		    md_name(b, v);
+		json_array_foreach(json_object_get(m, "exact_researchers"), i,
+		    v) md_name(b, v);
 	}
 	core_buf_printf(b, "\n## %s\n\n",
 	    people ? (strcmp(type, "researchers") == 0 ? "Researchers"

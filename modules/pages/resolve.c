@@ -62,7 +62,8 @@ orcid_ok(const char *s, size_t n)
 		d++;
 	}
 	check = (12 - total % 11) % 11;
-	return toupper((unsigned char)s[18]) == (check == 10 ? 'X' : '0' + check);
+	return toupper((unsigned char)s[18]) ==
+	    (check == 10 ? 'X' : '0' + check);
 }
 
 /* A DOI: "10." registrant "/" suffix, no white space. */
@@ -78,7 +79,8 @@ doi_ok(const char *s, size_t n)
 	if (i - reg < 4 || i - reg > 9 || i + 1 >= n || s[i] != '/')
 		return 0;
 	for (; i < n; i++)
-		if (isspace((unsigned char)s[i]) || iscntrl((unsigned char)s[i]))
+		if (isspace((unsigned char)s[i]) ||
+		    iscntrl((unsigned char)s[i]))
 			return 0;
 	return 1;
 }
@@ -135,8 +137,8 @@ pages_ident_query(const char *q, struct pages_ident *out)
 	    (!url && skip(&s, &n, "doi:"))) {
 		if (!doi_ok(s, n))
 			return 0;
-	} else if (skip(&s, &n, "orcid.org/") || (!url && skip(&s, &n,
-							 "orcid:")))
+	} else if (skip(&s, &n, "orcid.org/") ||
+	    (!url && skip(&s, &n, "orcid:")))
 		return orcid_ok(s, n) && set(out, PAGES_IDENT_ORCID, s, n);
 	else if (url)
 		return 0;
@@ -185,16 +187,17 @@ researcher_path(struct core_db *db, const struct pages_ident *id, char **path)
 	enum core_err er;
 
 	*path = NULL;
-	p[id->kind == PAGES_IDENT_ORCID ? 0
-	    : id->kind == PAGES_IDENT_OPENALEX ? 1
-					      : 2] = id->value;
-	if ((er = core_db_exec(db, PAGES_SQL_RESOLVE_RESEARCHER, p, 3,
-		 &res)) != CORE_OK)
+	p[id->kind == PAGES_IDENT_ORCID            ? 0
+		: id->kind == PAGES_IDENT_OPENALEX ? 1
+						   : 2] = id->value;
+	if ((er = core_db_exec(db, PAGES_SQL_RESOLVE_RESEARCHER, p, 3, &res)) !=
+	    CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
-		*path = core_researcher_path(
-		    core_cell_bigint(res, 0, PAGES_RESOLVE_RESEARCHER__ID, 0),
-		    core_cell_text(res, 0, PAGES_RESOLVE_RESEARCHER__SLUG));
+		*path =
+		    core_researcher_path(core_cell_bigint(res, 0,
+					     PAGES_RESOLVE_RESEARCHER__ID, 0),
+			core_cell_text(res, 0, PAGES_RESOLVE_RESEARCHER__SLUG));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -213,8 +216,8 @@ paper_path(struct core_db *db, const struct pages_ident *id, char **path)
 	    CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
-		*path = core_paper_path(
-		    core_cell_text(res, 0, PAGES_RESOLVE_PAPER__ARXIV_ID),
+		*path = core_paper_path(core_cell_text(res, 0,
+					    PAGES_RESOLVE_PAPER__ARXIV_ID),
 		    core_cell_text(res, 0, PAGES_RESOLVE_PAPER__SLUG));
 	PQclear(res);
 	return CORE_OK;

@@ -694,8 +694,7 @@ pages_search(struct core_req *req)
 	}
 	/* An identifier (arXiv id, DOI, ORCID) goes to its page. */
 	if (pages_ident_query(pp.q, &ident)) {
-		if ((er = pages_resolve(req, &ident, &sent)) != CORE_OK ||
-		    sent)
+		if ((er = pages_resolve(req, &ident, &sent)) != CORE_OK || sent)
 			goto out;
 	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)

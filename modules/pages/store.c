@@ -443,6 +443,46 @@ profile(json_t *profiles, const char *name, const char *prefix, const char *id)
 	free(u);
 }
 
+/*
+ * metrics.here: what the papers here say of the researcher's citations,
+ * from the counts sources gave those papers (RESEARCHER_HERE_METRICS).
+ */
+static enum core_err
+here_metrics(struct core_db *db, const char *const params[1], json_t *metrics)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	json_t *sources;
+	const char *s;
+
+	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_HERE_METRICS, params, 1,
+		 &res)) != CORE_OK)
+		return er;
+	sources = json_array();
+	s = core_cell_text(res, 0, PAGES_RESEARCHER_HERE_METRICS__SOURCES);
+	while (s != NULL && *s != '\0') {
+		size_t n = strcspn(s, ",");
+
+		json_array_append_new(sources, json_stringn(s, n));
+		s += n + (s[n] == ',');
+	}
+	json_object_set_new(metrics, "here",
+	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_with_citations",
+		core_cell_jint(res, 0,
+		    PAGES_RESEARCHER_HERE_METRICS__WITH_COUNTS),
+		"citations",
+		core_cell_jint(res, 0,
+		    PAGES_RESEARCHER_HERE_METRICS__CITATIONS),
+		"h_index",
+		core_cell_jint(res, 0, PAGES_RESEARCHER_HERE_METRICS__H_INDEX),
+		"h_index_lead",
+		core_cell_jint(res, 0,
+		    PAGES_RESEARCHER_HERE_METRICS__H_INDEX_LEAD),
+		"sources", sources));
+	PQclear(res);
+	return CORE_OK;
+}
+
 enum core_err
 pages_store_researcher(struct core_db *db, const char *base, long long id,
     json_t **out)
@@ -450,7 +490,7 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	PGresult *res = NULL;
 	const char *params[1];
 	char idbuf[24];
-	json_t *o = NULL, *profiles;
+	json_t *o = NULL, *profiles, *metrics;
 	enum core_err er;
 
 	*out = NULL;
@@ -491,18 +531,22 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	profile(profiles, "ORCID", "https://orcid.org/",
 	    core_cell_text(res, 0, PAGES_RESEARCHER_BY_ID__ORCID));
 	json_object_set_new(o, "profiles", profiles);
-	json_object_set_new(o, "metrics",
-	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_here",
-		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__PAPER_COUNT),
-		"h_index",
-		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__H_INDEX),
-		"citations",
-		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__CITATIONS),
-		"works_total",
-		core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__WORKS_COUNT),
-		"source",
-		core_cell_jtext(res, 0,
-		    PAGES_RESEARCHER_BY_ID__METRICS_SOURCE)));
+	/* A source's figures (with its name and date) or nulls; then what
+	 * the papers here say, labelled as such. */
+	metrics = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "papers_here",
+	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__PAPER_COUNT),
+	    "h_index", core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__H_INDEX),
+	    "citations",
+	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__CITATIONS),
+	    "works_total",
+	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__WORKS_COUNT),
+	    "source",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__METRICS_SOURCE),
+	    "as_of",
+	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__METRICS_AT));
+	json_object_set_new(o, "metrics", metrics);
+	if ((er = here_metrics(db, params, metrics)) != CORE_OK)
+		goto out;
 	json_object_set_new(o, "latest_paper",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__LATEST_PAPER));
 	*out = o;

@@ -211,9 +211,9 @@ SELECT arxiv_id
 UPDATE researchers
    SET h_index = $2::integer, citations = $3::bigint,
        works_count = $4::integer, metrics_source = 's2',
-       modified_at = now()
+       metrics_at = now(), modified_at = now()
  WHERE s2_id = $1
-   AND (metrics_source IS NULL OR metrics_source IN ('s2', 'computed'))
+   AND (metrics_source IS NULL OR metrics_source = 's2')
    AND (h_index, citations, works_count, metrics_source)
        IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer, 's2');
 
@@ -572,14 +572,14 @@ SELECT DISTINCT ON (s.openalex_id) s.ror_id, s.openalex_id, s.name, s.slug,
 -- An ORCID already held by another researcher is left off rather than
 -- failing the batch on the unique constraint.
 INSERT INTO researchers AS r (name, name_key, slug, openalex_id, orcid,
-    h_index, citations, works_count, metrics_source)
+    h_index, citations, works_count, metrics_source, metrics_at)
 SELECT DISTINCT ON (s.openalex_id) s.name, s.name_key, s.slug,
        s.openalex_id,
        CASE WHEN EXISTS (SELECT 1 FROM researchers o
                           WHERE o.orcid = s.orcid
                             AND o.openalex_id IS DISTINCT FROM s.openalex_id)
             THEN NULL ELSE s.orcid END,
-       s.h_index, s.citations, s.works_count, 'openalex'
+       s.h_index, s.citations, s.works_count, 'openalex', now()
   FROM stage_oa_authors s
  ORDER BY s.openalex_id, s.line DESC
     ON CONFLICT (openalex_id) DO UPDATE
@@ -591,6 +591,7 @@ SELECT DISTINCT ON (s.openalex_id) s.name, s.name_key, s.slug,
        citations = excluded.citations,
        works_count = excluded.works_count,
        metrics_source = excluded.metrics_source,
+       metrics_at = excluded.metrics_at,
        modified_at = now()
  WHERE (r.name, r.name_key, r.slug, r.orcid, r.h_index, r.citations,
         r.works_count, r.metrics_source)
@@ -821,34 +822,6 @@ DELETE FROM researchers r
    AND r.openalex_id IS NULL AND r.orcid IS NULL AND r.s2_id IS NULL
    AND NOT EXISTS (SELECT 1 FROM authorships a
                     WHERE a.researcher_id = r.id);
-
--- name: MATCH_METRICS
--- After RECOMPUTE.  A researcher without source metrics (no OpenAlex or
--- S2 record) gets them from what is here: citations summed and the
--- h-index over the papers whose citation count is known (NULL when none
--- is: unknown, not 0), works = papers here.  metrics_source 'computed'.
-UPDATE researchers r
-   SET h_index = s.h, citations = s.cit, works_count = r.paper_count,
-       metrics_source = 'computed', modified_at = now()
-  FROM (SELECT q.id, h.h, h.cit
-          FROM researchers q
-          LEFT JOIN (SELECT c.id, count(*) FILTER (WHERE c.n >= c.rk) AS h,
-                            sum(c.n) AS cit
-                       FROM (SELECT d.id, d.n,
-                                    row_number() OVER (PARTITION BY d.id
-                                        ORDER BY d.n DESC) AS rk
-                               FROM (SELECT DISTINCT a.researcher_id AS id,
-                                            a.paper_id, p.citation_count AS n
-                                       FROM authorships a
-                                       JOIN papers p ON p.id = a.paper_id
-                                      WHERE a.researcher_id IS NOT NULL
-                                        AND p.citation_count IS NOT NULL) d
-                            ) c
-                      GROUP BY c.id) h ON h.id = q.id
-         WHERE q.metrics_source IS NULL OR q.metrics_source = 'computed') s
- WHERE r.id = s.id
-   AND (r.h_index, r.citations, r.works_count, r.metrics_source)
-       IS DISTINCT FROM (s.h, s.cit, r.paper_count, 'computed');
 
 -- name: AFTER_BULK
 -- After a load or a match (after.c): fresh statistics for the planner

@@ -47,8 +47,9 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS) AND
 sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
     ('A5023888391', 'A5048491430', 'A5014077037')" 3 \
     "the authors named became researchers"
-sql_is "SELECT h_index IS NOT NULL, metrics_source FROM researchers
-    WHERE openalex_id = 'A5023888391'" "t|openalex" "with OpenAlex metrics"
+sql_is "SELECT h_index IS NOT NULL, metrics_source, metrics_at > now() - '1 hour'::interval
+    FROM researchers WHERE openalex_id = 'A5023888391'" "t|openalex|t" \
+    "with OpenAlex metrics and their date"
 sql_is "SELECT count(*) > 0 FROM stale_pages s JOIN papers p ON
     p.id = s.entity_id AND s.kind = 'paper' WHERE p.arxiv_id = '1203.4745'" \
     t "enriched paper marked stale"

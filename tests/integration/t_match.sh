@@ -85,8 +85,9 @@ sql_is "SELECT match_score FROM authorships a JOIN papers p ON
     0.5 "score: one co-author of two shared"
 [ "$(why 9901.00003)" = new_identity ]
 ok $? "evidence: new_identity" "$(why 9901.00003)"
-sql_is "SELECT paper_count, metrics_source, h_index IS NULL FROM researchers
-    WHERE id = $r1" "2|computed|t" "counts; computed metrics, unknown h NULL"
+sql_is "SELECT paper_count, metrics_source IS NULL, h_index IS NULL,
+    works_count IS NULL FROM researchers WHERE id = $r1" "2|t|t|t" \
+    "counts; no source, so no metrics (never papers here as works total)"
 sql_is "SELECT bool_and(fully_matched) FROM papers WHERE arxiv_id IN
     ($IDS)" t "every author matched: fully matched"
 
