@@ -171,8 +171,8 @@ test_paper(void)
 	    "escaped");
 	T_CONTAINS(s, "https://arxiv.org/pdf/2512.20345", "html: PDF link");
 	T_CONTAINS(s, "https://doi.org/10.1/x_y", "html: DOI link");
-	T_CONTAINS(s, "<dt>Citations</dt><dd>unknown</dd>",
-	    "html: unknown citations say so");
+	T_LACKS(s, "<dt>Citations</dt>", "html: no citations without a count");
+	T_LACKS(s, "unknown", "html: nothing shown as unknown");
 	T_CONTAINS(s, "cat cat-primary", "html: primary category marked");
 	T_CONTAINS(s,
 	    "<!--# if expr=\"$weft_signed_in\" -->"
@@ -191,7 +191,7 @@ test_paper(void)
 	T_LACKS(s, "<script>", "md: no raw script tag");
 	T_CONTAINS(s, "[Xiaoxue \"Ma\"](" BASE "/researchers/7-xiaoxue-ma)",
 	    "md: author link absolute");
-	T_CONTAINS(s, "- Citations: unknown", "md: unknown metric");
+	T_LACKS(s, "Citations:", "md: no citations line without a count");
 	T_CONTAINS(s, "## Abstract", "md: abstract section");
 	T_LACKS(s, "<b>", "md: no raw html");
 	free(s);
@@ -228,11 +228,9 @@ test_researcher(void)
 	T_CONTAINS(s, "<h1>Jiale &lt;Chen&gt;</h1>", "name as h1, escaped");
 	T_CONTAINS(s, "<p class=\"eyebrow\">researcher</p>", "eyebrow");
 	T_CONTAINS(s, "3 papers here", "badge: papers here");
-	T_CONTAINS(s, "badge badge-red\">h-index unknown",
-	    "badge: unknown "
-	    "h-index, red");
-	T_CONTAINS(s, "citations unknown", "badge: unknown citations");
-	T_CONTAINS(s, "works total unknown", "badge: unknown works");
+	T_LACKS(s, "badge-red", "badge: no h-index badge without a source");
+	T_LACKS(s, "unknown", "badge: nothing shown as unknown");
+	T_LACKS(s, "works total", "badge: no works total without a source");
 	T_CONTAINS(s, "newest first", "note on matching order");
 	T_CONTAINS(s,
 	    "<!--# if expr=\"$weft_signed_in\" -->"
@@ -269,7 +267,7 @@ test_researcher(void)
 	s = render(pages_render_md, PAGES_RESEARCHER, m, &er);
 	T_EQ(er, CORE_OK, "researcher md renders");
 	T_CONTAINS(s, "# Jiale \\<Chen\\>", "md title");
-	T_CONTAINS(s, "index: unknown", "md unknown h-index");
+	T_LACKS(s, "h-index", "md: no h-index without a source");
 	T_CONTAINS(s,
 	    "- [Yishu Li](" BASE "/researchers/10-yishu-li) — 2 "
 	    "joint papers; also with Ada \\<Lovelace\\> (1)",
@@ -284,6 +282,48 @@ test_researcher(void)
 	    "page=2)",
 	    "md next page absolute");
 	T_LACKS(s, "](/", "md: no relative links");
+	free(s);
+	json_decref(m);
+}
+
+/* A source's figures with its name and date; the papers' own, labelled. */
+static void
+test_researcher_sourced(void)
+{
+	json_t *m = researcher_model();
+	json_t *metrics = json_object_get(m, "metrics");
+	enum core_err er;
+	char *s;
+
+	json_object_set_new(metrics, "h_index", json_integer(17));
+	json_object_set_new(metrics, "citations", json_integer(3984));
+	json_object_set_new(metrics, "works_total", json_integer(62));
+	json_object_set_new(metrics, "source", json_string("openalex"));
+	json_object_set_new(metrics, "as_of", json_string("2026-11-30"));
+	json_object_set_new(metrics, "here",
+	    json_pack("{s:i,s:i,s:i,s:i,s:[s,s]}", "papers_with_citations", 3,
+		"citations", 52, "h_index", 3, "h_index_lead", 1, "sources",
+		"openalex", "s2"));
+	s = render(pages_render_html, PAGES_RESEARCHER, m, &er);
+	T_EQ(er, CORE_OK, "sourced researcher html renders");
+	T_CONTAINS(s, "badge badge-red\">h-index 17", "source's h-index badge");
+	T_CONTAINS(s, "3,984 citations", "source's citations badge");
+	T_CONTAINS(s, "62 works total", "source's works total badge");
+	T_CONTAINS(s, "Figures from OpenAlex, as of 2026-11-30.",
+	    "html: source and date");
+	T_CONTAINS(s,
+	    "Here: 52 citations of 3 papers with a count; h-index 3, 1 as "
+	    "first or last author (counts from OpenAlex and Semantic "
+	    "Scholar).",
+	    "html: the archive's own figures, labelled, with whose counts");
+	free(s);
+	s = render(pages_render_md, PAGES_RESEARCHER, m, &er);
+	T_EQ(er, CORE_OK, "sourced researcher md renders");
+	T_CONTAINS(s, "- h-index: 17\n", "md: h-index");
+	T_CONTAINS(s, "- Works total: 62\n", "md: works total");
+	T_CONTAINS(s, "- Figures from OpenAlex, as of 2026-11-30.\n",
+	    "md: source and date");
+	T_CONTAINS(s, "- Here: 52 citations of 3 papers", "md: here figures");
 	free(s);
 	json_decref(m);
 }
@@ -392,6 +432,7 @@ main(void)
 {
 	test_paper();
 	test_researcher();
+	test_researcher_sourced();
 	test_error();
 	test_helpers();
 	return T_DONE();
