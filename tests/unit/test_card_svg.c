@@ -259,6 +259,15 @@ test_png(void)
 	}
 	T_OK(png_size(&png, &w, &h) == 0, "a PNG");
 	T_OK(w == 1200 && h == 630, "of 1200x630");
+	/* CARD_SVG=FILE, CARD_PNG=FILE keep the card to look at. */
+	if (getenv("CARD_SVG") != NULL) {
+		FILE *f = fopen(getenv("CARD_SVG"), "wb");
+
+		if (f != NULL) {
+			fputs(svg, f);
+			fclose(f);
+		}
+	}
 	if (getenv("CARD_PNG") != NULL) {
 		FILE *f = fopen(getenv("CARD_PNG"), "wb");
 
@@ -281,6 +290,13 @@ const char *
 __lsan_default_suppressions(void)
 {
 	return "leak:libfontconfig.so\n";
+}
+
+const char *__lsan_default_options(void);
+const char *
+__lsan_default_options(void)
+{
+	return "print_suppressions=0";
 }
 
 int
