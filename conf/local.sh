@@ -48,6 +48,11 @@ postgresql-contrib redis-server wrk libxml2-utils python3 \
 python3-feedparser python3-aiosmtpd jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
 liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
 
+# The og:image cards (modules/pages/card/): librsvg and cairo draw them,
+# pango measures their text, in these fonts.
+PACKAGES="$PACKAGES librsvg2-dev libcairo2-dev libpango1.0-dev \
+fonts-liberation fonts-lato fonts-dejavu-core"
+
 # make lint (tests/static): the format check and shellcheck.
 PACKAGES="$PACKAGES clang-format shellcheck"
 

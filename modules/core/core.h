@@ -912,6 +912,13 @@ enum core_err core_resp_header(struct core_req *, const char *name,
     const char *value);
 /* Sets Content-Type from a representation. */
 void core_resp_type(struct core_req *, enum core_rep);
+/*
+ * Sets Content-Type to a media type that is no representation of ours
+ * ("image/png"): the body is then bytes the handler puts with
+ * core_buf_put(), sent as they are (validators, HEAD and the caches
+ * treat it as any body).  CORE_EINPUT as core_resp_header().
+ */
+enum core_err core_resp_ctype(struct core_req *, const char *ctype);
 /* The body buffer the handler writes into (also through a sink). */
 struct core_buf *core_resp_body(struct core_req *);
 struct core_sink core_resp_sink(struct core_req *);

@@ -331,6 +331,12 @@ core_resp_type(struct core_req *r, enum core_rep rep)
 		set_header(r, "Content-Type", core_rep_ctype[rep], 1);
 }
 
+enum core_err
+core_resp_ctype(struct core_req *r, const char *ctype)
+{
+	return set_header(r, "Content-Type", ctype, 1);
+}
+
 struct core_buf *
 core_resp_body(struct core_req *r)
 {

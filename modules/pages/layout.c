@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "card/card.h"
 
 #define A(k, v)                                                                \
 	{                                                                      \
@@ -134,7 +135,7 @@ void
 pages_layout_open(struct core_html *h, const struct pages_page *p,
     const struct pages_head *hd)
 {
-	char *title;
+	char *title, *card;
 
 	title = hd->title != NULL
 	    ? core_xasprintf("%s · weft", hd->title)
@@ -184,9 +185,23 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 	meta_prop(h, "og:title", hd->title != NULL ? hd->title : "weft");
 	meta_prop(h, "og:description", hd->description);
 	meta_prop(h, "og:url", hd->canonical);
-	meta_name(h, "twitter:card", "summary");
+	/* The page's card (card/): a 1200x630 PNG drawn on the server. */
+	if ((card = pages_card_url(p)) != NULL) {
+		meta_prop(h, "og:image", card);
+		meta_prop(h, "og:image:type", "image/png");
+		meta_prop(h, "og:image:width", "1200");
+		meta_prop(h, "og:image:height", "630");
+		meta_prop(h, "og:image:alt", title);
+	}
+	meta_name(h, "twitter:card",
+	    card != NULL ? "summary_large_image" : "summary");
 	meta_name(h, "twitter:title", hd->title != NULL ? hd->title : "weft");
 	meta_name(h, "twitter:description", hd->description);
+	if (card != NULL) {
+		meta_name(h, "twitter:image", card);
+		meta_name(h, "twitter:image:alt", title);
+	}
+	free(card);
 	site_jsonld(h, p->base);
 	if (hd->jsonld != NULL)
 		core_html_jsonld(h, hd->jsonld);

@@ -8,6 +8,7 @@
 #include "pages.h"
 #include "pages_sql.h"
 #include "vindex.h"
+#include "card/card.h"
 
 static const struct core_route routes[] = {
 	{ "GET", "/", pages_home },
@@ -21,6 +22,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/contact", pages_contact },
 	{ "GET", "/developers", pages_developers },
 	{ "GET", "/search", pages_search },
+	{ "GET", "/cards/*", pages_card },
 	{ "GET", "*", pages_not_found },
 	{ NULL, NULL, NULL },
 };

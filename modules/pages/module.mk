@@ -11,3 +11,14 @@ PLUGINS    += pages
 $(patsubst %.c,$(B)/%.o,$(pages_SRCS)): CFLAGS += -Imodules/vectors
 $(B)/pages.so: $(B)/libvectors.a
 $(B)/tests/test_search_%: CFLAGS += -Imodules/vectors
+
+# The og:image cards (card/): SVG drawn by librsvg and cairo, text
+# measured with pango.  Only card/'s objects and pages.so need them;
+# card/url.c (the layout's link) needs none, so the renderers' tests
+# link without them.
+pages_SRCS += $(wildcard modules/pages/card/*.c)
+CARD_PKGS := librsvg-2.0 pangocairo
+$(patsubst %.c,$(B)/%.o,$(wildcard modules/pages/card/*.c)): \
+    CFLAGS += -Imodules/pages $(shell pkg-config --cflags $(CARD_PKGS) 2>/dev/null)
+$(B)/pages.so: LDLIBS += $(shell pkg-config --libs $(CARD_PKGS) 2>/dev/null)
+$(B)/tests/test_card_% $(B)/fuzz/fuzz_card_%: LDLIBS += $(shell pkg-config --libs $(CARD_PKGS) 2>/dev/null)

@@ -342,9 +342,10 @@ paper(struct core_html *h, const struct pages_page *p)
 	pages_excerpt(&desc, pabstract, 200);
 	art = json_pack("{s:s,s:o,s:o,s:o}", "@type", "ScholarlyArticle", "@id",
 	    json_sprintf("%s#article", url), "url", core_json_str(url),
-	    "headline", core_json_str(title));
-	set_str(art, "name", title);
-	set_str(art, "abstract", pages_str(m, "abstract"));
+	    "headline", core_json_str(ptitle));
+	/* JSON-LD is read as text: TeX made text, as in <title>. */
+	set_str(art, "name", ptitle);
+	set_str(art, "abstract", pabstract);
 	set_str(art, "datePublished", pages_str(m, "published"));
 	set_str(art, "dateModified", pages_str(m, "updated"));
 	set_str(art, "identifier", pages_str(m, "arxiv_id"));
@@ -353,16 +354,18 @@ paper(struct core_html *h, const struct pages_page *p)
 	al = json_array();
 	json_array_foreach(authors, i, v)
 	{
+		char *pn = core_tex_plain(pages_str(v, "name"), 0);
 		json_t *pe = json_pack("{s:s,s:o}", "@type", "Person", "name",
-		    core_json_str(pages_str(v, "name")));
+		    core_json_str(pn));
 		const json_t *r = json_object_get(v, "researcher");
 
+		free(pn);
 		if (json_is_object(r))
 			set_str(pe, "url", pages_str(r, "url"));
 		json_array_append_new(al, pe);
 	}
 	json_object_set_new(art, "author", al);
-	ld = graph(art, crumbs(p->base, NULL, NULL, title, url));
+	ld = graph(art, crumbs(p->base, NULL, NULL, ptitle, url));
 
 	memset(&hd, 0, sizeof(hd));
 	hd.title = ptitle;

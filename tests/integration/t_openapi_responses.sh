@@ -165,6 +165,24 @@ for a in "$H" "$MD" "$J"; do
 done
 case_ 406 GET "/institutions/{institution}" "$first" image/png
 
+# ------------------------------------------------------------ cards
+# The og:image PNGs: not negotiated, errors in the client's representation.
+case_ 200 GET /cards/site.png /cards/site.png
+case_ 200 GET "/cards/papers/{paper}.png" "/cards/papers/${new_ids%% *}.png"
+case_ 200 GET "/cards/papers/{archive}/{paper}.png" "/cards/papers/$old_id.png"
+case_ 200 GET "/cards/researchers/{id}.png" "/cards/researchers/${res_ids%% *}.png"
+case_ 200 GET "/cards/institutions/{id}.png" \
+    "/cards/institutions/${inst_ids%% *}.png"
+for a in "$H" "$MD" "$J"; do
+	case_ 404 GET "/cards/papers/{paper}.png" /cards/papers/0000.00000.png "$a"
+	case_ 404 GET "/cards/researchers/{id}.png" \
+	    /cards/researchers/999999999.png "$a"
+	case_ 404 GET "/cards/institutions/{id}.png" \
+	    /cards/institutions/999999999.png "$a"
+done
+case_ 404 GET "/cards/papers/{archive}/{paper}.png" \
+    /cards/papers/math.GT/0000000.png "$J"
+
 # ------------------------------------------------------------ search
 for q in "q=learning" "q=neural+networks&sort=newest" \
     "q=quantum&mode=lexical" "q=graph&mode=semantic" \
