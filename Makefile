@@ -230,7 +230,8 @@ status:
 	conf/local.sh status
 
 format:
-	clang-format -i modules/*/*.c modules/*/*.h tests/unit/*.c
+	git ls-files -co --exclude-standard -- 'modules/*.[ch]' 'tests/unit/*.c' \
+	    'tests/fuzz/*.c' | xargs clang-format -i
 
 # What needs no build: the C sources as `make format` leaves them, the
 # rules of tests/static/t_source_rules.sh, shellcheck on every script

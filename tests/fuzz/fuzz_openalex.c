@@ -28,7 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(copy, data, size);
 	if (harvest_oa_parse(copy, size, size % 2, &l, why) == CORE_OK) {
 		for (i = 0; i < json_array_size(l.results); i++)
-			(void)harvest_oa_work_arxiv(json_array_get(l.results, i),
+			(void)harvest_oa_work_arxiv(json_array_get(l.results,
+							i),
 			    ax);
 		harvest_oa_list_free(&l);
 	} else if (l.results != NULL || why[0] == '\0')
