@@ -230,7 +230,8 @@ status:
 	conf/local.sh status
 
 format:
-	clang-format -i modules/*/*.c modules/*/*.h tests/unit/*.c
+	clang-format -i modules/*/*.c modules/*/*.h modules/*/*/*.c modules/*/*/*.h \
+	    tests/unit/*.c
 
 # What needs no build: the C sources as `make format` leaves them, the
 # rules of tests/static/t_source_rules.sh, shellcheck on every script

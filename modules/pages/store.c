@@ -36,15 +36,6 @@ fv(const json_t *o, const char *k)
 	return v != NULL ? json_incref(v) : json_null();
 }
 
-/* Element i of a json array (paper_cards' stored author rows). */
-static json_t *
-av(const json_t *a, size_t i)
-{
-	json_t *v = json_array_get(a, i);
-
-	return v != NULL ? json_incref(v) : json_null();
-}
-
 /* prefix + id as a JSON string, null for a NULL or empty id. */
 static json_t *
 link_or_null(const char *prefix, const char *id)
@@ -138,29 +129,39 @@ card_author(const char *base, json_t *name, json_t *id, long long rid,
 	return a;
 }
 
+json_t *
+pages_card_authors(const char *base, const json_t *rows)
+{
+	json_t *list = json_array();
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(rows, i, a)
+	{
+		json_array_append_new(list,
+		    card_author(base, fv(a, "name"), fv(a, "id"),
+			pages_int(a, "id", 0), pages_str(a, "slug")));
+	}
+	return list;
+}
+
 /*
  * Cards for every row of res, whose column acol holds the first authors
- * as paper_cards keeps them (0011): [[raw_name, researcher id, researcher
- * slug]] in order; no query.
+ * as {{CARD_AUTHOR_LIST}} gives them: [{name, id, slug}] in order; no
+ * query.
  */
 static void
 cards_inline(const char *base, const PGresult *res, int acol, json_t *arr)
 {
-	json_t *authors, *a, *c;
-	size_t j;
+	json_t *authors, *list, *c;
 	int i;
 
 	for (i = 0; i < PQntuples(res); i++) {
 		c = card(base, res, i);
 		authors = core_cell_json(res, i, acol, json_null());
-		json_array_foreach(authors, j, a)
-		{
-			json_array_append_new(json_object_get(c, "authors"),
-			    card_author(base, av(a, 0), av(a, 1),
-				(long long)json_integer_value(
-				    json_array_get(a, 1)),
-				json_string_value(json_array_get(a, 2))));
-		}
+		list = pages_card_authors(base, authors);
+		json_array_extend(json_object_get(c, "authors"), list);
+		json_decref(list);
 		json_decref(authors);
 		json_array_append_new(arr, c);
 	}

@@ -17,7 +17,8 @@ if ! command -v clang-format >/dev/null; then
 	exit 1
 fi
 list=()
-for f in modules/*/*.c modules/*/*.h tests/unit/*.c; do
+for f in modules/*/*.c modules/*/*.h modules/*/*/*.c modules/*/*/*.h \
+    tests/unit/*.c; do
 	case "$pending" in *"
 $f
 "*) continue ;; esac

@@ -17,6 +17,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "search/search.h"
 #include "vindex.h"
 
 /* People and places shown with papers when no type is asked for. */

@@ -9,6 +9,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "search/search.h"
 
 const char *const pages_search_modes[PAGES_SEARCH_MODE__MAX] = {
 	"hybrid",

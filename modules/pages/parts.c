@@ -1,0 +1,171 @@
+/*
+ * parts.c -- the pieces of a page that every renderer shares: numbers,
+ * author lines, categories and pagers, in HTML and in markdown.  The
+ * renderers (render_html.c, render_md.c, search/, evidence/) call these;
+ * nothing here calls a renderer, so the dependencies run one way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+const char *
+pages_num(char *buf, size_t sz, long long n)
+{
+	char tmp[32];
+	size_t len, i, o = 0;
+	int neg = n < 0;
+
+	snprintf(tmp, sizeof(tmp), "%lld", neg ? -n : n);
+	len = strlen(tmp);
+	if (neg && o < sz - 1)
+		buf[o++] = '-';
+	for (i = 0; i < len && o < sz - 1; i++) {
+		if (i > 0 && (len - i) % 3 == 0 && o < sz - 1)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *
+pages_count_of(long long n, const char *one, const char *many)
+{
+	char num[32];
+
+	return core_xasprintf("%s %s", pages_num(num, sizeof(num), n),
+	    n == 1 ? one : many);
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+void
+pages_html_category(struct core_html *h, const char *code, int primary)
+{
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){
+		CORE_A(CLASS, primary ? "cat cat-primary" : "cat"),
+		CORE_A(TITLE, primary ? "primary category" : NULL),
+		CORE_A_END });
+	core_html_text(h, code);
+	core_html_pop(h);
+}
+
+void
+pages_html_authors(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	const json_t *a;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(authors, i, a)
+	{
+		if (i > 0)
+			core_html_text(h, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL &&
+		    json_is_object(json_object_get(a, "researcher")))
+			u = pages_str(json_object_get(a, "researcher"), "url");
+		if (u != NULL)
+			pages_h_link(h, pages_rel(p->base, u), "author",
+			    pages_str(a, "name"));
+		else
+			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
+			    pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(authors)) {
+		char *more =
+		    pages_count_of(total - (long long)json_array_size(authors),
+			"more author", "more authors");
+
+		core_html_text(h, ", ");
+		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
+		free(more);
+	}
+}
+
+void
+pages_html_pager(struct core_html *h, const struct pages_page *p,
+    const json_t *pg, const char *prev_text, const char *next_text)
+{
+	const char *prev = pages_str(pg, "prev"), *next = pages_str(pg, "next");
+
+	if (prev == NULL && next == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ CORE_A(CLASS, "pager"),
+		CORE_A(ARIA_LABEL, "Pages"), CORE_A_END });
+	if (prev != NULL)
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			CORE_A(HREF, pages_rel(p->base, prev)),
+			CORE_A(REL, "prev"), CORE_A(CLASS, "button"),
+			CORE_A_END },
+		    prev_text);
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ CORE_A(CLASS, "faint"), CORE_A_END });
+	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
+	    pages_int(pg, "pages", 1));
+	core_html_pop(h);
+	if (next != NULL)
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			CORE_A(HREF, pages_rel(p->base, next)),
+			CORE_A(REL, "next"), CORE_A(CLASS, "button"),
+			CORE_A_END },
+		    next_text);
+	core_html_pop(h);
+}
+
+/* ---------------------------------------------------------------- markdown */
+
+void
+pages_md_authors(struct core_buf *b, const json_t *as, long long total)
+{
+	const json_t *a, *r;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(as, i, a)
+	{
+		if (i > 0)
+			core_buf_puts(b, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL &&
+		    json_is_object(r = json_object_get(a, "researcher")))
+			u = pages_str(r, "url");
+		if (u != NULL)
+			core_md_link(b, pages_str(a, "name"), u);
+		else
+			core_md_text(b, pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(as))
+		core_buf_printf(b, " and %lld more",
+		    total - (long long)json_array_size(as));
+}
+
+void
+pages_md_pager(struct core_buf *b, const json_t *pg)
+{
+	const char *u;
+
+	if (pg == NULL)
+		return;
+	core_buf_printf(b, "\nPage %lld of %lld (%lld items, %lld a page).\n",
+	    pages_int(pg, "page", 1), pages_int(pg, "pages", 1),
+	    pages_int(pg, "total", 0), pages_int(pg, "per_page", 24));
+	if ((u = pages_str(pg, "prev")) != NULL) {
+		core_buf_puts(b, "\nPrevious page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+	if ((u = pages_str(pg, "next")) != NULL) {
+		core_buf_puts(b, "\nNext page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+}
