@@ -315,10 +315,26 @@ void pages_html_authors(struct core_html *, const struct pages_page *,
  * for a single page. */
 void pages_html_pager(struct core_html *, const struct pages_page *,
     const json_t *pagination, const char *prev_text, const char *next_text);
+/*
+ * A paper card c (a card of store.c): pages_html_card_head() opens
+ * <li class="card"> and writes the linked title (title(h, c), or the
+ * title's TeX as MathML for NULL) and the authors line;
+ * pages_html_card_meta() opens the card's meta line and writes the
+ * date, the arXiv id and the categories.  The caller adds what its
+ * list shows (pages_html_citations(): "N citations" when known) and
+ * pops both.
+ */
+void pages_html_card_head(struct core_html *, const struct pages_page *,
+    const json_t *c, void (*title)(struct core_html *, const json_t *c));
+void pages_html_card_meta(struct core_html *, const json_t *c);
+void pages_html_citations(struct core_html *, const json_t *c);
 /* The same two in markdown. */
 void pages_md_authors(struct core_buf *, const json_t *authors,
     long long total);
 void pages_md_pager(struct core_buf *, const json_t *pagination);
+/* A list item of a researcher (people) or an institution v: its linked
+ * name, papers and h-index, or country and researchers. */
+void pages_md_name_row(struct core_buf *, const json_t *v, int people);
 
 /* layout.c: the page shell. */
 struct pages_head {

@@ -121,6 +121,56 @@ pages_html_pager(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+void
+pages_html_card_head(struct core_html *h, const struct pages_page *p,
+    const json_t *c, void (*title)(struct core_html *, const json_t *))
+{
+	pages_h_open(h, CORE_TAG_LI, "card");
+	pages_h_open(h, CORE_TAG_H3, "card-title");
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		CORE_A(HREF, pages_rel(p->base, pages_str(c, "url"))),
+		CORE_A_END });
+	if (title != NULL)
+		title(h, c);
+	else
+		core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
+	core_html_pop(h);
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "card-authors");
+	pages_html_authors(h, p, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	core_html_pop(h);
+}
+
+void
+pages_html_card_meta(struct core_html *h, const json_t *c)
+{
+	const json_t *cats = json_object_get(c, "categories"), *v;
+	const char *prim = pages_str(c, "primary_category");
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_P, "card-meta");
+	core_html_date(h, pages_str(c, "published"));
+	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
+	json_array_foreach(cats, i, v) if (json_is_string(v))
+	    pages_html_category(h, json_string_value(v),
+		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+}
+
+void
+pages_html_citations(struct core_html *h, const json_t *c)
+{
+	char *s;
+
+	if (!pages_has_int(c, "citation_count"))
+		return;
+	s = pages_count_of(pages_int(c, "citation_count", 0), "citation",
+	    "citations");
+	pages_h_text(h, CORE_TAG_SPAN, "faint", s);
+	free(s);
+}
+
 /* ---------------------------------------------------------------- markdown */
 
 void
@@ -168,4 +218,28 @@ pages_md_pager(struct core_buf *b, const json_t *pg)
 		core_md_link(b, u, u);
 		core_buf_putc(b, '\n');
 	}
+}
+
+void
+pages_md_name_row(struct core_buf *b, const json_t *v, int people)
+{
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+	if (people) {
+		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		if (pages_has_int(v, "h_index"))
+			core_buf_printf(b, ", h-index %lld",
+			    pages_int(v, "h_index", 0));
+	} else {
+		core_buf_puts(b, " — ");
+		if (pages_str(v, "country") != NULL) {
+			core_md_text(b, pages_str(v, "country"));
+			core_buf_puts(b, ", ");
+		}
+		core_buf_printf(b, "%lld researcher%s",
+		    pages_int(v, "researchers", 0),
+		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
+	}
+	core_buf_putc(b, '\n');
 }

@@ -60,35 +60,9 @@ bar_row(struct core_html *h, const char *label, const char *url, long long n,
 static void
 card(struct core_html *h, const struct pages_page *p, const json_t *c)
 {
-	const json_t *cats = json_object_get(c, "categories"), *v;
-	const char *prim = pages_str(c, "primary_category");
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_LI, "card");
-	pages_h_open(h, CORE_TAG_H3, "card-title");
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){
-		CORE_A(HREF, href(p, pages_str(c, "url"))), CORE_A_END });
-	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-authors");
-	pages_html_authors(h, p, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-meta");
-	core_html_date(h, pages_str(c, "published"));
-	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v) if (json_is_string(v))
-	    pages_html_category(h, json_string_value(v),
-		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
-	if (pages_has_int(c, "citation_count")) {
-		char *s = pages_count_of(pages_int(c, "citation_count", 0),
-		    "citation", "citations");
-
-		pages_h_text(h, CORE_TAG_SPAN, "faint", s);
-		free(s);
-	}
+	pages_html_card_head(h, p, c, NULL);
+	pages_html_card_meta(h, c);
+	pages_html_citations(h, c);
 	core_html_pop(h);
 	core_html_pop(h);
 }

@@ -462,26 +462,7 @@ pages_md_directory(struct core_buf *b, const struct pages_page *p)
 	    people ? "papers here" : "researchers here, then name");
 	json_array_foreach(json_object_get(m, "items"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		if (people) {
-			core_buf_printf(b, " — %lld paper%s",
-			    pages_int(v, "papers", 0),
-			    pages_int(v, "papers", 0) == 1 ? "" : "s");
-			if (pages_has_int(v, "h_index"))
-				core_buf_printf(b, ", h-index %lld",
-				    pages_int(v, "h_index", 0));
-		} else {
-			core_buf_puts(b, " — ");
-			if (pages_str(v, "country") != NULL) {
-				core_md_text(b, pages_str(v, "country"));
-				core_buf_puts(b, ", ");
-			}
-			core_buf_printf(b, "%lld researcher%s",
-			    pages_int(v, "researchers", 0),
-			    pages_int(v, "researchers", 0) == 1 ? "" : "s");
-		}
-		core_buf_putc(b, '\n');
+		pages_md_name_row(b, v, people);
 	}
 	pages_md_pager(b, json_object_get(m, "pagination"));
 }

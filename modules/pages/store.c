@@ -444,32 +444,45 @@ profile(json_t *profiles, const char *name, const char *prefix, const char *id)
 	free(u);
 }
 
+/*
+ * Runs stmt with $1 = id into *res (the caller clears it): CORE_OK with
+ * at least one row, CORE_ENOTFOUND without, or CORE_EDB.
+ */
+static enum core_err
+by_id(struct core_db *db, int stmt, long long id, PGresult **res)
+{
+	char idbuf[24];
+	const char *params[1] = { idbuf };
+	enum core_err er;
+
+	snprintf(idbuf, sizeof(idbuf), "%lld", id);
+	if ((er = core_db_exec(db, stmt, params, 1, res)) != CORE_OK)
+		return er;
+	return PQntuples(*res) == 0 ? CORE_ENOTFOUND : CORE_OK;
+}
+
+/* The start of an entity page's model: {type, id, name} from row 0. */
+static json_t *
+entity(const char *type, const PGresult *res, int idcol, int namecol)
+{
+	return json_pack("{s:s,s:o,s:o}", "type", type, "id",
+	    core_cell_jint(res, 0, idcol), "name",
+	    core_cell_jtext(res, 0, namecol));
+}
+
 enum core_err
 pages_store_researcher(struct core_db *db, const char *base, long long id,
     json_t **out)
 {
 	PGresult *res = NULL;
-	const char *params[1];
-	char idbuf[24];
 	json_t *o = NULL, *profiles;
 	enum core_err er;
 
 	*out = NULL;
-	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	params[0] = idbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BY_ID, params, 1,
-		 &res)) != CORE_OK)
+	if ((er = by_id(db, PAGES_SQL_RESEARCHER_BY_ID, id, &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) == 0) {
-		er = CORE_ENOTFOUND;
-		goto out;
-	}
-	o = json_object();
-	json_object_set_new(o, "type", json_string("researcher"));
-	json_object_set_new(o, "id",
-	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__ID));
-	json_object_set_new(o, "name",
-	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME));
+	o = entity("researcher", res, PAGES_RESEARCHER_BY_ID__ID,
+	    PAGES_RESEARCHER_BY_ID__NAME);
 	json_object_set_new(o, "name_key",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME_KEY));
 	json_object_set_new(o, "slug",
@@ -745,21 +758,10 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	int i;
 
 	*out = NULL;
-	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	params[0] = idbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_BY_ID, params, 1,
-		 &res)) != CORE_OK)
+	if ((er = by_id(db, PAGES_SQL_INSTITUTION_BY_ID, id, &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) == 0) {
-		er = CORE_ENOTFOUND;
-		goto out;
-	}
-	o = json_object();
-	json_object_set_new(o, "type", json_string("institution"));
-	json_object_set_new(o, "id",
-	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ID));
-	json_object_set_new(o, "name",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__NAME));
+	o = entity("institution", res, PAGES_INSTITUTION_BY_ID__ID,
+	    PAGES_INSTITUTION_BY_ID__NAME);
 	json_object_set_new(o, "slug",
 	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__SLUG));
 	json_object_set_new(o, "url",
@@ -788,6 +790,8 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "established",
 	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ESTABLISHED));
 
+	snprintf(idbuf, sizeof(idbuf), "%lld", id);
+	params[0] = idbuf;
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_RESEARCHERS_MAX);
 	params[1] = nbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_RESEARCHERS, params, 2,

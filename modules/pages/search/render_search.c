@@ -356,47 +356,24 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 }
 
+/* A card's title with the query's words marked. */
+static void
+card_title(struct core_html *h, const json_t *c)
+{
+	marked(h, json_object_get(c, "title_marks"), pages_str(c, "title"));
+}
+
 static void
 paper_card(struct core_html *h, const struct pages_page *p, const json_t *c)
 {
-	const json_t *cats = json_object_get(c, "categories"), *v;
-	const char *prim = pages_str(c, "primary_category");
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_LI, "card");
-	pages_h_open(h, CORE_TAG_H3, "card-title");
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){
-		CORE_A(HREF, rel(p, pages_str(c, "url"))), CORE_A_END });
-	marked(h, json_object_get(c, "title_marks"), pages_str(c, "title"));
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-authors");
-	pages_html_authors(h, p, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	core_html_pop(h);
+	pages_html_card_head(h, p, c, card_title);
 	if (json_array_size(json_object_get(c, "snippet")) > 0) {
 		pages_h_open(h, CORE_TAG_P, "card-snippet soft");
 		marked(h, json_object_get(c, "snippet"), NULL);
 		core_html_pop(h);
 	}
-	pages_h_open(h, CORE_TAG_P, "card-meta");
-	core_html_date(h, pages_str(c, "published"));
-	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v) if (json_is_string(v))
-	    pages_html_category(h, json_string_value(v),
-		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
-	if (pages_has_int(c, "citation_count")) {
-		char num[32];
-		long long n = pages_int(c, "citation_count", 0);
-
-		core_html_elem(h, CORE_TAG_SPAN,
-		    (const struct core_attr[]){ CORE_A(CLASS, "faint"),
-			CORE_A_END });
-		core_html_textf(h, "%s citation%s",
-		    pages_num(num, sizeof(num), n), n == 1 ? "" : "s");
-		core_html_pop(h);
-	}
+	pages_html_card_meta(h, c);
+	pages_html_citations(h, c);
 	if (pages_str(c, "match") != NULL &&
 	    strcmp(pages_str(c, "match"), "any") == 0)
 		pages_h_text(h, CORE_TAG_SPAN, "faint",
@@ -666,25 +643,7 @@ md_name(struct core_buf *b, const json_t *v)
 {
 	const char *t = pages_str(v, "type");
 
-	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-	if (t != NULL && strcmp(t, "researcher") == 0) {
-		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
-		if (pages_has_int(v, "h_index"))
-			core_buf_printf(b, ", h-index %lld",
-			    pages_int(v, "h_index", 0));
-	} else {
-		core_buf_puts(b, " — ");
-		if (pages_str(v, "country") != NULL) {
-			core_md_text(b, pages_str(v, "country"));
-			core_buf_puts(b, ", ");
-		}
-		core_buf_printf(b, "%lld researcher%s",
-		    pages_int(v, "researchers", 0),
-		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
-	}
-	core_buf_putc(b, '\n');
+	pages_md_name_row(b, v, t != NULL && strcmp(t, "researcher") == 0);
 }
 
 static void
