@@ -332,6 +332,9 @@ void pages_html_citations(struct core_html *, const json_t *c);
 void pages_md_authors(struct core_buf *, const json_t *authors,
     long long total);
 void pages_md_pager(struct core_buf *, const json_t *pagination);
+/* A paper card c as the start of a list item: "- [title](url) —
+ * authors; date; arXiv id"; the caller adds the rest and the newline. */
+void pages_md_card_head(struct core_buf *, const json_t *c);
 /* A list item of a researcher (people) or an institution v: its linked
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);

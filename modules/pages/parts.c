@@ -199,6 +199,26 @@ pages_md_authors(struct core_buf *b, const json_t *as, long long total)
 }
 
 void
+pages_md_card_head(struct core_buf *b, const json_t *c)
+{
+	/* Accents and escapes as text; math stays TeX, which agents read. */
+	char *t = core_tex_plain(pages_str(c, "title"), 1);
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, t, pages_str(c, "url"));
+	free(t);
+	core_buf_puts(b, " — ");
+	pages_md_authors(b, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	if (pages_str(c, "published") != NULL) {
+		core_buf_puts(b, "; ");
+		core_md_text(b, pages_str(c, "published"));
+	}
+	core_buf_puts(b, "; arXiv ");
+	core_md_text(b, pages_str(c, "arxiv_id"));
+}
+
+void
 pages_md_pager(struct core_buf *b, const json_t *pg)
 {
 	const char *u;

@@ -95,21 +95,7 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 static void
 card(struct core_buf *b, const json_t *c)
 {
-	/* Accents and escapes as text; math stays TeX, which agents read. */
-	char *t = core_tex_plain(pages_str(c, "title"), 1);
-
-	core_buf_puts(b, "- ");
-	core_md_link(b, t, pages_str(c, "url"));
-	free(t);
-	core_buf_puts(b, " — ");
-	pages_md_authors(b, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	if (pages_str(c, "published") != NULL) {
-		core_buf_puts(b, "; ");
-		core_md_text(b, pages_str(c, "published"));
-	}
-	core_buf_puts(b, "; arXiv ");
-	core_md_text(b, pages_str(c, "arxiv_id"));
+	pages_md_card_head(b, c);
 	core_buf_puts(b, "; ");
 	categories(b, json_object_get(c, "categories"),
 	    pages_str(c, "primary_category"));

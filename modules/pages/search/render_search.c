@@ -604,20 +604,8 @@ md_paper(struct core_buf *b, const json_t *c)
 {
 	const json_t *v;
 	size_t i;
-	char *t = core_tex_plain(pages_str(c, "title"), 1); /* math kept */
 
-	core_buf_puts(b, "- ");
-	core_md_link(b, t, pages_str(c, "url"));
-	free(t);
-	core_buf_puts(b, " — ");
-	pages_md_authors(b, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	if (pages_str(c, "published") != NULL) {
-		core_buf_puts(b, "; ");
-		core_md_text(b, pages_str(c, "published"));
-	}
-	core_buf_puts(b, "; arXiv ");
-	core_md_text(b, pages_str(c, "arxiv_id"));
+	pages_md_card_head(b, c);
 	json_array_foreach(json_object_get(c, "categories"), i, v)
 	{
 		core_buf_puts(b, i == 0 ? "; " : ", ");

@@ -105,6 +105,11 @@ int pages_search_date(const char *s, int upper, char out[11]);
  */
 void pages_search_words(const char *q, struct core_buf *pos,
     struct core_buf *neg);
+/*
+ * The next space-separated word at *p: its start (borrowed) and length
+ * *len, *p moved past it; NULL at the end of the string.
+ */
+const char *pages_search_word(const char **p, size_t *len);
 /* "a b c" -> "a or b or c" appended to out. */
 void pages_search_or(const char *words, struct core_buf *out);
 
