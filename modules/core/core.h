@@ -467,6 +467,19 @@ struct core_attr {
 	enum core_attrname key;
 	const char *val; /* NULL: attribute left out; "" for boolean */
 };
+/*
+ * An attribute list written in place:
+ * (const struct core_attr[]){ CORE_A(HREF, u), CORE_A(CLASS, c),
+ * CORE_A_END }.
+ */
+#define CORE_A(k, v)                                                           \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define CORE_A_END                                                             \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
 
 #define CORE_HTML_DEPTH 64
 

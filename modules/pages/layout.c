@@ -12,19 +12,11 @@
 #include "pages.h"
 #include "card/card.h"
 
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define END                                                                    \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
-
 void
 pages_h_open(struct core_html *h, enum core_tag t, const char *cls)
 {
-	core_html_elem(h, t, (const struct core_attr[]){ A(CLASS, cls), END });
+	core_html_elem(h, t,
+	    (const struct core_attr[]){ CORE_A(CLASS, cls), CORE_A_END });
 }
 
 void
@@ -32,7 +24,7 @@ pages_h_text(struct core_html *h, enum core_tag t, const char *cls,
     const char *text)
 {
 	core_html_elemtext(h, t,
-	    (const struct core_attr[]){ A(CLASS, cls), END },
+	    (const struct core_attr[]){ CORE_A(CLASS, cls), CORE_A_END },
 	    text != NULL ? text : "");
 }
 
@@ -41,7 +33,8 @@ pages_h_link(struct core_html *h, const char *href, const char *cls,
     const char *text)
 {
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, href), A(CLASS, cls), END },
+	    (const struct core_attr[]){ CORE_A(HREF, href), CORE_A(CLASS, cls),
+		CORE_A_END },
 	    text != NULL ? text : "");
 }
 
@@ -57,8 +50,8 @@ meta_name(struct core_html *h, const char *name, const char *content)
 	if (content == NULL)
 		return;
 	core_html_elem(h, CORE_TAG_META,
-	    (const struct core_attr[]){ A(NAME, name), A(CONTENT, content),
-		END });
+	    (const struct core_attr[]){ CORE_A(NAME, name),
+		CORE_A(CONTENT, content), CORE_A_END });
 }
 
 static void
@@ -67,8 +60,8 @@ meta_prop(struct core_html *h, const char *prop, const char *content)
 	if (content == NULL)
 		return;
 	core_html_elem(h, CORE_TAG_META,
-	    (const struct core_attr[]){ A(PROPERTY, prop), A(CONTENT, content),
-		END });
+	    (const struct core_attr[]){ CORE_A(PROPERTY, prop),
+		CORE_A(CONTENT, content), CORE_A_END });
 }
 
 /* <link rel="alternate" type=mime href=canonical?format=fmt>. */
@@ -81,8 +74,8 @@ alternate(struct core_html *h, const char *canonical, const char *mime,
 	u = core_xasprintf("%s%sformat=%s", canonical,
 	    strchr(canonical, '?') != NULL ? "&" : "?", fmt);
 	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "alternate"), A(TYPE, mime),
-		A(HREF, u), END });
+	    (const struct core_attr[]){ CORE_A(REL, "alternate"),
+		CORE_A(TYPE, mime), CORE_A(HREF, u), CORE_A_END });
 	free(u);
 }
 
@@ -143,17 +136,17 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 
 	core_html_doctype(h);
 	core_html_elem(h, CORE_TAG_HTML,
-	    (const struct core_attr[]){ A(LANG, "en"), END });
+	    (const struct core_attr[]){ CORE_A(LANG, "en"), CORE_A_END });
 	core_html_elem(h, CORE_TAG_HEAD, NULL);
 	core_html_elem(h, CORE_TAG_META,
-	    (const struct core_attr[]){ A(CHARSET, "utf-8"), END });
+	    (const struct core_attr[]){ CORE_A(CHARSET, "utf-8"), CORE_A_END });
 	meta_name(h, "viewport", "width=device-width, initial-scale=1");
 	core_html_elemtext(h, CORE_TAG_TITLE, NULL, title);
 	meta_name(h, "description", hd->description);
 	if (hd->canonical != NULL) {
 		core_html_elem(h, CORE_TAG_LINK,
-		    (const struct core_attr[]){ A(REL, "canonical"),
-			A(HREF, hd->canonical), END });
+		    (const struct core_attr[]){ CORE_A(REL, "canonical"),
+			CORE_A(HREF, hd->canonical), CORE_A_END });
 		alternate(h, hd->canonical, "text/markdown", "md");
 		alternate(h, hd->canonical, "application/json", "json");
 		if (hd->bib)
@@ -161,25 +154,26 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 			    "bib");
 	}
 	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "stylesheet"),
-		A(HREF, "/static/weft.css"), END });
+	    (const struct core_attr[]){ CORE_A(REL, "stylesheet"),
+		CORE_A(HREF, "/static/weft.css"), CORE_A_END });
 	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "icon"),
-		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
-		END });
+	    (const struct core_attr[]){ CORE_A(REL, "icon"),
+		CORE_A(TYPE, "image/svg+xml"),
+		CORE_A(HREF, "/static/favicon.svg"), CORE_A_END });
 	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
-		A(HREF, "/static/apple-touch-icon.png"), END });
+	    (const struct core_attr[]){ CORE_A(REL, "apple-touch-icon"),
+		CORE_A(HREF, "/static/apple-touch-icon.png"), CORE_A_END });
 	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "alternate"),
-		A(TYPE, "application/rss+xml"), A(TITLE, "weft: latest papers"),
-		A(HREF, "/rss/latest.xml"), END });
+	    (const struct core_attr[]){ CORE_A(REL, "alternate"),
+		CORE_A(TYPE, "application/rss+xml"),
+		CORE_A(TITLE, "weft: latest papers"),
+		CORE_A(HREF, "/rss/latest.xml"), CORE_A_END });
 	if (hd->feed != NULL)
 		core_html_elem(h, CORE_TAG_LINK,
-		    (const struct core_attr[]){ A(REL, "alternate"),
-			A(TYPE, "application/rss+xml"),
-			A(TITLE, hd->title != NULL ? hd->title : "weft"),
-			A(HREF, hd->feed), END });
+		    (const struct core_attr[]){ CORE_A(REL, "alternate"),
+			CORE_A(TYPE, "application/rss+xml"),
+			CORE_A(TITLE, hd->title != NULL ? hd->title : "weft"),
+			CORE_A(HREF, hd->feed), CORE_A_END });
 	meta_prop(h, "og:site_name", "weft");
 	meta_prop(h, "og:type", hd->og_type != NULL ? hd->og_type : "website");
 	meta_prop(h, "og:title", hd->title != NULL ? hd->title : "weft");
@@ -210,9 +204,9 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 	core_site_header(h, account_slot, p);
 	core_html_elem(h, CORE_TAG_MAIN,
-	    (const struct core_attr[]){ A(ID, "main"),
-		A(CLASS, hd->main_class != NULL ? hd->main_class : "wrap"),
-		END });
+	    (const struct core_attr[]){ CORE_A(ID, "main"),
+		CORE_A(CLASS, hd->main_class != NULL ? hd->main_class : "wrap"),
+		CORE_A_END });
 	free(title);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "search/search.h"
 #include "pages_sql.h"
 #include "vindex.h"
 #include "card/card.h"

@@ -1,17 +1,23 @@
 # modules/pages/module.mk -- pages.so: papers, researchers, institutions,
-# directories, home, static pages, negotiation and canonical redirects.
-pages_SRCS := $(wildcard modules/pages/*.c)
+# directories, home, static pages, negotiation and canonical redirects;
+# search/ (/search) and evidence/ (the evidence and similar papers
+# sections and pages) are parts of the same plugin.
+pages_SRCS := $(wildcard modules/pages/*.c modules/pages/search/*.c \
+                         modules/pages/evidence/*.c)
 pages_SQL  := sql/queries/pages.sql
 PLUGINS    += pages
 
 # Search and "similar papers" query weft's semantic index: libvectors.a
 # (modules/vectors/vectors.h).  Only its query objects are pulled in,
 # which need no BLAS.  The plugin rule links $^, which picks up this
-# extra prerequisite after libpages.a.
-$(patsubst %.c,$(B)/%.o,$(pages_SRCS)): CFLAGS += -Imodules/vectors
+# extra prerequisite after libpages.a.  The files of the subfolders
+# include "pages.h" and "search/search.h" from modules/pages, and so do
+# the unit tests of pages and search.
+$(patsubst %.c,$(B)/%.o,$(pages_SRCS)): CFLAGS += -Imodules/pages -Imodules/vectors
 $(B)/pages.so: $(B)/libvectors.a
-$(B)/tests/test_search_%: CFLAGS += -Imodules/vectors
-
+$(B)/tests/test_search_%: CFLAGS += -Imodules/pages -Imodules/vectors
+$(B)/tests/test_pages_%: CFLAGS += -Imodules/pages
+$(B)/fuzz/fuzz_search: CFLAGS += -Imodules/pages
 # The og:image cards (card/): SVG drawn by librsvg and cairo, text
 # measured with pango.  Only card/'s objects and pages.so need them;
 # card/url.c (the layout's link) needs none, so the renderers' tests

@@ -2,11 +2,16 @@
  * pages.h -- the pages module's private header: one section per file.
  *
  * A request goes: module.c routes it to a handler (paper.c, researcher.c,
- * ...), the handler negotiates, asks a store file (store.c or a
+ * ..., search/search.c, evidence/evidence.c, evidence/similar.c), the
+ * handler negotiates, asks a store file (store.c, vindex.c or a
  * *_store.c) for data and builds ONE view model (a jansson object), and
- * pages_respond() hands the model to a
- * renderer: render_html.c (with layout.c for the page shell),
- * render_md.c, render_bib.c, or JSON (the model itself).
+ * pages_respond() (respond.c) hands the model to render.c, which picks
+ * the renderer of its kind: render_html.c (with layout.c for the page
+ * shell), render_md.c, search/render_search.c, evidence/render_*.c;
+ * render_bib.c for BibTeX, or JSON (the model itself).  Renderers call
+ * the shared pieces of parts.c and layout.c, never each other back.
+ *
+ * search/search.h and evidence/evidence.h declare those folders' parts.
  */
 #ifndef PAGES_H
 #define PAGES_H
@@ -214,8 +219,9 @@ void pages_excerpt(struct core_buf *b, const char *s, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* store.c: the page statements.  Five files talk to PostgreSQL:      */
-/* store.c, search_store.c, evidence_store.c, similar_store.c and     */
-/* vindex.c (the newest vector_index row).                            */
+/* store.c, search/search_store.c, evidence/evidence_store.c,         */
+/* evidence/similar_store.c and vindex.c (the newest vector_index     */
+/* row).                                                              */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -258,6 +264,12 @@ enum core_err pages_store_institution_by_ror(struct core_db *, const char *ror,
 enum core_err pages_store_institutions_by_name(struct core_db *,
     const char *base, const char *name, json_t **out);
 
+/*
+ * Card authors [{name, id, url}] (url null when unmatched) from the
+ * rows of {{CARD_AUTHOR_LIST}} ([{name, id, slug}]).  New reference.
+ */
+json_t *pages_card_authors(const char *base, const json_t *rows);
+
 /* Directories: a page of rows and the total. */
 enum core_err pages_store_researchers_page(struct core_db *, const char *base,
     long page, json_t **items, long long *total);
@@ -297,15 +309,79 @@ json_t *pages_doc_model(const struct pages_state *, enum pages_doc,
 /* ------------------------------------------------------------------ */
 
 /*
- * Each appends the page to b; CORE_OK, or the writer's sticky error
- * (CORE_EINPUT: an unsafe value reached the writer).
+ * render.c: the one per-kind dispatch.  Each appends the page to b;
+ * CORE_OK, or the writer's sticky error (CORE_EINPUT: an unsafe value
+ * reached the writer, or no model).
  */
 enum core_err pages_render_html(struct core_buf *b, const struct pages_page *);
 enum core_err pages_render_md(struct core_buf *b, const struct pages_page *);
-/* Papers only; CORE_EINPUT for any other kind. */
+/* render_bib.c: papers only; CORE_EINPUT for any other kind. */
 enum core_err pages_render_bib(struct core_buf *b, const struct pages_page *);
 /* BibTeX-escapes s (braces, backslash, # $ % & _ ^ ~) into b. */
 void pages_bib_escape(struct core_buf *b, const char *s);
+
+/*
+ * render_html.c and render_md.c: one function per kind, called by
+ * render.c only.  The directory renderers serve both PAGES_RESEARCHERS
+ * and PAGES_INSTITUTIONS (p->kind says which).
+ */
+void pages_html_home(struct core_html *, const struct pages_page *);
+void pages_html_paper(struct core_html *, const struct pages_page *);
+void pages_html_researcher(struct core_html *, const struct pages_page *);
+void pages_html_institution(struct core_html *, const struct pages_page *);
+void pages_html_directory(struct core_html *, const struct pages_page *);
+void pages_html_doc(struct core_html *, const struct pages_page *);
+void pages_html_choices(struct core_html *, const struct pages_page *);
+void pages_html_error_page(struct core_html *, const struct pages_page *);
+void pages_md_home(struct core_buf *, const struct pages_page *);
+void pages_md_paper(struct core_buf *, const struct pages_page *);
+void pages_md_researcher(struct core_buf *, const struct pages_page *);
+void pages_md_institution(struct core_buf *, const struct pages_page *);
+void pages_md_directory(struct core_buf *, const struct pages_page *);
+void pages_md_doc(struct core_buf *, const struct pages_page *);
+void pages_md_choices(struct core_buf *, const struct pages_page *);
+void pages_md_error_page(struct core_buf *, const struct pages_page *);
+
+/*
+ * parts.c: the pieces every renderer shares (they call no renderer).
+ */
+/* "12,345" into buf (returned). */
+const char *pages_num(char *buf, size_t sz, long long n);
+/* "1 paper", "3 papers", "1,204 citations"; caller frees. */
+char *pages_count_of(long long n, const char *one, const char *many);
+/* A category code in monospace; the primary one marked. */
+void pages_html_category(struct core_html *, const char *code, int primary);
+/* An authors line: matched names linked, "N more authors" when total
+ * exceeds the list. */
+void pages_html_authors(struct core_html *, const struct pages_page *,
+    const json_t *authors, long long total);
+/* Previous/next links (with these texts) and "page N of M"; nothing
+ * for a single page. */
+void pages_html_pager(struct core_html *, const struct pages_page *,
+    const json_t *pagination, const char *prev_text, const char *next_text);
+/*
+ * A paper card c (a card of store.c): pages_html_card_head() opens
+ * <li class="card"> and writes the linked title (title(h, c), or the
+ * title's TeX as MathML for NULL) and the authors line;
+ * pages_html_card_meta() opens the card's meta line and writes the
+ * date, the arXiv id and the categories.  The caller adds what its
+ * list shows (pages_html_citations(): "N citations" when known) and
+ * pops both.
+ */
+void pages_html_card_head(struct core_html *, const struct pages_page *,
+    const json_t *c, void (*title)(struct core_html *, const json_t *c));
+void pages_html_card_meta(struct core_html *, const json_t *c);
+void pages_html_citations(struct core_html *, const json_t *c);
+/* The same two in markdown. */
+void pages_md_authors(struct core_buf *, const json_t *authors,
+    long long total);
+void pages_md_pager(struct core_buf *, const json_t *pagination);
+/* A paper card c as the start of a list item: "- [title](url) —
+ * authors; date; arXiv id"; the caller adds the rest and the newline. */
+void pages_md_card_head(struct core_buf *, const json_t *c);
+/* A list item of a researcher (people) or an institution v: its linked
+ * name, papers and h-index, or country and researchers. */
+void pages_md_name_row(struct core_buf *, const json_t *v, int people);
 
 /* layout.c: the page shell. */
 struct pages_head {
@@ -331,250 +407,5 @@ void pages_h_text(struct core_html *, enum core_tag, const char *cls,
 void pages_h_link(struct core_html *, const char *href, const char *cls,
     const char *text);
 void pages_h_eyebrow(struct core_html *, const char *text);
-
-/* ------------------------------------------------------------------ */
-/* search.c: /search (parsing is pure, for the unit tests)             */
-/* ------------------------------------------------------------------ */
-
-/* The longest q we take, in bytes: longer is a 400. */
-#define PAGES_SEARCH_QMAX 512
-
-enum pages_search_type {
-	PAGES_SEARCH_ALL, /* no type: papers, and the top few people/places */
-	PAGES_SEARCH_PAPERS,
-	PAGES_SEARCH_RESEARCHERS,
-	PAGES_SEARCH_INSTITUTIONS,
-	PAGES_SEARCH_TYPE__MAX
-};
-enum pages_search_sort {
-	PAGES_SEARCH_RELEVANCE,
-	PAGES_SEARCH_NEWEST,
-	PAGES_SEARCH_CITATIONS,
-	PAGES_SEARCH_SORT__MAX
-};
-extern const char *const pages_search_types[PAGES_SEARCH_TYPE__MAX];
-extern const char *const pages_search_sorts[PAGES_SEARCH_SORT__MAX];
-
-/* How papers are found and ranked (?mode=, search_rank.c). */
-enum pages_search_mode {
-	PAGES_SEARCH_HYBRID,   /* text and vector similarity (the default) */
-	PAGES_SEARCH_LEXICAL,  /* full text only */
-	PAGES_SEARCH_SEMANTIC, /* the semantic index's nearest papers only */
-	PAGES_SEARCH_MODE__MAX
-};
-extern const char *const pages_search_modes[PAGES_SEARCH_MODE__MAX];
-/*
- * The text weight w of the hybrid score w * text / max text + (1 - w) *
- * cosine.  Chosen on the tuning sample of weft-vectors eval (the 1,000
- * papers after its test queries in its seeded shuffle, never the test
- * queries): the weights best there for its two search tasks, title ->
- * abstract (0.55) and first sentence -> title (0.65), averaged.
- */
-#define PAGES_SEARCH_W 0.6
-/* ?mode=: *m is hybrid for NULL or ""; 0, or -1 when unknown. */
-int pages_search_mode_parse(const char *s, enum pages_search_mode *m);
-
-/* One candidate of a paper search. */
-struct pages_search_cand {
-	long long id;
-	int tier; /* 1 all words, 2 rarer words, 3 vector only */
-	char published[11];
-	long long citations; /* -1 when unknown */
-	double text;         /* ts_rank(v, q, 1) */
-	double sim;          /* cosine to the query (0: not indexed) */
-	double score;        /* set by pages_search_rank() */
-	const char *cats;    /* space-separated categories (borrowed) */
-};
-/*
- * Scores and sorts c[0..n): relevance ranks lexical by tier then text,
- * semantic by similarity, hybrid by w * text / max + (1 - w) * sim;
- * newest and citations keep the tiers first.  Ties: newer, higher id.
- */
-void pages_search_rank(struct pages_search_cand *c, size_t n,
-    enum pages_search_mode, enum pages_search_sort, double w);
-/* [{"category","count"}] over c[0..n), most frequent first, at most max.
- * New reference. */
-json_t *pages_search_facets(const struct pages_search_cand *c, size_t n,
-    size_t max);
-
-/* The filters of a paper search; NULL / 0 when absent. */
-struct pages_search_filter {
-	const char *category;
-	char from[11]; /* "YYYY-MM-DD" or "" */
-	char to[11];
-	long long researcher;
-	long long institution;
-};
-
-/*
- * A date filter: "YYYY" or "YYYY-MM-DD" (a real calendar day).  A year
- * alone means its first day, or its last when upper.  Writes the
- * normalised "YYYY-MM-DD" to out and returns 0, or -1 when malformed.
- */
-int pages_search_date(const char *s, int upper, char out[11]);
-
-/*
- * Splits a query the way websearch_to_tsquery reads it: "quoted
- * phrases", -negated words or phrases, the operator "or".  Appends to
- * pos the positive words separated by single spaces (quotes and
- * operators removed) and to neg the negated words and phrases joined
- * with " or " (phrases keep their quotes).  Never fails.
- */
-void pages_search_words(const char *q, struct core_buf *pos,
-    struct core_buf *neg);
-/* "a b c" -> "a or b or c" appended to out. */
-void pages_search_or(const char *words, struct core_buf *out);
-
-/*
- * Splits text marked with U+E000 (start) and U+E001 (stop) into an
- * array of {"text": …} and {"text": …, "match": true} segments; stray
- * or unbalanced markers are dropped.  New reference.
- */
-json_t *pages_search_marks(const char *s);
-
-enum core_err pages_search(struct core_req *);
-
-/* search_store.c: the search statements (the second store file). */
-struct vec_index;
-struct vec_query;
-struct vec_hit;
-struct pages_search_q {
-	const char *q;   /* the user's text */
-	const char *pos; /* positive words, space-separated */
-	const char *neg; /* negated words, " or "-joined ("" none) */
-	enum pages_search_sort sort;
-	enum pages_search_mode mode; /* the mode used (after fallbacks) */
-	const struct pages_search_filter *f;
-	long page;
-	/* Not lexical: the index, the query's vector and its nearest
-	 * papers (the vector candidates). */
-	const struct vec_index *idx;
-	const struct vec_query *vq;
-	const struct vec_hit *near;
-	size_t nnear;
-};
-/*
- * A page of paper hits (cards with "match", "title_marks", "snippet",
- * and "score" unless lexical) into *items, the number of hits *total,
- * *capped when the all-words pool was full (more matches exist), the
- * category facets *facets ([{"category","count"}]).  CORE_OK or
- * CORE_EDB (logged).
- */
-enum core_err pages_search_store_papers(struct core_db *, const char *base,
-    const struct pages_search_q *, json_t **items, long long *total,
-    int *capped, json_t **facets);
-/* Researchers or institutions by name: a page (n from offset) and the
- * total.  CORE_OK or CORE_EDB. */
-enum core_err pages_search_store_researchers(struct core_db *, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total);
-enum core_err pages_search_store_institutions(struct core_db *,
-    const char *base, const char *q, int n, long long offset, json_t **items,
-    long long *total);
-/* With no type: the top n researchers and institutions among the close
- * matches (a word of the name like the query) and how many there are,
- * in one statement.  CORE_OK or CORE_EDB. */
-enum core_err pages_search_store_few(struct core_db *, const char *base,
-    const char *q, int n, json_t **researchers, long long *rtotal,
-    json_t **institutions, long long *itotal);
-/* The researchers (at most n) whose name is the query itself, most
- * papers first: the items of the search page's "exact_researchers". */
-enum core_err pages_search_store_exact(struct core_db *, const char *base,
-    const char *q, int n, json_t **items);
-
-/* render_search.c */
-void pages_render_search_html(struct core_html *, const struct pages_page *);
-void pages_render_search_md(struct core_buf *, const struct pages_page *);
-
-/* Helpers of render_html.c and render_md.c that render_search.c shares. */
-void pages_html_authors(struct core_html *, const struct pages_page *,
-    const json_t *authors, long long total);
-void pages_html_date(struct core_html *, const char *iso);
-void pages_html_category(struct core_html *, const char *code, int primary);
-void pages_html_pager(struct core_html *, const struct pages_page *,
-    const json_t *pagination);
-/* "12,345" into buf (returned). */
-const char *pages_html_num(char *buf, size_t sz, long long n);
-void pages_md_authors(struct core_buf *, const json_t *authors,
-    long long total);
-void pages_md_pager(struct core_buf *, const json_t *pagination);
-
-/* ------------------------------------------------------------------ */
-/* evidence.c, evidence_store.c, render_evidence.c: "why these papers  */
-/* are here" (the matcher's reasons), on the researcher page and at    */
-/* /researchers/{id}-{slug}/evidence                                   */
-/* ------------------------------------------------------------------ */
-
-/* The words for a match_reason ("coauthors" ...); static storage. */
-const char *pages_evidence_label(const char *reason);
-/* 1 when a /researchers/ rest is "{id}[-slug]/evidence". */
-int pages_evidence_route(const char *rest);
-enum core_err pages_evidence(struct core_req *);
-/*
- * Why the researcher (its "ids" and first-paper "seed") and a namesake
- * (its ids and seed) are two profiles: {why: "external_ids" | "evidence"
- * | "own_id" | "unrecorded", text, paper (the decisive paper or null),
- * score}.  Seeds are {reason, score, paper, order} or null; all
- * borrowed.  New reference.
- */
-json_t *pages_evidence_apart(const json_t *ids, const json_t *self,
-    const json_t *ns_ids, const json_t *ns_seed);
-/*
- * Sets r's "evidence": {url, reasons [{reason, label, papers,
- * score_avg, score_min, coauthors?}], seed, namesakes {total, items
- * [{id, name, url, papers, ids, kept_apart}]}}.  r is a researcher
- * model (id, name_key, url, ids).  CORE_OK or CORE_EDB (logged).
- */
-enum core_err pages_store_evidence_summary(struct core_db *, const char *base,
-    json_t *r);
-/*
- * A page of the researcher's authorships, newest first: {arxiv_id,
- * title, url, published, categories, position, name_as_written, reason,
- * label, score, shared_coauthors, shared_fields} into *items (new
- * reference) and their number *total.  CORE_OK or CORE_EDB.
- */
-enum core_err pages_store_evidence_papers(struct core_db *, const char *base,
-    long long id, long page, json_t **items, long long *total);
-/* The summary block (model's "evidence"); compact: the researcher
- * page's rail, a few namesakes only. */
-void pages_html_evidence_summary(struct core_html *, const struct pages_page *,
-    const json_t *ev, int compact);
-void pages_md_evidence_summary(struct core_buf *, const json_t *ev);
-/* The evidence page. */
-void pages_render_evidence_html(struct core_html *, const struct pages_page *);
-void pages_render_evidence_md(struct core_buf *, const struct pages_page *);
-
-/* ------------------------------------------------------------------ */
-/* similar.c, similar_store.c, render_similar.c: "similar papers" on   */
-/* every paper page and at /papers/{id}-{slug}/similar                 */
-/* ------------------------------------------------------------------ */
-
-/* How many similar papers a list shows. */
-#define PAGES_SIMILAR_N 10
-
-/* 1 when a /papers/ rest is "{arxiv-id}[vN][-slug]/similar". */
-int pages_similar_route(const char *rest);
-enum core_err pages_similar(struct core_req *);
-/*
- * The papers nearest to paper_id (papers.id: the paper model's
- * "paper_id", so no look-up of its own) in the worker's semantic index
- * (pages_vectors()), best first, at most PAGES_SIMILAR_N, the paper
- * itself left out: cards {id (the arXiv id), arxiv_id, title, url,
- * score (cosine), published, categories, authors, ...} into *items (a
- * new reference, also on failure).  Without an index, or when the paper
- * is not in it, the list is empty and *notice (static storage) says
- * why; otherwise *notice is NULL.  CORE_OK or CORE_EDB (logged).
- */
-enum core_err pages_store_similar(struct core_db *, const char *base,
-    long long paper_id, json_t **items, const char **notice);
-/* Sets the paper model m's "similar" and "similar_notice". */
-enum core_err pages_similar_attach(struct core_db *, const char *base,
-    json_t *m);
-/* The section of the paper page (model's "similar"). */
-void pages_html_similar_section(struct core_html *, const struct pages_page *,
-    const json_t *m);
-void pages_md_similar_section(struct core_buf *, const json_t *m);
-/* The similar papers page. */
-void pages_render_similar_html(struct core_html *, const struct pages_page *);
-void pages_render_similar_md(struct core_buf *, const struct pages_page *);
 
 #endif /* PAGES_H */

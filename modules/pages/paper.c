@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 
 enum core_err
 pages_paper(struct core_req *req)

@@ -10,67 +10,16 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 #include "network_svg.h"
 
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define END                                                                    \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
-
 /* ---------------------------------------------------------------- helpers */
-
-/* "12,345" into buf. */
-static const char *
-fmt_num(char *buf, size_t sz, long long n)
-{
-	char tmp[32];
-	size_t len, i, o = 0;
-	int neg = n < 0;
-
-	snprintf(tmp, sizeof(tmp), "%lld", neg ? -n : n);
-	len = strlen(tmp);
-	if (neg && o < sz - 1)
-		buf[o++] = '-';
-	for (i = 0; i < len && o < sz - 1; i++) {
-		if (i > 0 && (len - i) % 3 == 0 && o < sz - 1)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-/* "1 paper", "3 papers", "1,204 citations". */
-static char *
-count_of(long long n, const char *one, const char *many)
-{
-	char num[32];
-
-	return core_xasprintf("%s %s", fmt_num(num, sizeof(num), n),
-	    n == 1 ? one : many);
-}
 
 /* A site link: the path part of an absolute URL of ours. */
 static const char *
 href(const struct pages_page *p, const char *url)
 {
 	return pages_rel(p->base, url);
-}
-
-/* A category code in monospace; the primary one marked. */
-static void
-category(struct core_html *h, const char *code, int primary)
-{
-	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){
-		A(CLASS, primary ? "cat cat-primary" : "cat"),
-		A(TITLE, primary ? "primary category" : NULL), END });
-	core_html_text(h, code);
-	core_html_pop(h);
 }
 
 /* One row of a bar list: label (a link when url), bar, count. */
@@ -89,91 +38,31 @@ bar_row(struct core_html *h, const char *label, const char *url, long long n,
 	core_html_elem(h, CORE_TAG_LI, NULL);
 	if (url != NULL)
 		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, url),
-			A(CLASS, mono ? "bar-label mono" : "bar-label"),
-			A(ARIA_CURRENT, current ? "true" : NULL), END },
+		    (const struct core_attr[]){ CORE_A(HREF, url),
+			CORE_A(CLASS, mono ? "bar-label mono" : "bar-label"),
+			CORE_A(ARIA_CURRENT, current ? "true" : NULL),
+			CORE_A_END },
 		    label);
 	else
 		pages_h_text(h, CORE_TAG_SPAN,
 		    mono ? "bar-label mono" : "bar-label", label);
 	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "bar-track"),
-		A(ARIA_HIDDEN, "true"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "bar-track"),
+		CORE_A(ARIA_HIDDEN, "true"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_SPAN, cls, "");
 	core_html_pop(h);
 	pages_h_text(h, CORE_TAG_SPAN, "bar-count",
-	    fmt_num(num, sizeof(num), n));
+	    pages_num(num, sizeof(num), n));
 	core_html_pop(h);
-}
-
-/* An authors line: matched names linked, "+N more" when cut. */
-static void
-authors_line(struct core_html *h, const struct pages_page *p,
-    const json_t *authors, long long total)
-{
-	const json_t *a;
-	const char *u;
-	size_t i;
-
-	json_array_foreach(authors, i, a)
-	{
-		if (i > 0)
-			core_html_text(h, ", ");
-		u = pages_str(a, "url");
-		if (u == NULL &&
-		    json_is_object(json_object_get(a, "researcher")))
-			u = pages_str(json_object_get(a, "researcher"), "url");
-		if (u != NULL)
-			pages_h_link(h, href(p, u), "author",
-			    pages_str(a, "name"));
-		else
-			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
-			    pages_str(a, "name"));
-	}
-	if (total > (long long)json_array_size(authors)) {
-		char *more =
-		    count_of(total - (long long)json_array_size(authors),
-			"more author", "more authors");
-
-		core_html_text(h, ", ");
-		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
-		free(more);
-	}
 }
 
 /* A paper card (lists on researcher, institution and home pages). */
 static void
 card(struct core_html *h, const struct pages_page *p, const json_t *c)
 {
-	const json_t *cats = json_object_get(c, "categories"), *v;
-	const char *prim = pages_str(c, "primary_category");
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_LI, "card");
-	pages_h_open(h, CORE_TAG_H3, "card-title");
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, href(p, pages_str(c, "url"))),
-		END });
-	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-authors");
-	authors_line(h, p, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-meta");
-	core_html_date(h, pages_str(c, "published"));
-	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v) if (json_is_string(v))
-	    category(h, json_string_value(v),
-		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
-	if (pages_has_int(c, "citation_count")) {
-		char *s = count_of(pages_int(c, "citation_count", 0),
-		    "citation", "citations");
-
-		pages_h_text(h, CORE_TAG_SPAN, "faint", s);
-		free(s);
-	}
+	pages_html_card_head(h, p, c, NULL);
+	pages_html_card_meta(h, c);
+	pages_html_citations(h, c);
 	core_html_pop(h);
 	core_html_pop(h);
 }
@@ -189,36 +78,6 @@ cards(struct core_html *h, const struct pages_page *p, const json_t *items)
 	core_html_pop(h);
 }
 
-/* Previous/next links and "page N of M". */
-static void
-pager(struct core_html *h, const struct pages_page *p, const json_t *pg,
-    const char *prev_text, const char *next_text)
-{
-	const char *prev = pages_str(pg, "prev"), *next = pages_str(pg, "next");
-
-	if (prev == NULL && next == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "pager"),
-		A(ARIA_LABEL, "Pages"), END });
-	if (prev != NULL)
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, href(p, prev)),
-			A(REL, "prev"), A(CLASS, "button"), END },
-		    prev_text);
-	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "faint"), END });
-	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
-	    pages_int(pg, "pages", 1));
-	core_html_pop(h);
-	if (next != NULL)
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, href(p, next)),
-			A(REL, "next"), A(CLASS, "button"), END },
-		    next_text);
-	core_html_pop(h);
-}
-
 /* A badge: "<n> <unit>"; none for a metric no source gave. */
 static void
 badge(struct core_html *h, const json_t *metrics, const char *key,
@@ -231,9 +90,9 @@ badge(struct core_html *h, const json_t *metrics, const char *key,
 		return;
 	if (prefix != NULL)
 		s = core_xasprintf("%s %s", prefix,
-		    fmt_num(num, sizeof(num), pages_int(metrics, key, 0)));
+		    pages_num(num, sizeof(num), pages_int(metrics, key, 0)));
 	else
-		s = count_of(pages_int(metrics, key, 0), one, many);
+		s = pages_count_of(pages_int(metrics, key, 0), one, many);
 	pages_h_text(h, CORE_TAG_LI, cls, s);
 	free(s);
 }
@@ -322,8 +181,8 @@ versions(struct core_html *h, const json_t *vs)
 	core_html_pop(h);
 }
 
-static void
-paper(struct core_html *h, const struct pages_page *p)
+void
+pages_html_paper(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *v;
 	const char *url = pages_str(m, "url"), *title = pages_str(m, "title");
@@ -387,7 +246,7 @@ paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 
 	pages_h_open(h, CORE_TAG_P, "paper-authors");
-	authors_line(h, p, authors, (long long)n);
+	pages_html_authors(h, p, authors, (long long)n);
 	core_html_pop(h);
 	if (n > 0 && matched < (long long)n) {
 		pages_h_open(h, CORE_TAG_P, "note");
@@ -407,14 +266,15 @@ paper(struct core_html *h, const struct pages_page *p)
 
 	pages_h_open(h, CORE_TAG_P, "paper-cats");
 	json_array_foreach(json_object_get(m, "categories"), i,
-	    v) if (json_is_string(v)) category(h, json_string_value(v),
-	    prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+	    v) if (json_is_string(v))
+	    pages_html_category(h, json_string_value(v),
+		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
 	core_html_pop(h);
 
 	pages_h_open(h, CORE_TAG_DIV, "paper-grid");
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "abstract"),
-		A(ARIA_LABEL, "Abstract"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "abstract"),
+		CORE_A(ARIA_LABEL, "Abstract"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
 	s = pages_str(m, "abstract");
 	core_html_elem(h, CORE_TAG_P, NULL);
@@ -454,7 +314,7 @@ paper(struct core_html *h, const struct pages_page *p)
 
 		fact(h, "Citations");
 		core_html_text(h,
-		    fmt_num(num, sizeof(num),
+		    pages_num(num, sizeof(num),
 			pages_int(m, "citation_count", 0)));
 		if ((s = pages_str(m, "citation_source")) != NULL)
 			core_html_textf(h, " (%s)",
@@ -487,8 +347,9 @@ paper(struct core_html *h, const struct pages_page *p)
 	pages_h_link(h, pages_str(links, "pdf"), "button", "PDF");
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){
-		A(HREF, href(p, pages_str(links, "bibtex"))),
-		A(CLASS, "button"), A(TYPE, "application/x-bibtex"), END },
+		CORE_A(HREF, href(p, pages_str(links, "bibtex"))),
+		CORE_A(CLASS, "button"), CORE_A(TYPE, "application/x-bibtex"),
+		CORE_A_END },
 	    "Cite as BibTeX");
 	core_html_pop(h);
 	core_html_pop(h); /* aside */
@@ -601,7 +462,8 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		pages_h_link(h, href(p, pages_str(r, "url")), NULL,
 		    pages_str(r, "name"));
-		s = count_of(pages_int(r, "papers", 0), "paper", "papers");
+		s = pages_count_of(pages_int(r, "papers", 0), "paper",
+		    "papers");
 		pages_h_open(h, CORE_TAG_SPAN, "faint");
 		core_html_textf(h, " — %s", s);
 		if (pages_has_int(r, "h_index"))
@@ -696,8 +558,8 @@ feed_link(struct core_html *h, const char *feed)
 {
 	pages_h_open(h, CORE_TAG_P, "feed-link");
 	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, feed),
-		A(TYPE, "application/rss+xml"), END },
+	    (const struct core_attr[]){ CORE_A(HREF, feed),
+		CORE_A(TYPE, "application/rss+xml"), CORE_A_END },
 	    "RSS feed of new papers");
 	core_html_pop(h);
 }
@@ -733,11 +595,11 @@ papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 	char *s;
 
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "papers hairline"),
-		A(ID, "papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "papers hairline"),
+		CORE_A(ID, "papers"), CORE_A_END });
 	pages_h_open(h, CORE_TAG_DIV, "list-head");
 	pages_h_open(h, CORE_TAG_H2, NULL);
-	s = count_of(total, "paper", "papers");
+	s = pages_count_of(total, "paper", "papers");
 	core_html_text(h, s);
 	free(s);
 	if (cat != NULL) {
@@ -746,17 +608,17 @@ papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 	}
 	core_html_pop(h);
 	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "sort"),
-		A(ARIA_LABEL, "Sort papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "sort"),
+		CORE_A(ARIA_LABEL, "Sort papers"), CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){
-		A(HREF, href(p, pages_str(pl, "newest_url"))),
-		A(ARIA_CURRENT, cites ? NULL : "true"), END },
+		CORE_A(HREF, href(p, pages_str(pl, "newest_url"))),
+		CORE_A(ARIA_CURRENT, cites ? NULL : "true"), CORE_A_END },
 	    "newest");
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){
-		A(HREF, href(p, pages_str(pl, "citations_url"))),
-		A(ARIA_CURRENT, cites ? "true" : NULL), END },
+		CORE_A(HREF, href(p, pages_str(pl, "citations_url"))),
+		CORE_A(ARIA_CURRENT, cites ? "true" : NULL), CORE_A_END },
 	    "most cited");
 	core_html_pop(h);
 	core_html_pop(h); /* list-head */
@@ -764,12 +626,14 @@ papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 		pages_h_open(h, CORE_TAG_P, "filters");
 		core_html_text(h, "Filtered by ");
 		core_html_elem(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(CLASS, "pill pill-active"),
-			A(HREF, href(p, pages_str(pl, "unfiltered_url"))),
-			A(TITLE, "remove this filter"), END });
+		    (const struct core_attr[]){
+			CORE_A(CLASS, "pill pill-active"),
+			CORE_A(HREF, href(p, pages_str(pl, "unfiltered_url"))),
+			CORE_A(TITLE, "remove this filter"), CORE_A_END });
 		pages_h_text(h, CORE_TAG_SPAN, "mono", cat);
 		core_html_elemtext(h, CORE_TAG_SPAN,
-		    (const struct core_attr[]){ A(ARIA_HIDDEN, "true"), END },
+		    (const struct core_attr[]){ CORE_A(ARIA_HIDDEN, "true"),
+			CORE_A_END },
 		    " ×");
 		pages_h_text(h, CORE_TAG_SPAN, "sr-only", " (remove filter)");
 		core_html_pop(h);
@@ -782,13 +646,13 @@ papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 			: "No papers are attached to this profile yet.");
 	else
 		cards(h, p, json_object_get(pl, "items"));
-	pager(h, p, pg, cites ? "← more cited" : "← newer",
+	pages_html_pager(h, p, pg, cites ? "← more cited" : "← newer",
 	    cites ? "less cited →" : "older →");
 	core_html_pop(h);
 }
 
-static void
-researcher(struct core_html *h, const struct pages_page *p)
+void
+pages_html_researcher(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *metrics = json_object_get(m, "metrics");
 	const json_t *pl = json_object_get(m, "papers");
@@ -850,9 +714,9 @@ researcher(struct core_html *h, const struct pages_page *p)
 	pages_h_eyebrow(h, "researcher");
 	pages_h_text(h, CORE_TAG_H1, NULL, name);
 	core_html_elem(h, CORE_TAG_UL,
-	    (const struct core_attr[]){ A(CLASS, "badges"),
-		A(ARIA_LABEL, "Metrics"), END });
-	s = count_of(pages_int(metrics, "papers_here", 0), "paper here",
+	    (const struct core_attr[]){ CORE_A(CLASS, "badges"),
+		CORE_A(ARIA_LABEL, "Metrics"), CORE_A_END });
+	s = pages_count_of(pages_int(metrics, "papers_here", 0), "paper here",
 	    "papers here");
 	pages_h_text(h, CORE_TAG_LI, "badge", s);
 	free(s);
@@ -886,8 +750,8 @@ researcher(struct core_html *h, const struct pages_page *p)
 
 	pages_h_open(h, CORE_TAG_DIV, "main-col");
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "block network"),
-		A(ARIA_LABEL, "Co-author network"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "block network"),
+		CORE_A(ARIA_LABEL, "Co-author network"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "co-authors");
 	if (json_array_size(json_object_get(net, "nodes")) > 0)
 		pages_network_svg(h, net, NULL);
@@ -899,8 +763,8 @@ researcher(struct core_html *h, const struct pages_page *p)
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {
 		core_html_elem(h, CORE_TAG_SECTION,
 		    (const struct core_attr[]){
-			A(CLASS, "block timeline-block"),
-			A(ARIA_LABEL, "Papers per year"), END });
+			CORE_A(CLASS, "block timeline-block"),
+			CORE_A(ARIA_LABEL, "Papers per year"), CORE_A_END });
 		pages_h_text(h, CORE_TAG_H2, "eyebrow", "papers per year");
 		pages_timeline_svg(h, json_object_get(m, "timeline"));
 		core_html_pop(h);
@@ -915,8 +779,8 @@ researcher(struct core_html *h, const struct pages_page *p)
 
 /* ---------------------------------------------------------------- institution */
 
-static void
-institution(struct core_html *h, const struct pages_page *p)
+void
+pages_html_institution(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *rs = json_object_get(m, "researchers");
 	const json_t *aliases = json_object_get(m, "aliases"), *v;
@@ -970,7 +834,7 @@ institution(struct core_html *h, const struct pages_page *p)
 		pages_h_text(h, CORE_TAG_LI, "badge", country);
 	if ((s = pages_str(m, "kind")) != NULL)
 		pages_h_text(h, CORE_TAG_LI, "badge", s);
-	c = count_of(total, "researcher here", "researchers here");
+	c = pages_count_of(total, "researcher here", "researchers here");
 	pages_h_text(h, CORE_TAG_LI, "badge", c);
 	free(c);
 	core_html_pop(h);
@@ -1012,8 +876,8 @@ institution(struct core_html *h, const struct pages_page *p)
 
 	pages_h_open(h, CORE_TAG_DIV, "two-col");
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "block"),
-		A(ARIA_LABEL, "Researchers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "block"),
+		CORE_A(ARIA_LABEL, "Researchers"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, NULL, "Researchers");
 	if (json_array_size(json_object_get(rs, "items")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
@@ -1026,7 +890,7 @@ institution(struct core_html *h, const struct pages_page *p)
 			core_html_elem(h, CORE_TAG_LI, NULL);
 			pages_h_link(h, href(p, pages_str(v, "url")), NULL,
 			    pages_str(v, "name"));
-			c = count_of(pages_int(v, "papers", 0), "paper",
+			c = pages_count_of(pages_int(v, "papers", 0), "paper",
 			    "papers");
 			pages_h_text(h, CORE_TAG_SPAN, "faint", c);
 			free(c);
@@ -1046,8 +910,8 @@ institution(struct core_html *h, const struct pages_page *p)
 	}
 	core_html_pop(h);
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "block"),
-		A(ARIA_LABEL, "Recent papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "block"),
+		CORE_A(ARIA_LABEL, "Recent papers"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, NULL, "Recent papers");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
@@ -1063,8 +927,8 @@ institution(struct core_html *h, const struct pages_page *p)
 
 /* ---------------------------------------------------------------- directories */
 
-static void
-directory(struct core_html *h, const struct pages_page *p)
+void
+pages_html_directory(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *pg = json_object_get(m, "pagination"), *v;
 	const char *url = pages_str(m, "url"), *title = pages_str(m, "title");
@@ -1094,7 +958,7 @@ directory(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_H1, NULL, title);
 	pages_h_open(h, CORE_TAG_P, "lead");
 	core_html_textf(h, "%s %s, ordered by %s.",
-	    fmt_num(num, sizeof(num), pages_int(pg, "total", 0)),
+	    pages_num(num, sizeof(num), pages_int(pg, "total", 0)),
 	    people ? "researchers with papers here" : "institutions",
 	    people ? "papers here" : "researchers here, then name");
 	core_html_pop(h);
@@ -1106,7 +970,7 @@ directory(struct core_html *h, const struct pages_page *p)
 		    pages_str(v, "name"));
 		pages_h_open(h, CORE_TAG_SPAN, "faint");
 		if (people) {
-			s = count_of(pages_int(v, "papers", 0), "paper",
+			s = pages_count_of(pages_int(v, "papers", 0), "paper",
 			    "papers");
 			core_html_text(h, s);
 			free(s);
@@ -1117,7 +981,7 @@ directory(struct core_html *h, const struct pages_page *p)
 			if (pages_str(v, "country") != NULL)
 				core_html_textf(h, "%s · ",
 				    pages_str(v, "country"));
-			s = count_of(pages_int(v, "researchers", 0),
+			s = pages_count_of(pages_int(v, "researchers", 0),
 			    "researcher", "researchers");
 			core_html_text(h, s);
 			free(s);
@@ -1126,7 +990,7 @@ directory(struct core_html *h, const struct pages_page *p)
 		core_html_pop(h);
 	}
 	core_html_pop(h);
-	pager(h, p, pg, "← previous", "next →");
+	pages_html_pager(h, p, pg, "← previous", "next →");
 	pages_layout_close(h, p);
 	json_decref(ld);
 	free(d);
@@ -1138,20 +1002,22 @@ static void
 search_form(struct core_html *h, const char *cls, const char *id)
 {
 	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(CLASS, cls), A(ACTION, "/search"),
-		A(METHOD, "get"), A(ROLE, "search"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, cls),
+		CORE_A(ACTION, "/search"), CORE_A(METHOD, "get"),
+		CORE_A(ROLE, "search"), CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, id), END },
+	    (const struct core_attr[]){ CORE_A(CLASS, "sr-only"),
+		CORE_A(FOR, id), CORE_A_END },
 	    "Search the archive");
 	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(ID, id), A(TYPE, "search"),
-		A(NAME, "q"),
-		A(PLACEHOLDER,
+	    (const struct core_attr[]){ CORE_A(ID, id), CORE_A(TYPE, "search"),
+		CORE_A(NAME, "q"),
+		CORE_A(PLACEHOLDER,
 		    "A title, a researcher, an institution, an arXiv id"),
-		A(MAXLENGTH, "300"), END });
+		CORE_A(MAXLENGTH, "300"), CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS, "button button-primary"), END },
+	    (const struct core_attr[]){ CORE_A(TYPE, "submit"),
+		CORE_A(CLASS, "button button-primary"), CORE_A_END },
 	    "Search");
 	core_html_pop(h);
 }
@@ -1164,18 +1030,19 @@ stat(struct core_html *h, const json_t *counts, const char *key,
 
 	core_html_elem(h, CORE_TAG_LI, NULL);
 	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, url), A(CLASS, "stat"), END });
+	    (const struct core_attr[]){ CORE_A(HREF, url),
+		CORE_A(CLASS, "stat"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_SPAN, "stat-n",
 	    pages_has_int(counts, key)
-		? fmt_num(num, sizeof(num), pages_int(counts, key, 0))
+		? pages_num(num, sizeof(num), pages_int(counts, key, 0))
 		: "—");
 	pages_h_text(h, CORE_TAG_SPAN, "stat-label", label);
 	core_html_pop(h);
 	core_html_pop(h);
 }
 
-static void
-home(struct core_html *h, const struct pages_page *p)
+void
+pages_html_home(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *counts = json_object_get(m, "counts");
 	struct pages_head hd;
@@ -1207,8 +1074,8 @@ home(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "latest hairline"),
-		A(ARIA_LABEL, "Latest papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "latest hairline"),
+		CORE_A(ARIA_LABEL, "Latest papers"), CORE_A_END });
 	pages_h_open(h, CORE_TAG_DIV, "list-head");
 	pages_h_text(h, CORE_TAG_H2, NULL, "Latest papers");
 	pages_h_link(h, "/rss/latest.xml", "faint", "RSS");
@@ -1225,8 +1092,8 @@ home(struct core_html *h, const struct pages_page *p)
 
 /* ---------------------------------------------------------------- docs, choices, errors */
 
-static void
-doc(struct core_html *h, const struct pages_page *p)
+void
+pages_html_doc(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model;
 	struct pages_head hd;
@@ -1249,8 +1116,8 @@ doc(struct core_html *h, const struct pages_page *p)
 	json_decref(ld);
 }
 
-static void
-choices(struct core_html *h, const struct pages_page *p)
+void
+pages_html_choices(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *v;
 	struct pages_head hd;
@@ -1325,8 +1192,8 @@ look_next(struct core_html *h)
 	core_html_pop(h);
 }
 
-static void
-error_page(struct core_html *h, const struct pages_page *p)
+void
+pages_html_error_page(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model;
 	long long st = pages_int(m, "status", 500);
@@ -1361,89 +1228,4 @@ error_page(struct core_html *h, const struct pages_page *p)
 	if (st == 404)
 		look_next(h);
 	pages_layout_close(h, p);
-}
-
-/* ---------------------------------------------------------------- shared */
-
-/* The card pieces render_search.c reuses (see pages.h). */
-void
-pages_html_authors(struct core_html *h, const struct pages_page *p,
-    const json_t *authors, long long total)
-{
-	authors_line(h, p, authors, total);
-}
-
-void
-pages_html_date(struct core_html *h, const char *iso)
-{
-	core_html_date(h, iso);
-}
-
-void
-pages_html_category(struct core_html *h, const char *code, int primary)
-{
-	category(h, code, primary);
-}
-
-void
-pages_html_pager(struct core_html *h, const struct pages_page *p,
-    const json_t *pg)
-{
-	pager(h, p, pg, "← previous", "next →");
-}
-
-const char *
-pages_html_num(char *buf, size_t sz, long long n)
-{
-	return fmt_num(buf, sz, n);
-}
-
-/* ---------------------------------------------------------------- entry */
-
-enum core_err
-pages_render_html(struct core_buf *b, const struct pages_page *p)
-{
-	struct core_html h;
-
-	if (p->model == NULL)
-		return CORE_EINPUT;
-	core_html_open(&h, core_buf_sink(b));
-	switch (p->kind) {
-	case PAGES_HOME:
-		home(&h, p);
-		break;
-	case PAGES_PAPER:
-		paper(&h, p);
-		break;
-	case PAGES_RESEARCHER:
-		researcher(&h, p);
-		break;
-	case PAGES_INSTITUTION:
-		institution(&h, p);
-		break;
-	case PAGES_RESEARCHERS:
-	case PAGES_INSTITUTIONS:
-		directory(&h, p);
-		break;
-	case PAGES_DOC:
-		doc(&h, p);
-		break;
-	case PAGES_CHOICES:
-		choices(&h, p);
-		break;
-	case PAGES_SEARCH:
-		pages_render_search_html(&h, p);
-		break;
-	case PAGES_EVIDENCE:
-		pages_render_evidence_html(&h, p);
-		break;
-	case PAGES_SIMILAR:
-		pages_render_similar_html(&h, p);
-		break;
-	case PAGES_ERROR:
-	default:
-		error_page(&h, p);
-		break;
-	}
-	return core_html_close(&h);
 }

@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 
 /* "- Label: " */
 static void
@@ -84,31 +85,6 @@ link_fact(struct core_buf *b, const char *label, const char *text,
 }
 
 static void
-authors(struct core_buf *b, const json_t *as, long long total)
-{
-	const json_t *a, *r;
-	const char *u;
-	size_t i;
-
-	json_array_foreach(as, i, a)
-	{
-		if (i > 0)
-			core_buf_puts(b, ", ");
-		u = pages_str(a, "url");
-		if (u == NULL &&
-		    json_is_object(r = json_object_get(a, "researcher")))
-			u = pages_str(r, "url");
-		if (u != NULL)
-			core_md_link(b, pages_str(a, "name"), u);
-		else
-			core_md_text(b, pages_str(a, "name"));
-	}
-	if (total > (long long)json_array_size(as))
-		core_buf_printf(b, " and %lld more",
-		    total - (long long)json_array_size(as));
-}
-
-static void
 categories(struct core_buf *b, const json_t *cats, const char *prim)
 {
 	const json_t *v;
@@ -130,21 +106,7 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 static void
 card(struct core_buf *b, const json_t *c)
 {
-	/* Accents and escapes as text; math stays TeX, which agents read. */
-	char *t = core_tex_plain(pages_str(c, "title"), 1);
-
-	core_buf_puts(b, "- ");
-	core_md_link(b, t, pages_str(c, "url"));
-	free(t);
-	core_buf_puts(b, " — ");
-	authors(b, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	if (pages_str(c, "published") != NULL) {
-		core_buf_puts(b, "; ");
-		core_md_text(b, pages_str(c, "published"));
-	}
-	core_buf_puts(b, "; arXiv ");
-	core_md_text(b, pages_str(c, "arxiv_id"));
+	pages_md_card_head(b, c);
 	core_buf_puts(b, "; ");
 	categories(b, json_object_get(c, "categories"),
 	    pages_str(c, "primary_category"));
@@ -164,33 +126,12 @@ cards(struct core_buf *b, const json_t *items)
 	json_array_foreach(items, i, c) card(b, c);
 }
 
-static void
-pager(struct core_buf *b, const json_t *pg)
-{
-	const char *u;
-
-	if (pg == NULL)
-		return;
-	core_buf_printf(b, "\nPage %lld of %lld (%lld items, %lld a page).\n",
-	    pages_int(pg, "page", 1), pages_int(pg, "pages", 1),
-	    pages_int(pg, "total", 0), pages_int(pg, "per_page", 24));
-	if ((u = pages_str(pg, "prev")) != NULL) {
-		core_buf_puts(b, "\nPrevious page: ");
-		core_md_link(b, u, u);
-		core_buf_putc(b, '\n');
-	}
-	if ((u = pages_str(pg, "next")) != NULL) {
-		core_buf_puts(b, "\nNext page: ");
-		core_md_link(b, u, u);
-		core_buf_putc(b, '\n');
-	}
-}
-
 /* ---------------------------------------------------------------- pages */
 
-static void
-paper(struct core_buf *b, const json_t *m)
+void
+pages_md_paper(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
 	const json_t *links = json_object_get(m, "links"), *v;
 	const json_t *as = json_object_get(m, "authors");
 	long long matched = pages_int(m, "authors_matched", 0);
@@ -203,7 +144,7 @@ paper(struct core_buf *b, const json_t *m)
 	link_fact(b, "URL", NULL, pages_str(m, "url"));
 	fact(b, "arXiv id", pages_str(m, "arxiv_id"));
 	item(b, "Authors");
-	authors(b, as, (long long)n);
+	pages_md_authors(b, as, (long long)n);
 	core_buf_putc(b, '\n');
 	if (n > 0 && matched < (long long)n)
 		core_buf_printf(b,
@@ -304,9 +245,11 @@ coauthor_links(struct core_buf *b, const json_t *net, long long id,
 	}
 }
 
-static void
-researcher(struct core_buf *b, const json_t *m, const char *base)
+void
+pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
+	const char *base = p->base;
 	const json_t *metrics = json_object_get(m, "metrics");
 	const json_t *ap = json_object_get(m, "author_position");
 	const json_t *pl = json_object_get(m, "papers"), *v, *items;
@@ -450,12 +393,14 @@ researcher(struct core_buf *b, const json_t *m, const char *base)
 	}
 	core_buf_puts(b, "\n\n");
 	cards(b, json_object_get(pl, "items"));
-	pager(b, json_object_get(pl, "pagination"));
+	pages_md_pager(b, json_object_get(pl, "pagination"));
 }
 
-static void
-institution(struct core_buf *b, const json_t *m, const char *base)
+void
+pages_md_institution(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
+	const char *base = p->base;
 	const json_t *rs = json_object_get(m, "researchers"), *v;
 	size_t i;
 
@@ -503,9 +448,11 @@ institution(struct core_buf *b, const json_t *m, const char *base)
 	cards(b, json_object_get(m, "recent_papers"));
 }
 
-static void
-directory(struct core_buf *b, const json_t *m, int people)
+void
+pages_md_directory(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
+	int people = p->kind == PAGES_RESEARCHERS;
 	const json_t *v;
 	size_t i;
 
@@ -515,33 +462,16 @@ directory(struct core_buf *b, const json_t *m, int people)
 	    people ? "papers here" : "researchers here, then name");
 	json_array_foreach(json_object_get(m, "items"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		if (people) {
-			core_buf_printf(b, " — %lld paper%s",
-			    pages_int(v, "papers", 0),
-			    pages_int(v, "papers", 0) == 1 ? "" : "s");
-			if (pages_has_int(v, "h_index"))
-				core_buf_printf(b, ", h-index %lld",
-				    pages_int(v, "h_index", 0));
-		} else {
-			core_buf_puts(b, " — ");
-			if (pages_str(v, "country") != NULL) {
-				core_md_text(b, pages_str(v, "country"));
-				core_buf_puts(b, ", ");
-			}
-			core_buf_printf(b, "%lld researcher%s",
-			    pages_int(v, "researchers", 0),
-			    pages_int(v, "researchers", 0) == 1 ? "" : "s");
-		}
-		core_buf_putc(b, '\n');
+		pages_md_name_row(b, v, people);
 	}
-	pager(b, json_object_get(m, "pagination"));
+	pages_md_pager(b, json_object_get(m, "pagination"));
 }
 
-static void
-home(struct core_buf *b, const json_t *m, const char *base)
+void
+pages_md_home(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
+	const char *base = p->base;
 	const json_t *c = json_object_get(m, "counts");
 	char *u;
 
@@ -572,9 +502,10 @@ home(struct core_buf *b, const json_t *m, const char *base)
 	cards(b, json_object_get(m, "latest"));
 }
 
-static void
-choices(struct core_buf *b, const json_t *m)
+void
+pages_md_choices(struct core_buf *b, const struct pages_page *p)
 {
+	const json_t *m = p->model;
 	const json_t *v;
 	size_t i;
 
@@ -595,68 +526,23 @@ choices(struct core_buf *b, const json_t *m)
 	}
 }
 
-/* The pieces render_search.c reuses (see pages.h). */
+/* Authored markdown, links already absolute. */
 void
-pages_md_authors(struct core_buf *b, const json_t *as, long long total)
+pages_md_doc(struct core_buf *b, const struct pages_page *p)
 {
-	authors(b, as, total);
+	const char *md = pages_str(p->model, "markdown");
+
+	core_buf_puts(b, md != NULL ? md : "");
 }
 
 void
-pages_md_pager(struct core_buf *b, const json_t *pg)
-{
-	pager(b, pg);
-}
-
-enum core_err
-pages_render_md(struct core_buf *b, const struct pages_page *p)
+pages_md_error_page(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model;
 
-	if (m == NULL)
-		return CORE_EINPUT;
-	switch (p->kind) {
-	case PAGES_HOME:
-		home(b, m, p->base);
-		break;
-	case PAGES_PAPER:
-		paper(b, m);
-		break;
-	case PAGES_RESEARCHER:
-		researcher(b, m, p->base);
-		break;
-	case PAGES_INSTITUTION:
-		institution(b, m, p->base);
-		break;
-	case PAGES_RESEARCHERS:
-	case PAGES_INSTITUTIONS:
-		directory(b, m, p->kind == PAGES_RESEARCHERS);
-		break;
-	case PAGES_DOC:
-		/* Authored markdown, links already absolute. */
-		core_buf_puts(b,
-		    pages_str(m, "markdown") != NULL ? pages_str(m, "markdown")
-						     : "");
-		break;
-	case PAGES_CHOICES:
-		choices(b, m);
-		break;
-	case PAGES_SEARCH:
-		pages_render_search_md(b, p);
-		break;
-	case PAGES_EVIDENCE:
-		pages_render_evidence_md(b, p);
-		break;
-	case PAGES_SIMILAR:
-		pages_render_similar_md(b, p);
-		break;
-	default:
-		core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));
-		core_md_text(b, pages_str(m, "title"));
-		core_buf_puts(b, "\n\n");
-		core_md_text(b, pages_str(m, "message"));
-		core_buf_putc(b, '\n');
-		break;
-	}
-	return CORE_OK;
+	core_buf_printf(b, "# %lld ", pages_int(m, "status", 500));
+	core_md_text(b, pages_str(m, "title"));
+	core_buf_puts(b, "\n\n");
+	core_md_text(b, pages_str(m, "message"));
+	core_buf_putc(b, '\n');
 }

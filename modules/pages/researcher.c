@@ -8,6 +8,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 
 /*
  * The list's path with its filter and sort (not the page), in one fixed

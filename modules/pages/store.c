@@ -36,15 +36,6 @@ fv(const json_t *o, const char *k)
 	return v != NULL ? json_incref(v) : json_null();
 }
 
-/* Element i of a json array (paper_cards' stored author rows). */
-static json_t *
-av(const json_t *a, size_t i)
-{
-	json_t *v = json_array_get(a, i);
-
-	return v != NULL ? json_incref(v) : json_null();
-}
-
 /* prefix + id as a JSON string, null for a NULL or empty id. */
 static json_t *
 link_or_null(const char *prefix, const char *id)
@@ -138,29 +129,39 @@ card_author(const char *base, json_t *name, json_t *id, long long rid,
 	return a;
 }
 
+json_t *
+pages_card_authors(const char *base, const json_t *rows)
+{
+	json_t *list = json_array();
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(rows, i, a)
+	{
+		json_array_append_new(list,
+		    card_author(base, fv(a, "name"), fv(a, "id"),
+			pages_int(a, "id", 0), pages_str(a, "slug")));
+	}
+	return list;
+}
+
 /*
  * Cards for every row of res, whose column acol holds the first authors
- * as paper_cards keeps them (0011): [[raw_name, researcher id, researcher
- * slug]] in order; no query.
+ * as {{CARD_AUTHOR_LIST}} gives them: [{name, id, slug}] in order; no
+ * query.
  */
 static void
 cards_inline(const char *base, const PGresult *res, int acol, json_t *arr)
 {
-	json_t *authors, *a, *c;
-	size_t j;
+	json_t *authors, *list, *c;
 	int i;
 
 	for (i = 0; i < PQntuples(res); i++) {
 		c = card(base, res, i);
 		authors = core_cell_json(res, i, acol, json_null());
-		json_array_foreach(authors, j, a)
-		{
-			json_array_append_new(json_object_get(c, "authors"),
-			    card_author(base, av(a, 0), av(a, 1),
-				(long long)json_integer_value(
-				    json_array_get(a, 1)),
-				json_string_value(json_array_get(a, 2))));
-		}
+		list = pages_card_authors(base, authors);
+		json_array_extend(json_object_get(c, "authors"), list);
+		json_decref(list);
 		json_decref(authors);
 		json_array_append_new(arr, c);
 	}
@@ -444,20 +445,48 @@ profile(json_t *profiles, const char *name, const char *prefix, const char *id)
 }
 
 /*
+ * Runs stmt with $1 = id into *res (the caller clears it): CORE_OK with
+ * at least one row, CORE_ENOTFOUND without, or CORE_EDB.
+ */
+static enum core_err
+by_id(struct core_db *db, int stmt, long long id, PGresult **res)
+{
+	char idbuf[24];
+	const char *params[1] = { idbuf };
+	enum core_err er;
+
+	snprintf(idbuf, sizeof(idbuf), "%lld", id);
+	if ((er = core_db_exec(db, stmt, params, 1, res)) != CORE_OK)
+		return er;
+	return PQntuples(*res) == 0 ? CORE_ENOTFOUND : CORE_OK;
+}
+
+/* The start of an entity page's model: {type, id, name} from row 0. */
+static json_t *
+entity(const char *type, const PGresult *res, int idcol, int namecol)
+{
+	return json_pack("{s:s,s:o,s:o}", "type", type, "id",
+	    core_cell_jint(res, 0, idcol), "name",
+	    core_cell_jtext(res, 0, namecol));
+}
+
+/*
  * metrics.here: what the papers here say of the researcher's citations,
  * from the counts sources gave those papers (RESEARCHER_HERE_METRICS).
  */
 static enum core_err
-here_metrics(struct core_db *db, const char *const params[1], json_t *metrics)
+here_metrics(struct core_db *db, long long id, json_t *metrics)
 {
 	PGresult *res = NULL;
 	enum core_err er;
 	json_t *sources;
 	const char *s;
 
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_HERE_METRICS, params, 1,
-		 &res)) != CORE_OK)
+	if ((er = by_id(db, PAGES_SQL_RESEARCHER_HERE_METRICS, id, &res)) !=
+	    CORE_OK) {
+		PQclear(res);
 		return er;
+	}
 	sources = json_array();
 	s = core_cell_text(res, 0, PAGES_RESEARCHER_HERE_METRICS__SOURCES);
 	while (s != NULL && *s != '\0') {
@@ -488,27 +517,14 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
     json_t **out)
 {
 	PGresult *res = NULL;
-	const char *params[1];
-	char idbuf[24];
 	json_t *o = NULL, *profiles, *metrics;
 	enum core_err er;
 
 	*out = NULL;
-	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	params[0] = idbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_RESEARCHER_BY_ID, params, 1,
-		 &res)) != CORE_OK)
+	if ((er = by_id(db, PAGES_SQL_RESEARCHER_BY_ID, id, &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) == 0) {
-		er = CORE_ENOTFOUND;
-		goto out;
-	}
-	o = json_object();
-	json_object_set_new(o, "type", json_string("researcher"));
-	json_object_set_new(o, "id",
-	    core_cell_jint(res, 0, PAGES_RESEARCHER_BY_ID__ID));
-	json_object_set_new(o, "name",
-	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME));
+	o = entity("researcher", res, PAGES_RESEARCHER_BY_ID__ID,
+	    PAGES_RESEARCHER_BY_ID__NAME);
 	json_object_set_new(o, "name_key",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__NAME_KEY));
 	json_object_set_new(o, "slug",
@@ -545,7 +561,7 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	    "as_of",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__METRICS_AT));
 	json_object_set_new(o, "metrics", metrics);
-	if ((er = here_metrics(db, params, metrics)) != CORE_OK)
+	if ((er = here_metrics(db, id, metrics)) != CORE_OK)
 		goto out;
 	json_object_set_new(o, "latest_paper",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__LATEST_PAPER));
@@ -788,21 +804,10 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	int i;
 
 	*out = NULL;
-	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	params[0] = idbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_BY_ID, params, 1,
-		 &res)) != CORE_OK)
+	if ((er = by_id(db, PAGES_SQL_INSTITUTION_BY_ID, id, &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) == 0) {
-		er = CORE_ENOTFOUND;
-		goto out;
-	}
-	o = json_object();
-	json_object_set_new(o, "type", json_string("institution"));
-	json_object_set_new(o, "id",
-	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ID));
-	json_object_set_new(o, "name",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__NAME));
+	o = entity("institution", res, PAGES_INSTITUTION_BY_ID__ID,
+	    PAGES_INSTITUTION_BY_ID__NAME);
 	json_object_set_new(o, "slug",
 	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__SLUG));
 	json_object_set_new(o, "url",
@@ -831,6 +836,8 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "established",
 	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ESTABLISHED));
 
+	snprintf(idbuf, sizeof(idbuf), "%lld", id);
+	params[0] = idbuf;
 	snprintf(nbuf, sizeof(nbuf), "%d", INST_RESEARCHERS_MAX);
 	params[1] = nbuf;
 	if ((er = core_db_exec(db, PAGES_SQL_INSTITUTION_RESEARCHERS, params, 2,

@@ -2,7 +2,7 @@
 -- One statement per query shape; values only as $n parameters.
 -- Paper cards share one column list, {{CARD_COLUMNS}} (store.c reads it
 -- as PAGES_CARD__*), optionally followed by
---   authors: the first 12 authors as json text, [[raw_name, id, slug]],
+--   authors: the first 12 authors as json text, [{name, id, slug}],
 --            so a list of cards is one round trip (otherwise store.c
 --            fetches them with CARD_AUTHORS)
 --   total:   count(*) OVER (), the length of the whole list
@@ -13,16 +13,24 @@ p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 to_json(p.categories)::text AS categories, p.citation_count,
 p.author_count, p.fully_matched
 
--- The first 12 authors of paper p as json text, [[raw_name, id, slug]]:
--- the row paper_cards keeps (0011), or the live list while a write has
--- left it stale.
+-- The first 12 authors of paper p as json text, [{name, id, slug}]:
+-- from the row paper_cards keeps (0011, stored as [[raw_name, id,
+-- slug]]), or the live list while a write has left it stale.
 -- fragment: CARD_AUTHOR_LIST
-coalesce((SELECT c.authors FROM paper_cards c WHERE c.paper_id = p.id),
-         (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
+coalesce((SELECT json_agg(json_build_object('name', e.x -> 0,
+                                            'id', e.x -> 1,
+                                            'slug', e.x -> 2)
+                          ORDER BY e.o)
+            FROM paper_cards c,
+                 json_array_elements(c.authors::json)
+                 WITH ORDINALITY AS e(x, o)
+           WHERE c.paper_id = p.id),
+         (SELECT json_agg(json_build_object('name', a.raw_name,
+                                            'id', r.id, 'slug', r.slug)
                           ORDER BY a.position)
             FROM authorships a
             LEFT JOIN researchers r ON r.id = a.researcher_id
-           WHERE a.paper_id = p.id AND a.position <= {{PAGES_CARD_AUTHORS}})::text)
+           WHERE a.paper_id = p.id AND a.position <= {{PAGES_CARD_AUTHORS}}))::text
 
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
@@ -343,7 +351,7 @@ SELECT id, name, slug, country_name, type, researcher_count
  LIMIT $1::integer OFFSET $2::bigint;
 
 -- search
--- The statements of /search (modules/pages/search_store.c and
+-- The statements of /search (modules/pages/search/search_store.c and
 -- search_rank.c).  A paper search is two statements, whatever the mode
 -- and sort: SEARCH_CANDIDATES finds a bounded set of candidates with
 -- what ranking needs, the C code ranks them (text, vector similarity or
@@ -614,18 +622,22 @@ SELECT version, path
  LIMIT 1;
 
 -- evidence
--- "Why these papers are here" (modules/pages/evidence_store.c): the
+-- "Why these papers are here" (modules/pages/evidence/evidence_store.c): the
 -- matcher's reason and score of each authorship (0006_match.sql).
 
--- The summary on the researcher page, one json document:
---   reasons: [[reason, papers, avg score, min score]]
---   co:      [[id, name, slug, papers]] co-authors on a paper joined by
+-- The summary on the researcher page, one json document of named
+-- members:
+--   reasons: [{reason, papers, score_avg, score_min}]
+--   co:      [{id, name, slug, papers}] co-authors on a paper joined by
 --            shared co-authors who are also on another of its papers
---   seed:    [reason, score, arxiv_id, title, slug, published, paper id]
+--   seed:    {reason, score, arxiv_id, title, slug, published, paper_id}
 --            the authorship that started this profile apart from its
 --            namesakes (or that an external id placed), if any
---   same:    [[id, name, slug, papers, openalex, orcid, s2, total,
---              seed...]] the other researchers with this name key
+--   same:    [{id, name, slug, papers, openalex, orcid,
+--            semantic_scholar, total, seed}] the other researchers with
+--            this name key, seed as above or null
+-- researcher_stats keeps reasons and co as arrays (0013, 0011), which
+-- this statement names.
 -- $1 researcher id, $2 its name_key; the numbers of co-authors and
 -- namesakes are written in (pages.h).  reasons and co are
 -- researcher_stats.evidence_reasons (0013) and evidence_co (0011),
@@ -648,22 +660,37 @@ WITH mine AS MATERIALIZED (
 	 LIMIT {{PAGES_EV_NAMESAKES_MAX}}
 )
 SELECT json_build_object(
-	'reasons', coalesce(
-		(SELECT evidence_reasons FROM researcher_stats
-		  WHERE researcher_id = $1::bigint),
-		(SELECT json_agg(json_build_array(reason, n, av, mn)
-		                 ORDER BY n DESC, reason)
+	'reasons', CASE WHEN EXISTS (SELECT 1 FROM researcher_stats
+	                              WHERE researcher_id = $1::bigint
+	                                AND evidence_reasons IS NOT NULL)
+	      THEN (SELECT json_agg(json_build_object('reason', e.x -> 0,
+	                                              'papers', e.x -> 1,
+	                                              'score_avg', e.x -> 2,
+	                                              'score_min', e.x -> 3)
+	                            ORDER BY e.o)
+		      FROM researcher_stats s,
+		           json_array_elements(s.evidence_reasons)
+		           WITH ORDINALITY AS e(x, o)
+		     WHERE s.researcher_id = $1::bigint)
+	      ELSE (SELECT json_agg(json_build_object('reason', reason,
+	                                              'papers', n,
+	                                              'score_avg', av,
+	                                              'score_min', mn)
+	                            ORDER BY n DESC, reason)
 		   FROM (SELECT coalesce(match_reason, '') AS reason,
 		                count(DISTINCT paper_id) AS n,
 		                round(avg(match_score)::numeric, 2) AS av,
 		                round(min(match_score)::numeric, 2) AS mn
 		           FROM mine
-		          GROUP BY 1) g)),
+		          GROUP BY 1) g) END,
 	'co', CASE WHEN EXISTS (SELECT 1 FROM researcher_stats
 	                         WHERE researcher_id = $1::bigint
 	                           AND evidence_co IS NOT NULL)
-	      THEN (SELECT json_agg(json_build_array(r.id, r.name, r.slug,
-	                                             (e.x ->> 1)::bigint)
+	      THEN (SELECT json_agg(json_build_object('id', r.id,
+	                                              'name', r.name,
+	                                              'slug', r.slug,
+	                                              'papers',
+	                                              (e.x ->> 1)::bigint)
 	                            ORDER BY e.o)
 		      FROM researcher_stats s,
 		           json_array_elements(s.evidence_co)
@@ -671,7 +698,10 @@ SELECT json_build_object(
 		      JOIN researchers r ON r.id = (e.x ->> 0)::bigint
 		     WHERE s.researcher_id = $1::bigint
 		       AND e.o <= {{PAGES_EV_COAUTHORS_MAX}})
-	      ELSE (SELECT json_agg(json_build_array(r.id, r.name, r.slug, c.n)
+	      ELSE (SELECT json_agg(json_build_object('id', r.id,
+	                                              'name', r.name,
+	                                              'slug', r.slug,
+	                                              'papers', c.n)
 	                            ORDER BY c.n DESC, r.id)
 		      FROM (SELECT a2.researcher_id AS id,
 		                   count(DISTINCT a2.paper_id) AS n
@@ -684,10 +714,13 @@ SELECT json_build_object(
 		             ORDER BY 2 DESC, 1
 		             LIMIT {{PAGES_EV_COAUTHORS_MAX}}) c
 		      JOIN researchers r ON r.id = c.id) END,
-	'seed', (SELECT json_build_array(a.match_reason,
-	                                 round(a.match_score::numeric, 2),
-	                                 p.arxiv_id, p.title, p.slug,
-	                                 p.published, p.id)
+	'seed', (SELECT json_build_object('reason', a.match_reason,
+	                                  'score',
+	                                  round(a.match_score::numeric, 2),
+	                                  'arxiv_id', p.arxiv_id,
+	                                  'title', p.title, 'slug', p.slug,
+	                                  'published', p.published,
+	                                  'paper_id', p.id)
 		   FROM authorships a
 		   JOIN papers p ON p.id = a.paper_id
 		  WHERE a.researcher_id = $1::bigint
@@ -696,12 +729,22 @@ SELECT json_build_object(
 		  ORDER BY a.match_reason = 'new_identity' DESC,
 		           p.published DESC NULLS LAST, p.id DESC
 		  LIMIT 1),
-	'same', (SELECT json_agg(json_build_array(s.id, s.name, s.slug,
-	                                          s.paper_count, s.openalex_id,
-	                                          s.orcid, s.s2_id, s.total,
-	                                          d.match_reason, d.score,
-	                                          d.arxiv_id, d.title, d.slug,
-	                                          d.published, d.id)
+	'same', (SELECT json_agg(json_build_object(
+	                             'id', s.id, 'name', s.name,
+	                             'slug', s.slug, 'papers', s.paper_count,
+	                             'openalex', s.openalex_id,
+	                             'orcid', s.orcid,
+	                             'semantic_scholar', s.s2_id,
+	                             'total', s.total,
+	                             'seed', CASE WHEN d.match_reason IS NOT NULL
+	                                     THEN json_build_object(
+	                                          'reason', d.match_reason,
+	                                          'score', d.score,
+	                                          'arxiv_id', d.arxiv_id,
+	                                          'title', d.title,
+	                                          'slug', d.slug,
+	                                          'published', d.published,
+	                                          'paper_id', d.id) END)
 	                         ORDER BY s.paper_count DESC, s.id)
 		   FROM same s
 		   LEFT JOIN LATERAL (
@@ -729,7 +772,7 @@ SELECT json_build_object(
 -- in the matcher, papers of more than 100 authors give no co-author
 -- evidence.  Columns: paper id, arxiv_id, title, slug, published,
 -- primary_category, categories (json), position, raw_name, reason,
--- score, shared co-authors [[id, name, slug]] (json), shared categories
+-- score, shared co-authors [{id, name, slug}] (json), shared categories
 -- (json), author_count, total.  $1 researcher id, $2 limit, $3 offset.
 -- name: EVIDENCE_PAPERS
 WITH mine AS MATERIALIZED (
@@ -760,7 +803,8 @@ WITH mine AS MATERIALIZED (
 SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
        to_json(p.categories)::text AS categories, g.position, g.raw_name,
        g.match_reason, round(g.match_score::numeric, 2) AS match_score,
-       (SELECT json_agg(json_build_array(r.id, r.name, r.slug)
+       (SELECT json_agg(json_build_object('id', r.id, 'name', r.name,
+                                          'slug', r.slug)
                         ORDER BY a2.position)
           FROM authorships a2
           JOIN co ON co.id = a2.researcher_id AND co.newest > g.k
@@ -777,13 +821,13 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
  ORDER BY g.k DESC, g.position;
 
 -- similar
--- "Similar papers" (modules/pages/similar_store.c): the semantic index
+-- "Similar papers" (modules/pages/evidence/similar_store.c): the semantic index
 -- (libvectors) gives the nearest papers' ids, best first; PostgreSQL
 -- only turns them into cards.
 
 -- Cards for a '{3,1,2}' array of paper ids, in the array's order (ids no
 -- longer in papers drop out).  Columns: the paper card columns, then the
--- first 12 authors as json text [[raw_name, id, slug]].
+-- first 12 authors as json text [{name, id, slug}].
 -- name: SIMILAR_CARDS
 SELECT {{CARD_COLUMNS}},
        {{CARD_AUTHOR_LIST}} AS authors

@@ -1,5 +1,5 @@
 /*
- * fuzz_search.c -- the pure parsers of /search (modules/pages/search.c)
+ * fuzz_search.c -- the pure parsers of /search (modules/pages/search/search.c)
  * on arbitrary bytes:
  *
  *   pages_search_date   a success is "YYYY-MM-DD" of a real day, and
@@ -20,6 +20,7 @@
 
 #include "core.h"
 #include "../../modules/pages/pages.h"
+#include "../../modules/pages/search/search.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

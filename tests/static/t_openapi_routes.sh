@@ -85,7 +85,7 @@ for p in builtin:
 # documented paths) or "/b" used as a suffix (a sub-route such as
 # "/similar"); format strings count up to their first conversion.
 lits = set()
-for f in glob.glob("modules/*/*.c"):
+for f in glob.glob("modules/*/**/*.c", recursive=True):
     if f.split("/")[1] not in ("core", "pages", "accounts", "feeds"):
         continue
     for s in re.findall(r'"((?:[^"\\\n]|\\.)*)"', strip_comments(open(f).read())):

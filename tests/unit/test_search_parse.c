@@ -11,6 +11,7 @@
 #include "t.h"
 #include "core.h"
 #include "../../modules/pages/pages.h"
+#include "../../modules/pages/search/search.h"
 
 #define BASE "http://weft.test"
 #define ON   "\xee\x80\x80"

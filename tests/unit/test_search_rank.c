@@ -9,6 +9,7 @@
 #include "t.h"
 #include "core.h"
 #include "../../modules/pages/pages.h"
+#include "../../modules/pages/search/search.h"
 
 static void
 modes(void)

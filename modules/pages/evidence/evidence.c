@@ -18,6 +18,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 
 #define SUFFIX "/evidence"
 

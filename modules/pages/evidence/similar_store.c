@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 #include "pages_sql.h"
 #include "vindex.h"
 
@@ -19,38 +20,6 @@
  * full.
  */
 #define SLACK 6
-
-/*
- * The authors column as paper_cards keeps it (0011), [[raw_name, id,
- * slug]], as card authors.
- */
-static json_t *
-authors(const char *base, const json_t *rows)
-{
-	json_t *a = json_array(), *row, *url;
-	size_t i;
-	char *p;
-
-	json_array_foreach(rows, i, row)
-	{
-		const json_t *id = json_array_get(row, 1);
-
-		url = json_null();
-		if (json_is_integer(id)) {
-			p = pages_researcher_path((long long)json_integer_value(
-						      id),
-			    json_string_value(json_array_get(row, 2)));
-			url = pages_json_abs(base, p);
-			free(p);
-		}
-		json_array_append_new(a,
-		    json_pack("{s:o,s:O,s:o}", "name",
-			core_json_str(
-			    json_string_value(json_array_get(row, 0))),
-			"id", id != NULL ? id : json_null(), "url", url));
-	}
-	return a;
-}
 
 /* One card: id (the arXiv id), title, url, score and the card facts. */
 static json_t *
@@ -81,7 +50,7 @@ card(const char *base, const PGresult *res, int r, double score)
 	    core_cell_jint(res, r, PAGES_SIMILAR_CARDS__CITATION_COUNT),
 	    "author_count",
 	    core_cell_jint(res, r, PAGES_SIMILAR_CARDS__AUTHOR_COUNT),
-	    "authors", authors(base, rows));
+	    "authors", pages_card_authors(base, rows));
 	json_decref(rows);
 	free(p);
 	return o;

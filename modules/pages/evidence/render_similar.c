@@ -10,46 +10,19 @@
 
 #include "core.h"
 #include "pages.h"
-
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define END                                                                    \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
+#include "evidence/evidence.h"
 
 /* ---------------------------------------------------------------- HTML */
 
 static void
 h_card(struct core_html *h, const struct pages_page *p, const json_t *c)
 {
-	const json_t *cats = json_object_get(c, "categories"), *v;
-	const char *prim = pages_str(c, "primary_category");
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_LI, "card");
-	pages_h_open(h, CORE_TAG_H3, "card-title");
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){
-		A(HREF, pages_rel(p->base, pages_str(c, "url"))), END });
-	core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-authors");
-	pages_html_authors(h, p, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-meta");
-	pages_html_date(h, pages_str(c, "published"));
-	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v) if (json_is_string(v))
-	    pages_html_category(h, json_string_value(v),
-		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+	pages_html_card_head(h, p, c, NULL);
+	pages_html_card_meta(h, c);
 	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "faint similarity"),
-		A(TITLE, "cosine similarity in the semantic index"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "faint similarity"),
+		CORE_A(TITLE, "cosine similarity in the semantic index"),
+		CORE_A_END });
 	core_html_textf(h, "similarity %.2f",
 	    json_number_value(json_object_get(c, "score")));
 	core_html_pop(h);
@@ -85,8 +58,9 @@ pages_html_similar_section(struct core_html *h, const struct pages_page *p,
 	if (json_object_get(m, "similar") == NULL)
 		return;
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "similar hairline"),
-		A(ID, "similar"), A(ARIA_LABEL, "Similar papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "similar hairline"),
+		CORE_A(ID, "similar"), CORE_A(ARIA_LABEL, "Similar papers"),
+		CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "similar papers");
 	h_list(h, p, json_object_get(m, "similar"),
 	    pages_str(m, "similar_notice"));
@@ -124,7 +98,8 @@ pages_render_similar_html(struct core_html *h, const struct pages_page *p)
 	pages_h_open(h, CORE_TAG_H1, NULL);
 	core_html_elem(h, CORE_TAG_A,
 	    (const struct core_attr[]){
-		A(HREF, pages_rel(p->base, pages_str(paper, "url"))), END });
+		CORE_A(HREF, pages_rel(p->base, pages_str(paper, "url"))),
+		CORE_A_END });
 	core_html_tex(h, pages_str(paper, "title"));
 	core_html_pop(h);
 	core_html_pop(h);

@@ -17,6 +17,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "search/search.h"
 #include "vindex.h"
 
 /* People and places shown with papers when no type is asked for. */
@@ -167,23 +168,33 @@ pages_search_words(const char *q, struct core_buf *pos, struct core_buf *neg)
 	}
 }
 
+const char *
+pages_search_word(const char **p, size_t *len)
+{
+	const char *s;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '\0')
+		return NULL;
+	s = *p;
+	while (**p != '\0' && **p != ' ')
+		(*p)++;
+	*len = (size_t)(*p - s);
+	return s;
+}
+
 void
 pages_search_or(const char *words, struct core_buf *out)
 {
 	const char *p = words, *s;
+	size_t n;
 	int first = 1;
 
-	while (*p != '\0') {
-		while (*p == ' ')
-			p++;
-		s = p;
-		while (*p != '\0' && *p != ' ')
-			p++;
-		if (p == s)
-			continue;
+	while ((s = pages_search_word(&p, &n)) != NULL) {
 		if (!first)
 			core_buf_puts(out, " or ");
-		core_buf_put(out, s, (size_t)(p - s));
+		core_buf_put(out, s, n);
 		first = 0;
 	}
 }

@@ -9,6 +9,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 
 #define SUFFIX "/similar"
 

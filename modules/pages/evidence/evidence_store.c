@@ -11,48 +11,50 @@
 
 #include "core.h"
 #include "pages.h"
+#include "evidence/evidence.h"
 #include "pages_sql.h"
 
 /*
  * Result cells are read with core's readers and the column enums of
- * pages_sql.h.  The summary's rows are json arrays, some as
- * researcher_stats keeps them (0011, 0013): ai(), as() and anum() read
- * their elements, in the order pages.sql documents.
+ * pages_sql.h; the summary's json objects by the member names pages.sql
+ * gives them (pages_int(), pages_str(), num()).
  */
 
-static long long
-ai(const json_t *a, size_t i)
-{
-	return (long long)json_integer_value(json_array_get(a, i));
-}
-
-static const char *
-as(const json_t *a, size_t i)
-{
-	return json_string_value(json_array_get(a, i));
-}
-
-/* Element i as a number (a score), or null. */
+/* Member key as a number (a score), or null. */
 static json_t *
-anum(const json_t *a, size_t i)
+num(const json_t *o, const char *key)
 {
-	const json_t *v = json_array_get(a, i);
+	const json_t *v = json_object_get(o, key);
 
 	return json_is_number(v) ? json_real(json_number_value(v))
 				 : json_null();
 }
 
+/* {id, name, url} of r ({id, name, slug}). */
 static json_t *
-researcher_ref(const char *base, long long id, const char *name,
-    const char *slug)
+researcher_ref(const char *base, const json_t *r)
 {
-	char *p = pages_researcher_path(id, slug);
+	long long id = pages_int(r, "id", 0);
+	char *p = pages_researcher_path(id, pages_str(r, "slug"));
 	json_t *o;
 
 	o = json_pack("{s:I,s:o,s:o}", "id", (json_int_t)id, "name",
-	    core_json_str(name), "url", pages_json_abs(base, p));
+	    core_json_str(pages_str(r, "name")), "url",
+	    pages_json_abs(base, p));
 	free(p);
 	return o;
+}
+
+/* Researchers [{id, name, slug}] as references. */
+static json_t *
+refs(const char *base, const json_t *rows)
+{
+	json_t *a = json_array(), *row;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+	    json_array_append_new(a, researcher_ref(base, row));
+	return a;
 }
 
 static json_t *
@@ -73,25 +75,27 @@ paper_ref(const char *base, const char *arxiv_id, const char *title,
 }
 
 /*
- * The seed of a profile from row (reason, score, arxiv_id, title, slug,
- * published, paper id) starting at column k: {reason, score, paper,
- * order}, or null.  "order" is the paper's place in the matcher's
- * newest-first order ("YYYY-MM-DD/id"), compared by pages_evidence_apart().
+ * The seed of a profile from s ({reason, score, arxiv_id, title, slug,
+ * published, paper_id}): {reason, score, paper, order}, or null.
+ * "order" is the paper's place in the matcher's newest-first order
+ * ("YYYY-MM-DD/id"), compared by pages_evidence_apart().
  */
 static json_t *
-seed(const char *base, const json_t *row, size_t k)
+seed(const char *base, const json_t *s)
 {
+	const char *published = pages_str(s, "published");
 	char order[64];
 
-	if (as(row, k) == NULL)
+	if (pages_str(s, "reason") == NULL)
 		return json_null();
 	snprintf(order, sizeof(order), "%s/%018lld",
-	    as(row, k + 5) != NULL ? as(row, k + 5) : "0000-00-00",
-	    ai(row, k + 6));
+	    published != NULL ? published : "0000-00-00",
+	    pages_int(s, "paper_id", 0));
 	return json_pack("{s:o,s:o,s:o,s:s}", "reason",
-	    core_json_str(as(row, k)), "score", anum(row, k + 1), "paper",
-	    paper_ref(base, as(row, k + 2), as(row, k + 3), as(row, k + 4),
-		as(row, k + 5)),
+	    core_json_str(pages_str(s, "reason")), "score", num(s, "score"),
+	    "paper",
+	    paper_ref(base, pages_str(s, "arxiv_id"), pages_str(s, "title"),
+		pages_str(s, "slug"), published),
 	    "order", order);
 }
 
@@ -100,23 +104,21 @@ static json_t *
 reasons(const char *base, const json_t *rows, const json_t *co)
 {
 	json_t *a = json_array(), *o, *names, *row;
-	size_t i, j;
+	size_t i;
 
 	json_array_foreach(rows, i, row)
 	{
-		const char *r = as(row, 0) != NULL ? as(row, 0) : "";
+		const char *r = pages_str(row, "reason") != NULL
+		    ? pages_str(row, "reason")
+		    : "";
 
 		o = json_pack("{s:o,s:s,s:I,s:o,s:o}", "reason",
 		    core_json_str(r), "label", pages_evidence_label(r),
-		    "papers", (json_int_t)ai(row, 1), "score_avg", anum(row, 2),
-		    "score_min", anum(row, 3));
+		    "papers", (json_int_t)pages_int(row, "papers", 0),
+		    "score_avg", num(row, "score_avg"), "score_min",
+		    num(row, "score_min"));
 		if (strcmp(r, "coauthors") == 0) {
-			const json_t *c;
-
-			names = json_array();
-			json_array_foreach(co, j,
-			    c) json_array_append_new(names,
-			    researcher_ref(base, ai(c, 0), as(c, 1), as(c, 2)));
+			names = refs(base, co);
 			json_object_set_new(o, "coauthors", names);
 		}
 		json_array_append_new(a, o);
@@ -153,21 +155,22 @@ pages_store_evidence_summary(struct core_db *db, const char *base, json_t *r)
 		er = CORE_EDB;
 		goto out;
 	}
-	self = seed(base, json_object_get(d, "seed"), 0);
+	self = seed(base, json_object_get(d, "seed"));
 	ids = json_object_get(r, "ids");
 	items = json_array();
 	json_array_foreach(json_object_get(d, "same"), i, row)
 	{
 		json_t *ns_ids, *ns_seed, *o;
 
-		total = ai(row, 7);
+		total = pages_int(row, "total", 0);
 		ns_ids = json_pack("{s:o,s:o,s:o}", "openalex",
-		    core_json_str(as(row, 4)), "orcid",
-		    core_json_str(as(row, 5)), "semantic_scholar",
-		    core_json_str(as(row, 6)));
-		ns_seed = seed(base, row, 8);
-		o = researcher_ref(base, ai(row, 0), as(row, 1), as(row, 2));
-		json_object_set_new(o, "papers", json_integer(ai(row, 3)));
+		    core_json_str(pages_str(row, "openalex")), "orcid",
+		    core_json_str(pages_str(row, "orcid")), "semantic_scholar",
+		    core_json_str(pages_str(row, "semantic_scholar")));
+		ns_seed = seed(base, json_object_get(row, "seed"));
+		o = researcher_ref(base, row);
+		json_object_set_new(o, "papers",
+		    json_integer(pages_int(row, "papers", 0)));
 		json_object_set_new(o, "ids", ns_ids);
 		json_object_set_new(o, "kept_apart",
 		    pages_evidence_apart(ids, self, ns_ids, ns_seed));
@@ -191,18 +194,6 @@ out:
 	PQclear(res);
 	json_decref(d);
 	return er;
-}
-
-/* Shared co-authors [[id, name, slug]] as researcher references. */
-static json_t *
-refs(const char *base, const json_t *rows)
-{
-	json_t *a = json_array(), *row;
-	size_t i;
-
-	json_array_foreach(rows, i, row) json_array_append_new(a,
-	    researcher_ref(base, ai(row, 0), as(row, 1), as(row, 2)));
-	return a;
 }
 
 enum core_err

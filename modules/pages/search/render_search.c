@@ -11,15 +11,7 @@
 
 #include "core.h"
 #include "pages.h"
-
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define END                                                                    \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
+#include "search/search.h"
 
 static const char *
 rel(const struct pages_page *p, const char *url)
@@ -58,16 +50,16 @@ hidden(struct core_html *h, const char *name, const char *val)
 	if (val == NULL || *val == '\0')
 		return;
 	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, name),
-		A(VALUE, val), END });
+	    (const struct core_attr[]){ CORE_A(TYPE, "hidden"),
+		CORE_A(NAME, name), CORE_A(VALUE, val), CORE_A_END });
 }
 
 static void
 option(struct core_html *h, const char *val, const char *label, int sel)
 {
 	core_html_elemtext(h, CORE_TAG_OPTION,
-	    (const struct core_attr[]){ A(VALUE, val),
-		A(SELECTED, sel ? "" : NULL), END },
+	    (const struct core_attr[]){ CORE_A(VALUE, val),
+		CORE_A(SELECTED, sel ? "" : NULL), CORE_A_END },
 	    label);
 }
 
@@ -77,11 +69,11 @@ field(struct core_html *h, const char *id, const char *name, const char *label,
 {
 	pages_h_open(h, CORE_TAG_DIV, "search-field");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, id), END }, label);
+	    (const struct core_attr[]){ CORE_A(FOR, id), CORE_A_END }, label);
 	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(ID, id), A(TYPE, "text"),
-		A(NAME, name), A(VALUE, val), A(PLACEHOLDER, ph),
-		A(MAXLENGTH, "32"), END });
+	    (const struct core_attr[]){ CORE_A(ID, id), CORE_A(TYPE, "text"),
+		CORE_A(NAME, name), CORE_A(VALUE, val), CORE_A(PLACEHOLDER, ph),
+		CORE_A(MAXLENGTH, "32"), CORE_A_END });
 	core_html_pop(h);
 }
 
@@ -110,35 +102,39 @@ form(struct core_html *h, const json_t *m)
 	if (sort == NULL)
 		sort = "relevance";
 	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(CLASS, "search-form"),
-		A(ACTION, "/search"), A(METHOD, "get"), A(ROLE, "search"),
-		END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "search-form"),
+		CORE_A(ACTION, "/search"), CORE_A(METHOD, "get"),
+		CORE_A(ROLE, "search"), CORE_A_END });
 	pages_h_open(h, CORE_TAG_DIV, "hero-search");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(CLASS, "sr-only"), A(FOR, "search-q"),
-		END },
+	    (const struct core_attr[]){ CORE_A(CLASS, "sr-only"),
+		CORE_A(FOR, "search-q"), CORE_A_END },
 	    "Search the archive");
 	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(ID, "search-q"), A(TYPE, "search"),
-		A(NAME, "q"), A(VALUE, pages_str(m, "query")),
-		A(PLACEHOLDER, "Words of a title or abstract, a name"),
-		A(MAXLENGTH, "512"), END });
+	    (const struct core_attr[]){ CORE_A(ID, "search-q"),
+		CORE_A(TYPE, "search"), CORE_A(NAME, "q"),
+		CORE_A(VALUE, pages_str(m, "query")),
+		CORE_A(PLACEHOLDER, "Words of a title or abstract, a name"),
+		CORE_A(MAXLENGTH, "512"), CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS, "button button-primary"), END },
+	    (const struct core_attr[]){ CORE_A(TYPE, "submit"),
+		CORE_A(CLASS, "button button-primary"), CORE_A_END },
 	    "Search");
 	core_html_pop(h);
 
 	core_html_elem(h, CORE_TAG_DETAILS,
-	    (const struct core_attr[]){ A(CLASS, "search-options"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "search-options"),
+		CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_SUMMARY, NULL, "Filters and order");
 	pages_h_open(h, CORE_TAG_DIV, "search-fields");
 	pages_h_open(h, CORE_TAG_DIV, "search-field");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "search-type"), END }, "Find");
+	    (const struct core_attr[]){ CORE_A(FOR, "search-type"),
+		CORE_A_END },
+	    "Find");
 	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ A(ID, "search-type"), A(NAME, "type"),
-		END });
+	    (const struct core_attr[]){ CORE_A(ID, "search-type"),
+		CORE_A(NAME, "type"), CORE_A_END });
 	option(h, "", "Everything", strcmp(type, "all") == 0);
 	for (i = 1; i < PAGES_SEARCH_TYPE__MAX; i++)
 		option(h, pages_search_types[i], pages_search_types[i],
@@ -147,11 +143,12 @@ form(struct core_html *h, const json_t *m)
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_DIV, "search-field");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "search-sort"), END },
+	    (const struct core_attr[]){ CORE_A(FOR, "search-sort"),
+		CORE_A_END },
 	    "Order papers by");
 	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ A(ID, "search-sort"), A(NAME, "sort"),
-		END });
+	    (const struct core_attr[]){ CORE_A(ID, "search-sort"),
+		CORE_A(NAME, "sort"), CORE_A_END });
 	for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++)
 		option(h, pages_search_sorts[i], pages_search_sorts[i],
 		    strcmp(sort, pages_search_sorts[i]) == 0);
@@ -159,11 +156,12 @@ form(struct core_html *h, const json_t *m)
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_DIV, "search-field");
 	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "search-mode"), END },
+	    (const struct core_attr[]){ CORE_A(FOR, "search-mode"),
+		CORE_A_END },
 	    "Match papers by");
 	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ A(ID, "search-mode"), A(NAME, "mode"),
-		END });
+	    (const struct core_attr[]){ CORE_A(ID, "search-mode"),
+		CORE_A(NAME, "mode"), CORE_A_END });
 	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++)
 		option(h, pages_search_modes[i], mode_labels[i],
 		    strcmp(mode, pages_search_modes[i]) == 0);
@@ -200,18 +198,18 @@ tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
 	int i;
 
 	core_html_elem(h, CORE_TAG_NAV,
-	    (const struct core_attr[]){ A(CLASS, "search-tabs"),
-		A(ARIA_LABEL, "What to find"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "search-tabs"),
+		CORE_A(ARIA_LABEL, "What to find"), CORE_A_END });
 	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++) {
 		const char *key = i == 0 ? "all" : pages_search_types[i];
 
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){
-			A(HREF, rel(p, pages_str(urls, key))),
-			A(ARIA_CURRENT,
+			CORE_A(HREF, rel(p, pages_str(urls, key))),
+			CORE_A(ARIA_CURRENT,
 			    cur != NULL && strcmp(cur, key) == 0 ? "page"
 								 : NULL),
-			END },
+			CORE_A_END },
 		    labels[i]);
 	}
 	core_html_pop(h);
@@ -229,7 +227,8 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
 		pages_h_text(h, CORE_TAG_P, "search-notice",
 		    pages_str(m, "notice"));
 	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "search-modes faint"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "search-modes faint"),
+		CORE_A_END });
 	core_html_text(h, "Match by: ");
 	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
 		const char *k = pages_search_modes[i];
@@ -238,11 +237,11 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
 			core_html_text(h, " · ");
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){
-			A(HREF, rel(p, pages_str(urls, k))),
-			A(ARIA_CURRENT,
+			CORE_A(HREF, rel(p, pages_str(urls, k))),
+			CORE_A(ARIA_CURRENT,
 			    used != NULL && strcmp(used, k) == 0 ? "true"
 								 : NULL),
-			END },
+			CORE_A_END },
 		    mode_labels[i]);
 	}
 	core_html_pop(h);
@@ -271,8 +270,7 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		 * the newest all-words matches, with the semantic index's
 		 * nearest when ranking by relevance). */
 		core_html_textf(h, "More than %s %s match%s",
-		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
-		    noun,
+		    pages_num(num, sizeof(num), pages_int(m, "total", 0)), noun,
 		    sort != NULL && strcmp(sort, "newest") == 0
 			? ", newest first."
 			: sort != NULL && strcmp(sort, "citations") == 0
@@ -284,7 +282,7 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 			  "words or filters to narrow the search.");
 	else
 		core_html_textf(h, "%s %s",
-		    pages_html_num(num, sizeof(num), pages_int(m, "total", 0)),
+		    pages_num(num, sizeof(num), pages_int(m, "total", 0)),
 		    pages_int(m, "total", 0) == 1
 			? (strcmp(noun, "papers") == 0 ? "paper"
 				  : strcmp(noun, "researchers") == 0
@@ -295,8 +293,8 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	if (strcmp(noun, "papers") == 0) {
 		sort = pages_str(m, "sort");
 		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "search-sorts faint"),
-			END });
+		    (const struct core_attr[]){
+			CORE_A(CLASS, "search-sorts faint"), CORE_A_END });
 		core_html_text(h, "Order: ");
 		for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++) {
 			const char *k = pages_search_sorts[i];
@@ -305,12 +303,12 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 				core_html_text(h, " · ");
 			core_html_elemtext(h, CORE_TAG_A,
 			    (const struct core_attr[]){
-				A(HREF, rel(p, pages_str(sorts, k))),
-				A(ARIA_CURRENT,
+				CORE_A(HREF, rel(p, pages_str(sorts, k))),
+				CORE_A(ARIA_CURRENT,
 				    sort != NULL && strcmp(sort, k) == 0
 					? "true"
 					: NULL),
-				END },
+				CORE_A_END },
 			    k);
 		}
 		core_html_pop(h);
@@ -331,11 +329,11 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		}
 		if (pages_str(f, "from") != NULL) {
 			core_html_text(h, " from ");
-			pages_html_date(h, pages_str(f, "from"));
+			core_html_date(h, pages_str(f, "from"));
 		}
 		if (pages_str(f, "to") != NULL) {
 			core_html_text(h, " to ");
-			pages_html_date(h, pages_str(f, "to"));
+			core_html_date(h, pages_str(f, "to"));
 		}
 		if (pages_has_int(f, "researcher")) {
 			char *u = core_xasprintf("/researchers/%lld",
@@ -358,46 +356,24 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 }
 
+/* A card's title with the query's words marked. */
+static void
+card_title(struct core_html *h, const json_t *c)
+{
+	marked(h, json_object_get(c, "title_marks"), pages_str(c, "title"));
+}
+
 static void
 paper_card(struct core_html *h, const struct pages_page *p, const json_t *c)
 {
-	const json_t *cats = json_object_get(c, "categories"), *v;
-	const char *prim = pages_str(c, "primary_category");
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_LI, "card");
-	pages_h_open(h, CORE_TAG_H3, "card-title");
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, rel(p, pages_str(c, "url"))),
-		END });
-	marked(h, json_object_get(c, "title_marks"), pages_str(c, "title"));
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_P, "card-authors");
-	pages_html_authors(h, p, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	core_html_pop(h);
+	pages_html_card_head(h, p, c, card_title);
 	if (json_array_size(json_object_get(c, "snippet")) > 0) {
 		pages_h_open(h, CORE_TAG_P, "card-snippet soft");
 		marked(h, json_object_get(c, "snippet"), NULL);
 		core_html_pop(h);
 	}
-	pages_h_open(h, CORE_TAG_P, "card-meta");
-	pages_html_date(h, pages_str(c, "published"));
-	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
-	json_array_foreach(cats, i, v) if (json_is_string(v))
-	    pages_html_category(h, json_string_value(v),
-		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
-	if (pages_has_int(c, "citation_count")) {
-		char num[32];
-		long long n = pages_int(c, "citation_count", 0);
-
-		core_html_elem(h, CORE_TAG_SPAN,
-		    (const struct core_attr[]){ A(CLASS, "faint"), END });
-		core_html_textf(h, "%s citation%s",
-		    pages_html_num(num, sizeof(num), n), n == 1 ? "" : "s");
-		core_html_pop(h);
-	}
+	pages_html_card_meta(h, c);
+	pages_html_citations(h, c);
 	if (pages_str(c, "match") != NULL &&
 	    strcmp(pages_str(c, "match"), "any") == 0)
 		pages_h_text(h, CORE_TAG_SPAN, "faint",
@@ -417,10 +393,10 @@ name_row(struct core_html *h, const struct pages_page *p, const json_t *v)
 	pages_h_link(h, rel(p, pages_str(v, "url")), NULL,
 	    pages_str(v, "name"));
 	core_html_elem(h, CORE_TAG_SPAN,
-	    (const struct core_attr[]){ A(CLASS, "faint"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "faint"), CORE_A_END });
 	if (t != NULL && strcmp(t, "researcher") == 0) {
 		core_html_textf(h, " · %s paper%s",
-		    pages_html_num(num, sizeof(num), pages_int(v, "papers", 0)),
+		    pages_num(num, sizeof(num), pages_int(v, "papers", 0)),
 		    pages_int(v, "papers", 0) == 1 ? "" : "s");
 		if (pages_has_int(v, "h_index"))
 			core_html_textf(h, " · h-index %lld",
@@ -429,8 +405,7 @@ name_row(struct core_html *h, const struct pages_page *p, const json_t *v)
 		if (pages_str(v, "country") != NULL)
 			core_html_textf(h, " · %s", pages_str(v, "country"));
 		core_html_textf(h, " · %s researcher%s",
-		    pages_html_num(num, sizeof(num),
-			pages_int(v, "researchers", 0)),
+		    pages_num(num, sizeof(num), pages_int(v, "researchers", 0)),
 		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
 	}
 	core_html_pop(h);
@@ -481,8 +456,7 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 	if (pages_int(blk, "total", 0) >
 	    (long long)json_array_size(json_object_get(blk, "items")))
 		more = core_xasprintf("all %s close matches and similar %s →",
-		    pages_html_num(num, sizeof(num),
-			pages_int(blk, "total", 0)),
+		    pages_num(num, sizeof(num), pages_int(blk, "total", 0)),
 		    label);
 	else
 		more = core_xasprintf("similar %s →", label);
@@ -508,14 +482,15 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){
-			A(HREF, rel(p, pages_str(f, "url"))), A(CLASS, "mono"),
-			A(ARIA_CURRENT,
+			CORE_A(HREF, rel(p, pages_str(f, "url"))),
+			CORE_A(CLASS, "mono"),
+			CORE_A(ARIA_CURRENT,
 			    json_is_true(json_object_get(f, "current")) ? "true"
 									: NULL),
-			END },
+			CORE_A_END },
 		    pages_str(f, "category"));
 		pages_h_text(h, CORE_TAG_SPAN, "faint",
-		    pages_html_num(num, sizeof(num), pages_int(f, "count", 0)));
+		    pages_num(num, sizeof(num), pages_int(f, "count", 0)));
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -604,7 +579,8 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 		    paper_card(h, p, v);
 		core_html_pop(h);
 	}
-	pages_html_pager(h, p, json_object_get(m, "pagination"));
+	pages_html_pager(h, p, json_object_get(m, "pagination"), "← previous",
+	    "next →");
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_ASIDE, "search-side");
 	few(h, p, json_object_get(m, "researchers"), "researchers");
@@ -645,20 +621,8 @@ md_paper(struct core_buf *b, const json_t *c)
 {
 	const json_t *v;
 	size_t i;
-	char *t = core_tex_plain(pages_str(c, "title"), 1); /* math kept */
 
-	core_buf_puts(b, "- ");
-	core_md_link(b, t, pages_str(c, "url"));
-	free(t);
-	core_buf_puts(b, " — ");
-	pages_md_authors(b, json_object_get(c, "authors"),
-	    pages_int(c, "author_count", 0));
-	if (pages_str(c, "published") != NULL) {
-		core_buf_puts(b, "; ");
-		core_md_text(b, pages_str(c, "published"));
-	}
-	core_buf_puts(b, "; arXiv ");
-	core_md_text(b, pages_str(c, "arxiv_id"));
+	pages_md_card_head(b, c);
 	json_array_foreach(json_object_get(c, "categories"), i, v)
 	{
 		core_buf_puts(b, i == 0 ? "; " : ", ");
@@ -684,25 +648,7 @@ md_name(struct core_buf *b, const json_t *v)
 {
 	const char *t = pages_str(v, "type");
 
-	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-	if (t != NULL && strcmp(t, "researcher") == 0) {
-		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
-		if (pages_has_int(v, "h_index"))
-			core_buf_printf(b, ", h-index %lld",
-			    pages_int(v, "h_index", 0));
-	} else {
-		core_buf_puts(b, " — ");
-		if (pages_str(v, "country") != NULL) {
-			core_md_text(b, pages_str(v, "country"));
-			core_buf_puts(b, ", ");
-		}
-		core_buf_printf(b, "%lld researcher%s",
-		    pages_int(v, "researchers", 0),
-		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
-	}
-	core_buf_putc(b, '\n');
+	pages_md_name_row(b, v, t != NULL && strcmp(t, "researcher") == 0);
 }
 
 static void

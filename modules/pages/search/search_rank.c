@@ -9,6 +9,7 @@
 
 #include "core.h"
 #include "pages.h"
+#include "search/search.h"
 
 const char *const pages_search_modes[PAGES_SEARCH_MODE__MAX] = {
 	"hybrid",
@@ -143,23 +144,18 @@ pages_search_facets(const struct pages_search_cand *c, size_t n, size_t max)
 	size_t nf = 0, cap = 0, i, j, k;
 	json_t *out = json_array();
 	const char *p, *s;
+	size_t len;
 	char *cat;
 
 	for (i = 0; i < n; i++)
-		for (p = c[i].cats != NULL ? c[i].cats : ""; *p != '\0';) {
-			while (*p == ' ')
-				p++;
-			s = p;
-			while (*p != '\0' && *p != ' ')
-				p++;
-			if (p == s)
-				continue;
+		for (p = c[i].cats != NULL ? c[i].cats : "";
+		     (s = pages_search_word(&p, &len)) != NULL;) {
 			if (nf == cap) {
 				cap = cap ? 2 * cap : 64;
 				f = core_xrealloc(f, cap * sizeof(*f));
 			}
 			f[nf].cat = s;
-			f[nf].len = (size_t)(p - s);
+			f[nf].len = len;
 			f[nf++].n = 1;
 		}
 	if (nf > 1)

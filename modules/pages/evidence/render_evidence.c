@@ -10,15 +10,7 @@
 
 #include "core.h"
 #include "pages.h"
-
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define END                                                                    \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
+#include "evidence/evidence.h"
 
 /* Namesakes with their reasons in the researcher page's rail. */
 #define EV_RAIL_NAMESAKES 3
@@ -71,8 +63,8 @@ h_reasons(struct core_html *h, const struct pages_page *p, const json_t *rs)
 
 		core_html_elem(h, CORE_TAG_LI, NULL);
 		core_html_elem(h, CORE_TAG_STRONG, NULL);
-		core_html_textf(h, "%s paper%s",
-		    pages_html_num(num, sizeof(num), n), n == 1 ? "" : "s");
+		core_html_textf(h, "%s paper%s", pages_num(num, sizeof(num), n),
+		    n == 1 ? "" : "s");
 		core_html_pop(h);
 		core_html_text(h, " ");
 		core_html_text(h, pages_str(v, "label"));
@@ -109,7 +101,8 @@ h_apart(struct core_html *h, const struct pages_page *p, const json_t *ka)
 		core_html_text(h, " Paper: ");
 		core_html_elem(h, CORE_TAG_A,
 		    (const struct core_attr[]){
-			A(HREF, href(p, pages_str(paper, "url"))), END });
+			CORE_A(HREF, href(p, pages_str(paper, "url"))),
+			CORE_A_END });
 		core_html_tex(h, pages_str(paper, "title"));
 		core_html_pop(h);
 	}
@@ -165,8 +158,8 @@ pages_html_evidence_summary(struct core_html *h, const struct pages_page *p,
 	if (!json_is_object(ev))
 		return;
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "block evidence"),
-		A(ID, "evidence"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "block evidence"),
+		CORE_A(ID, "evidence"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "why these papers are here");
 	if (json_array_size(json_object_get(ev, "reasons")) == 0)
 		pages_h_text(h, CORE_TAG_P, "caption",
@@ -195,13 +188,13 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 	pages_h_open(h, CORE_TAG_LI, "card evidence-item");
 	pages_h_open(h, CORE_TAG_H3, "card-title");
 	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, href(p, pages_str(it, "url"))),
-		END });
+	    (const struct core_attr[]){
+		CORE_A(HREF, href(p, pages_str(it, "url"))), CORE_A_END });
 	core_html_tex(h, pages_str(it, "title")); /* TeX as MathML */
 	core_html_pop(h);
 	core_html_pop(h);
 	pages_h_open(h, CORE_TAG_P, "card-meta");
-	pages_html_date(h, pages_str(it, "published"));
+	core_html_date(h, pages_str(it, "published"));
 	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(it, "arxiv_id"));
 	pages_h_open(h, CORE_TAG_SPAN, "faint");
 	core_html_textf(h, "author %lld of %lld, as “",
@@ -267,12 +260,12 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	    "not.");
 	pages_html_evidence_summary(h, p, json_object_get(m, "summary"), 0);
 	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(CLASS, "papers hairline"),
-		A(ID, "papers"), END });
+	    (const struct core_attr[]){ CORE_A(CLASS, "papers hairline"),
+		CORE_A(ID, "papers"), CORE_A_END });
 	pages_h_open(h, CORE_TAG_H2, NULL);
 	total = pages_int(json_object_get(m, "pagination"), "total", 0);
 	core_html_textf(h, "%s paper%s, newest first",
-	    pages_html_num(num, sizeof(num), total), total == 1 ? "" : "s");
+	    pages_num(num, sizeof(num), total), total == 1 ? "" : "s");
 	core_html_pop(h);
 	if (json_array_size(items) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
@@ -280,7 +273,8 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	pages_h_open(h, CORE_TAG_UL, "cards");
 	json_array_foreach(items, i, v) h_item(h, p, v);
 	core_html_pop(h);
-	pages_html_pager(h, p, json_object_get(m, "pagination"));
+	pages_html_pager(h, p, json_object_get(m, "pagination"), "← previous",
+	    "next →");
 	core_html_pop(h);
 	pages_layout_close(h, p);
 	free(title);

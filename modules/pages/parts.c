@@ -1,0 +1,265 @@
+/*
+ * parts.c -- the pieces of a page that every renderer shares: numbers,
+ * author lines, categories and pagers, in HTML and in markdown.  The
+ * renderers (render_html.c, render_md.c, search/, evidence/) call these;
+ * nothing here calls a renderer, so the dependencies run one way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pages.h"
+
+const char *
+pages_num(char *buf, size_t sz, long long n)
+{
+	char tmp[32];
+	size_t len, i, o = 0;
+	int neg = n < 0;
+
+	snprintf(tmp, sizeof(tmp), "%lld", neg ? -n : n);
+	len = strlen(tmp);
+	if (neg && o < sz - 1)
+		buf[o++] = '-';
+	for (i = 0; i < len && o < sz - 1; i++) {
+		if (i > 0 && (len - i) % 3 == 0 && o < sz - 1)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *
+pages_count_of(long long n, const char *one, const char *many)
+{
+	char num[32];
+
+	return core_xasprintf("%s %s", pages_num(num, sizeof(num), n),
+	    n == 1 ? one : many);
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+void
+pages_html_category(struct core_html *h, const char *code, int primary)
+{
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){
+		CORE_A(CLASS, primary ? "cat cat-primary" : "cat"),
+		CORE_A(TITLE, primary ? "primary category" : NULL),
+		CORE_A_END });
+	core_html_text(h, code);
+	core_html_pop(h);
+}
+
+void
+pages_html_authors(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	const json_t *a;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(authors, i, a)
+	{
+		if (i > 0)
+			core_html_text(h, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL &&
+		    json_is_object(json_object_get(a, "researcher")))
+			u = pages_str(json_object_get(a, "researcher"), "url");
+		if (u != NULL)
+			pages_h_link(h, pages_rel(p->base, u), "author",
+			    pages_str(a, "name"));
+		else
+			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
+			    pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(authors)) {
+		char *more =
+		    pages_count_of(total - (long long)json_array_size(authors),
+			"more author", "more authors");
+
+		core_html_text(h, ", ");
+		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
+		free(more);
+	}
+}
+
+void
+pages_html_pager(struct core_html *h, const struct pages_page *p,
+    const json_t *pg, const char *prev_text, const char *next_text)
+{
+	const char *prev = pages_str(pg, "prev"), *next = pages_str(pg, "next");
+
+	if (prev == NULL && next == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_NAV,
+	    (const struct core_attr[]){ CORE_A(CLASS, "pager"),
+		CORE_A(ARIA_LABEL, "Pages"), CORE_A_END });
+	if (prev != NULL)
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			CORE_A(HREF, pages_rel(p->base, prev)),
+			CORE_A(REL, "prev"), CORE_A(CLASS, "button"),
+			CORE_A_END },
+		    prev_text);
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ CORE_A(CLASS, "faint"), CORE_A_END });
+	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
+	    pages_int(pg, "pages", 1));
+	core_html_pop(h);
+	if (next != NULL)
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			CORE_A(HREF, pages_rel(p->base, next)),
+			CORE_A(REL, "next"), CORE_A(CLASS, "button"),
+			CORE_A_END },
+		    next_text);
+	core_html_pop(h);
+}
+
+void
+pages_html_card_head(struct core_html *h, const struct pages_page *p,
+    const json_t *c, void (*title)(struct core_html *, const json_t *))
+{
+	pages_h_open(h, CORE_TAG_LI, "card");
+	pages_h_open(h, CORE_TAG_H3, "card-title");
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		CORE_A(HREF, pages_rel(p->base, pages_str(c, "url"))),
+		CORE_A_END });
+	if (title != NULL)
+		title(h, c);
+	else
+		core_html_tex(h, pages_str(c, "title")); /* TeX as MathML */
+	core_html_pop(h);
+	core_html_pop(h);
+	pages_h_open(h, CORE_TAG_P, "card-authors");
+	pages_html_authors(h, p, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	core_html_pop(h);
+}
+
+void
+pages_html_card_meta(struct core_html *h, const json_t *c)
+{
+	const json_t *cats = json_object_get(c, "categories"), *v;
+	const char *prim = pages_str(c, "primary_category");
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_P, "card-meta");
+	core_html_date(h, pages_str(c, "published"));
+	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(c, "arxiv_id"));
+	json_array_foreach(cats, i, v) if (json_is_string(v))
+	    pages_html_category(h, json_string_value(v),
+		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+}
+
+void
+pages_html_citations(struct core_html *h, const json_t *c)
+{
+	char *s;
+
+	if (!pages_has_int(c, "citation_count"))
+		return;
+	s = pages_count_of(pages_int(c, "citation_count", 0), "citation",
+	    "citations");
+	pages_h_text(h, CORE_TAG_SPAN, "faint", s);
+	free(s);
+}
+
+/* ---------------------------------------------------------------- markdown */
+
+void
+pages_md_authors(struct core_buf *b, const json_t *as, long long total)
+{
+	const json_t *a, *r;
+	const char *u;
+	size_t i;
+
+	json_array_foreach(as, i, a)
+	{
+		if (i > 0)
+			core_buf_puts(b, ", ");
+		u = pages_str(a, "url");
+		if (u == NULL &&
+		    json_is_object(r = json_object_get(a, "researcher")))
+			u = pages_str(r, "url");
+		if (u != NULL)
+			core_md_link(b, pages_str(a, "name"), u);
+		else
+			core_md_text(b, pages_str(a, "name"));
+	}
+	if (total > (long long)json_array_size(as))
+		core_buf_printf(b, " and %lld more",
+		    total - (long long)json_array_size(as));
+}
+
+void
+pages_md_card_head(struct core_buf *b, const json_t *c)
+{
+	/* Accents and escapes as text; math stays TeX, which agents read. */
+	char *t = core_tex_plain(pages_str(c, "title"), 1);
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, t, pages_str(c, "url"));
+	free(t);
+	core_buf_puts(b, " — ");
+	pages_md_authors(b, json_object_get(c, "authors"),
+	    pages_int(c, "author_count", 0));
+	if (pages_str(c, "published") != NULL) {
+		core_buf_puts(b, "; ");
+		core_md_text(b, pages_str(c, "published"));
+	}
+	core_buf_puts(b, "; arXiv ");
+	core_md_text(b, pages_str(c, "arxiv_id"));
+}
+
+void
+pages_md_pager(struct core_buf *b, const json_t *pg)
+{
+	const char *u;
+
+	if (pg == NULL)
+		return;
+	core_buf_printf(b, "\nPage %lld of %lld (%lld items, %lld a page).\n",
+	    pages_int(pg, "page", 1), pages_int(pg, "pages", 1),
+	    pages_int(pg, "total", 0), pages_int(pg, "per_page", 24));
+	if ((u = pages_str(pg, "prev")) != NULL) {
+		core_buf_puts(b, "\nPrevious page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+	if ((u = pages_str(pg, "next")) != NULL) {
+		core_buf_puts(b, "\nNext page: ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+	}
+}
+
+void
+pages_md_name_row(struct core_buf *b, const json_t *v, int people)
+{
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+	if (people) {
+		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
+		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		if (pages_has_int(v, "h_index"))
+			core_buf_printf(b, ", h-index %lld",
+			    pages_int(v, "h_index", 0));
+	} else {
+		core_buf_puts(b, " — ");
+		if (pages_str(v, "country") != NULL) {
+			core_md_text(b, pages_str(v, "country"));
+			core_buf_puts(b, ", ");
+		}
+		core_buf_printf(b, "%lld researcher%s",
+		    pages_int(v, "researchers", 0),
+		    pages_int(v, "researchers", 0) == 1 ? "" : "s");
+	}
+	core_buf_putc(b, '\n');
+}
