@@ -126,13 +126,8 @@ acc_feed_token_post(struct core_req *req)
 		return er;
 	if (!need_session(req, &s, "/account", &er))
 		return er;
-	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
-		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
-		    core_req_path(req));
-		return core_req_fail(req, 403,
-		    "This form has expired or was not "
-		    "sent from this site's own page. Please try again.");
-	}
+	if (acc_csrf_bad(req, s.token, core_params_get(form, "csrf")))
+		return core_req_fail(req, 403, ACC_MSG_CSRF);
 	acc_token_new(tok);
 	acc_token_hash(tok, hash);
 	if ((er = acc_store_feed_token_set(ctx->db, s.uid, hash)) != CORE_OK)

@@ -45,6 +45,13 @@
 #define ACC_PRE_COOKIE "weft_presession"
 #define ACC_PRE_TTL    (2L * 3600)
 
+/* The answer to a form without its CSRF token. */
+#define ACC_MSG_CSRF                                                           \
+	"This form has expired or was not sent from this site's own page. "    \
+	"Please try again."
+/* The answer of every 429. */
+#define ACC_MSG_LIMITED "Too many attempts. Please wait a minute and try again."
+
 /* ------------------------------------------------------------------ */
 /* validate.c: pure functions (unit-tested)                            */
 /* ------------------------------------------------------------------ */
@@ -94,6 +101,11 @@ int acc_password_check(const char *pw, const char **why);
  * bytes.  NULL and "" give 0.
  */
 int acc_next_ok(const char *next);
+/*
+ * path, followed by "?next=" and next percent-encoded when next is not
+ * NULL (a link that carries next= on).  Caller frees.
+ */
+char *acc_path_next(const char *path, const char *next);
 
 /* Writes a fresh random token (ACC_TOKEN_LEN chars and a NUL) to out. */
 void acc_token_new(char out[ACC_TOKEN_LEN + 1]);
@@ -142,6 +154,7 @@ int acc_parse_id(const char *s, size_t n, long long *id);
 struct acc_state {
 	char *dummy_hash;          /* verified when no such user: same cost */
 	long limit;                /* attempts a minute per IP and per email */
+	long mail_cap;             /* mails a day to one address; 0: no cap */
 	int secure;                /* base_url is https: cookies get Secure */
 	int keys_filled;           /* acc_store_email_keys_fill has run */
 	struct acc_mailer *mailer; /* mail.c: the SMTP relay, or NULL */
@@ -199,6 +212,12 @@ void acc_pre_token(struct core_req *, char tok[ACC_TOKEN_LEN + 1]);
 enum core_err acc_post_begin(struct core_req *,
     const struct core_params **form);
 
+/*
+ * 0 when given is the CSRF token of tok (acc_csrf_check); else 1, and
+ * the bad token is logged: the caller answers 403.
+ */
+int acc_csrf_bad(struct core_req *, const char *tok, const char *given);
+
 /* Adds the headers of every personal response (no-store, noindex...). */
 void acc_private_headers(struct core_req *);
 
@@ -216,6 +235,20 @@ void acc_private_headers(struct core_req *);
  */
 long acc_limit(struct core_req *, const char *action, const char *key,
     const char *device);
+/*
+ * acc_limit(), and when over a limit: logged and a Retry-After header
+ * added; the caller then answers 429 in its own way.  Returns what
+ * acc_limit() did.
+ */
+long acc_limited(struct core_req *, const char *action, const char *key,
+    const char *device);
+/*
+ * Counts one mail to address to (by its acc_email_key) against the
+ * daily cap (mail_daily_cap in weft.conf).  1 when it may be sent; 0
+ * when over the cap (logged, counted in /metrics): send nothing, and
+ * answer as if sent.  Redis down or no cap: 1.
+ */
+int acc_mail_allowed(struct core_req *, const char *to);
 /*
  * 1 when the request's weft_device cookie is a browser that signed in to
  * the account key before, with its id (for acc_limit) in id; else 0 and
@@ -475,11 +508,11 @@ enum core_err acc_respond_message(struct core_req *, int status,
 /*
  * The end of a valid sign-up (auth.c): the same answer whether or not
  * the address has an account; see recover.c.  email is normalised, key
- * its acc_email_key(), hash
- * the new password's crypto_pwhash_str.
+ * its acc_email_key(), hash the new password's crypto_pwhash_str, next
+ * the page to land on once verified (acc_next_ok) or NULL.
  */
 enum core_err acc_signup_finish(struct core_req *, const char *email,
-    const char *key, const char *hash);
+    const char *key, const char *hash, const char *next);
 enum core_err acc_verify_get(struct core_req *);
 enum core_err acc_verify_post(struct core_req *);
 enum core_err acc_verify_resend_post(struct core_req *);
@@ -489,6 +522,15 @@ enum core_err acc_reset_get(struct core_req *);
 enum core_err acc_reset_post(struct core_req *);
 
 /* manage.c: what a signed-in user does to their account */
+
+/*
+ * The start of every signed-in POST: negotiation, Origin, the form
+ * (acc_post_begin), a live session (else a redirect to sign in, and an
+ * expired cookie dropped) and its CSRF token (else 403).  0, or -1 with
+ * the response set and *er what to return.  *form is borrowed.
+ */
+int acc_post_session(struct core_req *, const struct core_params **form,
+    struct acc_session *s, enum core_err *er);
 
 /* account.c: the account page with status and an error (NULL: none). */
 enum core_err acc_account_page(struct core_req *, const struct acc_session *,

@@ -18,9 +18,6 @@
 #include "accounts.h"
 
 #define MSG_BAD_LOGIN "The email address or the password is wrong."
-#define MSG_CSRF                                                               \
-	"This form has expired or was not sent from this site's "              \
-	"own page. Please try again."
 #define MSG_NEXT                                                               \
 	"The page to return to (next=) must be a path on this "                \
 	"site."
@@ -28,13 +25,11 @@
 void
 acc_redirect_signin(struct core_req *req, const char *path)
 {
-	struct core_buf b = CORE_BUF_INIT;
+	char *to = acc_path_next("/signin", path);
 
-	core_buf_puts(&b, "/signin?next=");
-	core_url_encode(&b, path, 0);
-	core_resp_redirect(req, 303, core_buf_cstr(&b));
+	core_resp_redirect(req, 303, to);
 	acc_private_headers(req);
-	core_buf_free(&b);
+	free(to);
 }
 
 /* The value of field key, NULL when absent or empty. */
@@ -57,8 +52,8 @@ form_page(struct core_req *req, enum acc_view v, int status, const char *email,
 {
 	char tok[ACC_TOKEN_LEN + 1], csrf[ACC_HASH_HEX + 1];
 	unsigned char raw[ACC_TOKEN_RAW];
-	struct core_buf other = CORE_BUF_INIT;
 	enum core_err er;
+	char *other;
 	json_t *m;
 
 	if (status >= 400 && core_req_rep(req) != CORE_REP_HTML)
@@ -67,15 +62,12 @@ form_page(struct core_req *req, enum acc_view v, int status, const char *email,
 	acc_token_parse(tok, raw);
 	acc_csrf_derive(raw, csrf);
 	sodium_memzero(raw, sizeof(raw));
-	core_buf_puts(&other, v == ACC_VIEW_SIGNUP ? "/signin" : "/signup");
-	if (next != NULL) {
-		core_buf_puts(&other, "?next=");
-		core_url_encode(&other, next, 0);
-	}
-	m = json_pack("{s:o,s:o,s:o,s:s,s:o}", "email", core_json_str(email),
+	other =
+	    acc_path_next(v == ACC_VIEW_SIGNUP ? "/signin" : "/signup", next);
+	m = json_pack("{s:o,s:o,s:o,s:s,s:s}", "email", core_json_str(email),
 	    "next", core_json_str(next), "error", core_json_str(error), "csrf",
-	    csrf, "other_url", core_json_str(core_buf_cstr(&other)));
-	core_buf_free(&other);
+	    csrf, "other_url", other);
+	free(other);
 	er = acc_respond(req, v, status, m, NULL);
 	json_decref(m);
 	return er;
@@ -138,11 +130,9 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	email = field(form, "email");
 	*next = field(form, "next");
 	*pw = core_params_get(form, "password");
-	if (!acc_csrf_check(core_req_cookie(req, ACC_PRE_COOKIE),
+	if (acc_csrf_bad(req, core_req_cookie(req, ACC_PRE_COOKIE),
 		field(form, "csrf"))) {
-		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
-		    core_req_path(req));
-		*er = form_page(req, v, 403, email, NULL, MSG_CSRF);
+		*er = form_page(req, v, 403, email, NULL, ACC_MSG_CSRF);
 		return -1;
 	}
 	if (*next != NULL && !acc_next_ok(*next)) {
@@ -175,19 +165,12 @@ static int
 limited(struct core_req *req, enum acc_view v, const char *action,
     const char *email, const char *key, const char *next, enum core_err *er)
 {
-	char ra[24], dev[33];
-	long wait;
+	char dev[33];
 
 	acc_device_known(req, key, dev);
-	if ((wait = acc_limit(req, action, key, dev)) == 0)
+	if (acc_limited(req, action, key, dev) == 0)
 		return 0;
-	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
-	    wait);
-	snprintf(ra, sizeof(ra), "%ld", wait);
-	core_resp_header(req, "Retry-After", ra);
-	*er = form_page(req, v, 429, email, next,
-	    "Too many attempts. "
-	    "Please wait a minute and try again.");
+	*er = form_page(req, v, 429, email, next, ACC_MSG_LIMITED);
 	return 1;
 }
 
@@ -199,18 +182,12 @@ static enum core_err
 sign_in(struct core_req *req, long long uid, const char *email, const char *key,
     const char *to)
 {
-	struct acc_session old, s;
+	struct acc_session s;
 	enum core_err er;
 
 	/* No fixation: whatever session came in is deleted, a new token
 	 * goes out. */
-	if ((er = acc_session_load(req, &old)) != CORE_OK)
-		return er;
-	if (old.valid &&
-	    (er = acc_store_session_delete(core_req_ctx(req)->db, old.hash)) !=
-		CORE_OK)
-		return er;
-	if ((er = acc_session_start(req, uid, email, &s)) != CORE_OK)
+	if ((er = acc_sign_in_fresh(req, uid, email, &s)) != CORE_OK)
 		return er;
 	acc_device_remember(req, key);
 	core_resp_redirect(req, 303, to);
@@ -286,7 +263,7 @@ acc_signup_post(struct core_req *req)
 	 * No session and the same answer whether or not the address has
 	 * an account: the mail says the rest (recover.c).
 	 */
-	er = acc_signup_finish(req, email, key, hash);
+	er = acc_signup_finish(req, email, key, hash, next);
 	sodium_memzero(hash, sizeof(hash));
 	return er;
 }
@@ -305,7 +282,7 @@ acc_signout_post(struct core_req *req)
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
 	if (s.valid && !acc_csrf_check(s.token, field(form, "csrf")))
-		return core_req_fail(req, 403, MSG_CSRF);
+		return core_req_fail(req, 403, ACC_MSG_CSRF);
 	if ((er = acc_session_end(req, &s)) != CORE_OK)
 		return er;
 	core_resp_redirect(req, 303, "/");

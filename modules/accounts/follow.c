@@ -145,14 +145,11 @@ acc_follow_post(struct core_req *req)
 		free(back);
 		return CORE_OK;
 	}
-	if (!acc_csrf_check(s.token, core_params_get(form, "csrf"))) {
-		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
-		    core_req_path(req));
+	if (acc_csrf_bad(req, s.token, core_params_get(form, "csrf")))
 		return core_req_fail(req, 403,
 		    "This form has expired or was not "
 		    "sent from this site's own page. Please reload the page "
 		    "and try again.");
-	}
 	if ((er = acc_store_follow_state(ctx->db, s.uid, rid, &slug,
 		 &following)) != CORE_OK) {
 		if (er == CORE_ENOTFOUND)

@@ -21,7 +21,11 @@
  *     of a browser they used before, whatever address it now has.  The
  *     token proves nothing but an earlier successful sign-in here.
  *
- * (OWASP's "device cookies".)  An owner on a browser that never signed
+ * (OWASP's "device cookies".)
+ *
+ * Mail has a cap of its own: at most mail_daily_cap messages to one
+ * account key a day (verification, reset, sign-up notes), so that the
+ * forms cannot be used to flood someone's mailbox.  An owner on a browser that never signed
  * in waits like anyone else, at most a window, while the account is
  * under attack: until the password is checked nothing tells them apart
  * from the guesser, and checking it first would give the guesser an
@@ -38,16 +42,19 @@
 #include "accounts.h"
 
 #define WINDOW 60
+/* The mail cap counts a day from an address's first mail. */
+#define MAIL_WINDOW (24L * 3600)
 /* A browser stays known to an account for 180 days after a sign-in. */
 #define DEVICE_COOKIE "weft_device"
 #define DEVICE_TTL    (180L * 24 * 3600)
 
 /*
- * Counts one hit on key.  Returns 0 when within limit, the seconds until
- * the window ends when beyond, 0 when Redis fails.
+ * Counts one hit on key in a window of window seconds from its first hit.
+ * Returns 0 when within limit, the seconds until the window ends when
+ * beyond, 0 when Redis fails.
  */
 static long
-hit(struct core_redis *rc, const char *key, long limit)
+hit(struct core_redis *rc, const char *key, long limit, long window)
 {
 	redisReply *r = NULL;
 	long long n;
@@ -59,7 +66,7 @@ hit(struct core_redis *rc, const char *key, long limit)
 	freeReplyObject(r);
 	r = NULL;
 	if (n == 1) {
-		if (core_redis_cmd(rc, &r, "EXPIRE %s %d", key, WINDOW) ==
+		if (core_redis_cmd(rc, &r, "EXPIRE %s %ld", key, window) ==
 		    CORE_OK)
 			freeReplyObject(r);
 		return 0;
@@ -74,12 +81,24 @@ hit(struct core_redis *rc, const char *key, long limit)
 	if (ttl < 0) {
 		/* The EXPIRE after the first INCR was lost: a counter
 		 * without a TTL would lock the client out for good. */
-		if (core_redis_cmd(rc, &r, "EXPIRE %s %d", key, WINDOW) ==
+		if (core_redis_cmd(rc, &r, "EXPIRE %s %ld", key, window) ==
 		    CORE_OK)
 			freeReplyObject(r);
-		ttl = WINDOW;
+		ttl = window;
 	}
 	return ttl > 0 ? ttl : 1;
+}
+
+/* The Redis name of an account key: hex of BLAKE2b-128 (the address is
+ * personal data: only its hash goes to Redis). */
+static void
+key_hash(const char *key, char hex[33])
+{
+	unsigned char h[16];
+
+	crypto_generichash(h, sizeof(h), (const unsigned char *)key,
+	    strlen(key), NULL, 0);
+	sodium_bin2hex(hex, 33, h, sizeof(h));
 }
 
 /* Hex of BLAKE2b-128(token NUL key): one device for one account. */
@@ -161,7 +180,6 @@ acc_limit(struct core_req *req, const char *action, const char *key,
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct acc_state *st = ctx->mod_state;
-	unsigned char h[16];
 	char hex[33], rk[160], client[ACC_CLIENT_KEY_MAX];
 	long wait, w2;
 
@@ -169,20 +187,52 @@ acc_limit(struct core_req *req, const char *action, const char *key,
 		return 0;
 	acc_client_key(core_req_env(req, "REMOTE_ADDR"), client);
 	snprintf(rk, sizeof(rk), "weft:rl:%s:ip:%s", action, client);
-	wait = hit(ctx->redis, rk, st->limit);
+	wait = hit(ctx->redis, rk, st->limit, WINDOW);
 	if (key == NULL)
 		return wait;
 	if (device != NULL && *device != '\0') {
 		/* A known browser: its own counter, not the account's. */
 		snprintf(rk, sizeof(rk), "weft:rl:%s:dev:%s", action, device);
 	} else {
-		/* The address is personal data: only its hash goes to
-		 * Redis. */
-		crypto_generichash(h, sizeof(h), (const unsigned char *)key,
-		    strlen(key), NULL, 0);
-		sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
+		key_hash(key, hex);
 		snprintf(rk, sizeof(rk), "weft:rl:%s:email:%s", action, hex);
 	}
-	w2 = hit(ctx->redis, rk, st->limit);
+	w2 = hit(ctx->redis, rk, st->limit, WINDOW);
 	return w2 > wait ? w2 : wait;
+}
+
+long
+acc_limited(struct core_req *req, const char *action, const char *key,
+    const char *device)
+{
+	char ra[24];
+	long wait;
+
+	if ((wait = acc_limit(req, action, key, device)) == 0)
+		return 0;
+	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
+	    wait);
+	snprintf(ra, sizeof(ra), "%ld", wait);
+	core_resp_header(req, "Retry-After", ra);
+	return wait;
+}
+
+int
+acc_mail_allowed(struct core_req *req, const char *to)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const struct acc_state *st = ctx->mod_state;
+	char key[ACC_EMAIL_KEY_MAX + 1], hex[33], rk[80];
+
+	if (ctx->redis == NULL || st == NULL || st->mail_cap <= 0 ||
+	    acc_email_key(to, key, sizeof(key)) != 0)
+		return 1;
+	key_hash(key, hex);
+	snprintf(rk, sizeof(rk), "weft:mailcap:%s", hex);
+	if (hit(ctx->redis, rk, st->mail_cap, MAIL_WINDOW) == 0)
+		return 1;
+	core_log(CORE_LOG_WARN, "mail",
+	    "not sent: the address reached its daily cap of %ld", st->mail_cap);
+	core_metrics_count(ctx->metrics, CORE_METRIC_MAIL_CAPPED);
+	return 0;
 }

@@ -156,23 +156,6 @@ acc_mail_qp(struct core_buf *b, const char *body)
 		core_buf_puts(b, "\r\n");
 }
 
-/* "Tue, 01 Dec 2026 20:30:00 +0000", whatever the locale. */
-static void
-rfc5322_date(long long t, char out[40])
-{
-	static const char *const day[7] = { "Sun", "Mon", "Tue", "Wed", "Thu",
-		"Fri", "Sat" };
-	static const char *const mon[12] = { "Jan", "Feb", "Mar", "Apr", "May",
-		"Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	snprintf(out, 40, "%s, %02d %s %04d %02d:%02d:%02d +0000",
-	    day[tm.tm_wday % 7], tm.tm_mday, mon[tm.tm_mon % 12],
-	    tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
 /* The From header: "Name <addr>" with Name quoted or encoded. */
 static int
 from_header(struct core_buf *b, const char *from)
@@ -218,7 +201,7 @@ int
 acc_mail_build(struct core_buf *b, const char *from, const char *to,
     const char *subject, const char *body, long long t, const char *msgid_left)
 {
-	char date[40], addr[ACC_EMAIL_MAX + 1], chk[ACC_EMAIL_MAX + 1];
+	char date[32], addr[ACC_EMAIL_MAX + 1], chk[ACC_EMAIL_MAX + 1];
 	const char *domain;
 	size_t start = b->len;
 
@@ -227,7 +210,7 @@ acc_mail_build(struct core_buf *b, const char *from, const char *to,
 	    has_control(msgid_left) || strchr(msgid_left, '>') != NULL)
 		return -1;
 	domain = strrchr(addr, '@') + 1;
-	rfc5322_date(t, date);
+	core_date_rfc822(date, (int64_t)t); /* RFC 5322 keeps 822's form */
 	core_buf_printf(b, "Date: %s\r\nFrom: ", date);
 	if (from_header(b, from) != 0)
 		goto bad;
@@ -446,6 +429,8 @@ acc_mail_send(struct core_req *req, const char *to, const char *subject,
 	if (m == NULL) {
 		core_log(CORE_LOG_WARN, "mail",
 		    "not sent: smtp_url is not set");
+		core_metrics_count(core_req_ctx(req)->metrics,
+		    CORE_METRIC_MAIL_FAILED);
 		return CORE_EUPSTREAM;
 	}
 	randombytes_buf(rnd, sizeof(rnd));
@@ -491,6 +476,9 @@ acc_mail_send(struct core_req *req, const char *to, const char *subject,
 	core_log(CORE_LOG_INFO, "mail", "sent (%zu bytes)", msg.len);
 	er = CORE_OK;
 out:
+	if (er != CORE_OK)
+		core_metrics_count(core_req_ctx(req)->metrics,
+		    CORE_METRIC_MAIL_FAILED);
 	curl_slist_free_all(rcpt);
 	curl_easy_cleanup(c);
 	free(env);

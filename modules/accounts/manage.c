@@ -17,10 +17,6 @@
 #include "core.h"
 #include "accounts.h"
 
-#define MSG_CSRF                                                               \
-	"This form has expired or was not sent from this site's "              \
-	"own page. Please try again."
-
 void
 acc_user_clear(struct acc_user *u)
 {
@@ -78,16 +74,10 @@ out:
 	return er;
 }
 
-/*
- * The start of every POST here: Origin, the form, a session, its CSRF
- * token.  0, or -1 with the response set and *er what to return.
- */
-static int
-begin(struct core_req *req, const struct core_params **form,
+int
+acc_post_session(struct core_req *req, const struct core_params **form,
     struct acc_session *s, enum core_err *er)
 {
-	const char *c;
-
 	*er = CORE_OK;
 	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return -1;
@@ -101,11 +91,8 @@ begin(struct core_req *req, const struct core_params **form,
 		acc_redirect_signin(req, "/account");
 		return -1;
 	}
-	c = core_params_get(*form, "csrf");
-	if (!acc_csrf_check(s->token, c)) {
-		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
-		    core_req_path(req));
-		core_resp_error(req, 403, MSG_CSRF);
+	if (acc_csrf_bad(req, s->token, core_params_get(*form, "csrf"))) {
+		core_resp_error(req, 403, ACC_MSG_CSRF);
 		return -1;
 	}
 	return 0;
@@ -122,19 +109,14 @@ check_current(struct core_req *req, const struct core_params *form,
 	struct core_db *db = core_req_ctx(req)->db;
 	const char *pw = core_params_get(form, "current");
 	struct acc_user u = { 0 };
-	char ra[24], key[ACC_EMAIL_KEY_MAX + 1];
-	long wait;
+	char key[ACC_EMAIL_KEY_MAX + 1];
 	int ok;
 
 	/* Per account by its key, as every limit (limit.c). */
 	if (acc_email_key(s->email, key, sizeof(key)) != 0)
 		key[0] = '\0';
-	if ((wait = acc_limit(req, "password", key[0] ? key : NULL, NULL)) >
-	    0) {
-		snprintf(ra, sizeof(ra), "%ld", wait);
-		core_resp_header(req, "Retry-After", ra);
-		*er = acc_account_page(req, s, 429,
-		    "Too many attempts. Please wait a minute and try again.");
+	if (acc_limited(req, "password", key[0] ? key : NULL, NULL) > 0) {
+		*er = acc_account_page(req, s, 429, ACC_MSG_LIMITED);
 		return -1;
 	}
 	if ((*er = acc_store_user_get(db, s->uid, &u)) != CORE_OK)
@@ -167,7 +149,7 @@ acc_password_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if (begin(req, &form, &s, &er) != 0)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
 	pw = core_params_get(form, "password");
 	if (acc_password_check(pw, &why) != 0)
@@ -204,7 +186,7 @@ acc_session_end_post(struct core_req *req)
 	enum core_err er;
 	int gone = 0;
 
-	if (begin(req, &form, &s, &er) != 0)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
 	id = core_params_get(form, "id");
 	if (id == NULL || acc_parse_id(id, strlen(id), &sid) != 0) {
@@ -234,7 +216,7 @@ acc_sessions_end_others_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if (begin(req, &form, &s, &er) != 0)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
 	if ((er = acc_store_sessions_end_others(core_req_ctx(req)->db, s.uid,
 		 s.hash)) != CORE_OK)
@@ -253,7 +235,7 @@ acc_delete_post(struct core_req *req)
 	enum core_err er;
 	json_t *m;
 
-	if (begin(req, &form, &s, &er) != 0)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
 	if (check_current(req, form, &s, &er) != 0)
 		return er;

@@ -81,6 +81,7 @@ init(struct core_ctx *ctx)
 		return CORE_ESYS;
 	}
 	st->limit = core_conf_int(ctx->conf, "accounts_rate_limit", 10);
+	st->mail_cap = core_conf_int(ctx->conf, "mail_daily_cap", 10);
 	st->secure =
 	    ctx->base_url != NULL && strncmp(ctx->base_url, "https://", 8) == 0;
 	if (acc_mailer_new(ctx->conf, &st->mailer) != CORE_OK) {

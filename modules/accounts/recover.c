@@ -25,9 +25,15 @@
  * Verifying asks for the password, so a link alone proves nothing.
  * Tokens are single-use (DELETE ... RETURNING) and expire (24 h, 1 h).
  *
- * Left open: when the relay is down the answer says the mail could not
- * be sent, which a reset request for an unknown address (no mail to
- * send) does not say; that difference exists only while the relay fails.
+ * A reset request gets the same answer whatever the address and
+ * whatever the relay does: a failure to send is logged (never the
+ * token) and counted in /metrics, not told.  No address gets more than
+ * mail_daily_cap messages a day (limit.c); over it nothing is sent, no
+ * token is made, and the answer is the same as when a mail went out.
+ *
+ * A next= given to sign-up rides along: in the verification link, in
+ * its form, and in the sign-in link of the answer, so that the new user
+ * lands where they were going (checked by acc_next_ok at every step).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +43,16 @@
 #include "core.h"
 #include "accounts.h"
 
-#define MSG_CSRF                                                               \
-	"This form has expired or was not sent from this site's "              \
-	"own page. Please try again."
 #define MSG_LINK                                                               \
 	"This link has expired or was already used. Links work once, for "     \
 	"a limited time."
-/* The mails, as plain text; "%s" is base_url (then the token). */
+/* The mails, as plain text; "%s" is the link. */
 #define MAIL_VERIFY                                                            \
 	"Hello,\n\n"                                                           \
 	"someone, hopefully you, created an account on weft with this\n"       \
 	"email address.  To confirm the address, open this link within\n"      \
 	"24 hours and type the password you chose:\n\n"                        \
-	"%s/account/verify?token=%s\n\n"                                       \
+	"%s\n\n"                                                               \
 	"If you did not create an account, ignore this message: without\n"     \
 	"the link and the password nobody can use this address on weft.\n"     \
 	"\n-- \nweft\n"
@@ -58,10 +61,11 @@
 	"someone, hopefully you, asked to reset the password of your weft\n"   \
 	"account.  To choose a new password, open this link within an\n"       \
 	"hour:\n\n"                                                            \
-	"%s/account/reset?token=%s\n\n"                                        \
+	"%s\n\n"                                                               \
 	"Setting a new password signs you out everywhere.  If you did not\n"   \
 	"ask, ignore this message: your password stays as it is.\n"            \
 	"\n-- \nweft\n"
+/* "%s" is base_url. */
 #define MAIL_NOTE                                                              \
 	"Hello,\n\n"                                                           \
 	"someone tried to create a new weft account with this email\n"         \
@@ -154,26 +158,37 @@ token_hash(const char *tok, char hex[ACC_HASH_HEX + 1])
 
 /*
  * Makes a token of purpose for uid (with a pending password hash, or
- * NULL) and mails its link to to.  CORE_OK, CORE_EUPSTREAM (not sent)
- * or CORE_EDB.
+ * NULL) and mails its link (carrying next, or NULL) to to.  CORE_OK
+ * (sent, or not sent because to had its daily cap), CORE_EUPSTREAM (not
+ * sent) or CORE_EDB.
  */
 static enum core_err
 mail_link(struct core_req *req, long long uid, const char *to,
-    const char *purpose, const char *pwhash)
+    const char *purpose, const char *pwhash, const char *next)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	char tok[ACC_TOKEN_LEN + 1], hash[ACC_HASH_HEX + 1];
 	int verify = strcmp(purpose, "verify") == 0;
+	struct core_buf link = CORE_BUF_INIT;
 	enum core_err er;
 	char *body;
 
+	if (!acc_mail_allowed(req, to))
+		return CORE_OK;
 	acc_token_new(tok);
 	acc_token_hash(tok, hash);
 	if ((er = acc_store_mail_token_new(ctx->db, uid, purpose, hash,
 		 verify ? ACC_VERIFY_TTL : ACC_RESET_TTL, pwhash)) != CORE_OK)
 		goto out;
-	body = verify ? core_xasprintf(MAIL_VERIFY, ctx->base_url, tok)
-		      : core_xasprintf(MAIL_RESET, ctx->base_url, tok);
+	core_buf_printf(&link, "%s/account/%s?", ctx->base_url, purpose);
+	if (next != NULL) {
+		core_buf_puts(&link, "next=");
+		core_url_encode(&link, next, 0);
+		core_buf_puts(&link, "&");
+	}
+	core_buf_printf(&link, "token=%s", tok);
+	body = core_xasprintf(verify ? MAIL_VERIFY : MAIL_RESET,
+	    core_buf_cstr(&link));
 	er = acc_mail_send(req, to,
 	    verify ? "Confirm your email address for weft"
 		   : "Reset your weft password",
@@ -181,6 +196,9 @@ mail_link(struct core_req *req, long long uid, const char *to,
 	sodium_memzero(body, strlen(body));
 	free(body);
 out:
+	if (link.ptr != NULL)
+		sodium_memzero(link.ptr, link.len);
+	core_buf_free(&link);
 	sodium_memzero(tok, sizeof(tok));
 	return er;
 }
@@ -193,6 +211,8 @@ mail_signup_note(struct core_req *req, const char *to)
 	enum core_err er;
 	char *body;
 
+	if (!acc_mail_allowed(req, to))
+		return CORE_OK;
 	body = core_xasprintf(MAIL_NOTE, ctx->base_url, ctx->base_url);
 	er = acc_mail_send(req, to,
 	    "Someone tried to sign up with your address", body);
@@ -202,10 +222,10 @@ mail_signup_note(struct core_req *req, const char *to)
 
 enum core_err
 acc_signup_finish(struct core_req *req, const char *email, const char *key,
-    const char *hash)
+    const char *hash, const char *next)
 {
 	struct core_db *db = core_req_ctx(req)->db;
-	char stored[ACC_EMAIL_MAX + 1], *msg;
+	char stored[ACC_EMAIL_MAX + 1], *msg, *signin;
 	long long uid = 0;
 	int verified = 0;
 	enum core_err er;
@@ -220,7 +240,7 @@ acc_signup_finish(struct core_req *req, const char *email, const char *key,
 		if (uid > 0) {
 			core_log(CORE_LOG_INFO, "signup", "user %lld created",
 			    uid);
-			er = mail_link(req, uid, email, "verify", NULL);
+			er = mail_link(req, uid, email, "verify", NULL, next);
 		} else /* created meanwhile: as for a taken address */
 			er = acc_store_user_mail_state(db, key, &uid, stored,
 			    &verified);
@@ -231,7 +251,7 @@ acc_signup_finish(struct core_req *req, const char *email, const char *key,
 		if (verified)
 			er = mail_signup_note(req, stored);
 		else
-			er = mail_link(req, uid, stored, "verify", hash);
+			er = mail_link(req, uid, stored, "verify", hash, next);
 		if (er == CORE_EDB)
 			return er;
 	}
@@ -242,8 +262,10 @@ acc_signup_finish(struct core_req *req, const char *email, const char *key,
 				     "within a few minutes, check your spam "
 				     "folder or sign up again.",
 		    email);
+		signin = acc_path_next("/signin", next);
 		er = message(req, 200, "Check your email", msg, 1, NULL,
-		    link1("/signin", "Sign in"));
+		    link1(signin, "Sign in"));
+		free(signin);
 		free(msg);
 		return er;
 	}
@@ -277,6 +299,25 @@ link_peek(struct core_req *req, const char *purpose, const char **tok,
 	return CORE_OK;
 }
 
+/* next when it is a safe local path, else NULL. */
+static const char *
+next_of(const char *next)
+{
+	return next != NULL && acc_next_ok(next) ? next : NULL;
+}
+
+/* The verification form: the token, a password, and next (or NULL). */
+static json_t *
+verify_form(const char *tok, const char *next)
+{
+	json_t *f =
+	    form_of("/account/verify", "Confirm my address", tok, "current");
+
+	if (next != NULL)
+		json_object_set_new(f, "next", json_string(next));
+	return f;
+}
+
 enum core_err
 acc_verify_get(struct core_req *req)
 {
@@ -293,8 +334,7 @@ acc_verify_get(struct core_req *req)
 	return message(req, 200, "Confirm your email address",
 	    "Type the password of your account to confirm that this "
 	    "address is yours.",
-	    1, form_of("/account/verify", "Confirm my address", tok, "current"),
-	    NULL);
+	    1, verify_form(tok, next_of(core_req_param(req, "next"))), NULL);
 }
 
 enum core_err
@@ -324,11 +364,9 @@ pre_post(struct core_req *req, const struct core_params **form,
 		return -1;
 	if (acc_post_begin(req, form) != CORE_OK)
 		return -1;
-	if (!acc_csrf_check(core_req_cookie(req, ACC_PRE_COOKIE),
+	if (acc_csrf_bad(req, core_req_cookie(req, ACC_PRE_COOKIE),
 		field(*form, "csrf"))) {
-		core_log(CORE_LOG_WARN, "csrf", "bad token on %s",
-		    core_req_path(req));
-		core_resp_error(req, 403, MSG_CSRF);
+		core_resp_error(req, 403, ACC_MSG_CSRF);
 		return -1;
 	}
 	return 0;
@@ -339,21 +377,14 @@ static int
 limited(struct core_req *req, const char *action, const char *email,
     enum core_err *er)
 {
-	char ra[24], key[ACC_EMAIL_KEY_MAX + 1];
-	long wait;
+	char key[ACC_EMAIL_KEY_MAX + 1];
 
 	/* Per account by its key, as every limit (limit.c). */
 	if (email != NULL && acc_email_key(email, key, sizeof(key)) != 0)
 		email = NULL;
-	if ((wait = acc_limit(req, action, email != NULL ? key : NULL, NULL)) ==
-	    0)
+	if (acc_limited(req, action, email != NULL ? key : NULL, NULL) == 0)
 		return 0;
-	core_log(CORE_LOG_WARN, "ratelimit", "%s limited for %lds", action,
-	    wait);
-	snprintf(ra, sizeof(ra), "%ld", wait);
-	core_resp_header(req, "Retry-After", ra);
-	core_resp_error(req, 429,
-	    "Too many attempts. Please wait a minute and try again.");
+	core_resp_error(req, 429, ACC_MSG_LIMITED);
 	*er = CORE_OK;
 	return 1;
 }
@@ -364,7 +395,7 @@ acc_verify_post(struct core_req *req)
 	struct core_db *db = core_req_ctx(req)->db;
 	const struct core_params *form = NULL;
 	char hash[ACC_HASH_HEX + 1], *pending = NULL, *taken = NULL;
-	const char *tok, *pw;
+	const char *tok, *pw, *next;
 	struct acc_user u = { 0 };
 	struct acc_session s;
 	long long uid = 0, uid2 = 0;
@@ -375,6 +406,7 @@ acc_verify_post(struct core_req *req)
 		return er;
 	tok = field(form, "token");
 	pw = core_params_get(form, "password");
+	next = next_of(field(form, "next"));
 	if (limited(req, "verify", NULL, &er))
 		return er;
 	if (tok != NULL && token_hash(tok, hash) == 0 &&
@@ -395,10 +427,7 @@ acc_verify_post(struct core_req *req)
 		er = message(req, 401, "Confirm your email address",
 		    "That is not the password of this account. Type the "
 		    "password you chose when you signed up.",
-		    0,
-		    form_of("/account/verify", "Confirm my address", tok,
-			"current"),
-		    NULL);
+		    0, verify_form(tok, next), NULL);
 		goto out;
 	}
 	/* Use the token up; whoever loses a race gets the expired page. */
@@ -425,7 +454,7 @@ acc_verify_post(struct core_req *req)
 	    uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
 		goto out;
-	core_resp_redirect(req, 303, "/account/welcome");
+	core_resp_redirect(req, 303, next != NULL ? next : "/account/welcome");
 	acc_private_headers(req);
 out:
 	if (pending != NULL) {
@@ -446,20 +475,8 @@ acc_verify_resend_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
-	if (acc_post_begin(req, &form) != CORE_OK)
-		return CORE_OK;
-	if ((er = acc_session_load(req, &s)) != CORE_OK)
-		return er;
-	if (!s.valid) {
-		acc_redirect_signin(req, "/account");
-		return CORE_OK;
-	}
-	if (!acc_csrf_check(s.token, field(form, "csrf"))) {
-		core_resp_error(req, 403, MSG_CSRF);
-		return CORE_OK;
-	}
 	if ((er = acc_store_user_get(db, s.uid, &u)) != CORE_OK)
 		goto out;
 	if (u.verified) {
@@ -469,7 +486,8 @@ acc_verify_resend_post(struct core_req *req)
 	}
 	if (limited(req, "mail", u.email, &er))
 		goto out;
-	if ((er = mail_link(req, s.uid, u.email, "verify", NULL)) == CORE_EDB)
+	if ((er = mail_link(req, s.uid, u.email, "verify", NULL, NULL)) ==
+	    CORE_EDB)
 		goto out;
 	if (er != CORE_OK) {
 		er = message(req, 200, "Confirm your email address",
@@ -536,16 +554,20 @@ acc_forgot_post(struct core_req *req)
 	if ((er = acc_store_user_mail_state(db, key, &uid, stored,
 		 &verified)) != CORE_OK)
 		return er;
-	/* Nothing but verification mail goes to an unverified address. */
+	/*
+	 * Nothing but verification mail goes to an unverified address.  A
+	 * relay that fails is logged (acc_mail_send) and not told: the
+	 * answer must not depend on whether there was a mail to send.
+	 */
 	if (uid > 0 && verified) {
-		er = mail_link(req, uid, stored, "reset", NULL);
-		if (er == CORE_EDB)
-			return er;
-		if (er != CORE_OK)
-			return message(req, 200, "Reset your password",
-			    MSG_NOT_SENT, 0, forgot_form(), NULL);
 		core_log(CORE_LOG_INFO, "reset", "user %lld asked for a reset",
 		    uid);
+		if ((er = mail_link(req, uid, stored, "reset", NULL, NULL)) ==
+		    CORE_EDB)
+			return er;
+		if (er != CORE_OK)
+			core_log(CORE_LOG_WARN, "reset",
+			    "the reset mail of user %lld was not sent", uid);
 	}
 	msg = core_xasprintf("If %s is the confirmed address of an account, "
 			     "we sent it a link to choose a new password. "

@@ -87,16 +87,7 @@ shell_open(struct core_html *h, const char *title, const struct acc_session *s,
 	core_html_elem(h, CORE_TAG_TITLE, NULL);
 	core_html_textf(h, "%s · weft", title);
 	core_html_pop(h);
-	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "stylesheet"),
-		A(HREF, "/static/weft.css"), AEND });
-	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "icon"),
-		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
-		AEND });
-	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
-		A(HREF, "/static/apple-touch-icon.png"), AEND });
+	core_site_head_links(h);
 	core_html_pop(h); /* head */
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 
@@ -137,6 +128,25 @@ error_box(struct core_html *h, const char *msg)
 	    msg);
 }
 
+/* A notice: a message of success, read out by screen readers. */
+static void
+notice(struct core_html *h, const char *msg)
+{
+	core_html_elemtext(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "notice"), A(ROLE, "status"),
+		AEND },
+	    msg);
+}
+
+/* Opens a section of a page: <section id=id><h2>title</h2>. */
+static void
+section_open(struct core_html *h, const char *id, const char *title)
+{
+	core_html_elem(h, CORE_TAG_SECTION,
+	    (const struct core_attr[]){ A(ID, id), AEND });
+	core_html_elemtext(h, CORE_TAG_H2, NULL, title);
+}
+
 /*
  * The follow/unfollow form of researcher rid: a CSRF field, the page to
  * come back to, and a button naming the state.
@@ -164,6 +174,23 @@ follow_form(struct core_html *h, long long rid, int following, const char *csrf,
 	    following ? "Following — unfollow" : "Follow");
 	core_html_pop(h);
 	free(action);
+}
+
+/* One researcher of a list: name, paper count, follow/unfollow. */
+static void
+researcher_item(struct core_html *h, const json_t *r, int following,
+    const char *csrf, const char *next)
+{
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, core_json_text(r, "path")),
+		AEND },
+	    core_json_text(r, "name"));
+	core_html_elem(h, CORE_TAG_SMALL, NULL);
+	core_html_textf(h, " %lld papers ", core_json_int(r, "papers", 0));
+	core_html_pop(h);
+	follow_form(h, core_json_int(r, "id", 0), following, csrf, next);
+	core_html_pop(h);
 }
 
 /* Sign-in and sign-up forms. */
@@ -252,9 +279,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_pop(h);
 	html_account_status(h, m, s);
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "following"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Researchers you follow");
+	section_open(h, "following", "Researchers you follow");
 	if (json_array_size(fol) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "You follow nobody yet. ");
@@ -270,18 +295,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 			AEND });
 		json_array_foreach(fol, i, r)
 		{
-			core_html_elem(h, CORE_TAG_LI, NULL);
-			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){
-				A(HREF, core_json_text(r, "path")), AEND },
-			    core_json_text(r, "name"));
-			core_html_elem(h, CORE_TAG_SMALL, NULL);
-			core_html_textf(h, " %lld papers ",
-			    core_json_int(r, "papers", 0));
-			core_html_pop(h);
-			follow_form(h, core_json_int(r, "id", 0), 1, s->csrf,
-			    "/account");
-			core_html_pop(h);
+			researcher_item(h, r, 1, s->csrf, "/account");
 		}
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P, NULL);
@@ -297,22 +311,16 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	}
 	core_html_pop(h); /* section */
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "private-feed"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Private RSS feed");
+	section_open(h, "private-feed", "Private RSS feed");
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Read the papers of the "
 	    "researchers you follow in any feed reader.");
 	url = core_json_text(pf, "url");
 	created = core_json_text(pf, "created_at");
 	if (url != NULL) {
-		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "notice"),
-			A(ROLE, "status"), AEND });
-		core_html_text(h,
+		notice(h,
 		    "Your new private feed URL (shown only "
 		    "this once; copy it into your feed reader now):");
-		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_elemtext(h, CORE_TAG_CODE,
 		    (const struct core_attr[]){ A(CLASS, "feed-url"),
@@ -500,6 +508,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	const char *field = core_json_text(m, "field"),
 		   *q = core_json_text(m, "q");
 	const char *back = core_json_text(m, "self");
+	int following;
 	size_t i;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
@@ -572,19 +581,9 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 			AEND });
 		json_array_foreach(rs, i, r)
 		{
-			core_html_elem(h, CORE_TAG_LI, NULL);
-			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){
-				A(HREF, core_json_text(r, "path")), AEND },
-			    core_json_text(r, "name"));
-			core_html_elem(h, CORE_TAG_SMALL, NULL);
-			core_html_textf(h, " %lld papers ",
-			    core_json_int(r, "papers", 0));
-			core_html_pop(h);
-			follow_form(h, core_json_int(r, "id", 0),
-			    json_is_true(json_object_get(r, "following")),
-			    s->csrf, back);
-			core_html_pop(h);
+			following =
+			    json_is_true(json_object_get(r, "following"));
+			researcher_item(h, r, following, s->csrf, back);
 		}
 		core_html_pop(h);
 	}
@@ -655,13 +654,41 @@ md_line(struct core_buf *b, const char *label, const char *text)
 	core_buf_puts(b, "\n");
 }
 
+/* A researcher of a list: "- [name](url) (N papers)", ", following"
+ * when show_following and they are followed. */
+static void
+md_researcher(struct core_buf *b, const json_t *x, int show_following)
+{
+	core_buf_puts(b, "- ");
+	core_md_link(b, core_json_text(x, "name"), core_json_text(x, "url"));
+	core_buf_printf(b, " (%lld papers)%s\n", core_json_int(x, "papers", 0),
+	    show_following && json_is_true(json_object_get(x, "following"))
+		? ", following"
+		: "");
+}
+
+/* The text of field key of each object of a, separated by ", ". */
+static void
+md_join(struct core_buf *b, const json_t *a, const char *key)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+	{
+		if (i > 0)
+			core_buf_puts(b, ", ");
+		core_md_text(b, core_json_text(x, key));
+	}
+}
+
 static void
 render_md(struct core_buf *b, const char *base, enum acc_view v,
     const json_t *m)
 {
-	const json_t *a, *x, *au, *y, *pf, *pg;
+	const json_t *a, *x, *pf, *pg;
 	char *u;
-	size_t i, j;
+	size_t i;
 
 	core_md_heading(b, 1, view_title[v]);
 	if (core_json_text(m, "error") != NULL) {
@@ -694,11 +721,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			core_buf_puts(b, "None yet.\n");
 		json_array_foreach(a, i, x)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, core_json_text(x, "name"),
-			    core_json_text(x, "url"));
-			core_buf_printf(b, " (%lld papers)\n",
-			    core_json_int(x, "papers", 0));
+			md_researcher(b, x, 0);
 		}
 		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Private RSS feed");
@@ -732,13 +755,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			core_md_link(b, core_json_text(x, "title"),
 			    core_json_text(x, "url"));
 			core_buf_puts(b, " — ");
-			au = json_object_get(x, "authors");
-			json_array_foreach(au, j, y)
-			{
-				if (j > 0)
-					core_buf_puts(b, ", ");
-				core_md_text(b, core_json_text(y, "name"));
-			}
+			md_join(b, json_object_get(x, "authors"), "name");
 			core_buf_puts(b, "; ");
 			core_md_text(b,
 			    core_json_text(x, "published")
@@ -764,23 +781,10 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		a = json_object_get(m, "researchers");
 		json_array_foreach(a, i, x)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, core_json_text(x, "name"),
-			    core_json_text(x, "url"));
-			core_buf_printf(b, " (%lld papers)%s\n",
-			    core_json_int(x, "papers", 0),
-			    json_is_true(json_object_get(x, "following"))
-				? ", following"
-				: "");
+			md_researcher(b, x, 1);
 		}
 		core_buf_puts(b, "\nFields: ");
-		a = json_object_get(m, "fields");
-		json_array_foreach(a, i, x)
-		{
-			if (i > 0)
-				core_buf_puts(b, ", ");
-			core_md_text(b, core_json_text(x, "code"));
-		}
+		md_join(b, json_object_get(m, "fields"), "code");
 		core_buf_puts(b, "\n");
 		break;
 	default:
@@ -832,17 +836,7 @@ acc_html_error(struct core_req *req, int status, const char *msg)
 	core_html_open(&h, core_resp_sink(req));
 	shell_open(&h, *title != '\0' ? title : "Error", NULL,
 	    "wrap error-page");
-	core_html_elem(&h, CORE_TAG_P,
-	    (const struct core_attr[]){ A(CLASS, "eyebrow"), AEND });
-	core_html_textf(&h, "%d", status);
-	core_html_pop(&h);
-	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
-	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
-	core_html_elem(&h, CORE_TAG_P, NULL);
-	core_html_elemtext(&h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, "/"), AEND },
-	    "Go to the home page");
-	core_html_pop(&h);
+	core_site_error(&h, status, title, msg);
 	shell_close(&h);
 }
 
@@ -935,18 +929,13 @@ static void
 html_account_status(struct core_html *h, const json_t *m,
     const struct acc_session *s)
 {
-	const char *notice = core_json_text(m, "notice");
+	const char *note = core_json_text(m, "notice");
 
-	if (notice != NULL)
-		core_html_elemtext(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "notice"),
-			A(ROLE, "status"), AEND },
-		    notice);
+	if (note != NULL)
+		notice(h, note);
 	error_box(h, core_json_text(m, "error"));
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "email"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Email address");
+	section_open(h, "email", "Email address");
 	if (json_is_true(json_object_get(m, "email_verified"))) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "Your address is confirmed (");
@@ -979,9 +968,7 @@ html_account_security(struct core_html *h, const json_t *m,
 	char id[24];
 	size_t i;
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "password"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Change your password");
+	section_open(h, "password", "Change your password");
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Changing it signs out every other session.");
 	post_form_open(h, "/account/password", s->csrf, NULL, NULL);
@@ -993,9 +980,7 @@ html_account_security(struct core_html *h, const json_t *m,
 	core_html_pop(h);
 	core_html_pop(h); /* section */
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "sessions"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Where you are signed in");
+	section_open(h, "sessions", "Where you are signed in");
 	core_html_elem(h, CORE_TAG_UL,
 	    (const struct core_attr[]){ A(CLASS, "session-list"), AEND });
 	json_array_foreach(list, i, x)
@@ -1038,9 +1023,7 @@ html_account_security(struct core_html *h, const json_t *m,
 	}
 	core_html_pop(h); /* section */
 
-	core_html_elem(h, CORE_TAG_SECTION,
-	    (const struct core_attr[]){ A(ID, "delete"), AEND });
-	core_html_elemtext(h, CORE_TAG_H2, NULL, "Delete your account");
+	section_open(h, "delete", "Delete your account");
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "This deletes your account, your sessions, the researchers you "
 	    "follow and your private feed, at once and for good.");
@@ -1106,10 +1089,7 @@ html_message(struct core_html *h, const json_t *m)
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, core_json_text(m, "title"));
 	if (json_is_true(json_object_get(m, "ok")))
-		core_html_elemtext(h, CORE_TAG_P,
-		    (const struct core_attr[]){ A(CLASS, "notice"),
-			A(ROLE, "status"), AEND },
-		    core_json_text(m, "message"));
+		notice(h, core_json_text(m, "message"));
 	else
 		error_box(h, core_json_text(m, "message"));
 	if (json_is_object(f)) {
@@ -1119,6 +1099,7 @@ html_message(struct core_html *h, const json_t *m)
 			A(CLASS, "form"), AEND });
 		hidden(h, "csrf", core_json_text(f, "csrf"));
 		hidden(h, "token", core_json_text(f, "token"));
+		hidden(h, "next", core_json_text(f, "next"));
 		if (json_is_true(json_object_get(f, "email"))) {
 			core_html_elemtext(h, CORE_TAG_LABEL,
 			    (const struct core_attr[]){ A(FOR, "email"), AEND },
@@ -1171,6 +1152,8 @@ md_message(struct core_buf *b, const char *base, const json_t *m)
 		    "this response sets)");
 		if (core_json_text(f, "token") != NULL)
 			core_buf_puts(b, ", `token`");
+		if (core_json_text(f, "next") != NULL)
+			core_buf_puts(b, ", `next`");
 		if (json_is_true(json_object_get(f, "email")))
 			core_buf_puts(b, ", `email`");
 		if (core_json_text(f, "password") != NULL)

@@ -186,3 +186,12 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 	}
 	return CORE_OK;
 }
+
+int
+acc_csrf_bad(struct core_req *req, const char *tok, const char *given)
+{
+	if (acc_csrf_check(tok, given))
+		return 0;
+	core_log(CORE_LOG_WARN, "csrf", "bad token on %s", core_req_path(req));
+	return 1;
+}

@@ -577,34 +577,33 @@ acc_store_user_get(struct core_db *db, long long uid, struct acc_user *u)
 	return CORE_OK;
 }
 
+/* Runs stmt, whose parameters are uid and then s (NULL: none). */
+static enum core_err
+exec_uid(struct core_db *db, int stmt, long long uid, const char *s)
+{
+	char ub[24];
+	const char *p[2] = { ub, s };
+
+	ID(ub, uid);
+	return exec_only(db, stmt, p, s != NULL ? 2 : 1);
+}
+
 enum core_err
 acc_store_user_set_password(struct core_db *db, long long uid, const char *hash)
 {
-	char ub[24];
-	const char *p[2] = { ub, hash };
-
-	ID(ub, uid);
-	return exec_only(db, ACCOUNTS_SQL_USER_SET_PASSWORD, p, 2);
+	return exec_uid(db, ACCOUNTS_SQL_USER_SET_PASSWORD, uid, hash);
 }
 
 enum core_err
 acc_store_user_set_verified(struct core_db *db, long long uid)
 {
-	char ub[24];
-	const char *p[1] = { ub };
-
-	ID(ub, uid);
-	return exec_only(db, ACCOUNTS_SQL_USER_SET_VERIFIED, p, 1);
+	return exec_uid(db, ACCOUNTS_SQL_USER_SET_VERIFIED, uid, NULL);
 }
 
 enum core_err
 acc_store_user_delete(struct core_db *db, long long uid)
 {
-	char ub[24];
-	const char *p[1] = { ub };
-
-	ID(ub, uid);
-	return exec_only(db, ACCOUNTS_SQL_USER_DELETE, p, 1);
+	return exec_uid(db, ACCOUNTS_SQL_USER_DELETE, uid, NULL);
 }
 
 enum core_err
@@ -613,13 +612,11 @@ acc_store_mail_token_new(struct core_db *db, long long uid, const char *purpose,
 {
 	char ub[24], tb[24];
 	const char *p[5] = { hash, ub, purpose, tb, pwhash };
-	const char *c[2] = { ub, purpose };
 	enum core_err er;
 
 	ID(ub, uid);
 	ID(tb, ttl);
-	if ((er = exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CLEAR, c, 2)) !=
-	    CORE_OK)
+	if ((er = acc_store_mail_tokens_clear(db, uid, purpose)) != CORE_OK)
 		return er;
 	return exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CREATE, p, 5);
 }
@@ -628,11 +625,7 @@ enum core_err
 acc_store_mail_tokens_clear(struct core_db *db, long long uid,
     const char *purpose)
 {
-	char ub[24];
-	const char *c[2] = { ub, purpose };
-
-	ID(ub, uid);
-	return exec_only(db, ACCOUNTS_SQL_MAIL_TOKEN_CLEAR, c, 2);
+	return exec_uid(db, ACCOUNTS_SQL_MAIL_TOKEN_CLEAR, uid, purpose);
 }
 
 enum core_err
@@ -743,11 +736,8 @@ enum core_err
 acc_store_sessions_end_others(struct core_db *db, long long uid,
     const char *keep)
 {
-	char ub[24];
-	const char *p[2] = { ub, keep != NULL ? keep : "" };
-
-	ID(ub, uid);
-	return exec_only(db, ACCOUNTS_SQL_SESSION_DELETE_OTHERS, p, 2);
+	return exec_uid(db, ACCOUNTS_SQL_SESSION_DELETE_OTHERS, uid,
+	    keep != NULL ? keep : "");
 }
 
 enum core_err
@@ -756,7 +746,7 @@ acc_store_email_keys_fill(struct core_db *db, int *conflicts)
 	PGresult *res = NULL, *set = NULL;
 	char key[ACC_EMAIL_KEY_MAX + 1];
 	const char *p[2];
-	int i, n, cid, cemail;
+	int i, n;
 	enum core_err er;
 
 	*conflicts = 0;
@@ -764,13 +754,12 @@ acc_store_email_keys_fill(struct core_db *db, int *conflicts)
 		 &res)) != CORE_OK)
 		return er;
 	n = PQntuples(res);
-	cid = PQfnumber(res, "id");
-	cemail = PQfnumber(res, "email");
 	/* In id order in every worker: the older account gets the key. */
 	for (i = 0; i < n; i++) {
-		p[0] = PQgetvalue(res, i, cid);
-		if (acc_email_key(PQgetvalue(res, i, cemail), key,
-			sizeof(key)) != 0) {
+		p[0] = core_cell_text(res, i, ACCOUNTS_EMAIL_KEY_PENDING__ID);
+		if (acc_email_key(core_cell_text(res, i,
+				      ACCOUNTS_EMAIL_KEY_PENDING__EMAIL),
+			key, sizeof(key)) != 0) {
 			core_log(CORE_LOG_WARN, "email_key",
 			    "user %s: the stored address has no key "
 			    "(not UTF-8?); it cannot sign in",
@@ -782,14 +771,16 @@ acc_store_email_keys_fill(struct core_db *db, int *conflicts)
 		if ((er = core_db_exec(db, ACCOUNTS_SQL_EMAIL_KEY_SET, p, 2,
 			 &set)) != CORE_OK)
 			goto out;
-		if (PQgetisnull(set, 0, PQfnumber(set, "updated")) &&
-		    !PQgetisnull(set, 0, PQfnumber(set, "holder"))) {
+		if (core_cell_isnull(set, 0, ACCOUNTS_EMAIL_KEY_SET__UPDATED) &&
+		    !core_cell_isnull(set, 0, ACCOUNTS_EMAIL_KEY_SET__HOLDER)) {
 			core_log(CORE_LOG_WARN, "email_key",
 			    "user %s: the address folds to that of user %s, "
 			    "which keeps it; %s keeps its data and sessions "
 			    "but cannot sign in by email (README, \"Email "
 			    "addresses\")",
-			    p[0], PQgetvalue(set, 0, PQfnumber(set, "holder")),
+			    p[0],
+			    core_cell_text(set, 0,
+				ACCOUNTS_EMAIL_KEY_SET__HOLDER),
 			    p[0]);
 			(*conflicts)++;
 		}

@@ -397,3 +397,19 @@ acc_parse_id(const char *s, size_t n, long long *id)
 	*id = (long long)v;
 	return 0;
 }
+
+char *
+acc_path_next(const char *path, const char *next)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	char *r;
+
+	core_buf_puts(&b, path);
+	if (next != NULL) {
+		core_buf_puts(&b, "?next=");
+		core_url_encode(&b, next, 0);
+	}
+	r = core_xstrdup(core_buf_cstr(&b));
+	core_buf_free(&b);
+	return r;
+}

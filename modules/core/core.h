@@ -160,6 +160,14 @@ void core_utf8_clean_subst(struct core_sink sk, const char *s, size_t n,
 /* How many leading bytes of s[0..n) core_utf8_clean() keeps unchanged:
  * n when the whole string is clean already. */
 size_t core_utf8_clean_span(const char *s, size_t n);
+/*
+ * What code point cp folds to for matching and slugs (utf8proc: NFKD,
+ * marks stripped, case folded, default ignorables dropped: "É" gives
+ * "e", a soft hyphen nothing): at most max code points written to d.
+ * Returns how many (0: none), or -1 when cp is invalid or they do not
+ * fit.
+ */
+int core_utf8_fold_cp(int32_t cp, int32_t *d, int max);
 
 /* ------------------------------------------------------------------ */
 /* URLs, query strings, forms, cookies                                 */
@@ -548,6 +556,11 @@ void core_html_ssi_endif(struct core_html *);
 enum core_err core_html_close(struct core_html *);
 
 /*
+ * The <link>s of every page's <head> that are the site's own: the
+ * stylesheet, the SVG favicon and the apple-touch-icon.
+ */
+void core_site_head_links(struct core_html *);
+/*
  * The site's chrome, shared by every module that renders HTML: the skip
  * link and header bar (brand, search, navigation), whose account slot
  * account(h, arg) fills (an SSI include on public pages, direct links on
@@ -556,6 +569,12 @@ enum core_err core_html_close(struct core_html *);
 void core_site_header(struct core_html *,
     void (*account)(struct core_html *, const void *), const void *arg);
 void core_site_footer(struct core_html *);
+/*
+ * The content of an error page, the same from every module: the status
+ * as an eyebrow, title as the heading, msg, and a link home.
+ */
+void core_site_error(struct core_html *, int status, const char *title,
+    const char *msg);
 
 /* Appends s HTML-escaped to b (for code that builds attribute text). */
 void core_html_escape(struct core_buf *b, const char *s);
@@ -1023,6 +1042,8 @@ enum core_metric {
 	CORE_METRIC_CACHE_MISS,
 	CORE_METRIC_DB_ERROR,
 	CORE_METRIC_WORKER_START,
+	CORE_METRIC_MAIL_CAPPED, /* a mail not sent: over the address's cap */
+	CORE_METRIC_MAIL_FAILED, /* a mail not sent: the relay failed */
 	CORE_METRIC__MAX
 };
 

@@ -110,24 +110,28 @@ clamp(int64_t t)
 	return t < lo ? lo : t > hi ? hi : t;
 }
 
-void
-core_date_rfc822(char out[32], int64_t t)
+/* "Sun, 06 Nov 1994 08:49:37 " and zone: RFC 822 and HTTP differ only
+ * there. */
+static void
+rfc_date(char out[32], int64_t t, const char *zone)
 {
 	struct civil c;
 
 	civil_from_time(clamp(t), &c);
-	snprintf(out, 32, "%s, %02d %s %04lld %02d:%02d:%02d +0000",
-	    wdays[c.wday], c.d, months[c.m - 1], c.y, c.hh, c.mm, c.ss);
+	snprintf(out, 32, "%s, %02d %s %04lld %02d:%02d:%02d %s", wdays[c.wday],
+	    c.d, months[c.m - 1], c.y, c.hh, c.mm, c.ss, zone);
+}
+
+void
+core_date_rfc822(char out[32], int64_t t)
+{
+	rfc_date(out, t, "+0000");
 }
 
 void
 core_http_date(char out[32], int64_t t)
 {
-	struct civil c;
-
-	civil_from_time(clamp(t), &c);
-	snprintf(out, 32, "%s, %02d %s %04lld %02d:%02d:%02d GMT",
-	    wdays[c.wday], c.d, months[c.m - 1], c.y, c.hh, c.mm, c.ss);
+	rfc_date(out, t, "GMT");
 }
 
 void

@@ -22,7 +22,7 @@
 #include "core.h"
 
 #define METRICS_MAGIC   0x77656674u /* "weft" */
-#define METRICS_VERSION 1
+#define METRICS_VERSION 2
 #define NROUTES         48 /* routes of one module, plus "unrouted" */
 #define NSTATUS         16
 #define NBUCKETS        12
@@ -52,9 +52,32 @@ struct core_metrics {
 	uint64_t requests[NROUTES][NSTATUS][CORE_REP__MAX];
 	uint64_t latency[NROUTES][NBUCKETS];
 	uint64_t latency_sum_us[NROUTES];
-	uint64_t cache[2]; /* hits, misses */
-	uint64_t db_errors;
-	uint64_t worker_starts;
+	uint64_t counts[CORE_METRIC__MAX];
+};
+
+/*
+ * The counters of core_metrics_count, as /metrics shows them: rows of
+ * one family follow each other, the first one with its help text.
+ */
+static const struct {
+	const char *family;
+	const char *help;  /* NULL: the family of the row above */
+	const char *label; /* a label of the row, or NULL */
+} counters[CORE_METRIC__MAX] = {
+	[CORE_METRIC_CACHE_HIT] = { "weft_cache_requests_total",
+	    "Rendered-page cache lookups in Redis.", "result=\"hit\"" },
+	[CORE_METRIC_CACHE_MISS] = { "weft_cache_requests_total", NULL,
+	    "result=\"miss\"" },
+	[CORE_METRIC_DB_ERROR] = { "weft_db_errors_total",
+	    "Failed database statements.", NULL },
+	[CORE_METRIC_WORKER_START] = { "weft_worker_starts_total",
+	    "Worker processes started (restarts included).", NULL },
+	[CORE_METRIC_MAIL_CAPPED] = { "weft_mail_not_sent_total",
+	    "Mails not sent: the address had its daily cap, or the relay "
+	    "failed.",
+	    "reason=\"cap\"" },
+	[CORE_METRIC_MAIL_FAILED] = { "weft_mail_not_sent_total", NULL,
+	    "reason=\"relay\"" },
 };
 
 struct core_metrics *
@@ -115,27 +138,9 @@ core_metrics_request(struct core_metrics *m, int route, int status,
 void
 core_metrics_count(struct core_metrics *m, enum core_metric what)
 {
-	uint64_t *c;
-
-	if (m == NULL)
+	if (m == NULL || (unsigned)what >= CORE_METRIC__MAX)
 		return;
-	switch (what) {
-	case CORE_METRIC_CACHE_HIT:
-		c = &m->cache[0];
-		break;
-	case CORE_METRIC_CACHE_MISS:
-		c = &m->cache[1];
-		break;
-	case CORE_METRIC_DB_ERROR:
-		c = &m->db_errors;
-		break;
-	case CORE_METRIC_WORKER_START:
-		c = &m->worker_starts;
-		break;
-	default:
-		return;
-	}
-	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&m->counts[what], 1, __ATOMIC_RELAXED);
 }
 
 /* Label values are our own route patterns, but escape as the format asks. */
@@ -221,6 +226,28 @@ render_one(struct core_buf *b, const struct core_metrics *m, int part)
 	}
 }
 
+/* The help and type of render_one's two parts. */
+static const char *const route_heads[2] = {
+	"# HELP weft_requests_total Requests answered, by "
+	"module, route, status and representation.\n"
+	"# TYPE weft_requests_total counter\n",
+	"# HELP weft_request_duration_seconds Time from "
+	"accept to the last byte handed to nginx.\n"
+	"# TYPE weft_request_duration_seconds histogram\n",
+};
+
+/* One row of counter k: "family{module="m",label} value". */
+static void
+counter_row(struct core_buf *b, const struct core_metrics *m, int k)
+{
+	const char *label = counters[k].label;
+
+	core_buf_printf(b, "%s{module=\"%s\"%s%s} %llu\n", counters[k].family,
+	    m->module, label != NULL ? "," : "", label != NULL ? label : "",
+	    (unsigned long long)__atomic_load_n(&m->counts[k],
+		__ATOMIC_RELAXED));
+}
+
 /* Maps every valid *.metrics file of dir; returns how many (max n). */
 static size_t
 map_all(const char *dir, const struct core_metrics **ms, size_t n)
@@ -264,47 +291,26 @@ core_metrics_render(struct core_buf *b, const char *dir)
 {
 	const struct core_metrics *ms[16];
 	size_t n, i;
+	int c, e, k;
 
 	n = map_all(dir, ms, 16);
-	core_buf_puts(b,
-	    "# HELP weft_requests_total Requests answered, by "
-	    "module, route, status and representation.\n"
-	    "# TYPE weft_requests_total counter\n");
-	for (i = 0; i < n; i++)
-		render_one(b, ms[i], 0);
-	core_buf_puts(b,
-	    "# HELP weft_request_duration_seconds Time from "
-	    "accept to the last byte handed to nginx.\n"
-	    "# TYPE weft_request_duration_seconds histogram\n");
-	for (i = 0; i < n; i++)
-		render_one(b, ms[i], 1);
-	core_buf_puts(b,
-	    "# HELP weft_cache_requests_total Rendered-page "
-	    "cache lookups in Redis.\n"
-	    "# TYPE weft_cache_requests_total counter\n");
-	for (i = 0; i < n; i++)
-		core_buf_printf(b,
-		    "weft_cache_requests_total{module=\"%s\","
-		    "result=\"hit\"} %llu\n"
-		    "weft_cache_requests_total{module=\"%s\","
-		    "result=\"miss\"} %llu\n",
-		    ms[i]->module, (unsigned long long)ms[i]->cache[0],
-		    ms[i]->module, (unsigned long long)ms[i]->cache[1]);
-	core_buf_puts(b,
-	    "# HELP weft_db_errors_total Failed database "
-	    "statements.\n# TYPE weft_db_errors_total counter\n");
-	for (i = 0; i < n; i++)
-		core_buf_printf(b, "weft_db_errors_total{module=\"%s\"} %llu\n",
-		    ms[i]->module, (unsigned long long)ms[i]->db_errors);
-	core_buf_puts(b,
-	    "# HELP weft_worker_starts_total Worker processes "
-	    "started (restarts included).\n"
-	    "# TYPE weft_worker_starts_total counter\n");
-	for (i = 0; i < n; i++)
-		core_buf_printf(b,
-		    "weft_worker_starts_total{module=\"%s\"} "
-		    "%llu\n",
-		    ms[i]->module, (unsigned long long)ms[i]->worker_starts);
+	/* The per-route families: render_one's part 0, then part 1. */
+	for (c = 0; c < 2; c++) {
+		core_buf_puts(b, route_heads[c]);
+		for (i = 0; i < n; i++)
+			render_one(b, ms[i], c);
+	}
+	/* Each family: its help, then its rows for each module. */
+	for (c = 0; c < CORE_METRIC__MAX; c = e) {
+		e = c + 1;
+		while (e < CORE_METRIC__MAX && counters[e].help == NULL)
+			e++;
+		core_buf_printf(b, "# HELP %s %s\n# TYPE %s counter\n",
+		    counters[c].family, counters[c].help, counters[c].family);
+		for (i = 0; i < n; i++)
+			for (k = c; k < e; k++)
+				counter_row(b, ms[i], k);
+	}
 	for (i = 0; i < n; i++)
 		munmap((void *)(uintptr_t)ms[i], sizeof(struct core_metrics));
 }

@@ -41,8 +41,9 @@ struct core_req {
 	const char *rest;  /* matched by a '*' route */
 	struct core_params q;
 	struct core_params cookies;
-	char *cookie_hdr; /* every Cookie header, joined by "; " */
-	int signed_in;    /* core_req_signed_in() */
+	const char *cookie_hdr; /* every Cookie header, joined by "; " */
+	char *cookie_joined;    /* cookie_hdr when it had to be joined */
+	int signed_in;          /* core_req_signed_in() */
 	struct core_params form;
 	int form_parsed;
 	char *in; /* request body */
@@ -133,26 +134,39 @@ core_req_session(const struct core_req *r)
 }
 
 /*
- * Every Cookie header of the request.  Our nginx passes them joined as
- * one HTTP_COOKIE ($http_cookie), but a FastCGI server in front of us
- * may pass one parameter per header, of which FCGX_GetParam() sees only
- * the first: a session cookie in the second would then go unnoticed.
+ * Every Cookie header of the request, NULL when none.  Our nginx passes
+ * them joined as one HTTP_COOKIE ($http_cookie), but a FastCGI server in
+ * front of us may pass one parameter per header, of which
+ * FCGX_GetParam() sees only the first: a session cookie in the second
+ * would then go unnoticed.  One header (the usual case) is returned as
+ * it stands in envp, borrowed for the request; only several are joined
+ * by "; " into *joined, which the caller frees.
  */
-static char *
-cookie_headers(char **envp)
+static const char *
+cookie_headers(char **envp, char **joined)
 {
 	static const char pre[] = "HTTP_COOKIE=";
 	struct core_buf b = CORE_BUF_INIT;
+	const char *first = NULL;
 	char **e;
 
+	*joined = NULL;
 	for (e = envp; e != NULL && *e != NULL; e++) {
 		if (strncmp(*e, pre, sizeof(pre) - 1) != 0)
 			continue;
-		if (b.len > 0)
-			core_buf_puts(&b, "; ");
+		if (first == NULL) {
+			first = *e + sizeof(pre) - 1;
+			continue;
+		}
+		if (b.len == 0)
+			core_buf_puts(&b, first);
+		core_buf_puts(&b, "; ");
 		core_buf_puts(&b, *e + sizeof(pre) - 1);
 	}
-	return b.len > 0 ? core_buf_steal(&b) : NULL;
+	if (b.len == 0)
+		return first;
+	*joined = core_buf_steal(&b);
+	return *joined;
 }
 
 const char *
@@ -468,18 +482,7 @@ plain_html(struct core_req *r, int status, const char *title, const char *msg)
 	    (const struct core_attr[]){
 		{ CORE_ATTR_CLASS, "container error-page" },
 		{ CORE_ATTR__MAX, NULL } });
-	core_html_elem(&h, CORE_TAG_P,
-	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "eyebrow" },
-		{ CORE_ATTR__MAX, NULL } });
-	core_html_textf(&h, "%d", status);
-	core_html_pop(&h);
-	core_html_elemtext(&h, CORE_TAG_H1, NULL, title);
-	core_html_elemtext(&h, CORE_TAG_P, NULL, msg);
-	core_html_elem(&h, CORE_TAG_P, NULL);
-	core_html_elemtext(&h, CORE_TAG_A,
-	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Go to the home page");
+	core_site_error(&h, status, title, msg);
 	core_html_close(&h);
 }
 
@@ -954,7 +957,8 @@ parse_request(struct core_req *r, const char **msg)
 	if ((qs = core_req_env(r, "QUERY_STRING")) == NULL)
 		qs = "";
 	r->query = qs;
-	if ((r->cookie_hdr = cookie_headers(r->f->envp)) != NULL) {
+	if ((r->cookie_hdr = cookie_headers(r->f->envp, &r->cookie_joined)) !=
+	    NULL) {
 		core_cookie_parse(r->cookie_hdr, &r->cookies);
 		r->signed_in =
 		    core_cookie_has(r->cookie_hdr, r->ctx->session_cookie);
@@ -1182,7 +1186,8 @@ req_free(struct core_req *r)
 	clear_headers(r);
 	core_params_free(&r->q);
 	core_params_free(&r->cookies);
-	free(r->cookie_hdr);
+	free(r->cookie_joined);
+	r->cookie_joined = NULL;
 	core_params_free(&r->form);
 	core_fail_free(&r->fail);
 	if (r->body.cap <= KEEP_MAX) {

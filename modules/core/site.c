@@ -28,6 +28,21 @@ const struct core_hint core_site_hints[] = {
 		CORE_ATTR__MAX, NULL                                           \
 	}
 
+void
+core_site_head_links(struct core_html *h)
+{
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "stylesheet"),
+		A(HREF, "/static/weft.css"), END });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "icon"),
+		A(TYPE, "image/svg+xml"), A(HREF, "/static/favicon.svg"),
+		END });
+	core_html_elem(h, CORE_TAG_LINK,
+	    (const struct core_attr[]){ A(REL, "apple-touch-icon"),
+		A(HREF, "/static/apple-touch-icon.png"), END });
+}
+
 static void
 open_class(struct core_html *h, enum core_tag t, const char *cls)
 {
@@ -39,6 +54,20 @@ link(struct core_html *h, const char *href, const char *text)
 {
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, href), END }, text);
+}
+
+void
+core_site_error(struct core_html *h, int status, const char *title,
+    const char *msg)
+{
+	open_class(h, CORE_TAG_P, "eyebrow");
+	core_html_textf(h, "%d", status);
+	core_html_pop(h);
+	core_html_elemtext(h, CORE_TAG_H1, NULL, title);
+	core_html_elemtext(h, CORE_TAG_P, NULL, msg);
+	core_html_elem(h, CORE_TAG_P, NULL);
+	link(h, "/", "Go to the home page");
+	core_html_pop(h);
 }
 
 static void

@@ -92,6 +92,19 @@ put_cp(struct slug *sl, utf8proc_int32_t cp)
 		sl->sep = 1;
 }
 
+int
+core_utf8_fold_cp(int32_t cp, int32_t *d, int max)
+{
+	utf8proc_ssize_t k;
+	int bound = 0;
+
+	k = utf8proc_decompose_char(cp, d, max,
+	    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT | UTF8PROC_STRIPMARK |
+		UTF8PROC_CASEFOLD | UTF8PROC_IGNORE,
+	    &bound);
+	return k < 0 || k > max ? -1 : (int)k;
+}
+
 char *
 core_slug(const char *s, size_t maxlen)
 {
@@ -100,7 +113,6 @@ core_slug(const char *s, size_t maxlen)
 	utf8proc_ssize_t r, k, i;
 	const unsigned char *p;
 	size_t n, cut;
-	int bound;
 
 	if (s == NULL)
 		return core_xstrdup("");
@@ -124,12 +136,7 @@ core_slug(const char *s, size_t maxlen)
 		}
 		/* Marks and default ignorables (soft hyphen, ZWJ) give
 		 * nothing, so "e" + U+0301 stays one word. */
-		bound = 0;
-		k = utf8proc_decompose_char(cp, d, DECOMP_MAX,
-		    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT | UTF8PROC_STRIPMARK |
-			UTF8PROC_CASEFOLD | UTF8PROC_IGNORE,
-		    &bound);
-		if (k < 0 || k > DECOMP_MAX) {
+		if ((k = core_utf8_fold_cp(cp, d, DECOMP_MAX)) < 0) {
 			sl.sep = 1;
 			continue;
 		}

@@ -139,6 +139,22 @@ newest(const struct feeds_feed *f, int64_t subject)
 	return t;
 }
 
+/*
+ * The channel of a feed whose items are loaded: title, link and self
+ * (paths, made absolute), description (all copied), and the date of its
+ * newest item.
+ */
+static void
+channel(struct core_req *r, struct feeds_feed *f, const char *title,
+    const char *link, const char *description, const char *self)
+{
+	f->title = core_xstrdup(title);
+	f->link = core_abs_url(r, link);
+	f->description = core_xstrdup(description);
+	f->self = core_abs_url(r, self);
+	f->modified = newest(f, -1);
+}
+
 /* Renders f as the response; lm says whether to send Last-Modified. */
 static enum core_err
 respond(struct core_req *r, struct feeds_feed *f, const char *cc, int lm)
@@ -166,14 +182,11 @@ feeds_rss_latest(struct core_req *r)
 	memset(&f, 0, sizeof(f));
 	if ((er = feeds_load_latest(ctx->db, &f.items, &f.nitems)) != CORE_OK)
 		goto out;
-	f.title = core_xstrdup("weft: latest papers");
-	f.link = core_abs_url(r, "/");
-	f.description = core_xstrdup(
+	channel(r, &f, "weft: latest papers", "/",
 	    "The newest papers on weft, an archive "
 	    "of arXiv papers, the researchers who wrote them and the "
-	    "institutions they work at.");
-	f.self = core_abs_url(r, "/rss/latest.xml");
-	f.modified = newest(&f, -1);
+	    "institutions they work at.",
+	    "/rss/latest.xml");
 	er = respond(r, &f, CC_PUBLIC, 1);
 out:
 	feeds_feed_free(&f);
@@ -348,15 +361,12 @@ feeds_rss_private(struct core_req *r)
 	if ((er = feeds_load_user(ctx->db, user, FEEDS_RSS_ITEMS, &f.items,
 		 &f.nitems)) != CORE_OK)
 		goto out;
-	f.title = core_xstrdup("weft: researchers you follow");
-	f.link = core_abs_url(r, "/feed");
-	f.description = core_xstrdup(
+	path = core_xasprintf("/rss/feed/%s.xml", tok);
+	channel(r, &f, "weft: researchers you follow", "/feed",
 	    "The newest papers on weft by the "
 	    "researchers you follow.  This feed's address works like a "
-	    "password: do not share it.");
-	path = core_xasprintf("/rss/feed/%s.xml", tok);
-	f.self = core_abs_url(r, path);
-	f.modified = newest(&f, -1);
+	    "password: do not share it.",
+	    path);
 	/*
 	 * No Last-Modified: unfollowing removes items without making
 	 * anything newer, which only the ETag notices.

@@ -119,6 +119,27 @@ static_lastmods(struct core_req *r, int64_t lastmod[NSTATIC])
 
 /* ---------------------------------------------------------------- index */
 
+/*
+ * One <sitemap> or <url> (elem): its loc and, when lastmod >= 0, its
+ * lastmod, which *newest follows.
+ */
+static void
+entry(struct core_xml *x, const char *elem, const char *url, int64_t lastmod,
+    int64_t *newest)
+{
+	char date[32];
+
+	core_xml_start(x, elem);
+	core_xml_elemtext(x, "loc", url);
+	if (lastmod >= 0) {
+		core_date_w3c(date, lastmod);
+		core_xml_elemtext(x, "lastmod", date);
+		if (lastmod > *newest)
+			*newest = lastmod;
+	}
+	core_xml_end(x);
+}
+
 struct index_ctx {
 	struct core_req *r;
 	struct core_xml *x;
@@ -129,20 +150,12 @@ static void
 index_entry(void *arg, enum feeds_kind kind, long long n, int64_t lastmod)
 {
 	struct index_ctx *ic = arg;
-	char *path, *url, date[32];
+	char *path, *url;
 
 	path =
 	    core_xasprintf("/sitemaps/%s-%lld.xml", feeds_kind_name[kind], n);
 	url = core_abs_url(ic->r, path);
-	core_xml_start(ic->x, "sitemap");
-	core_xml_elemtext(ic->x, "loc", url);
-	if (lastmod >= 0) {
-		core_date_w3c(date, lastmod);
-		core_xml_elemtext(ic->x, "lastmod", date);
-		if (lastmod > ic->newest)
-			ic->newest = lastmod;
-	}
-	core_xml_end(ic->x);
+	entry(ic->x, "sitemap", url, lastmod, &ic->newest);
 	free(url);
 	free(path);
 }
@@ -199,7 +212,7 @@ static void
 chunk_entry(void *arg, const char *path, int64_t lastmod)
 {
 	struct chunk_ctx *cc = arg;
-	char *url, date[32];
+	char *url;
 
 	url = core_abs_url(cc->r, path);
 	if (strlen(url) > FEEDS_SITEMAP_LOC_MAX) {
@@ -211,15 +224,7 @@ chunk_entry(void *arg, const char *path, int64_t lastmod)
 		free(url);
 		return;
 	}
-	core_xml_start(cc->x, "url");
-	core_xml_elemtext(cc->x, "loc", url);
-	if (lastmod >= 0) {
-		core_date_w3c(date, lastmod);
-		core_xml_elemtext(cc->x, "lastmod", date);
-		if (lastmod > cc->newest)
-			cc->newest = lastmod;
-	}
-	core_xml_end(cc->x);
+	entry(cc->x, "url", url, lastmod, &cc->newest);
 	free(url);
 	/* Hand finished entries to the sink now and then. */
 	if (++cc->written % 1000 == 0)

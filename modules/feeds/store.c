@@ -123,24 +123,30 @@ feeds_load_category(struct core_db *db, const char *cat, int limit,
 	return load_items(db, FEEDS_SQL_RSS_CATEGORY, limit, cat, items, n);
 }
 
-enum core_err
-feeds_load_researcher(struct core_db *db, long long id, int limit,
+/* load_items with the id of a researcher or an institution. */
+static enum core_err
+load_items_of(struct core_db *db, int stmt, long long id, int limit,
     struct feeds_item **items, size_t *n)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "%lld", id);
-	return load_items(db, FEEDS_SQL_RSS_RESEARCHER, limit, buf, items, n);
+	return load_items(db, stmt, limit, buf, items, n);
+}
+
+enum core_err
+feeds_load_researcher(struct core_db *db, long long id, int limit,
+    struct feeds_item **items, size_t *n)
+{
+	return load_items_of(db, FEEDS_SQL_RSS_RESEARCHER, id, limit, items, n);
 }
 
 enum core_err
 feeds_load_institution(struct core_db *db, long long id, int limit,
     struct feeds_item **items, size_t *n)
 {
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%lld", id);
-	return load_items(db, FEEDS_SQL_RSS_INSTITUTION, limit, buf, items, n);
+	return load_items_of(db, FEEDS_SQL_RSS_INSTITUTION, id, limit, items,
+	    n);
 }
 
 enum core_err

@@ -107,38 +107,32 @@ cons(const struct stem *z, int i)
 	}
 }
 
+/* Moves *i to the next consonant (c 1) or vowel (c 0) in b[0..j]; 0
+ * when there is none. */
+static int
+seek(const struct stem *z, int *i, int c)
+{
+	for (; *i <= z->j; (*i)++)
+		if ((cons(z, *i) != 0) == c)
+			return 1;
+	return 0;
+}
+
 /* The number of vowel-consonant sequences in b[0..j]. */
 static int
 measure(const struct stem *z)
 {
 	int n = 0, i = 0;
 
-	for (;;) {
-		if (i > z->j)
+	if (!seek(z, &i, 0))
+		return n;
+	for (i++;; i++) {
+		if (!seek(z, &i, 1))
 			return n;
-		if (!cons(z, i))
-			break;
-		i++;
-	}
-	i++;
-	for (;;) {
-		for (;;) {
-			if (i > z->j)
-				return n;
-			if (cons(z, i))
-				break;
-			i++;
-		}
 		i++;
 		n++;
-		for (;;) {
-			if (i > z->j)
-				return n;
-			if (!cons(z, i))
-				break;
-			i++;
-		}
-		i++;
+		if (!seek(z, &i, 0))
+			return n;
 	}
 }
 
@@ -407,7 +401,6 @@ vec_tokenize(const char *s, size_t n, vec_tok_fn fn, void *arg)
 	const unsigned char *p = (const unsigned char *)s;
 	utf8proc_int32_t cp, d[DECOMP_MAX];
 	utf8proc_ssize_t r, k, i;
-	int bound;
 
 	memset(&t, 0, sizeof(t));
 	t.fn = fn;
@@ -430,12 +423,7 @@ vec_tokenize(const char *s, size_t n, vec_tok_fn fn, void *arg)
 		p += r;
 		n -= (size_t)r;
 		/* Marks and ignorables give nothing: "e" + U+0301 is "e". */
-		bound = 0;
-		k = utf8proc_decompose_char(cp, d, DECOMP_MAX,
-		    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT | UTF8PROC_STRIPMARK |
-			UTF8PROC_CASEFOLD | UTF8PROC_IGNORE,
-		    &bound);
-		if (k < 0 || k > DECOMP_MAX) {
+		if ((k = core_utf8_fold_cp(cp, d, DECOMP_MAX)) < 0) {
 			flush(&t);
 			continue;
 		}
