@@ -256,12 +256,15 @@ extern const char *const harvest_ncases[HARVEST_NC__MAX];
 enum harvest_ncase harvest_name_case(const char *a, const char *b);
 /*
  * Family-name-first forms among n distinct name keys (counts[i]: how
- * many authorships have keys[i]): "priem jason" is read as "jason
- * priem" when "priem" is the family name of more authorships than
- * "jason" (or the last token is an initial: "priem j") and another key
- * with family name "priem" is compatible with the turned form.  Returns
- * n entries, NULL (keep) or the key given names first; caller frees
- * each and the array.
+ * many authorships have keys[i]): a two-token key "priem jason" is read
+ * as "jason priem" when "priem" is the family name of strictly more
+ * authorships than "jason" and another key with family name "priem"
+ * starts with "jason" and is compatible with the turned form; "priem j"
+ * (an initial last) when any such key is compatible.  The decision
+ * depends on the keys and counts only: give it the keys as
+ * harvest_name_key() makes them from the raw names, and a rerun decides
+ * the same.  Returns n entries, NULL (keep) or the key given names
+ * first; caller frees each and the array.
  */
 char **harvest_name_orient(const char *const *keys, const long *counts,
     size_t n);

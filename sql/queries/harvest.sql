@@ -240,6 +240,23 @@ INSERT INTO researchers (name, name_key, slug)
 VALUES ($1, $2, $3)
 RETURNING id;
 
+-- name: MATCH_KEY_COUNTS
+-- Every raw name and its authorships: name.c keys them afresh for
+-- harvest_name_orient(), so that keys it turned on an earlier run do
+-- not sway it.
+SELECT raw_name AS raw_name, count(*) AS n
+  FROM authorships
+ WHERE name_key <> ''
+ GROUP BY raw_name;
+
+-- name: MATCH_KEYS_TURN
+-- Family-name-first keys written given names first: $1 the old keys,
+-- $2 the new ones, in the same order.
+UPDATE authorships a
+   SET name_key = t.new
+  FROM unnest($1::text[], $2::text[]) AS t(old, new)
+ WHERE a.name_key = t.old;
+
 -- name: MATCH_EVAL_GROUPS
 -- Same-name groups (one name key) and how many researchers each became;
 -- researchers whose papers carry more than one name form.
