@@ -340,14 +340,13 @@ harvest_name_case(const char *a, const char *b)
 	} else if (strcmp(ka, kb) == 0 || same_tokens(sa, sb))
 		c = HARVEST_NC_ORDER;
 	else if (relate(ka, kb, &initial, &middle))
-		c = initial ? HARVEST_NC_INITIALS
+		c = initial  ? HARVEST_NC_INITIALS
 		    : middle ? HARVEST_NC_MIDDLE
 			     : HARVEST_NC_OTHER;
 	else {
 		r = rotate(ka);
-		c = relate(r, kb, &initial, &middle)
-		    ? HARVEST_NC_ORDER
-		    : HARVEST_NC_OTHER;
+		c = relate(r, kb, &initial, &middle) ? HARVEST_NC_ORDER
+						     : HARVEST_NC_OTHER;
 		free(r);
 		r = rotate(kb);
 		if (c == HARVEST_NC_OTHER && relate(ka, r, &initial, &middle))
@@ -427,8 +426,8 @@ harvest_name_orient(const char *const *keys, const long *counts, size_t n)
 		}
 		r = rotate(keys[i]);
 		for (j = 0; j < json_array_size(v); j++) {
-			size_t k = (size_t)json_integer_value(
-			    json_array_get(v, j));
+			size_t k =
+			    (size_t)json_integer_value(json_array_get(v, j));
 			const char *g = "";
 			size_t lg;
 

@@ -559,7 +559,8 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	clock_gettime(CLOCK_MONOTONIC, &m.t0);
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
-	    (er = fill_keys(db)) != CORE_OK || (er = orient_keys(db)) != CORE_OK)
+	    (er = fill_keys(db)) != CORE_OK ||
+	    (er = orient_keys(db)) != CORE_OK)
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
@@ -813,10 +814,11 @@ openalex_line(const json_t *w)
 			 json_object_get(c, "display_name"))) != NULL)
 			json_array_append_new(fields, json_string(s));
 	}
-	if ((s = json_string_value(json_object_get(
-		 json_object_get(json_object_get(w, "primary_topic"),
-		     "subfield"),
-		 "display_name"))) != NULL)
+	if ((s = json_string_value(
+		 json_object_get(json_object_get(json_object_get(w,
+						     "primary_topic"),
+				     "subfield"),
+		     "display_name"))) != NULL)
 		json_array_append_new(fields, json_string(s));
 	json_array_foreach(json_object_get(w, "authorships"), i, a)
 	{
@@ -887,8 +889,7 @@ gold_line(struct gold *gd, const json_t *w)
 	}
 	json_array_foreach(authors, i, a)
 	{
-		if ((s = json_string_value(json_object_get(a, "name"))) ==
-		    NULL)
+		if ((s = json_string_value(json_object_get(a, "name"))) == NULL)
 			continue;
 		k = harvest_name_key(s);
 		keys[i] = k;
@@ -904,8 +905,8 @@ gold_line(struct gold *gd, const json_t *w)
 		it.truth = core_xasprintf("%s:%s", src, id);
 		s = json_string_value(json_object_get(a, "orcid"));
 		it.orcid = s != NULL ? core_xstrdup(s) : NULL;
-		it.raw = core_xstrdup(
-		    json_string_value(json_object_get(a, "name")));
+		it.raw =
+		    core_xstrdup(json_string_value(json_object_get(a, "name")));
 		it.key = core_xstrdup(k);
 		it.block = harvest_match_block(k);
 		s = json_string_value(json_object_get(w, "date"));
@@ -1026,8 +1027,7 @@ struct gcount {
 };
 
 static void
-print_part(const char *what, const struct gcount *gc, long people,
-    long items)
+print_part(const char *what, const struct gcount *gc, long people, long items)
 {
 	long tp = 0, fp = 0, fn = 0;
 	int k;

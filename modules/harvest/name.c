@@ -239,12 +239,14 @@ harvest_tex_unaccent(const char *s)
  * 84); decoded as Latin-1 it shows the C1 controls U+0080-U+009F, which
  * map back to their byte directly.
  */
+/* clang-format off */
 static const utf8proc_int32_t cp1252[32] = {
 	0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6,
 	0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0, 0x2018, 0x2019,
 	0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161,
 	0x203a, 0x0153, 0, 0x017e, 0x0178,
 };
+/* clang-format on */
 
 /* The byte that code point cp was read from, or -1. */
 static int

@@ -218,8 +218,7 @@ main(void)
 		T_EQ(it[1].reason, HARVEST_MR_COAUTHORS, "by co-authors");
 		/* Two people, one initial and surname, nothing shared. */
 		item(&it[0], "a del maestro", coD, N(coD), fCM, N(fCM), NULL);
-		item(&it[1], "a del maestro", coB, N(coB), fBIO, N(fBIO),
-		    NULL);
+		item(&it[1], "a del maestro", coB, N(coB), fBIO, N(fBIO), NULL);
 		T_EQ(harvest_match_group(it, 2, NULL), 2,
 		    "same initials and surname, no evidence: two");
 	}

@@ -114,13 +114,17 @@ main(void)
 	    "José Raúl Romero", 1, "Atom: two accents");
 	moj_is("MÃƒÂ¤ntylÃƒÂ¤", "Mäntylä", 2, "twice: MÃƒÂ¤ntylÃƒÂ¤");
 	moj_is("Ã…â€šukasz", "łukasz", 2, "twice, Windows-1252 both times");
-	moj_is("Ã‰mile Zola", "Émile Zola", 1,
-	    "Windows-1252: 0x89 read as ‰");
+	moj_is("Ã‰mile Zola", "Émile Zola", 1, "Windows-1252: 0x89 read as ‰");
 	moj_is("Wojciech KotÅ‚owski", "Wojciech Kotłowski", 1,
 	    "Windows-1252: 0x82 read as ‚");
-	moj_is("Garc\xc3\xad" "a", "Garc\xc3\xad" "a", 0,
-	    "García is right already");
-	moj_is("GarcÃ\xc2\xad" "a", "García", 1, "soft hyphen U+00AD");
+	moj_is("Garc\xc3\xad"
+	       "a",
+	    "Garc\xc3\xad"
+	    "a",
+	    0, "García is right already");
+	moj_is("GarcÃ\xc2\xad"
+	       "a",
+	    "García", 1, "soft hyphen U+00AD");
 	moj_is("Müller", "Müller", 0, "Latin-1 letter, not UTF-8 bytes");
 	moj_is("Ãlvaro", "Ãlvaro", 0, "Ã then a letter: not UTF-8 bytes");
 	moj_is("Søren Hauberg", "Søren Hauberg", 0, "ø alone is right");
