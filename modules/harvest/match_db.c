@@ -248,14 +248,29 @@ do_block(struct mrun *m, size_t s, size_t e)
 	 * cluster's papers use, then the longest.
 	 */
 	for (k = 0; k < nc; k++) {
-		if (cid[k] != 0)
-			continue;
 		best = n;
 		for (i = 0; i < n; i++)
 			if (it[i].cluster == k &&
 			    (best == n || form_cmp(it, n, i, best) > 0))
 				best = i;
 		name = harvest_demojibake(m->rows[s + best].raw_name, NULL);
+		if (cid[k] != 0) {
+			/* A kept name-only researcher: its best form now. */
+			snprintf(rid, sizeof(rid), "%" PRId64, cid[k]);
+			slug = core_slug(name, 60);
+			er = core_db_exec(m->db,
+			    HARVEST_SQL_MATCH_RESEARCHER_RENAME,
+			    (const char *const[]){ rid, name,
+				m->rows[s + best].name_key, slug },
+			    4, &res);
+			free(slug);
+			free(name);
+			PQclear(res);
+			res = NULL;
+			if (er != CORE_OK)
+				goto out;
+			continue;
+		}
 		slug = core_slug(name, 60);
 		er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_NEW,
 		    (const char *const[]){ name, m->rows[s + best].name_key,

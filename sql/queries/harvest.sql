@@ -240,6 +240,18 @@ INSERT INTO researchers (name, name_key, slug)
 VALUES ($1, $2, $3)
 RETURNING id;
 
+-- name: MATCH_RESEARCHER_RENAME
+-- A researcher the matcher keeps, named by the most complete form its
+-- papers now give ($2, its key $3, slug $4) when that is longer than the
+-- one it has: names only grow, so two blocks holding one researcher
+-- cannot rename it back and forth.  Researchers with an external id
+-- keep the name their source gives.
+UPDATE researchers
+   SET name = $2, name_key = $3, slug = $4, modified_at = now()
+ WHERE id = $1
+   AND openalex_id IS NULL AND orcid IS NULL AND s2_id IS NULL
+   AND length($3::text) > length(name_key);
+
 -- name: MATCH_KEY_COUNTS
 -- Every raw name and its authorships: name.c keys them afresh for
 -- harvest_name_orient(), so that keys it turned on an earlier run do

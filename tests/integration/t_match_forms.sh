@@ -51,8 +51,6 @@ paper() {
 }
 # The surnames are made up ("Del Maestrox") so that no bundled paper
 # falls in the same blocks.
-paper 9902.00001 2026-07-03 cond-mat.str-el "Adrian Del Maestrox" \
-    "Kipton Zorvath" "Nicolette Quillfeather"
 paper 9902.00002 2026-07-02 cond-mat.str-el "A. Del Maestrox" \
     "Kipton Zorvath" "Bernd Quillfeather"
 # Another A. Del Maestrox: other co-authors, another field.
@@ -72,15 +70,28 @@ rid() {
 	    p.id = a.paper_id WHERE p.arxiv_id = '$1' AND a.raw_name LIKE '$2'"
 }
 
+# First the initials only: the researcher is "A. Del Maestrox".  Then a
+# paper with the full given name and the same co-author: it joins and
+# names the researcher.
 hv match
 [ "$HV_RC" = 0 ]
 ok $? "match runs" "$(tail -c 600 "$T_TMP/hv.out")"
+r0=$(rid 9902.00002 '%Maestrox')
+sql_is "SELECT name FROM researchers WHERE id = ${r0:-0}" \
+    "A. Del Maestrox" "initials only: named by them"
+paper 9902.00001 2026-07-03 cond-mat.str-el "Adrian Del Maestrox" \
+    "Kipton Zorvath" "Nicolette Quillfeather"
+hv match
+[ "$HV_RC" = 0 ]
+ok $? "match runs again" "$(tail -c 600 "$T_TMP/hv.out")"
 r1=$(rid 9902.00001 '%Maestrox') r2=$(rid 9902.00002 '%Maestrox')
 r3=$(rid 9902.00003 '%Maestrox')
 [ -n "$r1" ] && [ "$r1" = "$r2" ]
 ok $? "A. Del Maestrox with shared co-authors: one researcher" "$r1 $r2"
+[ "$r1" = "$r0" ]
+ok $? "the researcher is kept" "$r0 $r1"
 sql_is "SELECT name FROM researchers WHERE id = ${r1:-0}" \
-    "Adrian Del Maestrox" "named by the full form, not the initial"
+    "Adrian Del Maestrox" "renamed by the full form, not the initial"
 [ -n "$r3" ] && [ "$r3" != "$r1" ]
 ok $? "same initial and surname, nothing shared: apart" "$r1 $r3"
 z4=$(rid 9902.00004 'Zorvath Kipton') z5=$(rid 9902.00005 'Kipton Zorvath')
