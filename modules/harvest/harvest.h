@@ -22,6 +22,17 @@
 char *harvest_tex_unaccent(const char *s);
 
 /*
+ * s with mojibake repaired: UTF-8 that was decoded as Latin-1 or
+ * Windows-1252 and encoded again, once or more ("MÃ¤ntylÃ¤", and twice
+ * "MÃƒÂ¤ntylÃƒÂ¤", give "Mäntylä").  A round is undone only when every
+ * character maps back to one byte and those bytes are valid UTF-8, so
+ * correct names ("Müller", "Ãlvaro" is not valid as bytes) pass
+ * unchanged.  *rounds (may be NULL) is the number of rounds undone.
+ * Caller frees.
+ */
+char *harvest_demojibake(const char *s, int *rounds);
+
+/*
  * s with leading and trailing white space removed and every inner run of
  * white space (including line breaks) turned into one space.  Caller
  * frees.
@@ -30,7 +41,7 @@ char *harvest_squash(const char *s);
 
 /*
  * The normalised key of an author name, used to group one name's papers:
- * TeX accents resolved, NFKD, marks stripped, case folded, a few letters
+ * mojibake repaired (harvest_demojibake()), TeX accents resolved, NFKD, marks stripped, case folded, a few letters
  * without decomposition spelt in ASCII (ł l, ø o, æ ae ...), every run of
  * characters other than letters and digits as one space, no space at
  * either end.  "Last, First" (one comma; a second one before a suffix:
@@ -225,6 +236,38 @@ size_t harvest_match_group(struct harvest_mitem *items, size_t n,
  * middle names, where both have one, likewise.
  */
 int harvest_name_compatible(const char *a, const char *b, int first_ambiguous);
+/*
+ * How two raw names of one person differ, for the eval's case types:
+ * the same form (case and punctuation aside), accents (TeX, mojibake,
+ * marks, ł/l), order ("Priem, Jason", "Priem Jason"), an initial ("J.
+ * Priem"), a middle name on one side only, or other.  The first that
+ * applies in that order, order before initials.
+ */
+enum harvest_ncase {
+	HARVEST_NC_SAME,
+	HARVEST_NC_ACCENTS,
+	HARVEST_NC_INITIALS,
+	HARVEST_NC_MIDDLE,
+	HARVEST_NC_ORDER,
+	HARVEST_NC_OTHER,
+	HARVEST_NC__MAX
+};
+extern const char *const harvest_ncases[HARVEST_NC__MAX];
+enum harvest_ncase harvest_name_case(const char *a, const char *b);
+/*
+ * Family-name-first forms among n distinct name keys (counts[i]: how
+ * many authorships have keys[i]): a two-token key "priem jason" is read
+ * as "jason priem" when "priem" is the family name of strictly more
+ * authorships than "jason" and another key with family name "priem"
+ * starts with "jason" and is compatible with the turned form; "priem j"
+ * (an initial last) when any such key is compatible.  The decision
+ * depends on the keys and counts only: give it the keys as
+ * harvest_name_key() makes them from the raw names, and a rerun decides
+ * the same.  Returns n entries, NULL (keep) or the key given names
+ * first; caller frees each and the array.
+ */
+char **harvest_name_orient(const char *const *keys, const long *counts,
+    size_t n);
 /* The block of a name key: first letter, space, last token ("j smith").
  * Caller frees. */
 char *harvest_match_block(const char *name_key);

@@ -121,19 +121,22 @@ run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 }
 
 static const char help_eval[] =
-    "Matches the authorships of recorded OpenAlex works (list responses\n"
-    "or single works, gzip or plain; default: eval_dir, else\n"
-    "tests/data/harvest/openalex, works_cursor_page{1,2}.json and\n"
-    "W2741809807.json) on names, co-authors and fields only, and compares\n"
-    "every pair of authorships with their OpenAlex author ids: prints\n"
-    "\"precision P recall R\" and the counts behind them.  Then the\n"
-    "split/merge counts of the database as the last match left it.";
+    "Matches the gold authorships (default: eval_gold, else\n"
+    "tests/data/harvest/gold/authorships.jsonl.gz: every recorded OpenAlex\n"
+    "and Semantic Scholar work whose authors carry author ids; FILEs may\n"
+    "also be OpenAlex list responses or single works, gzip or plain) on\n"
+    "names, co-authors and fields only, and compares every pair with the\n"
+    "sources' author ids and ORCIDs.  People are split by a fixed seed\n"
+    "into a tuning and a held-out part: prints precision and recall of\n"
+    "both, and per case type (same form, accents, initials, middle name,\n"
+    "order, other).  Then the split/merge counts of the database as the\n"
+    "last match left it.";
 
 static const struct core_cmd cmd_eval = {
 	.name = "eval",
 	.operands = "[FILE...]",
 	.max_args = -1,
-	.summary = "matching precision/recall on OpenAlex works",
+	.summary = "matching precision/recall on the gold authorships",
 	.help = help_eval,
 	.run = run_eval,
 };

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core.h"
 #include "harvest.h"
 
@@ -222,6 +224,229 @@ harvest_match_block(const char *name_key)
 	l = token(name_key, n - 1, &t);
 	return core_xasprintf("%.*s %.*s", (int)u8len((unsigned char)*name_key),
 	    name_key, (int)l, t);
+}
+
+/* clang-format off */
+const char *const harvest_ncases[HARVEST_NC__MAX] = {
+	"same", "accents", "initials", "middle", "order", "other",
+};
+/* clang-format on */
+
+/* s with its first token moved to the end ("priem jason": "jason priem"). */
+static char *
+rotate(const char *s)
+{
+	const char *t = "";
+	size_t l = token(s, 0, &t);
+
+	if (ntokens(s) < 2)
+		return core_xstrdup(s);
+	return core_xasprintf("%s %.*s", t + l + 1, (int)l, t);
+}
+
+/*
+ * Whether keys a and b (given names first) name one person, as
+ * harvest_name_compatible(a, b, 0) does; *initial and *middle say whether
+ * that needed an initial, or a middle name on one side only.
+ */
+static int
+relate(const char *a, const char *b, int *initial, int *middle)
+{
+	*initial = 0;
+	*middle = ntokens(a) != ntokens(b);
+	if (!harvest_name_compatible(a, b, 0))
+		return 0;
+	if (!harvest_name_compatible(a, b, 1))
+		*initial = 1;
+	return 1;
+}
+
+/* Letters and digits of s, lower-cased ASCII, other bytes as they are. */
+static char *
+plain(const char *s)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 'A' && c <= 'Z')
+			core_buf_putc(&b, (char)(c - 'A' + 'a'));
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c >= 0x80)
+			core_buf_putc(&b, (char)c);
+	}
+	return core_buf_steal(&b);
+}
+
+/* The key of s read as written: commas are spaces, no "Last, First". */
+static char *
+surface_key(const char *s)
+{
+	char *c = core_xstrdup(s), *p, *k;
+
+	for (p = c; *p != '\0'; p++)
+		if (*p == ',')
+			*p = ' ';
+	k = harvest_name_key(c);
+	free(c);
+	return k;
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether a and b hold the same tokens in some order. */
+static int
+same_tokens(const char *a, const char *b)
+{
+	char *ca = core_xstrdup(a), *cb = core_xstrdup(b), *sa, *sb;
+	char *va[64], *vb[64];
+	size_t na = 0, nb = 0, i;
+	int same;
+
+	for (sa = strtok_r(ca, " ", &sb); sa != NULL && na < 64;
+	     sa = strtok_r(NULL, " ", &sb))
+		va[na++] = sa;
+	for (sa = strtok_r(cb, " ", &sb); sa != NULL && nb < 64;
+	     sa = strtok_r(NULL, " ", &sb))
+		vb[nb++] = sa;
+	same = na == nb;
+	qsort(va, na, sizeof(*va), str_cmp);
+	qsort(vb, nb, sizeof(*vb), str_cmp);
+	for (i = 0; same && i < na; i++)
+		same = strcmp(va[i], vb[i]) == 0;
+	free(ca);
+	free(cb);
+	return same;
+}
+
+enum harvest_ncase
+harvest_name_case(const char *a, const char *b)
+{
+	char *sa = surface_key(a), *sb = surface_key(b);
+	char *ka = harvest_name_key(a), *kb = harvest_name_key(b);
+	char *pa = NULL, *pb = NULL, *r = NULL;
+	enum harvest_ncase c;
+	int initial, middle;
+
+	if (strcmp(sa, sb) == 0) {
+		pa = plain(a);
+		pb = plain(b);
+		c = strcmp(pa, pb) == 0 ? HARVEST_NC_SAME : HARVEST_NC_ACCENTS;
+	} else if (strcmp(ka, kb) == 0 || same_tokens(sa, sb))
+		c = HARVEST_NC_ORDER;
+	else if (relate(ka, kb, &initial, &middle))
+		c = initial  ? HARVEST_NC_INITIALS
+		    : middle ? HARVEST_NC_MIDDLE
+			     : HARVEST_NC_OTHER;
+	else {
+		r = rotate(ka);
+		c = relate(r, kb, &initial, &middle) ? HARVEST_NC_ORDER
+						     : HARVEST_NC_OTHER;
+		free(r);
+		r = rotate(kb);
+		if (c == HARVEST_NC_OTHER && relate(ka, r, &initial, &middle))
+			c = HARVEST_NC_ORDER;
+	}
+	free(sa);
+	free(sb);
+	free(ka);
+	free(kb);
+	free(pa);
+	free(pb);
+	free(r);
+	return c;
+}
+
+/* The last token of s and its length. */
+static size_t
+last_token(const char *s, const char **t)
+{
+	size_t n = ntokens(s);
+
+	*t = "";
+	return n > 0 ? token(s, n - 1, t) : 0;
+}
+
+char **
+harvest_name_orient(const char *const *keys, const long *counts, size_t n)
+{
+	json_t *fam = json_object(), *by = json_object(), *v;
+	char **out = core_xcalloc(n + 1, sizeof(*out)), *t1s, *tns, *r;
+	const char *t1 = "", *tn = "";
+	size_t i, j, l1, ln;
+	long c1, cn;
+
+	/* How often each token is a family name, and who carries it. */
+	for (i = 0; i < n; i++) {
+		if (ntokens(keys[i]) < 2)
+			continue;
+		ln = last_token(keys[i], &tn);
+		tns = core_xstrndup(tn, ln);
+		v = json_object_get(fam, tns);
+		json_object_set_new(fam, tns,
+		    json_integer(json_integer_value(v) + counts[i]));
+		if ((v = json_object_get(by, tns)) == NULL) {
+			v = json_array();
+			json_object_set_new(by, tns, v);
+		}
+		json_array_append_new(v, json_integer((json_int_t)i));
+		free(tns);
+	}
+	for (i = 0; i < n; i++) {
+		/* Two tokens: "sarro federica", "priem j". */
+		if (ntokens(keys[i]) != 2)
+			continue;
+		l1 = token(keys[i], 0, &t1);
+		ln = last_token(keys[i], &tn);
+		/* An initial is never the family name. */
+		if (l1 == u8len((unsigned char)*t1))
+			continue;
+		t1s = core_xstrndup(t1, l1);
+		tns = core_xstrndup(tn, ln);
+		c1 = (long)json_integer_value(json_object_get(fam, t1s));
+		cn = (long)json_integer_value(json_object_get(fam, tns));
+		v = json_object_get(by, t1s);
+		free(t1s);
+		/*
+		 * Read family name first only when the first token is the
+		 * better attested family name (strictly: "lee kim" and "kim
+		 * lee" once each stay as they are) and another form gives
+		 * the same person given names first, with the given name
+		 * written out as here ("jason priem", not "j priem").
+		 */
+		if (v == NULL ||
+		    (c1 <= cn && ln != u8len((unsigned char)*tn))) {
+			free(tns);
+			continue;
+		}
+		r = rotate(keys[i]);
+		for (j = 0; j < json_array_size(v); j++) {
+			size_t k =
+			    (size_t)json_integer_value(json_array_get(v, j));
+			const char *g = "";
+			size_t lg;
+
+			if (k == i || !harvest_name_compatible(r, keys[k], 0))
+				continue;
+			lg = token(keys[k], 0, &g);
+			if (ln == u8len((unsigned char)*tn) ||
+			    (lg == ln && memcmp(g, tns, ln) == 0))
+				break;
+		}
+		free(tns);
+		if (j < json_array_size(v))
+			out[i] = r;
+		else
+			free(r);
+	}
+	json_decref(fam);
+	json_decref(by);
+	return out;
 }
 
 static size_t
@@ -441,6 +666,30 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 				best = j;
 				bscore = score;
 				bwhy = why;
+			}
+		}
+		/*
+		 * A paper of one author has no co-authors to compare, a paper
+		 * without categories no fields: when one person of a fitting
+		 * name is in the block, and the evidence there is does not
+		 * speak against it, it is that person.
+		 */
+		if (best == nc && (it->ncoauthors == 0 || it->nfields == 0)) {
+			size_t fit = nc, nfit = 0;
+
+			for (j = 0; j < nc; j++)
+				if (find(c, j) == j &&
+				    names_fit(&c[j], it->name_key, ambiguous)) {
+					fit = j;
+					nfit++;
+				}
+			if (nfit == 1) {
+				evidence(it, &c[fit], &co, &shared, &fi);
+				if (it->nfields == 0 || fi > 0) {
+					best = fit;
+					bwhy = HARVEST_MR_FIELDS;
+					bscore = fi;
+				}
 			}
 		}
 		if (best == nc) {

@@ -134,6 +134,46 @@ has_id(const int64_t *v, size_t n, int64_t id)
 	return 0;
 }
 
+/* Given names written out in name key k (tokens before the last, not
+ * initials). */
+static size_t
+full_names(const char *k)
+{
+	size_t n = 0, len;
+
+	for (;;) {
+		while (*k == ' ')
+			k++;
+		for (len = 0; k[len] != '\0' && k[len] != ' '; len++)
+			continue;
+		if (k[len] == '\0')
+			return n;
+		if (len > 1 && (len > 2 || (unsigned char)*k < 0x80))
+			n++;
+		k += len;
+	}
+}
+
+/* Whether item a's name form names the person better than b's (> 0). */
+static int
+form_cmp(const struct harvest_mitem *it, size_t n, size_t a, size_t b)
+{
+	size_t fa = full_names(it[a].name_key), fb = full_names(it[b].name_key);
+	size_t ca = 0, cb = 0, i;
+
+	if (fa != fb)
+		return fa > fb ? 1 : -1;
+	for (i = 0; i < n; i++) {
+		if (it[i].cluster != it[a].cluster)
+			continue;
+		ca += strcmp(it[i].name_key, it[a].name_key) == 0;
+		cb += strcmp(it[i].name_key, it[b].name_key) == 0;
+	}
+	if (ca != cb)
+		return ca > cb ? 1 : -1;
+	return strlen(it[a].name_key) > strlen(it[b].name_key) ? 1 : -1;
+}
+
 /*
  * Decides rows [s, e) (one block) and stages the result: authorships in
  * m->st, researchers left without papers in m->gone.  New researchers
@@ -147,7 +187,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 	int64_t *cid = NULL, *used = NULL;
 	size_t n = e - s, nc, ncl = 0, nused = 0, i, j, k, best;
 	PGresult *res = NULL;
-	char pid[24], pos[24], rid[24], old[24], score[32], *slug;
+	char pid[24], pos[24], rid[24], old[24], score[32], *slug, *name;
 	enum core_err er = CORE_OK;
 
 	it = core_xcalloc(n, sizeof(*it));
@@ -201,23 +241,43 @@ do_block(struct mrun *m, size_t s, size_t e)
 			cid[cl[j].cluster] = cl[j].rid;
 			used[nused++] = cl[j].rid;
 		}
-	/* The others are new people, named by their fullest form. */
+	/*
+	 * The others are new people, named by their most complete
+	 * well-attested form: the most given names written out ("Adrian
+	 * Del Maestro" over "A. Del Maestro"), then the form most of the
+	 * cluster's papers use, then the longest.
+	 */
 	for (k = 0; k < nc; k++) {
-		if (cid[k] != 0)
-			continue;
 		best = n;
 		for (i = 0; i < n; i++)
 			if (it[i].cluster == k &&
-			    (best == n ||
-				strlen(it[i].name_key) >
-				    strlen(it[best].name_key)))
+			    (best == n || form_cmp(it, n, i, best) > 0))
 				best = i;
-		slug = core_slug(m->rows[s + best].raw_name, 60);
+		name = harvest_demojibake(m->rows[s + best].raw_name, NULL);
+		if (cid[k] != 0) {
+			/* A kept name-only researcher: its best form now. */
+			snprintf(rid, sizeof(rid), "%" PRId64, cid[k]);
+			slug = core_slug(name, 60);
+			er = core_db_exec(m->db,
+			    HARVEST_SQL_MATCH_RESEARCHER_RENAME,
+			    (const char *const[]){ rid, name,
+				m->rows[s + best].name_key, slug },
+			    4, &res);
+			free(slug);
+			free(name);
+			PQclear(res);
+			res = NULL;
+			if (er != CORE_OK)
+				goto out;
+			continue;
+		}
+		slug = core_slug(name, 60);
 		er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_NEW,
-		    (const char *const[]){ m->rows[s + best].raw_name,
-			m->rows[s + best].name_key, slug },
+		    (const char *const[]){ name, m->rows[s + best].name_key,
+			slug },
 		    3, &res);
 		free(slug);
+		free(name);
 		if (er != CORE_OK)
 			goto out;
 		cid[k] = core_cell_bigint(res, 0,
@@ -367,6 +427,90 @@ fill_keys(struct core_db *db)
 	return er;
 }
 
+/*
+ * Family-name-first keys ("priem jason") turned where the other forms of
+ * the database say so (harvest_name_orient()), in one statement.
+ */
+static enum core_err
+orient_keys(struct core_db *db)
+{
+	struct core_buf from = CORE_BUF_INIT, to = CORE_BUF_INIT;
+	PGresult *res = NULL;
+	json_t *cnt = json_object(), *v;
+	const char **keys, *ck;
+	char **rot, *k;
+	long *counts;
+	size_t n, i, turned = 0;
+	int r, nr;
+	enum core_err er;
+
+	if ((er = core_db_exec(db, HARVEST_SQL_MATCH_KEY_COUNTS, NULL, 0,
+		 &res)) != CORE_OK) {
+		json_decref(cnt);
+		return er;
+	}
+	/* The keys name.c makes of the raw names, and their counts. */
+	nr = PQntuples(res);
+	for (r = 0; r < nr; r++) {
+		k = harvest_name_key(
+		    text(res, r, HARVEST_MATCH_KEY_COUNTS__RAW_NAME));
+		if (*k != '\0') {
+			v = json_object_get(cnt, k);
+			json_object_set_new(cnt, k,
+			    json_integer(json_integer_value(v) +
+				core_cell_bigint(res, r,
+				    HARVEST_MATCH_KEY_COUNTS__N, 0)));
+		}
+		free(k);
+	}
+	PQclear(res);
+	res = NULL;
+	n = json_object_size(cnt);
+	keys = core_xcalloc(n + 1, sizeof(*keys));
+	counts = core_xcalloc(n + 1, sizeof(*counts));
+	i = 0;
+	json_object_foreach(cnt, ck, v)
+	{
+		keys[i] = ck;
+		counts[i++] = (long)json_integer_value(v);
+	}
+	rot = harvest_name_orient(keys, counts, n);
+	/* Name keys hold letters, digits and spaces: quoting is enough. */
+	core_buf_putc(&from, '{');
+	core_buf_putc(&to, '{');
+	for (i = 0; i < n; i++) {
+		if (rot[i] == NULL)
+			continue;
+		core_buf_puts(&from, turned > 0 ? ",\"" : "\"");
+		core_buf_puts(&from, keys[i]);
+		core_buf_putc(&from, '"');
+		core_buf_puts(&to, turned > 0 ? ",\"" : "\"");
+		core_buf_puts(&to, rot[i]);
+		core_buf_putc(&to, '"');
+		turned++;
+		free(rot[i]);
+	}
+	core_buf_putc(&from, '}');
+	core_buf_putc(&to, '}');
+	free(rot);
+	free(keys);
+	free(counts);
+	if (turned > 0) {
+		er = core_db_exec(db, HARVEST_SQL_MATCH_KEYS_TURN,
+		    (const char *const[]){ core_buf_cstr(&from),
+			core_buf_cstr(&to) },
+		    2, &res);
+		PQclear(res);
+		core_log(CORE_LOG_INFO, "harvest.match",
+		    "%zu family-name-first name forms read given names first",
+		    turned);
+	}
+	core_buf_free(&from);
+	core_buf_free(&to);
+	json_decref(cnt);
+	return er;
+}
+
 static void
 take_row(struct mrun *m, PGresult *res, int i)
 {
@@ -430,7 +574,8 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	clock_gettime(CLOCK_MONOTONIC, &m.t0);
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
-	    (er = fill_keys(db)) != CORE_OK)
+	    (er = fill_keys(db)) != CORE_OK ||
+	    (er = orient_keys(db)) != CORE_OK)
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
@@ -565,15 +710,38 @@ out:
 
 /* ------------------------------------------------------------ eval */
 
-/* One gold authorship: a recorded OpenAlex work's author. */
+/*
+ * The gold set: authorships whose source (OpenAlex, Semantic Scholar)
+ * gave an author id.  Two authorships are one person when they share an
+ * id of one source or an ORCID; across sources without ORCIDs the truth
+ * is unknown and the pair is not counted.  Each person (a connected set
+ * of ids) falls by a fixed seed into the tuning part or the held-out
+ * part; a pair is held-out when either of its people is.  Thresholds
+ * (harvest.h) were chosen on the tuning part only.
+ */
+#define GOLD_SEED    "weft-gold-16"
+#define GOLD_HELD    50 /* per cent of the people held out */
+#define GOLD_DEFAULT "tests/data/harvest/gold/authorships.jsonl.gz"
+
+/* One gold authorship. */
 struct gitem {
-	char *author; /* OpenAlex id: the truth */
-	char *key, *block, *date, *work;
-	size_t w, position;
+	char *src, *truth, *orcid; /* truth: "src:id" */
+	char *raw, *key, *block, *date, *work;
+	size_t position;
 	const char **coauthors, **fields;
 	size_t ncoauthors, nfields;
-	size_t label; /* block number, then cluster */
-	size_t cluster;
+	size_t label, cluster; /* block number, cluster in it */
+	size_t ident;          /* union-find over people */
+};
+
+struct gold {
+	struct gitem *g;
+	size_t n, cap, nworks;
+	char **keep; /* name keys the items borrow */
+	size_t nkeep;
+	json_t *seen;  /* "src:work" */
+	json_t *ids;   /* identifier -> item index */
+	json_t *works; /* per source: works */
 };
 
 static json_t *
@@ -593,6 +761,29 @@ load_json(const char *path)
 	while ((n = gzread(gz, chunk, sizeof(chunk))) > 0)
 		core_buf_put(&b, chunk, (size_t)n);
 	gzclose(gz);
+	/* JSON lines (the gold file): one array of them. */
+	if (strstr(path, ".jsonl") != NULL) {
+		const char *p = b.ptr != NULL ? core_buf_cstr(&b) : "", *e;
+
+		o = json_array();
+		for (; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+			if ((e = strchr(p, '\n')) == NULL)
+				e = p + strlen(p);
+			if (e == p)
+				continue;
+			if ((d = json_loadb(p, (size_t)(e - p), 0, &je)) ==
+			    NULL) {
+				fprintf(stderr, "weft-harvest eval: %s: %s\n",
+				    path, je.text);
+				json_decref(o);
+				o = NULL;
+				break;
+			}
+			json_array_append_new(o, d);
+		}
+		core_buf_free(&b);
+		return o;
+	}
 	if ((o = json_loadb(b.ptr != NULL ? b.ptr : "", b.len, 0, &je)) == NULL)
 		fprintf(stderr, "weft-harvest eval: %s: %s\n", path, je.text);
 	core_buf_free(&b);
@@ -620,141 +811,329 @@ gitem_cmp(const void *a, const void *b)
 	return x->position < y->position ? -1 : x->position > y->position;
 }
 
-/* Adds the authorships of one work to *g. */
-static void
-gold_work(const json_t *w, struct gitem **g, size_t *n, size_t *cap, size_t wno,
-    char ***keep, size_t *nkeep)
+/* An OpenAlex work in the gold line's shape (new reference). */
+static json_t *
+openalex_line(const json_t *w)
 {
-	const json_t *a, *c, *ash = json_object_get(w, "authorships");
-	const char **keys, **fields, *id, *raw, *s;
-	size_t i, j, na = json_array_size(ash), nf = 0, first = *n;
-	char *k;
+	const json_t *a, *c, *au;
+	json_t *line, *authors = json_array(), *fields = json_array();
+	const char *s, *raw, *orcid;
+	size_t i;
 
-	keys = core_xcalloc(na + 1, sizeof(*keys));
-	fields =
-	    core_xcalloc(json_array_size(json_object_get(w, "concepts")) + 2,
-		sizeof(*fields));
-	/* Fields: the level-0 concepts and the primary topic's subfield. */
-	json_array_foreach(json_object_get(w, "concepts"), i,
-	    c) if (json_integer_value(json_object_get(c, "level")) == 0 &&
-	    (s = json_string_value(json_object_get(c, "display_name"))) != NULL)
-	    fields[nf++] = s;
+	json_array_foreach(json_object_get(w, "concepts"), i, c)
+	{
+		if (json_integer_value(json_object_get(c, "level")) == 0 &&
+		    (s = json_string_value(
+			 json_object_get(c, "display_name"))) != NULL)
+			json_array_append_new(fields, json_string(s));
+	}
 	if ((s = json_string_value(
 		 json_object_get(json_object_get(json_object_get(w,
 						     "primary_topic"),
 				     "subfield"),
 		     "display_name"))) != NULL)
-		fields[nf++] = s;
-	json_array_foreach(ash, i, a)
+		json_array_append_new(fields, json_string(s));
+	json_array_foreach(json_object_get(w, "authorships"), i, a)
 	{
-		id = json_string_value(
-		    json_object_get(json_object_get(a, "author"), "id"));
-		raw = json_string_value(json_object_get(a, "raw_author_name"));
-		if (raw == NULL)
+		au = json_object_get(a, "author");
+		if ((raw = json_string_value(
+			 json_object_get(a, "raw_author_name"))) == NULL)
 			raw = json_string_value(
-			    json_object_get(json_object_get(a, "author"),
-				"display_name"));
+			    json_object_get(au, "display_name"));
 		if (raw == NULL)
 			continue;
-		k = harvest_name_key(raw);
-		keys[i] = k;
-		*keep = core_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
-		(*keep)[(*nkeep)++] = k;
-		if (id == NULL || *k == '\0')
-			continue;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 256;
-			*g = core_xrealloc(*g, *cap * sizeof(**g));
-		}
-		memset(&(*g)[*n], 0, sizeof(**g));
-		(*g)[*n].author = core_xstrdup(id);
-		(*g)[*n].key = core_xstrdup(k);
-		(*g)[*n].block = harvest_match_block(k);
-		s = json_string_value(json_object_get(w, "publication_date"));
-		(*g)[*n].date = core_xstrdup(s != NULL ? s : "");
-		s = json_string_value(json_object_get(w, "id"));
-		(*g)[*n].work = core_xstrdup(s != NULL ? s : "");
-		(*g)[*n].w = wno;
-		(*g)[*n].position = i;
-		(*n)++;
+		orcid = json_string_value(json_object_get(au, "orcid"));
+		if (orcid != NULL && strrchr(orcid, '/') != NULL)
+			orcid = strrchr(orcid, '/') + 1;
+		json_array_append_new(authors,
+		    json_pack("{s:s, s:O?, s:s?}", "name", raw, "id",
+			json_object_get(au, "id"), "orcid", orcid));
 	}
-	for (i = first; i < *n; i++) {
-		struct gitem *it = &(*g)[i];
+	s = json_string_value(json_object_get(w, "publication_date"));
+	line = json_pack("{s:s, s:O?, s:s, s:o, s:o}", "src", "openalex", "id",
+	    json_object_get(w, "id"), "date", s != NULL ? s : "", "fields",
+	    fields, "authors", authors);
+	return line;
+}
 
-		it->coauthors = core_xcalloc(na + 1, sizeof(*it->coauthors));
+static void
+gold_add(struct gold *gd, struct gitem *it)
+{
+	if (gd->n == gd->cap) {
+		gd->cap = gd->cap ? gd->cap * 2 : 256;
+		gd->g = core_xrealloc(gd->g, gd->cap * sizeof(*gd->g));
+	}
+	gd->g[gd->n++] = *it;
+}
+
+/* Adds the authorships of one gold line (a work) to gd. */
+static void
+gold_line(struct gold *gd, const json_t *w)
+{
+	const json_t *a, *f, *authors = json_object_get(w, "authors");
+	const char **keys, **fields, *src, *id, *wid, *s;
+	size_t i, j, na = json_array_size(authors), nf = 0, first = gd->n;
+	char *k, *seen;
+	struct gitem it;
+
+	src = json_string_value(json_object_get(w, "src"));
+	wid = json_string_value(json_object_get(w, "id"));
+	if (src == NULL || wid == NULL)
+		return;
+	/* A work in two files counts once. */
+	seen = core_xasprintf("%s:%s", src, wid);
+	if (json_object_get(gd->seen, seen) != NULL) {
+		free(seen);
+		return;
+	}
+	json_object_set_new(gd->seen, seen, json_true());
+	free(seen);
+	json_object_set_new(gd->works, src,
+	    json_integer(
+		json_integer_value(json_object_get(gd->works, src)) + 1));
+	gd->nworks++;
+	keys = core_xcalloc(na + 1, sizeof(*keys));
+	fields = core_xcalloc(json_array_size(json_object_get(w, "fields")) + 1,
+	    sizeof(*fields));
+	json_array_foreach(json_object_get(w, "fields"), i, f)
+	{
+		if ((s = json_string_value(f)) != NULL)
+			fields[nf++] = s;
+	}
+	json_array_foreach(authors, i, a)
+	{
+		if ((s = json_string_value(json_object_get(a, "name"))) == NULL)
+			continue;
+		k = harvest_name_key(s);
+		keys[i] = k;
+		gd->keep = core_xrealloc(gd->keep,
+		    (gd->nkeep + 1) * sizeof(*gd->keep));
+		gd->keep[gd->nkeep++] = k;
+		if ((id = json_string_value(json_object_get(a, "id"))) ==
+			NULL ||
+		    *k == '\0')
+			continue;
+		memset(&it, 0, sizeof(it));
+		it.src = core_xstrdup(src);
+		it.truth = core_xasprintf("%s:%s", src, id);
+		s = json_string_value(json_object_get(a, "orcid"));
+		it.orcid = s != NULL ? core_xstrdup(s) : NULL;
+		it.raw =
+		    core_xstrdup(json_string_value(json_object_get(a, "name")));
+		it.key = core_xstrdup(k);
+		it.block = harvest_match_block(k);
+		s = json_string_value(json_object_get(w, "date"));
+		it.date = core_xstrdup(s != NULL ? s : "");
+		it.work = core_xasprintf("%s:%s", src, wid);
+		it.position = i;
+		gold_add(gd, &it);
+	}
+	for (i = first; i < gd->n; i++) {
+		struct gitem *g = &gd->g[i];
+
+		g->coauthors = core_xcalloc(na + 1, sizeof(*g->coauthors));
 		for (j = 0; j < na; j++)
-			if (j != it->position && keys[j] != NULL &&
+			if (j != g->position && keys[j] != NULL &&
 			    *keys[j] != '\0')
-				it->coauthors[it->ncoauthors++] = keys[j];
-		it->fields = core_xcalloc(nf + 1, sizeof(*it->fields));
-		memcpy(it->fields, fields, nf * sizeof(*fields));
-		it->nfields = nf;
+				g->coauthors[g->ncoauthors++] = keys[j];
+		g->fields = core_xcalloc(nf + 1, sizeof(*g->fields));
+		for (j = 0; j < nf; j++)
+			g->fields[j] = core_xstrdup(fields[j]);
+		g->nfields = nf;
 	}
 	free(keys);
 	free(fields);
 }
 
-static const char *const gold_default[] = {
-	"works_cursor_page1.json",
-	"works_cursor_page2.json",
-	"W2741809807.json",
+static size_t
+ufind(struct gitem *g, size_t i)
+{
+	while (g[i].ident != i)
+		i = g[i].ident = g[g[i].ident].ident;
+	return i;
+}
+
+/* Joins item i's person with the first item that had identifier id. */
+static void
+ujoin(struct gold *gd, size_t i, const char *id)
+{
+	json_t *v = json_object_get(gd->ids, id);
+	size_t a, b;
+
+	if (v == NULL) {
+		json_object_set_new(gd->ids, id, json_integer((json_int_t)i));
+		return;
+	}
+	a = ufind(gd->g, i);
+	b = ufind(gd->g, (size_t)json_integer_value(v));
+	if (a != b)
+		gd->g[a > b ? a : b].ident = a < b ? a : b;
+}
+
+/*
+ * Family-name-first keys turned (harvest_name_orient()) in the items and
+ * their co-authors.  Returns the map old key -> new key, which the
+ * co-author lists then borrow from.
+ */
+static json_t *
+gold_orient(struct gold *gd)
+{
+	json_t *cnt = json_object(), *map = json_object(), *v;
+	const char **keys, *k;
+	long *counts;
+	char **rot;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < gd->nkeep; i++) {
+		v = json_object_get(cnt, gd->keep[i]);
+		json_object_set_new(cnt, gd->keep[i],
+		    json_integer(json_integer_value(v) + 1));
+	}
+	keys = core_xcalloc(json_object_size(cnt) + 1, sizeof(*keys));
+	counts = core_xcalloc(json_object_size(cnt) + 1, sizeof(*counts));
+	json_object_foreach(cnt, k, v)
+	{
+		keys[n] = k;
+		counts[n++] = (long)json_integer_value(v);
+	}
+	rot = harvest_name_orient(keys, counts, n);
+	for (i = 0; i < n; i++)
+		if (rot[i] != NULL) {
+			json_object_set_new(map, keys[i], json_string(rot[i]));
+			free(rot[i]);
+		}
+	free(rot);
+	free(keys);
+	free(counts);
+	json_decref(cnt);
+	for (i = 0; i < gd->n; i++) {
+		struct gitem *it = &gd->g[i];
+
+		if ((k = json_string_value(json_object_get(map, it->key))) !=
+		    NULL) {
+			free(it->key);
+			free(it->block);
+			it->key = core_xstrdup(k);
+			it->block = harvest_match_block(k);
+		}
+		for (j = 0; j < it->ncoauthors; j++)
+			if ((k = json_string_value(json_object_get(map,
+				 it->coauthors[j]))) != NULL)
+				it->coauthors[j] = k;
+	}
+	return map;
+}
+
+static uint64_t
+fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Counts of one part: [case][tp, fp, fn]. */
+struct gcount {
+	long c[HARVEST_NC__MAX][3];
 };
+
+static void
+print_part(const char *what, const struct gcount *gc, long people, long items)
+{
+	long tp = 0, fp = 0, fn = 0;
+	int k;
+
+	for (k = 0; k < HARVEST_NC__MAX; k++) {
+		tp += gc->c[k][0];
+		fp += gc->c[k][1];
+		fn += gc->c[k][2];
+	}
+	printf("%s: %ld people, %ld authorships; pairs: %ld right (tp), "
+	       "%ld wrong (fp), %ld missed (fn); precision %.4f recall "
+	       "%.4f\n",
+	    what, people, items, tp, fp, fn,
+	    tp + fp > 0 ? (double)tp / (double)(tp + fp) : 1.0,
+	    tp + fn > 0 ? (double)tp / (double)(tp + fn) : 1.0);
+	for (k = 0; k < HARVEST_NC__MAX; k++) {
+		const long *c = gc->c[k];
+		char p[16] = "-", r[16] = "-";
+
+		if (c[0] + c[1] > 0)
+			snprintf(p, sizeof(p), "%.4f",
+			    (double)c[0] / (double)(c[0] + c[1]));
+		if (c[0] + c[2] > 0)
+			snprintf(r, sizeof(r), "%.4f",
+			    (double)c[0] / (double)(c[0] + c[2]));
+		printf("  %s %s: tp %ld fp %ld fn %ld precision %s recall "
+		       "%s\n",
+		    what, harvest_ncases[k], c[0], c[1], c[2], p, r);
+	}
+}
 
 int
 harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 {
+	static const char *const gold_default[] = { GOLD_DEFAULT };
 	struct harvest_mstats st;
 	struct harvest_mitem *mi = NULL;
-	struct gitem *g = NULL;
+	struct gold gd;
+	struct gitem *g;
 	struct core_db *db = NULL;
-	json_t *docs = json_array(), *seen = json_object(), *o, *w, *res_a;
-	json_t *authors = json_object(), *missed = json_object(), *miss;
-	const char *mk;
+	struct gcount parts[2];
+	json_t *o, *w, *res_a, *line, *missed = json_object(), *v;
+	json_t *orient = NULL;
+	const char *mk, *path0;
 	PGresult *res = NULL;
-	char **keep = NULL, *path;
-	const char *dir, *id;
-	size_t n = 0, cap = 0, nkeep = 0, i, j, s, e, blocks = 0, nw = 0, nr;
-	long tp = 0, fp = 0, fn = 0, tn = 0;
-	int f, rc = HARVEST_EXIT_FAIL, nd;
-	double p, r;
+	char *path, *id, **minid = NULL;
+	size_t n, i, j, s, e, blocks = 0, nr, *ord = NULL, a, b;
+	long people[2] = { 0, 0 }, items[2] = { 0, 0 };
+	int f, rc = HARVEST_EXIT_FAIL, nd, *held = NULL;
 
 	memset(&st, 0, sizeof(st));
-	dir = core_conf_get(conf, "eval_dir", "tests/data/harvest/openalex");
-	nd = nfiles > 0 ? nfiles
-			: (int)(sizeof(gold_default) / sizeof(gold_default[0]));
+	memset(&gd, 0, sizeof(gd));
+	memset(parts, 0, sizeof(parts));
+	gd.seen = json_object();
+	gd.ids = json_object();
+	gd.works = json_object();
+	nd = nfiles > 0 ? nfiles : 1;
 	for (f = 0; f < nd; f++) {
-		path = nfiles > 0
-		    ? core_xstrdup(files[f])
-		    : core_xasprintf("%s/%s", dir, gold_default[f]);
+		path0 = nfiles > 0
+		    ? files[f]
+		    : core_conf_get(conf, "eval_gold", gold_default[0]);
+		path = core_xstrdup(path0);
 		o = load_json(path);
 		free(path);
 		if (o == NULL)
 			goto out;
-		json_array_append_new(docs, o);
-		/* A list response, or one work. */
-		res_a = json_object_get(o, "results");
+		/* Gold lines, an OpenAlex list response, or one work. */
+		res_a = json_is_array(o) ? o : json_object_get(o, "results");
 		nr = json_is_array(res_a) ? json_array_size(res_a) : 1;
 		for (i = 0; i < nr; i++) {
 			w = json_is_array(res_a) ? json_array_get(res_a, i) : o;
-			/* A work in two files counts once. */
-			if ((id = json_string_value(
-				 json_object_get(w, "id"))) == NULL ||
-			    json_object_get(seen, id))
+			if (json_object_get(w, "authors") != NULL &&
+			    json_object_get(w, "src") != NULL) {
+				gold_line(&gd, w);
 				continue;
-			json_object_set_new(seen, id, json_true());
-			gold_work(w, &g, &n, &cap, nw++, &keep, &nkeep);
+			}
+			if ((line = openalex_line(w)) == NULL)
+				continue;
+			gold_line(&gd, line);
+			json_decref(line);
 		}
+		json_decref(o);
 	}
-	if (n == 0) {
+	if ((n = gd.n) == 0) {
 		fprintf(stderr,
 		    "weft-harvest eval: no authorships with "
-		    "OpenAlex author ids in the files\n");
+		    "author ids in the files\n");
 		goto out;
 	}
+	g = gd.g;
+	orient = gold_orient(&gd);
 	/* Match on names, co-authors and fields only: the ids are hidden. */
 	qsort(g, n, sizeof(*g), gitem_cmp);
-	for (i = 0; i < n; i++)
-		json_object_set_new(authors, g[i].author, json_true());
 	mi = core_xcalloc(n, sizeof(*mi));
 	for (s = 0; s < n; s = e) {
 		for (e = s + 1; e < n && strcmp(g[e].block, g[s].block) == 0;
@@ -775,42 +1154,102 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 		}
 		blocks++;
 	}
-	/* Every pair of authorships: the same author or not. */
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
-			int same = strcmp(g[i].author, g[j].author) == 0;
-			int said = g[i].label == g[j].label &&
-			    g[i].cluster == g[j].cluster;
 
-			if (same && said)
-				tp++;
-			else if (said)
-				fp++;
-			else if (same) {
-				fn++;
-				miss = json_object_get(missed, g[i].author);
-				json_object_set_new(missed, g[i].author,
-				    json_integer(json_integer_value(miss) + 1));
-			} else
-				tn++;
+	/* People: one source's id, or an ORCID, joins authorships. */
+	for (i = 0; i < n; i++)
+		g[i].ident = i;
+	for (i = 0; i < n; i++) {
+		ujoin(&gd, i, g[i].truth);
+		if (g[i].orcid != NULL) {
+			id = core_xasprintf("orcid:%s", g[i].orcid);
+			ujoin(&gd, i, id);
+			free(id);
 		}
-	p = tp + fp > 0 ? (double)tp / (double)(tp + fp) : 1;
-	r = tp + fn > 0 ? (double)tp / (double)(tp + fn) : 1;
-	printf("gold: %zu recorded OpenAlex works, %zu authorships with an "
-	       "author id, %ld author ids, %zu name blocks\n",
-	    nw, n, (long)json_object_size(authors), blocks);
-	printf("pairs: %ld same-author decisions, %ld right (tp), %ld wrong "
-	       "(fp), %ld missed (fn), %ld different-author pairs kept "
-	       "apart (tn)\n",
-	    tp + fp, tp, fp, fn, tn);
-	printf("precision %.4f recall %.4f\n", p, r);
-	json_object_foreach(missed, mk, miss)
-	{
-		for (i = 0; i < n && strcmp(g[i].author, mk) != 0; i++)
+	}
+	/* The part of a person: the seed and its least id. */
+	minid = core_xcalloc(n, sizeof(*minid));
+	held = core_xcalloc(n, sizeof(*held));
+	for (i = 0; i < n; i++) {
+		a = ufind(g, i);
+		if (minid[a] == NULL || strcmp(g[i].truth, minid[a]) < 0)
+			minid[a] = g[i].truth;
+	}
+	for (i = 0; i < n; i++) {
+		if (minid[i] == NULL)
 			continue;
-		printf("missed: %s (%s): %lld pairs\n", mk,
-		    i < n ? g[i].key : "?",
-		    (long long)json_integer_value(miss));
+		id = core_xasprintf("%s:%s", GOLD_SEED, minid[i]);
+		held[i] = fnv1a(id) % 100 < GOLD_HELD;
+		free(id);
+		people[held[i]]++;
+	}
+	for (i = 0; i < n; i++)
+		items[held[ufind(g, i)]]++;
+
+	/*
+	 * Pairs said to be one person (one block, one cluster), then pairs
+	 * that are one person but were kept apart.
+	 */
+	ord = core_xcalloc(n, sizeof(*ord));
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	for (s = 0; s < n; s = e) {
+		for (e = s + 1; e < n && g[e].label == g[s].label; e++)
+			continue;
+		for (i = s; i < e; i++)
+			for (j = i + 1; j < e; j++) {
+				int same, part;
+				enum harvest_ncase c;
+
+				if (g[i].cluster != g[j].cluster)
+					continue;
+				a = ufind(g, i);
+				b = ufind(g, j);
+				same = a == b;
+				if (!same && strcmp(g[i].src, g[j].src) != 0 &&
+				    (g[i].orcid == NULL || g[j].orcid == NULL))
+					continue; /* unknown */
+				part = held[a] || held[b];
+				c = harvest_name_case(g[i].raw, g[j].raw);
+				parts[part].c[c][same ? 0 : 1]++;
+			}
+	}
+	for (i = 0; i < n; i++) {
+		a = ufind(g, i);
+		for (j = i + 1; j < n; j++) {
+			enum harvest_ncase c;
+
+			if (ufind(g, j) != a ||
+			    (g[i].label == g[j].label &&
+				g[i].cluster == g[j].cluster))
+				continue;
+			c = harvest_name_case(g[i].raw, g[j].raw);
+			parts[held[a]].c[c][2]++;
+			v = json_object_get(missed, minid[a]);
+			json_object_set_new(missed, minid[a],
+			    json_integer(json_integer_value(v) + 1));
+		}
+	}
+
+	printf("gold: %zu works (", gd.nworks);
+	f = 0;
+	json_object_foreach(gd.works, mk, v)
+	{
+		printf("%s%s %lld", f++ > 0 ? ", " : "", mk,
+		    (long long)json_integer_value(v));
+	}
+	printf("), %zu authorships with an author id, %ld people, %zu name "
+	       "blocks; split by seed \"%s\", %d%% of the people held out\n",
+	    n, people[0] + people[1], blocks, GOLD_SEED, GOLD_HELD);
+	print_part("tuning", &parts[0], people[0], items[0]);
+	print_part("held-out", &parts[1], people[1], items[1]);
+	/* What was missed, named in the tuning part only. */
+	json_object_foreach(missed, mk, v)
+	{
+		for (i = 0; i < n && strcmp(g[i].truth, mk) != 0; i++)
+			continue;
+		if (i < n && !held[ufind(g, i)])
+			printf("missed (tuning): %s (%s): %lld pairs\n", mk,
+			    g[i].raw, (long long)json_integer_value(v));
 	}
 	print_stats("gold matching", &st);
 
@@ -850,23 +1289,34 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 out:
 	PQclear(res);
 	core_db_close(db);
-	for (i = 0; i < n; i++) {
-		free(g[i].author);
-		free(g[i].key);
-		free(g[i].block);
-		free(g[i].date);
-		free(g[i].work);
-		free(g[i].coauthors);
-		free(g[i].fields);
+	for (i = 0; i < gd.n; i++) {
+		struct gitem *it = &gd.g[i];
+
+		free(it->src);
+		free(it->truth);
+		free(it->orcid);
+		free(it->raw);
+		free(it->key);
+		free(it->block);
+		free(it->date);
+		free(it->work);
+		free(it->coauthors);
+		for (j = 0; j < it->nfields; j++)
+			free((char *)(uintptr_t)it->fields[j]);
+		free(it->fields);
 	}
-	free(g);
+	free(gd.g);
 	free(mi);
-	for (i = 0; i < nkeep; i++)
-		free(keep[i]);
-	free(keep);
-	json_decref(seen);
-	json_decref(authors);
+	free(ord);
+	free(minid);
+	free(held);
+	for (i = 0; i < gd.nkeep; i++)
+		free(gd.keep[i]);
+	free(gd.keep);
+	json_decref(gd.seen);
+	json_decref(gd.ids);
+	json_decref(gd.works);
 	json_decref(missed);
-	json_decref(docs);
+	json_decref(orient);
 	return rc;
 }

@@ -240,6 +240,35 @@ INSERT INTO researchers (name, name_key, slug)
 VALUES ($1, $2, $3)
 RETURNING id;
 
+-- name: MATCH_RESEARCHER_RENAME
+-- A researcher the matcher keeps, named by the most complete form its
+-- papers now give ($2, its key $3, slug $4) when that is longer than the
+-- one it has: names only grow, so two blocks holding one researcher
+-- cannot rename it back and forth.  Researchers with an external id
+-- keep the name their source gives.
+UPDATE researchers
+   SET name = $2, name_key = $3, slug = $4, modified_at = now()
+ WHERE id = $1
+   AND openalex_id IS NULL AND orcid IS NULL AND s2_id IS NULL
+   AND length($3::text) > length(name_key);
+
+-- name: MATCH_KEY_COUNTS
+-- Every raw name and its authorships: name.c keys them afresh for
+-- harvest_name_orient(), so that keys it turned on an earlier run do
+-- not sway it.
+SELECT raw_name AS raw_name, count(*) AS n
+  FROM authorships
+ WHERE name_key <> ''
+ GROUP BY raw_name;
+
+-- name: MATCH_KEYS_TURN
+-- Family-name-first keys written given names first: $1 the old keys,
+-- $2 the new ones, in the same order.
+UPDATE authorships a
+   SET name_key = t.new
+  FROM unnest($1::text[], $2::text[]) AS t(old, new)
+ WHERE a.name_key = t.old;
+
 -- name: MATCH_EVAL_GROUPS
 -- Same-name groups (one name key) and how many researchers each became;
 -- researchers whose papers carry more than one name form.

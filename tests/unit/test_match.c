@@ -26,6 +26,14 @@ item(struct harvest_mitem *it, const char *key, const char *const *co,
 }
 
 static void
+case_is(const char *a, const char *b, enum harvest_ncase want)
+{
+	enum harvest_ncase got = harvest_name_case(a, b);
+
+	T_STREQ(harvest_ncases[got], harvest_ncases[want], a);
+}
+
+static void
 block_is(const char *key, const char *want)
 {
 	char *b = harvest_match_block(key);
@@ -152,6 +160,77 @@ main(void)
 	T_EQ(st.split_blocks, 1, "split");
 	T_EQ(st.split_into, 2, "into two");
 	T_STREQ(harvest_mreasons[HARVEST_MR_NEW], "new_identity", "name");
+
+	/* The eval's case types, on forms from the gold set. */
+	case_is("Jason Priem", "Jason Priem", HARVEST_NC_SAME);
+	case_is("J.W. Mearman", "J. W. Mearman", HARVEST_NC_SAME);
+	case_is("Marc-André Simard", "Marc-Andre Simard", HARVEST_NC_ACCENTS);
+	case_is("Vincent Larivi\\`ere", "Vincent Larivière",
+	    HARVEST_NC_ACCENTS);
+	case_is("MÃ¤ntylÃ¤ Mika", "Mika Mäntylä", HARVEST_NC_ORDER);
+	case_is("Priem, Jason", "Jason Priem", HARVEST_NC_ORDER);
+	case_is("Sarro Federica", "Federica Sarro", HARVEST_NC_ORDER);
+	case_is("Priem J", "Jason Priem", HARVEST_NC_ORDER);
+	case_is("A. Del Maestro", "Adrian Del Maestro", HARVEST_NC_INITIALS);
+	case_is("J.C. Roberts", "Jonathan C. Roberts", HARVEST_NC_INITIALS);
+	case_is("Heather A. Piwowar", "Heather Piwowar", HARVEST_NC_MIDDLE);
+	case_is("Jason Priem", "Heather Piwowar", HARVEST_NC_OTHER);
+
+	/* Family name first: turned only where another form says so. */
+	{
+		static const char *const keys[] = { "jason priem",
+			"priem jason", "sarro federica", "federica sarro",
+			"priem j", "lee kim", "kim lee", "wei zhang" };
+		static const long counts[] = { 40, 3, 1, 2, 1, 1, 1, 1 };
+		char **r = harvest_name_orient(keys, counts, N(keys));
+
+		T_OK(r[0] == NULL, "jason priem stays");
+		T_STREQ(r[1] != NULL ? r[1] : "(kept)", "jason priem",
+		    "priem jason turned");
+		T_STREQ(r[2] != NULL ? r[2] : "(kept)", "federica sarro",
+		    "Sarro Federica turned");
+		T_OK(r[3] == NULL, "federica sarro stays");
+		T_STREQ(r[4] != NULL ? r[4] : "(kept)", "j priem",
+		    "priem j: an initial is no family name");
+		T_OK((r[5] == NULL) != (r[6] == NULL) || (!r[5] && !r[6]),
+		    "lee kim / kim lee: at most one of them turns");
+		T_OK(r[7] == NULL, "no other form: wei zhang stays");
+		for (n = 0; n < N(keys); n++)
+			free(r[n]);
+		free(r);
+	}
+
+	/* "A. Del Maestro" and "Adrian Del Maestro" with co-authors. */
+	{
+		static const char *const coD[] = { "kipton barros",
+			"nicholas sherman" };
+		static const char *const coE[] = { "kipton barros",
+			"bernd rosenow" };
+		static const char *const fCM[] = { "cond-mat.str-el" };
+
+		block_is("a del maestro", "a maestro");
+		block_is("adrian del maestro", "a maestro");
+		item(&it[0], "adrian del maestro", coD, N(coD), fCM, N(fCM),
+		    NULL);
+		item(&it[1], "a del maestro", coE, N(coE), fCM, N(fCM), NULL);
+		T_EQ(harvest_match_group(it, 2, NULL), 1,
+		    "initial and full name, a shared co-author: one");
+		T_EQ(it[1].reason, HARVEST_MR_COAUTHORS, "by co-authors");
+		/* Two people, one initial and surname, nothing shared. */
+		item(&it[0], "a del maestro", coD, N(coD), fCM, N(fCM), NULL);
+		item(&it[1], "a del maestro", coB, N(coB), fBIO, N(fBIO), NULL);
+		T_EQ(harvest_match_group(it, 2, NULL), 2,
+		    "same initials and surname, no evidence: two");
+	}
+
+	/* A single-author paper joins the only person of its name. */
+	item(&it[0], "alan turing", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "a turing", NULL, 0, fSEPL, N(fSEPL), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 1, "no co-authors: joins");
+	item(&it[0], "alan turing", coA, N(coA), fSE, N(fSE), NULL);
+	item(&it[1], "a turing", NULL, 0, fBIO, N(fBIO), NULL);
+	T_EQ(harvest_match_group(it, 2, NULL), 2,
+	    "no co-authors and another field: apart");
 
 	return T_DONE();
 }

@@ -27,6 +27,17 @@ tex_is(const char *in, const char *want, const char *what)
 }
 
 static void
+moj_is(const char *in, const char *want, int rounds, const char *what)
+{
+	int n = -1;
+	char *got = harvest_demojibake(in, &n);
+
+	T_STREQ(got, want, what);
+	T_EQ(n, rounds, what);
+	free(got);
+}
+
+static void
 join_is(const char *last, const char *first, const char *suffix,
     const char *want, const char *what)
 {
@@ -88,6 +99,45 @@ main(void)
 	tex_is("no accents", "no accents", "plain text unchanged");
 	tex_is("trailing \\", "trailing \\", "lone backslash at the end");
 	tex_is("\\'", "\\'", "accent without a letter");
+
+	/*
+	 * Mojibake.  The first ones are names as arXiv's Atom API served
+	 * them (tests/data/harvest/atom/q_testing_s20_m10_*.body.xml):
+	 * UTF-8 read as Latin-1 and encoded again twice; "WeiÃ\u009fl"
+	 * carries a C1 control, Latin-1's reading of the byte 9f.
+	 */
+	moj_is("Mika V. M\xc3\x83\xc2\xa4ntyl\xc3\x83\xc2\xa4",
+	    "Mika V. Mäntylä", 1, "Atom: MÃ¤ntylÃ¤");
+	moj_is("Oliver Wei\xc3\x83\xc2\x9fl", "Oliver Weißl", 1,
+	    "Atom: a C1 control (Latin-1) in the middle");
+	moj_is("Jos\xc3\x83\xc2\xa9 Ra\xc3\x83\xc2\xbal Romero",
+	    "José Raúl Romero", 1, "Atom: two accents");
+	moj_is("MÃƒÂ¤ntylÃƒÂ¤", "Mäntylä", 2, "twice: MÃƒÂ¤ntylÃƒÂ¤");
+	moj_is("Ã…â€šukasz", "łukasz", 2, "twice, Windows-1252 both times");
+	moj_is("Ã‰mile Zola", "Émile Zola", 1, "Windows-1252: 0x89 read as ‰");
+	moj_is("Wojciech KotÅ‚owski", "Wojciech Kotłowski", 1,
+	    "Windows-1252: 0x82 read as ‚");
+	moj_is("Garc\xc3\xad"
+	       "a",
+	    "Garc\xc3\xad"
+	    "a",
+	    0, "García is right already");
+	moj_is("GarcÃ\xc2\xad"
+	       "a",
+	    "García", 1, "soft hyphen U+00AD");
+	moj_is("Müller", "Müller", 0, "Latin-1 letter, not UTF-8 bytes");
+	moj_is("Ãlvaro", "Ãlvaro", 0, "Ã then a letter: not UTF-8 bytes");
+	moj_is("Søren Hauberg", "Søren Hauberg", 0, "ø alone is right");
+	moj_is("王小明", "王小明", 0, "CJK: no single-byte reading");
+	moj_is("Zhang Wei "
+	       "\xc3\xa5\xc2\xbc\xc2\xa0\xc3\xa4\xc2\xbc\xc5\xb8",
+	    "Zhang Wei 张伟", 1, "three-byte characters");
+	moj_is("Ada Lovelace", "Ada Lovelace", 0, "ASCII unchanged");
+	moj_is("", "", 0, "empty");
+	moj_is("\xff\xfe", "\xff\xfe", 0, "invalid UTF-8 unchanged");
+	key_is("Mika V. M\xc3\x83\xc2\xa4ntyl\xc3\x83\xc2\xa4",
+	    "mika v mantyla", "the key of a repaired name");
+	key_is("MÃ¤ntylÃ¤, Mika", "mika mantyla", "repaired, then reordered");
 
 	/* Kaggle's authors_parsed. */
 	join_is("Bal\\'azs", "C.", "", "C. Balázs", "last, first joined");
