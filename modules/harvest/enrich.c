@@ -160,7 +160,7 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 {
 	const json_t *ash = json_object_get(work, "authorships"), *a;
 	PGresult *res = NULL;
-	const char *aid, *dn;
+	const char *aid, *dn, *raw;
 	char pos[24], *w1, *w2;
 	size_t i;
 	int row;
@@ -179,11 +179,14 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 		if (aid == NULL || dn == NULL)
 			continue;
 		for (row = 0; row < PQntuples(res); row++)
-			if ((size_t)atol(PQgetvalue(res, row, 0)) == i + 1)
+			if ((size_t)core_cell_bigint(res, row,
+				HARVEST_HV_PAPER_AUTHORS__POSITION, 0) == i + 1)
 				break;
 		if (row == PQntuples(res))
 			continue;
-		w1 = last_word(PQgetvalue(res, row, 1));
+		raw = core_cell_text(res, row,
+		    HARVEST_HV_PAPER_AUTHORS__RAW_NAME);
+		w1 = last_word(raw != NULL ? raw : "");
 		w2 = last_word(dn);
 		if (*w1 != '\0' && strcmp(w1, w2) == 0) {
 			snprintf(pos, sizeof(pos), "%zu", i + 1);
@@ -383,7 +386,9 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			for (i = row;
 			     i < PQntuples(res) && i < row + OA_PER_PAGE; i++)
 				core_buf_printf(&f, "%s10.48550/arxiv.%s",
-				    i > row ? "|" : "", PQgetvalue(res, i, 0));
+				    i > row ? "|" : "",
+				    core_cell_text(res, i,
+					HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
 			core_buf_reset(&url);
 			core_buf_printf(&url,
 			    "%s/works?filter=doi:", harvest_http_base(r.http));
@@ -473,7 +478,9 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 			goto out;
 		for (m = 0; m < PQntuples(res); m++)
 			json_array_append_new(ids,
-			    json_string(PQgetvalue(res, m, 0)));
+			    core_cell_jtext(res, m,
+				authors ? HARVEST_HV_S2_AUTHOR_IDS__S2_ID
+					: HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
 		PQclear(res);
 		res = NULL;
 	}

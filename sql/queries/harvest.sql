@@ -50,7 +50,7 @@ SELECT (SELECT count(*) FROM papers) AS papers,
 -- migrated database (0003_harvest.sql creates harvest_cursors).
 
 -- name: HV_CURSOR_GET
-SELECT coalesce(cursor, ''), params::text, done, run_records
+SELECT coalesce(cursor, '') AS cursor, params::text, done, run_records
   FROM harvest_cursors
  WHERE source = $1;
 
@@ -104,7 +104,7 @@ SELECT source, coalesce(cursor, '') AS cursor, params::text, done,
 
 -- name: HV_LAST_OK_DATE
 -- Where an incremental OAI run starts when --from is not given.
-SELECT coalesce(params->>'until', to_char(last_ok, 'YYYY-MM-DD'))
+SELECT coalesce(params->>'until', to_char(last_ok, 'YYYY-MM-DD')) AS since
   FROM harvest_cursors
  WHERE source = $1 AND last_ok IS NOT NULL;
 
