@@ -5,6 +5,7 @@
 #define HARVEST_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -306,5 +307,13 @@ enum core_err harvest_migrations(const struct core_conf *conf,
 void harvest_migrations_free(struct harvest_mfile *files, size_t n);
 /* The database's schema version (0 when none); CORE_EDB. */
 enum core_err harvest_db_version(struct core_db *db, int *version);
+/*
+ * COPY FROM STDIN of b with the COPY statement stmt (run.c); CORE_EDB,
+ * logged, when the server refuses any of it.
+ */
+enum core_err harvest_copy_in(struct core_db *, int stmt,
+    const struct core_buf *b);
+/* Seconds since t0 (CLOCK_MONOTONIC). */
+double harvest_elapsed(const struct timespec *t0);
 
 #endif /* HARVEST_H */
