@@ -298,8 +298,9 @@ stage_inst(struct load *ld, const struct harvest_inst *in)
 	harvest_copy_row(&ld->stage[STAGE_INST],
 	    (const char *const[]){ seq, in->ror_id, in->openalex_id, in->name,
 		in->slug, in->aliases, in->country_code, in->country_name,
-		in->type, in->status, in->website, in->established },
-	    12);
+		in->type, in->status, in->website, in->established,
+		in->relationships },
+	    13);
 }
 
 static void

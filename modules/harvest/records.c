@@ -442,6 +442,7 @@ harvest_inst_free(struct harvest_inst *in)
 	free(in->status);
 	free(in->website);
 	free(in->established);
+	free(in->relationships);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -471,6 +472,47 @@ alias_add(json_t *a, const char *s, const char *name)
 	json_array_foreach(a, i,
 	    v) if (strcmp(json_string_value(v), s) == 0) return;
 	json_array_append_new(a, json_string(s));
+}
+
+/*
+ * ROR's "relationships" kept as [{type, id, label}] with the id's last
+ * part: an organisation that was merged or renamed names its successor,
+ * which is what a page about it must point to.  A relationship without
+ * a type or a ROR id is refused (the record is malformed).
+ */
+static enum core_err
+ror_relationships(const json_t *o, struct harvest_inst *in,
+    const char **why)
+{
+	const json_t *rels = json_object_get(o, "relationships"), *v;
+	json_t *out;
+	char *id;
+	size_t i;
+
+	if (rels == NULL || json_is_null(rels))
+		return CORE_OK;
+	if (!json_is_array(rels)) {
+		*why = "relationships is not an array";
+		return CORE_EINPUT;
+	}
+	out = json_array();
+	json_array_foreach(rels, i, v)
+	{
+		if (str(v, "type") == NULL || str(v, "id") == NULL ||
+		    strstr(str(v, "id"), "ror.org/") == NULL ||
+		    (id = last_part(str(v, "id"))) == NULL) {
+			json_decref(out);
+			*why = "a relationship without a type or a ROR id";
+			return CORE_EINPUT;
+		}
+		json_array_append_new(out,
+		    json_pack("{s:s, s:o, s:o}", "type", str(v, "type"), "id",
+			core_json_str(id), "label", core_json_str(str(v, "label"))));
+		free(id);
+	}
+	in->relationships = json_text(out);
+	json_decref(out);
+	return CORE_OK;
 }
 
 enum core_err
@@ -538,6 +580,8 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 		break;
 	}
 	in->established = int_text(o, "established");
+	if ((er = ror_relationships(o, in, why)) != CORE_OK)
+		goto out;
 	er = CORE_OK;
 out:
 	json_decref(aliases);

@@ -328,7 +328,8 @@ CREATE TEMP TABLE stage_institutions (
 	type            text,
 	status          text,
 	website         text,
-	established     integer
+	established     integer,
+	relationships   jsonb
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_oa_authors (
 	line            bigint NOT NULL,
@@ -365,7 +366,8 @@ FROM STDIN;
 
 -- name: COPY_INSTITUTIONS
 COPY stage_institutions (line, ror_id, openalex_id, name, slug, aliases,
-    country_code, country_name, type, status, website, established)
+    country_code, country_name, type, status, website, established,
+    relationships)
 FROM STDIN;
 
 -- name: COPY_OA_AUTHORS
@@ -516,11 +518,11 @@ DELETE FROM authorships a
 -- business and stays as the OpenAlex load left it.
 ANALYZE stage_institutions (line, ror_id, openalex_id);
 INSERT INTO institutions AS i (ror_id, name, slug, aliases, country_code,
-    country_name, type, status, website, established)
+    country_name, type, status, website, established, relationships)
 SELECT DISTINCT ON (s.ror_id) s.ror_id, s.name, s.slug,
        ARRAY(SELECT jsonb_array_elements_text(s.aliases)),
        s.country_code, s.country_name, s.type, s.status, s.website,
-       s.established
+       s.established, coalesce(s.relationships, '[]')
   FROM stage_institutions s
  ORDER BY s.ror_id, s.line DESC
     ON CONFLICT (ror_id) DO UPDATE
@@ -533,13 +535,15 @@ SELECT DISTINCT ON (s.ror_id) s.ror_id, s.name, s.slug,
        status = excluded.status,
        website = excluded.website,
        established = excluded.established,
+       relationships = excluded.relationships,
        modified_at = now()
  WHERE (i.name, i.slug, i.aliases, i.country_code, i.country_name, i.type,
-        i.status, i.website, i.established)
+        i.status, i.website, i.established, i.relationships)
        IS DISTINCT FROM
        (excluded.name, excluded.slug, excluded.aliases,
         excluded.country_code, excluded.country_name, excluded.type,
-        excluded.status, excluded.website, excluded.established);
+        excluded.status, excluded.website, excluded.established,
+        excluded.relationships);
 
 -- name: MERGE_OA_INSTITUTIONS
 -- An OpenAlex institution names its ROR id: fill openalex_id there.
