@@ -391,7 +391,11 @@ SELECT DISTINCT ON (arxiv_id) line, arxiv_id
  ORDER BY arxiv_id, line DESC;
 -- A snapshot never erases what a richer source (the API, OAI-PMH) wrote:
 -- DOI, journal ref, licence and version history are only overwritten by
--- values, never by NULL or an empty list.
+-- values, never by NULL, and a version list only grows (a shorter one,
+-- such as the OAI arXiv format's [v1], never replaces a longer one).
+-- oai_dc has no category codes, only the record's sets ("cs", or
+-- "unknown" without one): it never replaces an existing paper's
+-- categories (issue 16: math.CO must not become math).
 -- A new paper gets its counts now (as RECOMPUTE would give them) so
 -- that the first load writes each row once; an existing one keeps them
 -- for RECOMPUTE.
@@ -409,12 +413,16 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
    SET title = excluded.title,
        abstract = excluded.abstract,
        comment = excluded.comment,
-       categories = excluded.categories,
-       primary_category = excluded.primary_category,
+       categories = CASE WHEN excluded.source = 'arxiv-oai-dc'
+                         THEN p.categories ELSE excluded.categories END,
+       primary_category = CASE WHEN excluded.source = 'arxiv-oai-dc'
+                               THEN p.primary_category
+                               ELSE excluded.primary_category END,
        published = coalesce(excluded.published, p.published),
        updated = coalesce(excluded.updated, p.updated),
-       versions = CASE WHEN excluded.versions = '[]' THEN p.versions
-                       ELSE excluded.versions END,
+       versions = CASE WHEN jsonb_array_length(excluded.versions) <
+                            jsonb_array_length(p.versions)
+                       THEN p.versions ELSE excluded.versions END,
        doi = coalesce(excluded.doi, p.doi),
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
        license = coalesce(excluded.license, p.license),
@@ -425,11 +433,15 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
         p.license, p.slug)
        IS DISTINCT FROM
        (excluded.title, excluded.abstract, excluded.comment,
-        excluded.categories, excluded.primary_category,
+        CASE WHEN excluded.source = 'arxiv-oai-dc'
+             THEN p.categories ELSE excluded.categories END,
+        CASE WHEN excluded.source = 'arxiv-oai-dc'
+             THEN p.primary_category ELSE excluded.primary_category END,
         coalesce(excluded.published, p.published),
         coalesce(excluded.updated, p.updated),
-        CASE WHEN excluded.versions = '[]' THEN p.versions
-             ELSE excluded.versions END,
+        CASE WHEN jsonb_array_length(excluded.versions) <
+                  jsonb_array_length(p.versions)
+             THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),
         coalesce(excluded.license, p.license), excluded.slug);
