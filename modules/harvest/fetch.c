@@ -32,7 +32,8 @@ stage_paper(struct harvest_run *r, const json_t *p)
 {
 	const json_t *auth = json_object_get(p, "authors"), *a;
 	const char *arxiv = json_string_value(json_object_get(p, "arxiv_id"));
-	char seq[24], pos[24], count[24], *cats, *vers, *slug, *title;
+	char seq[24], pos[24], count[24], *cats, *vers, *slug, *title, *ccodes;
+	json_t *all, *codes;
 	char *key, *aslug, *clean;
 	size_t i;
 	int matched = json_array_size(auth) > 0;
@@ -58,7 +59,12 @@ stage_paper(struct harvest_run *r, const json_t *p)
 	title = harvest_tex_unaccent(
 	    json_string_value(json_object_get(p, "title")));
 	slug = core_slug(title, 80);
-	cats = harvest_jdump(json_object_get(p, "categories"));
+	all = json_deep_copy(json_object_get(p, "categories"));
+	codes = harvest_class_codes(all);
+	cats = harvest_jdump(all);
+	ccodes = harvest_jdump(codes);
+	json_decref(all);
+	json_decref(codes);
 	vers = harvest_jdump(json_object_get(p, "versions"));
 	snprintf(count, sizeof(count), "%zu", json_array_size(auth));
 	harvest_copy_row(&r->st_papers,
@@ -72,11 +78,12 @@ stage_paper(struct harvest_run *r, const json_t *p)
 		json_string_value(json_object_get(p, "journal_ref")),
 		json_string_value(json_object_get(p, "license")), slug,
 		json_string_value(json_object_get(p, "source")), count,
-		matched ? "t" : "f" },
-	    17);
+		matched ? "t" : "f", ccodes },
+	    18);
 	free(title);
 	free(slug);
 	free(cats);
+	free(ccodes);
 	free(vers);
 }
 
@@ -532,7 +539,7 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s%s%s\n",
 		    cell(res, i, HARVEST_HV_STATUS__SOURCE),
 		    *err ? "failed"
-			 : core_cell_bool(res, i, HARVEST_HV_STATUS__DONE, 0)
+			: core_cell_bool(res, i, HARVEST_HV_STATUS__DONE, 0)
 			? "done"
 			: "partial",
 		    cell(res, i, HARVEST_HV_STATUS__LAST_RUN),

@@ -66,6 +66,8 @@ struct harvest_paper {
 	char *abstract; /* trimmed, never NULL */
 	char *comment;
 	char *categories; /* JSON array text, primary first */
+	char *
+	    class_codes; /* MSC/ACM codes (JSON array text), never categories */
 	char *primary;
 	char *published; /* "YYYY-MM-DD" */
 	char *updated;
@@ -321,6 +323,16 @@ enum core_err harvest_copy_in(struct core_db *, int stmt,
     const struct core_buf *b);
 /* Seconds since t0 (CLOCK_MONOTONIC). */
 double harvest_elapsed(const struct timespec *t0);
+
+/*
+ * Moves out of the JSON array list every entry that is not an arXiv
+ * category name (archive, or archive.subject: "math.CO",
+ * "cond-mat.stat-mech", "hep-ex"): the MSC and ACM class codes that
+ * listings carry among categories ("68T50", "I.2.7; I.2.6",
+ * "94A08, 47H10").  Returns them split at ',' and ';', trimmed and
+ * without repeats, as a new array (empty when none).
+ */
+json_t *harvest_class_codes(json_t *list);
 
 /* ------------------------------------------------------------------ */
 /* jseq.c: the records of a JSON dump, chunk by chunk                  */

@@ -59,8 +59,7 @@ fail(struct harvest_jseq *j, char why[HARVEST_JSEQ_WHY], const char *msg,
 static int
 start(struct harvest_jseq *j, char c, char why[HARVEST_JSEQ_WHY])
 {
-	if (j->off < 3 && c == "\xef\xbb\xbf"[j->off] &&
-	    j->bom == j->off) {
+	if (j->off < 3 && c == "\xef\xbb\xbf"[j->off] && j->bom == j->off) {
 		j->bom++;
 		return 0;
 	}

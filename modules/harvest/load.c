@@ -231,8 +231,8 @@ flush(struct load *ld, enum kind k, long last_line)
 		goto out;
 	for (i = 0; i < STAGE__MAX; i++)
 		if (ld->stage[i].len > 0 &&
-		    (er = harvest_copy_in(ld->db, stage_copy[i], &ld->stage[i])) !=
-			CORE_OK)
+		    (er = harvest_copy_in(ld->db, stage_copy[i],
+			 &ld->stage[i])) != CORE_OK)
 			goto rollback;
 	for (i = 0; kind_merge[k][i] >= 0; i++)
 		if ((er = core_db_cmd(ld->db,
@@ -283,8 +283,8 @@ stage_paper(struct load *ld, const struct harvest_paper *p)
 	    (const char *const[]){ seq, p->arxiv_id, p->title, p->abstract,
 		p->comment, p->categories, p->primary, p->published, p->updated,
 		p->versions, p->doi, p->journal_ref, p->license, p->slug,
-		p->source, count, matched ? "t" : "f" },
-	    17);
+		p->source, count, matched ? "t" : "f", p->class_codes },
+	    18);
 	if (strcmp(p->arxiv_id, ANCHOR_ID) == 0)
 		ld->anchor_seen = 1;
 }

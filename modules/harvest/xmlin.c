@@ -251,8 +251,8 @@ harvest_author_add(json_t *auth, const xmlNode *a, const char *ns,
 		free(t);
 	}
 	json_array_append_new(auth,
-	    json_pack("{s:o, s:o}", "name", core_json_str(name),
-		"affiliations", aff));
+	    json_pack("{s:o, s:o}", "name", core_json_str(name), "affiliations",
+		aff));
 	return 0;
 }
 

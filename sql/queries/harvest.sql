@@ -297,7 +297,8 @@ CREATE TEMP TABLE stage_papers (
 	slug            text NOT NULL,
 	source          text NOT NULL,
 	author_count    integer NOT NULL,
-	fully_matched   boolean NOT NULL
+	fully_matched   boolean NOT NULL,
+	class_codes     jsonb
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_authors (
 	line            bigint NOT NULL,
@@ -358,7 +359,8 @@ CREATE TEMP TABLE stage_oa_affils (
 -- name: COPY_PAPERS
 COPY stage_papers (line, arxiv_id, title, abstract, comment, categories,
     primary_category, published, updated, versions, doi, journal_ref,
-    license, slug, source, author_count, fully_matched) FROM STDIN;
+    license, slug, source, author_count, fully_matched, class_codes)
+FROM STDIN;
 
 -- name: COPY_AUTHORS
 COPY stage_authors (line, arxiv_id, position, raw_name, name_key, slug)
@@ -401,12 +403,14 @@ SELECT DISTINCT ON (arxiv_id) line, arxiv_id
 -- for RECOMPUTE.
 INSERT INTO papers AS p (arxiv_id, title, abstract, comment, categories,
     primary_category, published, updated, versions, doi, journal_ref,
-    license, slug, source, author_count, fully_matched)
+    license, slug, source, author_count, fully_matched, class_codes)
 SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        ARRAY(SELECT jsonb_array_elements_text(s.categories)),
        s.primary_category, s.published, s.updated, s.versions, s.doi,
        s.journal_ref, s.license, s.slug, s.source, s.author_count,
-       s.fully_matched
+       s.fully_matched,
+       ARRAY(SELECT jsonb_array_elements_text(
+                        coalesce(s.class_codes, '[]')))
   FROM stage_papers s
   JOIN stage_winners w ON w.line = s.line
     ON CONFLICT (arxiv_id) DO UPDATE
@@ -427,10 +431,12 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
        license = coalesce(excluded.license, p.license),
        slug = excluded.slug,
+       class_codes = CASE WHEN excluded.class_codes = '{}'
+                          THEN p.class_codes ELSE excluded.class_codes END,
        modified_at = now()
  WHERE (p.title, p.abstract, p.comment, p.categories, p.primary_category,
         p.published, p.updated, p.versions, p.doi, p.journal_ref,
-        p.license, p.slug)
+        p.license, p.slug, p.class_codes)
        IS DISTINCT FROM
        (excluded.title, excluded.abstract, excluded.comment,
         CASE WHEN excluded.source = 'arxiv-oai-dc'
@@ -444,7 +450,9 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
              THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),
-        coalesce(excluded.license, p.license), excluded.slug);
+        coalesce(excluded.license, p.license), excluded.slug,
+        CASE WHEN excluded.class_codes = '{}'
+             THEN p.class_codes ELSE excluded.class_codes END);
 UPDATE stage_winners w
    SET paper_id = p.id
   FROM papers p

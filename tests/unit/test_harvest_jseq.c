@@ -116,8 +116,8 @@ main(void)
 	n = split(b.ptr, b.len, 0, &g, why);
 	T_EQ(n, 41, "41 records from the lines");
 	core_buf_puts(&arr, "[\n");
-	for (p = b.ptr; (e = memchr(p, '\n', b.len - (size_t)(p - b.ptr))) !=
-	     NULL;
+	for (p = b.ptr;
+	     (e = memchr(p, '\n', b.len - (size_t)(p - b.ptr))) != NULL;
 	     p = e + 1) {
 		if (p != b.ptr)
 			core_buf_puts(&arr, ",\n");
@@ -136,13 +136,15 @@ main(void)
 	e = strchr(p, '\n');
 	o = json_loadb(p, (size_t)(e - p), 0, NULL);
 	memset(&in, 0, sizeof(in));
-	T_EQ(harvest_ror_parse(o, &in, &w), CORE_OK, "parse a successor's record");
-	T_CONTAINS(in.relationships, "\"type\":\"successor\"", "successor kept");
+	T_EQ(harvest_ror_parse(o, &in, &w), CORE_OK,
+	    "parse a successor's record");
+	T_CONTAINS(in.relationships, "\"type\":\"successor\"",
+	    "successor kept");
 	T_LACKS(in.relationships, "ror.org", "ids without the URL");
 	T_OK(in.status != NULL, "status kept");
 	harvest_inst_free(&in);
-	json_object_set_new(o, "relationships", json_pack("[{s:s}]", "type",
-	    "successor"));
+	json_object_set_new(o, "relationships",
+	    json_pack("[{s:s}]", "type", "successor"));
 	T_EQ(harvest_ror_parse(o, &in, &w), CORE_EINPUT,
 	    "a relationship without an id is refused");
 	json_decref(o);
