@@ -23,12 +23,12 @@
 #include "harvest_sql.h"
 #include "remote.h"
 
-#define OA_PER_PAGE  50  /* OpenAlex: results a page, ids a filter */
-#define S2_BATCH     500 /* S2: ids a batch request (its maximum) */
+#define OA_PER_PAGE 50  /* OpenAlex: results a page, ids a filter */
+#define S2_BATCH    500 /* S2: ids a batch request (its maximum) */
 /* A ROR file: its size (compressed and not), a record, a read. */
-#define ROR_MAX_BYTES    (4LL << 30)
-#define ROR_MAX_RECORD   (8u << 20)
-#define ROR_CHUNK        (1 << 20)
+#define ROR_MAX_BYTES  (4LL << 30)
+#define ROR_MAX_RECORD (8u << 20)
+#define ROR_CHUNK      (1 << 20)
 /* More records skipped than this share fails the run. */
 #define ROR_MAX_SKIP_PCT 5
 
@@ -211,7 +211,12 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 	return er;
 }
 
-/* One page of works: fetch its authors, then write it all at once. */
+/*
+ * One page of works: fetch its authors, then write it all at once.  A
+ * failure is recorded where it happens (harvest_run_fail): a malformed
+ * answer by oa_get(), a database error here, so `status` shows the real
+ * cause.
+ */
 static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
     const char *cursor)
@@ -307,12 +312,15 @@ flush_ids:
 			goto rollback;
 		n++;
 	}
-	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK)
+	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK) {
+		harvest_run_fail(r, "database write failed; batch rolled back");
 		goto out;
+	}
 	harvest_run_progress(r, 0);
 	goto out;
 rollback:
 	core_db_cmd(r->db, "ROLLBACK");
+	harvest_run_fail(r, "database write failed; batch rolled back");
 out:
 	json_decref(seen);
 	core_buf_free(&url);
@@ -368,9 +376,6 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				r.expect = l.count;
 			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r,
-				    "database write failed; "
-				    "batch rolled back");
 				goto out;
 			}
 			free(cursor);
@@ -406,9 +411,6 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				goto out;
 			if (oa_page(&r, &l, "") != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r,
-				    "database write failed; "
-				    "batch rolled back");
 				goto out;
 			}
 			harvest_oa_list_free(&l);
@@ -486,8 +488,9 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		for (m = 0; m < PQntuples(res); m++)
 			json_array_append_new(ids,
 			    core_cell_jtext(res, m,
-				authors ? HARVEST_HV_S2_AUTHOR_IDS__S2_ID
-					: HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
+				authors
+				    ? HARVEST_HV_S2_AUTHOR_IDS__S2_ID
+				    : HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
 		PQclear(res);
 		res = NULL;
 	}
@@ -777,7 +780,7 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		snprintf(msg, sizeof(msg),
 		    "cannot read %s: %s; nothing written", argv[0],
 		    zerr == Z_ERRNO ? strerror(errno)
-		    : zerr == Z_BUF_ERROR
+			: zerr == Z_BUF_ERROR
 			? "truncated (unexpected end of the gzip stream)"
 			: zmsg);
 		harvest_run_fail(&r, msg);
@@ -921,17 +924,16 @@ const struct core_cmd harvest_cmd_ror = {
 	.min_args = 1,
 	.max_args = 1,
 	.summary = "load institutions from a ROR v2 dump",
-	.help =
-	    "Loads institutions (with status and relationships) from a ROR "
-	    "v2 file,\n"
-	    "gzip or plain: the data dump (one JSON array of records), one "
-	    "record,\n"
-	    "the API's search answer, or JSON lines.  The whole file is "
-	    "checked,\n"
-	    "then written in one transaction.  A malformed record is "
-	    "reported and\n"
-	    "skipped; more than 5% skipped, no record at all, a truncated "
-	    "file, one\n"
-	    "not in UTF-8 or over 4 GB fails the run and writes nothing.\n",
+	.help = "Loads institutions (with status and relationships) from a ROR "
+		"v2 file,\n"
+		"gzip or plain: the data dump (one JSON array of records), one "
+		"record,\n"
+		"the API's search answer, or JSON lines.  The whole file is "
+		"checked,\n"
+		"then written in one transaction.  A malformed record is "
+		"reported and\n"
+		"skipped; more than 5% skipped, no record at all, a truncated "
+		"file, one\n"
+		"not in UTF-8 or over 4 GB fails the run and writes nothing.\n",
 	.run = ror_cmd,
 };
