@@ -18,16 +18,6 @@
 #include "harvest.h"
 #include "harvest_sql.h"
 
-static double
-seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* A new cache generation; logs and carries on without Redis. */
 static void
 bump_cache(const struct core_conf *conf)
@@ -66,6 +56,6 @@ harvest_after_write(const struct core_conf *conf, struct core_db *db,
 	if (how == HARVEST_AFTER_BULK)
 		printf("derived tables, statistics and search terms "
 		       "refreshed in %.1f s; cached pages are stale\n",
-		    seconds_since(&t0));
+		    harvest_elapsed(&t0));
 	return CORE_OK;
 }

@@ -20,16 +20,7 @@
 static long
 text_long(const xmlNode *n)
 {
-	char *s = harvest_xml_text(n), *end;
-	long v;
-
-	if (s == NULL)
-		return -1;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || v < 0)
-		v = -1;
-	free(s);
-	return v;
+	return harvest_count_take(harvest_xml_text(n));
 }
 
 static void
@@ -62,7 +53,7 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 {
 	struct core_arxiv_id id;
 	xmlNode *n, *a;
-	json_t *o, *cats, *auth, *aff, *vers;
+	json_t *o, *cats, *auth, *vers;
 	char *s = NULL, *t, d1[11], d2[11];
 	const char *abs;
 	size_t used;
@@ -159,33 +150,11 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	json_object_set_new(o, "authors", auth);
 	for (a = harvest_xml_child(e, HARVEST_NS_ATOM, "author"); a != NULL;
 	     a = harvest_xml_next(a, HARVEST_NS_ATOM, "author")) {
-		if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN,
-			    "%s: more than %d "
-			    "authors",
-			    id.id, HARVEST_MAX_AUTHORS);
-			goto out;
-		}
 		s = harvest_xml_text(
 		    harvest_xml_child(a, HARVEST_NS_ATOM, "name"));
-		if (s == NULL || *s == '\0') {
-			free(s);
-			s = NULL;
-			continue;
-		}
-		aff = json_array();
-		for (n = harvest_xml_child(a, HARVEST_NS_ARXIVAPI,
-			 "affiliation");
-		     n != NULL; n = harvest_xml_next(n, HARVEST_NS_ARXIVAPI,
-				    "affiliation")) {
-			t = harvest_xml_text(n);
-			if (*t && json_array_size(aff) < 16)
-				json_array_append_new(aff, core_json_str(t));
-			free(t);
-		}
-		json_array_append_new(auth,
-		    json_pack("{s:o, s:o}", "name", core_json_str(s),
-			"affiliations", aff));
+		if (harvest_author_add(auth, a, HARVEST_NS_ARXIVAPI, s, id.id,
+			why) != 0)
+			goto out;
 		free(s);
 		s = NULL;
 	}
@@ -207,21 +176,10 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
 	size_t count = 0;
 	enum core_err er = CORE_EINPUT;
 
-	memset(pg, 0, sizeof(*pg));
-	pg->cursor = pg->complete = -1;
-	pg->papers = json_array();
-	pg->deleted = json_array();
-	why[0] = '\0';
-	if ((doc = harvest_xml_read(p, n, why)) == NULL)
+	if ((doc = harvest_page_read(p, n, pg, HARVEST_NS_ATOM, "feed",
+		 "an Atom feed", why)) == NULL)
 		goto out;
 	root = xmlDocGetRootElement(doc);
-	if (!harvest_xml_is(root, HARVEST_NS_ATOM, "feed")) {
-		snprintf(why, HARVEST_WHY_LEN,
-		    "not an Atom feed (root "
-		    "<%.40s>)",
-		    (const char *)root->name);
-		goto out;
-	}
 	pg->total = text_long(
 	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "totalResults"));
 	pg->start = text_long(

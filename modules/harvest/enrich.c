@@ -8,6 +8,9 @@
  * it names are fetched before BEGIN, so no transaction waits on a remote
  * server and a failed request writes nothing of its batch.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +23,14 @@
 #include "harvest_sql.h"
 #include "remote.h"
 
-#define OA_PER_PAGE  50  /* OpenAlex: results a page, ids a filter */
-#define S2_BATCH     500 /* S2: ids a batch request (its maximum) */
-#define ROR_BATCH    2000
-#define LINE_MAX_LEN (8u << 20)
+#define OA_PER_PAGE 50  /* OpenAlex: results a page, ids a filter */
+#define S2_BATCH    500 /* S2: ids a batch request (its maximum) */
+/* A ROR file: its size (compressed and not), a record, a read. */
+#define ROR_MAX_BYTES  (4LL << 30)
+#define ROR_MAX_RECORD (8u << 20)
+#define ROR_CHUNK      (1 << 20)
+/* More records skipped than this share fails the run. */
+#define ROR_MAX_SKIP_PCT 5
 
 /* Closes a batch: derived columns, stale marks, cursor, COMMIT. */
 static enum core_err
@@ -160,7 +167,7 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 {
 	const json_t *ash = json_object_get(work, "authorships"), *a;
 	PGresult *res = NULL;
-	const char *aid, *dn;
+	const char *aid, *dn, *raw;
 	char pos[24], *w1, *w2;
 	size_t i;
 	int row;
@@ -179,11 +186,14 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 		if (aid == NULL || dn == NULL)
 			continue;
 		for (row = 0; row < PQntuples(res); row++)
-			if ((size_t)atol(PQgetvalue(res, row, 0)) == i + 1)
+			if ((size_t)core_cell_bigint(res, row,
+				HARVEST_HV_PAPER_AUTHORS__POSITION, 0) == i + 1)
 				break;
 		if (row == PQntuples(res))
 			continue;
-		w1 = last_word(PQgetvalue(res, row, 1));
+		raw = core_cell_text(res, row,
+		    HARVEST_HV_PAPER_AUTHORS__RAW_NAME);
+		w1 = last_word(raw != NULL ? raw : "");
 		w2 = last_word(dn);
 		if (*w1 != '\0' && strcmp(w1, w2) == 0) {
 			snprintf(pos, sizeof(pos), "%zu", i + 1);
@@ -201,7 +211,12 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 	return er;
 }
 
-/* One page of works: fetch its authors, then write it all at once. */
+/*
+ * One page of works: fetch its authors, then write it all at once.  A
+ * failure is recorded where it happens (harvest_run_fail): a malformed
+ * answer by oa_get(), a database error here, so `status` shows the real
+ * cause.
+ */
 static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
     const char *cursor)
@@ -297,12 +312,15 @@ flush_ids:
 			goto rollback;
 		n++;
 	}
-	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK)
+	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK) {
+		harvest_run_fail(r, "database write failed; batch rolled back");
 		goto out;
+	}
 	harvest_run_progress(r, 0);
 	goto out;
 rollback:
 	core_db_cmd(r->db, "ROLLBACK");
+	harvest_run_fail(r, "database write failed; batch rolled back");
 out:
 	json_decref(seen);
 	core_buf_free(&url);
@@ -358,9 +376,6 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				r.expect = l.count;
 			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r,
-				    "database write failed; "
-				    "batch rolled back");
 				goto out;
 			}
 			free(cursor);
@@ -383,7 +398,9 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			for (i = row;
 			     i < PQntuples(res) && i < row + OA_PER_PAGE; i++)
 				core_buf_printf(&f, "%s10.48550/arxiv.%s",
-				    i > row ? "|" : "", PQgetvalue(res, i, 0));
+				    i > row ? "|" : "",
+				    core_cell_text(res, i,
+					HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
 			core_buf_reset(&url);
 			core_buf_printf(&url,
 			    "%s/works?filter=doi:", harvest_http_base(r.http));
@@ -394,9 +411,6 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				goto out;
 			if (oa_page(&r, &l, "") != CORE_OK) {
 				harvest_oa_list_free(&l);
-				harvest_run_fail(&r,
-				    "database write failed; "
-				    "batch rolled back");
 				goto out;
 			}
 			harvest_oa_list_free(&l);
@@ -473,7 +487,10 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 			goto out;
 		for (m = 0; m < PQntuples(res); m++)
 			json_array_append_new(ids,
-			    json_string(PQgetvalue(res, m, 0)));
+			    core_cell_jtext(res, m,
+				authors
+				    ? HARVEST_HV_S2_AUTHOR_IDS__S2_ID
+				    : HARVEST_HV_PAPERS_TO_ENRICH__ARXIV_ID));
 		PQclear(res);
 		res = NULL;
 	}
@@ -619,101 +636,191 @@ ror_flush(struct harvest_run *r, long n)
 	return CORE_OK;
 }
 
+/*
+ * One ROR file as ROR publishes it: the data dump (one JSON array of v2
+ * records), a single record (the API's /organizations/ID), the API's
+ * search answer ({"items": [...]}) or JSON lines; gzip or not.  The
+ * whole file is read and checked before anything is written, then
+ * written in one transaction: a truncated dump, a dump of the wrong
+ * kind or in the wrong encoding writes nothing.
+ */
+struct ror_load {
+	struct harvest_run *r;
+	long seen, n, skipped;
+	char first_skip[HARVEST_WHY_LEN];
+	char fatal[HARVEST_WHY_LEN];
+};
+
+static void
+ror_one(struct ror_load *l, const json_t *o)
+{
+	struct harvest_inst in;
+	const char *why;
+	char seq[24];
+
+	l->seen++;
+	memset(&in, 0, sizeof(in));
+	if (harvest_ror_parse(o, &in, &why) != CORE_OK) {
+		core_log(CORE_LOG_WARN, "harvest.ror", "record %ld skipped: %s",
+		    l->seen, why);
+		if (l->skipped++ == 0)
+			snprintf(l->first_skip, sizeof(l->first_skip),
+			    "record %ld: %s", l->seen, why);
+		return;
+	}
+	snprintf(seq, sizeof(seq), "%ld", l->seen);
+	harvest_copy_row(&l->r->st_a,
+	    (const char *const[]){ seq, in.ror_id, in.openalex_id, in.name,
+		in.slug, in.aliases, in.country_code, in.country_name, in.type,
+		in.status, in.website, in.established, in.relationships },
+	    13);
+	l->n++;
+	harvest_inst_free(&in);
+}
+
+/* harvest_jseq_push()'s callback: one top-level object of the file. */
+static int
+ror_rec(void *arg, const char *s, size_t len)
+{
+	struct ror_load *l = arg;
+	json_error_t je;
+	json_t *o, *v, *it;
+	size_t i;
+
+	if (!core_utf8_valid(s, len)) {
+		snprintf(l->fatal, sizeof(l->fatal),
+		    "not UTF-8 (record %ld): ROR dumps are UTF-8", l->seen + 1);
+		return -1;
+	}
+	if ((o = json_loadb(s, len, JSON_REJECT_DUPLICATES, &je)) == NULL) {
+		l->seen++;
+		core_log(CORE_LOG_WARN, "harvest.ror",
+		    "record %ld skipped: bad JSON: %s", l->seen, je.text);
+		if (l->skipped++ == 0)
+			snprintf(l->first_skip, sizeof(l->first_skip),
+			    "record %ld: bad JSON: %s", l->seen, je.text);
+		return 0;
+	}
+	if (json_object_get(o, "meta") != NULL &&
+	    json_object_get(o, "results") != NULL) {
+		snprintf(l->fatal, sizeof(l->fatal),
+		    "an OpenAlex list, not a ROR dump");
+		json_decref(o);
+		return -1;
+	}
+	if (json_object_get(o, "id") == NULL &&
+	    json_is_array(v = json_object_get(o, "items"))) {
+		/* The API's search answer: a page of records. */
+		json_array_foreach(v, i, it) ror_one(l, it);
+	} else
+		ror_one(l, o);
+	json_decref(o);
+	return 0;
+}
+
 static int
 ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
 	struct harvest_run r;
-	struct harvest_inst in;
+	struct harvest_jseq j;
+	struct ror_load l;
+	struct stat st;
 	gzFile gz = NULL;
-	json_error_t je;
-	json_t *o;
-	char *line = NULL, seq[24];
-	const char *why;
-	size_t len;
-	long n = 0, skipped = 0, lineno = 0;
-	int rc = HARVEST_EXIT_FAIL;
+	char *chunk = NULL, why[HARVEST_JSEQ_WHY], msg[HARVEST_WHY_LEN + 64];
+	const char *zmsg;
+	long long total = 0;
+	int got, zerr, rc = HARVEST_EXIT_FAIL;
 
 	(void)args;
 	(void)argc;
+	memset(&l, 0, sizeof(l));
+	l.r = &r;
+	harvest_jseq_open(&j, ROR_MAX_RECORD);
 	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, "ror", "ror") !=
 	    CORE_OK)
 		goto out;
-	if ((gz = gzopen(argv[0], "rb")) == NULL) {
-		harvest_run_fail(&r, "cannot open the file");
-		goto out;
-	}
 	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
 		(const char *const[]){ r.key, "{\"mode\":\"file\"}" },
 		2) != CORE_OK)
 		goto out;
-	line = core_xcalloc(1, LINE_MAX_LEN);
-	while (gzgets(gz, line, (int)LINE_MAX_LEN) != NULL) {
-		lineno++;
-		len = strlen(line);
-		if (len == LINE_MAX_LEN - 1 && line[len - 1] != '\n') {
-			harvest_run_fail(&r, "a line longer than 8 MB");
+	if (stat(argv[0], &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (gz = gzopen(argv[0], "rb")) == NULL) {
+		snprintf(msg, sizeof(msg), "cannot read %s: %s", argv[0],
+		    errno != 0 ? strerror(errno) : "not a file");
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	if ((long long)st.st_size > ROR_MAX_BYTES) {
+		snprintf(msg, sizeof(msg),
+		    "%s is %lld MB, more than the %lld MB a ROR dump may be",
+		    argv[0], (long long)st.st_size >> 20, ROR_MAX_BYTES >> 20);
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	chunk = core_xcalloc(1, ROR_CHUNK);
+	while ((got = gzread(gz, chunk, ROR_CHUNK)) > 0) {
+		if ((total += got) > ROR_MAX_BYTES) {
+			snprintf(msg, sizeof(msg),
+			    "more than %lld MB uncompressed; nothing written",
+			    ROR_MAX_BYTES >> 20);
+			harvest_run_fail(&r, msg);
 			goto out;
 		}
-		while (
-		    len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (len == 0)
-			continue;
-		if ((o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je)) ==
-		    NULL) {
-			core_log(CORE_LOG_WARN, "harvest.ror",
-			    "line %ld "
-			    "skipped: bad JSON: %s",
-			    lineno, je.text);
-			skipped++;
-			continue;
-		}
-		memset(&in, 0, sizeof(in));
-		if (harvest_ror_parse(o, &in, &why) != CORE_OK) {
-			core_log(CORE_LOG_WARN, "harvest.ror",
-			    "line %ld "
-			    "skipped: %s",
-			    lineno, why);
-			skipped++;
-		} else {
-			snprintf(seq, sizeof(seq), "%ld", lineno);
-			harvest_copy_row(&r.st_a,
-			    (const char *const[]){ seq, in.ror_id,
-				in.openalex_id, in.name, in.slug, in.aliases,
-				in.country_code, in.country_name, in.type,
-				in.status, in.website, in.established },
-			    12);
-			n++;
-		}
-		harvest_inst_free(&in);
-		json_decref(o);
-		if (n == ROR_BATCH) {
-			if (ror_flush(&r, n) != CORE_OK) {
-				harvest_run_fail(&r,
-				    "database write failed; "
-				    "batch rolled back");
-				goto out;
-			}
-			n = 0;
+		if (harvest_jseq_push(&j, chunk, (size_t)got, ror_rec, &l,
+			why) != 0) {
+			snprintf(msg, sizeof(msg), "%s; nothing written",
+			    l.fatal[0] != '\0' ? l.fatal : why);
+			harvest_run_fail(&r, msg);
+			goto out;
 		}
 	}
-	if (ror_flush(&r, n) != CORE_OK) {
-		harvest_run_fail(&r,
-		    "database write failed; batch rolled "
-		    "back");
+	/* A gzip stream cut short reads as a short file: ask zlib. */
+	zmsg = gzerror(gz, &zerr);
+	if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+		snprintf(msg, sizeof(msg),
+		    "cannot read %s: %s; nothing written", argv[0],
+		    zerr == Z_ERRNO ? strerror(errno)
+			: zerr == Z_BUF_ERROR
+			? "truncated (unexpected end of the gzip stream)"
+			: zmsg);
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	if (harvest_jseq_end(&j, why) != 0) {
+		snprintf(msg, sizeof(msg), "%s; nothing written", why);
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	if (l.n == 0) {
+		snprintf(msg, sizeof(msg),
+		    "no ROR record in %ld records (%s); nothing written",
+		    l.seen, l.skipped ? l.first_skip : "the file is empty");
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	if (l.skipped * 100 > l.seen * ROR_MAX_SKIP_PCT) {
+		snprintf(msg, sizeof(msg),
+		    "%ld of %ld records skipped, more than %d%% (first: %s); "
+		    "nothing written",
+		    l.skipped, l.seen, ROR_MAX_SKIP_PCT, l.first_skip);
+		harvest_run_fail(&r, msg);
+		goto out;
+	}
+	if (ror_flush(&r, l.n) != CORE_OK) {
+		harvest_run_fail(&r, "database write failed; rolled back");
 		goto out;
 	}
 	rc = run_done(&r);
-	printf("ror: %ld institutions, %ld lines skipped\n", r.records,
-	    skipped);
+	printf("ror: %ld institutions, %ld records skipped\n", r.records,
+	    l.skipped);
 out:
 	if (gz != NULL)
 		gzclose(gz);
-	free(line);
+	free(chunk);
+	harvest_jseq_close(&j);
 	harvest_run_close(&r);
 	return rc;
 }
-
 /* ------------------------------------------------------------------ */
 /* The descriptors (main.c lists them)                                 */
 /* ------------------------------------------------------------------ */
@@ -817,9 +924,16 @@ const struct core_cmd harvest_cmd_ror = {
 	.min_args = 1,
 	.max_args = 1,
 	.summary = "load institutions from a ROR v2 dump",
-	.help =
-	    "Loads institutions from a ROR v2 dump (JSON lines, gzip or "
-	    "plain),\n"
-	    "2,000 a transaction; a malformed line is reported and skipped.\n",
+	.help = "Loads institutions (with status and relationships) from a ROR "
+		"v2 file,\n"
+		"gzip or plain: the data dump (one JSON array of records), one "
+		"record,\n"
+		"the API's search answer, or JSON lines.  The whole file is "
+		"checked,\n"
+		"then written in one transaction.  A malformed record is "
+		"reported and\n"
+		"skipped; more than 5% skipped, no record at all, a truncated "
+		"file, one\n"
+		"not in UTF-8 or over 4 GB fails the run and writes nothing.\n",
 	.run = ror_cmd,
 };

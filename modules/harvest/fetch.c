@@ -32,7 +32,8 @@ stage_paper(struct harvest_run *r, const json_t *p)
 {
 	const json_t *auth = json_object_get(p, "authors"), *a;
 	const char *arxiv = json_string_value(json_object_get(p, "arxiv_id"));
-	char seq[24], pos[24], count[24], *cats, *vers, *slug, *title;
+	char seq[24], pos[24], count[24], *cats, *vers, *slug, *title, *ccodes;
+	json_t *all, *codes;
 	char *key, *aslug, *clean;
 	size_t i;
 	int matched = json_array_size(auth) > 0;
@@ -58,7 +59,12 @@ stage_paper(struct harvest_run *r, const json_t *p)
 	title = harvest_tex_unaccent(
 	    json_string_value(json_object_get(p, "title")));
 	slug = core_slug(title, 80);
-	cats = harvest_jdump(json_object_get(p, "categories"));
+	all = json_deep_copy(json_object_get(p, "categories"));
+	codes = harvest_class_codes(all);
+	cats = harvest_jdump(all);
+	ccodes = harvest_jdump(codes);
+	json_decref(all);
+	json_decref(codes);
 	vers = harvest_jdump(json_object_get(p, "versions"));
 	snprintf(count, sizeof(count), "%zu", json_array_size(auth));
 	harvest_copy_row(&r->st_papers,
@@ -72,11 +78,12 @@ stage_paper(struct harvest_run *r, const json_t *p)
 		json_string_value(json_object_get(p, "journal_ref")),
 		json_string_value(json_object_get(p, "license")), slug,
 		json_string_value(json_object_get(p, "source")), count,
-		matched ? "t" : "f" },
-	    17);
+		matched ? "t" : "f", ccodes },
+	    18);
 	free(title);
 	free(slug);
 	free(cats);
+	free(ccodes);
 	free(vers);
 }
 
@@ -205,8 +212,11 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (from == NULL &&
 	    core_db_exec(r.db, HARVEST_SQL_HV_LAST_OK_DATE,
 		(const char *const[]){ r.key }, 1, &res) == CORE_OK &&
-	    PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) &&
-	    harvest_date10(PQgetvalue(res, 0, 0), date) == 0)
+	    PQntuples(res) == 1 &&
+	    !core_cell_isnull(res, 0, HARVEST_HV_LAST_OK_DATE__SINCE) &&
+	    harvest_date10(core_cell_text(res, 0,
+			       HARVEST_HV_LAST_OK_DATE__SINCE),
+		date) == 0)
 		from = date;
 	PQclear(res);
 	res = NULL;
@@ -218,12 +228,16 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 	if ((er = core_db_exec(r.db, HARVEST_SQL_HV_CURSOR_GET,
 		 (const char *const[]){ r.key }, 1, &res)) != CORE_OK)
 		goto out;
-	if (PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 2), "f") == 0 &&
-	    *PQgetvalue(res, 0, 0) != '\0' &&
-	    (old = json_loads(PQgetvalue(res, 0, 1), 0, NULL)) != NULL &&
+	if (PQntuples(res) == 1 &&
+	    core_cell_bool(res, 0, HARVEST_HV_CURSOR_GET__DONE, 1) == 0 &&
+	    *core_cell_text(res, 0, HARVEST_HV_CURSOR_GET__CURSOR) != '\0' &&
+	    (old = core_cell_json(res, 0, HARVEST_HV_CURSOR_GET__PARAMS,
+		 NULL)) != NULL &&
 	    json_equal(old, params)) {
-		token = core_xstrdup(PQgetvalue(res, 0, 0));
-		r.records = atol(PQgetvalue(res, 0, 3));
+		token = core_xstrdup(
+		    core_cell_text(res, 0, HARVEST_HV_CURSOR_GET__CURSOR));
+		r.records = (long)core_cell_bigint(res, 0,
+		    HARVEST_HV_CURSOR_GET__RUN_RECORDS, 0);
 		resumed = 1;
 		core_log(CORE_LOG_INFO, "harvest.resume",
 		    "arxiv oai: resuming "
@@ -491,6 +505,15 @@ out:
 /* status                                                              */
 /* ------------------------------------------------------------------ */
 
+/* A cell as status prints it: "" for NULL. */
+static const char *
+cell(const PGresult *res, int row, int col)
+{
+	const char *v = core_cell_text(res, row, col);
+
+	return v != NULL ? v : "";
+}
+
 static int
 status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
@@ -510,17 +533,21 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	    "last run", "last ok", "run recs", "records", "requests",
 	    "cursor / last error");
 	for (i = 0; i < PQntuples(res); i++) {
-		const char *err = PQgetvalue(res, i, 6);
+		const char *err = cell(res, i, HARVEST_HV_STATUS__LAST_ERROR);
+		const char *cur = cell(res, i, HARVEST_HV_STATUS__CURSOR);
+
 		printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s%s%s\n",
-		    PQgetvalue(res, i, 0),
-		    *err                                          ? "failed"
-			: strcmp(PQgetvalue(res, i, 3), "t") == 0 ? "done"
-								  : "partial",
-		    PQgetvalue(res, i, 4), PQgetvalue(res, i, 5),
-		    PQgetvalue(res, i, 7), PQgetvalue(res, i, 8),
-		    PQgetvalue(res, i, 10),
-		    *PQgetvalue(res, i, 1) ? "cursor " : "",
-		    PQgetvalue(res, i, 1), *err ? err : "");
+		    cell(res, i, HARVEST_HV_STATUS__SOURCE),
+		    *err ? "failed"
+			: core_cell_bool(res, i, HARVEST_HV_STATUS__DONE, 0)
+			? "done"
+			: "partial",
+		    cell(res, i, HARVEST_HV_STATUS__LAST_RUN),
+		    cell(res, i, HARVEST_HV_STATUS__LAST_OK),
+		    cell(res, i, HARVEST_HV_STATUS__RUN_RECORDS),
+		    cell(res, i, HARVEST_HV_STATUS__RECORDS),
+		    cell(res, i, HARVEST_HV_STATUS__REQUESTS),
+		    *cur ? "cursor " : "", cur, err);
 	}
 	if (PQntuples(res) == 0)
 		printf("(no harvest has run yet)\n");
@@ -529,9 +556,11 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (core_db_exec(r.db, HARVEST_SQL_HV_COUNTS, NULL, 0, &res) == CORE_OK)
 		printf("\npapers %s, authorships %s, researchers %s, "
 		       "institutions %s, stale pages %s\n",
-		    PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1),
-		    PQgetvalue(res, 0, 2), PQgetvalue(res, 0, 3),
-		    PQgetvalue(res, 0, 4));
+		    cell(res, 0, HARVEST_HV_COUNTS__PAPERS),
+		    cell(res, 0, HARVEST_HV_COUNTS__AUTHORSHIPS),
+		    cell(res, 0, HARVEST_HV_COUNTS__RESEARCHERS),
+		    cell(res, 0, HARVEST_HV_COUNTS__INSTITUTIONS),
+		    cell(res, 0, HARVEST_HV_COUNTS__STALE_PAGES));
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

@@ -5,6 +5,7 @@
 #define HARVEST_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -76,6 +77,8 @@ struct harvest_paper {
 	char *abstract; /* trimmed, never NULL */
 	char *comment;
 	char *categories; /* JSON array text, primary first */
+	char *
+	    class_codes; /* MSC/ACM codes (JSON array text), never categories */
 	char *primary;
 	char *published; /* "YYYY-MM-DD" */
 	char *updated;
@@ -102,6 +105,12 @@ struct harvest_inst {
 	char *status;
 	char *website;
 	char *established; /* decimal text */
+	/*
+	 * ROR's relationships as JSON array text, [{"type": "successor",
+	 * "id": "04nbqb988", "label": "..."}] (parent, child, related,
+	 * predecessor, successor); NULL where the source has none.
+	 */
+	char *relationships;
 };
 
 /* One institution an OpenAlex author is linked to. */
@@ -349,5 +358,60 @@ enum core_err harvest_migrations(const struct core_conf *conf,
 void harvest_migrations_free(struct harvest_mfile *files, size_t n);
 /* The database's schema version (0 when none); CORE_EDB. */
 enum core_err harvest_db_version(struct core_db *db, int *version);
+/*
+ * COPY FROM STDIN of b with the COPY statement stmt (run.c); CORE_EDB,
+ * logged, when the server refuses any of it.
+ */
+enum core_err harvest_copy_in(struct core_db *, int stmt,
+    const struct core_buf *b);
+/* Seconds since t0 (CLOCK_MONOTONIC). */
+double harvest_elapsed(const struct timespec *t0);
+
+/*
+ * Moves out of the JSON array list every entry that is not an arXiv
+ * category name (archive, or archive.subject: "math.CO",
+ * "cond-mat.stat-mech", "hep-ex"): the MSC and ACM class codes that
+ * listings carry among categories ("68T50", "I.2.7; I.2.6",
+ * "94A08, 47H10").  Returns them split at ',' and ';', trimmed and
+ * without repeats, as a new array (empty when none).
+ */
+json_t *harvest_class_codes(json_t *list);
+
+/* ------------------------------------------------------------------ */
+/* jseq.c: the records of a JSON dump, chunk by chunk                  */
+/* ------------------------------------------------------------------ */
+
+#define HARVEST_JSEQ_WHY 160
+
+/*
+ * A splitter for a dump that is one JSON array of objects, one object,
+ * or objects one after another (JSON lines), with or without a UTF-8
+ * byte order mark.  Needs core.h (struct core_buf) included first.
+ */
+struct harvest_jseq {
+	struct core_buf rec; /* the record being read */
+	size_t max_rec;      /* its limit in bytes */
+	long long off;       /* bytes pushed so far */
+	long nrec;           /* records handed over */
+	int state, depth, in_str, esc, array, comma, bom;
+};
+/* Ready for the first chunk; records up to max_rec bytes. */
+void harvest_jseq_open(struct harvest_jseq *, size_t max_rec);
+void harvest_jseq_close(struct harvest_jseq *);
+/*
+ * Feeds p[0..n): rec(arg, s, len) is called with the bytes of each
+ * complete top-level object (borrowed until it returns; not parsed, not
+ * NUL-terminated); a non-zero return stops the input.  0, or -1 with why
+ * filled ("an array element that is not an object ('1' at byte 9)",
+ * "record 3 is longer than 8388608 bytes"); after -1 every call fails.
+ */
+int harvest_jseq_push(struct harvest_jseq *, const char *p, size_t n,
+    int (*rec)(void *arg, const char *s, size_t len), void *arg,
+    char why[HARVEST_JSEQ_WHY]);
+/*
+ * The input is complete: 0, or -1 with why filled when it ended inside
+ * a record or an open array ("truncated: ..."), or was empty.
+ */
+int harvest_jseq_end(struct harvest_jseq *, char why[HARVEST_JSEQ_WHY]);
 
 #endif /* HARVEST_H */

@@ -99,16 +99,6 @@ struct load {
 	struct timespec t0;
 };
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* n with thousands separators ("13,663") into buf. */
 static const char *
 commas(long n, char buf[32])
@@ -135,7 +125,7 @@ static void
 progress(struct load *ld, int final)
 {
 	char a[32], b[32], c[32];
-	double secs = since(&ld->t0), rate;
+	double secs = harvest_elapsed(&ld->t0), rate;
 	long eta;
 
 	rate = secs > 0 ? (double)ld->done / secs : 0;
@@ -225,45 +215,6 @@ read_line(struct reader *r, size_t *len, int *toolong)
 }
 
 /* Sends one staging buffer with COPY FROM STDIN. */
-static enum core_err
-copy_in(struct core_db *db, int stmt, const struct core_buf *b)
-{
-	PGconn *c = core_db_conn(db);
-	PGresult *res;
-	size_t off, n;
-	enum core_err er = CORE_OK;
-
-	res = PQexec(c, harvest_sql[stmt].sql);
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		core_log(CORE_LOG_ERROR, "harvest.load", "%s: %s",
-		    harvest_sql[stmt].name, PQresultErrorMessage(res));
-		PQclear(res);
-		return CORE_EDB;
-	}
-	PQclear(res);
-	for (off = 0; off < b->len; off += n) {
-		n = b->len - off > (1u << 20) ? 1u << 20 : b->len - off;
-		if (PQputCopyData(c, b->ptr + off, (int)n) != 1) {
-			er = CORE_EDB;
-			break;
-		}
-	}
-	if (PQputCopyEnd(c, er == CORE_OK ? NULL : "client error") != 1)
-		er = CORE_EDB;
-	while ((res = PQgetResult(c)) != NULL) {
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			core_log(CORE_LOG_ERROR, "harvest.load", "%s: %s",
-			    harvest_sql[stmt].name, PQresultErrorMessage(res));
-			er = CORE_EDB;
-		}
-		PQclear(res);
-	}
-	if (er != CORE_OK && PQstatus(c) != CONNECTION_OK)
-		core_log(CORE_LOG_ERROR, "harvest.load", "%s: %s",
-		    harvest_sql[stmt].name, PQerrorMessage(c));
-	return er;
-}
-
 /*
  * Writes the current batch in one transaction: every staging table by
  * COPY, then the kind's merge.  On failure nothing of the batch remains.
@@ -280,8 +231,8 @@ flush(struct load *ld, enum kind k, long last_line)
 		goto out;
 	for (i = 0; i < STAGE__MAX; i++)
 		if (ld->stage[i].len > 0 &&
-		    (er = copy_in(ld->db, stage_copy[i], &ld->stage[i])) !=
-			CORE_OK)
+		    (er = harvest_copy_in(ld->db, stage_copy[i],
+			 &ld->stage[i])) != CORE_OK)
 			goto rollback;
 	for (i = 0; kind_merge[k][i] >= 0; i++)
 		if ((er = core_db_cmd(ld->db,
@@ -332,8 +283,8 @@ stage_paper(struct load *ld, const struct harvest_paper *p)
 	    (const char *const[]){ seq, p->arxiv_id, p->title, p->abstract,
 		p->comment, p->categories, p->primary, p->published, p->updated,
 		p->versions, p->doi, p->journal_ref, p->license, p->slug,
-		p->source, count, matched ? "t" : "f" },
-	    17);
+		p->source, count, matched ? "t" : "f", p->class_codes },
+	    18);
 	if (strcmp(p->arxiv_id, ANCHOR_ID) == 0)
 		ld->anchor_seen = 1;
 }
@@ -347,8 +298,9 @@ stage_inst(struct load *ld, const struct harvest_inst *in)
 	harvest_copy_row(&ld->stage[STAGE_INST],
 	    (const char *const[]){ seq, in->ror_id, in->openalex_id, in->name,
 		in->slug, in->aliases, in->country_code, in->country_name,
-		in->type, in->status, in->website, in->established },
-	    12);
+		in->type, in->status, in->website, in->established,
+		in->relationships },
+	    13);
 }
 
 static void
@@ -576,7 +528,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	printf("loaded %ld records in %.1f s (%ld lines skipped): "
 	       "%s papers, %s authorships, %s researchers, %s institutions, "
 	       "%s affiliations\n",
-	    ld.records, since(&t0), ld.skipped,
+	    ld.records, harvest_elapsed(&t0), ld.skipped,
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__PAPERS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__AUTHORSHIPS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__RESEARCHERS),

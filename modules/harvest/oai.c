@@ -64,8 +64,9 @@ static enum core_err
 arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 {
 	struct core_arxiv_id id;
-	xmlNode *a, *as, *n;
-	json_t *auth, *cats, *vers, *aff;
+	xmlNode *a, *as;
+	int bad;
+	json_t *auth, *cats, *vers;
 	char *s = NULL, *tok, *save, d1[11], d2[11];
 	char *kn, *fn, *sx, *name;
 	enum core_err er = CORE_EINPUT;
@@ -150,13 +151,6 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	as = harvest_xml_child(m, HARVEST_NS_ARXIV, "authors");
 	for (a = harvest_xml_child(as, HARVEST_NS_ARXIV, "author"); a != NULL;
 	     a = harvest_xml_next(a, HARVEST_NS_ARXIV, "author")) {
-		if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN,
-			    "%s: more than %d "
-			    "authors",
-			    id.id, HARVEST_MAX_AUTHORS);
-			goto out;
-		}
 		kn = harvest_xml_text(
 		    harvest_xml_child(a, HARVEST_NS_ARXIV, "keyname"));
 		fn = harvest_xml_text(
@@ -167,25 +161,14 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		    fn && *fn ? " " : "", kn ? kn : "", sx && *sx ? " " : "",
 		    sx ? sx : "");
 		harvest_squash_ws(name);
-		aff = json_array();
-		for (n = harvest_xml_child(a, HARVEST_NS_ARXIV, "affiliation");
-		     n != NULL;
-		     n = harvest_xml_next(n, HARVEST_NS_ARXIV, "affiliation")) {
-			char *t = harvest_xml_text(n);
-			if (*t != '\0' && json_array_size(aff) < 16)
-				json_array_append_new(aff, core_json_str(t));
-			free(t);
-		}
-		if (*name != '\0')
-			json_array_append_new(auth,
-			    json_pack("{s:o, s:o}", "name", core_json_str(name),
-				"affiliations", aff));
-		else
-			json_decref(aff);
+		bad = harvest_author_add(auth, a, HARVEST_NS_ARXIV, name, id.id,
+		    why);
 		free(kn);
 		free(fn);
 		free(sx);
 		free(name);
+		if (bad)
+			goto out;
 	}
 	json_object_set_new(o, "source", json_string("arxiv-oai"));
 	er = CORE_OK;
@@ -386,16 +369,7 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 static long
 attr_long(const xmlNode *n, const char *name)
 {
-	char *s = harvest_xml_attr(n, name), *end;
-	long v;
-
-	if (s == NULL)
-		return -1;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || v < 0)
-		v = -1;
-	free(s);
-	return v;
+	return harvest_count_take(harvest_xml_attr(n, name));
 }
 
 enum core_err
@@ -408,21 +382,10 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 	enum core_err er = CORE_EINPUT;
 	size_t nrec = 0;
 
-	memset(pg, 0, sizeof(*pg));
-	pg->cursor = pg->complete = pg->total = pg->start = pg->per_page = -1;
-	pg->papers = json_array();
-	pg->deleted = json_array();
-	why[0] = '\0';
-	if ((doc = harvest_xml_read(p, n, why)) == NULL)
+	if ((doc = harvest_page_read(p, n, pg, HARVEST_NS_OAI, "OAI-PMH",
+		 "an OAI-PMH response", why)) == NULL)
 		goto out;
 	root = xmlDocGetRootElement(doc);
-	if (!harvest_xml_is(root, HARVEST_NS_OAI, "OAI-PMH")) {
-		snprintf(why, HARVEST_WHY_LEN,
-		    "not an OAI-PMH response "
-		    "(root <%.40s>)",
-		    (const char *)root->name);
-		goto out;
-	}
 	if ((e = harvest_xml_child(root, HARVEST_NS_OAI, "error")) != NULL) {
 		code = harvest_xml_attr(e, "code");
 		msg = harvest_xml_text(e);

@@ -133,6 +133,7 @@ harvest_paper_free(struct harvest_paper *p)
 	free(p->abstract);
 	free(p->comment);
 	free(p->categories);
+	free(p->class_codes);
 	free(p->primary);
 	free(p->published);
 	free(p->updated);
@@ -212,9 +213,77 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 
 /* Sets categories (JSON) and primary from a list of names, primary
  * first. */
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* An arXiv category name: archive[.subject], letters and hyphens. */
+static int
+is_category(const char *s)
+{
+	int dot = 0;
+
+	if (*s < 'a' || *s > 'z')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (*s == '.') {
+			if (dot++ || s[1] == '\0')
+				return 0;
+		} else if (!((*s >= 'a' && *s <= 'z') ||
+			       (dot && *s >= 'A' && *s <= 'Z') || *s == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+json_t *
+harvest_class_codes(json_t *list)
+{
+	json_t *codes = json_array(), *v;
+	const char *s, *e;
+	size_t i, k, n;
+	char *one;
+	int dup;
+
+	for (i = 0; i < json_array_size(list);) {
+		s = json_string_value(json_array_get(list, i));
+		if (s != NULL && is_category(s)) {
+			i++;
+			continue;
+		}
+		for (; s != NULL && *s != '\0'; s = *e != '\0' ? e + 1 : e) {
+			for (e = s; *e != '\0' && *e != ',' && *e != ';'; e++)
+				continue;
+			while (s < e && is_space(*s))
+				s++;
+			for (n = (size_t)(e - s); n > 0 && is_space(s[n - 1]);
+			     n--)
+				continue;
+			if (n == 0)
+				continue;
+			one = core_xasprintf("%.*s", (int)n, s);
+			dup = 0;
+			json_array_foreach(codes, k, v) dup |=
+			    strcmp(json_string_value(v), one) == 0;
+			if (!dup)
+				json_array_append_new(codes,
+				    core_json_str(one));
+			free(one);
+		}
+		json_array_remove(list, i);
+	}
+	return codes;
+}
+
 static enum core_err
 paper_cats(json_t *list, struct harvest_paper *p, const char **why)
 {
+	json_t *codes = harvest_class_codes(list);
+
+	p->class_codes = json_text(codes);
+	json_decref(codes);
 	if (json_array_size(list) == 0) {
 		*why = "no categories";
 		return CORE_EINPUT;
@@ -442,6 +511,7 @@ harvest_inst_free(struct harvest_inst *in)
 	free(in->status);
 	free(in->website);
 	free(in->established);
+	free(in->relationships);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -471,6 +541,47 @@ alias_add(json_t *a, const char *s, const char *name)
 	json_array_foreach(a, i,
 	    v) if (strcmp(json_string_value(v), s) == 0) return;
 	json_array_append_new(a, json_string(s));
+}
+
+/*
+ * ROR's "relationships" kept as [{type, id, label}] with the id's last
+ * part: an organisation that was merged or renamed names its successor,
+ * which is what a page about it must point to.  A relationship without
+ * a type or a ROR id is refused (the record is malformed).
+ */
+static enum core_err
+ror_relationships(const json_t *o, struct harvest_inst *in, const char **why)
+{
+	const json_t *rels = json_object_get(o, "relationships"), *v;
+	json_t *out;
+	char *id;
+	size_t i;
+
+	if (rels == NULL || json_is_null(rels))
+		return CORE_OK;
+	if (!json_is_array(rels)) {
+		*why = "relationships is not an array";
+		return CORE_EINPUT;
+	}
+	out = json_array();
+	json_array_foreach(rels, i, v)
+	{
+		if (str(v, "type") == NULL || str(v, "id") == NULL ||
+		    strstr(str(v, "id"), "ror.org/") == NULL ||
+		    (id = last_part(str(v, "id"))) == NULL) {
+			json_decref(out);
+			*why = "a relationship without a type or a ROR id";
+			return CORE_EINPUT;
+		}
+		json_array_append_new(out,
+		    json_pack("{s:s, s:o, s:o}", "type", str(v, "type"), "id",
+			core_json_str(id), "label",
+			core_json_str(str(v, "label"))));
+		free(id);
+	}
+	in->relationships = json_text(out);
+	json_decref(out);
+	return CORE_OK;
 }
 
 enum core_err
@@ -538,6 +649,8 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 		break;
 	}
 	in->established = int_text(o, "established");
+	if ((er = ror_relationships(o, in, why)) != CORE_OK)
+		goto out;
 	er = CORE_OK;
 out:
 	json_decref(aliases);

@@ -174,6 +174,30 @@ char *harvest_xml_attr(const xmlNode *n, const char *name);
  * real calendar date; 0 on success, -1 otherwise.
  */
 int harvest_date10(const char *s, char out[11]);
+/*
+ * Appends {"name": name, "affiliations": [...]} to auth, the
+ * affiliations being the texts of a's ns:affiliation children (at most
+ * 16, empty ones dropped); nothing when name is NULL or "".  -1 with why
+ * filled ("ID: more than 5000 authors") when auth is already full.
+ */
+int harvest_author_add(json_t *auth, const xmlNode *a, const char *ns,
+    const char *name, const char *id, char why[HARVEST_WHY_LEN]);
+/*
+ * Starts parsing a page: *pg emptied (counts -1, empty paper and deleted
+ * arrays, which the caller frees with harvest_page_free() on every
+ * path), p[0..n) read as harvest_xml_read() does and its root checked
+ * to be ns:root.  The document (caller frees with xmlFreeDoc()), or NULL
+ * with why filled ("not an Atom feed (root <html>)" with what "an Atom
+ * feed").
+ */
+xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
+    const char *ns, const char *root, const char *what,
+    char why[HARVEST_WHY_LEN]);
+/*
+ * s (which may be NULL) as a count: a non-negative decimal integer and
+ * nothing else, -1 otherwise.  Takes ownership of s and frees it.
+ */
+long harvest_count_take(char *s);
 /* Squashes white space in place (as harvest_xml_text()); returns s. */
 char *harvest_squash_ws(char *s);
 
@@ -327,9 +351,6 @@ void harvest_run_fail(struct harvest_run *, const char *msg);
 /* core_db_exec() without a result. */
 enum core_err harvest_exec0(struct core_db *, int stmt, const char *const *p,
     int n);
-/* COPY FROM STDIN of b with the COPY statement stmt. */
-enum core_err harvest_copy_in(struct core_db *, int stmt,
-    const struct core_buf *b);
 /*
  * Prints "weft-harvest: msg arg" (arg may be NULL) and returns
  * HARVEST_EXIT_USAGE, after which the command's usage follows.

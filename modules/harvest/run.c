@@ -20,8 +20,8 @@
 /* Runs: connection, staging, batches, progress                        */
 /* ------------------------------------------------------------------ */
 
-static double
-elapsed(const struct timespec *t0)
+double
+harvest_elapsed(const struct timespec *t0)
 {
 	struct timespec t;
 
@@ -34,7 +34,7 @@ elapsed(const struct timespec *t0)
 void
 harvest_run_progress(struct harvest_run *r, int final)
 {
-	double s = elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
+	double s = harvest_elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
 	char eta[32] = "?";
 	long left;
 
@@ -129,12 +129,16 @@ harvest_exec0(struct core_db *db, int stmt, const char *const *p, int n)
 	return er;
 }
 
-/* COPY FROM STDIN of one staging buffer (as load.c does). */
+/*
+ * COPY FROM STDIN of one staging buffer, 1 MiB a PQputCopyData() (its
+ * length is an int; a bulk load's buffer can be larger).
+ */
 enum core_err
 harvest_copy_in(struct core_db *db, int stmt, const struct core_buf *b)
 {
 	PGconn *c = core_db_conn(db);
 	PGresult *res;
+	size_t off, n;
 	enum core_err er = CORE_OK;
 
 	res = PQexec(c, harvest_sql[stmt].sql);
@@ -145,8 +149,13 @@ harvest_copy_in(struct core_db *db, int stmt, const struct core_buf *b)
 		return CORE_EDB;
 	}
 	PQclear(res);
-	if (b->len > 0 && PQputCopyData(c, b->ptr, (int)b->len) != 1)
-		er = CORE_EDB;
+	for (off = 0; off < b->len; off += n) {
+		n = b->len - off > (1u << 20) ? 1u << 20 : b->len - off;
+		if (PQputCopyData(c, b->ptr + off, (int)n) != 1) {
+			er = CORE_EDB;
+			break;
+		}
+	}
 	if (PQputCopyEnd(c, er == CORE_OK ? NULL : "client error") != 1)
 		er = CORE_EDB;
 	while ((res = PQgetResult(c)) != NULL) {
@@ -157,6 +166,9 @@ harvest_copy_in(struct core_db *db, int stmt, const struct core_buf *b)
 		}
 		PQclear(res);
 	}
+	if (er != CORE_OK && PQstatus(c) != CONNECTION_OK)
+		core_log(CORE_LOG_ERROR, "harvest.db", "%s: %s",
+		    harvest_sql[stmt].name, PQerrorMessage(c));
 	return er;
 }
 

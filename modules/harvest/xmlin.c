@@ -228,6 +228,75 @@ harvest_xml_attr(const xmlNode *n, const char *name)
 }
 
 int
+harvest_author_add(json_t *auth, const xmlNode *a, const char *ns,
+    const char *name, const char *id, char why[HARVEST_WHY_LEN])
+{
+	const xmlNode *n;
+	json_t *aff;
+	char *t;
+
+	if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
+		snprintf(why, HARVEST_WHY_LEN, "%s: more than %d authors", id,
+		    HARVEST_MAX_AUTHORS);
+		return -1;
+	}
+	if (name == NULL || *name == '\0')
+		return 0;
+	aff = json_array();
+	for (n = harvest_xml_child(a, ns, "affiliation"); n != NULL;
+	     n = harvest_xml_next(n, ns, "affiliation")) {
+		t = harvest_xml_text(n);
+		if (t != NULL && *t != '\0' && json_array_size(aff) < 16)
+			json_array_append_new(aff, core_json_str(t));
+		free(t);
+	}
+	json_array_append_new(auth,
+	    json_pack("{s:o, s:o}", "name", core_json_str(name), "affiliations",
+		aff));
+	return 0;
+}
+
+xmlDoc *
+harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
+    const char *ns, const char *root, const char *what,
+    char why[HARVEST_WHY_LEN])
+{
+	xmlDoc *doc;
+	const xmlNode *r;
+
+	memset(pg, 0, sizeof(*pg));
+	pg->cursor = pg->complete = pg->total = pg->start = pg->per_page = -1;
+	pg->papers = json_array();
+	pg->deleted = json_array();
+	why[0] = '\0';
+	if ((doc = harvest_xml_read(p, n, why)) == NULL)
+		return NULL;
+	r = xmlDocGetRootElement(doc);
+	if (!harvest_xml_is(r, ns, root)) {
+		snprintf(why, HARVEST_WHY_LEN, "not %s (root <%.40s>)", what,
+		    (const char *)r->name);
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+long
+harvest_count_take(char *s)
+{
+	char *end;
+	long v;
+
+	if (s == NULL)
+		return -1;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0)
+		v = -1;
+	free(s);
+	return v;
+}
+
+int
 harvest_date10(const char *s, char out[11])
 {
 	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,

@@ -50,7 +50,7 @@ SELECT (SELECT count(*) FROM papers) AS papers,
 -- migrated database (0003_harvest.sql creates harvest_cursors).
 
 -- name: HV_CURSOR_GET
-SELECT coalesce(cursor, ''), params::text, done, run_records
+SELECT coalesce(cursor, '') AS cursor, params::text, done, run_records
   FROM harvest_cursors
  WHERE source = $1;
 
@@ -104,7 +104,7 @@ SELECT source, coalesce(cursor, '') AS cursor, params::text, done,
 
 -- name: HV_LAST_OK_DATE
 -- Where an incremental OAI run starts when --from is not given.
-SELECT coalesce(params->>'until', to_char(last_ok, 'YYYY-MM-DD'))
+SELECT coalesce(params->>'until', to_char(last_ok, 'YYYY-MM-DD')) AS since
   FROM harvest_cursors
  WHERE source = $1 AND last_ok IS NOT NULL;
 
@@ -326,7 +326,8 @@ CREATE TEMP TABLE stage_papers (
 	slug            text NOT NULL,
 	source          text NOT NULL,
 	author_count    integer NOT NULL,
-	fully_matched   boolean NOT NULL
+	fully_matched   boolean NOT NULL,
+	class_codes     jsonb
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_authors (
 	line            bigint NOT NULL,
@@ -357,7 +358,8 @@ CREATE TEMP TABLE stage_institutions (
 	type            text,
 	status          text,
 	website         text,
-	established     integer
+	established     integer,
+	relationships   jsonb
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_oa_authors (
 	line            bigint NOT NULL,
@@ -386,7 +388,8 @@ CREATE TEMP TABLE stage_oa_affils (
 -- name: COPY_PAPERS
 COPY stage_papers (line, arxiv_id, title, abstract, comment, categories,
     primary_category, published, updated, versions, doi, journal_ref,
-    license, slug, source, author_count, fully_matched) FROM STDIN;
+    license, slug, source, author_count, fully_matched, class_codes)
+FROM STDIN;
 
 -- name: COPY_AUTHORS
 COPY stage_authors (line, arxiv_id, position, raw_name, name_key, slug)
@@ -394,7 +397,8 @@ FROM STDIN;
 
 -- name: COPY_INSTITUTIONS
 COPY stage_institutions (line, ror_id, openalex_id, name, slug, aliases,
-    country_code, country_name, type, status, website, established)
+    country_code, country_name, type, status, website, established,
+    relationships)
 FROM STDIN;
 
 -- name: COPY_OA_AUTHORS
@@ -418,48 +422,66 @@ SELECT DISTINCT ON (arxiv_id) line, arxiv_id
  ORDER BY arxiv_id, line DESC;
 -- A snapshot never erases what a richer source (the API, OAI-PMH) wrote:
 -- DOI, journal ref, licence and version history are only overwritten by
--- values, never by NULL or an empty list.
+-- values, never by NULL, and a version list only grows (a shorter one,
+-- such as the OAI arXiv format's [v1], never replaces a longer one).
+-- oai_dc has no category codes, only the record's sets ("cs", or
+-- "unknown" without one): it never replaces an existing paper's
+-- categories (issue 16: math.CO must not become math).
 -- A new paper gets its counts now (as RECOMPUTE would give them) so
 -- that the first load writes each row once; an existing one keeps them
 -- for RECOMPUTE.
 INSERT INTO papers AS p (arxiv_id, title, abstract, comment, categories,
     primary_category, published, updated, versions, doi, journal_ref,
-    license, slug, source, author_count, fully_matched)
+    license, slug, source, author_count, fully_matched, class_codes)
 SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        ARRAY(SELECT jsonb_array_elements_text(s.categories)),
        s.primary_category, s.published, s.updated, s.versions, s.doi,
        s.journal_ref, s.license, s.slug, s.source, s.author_count,
-       s.fully_matched
+       s.fully_matched,
+       ARRAY(SELECT jsonb_array_elements_text(
+                        coalesce(s.class_codes, '[]')))
   FROM stage_papers s
   JOIN stage_winners w ON w.line = s.line
     ON CONFLICT (arxiv_id) DO UPDATE
    SET title = excluded.title,
        abstract = excluded.abstract,
        comment = excluded.comment,
-       categories = excluded.categories,
-       primary_category = excluded.primary_category,
+       categories = CASE WHEN excluded.source = 'arxiv-oai-dc'
+                         THEN p.categories ELSE excluded.categories END,
+       primary_category = CASE WHEN excluded.source = 'arxiv-oai-dc'
+                               THEN p.primary_category
+                               ELSE excluded.primary_category END,
        published = coalesce(excluded.published, p.published),
        updated = coalesce(excluded.updated, p.updated),
-       versions = CASE WHEN excluded.versions = '[]' THEN p.versions
-                       ELSE excluded.versions END,
+       versions = CASE WHEN jsonb_array_length(excluded.versions) <
+                            jsonb_array_length(p.versions)
+                       THEN p.versions ELSE excluded.versions END,
        doi = coalesce(excluded.doi, p.doi),
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
        license = coalesce(excluded.license, p.license),
        slug = excluded.slug,
+       class_codes = CASE WHEN excluded.class_codes = '{}'
+                          THEN p.class_codes ELSE excluded.class_codes END,
        modified_at = now()
  WHERE (p.title, p.abstract, p.comment, p.categories, p.primary_category,
         p.published, p.updated, p.versions, p.doi, p.journal_ref,
-        p.license, p.slug)
+        p.license, p.slug, p.class_codes)
        IS DISTINCT FROM
        (excluded.title, excluded.abstract, excluded.comment,
-        excluded.categories, excluded.primary_category,
+        CASE WHEN excluded.source = 'arxiv-oai-dc'
+             THEN p.categories ELSE excluded.categories END,
+        CASE WHEN excluded.source = 'arxiv-oai-dc'
+             THEN p.primary_category ELSE excluded.primary_category END,
         coalesce(excluded.published, p.published),
         coalesce(excluded.updated, p.updated),
-        CASE WHEN excluded.versions = '[]' THEN p.versions
-             ELSE excluded.versions END,
+        CASE WHEN jsonb_array_length(excluded.versions) <
+                  jsonb_array_length(p.versions)
+             THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),
-        coalesce(excluded.license, p.license), excluded.slug);
+        coalesce(excluded.license, p.license), excluded.slug,
+        CASE WHEN excluded.class_codes = '{}'
+             THEN p.class_codes ELSE excluded.class_codes END);
 UPDATE stage_winners w
    SET paper_id = p.id
   FROM papers p
@@ -545,11 +567,11 @@ DELETE FROM authorships a
 -- business and stays as the OpenAlex load left it.
 ANALYZE stage_institutions (line, ror_id, openalex_id);
 INSERT INTO institutions AS i (ror_id, name, slug, aliases, country_code,
-    country_name, type, status, website, established)
+    country_name, type, status, website, established, relationships)
 SELECT DISTINCT ON (s.ror_id) s.ror_id, s.name, s.slug,
        ARRAY(SELECT jsonb_array_elements_text(s.aliases)),
        s.country_code, s.country_name, s.type, s.status, s.website,
-       s.established
+       s.established, coalesce(s.relationships, '[]')
   FROM stage_institutions s
  ORDER BY s.ror_id, s.line DESC
     ON CONFLICT (ror_id) DO UPDATE
@@ -562,13 +584,15 @@ SELECT DISTINCT ON (s.ror_id) s.ror_id, s.name, s.slug,
        status = excluded.status,
        website = excluded.website,
        established = excluded.established,
+       relationships = excluded.relationships,
        modified_at = now()
  WHERE (i.name, i.slug, i.aliases, i.country_code, i.country_name, i.type,
-        i.status, i.website, i.established)
+        i.status, i.website, i.established, i.relationships)
        IS DISTINCT FROM
        (excluded.name, excluded.slug, excluded.aliases,
         excluded.country_code, excluded.country_name, excluded.type,
-        excluded.status, excluded.website, excluded.established);
+        excluded.status, excluded.website, excluded.established,
+        excluded.relationships);
 
 -- name: MERGE_OA_INSTITUTIONS
 -- An OpenAlex institution names its ROR id: fill openalex_id there.

@@ -198,6 +198,13 @@ http {
 		location = /openalex/authors {
 			rewrite ^ /files/openalex/authors_list.json last;
 		}
+		# The same works, but an institution where authors were asked.
+		location = /oabad/works {
+			rewrite ^ /files/openalex/works_cursor_page2.json last;
+		}
+		location = /oabad/authors {
+			rewrite ^ /files/openalex/I114027177.json last;
+		}
 
 		# Semantic Scholar batches (POST), and a 429 first.
 		location = /s2/paper/batch {

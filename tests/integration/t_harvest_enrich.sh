@@ -61,6 +61,23 @@ sql_is "SELECT md5(string_agg(arxiv_id || modified_at::text, ','
     ORDER BY arxiv_id)) FROM papers WHERE arxiv_id IN ($OA_IDS)" \
     "$before" "rerun changes nothing"
 
+# --- OpenAlex: an institution where authors were asked (issue 16): the
+# run fails with the real cause in status, not "database write failed",
+# and writes nothing of the page.
+sql "UPDATE papers SET citation_count = NULL, citation_source = NULL
+    WHERE arxiv_id IN ($OA_IDS)" >/dev/null
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/oabad"
+hv openalex works --filter author.id:A5023888391
+is_rc 1 "wrong entity type: exit 1"
+out_has "malformed response" "wrong entity type: says why"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS)
+    AND citation_source IS NOT NULL" 0 "wrong entity type: nothing written"
+sql_is "SELECT last_error LIKE 'malformed response%' FROM harvest_cursors
+    WHERE source = 'openalex'" t "status keeps the real cause"
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/openalex"
+hv openalex works --filter author.id:A5023888391
+is_rc 0 "openalex again: the counts back"
+
 # --- S2: a paper batch (first result null: not found)
 HV_ENV="WEFT_S2_URL=$HV_URL/s2 WEFT_S2_API_KEY=secret-test-key"
 hv s2 papers 1203.4746 1203.4747 1203.4748 1203.4749

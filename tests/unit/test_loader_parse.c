@@ -325,6 +325,67 @@ openalex_author(void)
 	json_decref(o);
 }
 
+/*
+ * MSC and ACM class codes leave the categories (the real category lists
+ * of 2503.11954 and 2503.13008 in the bundled listings).
+ */
+static void
+class_codes(void)
+{
+	struct harvest_paper p;
+	const char *why = NULL;
+	json_t *o, *l, *c;
+	char *t;
+
+	l = j("[\"eess.IV\", \"cs.AI\", \"cs.CV\", \"cs.IT\", \"cs.LG\", "
+	      "\"math.IT\", \"94A29, 94A08, 94B05, 68T01, 68P30\", "
+	      "\"I.4.2; E.4; I.2.10; I.5.4; I.5.1; I.4.1\"]");
+	c = harvest_class_codes(l);
+	t = json_dumps(l, JSON_COMPACT);
+	T_STREQ(t,
+	    "[\"eess.IV\",\"cs.AI\",\"cs.CV\",\"cs.IT\",\"cs.LG\","
+	    "\"math.IT\"]",
+	    "arXiv categories stay, in order");
+	free(t);
+	t = json_dumps(c, JSON_COMPACT);
+	T_STREQ(t,
+	    "[\"94A29\",\"94A08\",\"94B05\",\"68T01\",\"68P30\","
+	    "\"I.4.2\",\"E.4\",\"I.2.10\",\"I.5.4\",\"I.5.1\","
+	    "\"I.4.1\"]",
+	    "class codes split, in order");
+	free(t);
+	json_decref(l);
+	json_decref(c);
+	l = j("[\"cond-mat.stat-mech\", \"hep-ex\", \"astro-ph.CO\", "
+	      "\"q-bio.QM\", \"68\", \"I.2.7\", \"\\n  I.4.6, 68T50\", "
+	      "\"I.2.7\", \"Cs.AI\", \"cs.\", \"cs..AI\"]");
+	c = harvest_class_codes(l);
+	T_EQ(json_array_size(l), 4, "hyphenated archives are categories");
+	t = json_dumps(c, JSON_COMPACT);
+	T_STREQ(t,
+	    "[\"68\",\"I.2.7\",\"I.4.6\",\"68T50\",\"Cs.AI\","
+	    "\"cs.\",\"cs..AI\"]",
+	    "trimmed, once each, odd names out");
+	free(t);
+	json_decref(l);
+	json_decref(c);
+
+	o = j("{\"id\": \"2503.13008\", \"categories\": [\"cs.LG\", "
+	      "\"cs.CV\", \"68T05, 68T07\", \"I.2.6; I.4.2; I.4.9\"], "
+	      "\"authors\": [\"A B\"], \"title\": \"T\", "
+	      "\"summary\": \"S\", \"_listing_date\": \"2025-03-18\"}");
+	memset(&p, 0, sizeof(p));
+	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "listing with codes");
+	T_STREQ(p.categories, "[\"cs.LG\",\"cs.CV\"]",
+	    "listing: categories only arXiv's");
+	T_STREQ(p.class_codes,
+	    "[\"68T05\",\"68T07\",\"I.2.6\",\"I.4.2\",\"I.4.9\"]",
+	    "listing: class codes in their own field");
+	T_STREQ(p.primary, "cs.LG", "listing: primary");
+	harvest_paper_free(&p);
+	json_decref(o);
+}
+
 static void
 copy_rows(void)
 {
@@ -358,5 +419,6 @@ main(void)
 	openalex_inst();
 	openalex_author();
 	copy_rows();
+	class_codes();
 	return T_DONE();
 }
