@@ -328,6 +328,15 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 		pages_h_link(h, pages_str(m, "doi_url"), "mono", s);
 		core_html_pop(h);
 	}
+	if (json_array_size(json_object_get(m, "class_codes")) > 0) {
+		fact(h, "Classes");
+		json_array_foreach(json_object_get(m, "class_codes"), i, v)
+		{
+			core_html_textf(h, "%s%s", i > 0 ? ", " : "",
+			    json_string_value(v));
+		}
+		core_html_pop(h);
+	}
 	if ((s = pages_str(m, "journal_ref")) != NULL && *s != '\0') {
 		fact(h, "Journal ref");
 		core_html_text(h, s);

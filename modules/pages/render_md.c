@@ -185,6 +185,16 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	metric(b, "Citations", m, "citation_count");
 	fact(b, "Citations from", pages_str(m, "citation_source"));
 	link_fact(b, "DOI", pages_str(m, "doi"), pages_str(m, "doi_url"));
+	if (json_array_size(json_object_get(m, "class_codes")) > 0) {
+		item(b, "Classes (MSC/ACM)");
+		json_array_foreach(json_object_get(m, "class_codes"), i, v)
+		{
+			if (i > 0)
+				core_buf_puts(b, ", ");
+			core_md_text(b, json_string_value(v));
+		}
+		core_buf_putc(b, '\n');
+	}
 	fact(b, "Journal ref", pages_str(m, "journal_ref"));
 	fact(b, "Comment", pages_str(m, "comment"));
 	fact(b, "Licence", pages_str(m, "license"));

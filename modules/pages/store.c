@@ -339,6 +339,10 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "categories",
 	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__CATEGORIES,
 		json_array()));
+	/* MSC / ACM classes, never categories: shown, not a field or facet. */
+	json_object_set_new(o, "class_codes",
+	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__CLASS_CODES,
+		json_array()));
 	json_object_set_new(o, "published",
 	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__PUBLISHED));
 	json_object_set_new(o, "updated",

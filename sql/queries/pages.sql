@@ -34,7 +34,8 @@ coalesce((SELECT json_agg(json_build_object('name', e.x -> 0,
 
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
-       to_json(categories)::text AS categories, citation_count, author_count,
+       to_json(categories)::text AS categories,
+       to_json(class_codes)::text AS class_codes, citation_count, author_count,
        fully_matched, abstract, comment, updated, versions::text, doi,
        journal_ref, license, citation_source,
        (SELECT json_agg(json_build_object('position', a.position,

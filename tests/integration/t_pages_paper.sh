@@ -144,4 +144,21 @@ get "$CANON?format=nope" -H "Accept: application/json"
 is_status 406 "unknown format: 406"
 json_is .error.status 406 "406 in JSON"
 
+# MSC/ACM class codes: shown on the paper page, never as categories.
+read -r CAID CODE < <(sql "SELECT arxiv_id, class_codes[1] FROM papers
+    WHERE cardinality(class_codes) > 0 ORDER BY id LIMIT 1" | tr '|' ' ')
+if [ -n "$CAID" ]; then
+	get "/papers/$CAID" -L -H "Accept: application/json"
+	json_is "(.class_codes | index(\"$CODE\")) != null" true \
+	    "json: class code $CODE in class_codes"
+	json_is "(.categories | index(\"$CODE\")) == null" true \
+	    "json: ... and not among the categories"
+	get "/papers/$CAID" -L
+	body_has "<dt>Classes</dt><dd>" "html: a Classes fact"
+	get "/papers/$CAID" -L -H "Accept: text/markdown"
+	body_has "- Classes (MSC/ACM): " "md: a Classes line"
+else
+	skip "no paper with class codes in this database"
+fi
+
 done_testing
