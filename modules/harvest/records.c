@@ -293,6 +293,16 @@ paper_cats(json_t *list, struct harvest_paper *p, const char **why)
 	return CORE_OK;
 }
 
+/* 1 when s has a letter or digit (any non-ASCII byte counts as one). */
+static int
+has_word(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s >= 0x80 || isalnum((unsigned char)*s))
+			return 1;
+	return 0;
+}
+
 static void
 add_author(struct harvest_paper *p, char *name)
 {
@@ -346,6 +356,12 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			*why = "an author name is empty";
 			er = CORE_EINPUT;
 			goto out;
+		}
+		/* "Team Olmo: A, B" split by the listing's scraper leaves a
+		 * lone ":" between the names: punctuation is no author. */
+		if (!has_word(name)) {
+			free(name);
+			continue;
 		}
 		add_author(p, name);
 	}

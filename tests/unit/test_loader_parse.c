@@ -409,10 +409,38 @@ copy_rows(void)
 	T_EQ(harvest_rfc2822_date("Mon, 2 Foo 2007", date), -1, "bad month");
 }
 
+/* The real line of 2512.13961: the scraper split "Team Olmo: Allyson
+ * Ettinger, ..." and left a lone ":" among the authors. */
+static void
+listing_punctuation(void)
+{
+	struct harvest_paper p;
+	const char *why = NULL;
+	json_t *o =
+	    j("{\"id\": \"2512.13961\", \"categories\": "
+	      "[\"cs.CL\", \"cs.LG\"], \"authors\": [\"Team Olmo\", "
+	      "\":\", \"Allyson Ettinger\", \" , \", \"Amanda "
+	      "Bertsch\"], \"title\": \"Olmo 3\", \"comment\": null, "
+	      "\"summary\": \"We introduce Olmo 3.\", \"_listing_date\": "
+	      "\"2025-12-17\"}");
+
+	memset(&p, 0, sizeof(p));
+	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "listing parses");
+	T_EQ(p.nauthors, 3, "punctuation is no author");
+	if (p.nauthors == 3) {
+		T_STREQ(p.authors[0], "Team Olmo", "first author kept");
+		T_STREQ(p.authors[1], "Allyson Ettinger", "the ':' dropped");
+		T_STREQ(p.authors[2], "Amanda Bertsch", "the ',' dropped");
+	}
+	harvest_paper_free(&p);
+	json_decref(o);
+}
+
 int
 main(void)
 {
 	listing_paper();
+	listing_punctuation();
 	kaggle_paper();
 	bad_papers();
 	ror_record();
