@@ -696,8 +696,7 @@ pages_search(struct core_req *req)
 	enum core_err er;
 	int sent;
 
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = read_params(req, &pp)) != CORE_OK) {
 		free(pp.qbuf);

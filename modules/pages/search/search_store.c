@@ -439,9 +439,16 @@ institution(const char *base, const PGresult *res, int r,
 	    core_cell_jint(res, r, k->researchers));
 }
 
-enum core_err
-pages_search_store_researchers(struct core_db *db, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total)
+/*
+ * Results of name statement stmt for q, their fields where k says, each
+ * built by row(); *total from column total_col of the last row.
+ */
+static enum core_err
+name_results(struct core_db *db, const char *base, int stmt,
+    json_t *(
+	*row)(const char *, const PGresult *, int, const struct name_cols *),
+    const struct name_cols *k, int total_col, const char *q, int n,
+    long long offset, json_t **items, long long *total)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -449,42 +456,33 @@ pages_search_store_researchers(struct core_db *db, const char *base,
 
 	*items = NULL;
 	*total = 0;
-	if ((er = names(db, PAGES_SQL_SEARCH_RESEARCHERS, q, n, offset,
-		 &res)) != CORE_OK)
+	if ((er = names(db, stmt, q, n, offset, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items,
-		    researcher(base, res, i, &researchers_cols));
-		*total = core_cell_bigint(res, i,
-		    PAGES_SEARCH_RESEARCHERS__TOTAL, 0);
+		json_array_append_new(*items, row(base, res, i, k));
+		*total = core_cell_bigint(res, i, total_col, 0);
 	}
 	PQclear(res);
 	return CORE_OK;
 }
 
 enum core_err
+pages_search_store_researchers(struct core_db *db, const char *base,
+    const char *q, int n, long long offset, json_t **items, long long *total)
+{
+	return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS, researcher,
+	    &researchers_cols, PAGES_SEARCH_RESEARCHERS__TOTAL, q, n, offset,
+	    items, total);
+}
+
+enum core_err
 pages_search_store_institutions(struct core_db *db, const char *base,
     const char *q, int n, long long offset, json_t **items, long long *total)
 {
-	PGresult *res = NULL;
-	enum core_err er;
-	int i;
-
-	*items = NULL;
-	*total = 0;
-	if ((er = names(db, PAGES_SQL_SEARCH_INSTITUTIONS, q, n, offset,
-		 &res)) != CORE_OK)
-		return er;
-	*items = json_array();
-	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items,
-		    institution(base, res, i, &institutions_cols));
-		*total = core_cell_bigint(res, i,
-		    PAGES_SEARCH_INSTITUTIONS__TOTAL, 0);
-	}
-	PQclear(res);
-	return CORE_OK;
+	return name_results(db, base, PAGES_SQL_SEARCH_INSTITUTIONS,
+	    institution, &institutions_cols, PAGES_SEARCH_INSTITUTIONS__TOTAL,
+	    q, n, offset, items, total);
 }
 
 enum core_err
