@@ -44,6 +44,13 @@ pages_h_eyebrow(struct core_html *h, const char *text)
 	pages_h_text(h, CORE_TAG_P, "eyebrow", text);
 }
 
+void
+pages_h_block(struct core_html *h, const char *eyebrow)
+{
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", eyebrow);
+}
+
 /* <meta key="name" content="content"> (key: name or property). */
 static void
 meta(struct core_html *h, enum core_attrname key, const char *name,

@@ -160,6 +160,8 @@ void pages_redirect(struct core_req *, const char *path);
 char *pages_abs(const char *base, const char *path);
 /* A JSON string of base + path (new reference). */
 json_t *pages_json_abs(const char *base, const char *path);
+/* The same for a path the caller built: takes ownership of path. */
+json_t *pages_json_abs_free(const char *base, char *path);
 /*
  * The site-relative part of url when it starts with base ("/" for base
  * itself), else url.  Borrowed from url.
@@ -421,5 +423,7 @@ void pages_h_text(struct core_html *, enum core_tag, const char *cls,
 void pages_h_link(struct core_html *, const char *href, const char *cls,
     const char *text);
 void pages_h_eyebrow(struct core_html *, const char *text);
+/* Opens <section class="block"> with its <h2 class="eyebrow">. */
+void pages_h_block(struct core_html *, const char *eyebrow);
 
 #endif /* PAGES_H */

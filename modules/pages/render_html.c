@@ -421,8 +421,7 @@ position_block(struct core_html *h, const json_t *ap)
 	long long total = pages_int(ap, "papers_total", 0), max = 0, n;
 	int i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "author position");
+	pages_h_block(h, "author position");
 	if (counted > 0) {
 		for (i = 0; i < 3; i++)
 			if ((n = pages_int(ap, keys[i], 0)) > max)
@@ -468,8 +467,7 @@ fields_block(struct core_html *h, const struct pages_page *p,
 		return;
 	json_array_foreach(fields, i, f) if (pages_int(f, "papers", 0) > max)
 	    max = pages_int(f, "papers", 0);
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "fields");
+	pages_h_block(h, "fields");
 	pages_h_open(h, CORE_TAG_UL, "bars");
 	json_array_foreach(fields, i, f)
 	{
@@ -494,8 +492,7 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 
 	if (json_array_size(items) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "same name");
+	pages_h_block(h, "same name");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(items, i, r)
 	{
@@ -535,9 +532,7 @@ identity_block(struct core_html *h, const json_t *profiles)
 	const json_t *pr;
 	size_t i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow",
-	    "identity via OpenAlex / Semantic Scholar / ORCID");
+	pages_h_block(h, "identity via OpenAlex / Semantic Scholar / ORCID");
 	if (json_array_size(profiles) == 0) {
 		pages_h_text(h, CORE_TAG_P, "caption",
 		    "No OpenAlex, Semantic "
@@ -569,8 +564,7 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 
 	if (json_array_size(insts) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "institutions");
+	pages_h_block(h, "institutions");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(insts, i, in)
 	{

@@ -54,31 +54,19 @@ link_or_null(const char *prefix, const char *id)
 static json_t *
 url_paper(const char *base, const char *arxiv_id, const char *slug)
 {
-	char *p = pages_paper_path(arxiv_id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_paper_path(arxiv_id, slug));
 }
 
 static json_t *
 url_researcher(const char *base, long long id, const char *slug)
 {
-	char *p = pages_researcher_path(id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_researcher_path(id, slug));
 }
 
 static json_t *
 url_institution(const char *base, long long id, const char *slug)
 {
-	char *p = pages_institution_path(id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_institution_path(id, slug));
 }
 
 /* ---------------------------------------------------------------- cards */

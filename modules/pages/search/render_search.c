@@ -179,6 +179,45 @@ form(struct core_html *h, const json_t *m)
 	core_html_pop(h); /* form */
 }
 
+/*
+ * A link to the URL urls gives for key, labelled label, with
+ * aria-current=current when key is cur (which may be NULL).
+ */
+static void
+switch_link(struct core_html *h, const struct pages_page *p, const json_t *urls,
+    const char *key, const char *label, const char *cur, const char *current)
+{
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		CORE_A(HREF, rel(p, pages_str(urls, key))),
+		CORE_A(ARIA_CURRENT,
+		    cur != NULL && strcmp(cur, key) == 0 ? current : NULL),
+		CORE_A_END },
+	    label);
+}
+
+/*
+ * <p class=cls>lead, then a link to each of the n keys (labels[i]
+ * naming keys[i]) separated by " · ", the one equal to cur current.
+ */
+static void
+switch_line(struct core_html *h, const struct pages_page *p, const char *cls,
+    const char *lead, const json_t *urls, const char *const *keys,
+    const char *const *labels, int n, const char *cur)
+{
+	int i;
+
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ CORE_A(CLASS, cls), CORE_A_END });
+	core_html_text(h, lead);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			core_html_text(h, " · ");
+		switch_link(h, p, urls, keys[i], labels[i], cur, "true");
+	}
+	core_html_pop(h);
+}
+
 static void
 tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
@@ -195,14 +234,7 @@ tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
 	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++) {
 		const char *key = i == 0 ? "all" : pages_search_types[i];
 
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, rel(p, pages_str(urls, key))),
-			CORE_A(ARIA_CURRENT,
-			    cur != NULL && strcmp(cur, key) == 0 ? "page"
-								 : NULL),
-			CORE_A_END },
-		    labels[i]);
+		switch_link(h, p, urls, key, labels[i], cur, "page");
 	}
 	core_html_pop(h);
 }
@@ -213,30 +245,12 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
 	const json_t *urls = json_object_get(m, "mode_urls");
 	const char *used = pages_str(m, "mode");
-	int i;
 
 	if (pages_str(m, "notice") != NULL)
 		pages_h_text(h, CORE_TAG_P, "search-notice",
 		    pages_str(m, "notice"));
-	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ CORE_A(CLASS, "search-modes faint"),
-		CORE_A_END });
-	core_html_text(h, "Match by: ");
-	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
-		const char *k = pages_search_modes[i];
-
-		if (i > 0)
-			core_html_text(h, " · ");
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, rel(p, pages_str(urls, k))),
-			CORE_A(ARIA_CURRENT,
-			    used != NULL && strcmp(used, k) == 0 ? "true"
-								 : NULL),
-			CORE_A_END },
-		    mode_labels[i]);
-	}
-	core_html_pop(h);
+	switch_line(h, p, "search-modes faint", "Match by: ", urls,
+	    pages_search_modes, mode_labels, PAGES_SEARCH_MODE__MAX, used);
 }
 
 /* "1,234 papers", the sort links, the active filters. */
@@ -248,7 +262,6 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	const char *type = pages_str(m, "search_type"), *sort;
 	const char *noun = "papers";
 	char num[32];
-	int i;
 
 	if (type != NULL && strcmp(type, "researchers") == 0)
 		noun = "researchers";
@@ -284,26 +297,9 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 	if (strcmp(noun, "papers") == 0) {
 		sort = pages_str(m, "sort");
-		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){
-			CORE_A(CLASS, "search-sorts faint"), CORE_A_END });
-		core_html_text(h, "Order: ");
-		for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++) {
-			const char *k = pages_search_sorts[i];
-
-			if (i > 0)
-				core_html_text(h, " · ");
-			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){
-				CORE_A(HREF, rel(p, pages_str(sorts, k))),
-				CORE_A(ARIA_CURRENT,
-				    sort != NULL && strcmp(sort, k) == 0
-					? "true"
-					: NULL),
-				CORE_A_END },
-			    k);
-		}
-		core_html_pop(h);
+		switch_line(h, p, "search-sorts faint", "Order: ", sorts,
+		    pages_search_sorts, pages_search_sorts,
+		    PAGES_SEARCH_SORT__MAX, sort);
 		modes(h, p, m);
 	}
 	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
@@ -423,8 +419,7 @@ exact(struct core_html *h, const struct pages_page *p, const json_t *items)
 
 	if (n == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow",
+	pages_h_block(h,
 	    n == 1 ? "Researcher with this name"
 		   : "Researchers with this name");
 	name_list(h, p, items);
@@ -441,8 +436,7 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 
 	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", label);
+	pages_h_block(h, label);
 	name_list(h, p, json_object_get(blk, "items"));
 	/* The total counts close matches; the link lists looser ones too. */
 	if (pages_int(blk, "total", 0) >
@@ -466,8 +460,7 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 
 	if (json_array_size(fs) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "categories");
+	pages_h_block(h, "categories");
 	pages_h_open(h, CORE_TAG_UL, "plain facets");
 	json_array_foreach(fs, i, f)
 	{
@@ -495,8 +488,7 @@ suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
 	const json_t *v;
 	size_t i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "try");
+	pages_h_block(h, "try");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(json_object_get(m, "suggestions"), i, v)
 	{

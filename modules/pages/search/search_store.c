@@ -37,15 +37,6 @@
 /* Category facets shown. */
 #define FACETS_MAX 20
 
-static json_t *
-url_of(const char *base, char *path)
-{
-	json_t *u = pages_json_abs(base, path);
-
-	free(path);
-	return u;
-}
-
 /* The statement's authors [{name,id,slug}] as card authors. */
 static json_t *
 card_authors(const char *base, json_t *raw)
@@ -62,7 +53,7 @@ card_authors(const char *base, json_t *raw)
 		if (json_is_integer(id)) {
 			json_object_set(o, "id", id);
 			json_object_set_new(o, "url",
-			    url_of(base,
+			    pages_json_abs_free(base,
 				pages_researcher_path(json_integer_value(id),
 				    pages_str(a, "slug"))));
 		} else {
@@ -90,7 +81,7 @@ hit(const char *base, const PGresult *res, int r, double score)
 	json_object_set_new(o, "title",
 	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__TITLE));
 	json_object_set_new(o, "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_paper_path(core_cell_text(res, r,
 				     PAGES_SEARCH_PAGE__ARXIV_ID),
 		    core_cell_text(res, r, PAGES_SEARCH_PAGE__SLUG))));
@@ -415,7 +406,7 @@ researcher(const char *base, const PGresult *res, int r,
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "researcher",
 	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
 	    "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_researcher_path(id, core_cell_text(res, r, k->slug))),
 	    "papers", core_cell_jint(res, r, k->papers), "h_index",
 	    core_cell_jint(res, r, k->h_index), "citations",
@@ -432,7 +423,7 @@ institution(const char *base, const PGresult *res, int r,
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "institution",
 	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
 	    "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_institution_path(id, core_cell_text(res, r, k->slug))),
 	    "country", core_cell_jtext(res, r, k->country), "institution_type",
 	    core_cell_jtext(res, r, k->type), "researchers",
