@@ -21,8 +21,7 @@ directory(struct core_req *req, enum pages_kind kind, const char *path,
 	long page;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = pages_page_param(req, &page)) != CORE_OK)
 		return er;
@@ -35,10 +34,7 @@ directory(struct core_req *req, enum pages_kind kind, const char *path,
 	    title, "url", pages_json_abs(ctx->base_url, path), "items", items,
 	    "pagination", pages_pagination(ctx->base_url, path, page, total));
 	items = NULL;
-	if (m == NULL)
-		return CORE_ESYS;
-	er = pages_respond(req, kind, m);
-	json_decref(m);
+	er = pages_respond_new(req, kind, m, path);
 out:
 	json_decref(items);
 	return er;

@@ -14,8 +14,7 @@ pages_not_found(struct core_req *req)
 	 * a client accepting none of ours still gets its 404 (the core
 	 * falls back to plain text), not a 406.
 	 */
-	(void)core_req_negotiate(req, pages_offers,
-	    sizeof(pages_offers) / sizeof(pages_offers[0]));
+	(void)pages_negotiate(req);
 	return CORE_ENOTFOUND;
 }
 

@@ -13,8 +13,7 @@ pages_home(struct core_req *req)
 	json_t *latest = NULL, *counts = NULL, *m;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = pages_store_counts(ctx->db, &counts)) != CORE_OK ||
 	    (er = pages_store_latest(ctx->db, ctx->base_url, &latest)) !=
@@ -25,10 +24,7 @@ pages_home(struct core_req *req)
 	    pages_json_abs(ctx->base_url, "/search?q={query}"), "counts",
 	    counts, "latest", latest);
 	counts = latest = NULL;
-	if (m == NULL)
-		return CORE_ESYS;
-	er = pages_respond(req, PAGES_HOME, m);
-	json_decref(m);
+	er = pages_respond_new(req, PAGES_HOME, m, "/");
 out:
 	json_decref(counts);
 	json_decref(latest);

@@ -125,8 +125,7 @@ pages_institution(struct core_req *req)
 	}
 	if (strlen(rest) > NAME_MAX_LEN)
 		return CORE_ENOTFOUND;
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 
 	/* "42" or "42-slug": by id. */

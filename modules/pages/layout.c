@@ -44,24 +44,35 @@ pages_h_eyebrow(struct core_html *h, const char *text)
 	pages_h_text(h, CORE_TAG_P, "eyebrow", text);
 }
 
+void
+pages_h_block(struct core_html *h, const char *eyebrow)
+{
+	pages_h_open(h, CORE_TAG_SECTION, "block");
+	pages_h_text(h, CORE_TAG_H2, "eyebrow", eyebrow);
+}
+
+/* <meta key="name" content="content"> (key: name or property). */
 static void
-meta_name(struct core_html *h, const char *name, const char *content)
+meta(struct core_html *h, enum core_attrname key, const char *name,
+    const char *content)
 {
 	if (content == NULL)
 		return;
 	core_html_elem(h, CORE_TAG_META,
-	    (const struct core_attr[]){ CORE_A(NAME, name),
-		CORE_A(CONTENT, content), CORE_A_END });
+	    (const struct core_attr[]){ { key, name }, CORE_A(CONTENT, content),
+		CORE_A_END });
+}
+
+static void
+meta_name(struct core_html *h, const char *name, const char *content)
+{
+	meta(h, CORE_ATTR_NAME, name, content);
 }
 
 static void
 meta_prop(struct core_html *h, const char *prop, const char *content)
 {
-	if (content == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_META,
-	    (const struct core_attr[]){ CORE_A(PROPERTY, prop),
-		CORE_A(CONTENT, content), CORE_A_END });
+	meta(h, CORE_ATTR_PROPERTY, prop, content);
 }
 
 /* <link rel="alternate" type=mime href=canonical?format=fmt>. */
@@ -208,6 +219,22 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 		CORE_A(CLASS, hd->main_class != NULL ? hd->main_class : "wrap"),
 		CORE_A_END });
 	free(title);
+}
+
+void
+pages_layout_page(struct core_html *h, const struct pages_page *p,
+    const char *title, const char *description, const char *canonical,
+    const json_t *jsonld, const char *main_class)
+{
+	struct pages_head hd;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.title = title;
+	hd.description = description;
+	hd.canonical = canonical;
+	hd.jsonld = jsonld;
+	hd.main_class = main_class;
+	pages_layout_open(h, p, &hd);
 }
 
 void

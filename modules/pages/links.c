@@ -50,6 +50,15 @@ pages_json_abs(const char *base, const char *path)
 	return s;
 }
 
+json_t *
+pages_json_abs_free(const char *base, char *path)
+{
+	json_t *s = pages_json_abs(base, path);
+
+	free(path);
+	return s;
+}
+
 const char *
 pages_rel(const char *base, const char *url)
 {

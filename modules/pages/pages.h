@@ -106,6 +106,15 @@ extern const enum core_rep pages_paper_offers[4];
  */
 enum core_err pages_respond(struct core_req *, enum pages_kind,
     const json_t *model);
+/*
+ * pages_respond() for a model just built, which it takes ownership of:
+ * a NULL model (a json_pack that failed) is logged with what and gives
+ * CORE_ESYS.
+ */
+enum core_err pages_respond_new(struct core_req *, enum pages_kind,
+    json_t *model, const char *what);
+/* Negotiates among pages_offers: CORE_OK, or the error to answer. */
+enum core_err pages_negotiate(struct core_req *);
 
 /*
  * Reads ?page=: *page is 1 when absent.  CORE_EFAIL (core_req_fail(): a
@@ -151,6 +160,8 @@ void pages_redirect(struct core_req *, const char *path);
 char *pages_abs(const char *base, const char *path);
 /* A JSON string of base + path (new reference). */
 json_t *pages_json_abs(const char *base, const char *path);
+/* The same for a path the caller built: takes ownership of path. */
+json_t *pages_json_abs_free(const char *base, char *path);
 /*
  * The site-relative part of url when it starts with base ("/" for base
  * itself), else url.  Borrowed from url.
@@ -287,10 +298,8 @@ enum core_err pages_researcher(struct core_req *);
 enum core_err pages_institution(struct core_req *);
 enum core_err pages_researchers(struct core_req *);
 enum core_err pages_institutions(struct core_req *);
-enum core_err pages_about(struct core_req *);
-enum core_err pages_privacy(struct core_req *);
-enum core_err pages_contact(struct core_req *);
-enum core_err pages_developers(struct core_req *);
+/* /about, /privacy, /contact, /developers: the document the path names. */
+enum core_err pages_doc(struct core_req *);
 /* The catch-all: 404 in the negotiated representation. */
 enum core_err pages_not_found(struct core_req *);
 /* The module's html_error hook. */
@@ -397,6 +406,13 @@ struct pages_head {
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,
     const struct pages_head *);
+/*
+ * pages_layout_open() for a page with no og:type (so "website"), BibTeX
+ * or feed of its own; every argument but h and p may be NULL.
+ */
+void pages_layout_page(struct core_html *, const struct pages_page *,
+    const char *title, const char *description, const char *canonical,
+    const json_t *jsonld, const char *main_class);
 /* Closes <main>, writes the footer, closes the document. */
 void pages_layout_close(struct core_html *, const struct pages_page *);
 
@@ -407,5 +423,7 @@ void pages_h_text(struct core_html *, enum core_tag, const char *cls,
 void pages_h_link(struct core_html *, const char *href, const char *cls,
     const char *text);
 void pages_h_eyebrow(struct core_html *, const char *text);
+/* Opens <section class="block"> with its <h2 class="eyebrow">. */
+void pages_h_block(struct core_html *, const char *eyebrow);
 
 #endif /* PAGES_H */

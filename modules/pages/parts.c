@@ -54,6 +54,18 @@ pages_html_category(struct core_html *h, const char *code, int primary)
 	core_html_pop(h);
 }
 
+/* An author's page: its own "url", else its researcher's (or NULL). */
+static const char *
+author_url(const json_t *a)
+{
+	const json_t *r = json_object_get(a, "researcher");
+	const char *u = pages_str(a, "url");
+
+	if (u == NULL && json_is_object(r))
+		u = pages_str(r, "url");
+	return u;
+}
+
 void
 pages_html_authors(struct core_html *h, const struct pages_page *p,
     const json_t *authors, long long total)
@@ -66,10 +78,7 @@ pages_html_authors(struct core_html *h, const struct pages_page *p,
 	{
 		if (i > 0)
 			core_html_text(h, ", ");
-		u = pages_str(a, "url");
-		if (u == NULL &&
-		    json_is_object(json_object_get(a, "researcher")))
-			u = pages_str(json_object_get(a, "researcher"), "url");
+		u = author_url(a);
 		if (u != NULL)
 			pages_h_link(h, pages_rel(p->base, u), "author",
 			    pages_str(a, "name"));
@@ -176,7 +185,7 @@ pages_html_citations(struct core_html *h, const json_t *c)
 void
 pages_md_authors(struct core_buf *b, const json_t *as, long long total)
 {
-	const json_t *a, *r;
+	const json_t *a;
 	const char *u;
 	size_t i;
 
@@ -184,10 +193,7 @@ pages_md_authors(struct core_buf *b, const json_t *as, long long total)
 	{
 		if (i > 0)
 			core_buf_puts(b, ", ");
-		u = pages_str(a, "url");
-		if (u == NULL &&
-		    json_is_object(r = json_object_get(a, "researcher")))
-			u = pages_str(r, "url");
+		u = author_url(a);
 		if (u != NULL)
 			core_md_link(b, pages_str(a, "name"), u);
 		else

@@ -138,6 +138,48 @@ set_str(json_t *o, const char *key, const char *s)
 		json_object_set_new(o, key, core_json_str(s));
 }
 
+/* What tells a researcher page from an institution page in its head. */
+struct entity_page {
+	const char *section;      /* the directory: breadcrumb name */
+	const char *section_path; /* its path */
+	const char *feeds;        /* the folder of its entities' feeds */
+	const char *og_type;
+	const char *main_class;
+};
+
+static const struct entity_page researcher_page = { "Researchers",
+	"/researchers", "/rss/researchers/", "profile", "wrap researcher" };
+static const struct entity_page institution_page = { "Institutions",
+	"/institutions", "/rss/institutions/", "website", "wrap institution" };
+
+/*
+ * Opens the page of entity id of kind e, called name at url: its head
+ * with desc, thing (consumed) and breadcrumbs as JSON-LD, and its own
+ * feed, whose path is written to feed (feedsz bytes).
+ */
+static void
+entity_open(struct core_html *h, const struct pages_page *p,
+    const struct entity_page *e, const char *name, const char *url,
+    const char *desc, json_t *thing, long long id, char *feed, size_t feedsz)
+{
+	struct pages_head hd;
+	json_t *ld;
+
+	ld = graph(thing,
+	    crumbs(p->base, e->section, e->section_path, name, url));
+	memset(&hd, 0, sizeof(hd));
+	hd.title = name;
+	hd.description = desc;
+	hd.canonical = url;
+	hd.og_type = e->og_type;
+	hd.jsonld = ld;
+	hd.main_class = e->main_class;
+	snprintf(feed, feedsz, "%s%lld.xml", e->feeds, id);
+	hd.feed = feed;
+	pages_layout_open(h, p, &hd);
+	json_decref(ld);
+}
+
 /* ---------------------------------------------------------------- paper */
 
 static void
@@ -388,8 +430,7 @@ position_block(struct core_html *h, const json_t *ap)
 	long long total = pages_int(ap, "papers_total", 0), max = 0, n;
 	int i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "author position");
+	pages_h_block(h, "author position");
 	if (counted > 0) {
 		for (i = 0; i < 3; i++)
 			if ((n = pages_int(ap, keys[i], 0)) > max)
@@ -435,8 +476,7 @@ fields_block(struct core_html *h, const struct pages_page *p,
 		return;
 	json_array_foreach(fields, i, f) if (pages_int(f, "papers", 0) > max)
 	    max = pages_int(f, "papers", 0);
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "fields");
+	pages_h_block(h, "fields");
 	pages_h_open(h, CORE_TAG_UL, "bars");
 	json_array_foreach(fields, i, f)
 	{
@@ -461,8 +501,7 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 
 	if (json_array_size(items) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "same name");
+	pages_h_block(h, "same name");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(items, i, r)
 	{
@@ -502,9 +541,7 @@ identity_block(struct core_html *h, const json_t *profiles)
 	const json_t *pr;
 	size_t i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow",
-	    "identity via OpenAlex / Semantic Scholar / ORCID");
+	pages_h_block(h, "identity via OpenAlex / Semantic Scholar / ORCID");
 	if (json_array_size(profiles) == 0) {
 		pages_h_text(h, CORE_TAG_P, "caption",
 		    "No OpenAlex, Semantic "
@@ -536,8 +573,7 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 
 	if (json_array_size(insts) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "institutions");
+	pages_h_block(h, "institutions");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(insts, i, in)
 	{
@@ -668,8 +704,7 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	const json_t *net = json_object_get(m, "network");
 	const char *url = pages_str(m, "url"), *name = pages_str(m, "name");
 	struct core_buf desc = CORE_BUF_INIT;
-	struct pages_head hd;
-	json_t *person, *same, *aff, *ld;
+	json_t *person, *same, *aff;
 	const json_t *v;
 	size_t i;
 	char feed[64];
@@ -704,20 +739,8 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 		json_object_set_new(person, "affiliation", aff);
 	else
 		json_decref(aff);
-	ld = graph(person,
-	    crumbs(p->base, "Researchers", "/researchers", name, url));
-
-	memset(&hd, 0, sizeof(hd));
-	hd.title = name;
-	hd.description = core_buf_cstr(&desc);
-	hd.canonical = url;
-	hd.og_type = "profile";
-	hd.jsonld = ld;
-	hd.main_class = "wrap researcher";
-	snprintf(feed, sizeof(feed), "/rss/researchers/%lld.xml",
-	    pages_int(m, "id", 0));
-	hd.feed = feed;
-	pages_layout_open(h, p, &hd);
+	entity_open(h, p, &researcher_page, name, url, core_buf_cstr(&desc),
+	    person, pages_int(m, "id", 0), feed, sizeof(feed));
 
 	pages_h_open(h, CORE_TAG_ASIDE, "rail");
 	pages_h_eyebrow(h, "researcher");
@@ -782,7 +805,6 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h); /* main-col */
 
 	pages_layout_close(h, p);
-	json_decref(ld);
 	core_buf_free(&desc);
 }
 
@@ -796,8 +818,7 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 	const char *url = pages_str(m, "url"), *name = pages_str(m, "name");
 	const char *country = pages_str(m, "country"), *s;
 	struct core_buf desc = CORE_BUF_INIT;
-	struct pages_head hd;
-	json_t *org, *ld;
+	json_t *org;
 	long long total = pages_int(rs, "total", 0);
 	size_t i;
 	char *c, feed[64];
@@ -821,20 +842,8 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 			core_json_str(pages_str(m, "country_code") != NULL
 				? pages_str(m, "country_code")
 				: country)));
-	ld = graph(org,
-	    crumbs(p->base, "Institutions", "/institutions", name, url));
-
-	memset(&hd, 0, sizeof(hd));
-	hd.title = name;
-	hd.description = core_buf_cstr(&desc);
-	hd.canonical = url;
-	hd.og_type = "website";
-	hd.jsonld = ld;
-	hd.main_class = "wrap institution";
-	snprintf(feed, sizeof(feed), "/rss/institutions/%lld.xml",
-	    pages_int(m, "id", 0));
-	hd.feed = feed;
-	pages_layout_open(h, p, &hd);
+	entity_open(h, p, &institution_page, name, url, core_buf_cstr(&desc),
+	    org, pages_int(m, "id", 0), feed, sizeof(feed));
 
 	pages_h_eyebrow(h, "institution");
 	pages_h_text(h, CORE_TAG_H1, NULL, name);
@@ -930,7 +939,6 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h); /* two-col */
 
 	pages_layout_close(h, p);
-	json_decref(ld);
 	core_buf_free(&desc);
 }
 
@@ -942,7 +950,6 @@ pages_html_directory(struct core_html *h, const struct pages_page *p)
 	const json_t *m = p->model, *pg = json_object_get(m, "pagination"), *v;
 	const char *url = pages_str(m, "url"), *title = pages_str(m, "title");
 	int people = p->kind == PAGES_RESEARCHERS;
-	struct pages_head hd;
 	char num[32];
 	json_t *ld;
 	size_t i;
@@ -955,13 +962,7 @@ pages_html_directory(struct core_html *h, const struct pages_page *p)
 	    json_pack("{s:s,s:[o]}", "@context", "https://schema.org", "@graph",
 		crumbs(p->base, title,
 		    people ? "/researchers" : "/institutions", NULL, NULL));
-	memset(&hd, 0, sizeof(hd));
-	hd.title = title;
-	hd.description = d;
-	hd.canonical = url;
-	hd.jsonld = ld;
-	hd.main_class = "wrap directory";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, title, d, url, ld, "wrap directory");
 
 	pages_h_eyebrow(h, "directory");
 	pages_h_text(h, CORE_TAG_H1, NULL, title);
@@ -1054,17 +1055,13 @@ void
 pages_html_home(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *counts = json_object_get(m, "counts");
-	struct pages_head hd;
 
 	/* The WebSite and Organization JSON-LD: on every page (layout.c). */
-	memset(&hd, 0, sizeof(hd));
-	hd.title = NULL;
-	hd.description = "weft ties arXiv papers to the researchers who wrote "
-			 "them and the institutions they work at: browse by "
-			 "person, field and place, in HTML, markdown or JSON.";
-	hd.canonical = pages_str(m, "url");
-	hd.main_class = "wrap home";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, NULL,
+	    "weft ties arXiv papers to the researchers who wrote "
+	    "them and the institutions they work at: browse by "
+	    "person, field and place, in HTML, markdown or JSON.",
+	    pages_str(m, "url"), NULL, "wrap home");
 
 	pages_h_open(h, CORE_TAG_SECTION, "hero");
 	pages_h_eyebrow(h, "an open scholarly archive");
@@ -1105,19 +1102,14 @@ void
 pages_html_doc(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model;
-	struct pages_head hd;
 	json_t *ld;
 
 	ld =
 	    json_pack("{s:s,s:[o]}", "@context", "https://schema.org", "@graph",
 		crumbs(p->base, NULL, NULL, pages_str(m, "title"),
 		    pages_str(m, "url")));
-	memset(&hd, 0, sizeof(hd));
-	hd.title = pages_str(m, "title");
-	hd.canonical = pages_str(m, "url");
-	hd.jsonld = ld;
-	hd.main_class = "wrap doc";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, pages_str(m, "title"), NULL,
+	    pages_str(m, "url"), ld, "wrap doc");
 	pages_h_open(h, CORE_TAG_ARTICLE, "prose");
 	core_html_md(h, pages_str(m, "markdown"));
 	core_html_pop(h);
@@ -1129,16 +1121,12 @@ void
 pages_html_choices(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *v;
-	struct pages_head hd;
 	size_t i;
 	char *t;
 
 	t = core_xasprintf("Institutions named “%s”",
 	    pages_str(m, "query") ? pages_str(m, "query") : "");
-	memset(&hd, 0, sizeof(hd));
-	hd.title = t;
-	hd.main_class = "wrap choices";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, t, NULL, NULL, NULL, "wrap choices");
 	pages_h_eyebrow(h, "several matches");
 	pages_h_text(h, CORE_TAG_H1, NULL, t);
 	pages_h_text(h, CORE_TAG_P, "lead",
@@ -1207,14 +1195,12 @@ pages_html_error_page(struct core_html *h, const struct pages_page *p)
 	const json_t *m = p->model;
 	long long st = pages_int(m, "status", 500);
 	const char *msg = pages_str(m, "message");
-	struct pages_head hd;
 	char eb[16];
 
 	snprintf(eb, sizeof(eb), "%lld", st);
-	memset(&hd, 0, sizeof(hd));
-	hd.title = st == 404 ? "Page not found" : pages_str(m, "title");
-	hd.main_class = "wrap error-page";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p,
+	    st == 404 ? "Page not found" : pages_str(m, "title"), NULL, NULL,
+	    NULL, "wrap error-page");
 	pages_h_eyebrow(h, eb);
 	if (st == 404) {
 		pages_h_text(h, CORE_TAG_H1, NULL, "This page is not here");

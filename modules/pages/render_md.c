@@ -477,12 +477,24 @@ pages_md_directory(struct core_buf *b, const struct pages_page *p)
 	pages_md_pager(b, json_object_get(m, "pagination"));
 }
 
+/* The home page's "Browse" list. */
+static const struct {
+	const char *label, *path;
+} browse[] = {
+	{ "Search", "/search?q=" },
+	{ "Researchers", "/researchers" },
+	{ "Institutions", "/institutions" },
+	{ "For developers", "/developers" },
+	{ "For agents", "/llms.txt" },
+};
+
 void
 pages_md_home(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model;
 	const char *base = p->base;
 	const json_t *c = json_object_get(m, "counts");
+	size_t i;
 	char *u;
 
 	core_md_heading(b, 1, "weft");
@@ -493,21 +505,11 @@ pages_md_home(struct core_buf *b, const struct pages_page *p)
 	metric(b, "Researchers", c, "researchers");
 	metric(b, "Institutions", c, "institutions");
 	core_buf_puts(b, "\n## Browse\n\n");
-	u = pages_abs(base, "/search?q=");
-	link_fact(b, "Search", u, u);
-	free(u);
-	u = pages_abs(base, "/researchers");
-	link_fact(b, "Researchers", u, u);
-	free(u);
-	u = pages_abs(base, "/institutions");
-	link_fact(b, "Institutions", u, u);
-	free(u);
-	u = pages_abs(base, "/developers");
-	link_fact(b, "For developers", u, u);
-	free(u);
-	u = pages_abs(base, "/llms.txt");
-	link_fact(b, "For agents", u, u);
-	free(u);
+	for (i = 0; i < sizeof(browse) / sizeof(browse[0]); i++) {
+		u = pages_abs(base, browse[i].path);
+		link_fact(b, browse[i].label, u, u);
+		free(u);
+	}
 	core_buf_puts(b, "\n## Latest papers\n\n");
 	cards(b, json_object_get(m, "latest"));
 }

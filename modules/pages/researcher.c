@@ -80,8 +80,7 @@ pages_researcher(struct core_req *req)
 	n = strcspn(rest, "-");
 	if (pages_parse_id(rest, n, &id) != 0)
 		return CORE_ENOTFOUND;
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &m)) !=
 	    CORE_OK)

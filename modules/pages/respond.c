@@ -30,6 +30,13 @@ page_links(struct core_req *req, const json_t *pg)
 }
 
 enum core_err
+pages_negotiate(struct core_req *req)
+{
+	return core_req_negotiate(req, pages_offers,
+	    sizeof(pages_offers) / sizeof(pages_offers[0]));
+}
+
+enum core_err
 pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
@@ -137,4 +144,19 @@ pages_beyond_last(struct core_req *req, long page, long long total)
 		return CORE_OK;
 	return core_req_failf(req, 404,
 	    "page %ld is beyond the last page (%lld)", page, pages);
+}
+
+enum core_err
+pages_respond_new(struct core_req *req, enum pages_kind kind, json_t *model,
+    const char *what)
+{
+	enum core_err er;
+
+	if (model == NULL) {
+		core_log(CORE_LOG_ERROR, "pages", "model for %s", what);
+		return CORE_ESYS;
+	}
+	er = pages_respond(req, kind, model);
+	json_decref(model);
+	return er;
 }

@@ -122,46 +122,26 @@ pages_doc_model(const struct pages_state *st, enum pages_doc d,
 	return m;
 }
 
-static enum core_err
-doc(struct core_req *req, enum pages_doc d)
+enum core_err
+pages_doc(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct pages_state *st = ctx->mod_state;
-	json_t *m;
+	const char *path = core_req_path(req);
+	enum pages_doc d;
 	enum core_err er;
+	json_t *m;
 
+	/* The route is the document's name: "/about" serves about.md. */
+	for (d = 0; d < PAGES_DOC__MAX; d++)
+		if (path[0] == '/' && strcmp(path + 1, names[d]) == 0)
+			break;
+	if (d == PAGES_DOC__MAX)
+		return CORE_ENOTFOUND;
 	if (st == NULL)
 		return CORE_ESYS;
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
-	if ((m = pages_doc_model(st, d, ctx->base_url)) == NULL)
-		return CORE_ESYS;
-	er = pages_respond(req, PAGES_DOC, m);
-	json_decref(m);
-	return er;
-}
-
-enum core_err
-pages_about(struct core_req *req)
-{
-	return doc(req, PAGES_DOC_ABOUT);
-}
-
-enum core_err
-pages_privacy(struct core_req *req)
-{
-	return doc(req, PAGES_DOC_PRIVACY);
-}
-
-enum core_err
-pages_contact(struct core_req *req)
-{
-	return doc(req, PAGES_DOC_CONTACT);
-}
-
-enum core_err
-pages_developers(struct core_req *req)
-{
-	return doc(req, PAGES_DOC_DEVELOPERS);
+	m = pages_doc_model(st, d, ctx->base_url);
+	return pages_respond_new(req, PAGES_DOC, m, path);
 }

@@ -54,31 +54,19 @@ link_or_null(const char *prefix, const char *id)
 static json_t *
 url_paper(const char *base, const char *arxiv_id, const char *slug)
 {
-	char *p = pages_paper_path(arxiv_id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_paper_path(arxiv_id, slug));
 }
 
 static json_t *
 url_researcher(const char *base, long long id, const char *slug)
 {
-	char *p = pages_researcher_path(id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_researcher_path(id, slug));
 }
 
 static json_t *
 url_institution(const char *base, long long id, const char *slug)
 {
-	char *p = pages_institution_path(id, slug);
-	json_t *u = pages_json_abs(base, p);
-
-	free(p);
-	return u;
+	return pages_json_abs_free(base, pages_institution_path(id, slug));
 }
 
 /* ---------------------------------------------------------------- cards */
@@ -964,102 +952,112 @@ pages_store_institutions_by_name(struct core_db *db, const char *base,
 
 /* ---------------------------------------------------------------- directories */
 
+/* One more column of a directory row: its JSON key, column, reader. */
+struct dir_col {
+	const char *key;
+	int col;
+	json_t *(*cell)(const PGresult *, int, int);
+};
+
 /*
- * A directory page: *total from count_stmt's column count_col, *res
- * (caller PQclear()s it) the rows of page_stmt's page "page".
+ * A directory: its count and page statements and, for each row, the
+ * id, name and slug columns, the URL builder and up to three more
+ * columns, in the order the JSON object lists them.
+ */
+struct dir_spec {
+	int count_stmt, count_col, page_stmt;
+	int id_col, name_col, slug_col;
+	json_t *(*url)(const char *, long long, const char *);
+	struct dir_col more[3];
+};
+
+static const struct dir_spec researchers_dir = {
+	PAGES_SQL_RESEARCHERS_COUNT,
+	PAGES_RESEARCHERS_COUNT__RESEARCHERS,
+	PAGES_SQL_RESEARCHERS_PAGE,
+	PAGES_RESEARCHERS_PAGE__ID,
+	PAGES_RESEARCHERS_PAGE__NAME,
+	PAGES_RESEARCHERS_PAGE__SLUG,
+	url_researcher,
+	{
+	    { "papers", PAGES_RESEARCHERS_PAGE__PAPER_COUNT, core_cell_jint },
+	    { "h_index", PAGES_RESEARCHERS_PAGE__H_INDEX, core_cell_jint },
+	    { "citations", PAGES_RESEARCHERS_PAGE__CITATIONS, core_cell_jint },
+	},
+};
+
+static const struct dir_spec institutions_dir = {
+	PAGES_SQL_INSTITUTIONS_COUNT,
+	PAGES_INSTITUTIONS_COUNT__INSTITUTIONS,
+	PAGES_SQL_INSTITUTIONS_PAGE,
+	PAGES_INSTITUTIONS_PAGE__ID,
+	PAGES_INSTITUTIONS_PAGE__NAME,
+	PAGES_INSTITUTIONS_PAGE__SLUG,
+	url_institution,
+	{
+	    { "country", PAGES_INSTITUTIONS_PAGE__COUNTRY_NAME,
+		core_cell_jtext },
+	    { "kind", PAGES_INSTITUTIONS_PAGE__TYPE, core_cell_jtext },
+	    { "researchers", PAGES_INSTITUTIONS_PAGE__RESEARCHER_COUNT,
+		core_cell_jint },
+	},
+};
+
+/*
+ * Page "page" of directory d: *total its row count, *items (caller
+ * json_decref()s it) an array of one object per row.
  */
 static enum core_err
-dir_page(struct core_db *db, int count_stmt, int count_col, int page_stmt,
-    long page, long long *total, PGresult **res)
+dir_page(struct core_db *db, const char *base, const struct dir_spec *d,
+    long page, json_t **items, long long *total)
 {
+	PGresult *res = NULL;
 	const char *params[2];
 	char lim[16], off[24];
 	enum core_err er;
+	json_t *o;
+	size_t k;
+	int i;
 
-	*res = NULL;
-	if ((er = count_query(db, count_stmt, count_col, NULL, 0, total)) !=
-	    CORE_OK)
+	*items = NULL;
+	if ((er = count_query(db, d->count_stmt, d->count_col, NULL, 0,
+		 total)) != CORE_OK)
 		return er;
 	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
 	snprintf(off, sizeof(off), "%lld",
 	    (long long)(page - 1) * PAGES_PER_PAGE);
 	params[0] = lim;
 	params[1] = off;
-	return core_db_exec(db, page_stmt, params, 2, res);
+	if ((er = core_db_exec(db, d->page_stmt, params, 2, &res)) != CORE_OK)
+		return er;
+	*items = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		o = json_object();
+		json_object_set_new(o, "id", core_cell_jint(res, i, d->id_col));
+		json_object_set_new(o, "name",
+		    core_cell_jtext(res, i, d->name_col));
+		json_object_set_new(o, "url",
+		    d->url(base, core_cell_bigint(res, i, d->id_col, 0),
+			core_cell_text(res, i, d->slug_col)));
+		for (k = 0; k < sizeof(d->more) / sizeof(d->more[0]); k++)
+			json_object_set_new(o, d->more[k].key,
+			    d->more[k].cell(res, i, d->more[k].col));
+		json_array_append_new(*items, o);
+	}
+	PQclear(res);
+	return CORE_OK;
 }
 
 enum core_err
 pages_store_researchers_page(struct core_db *db, const char *base, long page,
     json_t **items, long long *total)
 {
-	PGresult *res = NULL;
-	enum core_err er;
-	int i;
-
-	*items = NULL;
-	if ((er = dir_page(db, PAGES_SQL_RESEARCHERS_COUNT,
-		 PAGES_RESEARCHERS_COUNT__RESEARCHERS,
-		 PAGES_SQL_RESEARCHERS_PAGE, page, total, &res)) != CORE_OK)
-		return er;
-	*items = json_array();
-	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(*items,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			core_cell_jint(res, i, PAGES_RESEARCHERS_PAGE__ID),
-			"name",
-			core_cell_jtext(res, i, PAGES_RESEARCHERS_PAGE__NAME),
-			"url",
-			url_researcher(base,
-			    core_cell_bigint(res, i, PAGES_RESEARCHERS_PAGE__ID,
-				0),
-			    core_cell_text(res, i,
-				PAGES_RESEARCHERS_PAGE__SLUG)),
-			"papers",
-			core_cell_jint(res, i,
-			    PAGES_RESEARCHERS_PAGE__PAPER_COUNT),
-			"h_index",
-			core_cell_jint(res, i, PAGES_RESEARCHERS_PAGE__H_INDEX),
-			"citations",
-			core_cell_jint(res, i,
-			    PAGES_RESEARCHERS_PAGE__CITATIONS)));
-	PQclear(res);
-	return CORE_OK;
+	return dir_page(db, base, &researchers_dir, page, items, total);
 }
 
 enum core_err
 pages_store_institutions_page(struct core_db *db, const char *base, long page,
     json_t **items, long long *total)
 {
-	PGresult *res = NULL;
-	enum core_err er;
-	int i;
-
-	*items = NULL;
-	if ((er = dir_page(db, PAGES_SQL_INSTITUTIONS_COUNT,
-		 PAGES_INSTITUTIONS_COUNT__INSTITUTIONS,
-		 PAGES_SQL_INSTITUTIONS_PAGE, page, total, &res)) != CORE_OK)
-		return er;
-	*items = json_array();
-	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(*items,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-			core_cell_jint(res, i, PAGES_INSTITUTIONS_PAGE__ID),
-			"name",
-			core_cell_jtext(res, i, PAGES_INSTITUTIONS_PAGE__NAME),
-			"url",
-			url_institution(base,
-			    core_cell_bigint(res, i,
-				PAGES_INSTITUTIONS_PAGE__ID, 0),
-			    core_cell_text(res, i,
-				PAGES_INSTITUTIONS_PAGE__SLUG)),
-			"country",
-			core_cell_jtext(res, i,
-			    PAGES_INSTITUTIONS_PAGE__COUNTRY_NAME),
-			"kind",
-			core_cell_jtext(res, i, PAGES_INSTITUTIONS_PAGE__TYPE),
-			"researchers",
-			core_cell_jint(res, i,
-			    PAGES_INSTITUTIONS_PAGE__RESEARCHER_COUNT)));
-	PQclear(res);
-	return CORE_OK;
+	return dir_page(db, base, &institutions_dir, page, items, total);
 }

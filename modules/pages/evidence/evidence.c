@@ -157,8 +157,7 @@ pages_evidence(struct core_req *req)
 	n = strcspn(rest, "-/");
 	if (pages_parse_id(rest, n, &id) != 0)
 		return CORE_ENOTFOUND;
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &r)) !=
 	    CORE_OK)
@@ -191,18 +190,11 @@ pages_evidence(struct core_req *req)
 	    json_object_get(r, "evidence"), "items", items, "pagination",
 	    pages_pagination(ctx->base_url, canon, page, total));
 	items = NULL;
-	if (m == NULL) {
-		core_log(CORE_LOG_ERROR, "pages.evidence", "model for %lld",
-		    id);
-		er = CORE_ESYS;
-		goto out;
-	}
-	er = pages_respond(req, PAGES_EVIDENCE, m);
+	er = pages_respond_new(req, PAGES_EVIDENCE, m, canon);
 out:
 	free(rpath);
 	free(canon);
 	json_decref(items);
 	json_decref(r);
-	json_decref(m);
 	return er;
 }

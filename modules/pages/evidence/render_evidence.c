@@ -230,21 +230,16 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
 	const json_t *items = json_object_get(m, "items");
-	struct pages_head hd;
 	long long total;
 	char *title, num[32];
 	size_t i;
 
 	title = core_xasprintf("Why these papers are here: %s",
 	    pages_str(m, "name") != NULL ? pages_str(m, "name") : "");
-	memset(&hd, 0, sizeof(hd));
-	hd.title = title;
-	hd.description = "The matching evidence of each paper of this "
-			 "researcher: the reason and its score.";
-	hd.canonical = pages_str(m, "url");
-	hd.og_type = "website";
-	hd.main_class = "wrap evidence-page";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, title,
+	    "The matching evidence of each paper of this "
+	    "researcher: the reason and its score.",
+	    pages_str(m, "url"), NULL, "wrap evidence-page");
 
 	pages_h_eyebrow(h, "why these papers are here");
 	pages_h_open(h, CORE_TAG_H1, NULL);

@@ -80,20 +80,15 @@ void
 pages_render_similar_html(struct core_html *h, const struct pages_page *p)
 {
 	const json_t *m = p->model, *paper = json_object_get(m, "paper");
-	struct pages_head hd;
 	char *title, *ptitle = core_tex_plain(pages_str(paper, "title"), 0);
 
 	title = core_xasprintf("Papers similar to %s",
 	    ptitle != NULL ? ptitle : "");
 	free(ptitle);
-	memset(&hd, 0, sizeof(hd));
-	hd.title = title;
-	hd.description = "The papers nearest to this one in weft's semantic "
-			 "index of titles and abstracts.";
-	hd.canonical = pages_str(m, "url");
-	hd.og_type = "website";
-	hd.main_class = "wrap similar-page";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, title,
+	    "The papers nearest to this one in weft's semantic "
+	    "index of titles and abstracts.",
+	    pages_str(m, "url"), NULL, "wrap similar-page");
 	pages_h_eyebrow(h, "similar papers");
 	pages_h_open(h, CORE_TAG_H1, NULL);
 	core_html_elem(h, CORE_TAG_A,

@@ -53,8 +53,7 @@ pages_similar(struct core_req *req)
 	if (core_arxiv_parse(rest, n, &aid, &used) != CORE_OK ||
 	    (used < n && rest[used] != '-'))
 		return CORE_ENOTFOUND;
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = pages_store_paper(ctx->db, ctx->base_url, aid.id, &p)) !=
 	    CORE_OK)
@@ -75,18 +74,11 @@ pages_similar(struct core_req *req)
 	    "published", json_object_get(p, "published"), "items", items,
 	    "notice", core_json_str(notice));
 	items = NULL;
-	if (m == NULL) {
-		core_log(CORE_LOG_ERROR, "pages.similar", "model for %s",
-		    aid.id);
-		er = CORE_ESYS;
-		goto out;
-	}
-	er = pages_respond(req, PAGES_SIMILAR, m);
+	er = pages_respond_new(req, PAGES_SIMILAR, m, canon);
 out:
 	free(ppath);
 	free(canon);
 	json_decref(items);
 	json_decref(p);
-	json_decref(m);
 	return er;
 }

@@ -77,7 +77,34 @@ field(struct core_html *h, const char *id, const char *name, const char *label,
 	core_html_pop(h);
 }
 
-/* The search form, the query echoed (escaped by the writer). */
+/*
+ * A labelled <select> named name of the n values, labels[i] naming
+ * values[i] (NULL labels: the values themselves), the one equal to cur
+ * selected.  A non-NULL all first adds an option of that label with an
+ * empty value, selected when cur is "all".
+ */
+static void
+choice(struct core_html *h, const char *id, const char *name, const char *label,
+    const char *all, const char *const *values, const char *const *labels,
+    int n, const char *cur)
+{
+	int i;
+
+	pages_h_open(h, CORE_TAG_DIV, "search-field");
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ CORE_A(FOR, id), CORE_A_END }, label);
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ CORE_A(ID, id), CORE_A(NAME, name),
+		CORE_A_END });
+	if (all != NULL)
+		option(h, "", all, strcmp(cur, "all") == 0);
+	for (i = 0; i < n; i++)
+		option(h, values[i], labels != NULL ? labels[i] : values[i],
+		    strcmp(cur, values[i]) == 0);
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
 /* The modes as the form and the summary name them. */
 static const char *const mode_labels[PAGES_SEARCH_MODE__MAX] = {
 	"words and meaning (hybrid)",
@@ -85,6 +112,7 @@ static const char *const mode_labels[PAGES_SEARCH_MODE__MAX] = {
 	"meaning only (semantic)",
 };
 
+/* The search form, the query echoed (escaped by the writer). */
 static void
 form(struct core_html *h, const json_t *m)
 {
@@ -92,6 +120,7 @@ form(struct core_html *h, const json_t *m)
 	const char *type = pages_str(m, "search_type");
 	const char *sort = pages_str(m, "sort");
 	const char *mode = pages_str(m, "mode_requested");
+	static const char *const scopes[2] = { "researcher", "institution" };
 	char id[24];
 	int i;
 
@@ -127,64 +156,66 @@ form(struct core_html *h, const json_t *m)
 		CORE_A_END });
 	core_html_elemtext(h, CORE_TAG_SUMMARY, NULL, "Filters and order");
 	pages_h_open(h, CORE_TAG_DIV, "search-fields");
-	pages_h_open(h, CORE_TAG_DIV, "search-field");
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ CORE_A(FOR, "search-type"),
-		CORE_A_END },
-	    "Find");
-	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ CORE_A(ID, "search-type"),
-		CORE_A(NAME, "type"), CORE_A_END });
-	option(h, "", "Everything", strcmp(type, "all") == 0);
-	for (i = 1; i < PAGES_SEARCH_TYPE__MAX; i++)
-		option(h, pages_search_types[i], pages_search_types[i],
-		    strcmp(type, pages_search_types[i]) == 0);
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_DIV, "search-field");
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ CORE_A(FOR, "search-sort"),
-		CORE_A_END },
-	    "Order papers by");
-	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ CORE_A(ID, "search-sort"),
-		CORE_A(NAME, "sort"), CORE_A_END });
-	for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++)
-		option(h, pages_search_sorts[i], pages_search_sorts[i],
-		    strcmp(sort, pages_search_sorts[i]) == 0);
-	core_html_pop(h);
-	core_html_pop(h);
-	pages_h_open(h, CORE_TAG_DIV, "search-field");
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ CORE_A(FOR, "search-mode"),
-		CORE_A_END },
-	    "Match papers by");
-	core_html_elem(h, CORE_TAG_SELECT,
-	    (const struct core_attr[]){ CORE_A(ID, "search-mode"),
-		CORE_A(NAME, "mode"), CORE_A_END });
-	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++)
-		option(h, pages_search_modes[i], mode_labels[i],
-		    strcmp(mode, pages_search_modes[i]) == 0);
-	core_html_pop(h);
-	core_html_pop(h);
+	choice(h, "search-type", "type", "Find", "Everything",
+	    pages_search_types + 1, NULL, PAGES_SEARCH_TYPE__MAX - 1, type);
+	choice(h, "search-sort", "sort", "Order papers by", NULL,
+	    pages_search_sorts, NULL, PAGES_SEARCH_SORT__MAX, sort);
+	choice(h, "search-mode", "mode", "Match papers by", NULL,
+	    pages_search_modes, mode_labels, PAGES_SEARCH_MODE__MAX, mode);
 	field(h, "search-category", "category", "Category",
 	    pages_str(f, "category"), "cs.SE");
 	field(h, "search-from", "from", "From", pages_str(f, "from"),
 	    "YYYY or YYYY-MM-DD");
 	field(h, "search-to", "to", "To", pages_str(f, "to"),
 	    "YYYY or YYYY-MM-DD");
-	if (pages_has_int(f, "researcher")) {
-		snprintf(id, sizeof(id), "%lld", pages_int(f, "researcher", 0));
-		hidden(h, "researcher", id);
-	}
-	if (pages_has_int(f, "institution")) {
-		snprintf(id, sizeof(id), "%lld",
-		    pages_int(f, "institution", 0));
-		hidden(h, "institution", id);
-	}
+	for (i = 0; i < 2; i++)
+		if (pages_has_int(f, scopes[i])) {
+			snprintf(id, sizeof(id), "%lld",
+			    pages_int(f, scopes[i], 0));
+			hidden(h, scopes[i], id);
+		}
 	core_html_pop(h); /* search-fields */
 	core_html_pop(h); /* details */
 	core_html_pop(h); /* form */
+}
+
+/*
+ * A link to the URL urls gives for key, labelled label, with
+ * aria-current=current when key is cur (which may be NULL).
+ */
+static void
+switch_link(struct core_html *h, const struct pages_page *p, const json_t *urls,
+    const char *key, const char *label, const char *cur, const char *current)
+{
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){
+		CORE_A(HREF, rel(p, pages_str(urls, key))),
+		CORE_A(ARIA_CURRENT,
+		    cur != NULL && strcmp(cur, key) == 0 ? current : NULL),
+		CORE_A_END },
+	    label);
+}
+
+/*
+ * <p class=cls>lead, then a link to each of the n keys (labels[i]
+ * naming keys[i]) separated by " · ", the one equal to cur current.
+ */
+static void
+switch_line(struct core_html *h, const struct pages_page *p, const char *cls,
+    const char *lead, const json_t *urls, const char *const *keys,
+    const char *const *labels, int n, const char *cur)
+{
+	int i;
+
+	core_html_elem(h, CORE_TAG_P,
+	    (const struct core_attr[]){ CORE_A(CLASS, cls), CORE_A_END });
+	core_html_text(h, lead);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			core_html_text(h, " · ");
+		switch_link(h, p, urls, keys[i], labels[i], cur, "true");
+	}
+	core_html_pop(h);
 }
 
 static void
@@ -203,14 +234,7 @@ tabs(struct core_html *h, const struct pages_page *p, const json_t *m)
 	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++) {
 		const char *key = i == 0 ? "all" : pages_search_types[i];
 
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, rel(p, pages_str(urls, key))),
-			CORE_A(ARIA_CURRENT,
-			    cur != NULL && strcmp(cur, key) == 0 ? "page"
-								 : NULL),
-			CORE_A_END },
-		    labels[i]);
+		switch_link(h, p, urls, key, labels[i], cur, "page");
 	}
 	core_html_pop(h);
 }
@@ -221,30 +245,12 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
 	const json_t *urls = json_object_get(m, "mode_urls");
 	const char *used = pages_str(m, "mode");
-	int i;
 
 	if (pages_str(m, "notice") != NULL)
 		pages_h_text(h, CORE_TAG_P, "search-notice",
 		    pages_str(m, "notice"));
-	core_html_elem(h, CORE_TAG_P,
-	    (const struct core_attr[]){ CORE_A(CLASS, "search-modes faint"),
-		CORE_A_END });
-	core_html_text(h, "Match by: ");
-	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
-		const char *k = pages_search_modes[i];
-
-		if (i > 0)
-			core_html_text(h, " · ");
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, rel(p, pages_str(urls, k))),
-			CORE_A(ARIA_CURRENT,
-			    used != NULL && strcmp(used, k) == 0 ? "true"
-								 : NULL),
-			CORE_A_END },
-		    mode_labels[i]);
-	}
-	core_html_pop(h);
+	switch_line(h, p, "search-modes faint", "Match by: ", urls,
+	    pages_search_modes, mode_labels, PAGES_SEARCH_MODE__MAX, used);
 }
 
 /* "1,234 papers", the sort links, the active filters. */
@@ -256,7 +262,6 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	const char *type = pages_str(m, "search_type"), *sort;
 	const char *noun = "papers";
 	char num[32];
-	int i;
 
 	if (type != NULL && strcmp(type, "researchers") == 0)
 		noun = "researchers";
@@ -292,26 +297,9 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 	if (strcmp(noun, "papers") == 0) {
 		sort = pages_str(m, "sort");
-		core_html_elem(h, CORE_TAG_P,
-		    (const struct core_attr[]){
-			CORE_A(CLASS, "search-sorts faint"), CORE_A_END });
-		core_html_text(h, "Order: ");
-		for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++) {
-			const char *k = pages_search_sorts[i];
-
-			if (i > 0)
-				core_html_text(h, " · ");
-			core_html_elemtext(h, CORE_TAG_A,
-			    (const struct core_attr[]){
-				CORE_A(HREF, rel(p, pages_str(sorts, k))),
-				CORE_A(ARIA_CURRENT,
-				    sort != NULL && strcmp(sort, k) == 0
-					? "true"
-					: NULL),
-				CORE_A_END },
-			    k);
-		}
-		core_html_pop(h);
+		switch_line(h, p, "search-sorts faint", "Order: ", sorts,
+		    pages_search_sorts, pages_search_sorts,
+		    PAGES_SEARCH_SORT__MAX, sort);
 		modes(h, p, m);
 	}
 	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
@@ -431,8 +419,7 @@ exact(struct core_html *h, const struct pages_page *p, const json_t *items)
 
 	if (n == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow",
+	pages_h_block(h,
 	    n == 1 ? "Researcher with this name"
 		   : "Researchers with this name");
 	name_list(h, p, items);
@@ -449,8 +436,7 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 
 	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", label);
+	pages_h_block(h, label);
 	name_list(h, p, json_object_get(blk, "items"));
 	/* The total counts close matches; the link lists looser ones too. */
 	if (pages_int(blk, "total", 0) >
@@ -474,8 +460,7 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 
 	if (json_array_size(fs) == 0)
 		return;
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "categories");
+	pages_h_block(h, "categories");
 	pages_h_open(h, CORE_TAG_UL, "plain facets");
 	json_array_foreach(fs, i, f)
 	{
@@ -503,8 +488,7 @@ suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
 	const json_t *v;
 	size_t i;
 
-	pages_h_open(h, CORE_TAG_SECTION, "block");
-	pages_h_text(h, CORE_TAG_H2, "eyebrow", "try");
+	pages_h_block(h, "try");
 	pages_h_open(h, CORE_TAG_UL, "plain");
 	json_array_foreach(json_object_get(m, "suggestions"), i, v)
 	{
@@ -538,16 +522,12 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	int people = type != NULL &&
 	    (strcmp(type, "researchers") == 0 ||
 		strcmp(type, "institutions") == 0);
-	struct pages_head hd;
 	size_t i;
 
-	memset(&hd, 0, sizeof(hd));
-	hd.title = pages_str(m, "title");
-	hd.description = "Search arXiv papers, researchers and institutions "
-			 "on weft.";
-	hd.canonical = pages_str(m, "url");
-	hd.main_class = "wrap search";
-	pages_layout_open(h, p, &hd);
+	pages_layout_page(h, p, pages_str(m, "title"),
+	    "Search arXiv papers, researchers and institutions "
+	    "on weft.",
+	    pages_str(m, "url"), NULL, "wrap search");
 	pages_h_eyebrow(h, "search");
 	if (q == NULL || *q == '\0') {
 		pages_h_text(h, CORE_TAG_H1, NULL, "Search the archive");

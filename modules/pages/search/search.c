@@ -403,15 +403,6 @@ search_path(const struct params *pp, enum pages_search_type type,
 }
 
 static json_t *
-abs_path(const char *base, char *path)
-{
-	json_t *u = pages_json_abs(base, path);
-
-	free(path);
-	return u;
-}
-
-static json_t *
 filters_model(const struct params *pp)
 {
 	json_t *o = json_object();
@@ -441,13 +432,13 @@ nav_links(json_t *m, const char *base, const struct params *pp)
 	for (i = 0; i < PAGES_SEARCH_TYPE__MAX; i++)
 		json_object_set_new(tabs,
 		    i == 0 ? "all" : pages_search_types[i],
-		    abs_path(base,
+		    pages_json_abs_free(base,
 			search_path(pp, (enum pages_search_type)i,
 			    PAGES_SEARCH_RELEVANCE,
 			    i <= PAGES_SEARCH_PAPERS ? pp->f.category : NULL)));
 	for (i = 0; i < PAGES_SEARCH_SORT__MAX; i++)
 		json_object_set_new(sorts, pages_search_sorts[i],
-		    abs_path(base,
+		    pages_json_abs_free(base,
 			search_path(pp, pp->type, (enum pages_search_sort)i,
 			    pp->f.category)));
 	for (i = 0; i < PAGES_SEARCH_MODE__MAX; i++) {
@@ -455,14 +446,15 @@ nav_links(json_t *m, const char *base, const struct params *pp)
 
 		alt.mode = (enum pages_search_mode)i;
 		json_object_set_new(modes, pages_search_modes[i],
-		    abs_path(base,
+		    pages_json_abs_free(base,
 			search_path(&alt, pp->type, pp->sort, pp->f.category)));
 	}
 	json_object_set_new(m, "type_urls", tabs);
 	json_object_set_new(m, "sort_urls", sorts);
 	json_object_set_new(m, "mode_urls", modes);
 	json_object_set_new(m, "unfiltered_url",
-	    abs_path(base, search_path(pp, pp->type, pp->sort, NULL)));
+	    pages_json_abs_free(base,
+		search_path(pp, pp->type, pp->sort, NULL)));
 }
 
 /* Facet urls: the current search with category=c. */
@@ -477,7 +469,8 @@ facet_urls(json_t *facets, const char *base, const struct params *pp)
 		const char *c = pages_str(f, "category");
 
 		json_object_set_new(f, "url",
-		    abs_path(base, search_path(pp, pp->type, pp->sort, c)));
+		    pages_json_abs_free(base,
+			search_path(pp, pp->type, pp->sort, c)));
 		json_object_set_new(f, "current",
 		    json_boolean(c != NULL && pp->f.category != NULL &&
 			strcmp(c, pp->f.category) == 0));
@@ -646,7 +639,7 @@ few_block(const char *base, const struct params *pp,
 {
 	return json_pack("{s:I,s:o,s:b,s:o}", "total", (json_int_t)total,
 	    "items", items, "close_only", 1, "url",
-	    abs_path(base,
+	    pages_json_abs_free(base,
 		search_path(pp, type, PAGES_SEARCH_RELEVANCE, NULL)));
 }
 
@@ -696,8 +689,7 @@ pages_search(struct core_req *req)
 	enum core_err er;
 	int sent;
 
-	if ((er = core_req_negotiate(req, pages_offers,
-		 sizeof(pages_offers) / sizeof(pages_offers[0]))) != CORE_OK)
+	if ((er = pages_negotiate(req)) != CORE_OK)
 		return er;
 	if ((er = read_params(req, &pp)) != CORE_OK) {
 		free(pp.qbuf);
@@ -712,7 +704,7 @@ pages_search(struct core_req *req)
 			      : core_xstrdup("Search");
 	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:s,s:o,s:i}", "type", "search",
 	    "title", core_json_str(title), "url",
-	    abs_path(ctx->base_url,
+	    pages_json_abs_free(ctx->base_url,
 		search_path(&pp, pp.type, pp.sort, pp.f.category)),
 	    "query", pp.q, "search_type",
 	    pp.type == PAGES_SEARCH_ALL ? "all" : pages_search_types[pp.type],

@@ -37,15 +37,6 @@
 /* Category facets shown. */
 #define FACETS_MAX 20
 
-static json_t *
-url_of(const char *base, char *path)
-{
-	json_t *u = pages_json_abs(base, path);
-
-	free(path);
-	return u;
-}
-
 /* The statement's authors [{name,id,slug}] as card authors. */
 static json_t *
 card_authors(const char *base, json_t *raw)
@@ -62,7 +53,7 @@ card_authors(const char *base, json_t *raw)
 		if (json_is_integer(id)) {
 			json_object_set(o, "id", id);
 			json_object_set_new(o, "url",
-			    url_of(base,
+			    pages_json_abs_free(base,
 				pages_researcher_path(json_integer_value(id),
 				    pages_str(a, "slug"))));
 		} else {
@@ -90,7 +81,7 @@ hit(const char *base, const PGresult *res, int r, double score)
 	json_object_set_new(o, "title",
 	    core_cell_jtext(res, r, PAGES_SEARCH_PAGE__TITLE));
 	json_object_set_new(o, "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_paper_path(core_cell_text(res, r,
 				     PAGES_SEARCH_PAGE__ARXIV_ID),
 		    core_cell_text(res, r, PAGES_SEARCH_PAGE__SLUG))));
@@ -415,7 +406,7 @@ researcher(const char *base, const PGresult *res, int r,
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "researcher",
 	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
 	    "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_researcher_path(id, core_cell_text(res, r, k->slug))),
 	    "papers", core_cell_jint(res, r, k->papers), "h_index",
 	    core_cell_jint(res, r, k->h_index), "citations",
@@ -432,16 +423,23 @@ institution(const char *base, const PGresult *res, int r,
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "institution",
 	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
 	    "url",
-	    url_of(base,
+	    pages_json_abs_free(base,
 		pages_institution_path(id, core_cell_text(res, r, k->slug))),
 	    "country", core_cell_jtext(res, r, k->country), "institution_type",
 	    core_cell_jtext(res, r, k->type), "researchers",
 	    core_cell_jint(res, r, k->researchers));
 }
 
-enum core_err
-pages_search_store_researchers(struct core_db *db, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total)
+/*
+ * Results of name statement stmt for q, their fields where k says, each
+ * built by row(); *total from column total_col of the last row.
+ */
+static enum core_err
+name_results(struct core_db *db, const char *base, int stmt,
+    json_t *(
+	*row)(const char *, const PGresult *, int, const struct name_cols *),
+    const struct name_cols *k, int total_col, const char *q, int n,
+    long long offset, json_t **items, long long *total)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -449,42 +447,33 @@ pages_search_store_researchers(struct core_db *db, const char *base,
 
 	*items = NULL;
 	*total = 0;
-	if ((er = names(db, PAGES_SQL_SEARCH_RESEARCHERS, q, n, offset,
-		 &res)) != CORE_OK)
+	if ((er = names(db, stmt, q, n, offset, &res)) != CORE_OK)
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items,
-		    researcher(base, res, i, &researchers_cols));
-		*total = core_cell_bigint(res, i,
-		    PAGES_SEARCH_RESEARCHERS__TOTAL, 0);
+		json_array_append_new(*items, row(base, res, i, k));
+		*total = core_cell_bigint(res, i, total_col, 0);
 	}
 	PQclear(res);
 	return CORE_OK;
 }
 
 enum core_err
+pages_search_store_researchers(struct core_db *db, const char *base,
+    const char *q, int n, long long offset, json_t **items, long long *total)
+{
+	return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS, researcher,
+	    &researchers_cols, PAGES_SEARCH_RESEARCHERS__TOTAL, q, n, offset,
+	    items, total);
+}
+
+enum core_err
 pages_search_store_institutions(struct core_db *db, const char *base,
     const char *q, int n, long long offset, json_t **items, long long *total)
 {
-	PGresult *res = NULL;
-	enum core_err er;
-	int i;
-
-	*items = NULL;
-	*total = 0;
-	if ((er = names(db, PAGES_SQL_SEARCH_INSTITUTIONS, q, n, offset,
-		 &res)) != CORE_OK)
-		return er;
-	*items = json_array();
-	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items,
-		    institution(base, res, i, &institutions_cols));
-		*total = core_cell_bigint(res, i,
-		    PAGES_SEARCH_INSTITUTIONS__TOTAL, 0);
-	}
-	PQclear(res);
-	return CORE_OK;
+	return name_results(db, base, PAGES_SQL_SEARCH_INSTITUTIONS,
+	    institution, &institutions_cols, PAGES_SEARCH_INSTITUTIONS__TOTAL,
+	    q, n, offset, items, total);
 }
 
 enum core_err
