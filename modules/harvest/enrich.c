@@ -212,6 +212,37 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 }
 
 /*
+ * The citation count of each arXiv paper a page of works names (issue
+ * 16): the works that carry it are its DataCite stub (DOI 10.48550/
+ * arxiv.ID, often 0 citations) and the works hosted on arXiv (a location
+ * at arxiv.org, e.g. its journal version, which OpenAlex counts the
+ * citations of).  The richest of them wins.  Into counts: id -> count.
+ */
+static void
+page_counts(const json_t *works, json_t *counts)
+{
+	const json_t *w, *c, *had;
+	char ax[48];
+	size_t i;
+
+	json_array_foreach(works, i, w)
+	{
+		c = json_object_get(w, "cited_by_count");
+		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+		    json_integer_value(c) > 2000000000)
+			continue;
+		if (harvest_oa_work_arxiv(w, ax) != 0 &&
+		    harvest_oa_work_arxiv_loc(w, ax) != 0)
+			continue;
+		had = json_object_get(counts, ax);
+		if (had == NULL ||
+		    json_integer_value(c) > json_integer_value(had))
+			json_object_set_new(counts, ax,
+			    json_integer(json_integer_value(c)));
+	}
+}
+
+/*
  * One page of works: fetch its authors, then write it all at once.  A
  * failure is recorded where it happens (harvest_run_fail): a malformed
  * answer by oa_get(), a database error here, so `status` shows the real
@@ -219,13 +250,13 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
  */
 static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
-    const char *cursor)
+    const char *cursor, json_t *best)
 {
 	struct harvest_oa_list al;
 	struct core_buf url = CORE_BUF_INIT, ids = CORE_BUF_INIT;
-	json_t *seen = json_object(), *w, *a;
+	json_t *seen = json_object(), *counts = json_object(), *w, *a, *c;
 	char ax[48], cnt[24];
-	const char *aid;
+	const char *aid, *key;
 	size_t i, j, nid = 0;
 	long n = 0;
 	enum core_err er = CORE_OK;
@@ -293,21 +324,26 @@ flush_ids:
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_OA_AFFILS].sql)) != CORE_OK))
 		goto rollback;
+	page_counts(works->results, counts);
+	json_object_foreach(counts, key, c)
+	{
+		const json_t *had = json_object_get(best, key);
+
+		if (had != NULL &&
+		    json_integer_value(had) >= json_integer_value(c))
+			continue;
+		json_object_set(best, key, c);
+		snprintf(cnt, sizeof(cnt), "%lld",
+		    (long long)json_integer_value(c));
+		if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_PAPER_CITATIONS,
+			 (const char *const[]){ key, cnt, "openalex" }, 3)) !=
+		    CORE_OK)
+			goto rollback;
+	}
 	json_array_foreach(works->results, i, w)
 	{
-		const json_t *c = json_object_get(w, "cited_by_count");
-
 		if (harvest_oa_work_arxiv(w, ax) != 0)
 			continue;
-		if (json_is_integer(c)) {
-			snprintf(cnt, sizeof(cnt), "%lld",
-			    (long long)json_integer_value(c));
-			if ((er = harvest_exec0(r->db,
-				 HARVEST_SQL_HV_PAPER_CITATIONS,
-				 (const char *const[]){ ax, cnt, "openalex" },
-				 3)) != CORE_OK)
-				goto rollback;
-		}
 		if ((er = link_work(r, ax, w)) != CORE_OK)
 			goto rollback;
 		n++;
@@ -323,12 +359,14 @@ rollback:
 	harvest_run_fail(r, "database write failed; batch rolled back");
 out:
 	json_decref(seen);
+	json_decref(counts);
 	core_buf_free(&url);
 	core_buf_free(&ids);
 	return er;
 }
 
-static const char oa_select[] = "id,doi,ids,cited_by_count,authorships";
+static const char oa_select[] =
+    "id,doi,ids,cited_by_count,authorships,primary_location,locations";
 
 struct openalex_args {
 	const char *filter;
@@ -343,6 +381,7 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	struct harvest_oa_list l;
 	struct core_buf url = CORE_BUF_INIT, f = CORE_BUF_INIT;
 	const char *filter = a->filter;
+	json_t *best = json_object(); /* arXiv id -> count written */
 	PGresult *res = NULL;
 	char lim[24], *cursor = NULL;
 	long limit = (long)a->limit;
@@ -374,7 +413,7 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 				goto out;
 			if (l.count >= 0)
 				r.expect = l.count;
-			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
+			if (oa_page(&r, &l, l.next_cursor, best) != CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -409,7 +448,7 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			    oa_select, OA_PER_PAGE);
 			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
 				goto out;
-			if (oa_page(&r, &l, "") != CORE_OK) {
+			if (oa_page(&r, &l, "", best) != CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -426,6 +465,7 @@ out:
 	free(cursor);
 	core_buf_free(&url);
 	core_buf_free(&f);
+	json_decref(best);
 	harvest_run_close(&r);
 	return rc;
 }

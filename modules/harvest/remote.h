@@ -264,6 +264,13 @@ const char *harvest_oa_short(const char *s);
  * the work has no arXiv DOI.
  */
 int harvest_oa_work_arxiv(const json_t *work, char out[48]);
+/*
+ * The arXiv id of a work hosted on arXiv: the first of primary_location,
+ * locations[] whose landing_page_url or pdf_url is an arxiv.org abs or
+ * pdf URL (the journal version of a paper carries its preprint there;
+ * so does the DataCite stub).  0 on success, -1 when none is.
+ */
+int harvest_oa_work_arxiv_loc(const json_t *work, char out[48]);
 
 /* ------------------------------------------------------------------ */
 /* s2.c: Semantic Scholar Graph API batch responses                    */

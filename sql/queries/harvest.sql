@@ -167,10 +167,11 @@ SELECT 'institution', id FROM institutions WHERE modified_at = now()
 
 -- name: HV_PAPER_CITATIONS
 -- The first source to give a paper's citation count owns it; the same
--- source updates it, another one does not overwrite it.
+-- source updates it, another one does not overwrite it.  citation_at
+-- says when it was taken.
 UPDATE papers
    SET citation_count = $2::integer, citation_source = $3,
-       modified_at = now()
+       citation_at = now(), modified_at = now()
  WHERE arxiv_id = $1
    AND (citation_source IS NULL OR citation_source = $3)
    AND citation_count IS DISTINCT FROM $2::integer;
