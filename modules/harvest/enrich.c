@@ -92,9 +92,10 @@ last_word(const char *name)
 	return r;
 }
 
-/* GET one OpenAlex list; CORE_OK with *l filled. */
+/* GET one OpenAlex list of kind ('W', 'A'); CORE_OK with *l filled. */
 static enum core_err
-oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
+oa_get(struct harvest_run *r, const char *url, char kind,
+    struct harvest_oa_list *l)
 {
 	struct core_buf body = CORE_BUF_INIT;
 	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64];
@@ -105,7 +106,10 @@ oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
 	    CORE_OK)
 		harvest_run_fail(r, harvest_http_error(r->http));
 	else if ((er = harvest_oa_parse(body.ptr, body.len, 0, l, why)) !=
-	    CORE_OK) {
+		CORE_OK ||
+	    (harvest_oa_check_kind(l, kind, why) != 0 &&
+		(er = CORE_EINPUT) != CORE_OK)) {
+		harvest_oa_list_free(l);
 		snprintf(msg, sizeof(msg),
 		    "malformed response from %s: %s; "
 		    "nothing of this batch written",
@@ -116,9 +120,16 @@ oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
 	return er;
 }
 
-/* Stages the OpenAlex authors of l (the loader's conversion). */
+/*
+ * Stages the OpenAlex authors of l (the loader's conversion).  Issue 16:
+ * a "Deleted Author" placeholder, or a record under another id than the
+ * ones asked for (OpenAlex answers a merged id with the profile it was
+ * merged into, or with the placeholder), is no researcher of this
+ * answer: it is logged and counted in *gone, never staged.
+ */
 static void
-stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
+stage_authors(struct harvest_run *r, const struct harvest_oa_list *l,
+    const json_t *asked, long *gone)
 {
 	struct harvest_author a;
 	const struct harvest_affil *f;
@@ -135,6 +146,15 @@ stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
 			    "author "
 			    "skipped: %s",
 			    why);
+			harvest_author_free(&a);
+			continue;
+		}
+		if (a.deleted ||
+		    json_object_get(asked, a.openalex_id) == NULL) {
+			core_log(CORE_LOG_WARN, "harvest.openalex",
+			    "author %s not a researcher: %s", a.openalex_id,
+			    a.deleted ? why : "merged (not an id asked for)");
+			(*gone)++;
 			harvest_author_free(&a);
 			continue;
 		}
@@ -250,7 +270,7 @@ page_counts(const json_t *works, json_t *counts)
  */
 static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
-    const char *cursor, json_t *best)
+    const char *cursor, json_t *best, long *gone)
 {
 	struct harvest_oa_list al;
 	struct core_buf url = CORE_BUF_INIT, ids = CORE_BUF_INIT;
@@ -292,9 +312,9 @@ flush_ids:
 		    harvest_http_base(r->http), core_buf_cstr(&ids),
 		    OA_PER_PAGE);
 		core_buf_reset(&ids);
-		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
 			goto out;
-		stage_authors(r, &al);
+		stage_authors(r, &al, seen, gone);
 		harvest_oa_list_free(&al);
 	}
 	if (ids.len > 0) {
@@ -304,9 +324,9 @@ flush_ids:
 		    "&per-page=%d",
 		    harvest_http_base(r->http), core_buf_cstr(&ids),
 		    OA_PER_PAGE);
-		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
 			goto out;
-		stage_authors(r, &al);
+		stage_authors(r, &al, seen, gone);
 		harvest_oa_list_free(&al);
 	}
 
@@ -384,7 +404,7 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	json_t *best = json_object(); /* arXiv id -> count written */
 	PGresult *res = NULL;
 	char lim[24], *cursor = NULL;
-	long limit = (long)a->limit;
+	long limit = (long)a->limit, gone = 0;
 	int i, row, rc = HARVEST_EXIT_FAIL;
 
 	/* "works" is all OpenAlex gives us for now. */
@@ -409,11 +429,12 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			    "&select=%s&per-page=%d&cursor=", oa_select,
 			    OA_PER_PAGE);
 			core_url_encode(&url, cursor, 0);
-			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+			if (oa_get(&r, core_buf_cstr(&url), 'W', &l) != CORE_OK)
 				goto out;
 			if (l.count >= 0)
 				r.expect = l.count;
-			if (oa_page(&r, &l, l.next_cursor, best) != CORE_OK) {
+			if (oa_page(&r, &l, l.next_cursor, best, &gone) !=
+			    CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -446,9 +467,9 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			core_url_encode(&url, core_buf_cstr(&f), 1);
 			core_buf_printf(&url, "&select=%s&per-page=%d",
 			    oa_select, OA_PER_PAGE);
-			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+			if (oa_get(&r, core_buf_cstr(&url), 'W', &l) != CORE_OK)
 				goto out;
-			if (oa_page(&r, &l, "", best) != CORE_OK) {
+			if (oa_page(&r, &l, "", best, &gone) != CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -460,6 +481,10 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	       "retries\n",
 	    r.records, harvest_http_requests(r.http),
 	    harvest_http_retries(r.http));
+	if (gone > 0)
+		printf("openalex: %ld deleted or merged author records, not "
+		       "made researchers\n",
+		    gone);
 out:
 	PQclear(res);
 	free(cursor);

@@ -275,6 +275,39 @@ harvest_oa_list_free(struct harvest_oa_list *l)
 }
 
 int
+harvest_oa_check_kind(const struct harvest_oa_list *l, char kind,
+    char why[HARVEST_WHY_LEN])
+{
+	static const struct {
+		char c;
+		const char *name;
+	} kinds[] = { { 'W', "a work" }, { 'A', "an author" },
+		{ 'I', "an institution" }, { 'S', "a source" },
+		{ 'P', "a publisher" }, { 'F', "a funder" }, { 'T', "a topic" },
+		{ 'C', "a concept" } };
+	const char *id, *is = "something else", *want = "?";
+	size_t i, k;
+
+	for (i = 0; i < json_array_size(l->results); i++) {
+		id = harvest_oa_short(json_string_value(
+		    json_object_get(json_array_get(l->results, i), "id")));
+		if (id != NULL && id[0] == kind)
+			continue;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			if (id != NULL && kinds[k].c == id[0])
+				is = kinds[k].name;
+			if (kinds[k].c == kind)
+				want = kinds[k].name;
+		}
+		snprintf(why, HARVEST_WHY_LEN,
+		    "wrong entity type: result %zu (%s) is %s, not %s", i,
+		    id != NULL ? id : "no id", is, want);
+		return -1;
+	}
+	return 0;
+}
+
+int
 harvest_oa_work_arxiv(const json_t *work, char out[48])
 {
 	static const char pre[] = "https://doi.org/10.48550/arxiv.";

@@ -254,6 +254,14 @@ struct harvest_oa_list {
 enum core_err harvest_oa_parse(const char *p, size_t n, int entity,
     struct harvest_oa_list *l, char why[HARVEST_WHY_LEN]);
 void harvest_oa_list_free(struct harvest_oa_list *);
+/*
+ * Checks that every result of l is of the kind asked for, by its id's
+ * letter ('W' works, 'A' authors, 'I' institutions): an answer of
+ * institutions where works were asked is wrong as a whole.  0 when all
+ * are; -1 with why naming the first that is not.
+ */
+int harvest_oa_check_kind(const struct harvest_oa_list *l, char kind,
+    char why[HARVEST_WHY_LEN]);
 
 /* The short id of an OpenAlex URL id: "https://openalex.org/A123" ->
  * "A123"; NULL when it is not one.  Borrowed from s. */

@@ -88,6 +88,36 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS)
     AND citation_source IS NOT NULL" 0 "wrong entity type: nothing written"
 sql_is "SELECT last_error LIKE 'malformed response%' FROM harvest_cursors
     WHERE source = 'openalex'" t "status keeps the real cause"
+# A list of institutions (recorded) where works were asked: exit 1, the
+# cause named, nothing written.
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/oainst"
+hv openalex works --filter author.id:A5023888391
+is_rc 1 "institutions for works: exit 1"
+out_has "wrong entity type: result 0 (I" "institutions for works: says why"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS)
+    AND citation_source IS NOT NULL" 0 "institutions for works: nothing written"
+sql_is "SELECT last_error LIKE '%wrong entity type%' FROM harvest_cursors
+    WHERE source = 'openalex'" t "status names the wrong entity type"
+
+# A Deleted Author record in the authors' answer (recorded: OpenAlex's
+# answer for the merged id A5092938886 is A5317838346 "Deleted Author
+# ID"): recorded as such, no researcher, the rest written.
+sql "DELETE FROM researchers WHERE openalex_id IN ('A5023888391',
+    'A5048491430', 'A5014077037')" >/dev/null
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/oadel"
+hv openalex works --filter author.id:A5023888391
+is_rc 0 "deleted author in the answer: exit 0"
+out_has "deleted or merged author records, not made researchers" \
+    "deleted author: counted in the output"
+sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
+    ('A5317838346', 'A5092938886') OR name ILIKE 'Deleted Author%'" 0 \
+    "deleted author: no researcher"
+sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
+    ('A5023888391', 'A5048491430', 'A5014077037')" 3 \
+    "deleted author: the real authors became researchers"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS) AND
+    citation_source = 'openalex'" 8 "deleted author: the counts written"
+
 HV_ENV="WEFT_OPENALEX_URL=$HV_URL/openalex"
 hv openalex works --filter author.id:A5023888391
 is_rc 0 "openalex again: the counts back"

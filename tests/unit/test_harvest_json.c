@@ -63,6 +63,14 @@ main(void)
 	T_EQ(harvest_oa_parse(b.ptr, b.len, 0, &l, why), CORE_OK, "authors");
 	T_EQ(json_array_size(l.results), 3, "three authors");
 	harvest_oa_list_free(&l);
+	T_OK(data_read("openalex/institutions_list.json", &b) == 0,
+	    "read institutions list");
+	T_EQ(harvest_oa_parse(b.ptr, b.len, 0, &l, why), CORE_OK,
+	    "institutions list parses");
+	T_OK(harvest_oa_check_kind(&l, 'I', why) == 0, "institutions asked");
+	T_OK(harvest_oa_check_kind(&l, 'W', why) != 0, "works asked");
+	T_CONTAINS(why, "is an institution, not a work", "kind named");
+	harvest_oa_list_free(&l);
 	T_OK(data_read("openalex/I114027177.json", &b) == 0, "read inst");
 	T_EQ(harvest_oa_parse(b.ptr, b.len, 1, &l, why), CORE_OK,
 	    "institution");
