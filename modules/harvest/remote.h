@@ -166,6 +166,10 @@ xmlNode *harvest_xml_next(const xmlNode *n, const char *ns, const char *name);
  * with free().
  */
 char *harvest_xml_text(const xmlNode *n);
+/* The same without squashing: an abstract keeps its line breaks (arXiv's
+ * hard wrapping and its paragraphs, lines that begin with two spaces),
+ * as the bulk loader keeps them); only the ends are trimmed. */
+char *harvest_xml_text_raw(const xmlNode *n);
 /* An attribute's value (caller frees with free()), or NULL. */
 char *harvest_xml_attr(const xmlNode *n, const char *name);
 
