@@ -456,6 +456,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        updated = coalesce(excluded.updated, p.updated),
        versions = CASE WHEN jsonb_array_length(excluded.versions) <
                             jsonb_array_length(p.versions)
+                         OR (jsonb_array_length(excluded.versions) =
+                             jsonb_array_length(p.versions)
+                             AND (excluded.versions -> -1 ->> 'version')::int
+                               < (p.versions -> -1 ->> 'version')::int)
                        THEN p.versions ELSE excluded.versions END,
        doi = coalesce(excluded.doi, p.doi),
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
@@ -477,6 +481,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
         coalesce(excluded.updated, p.updated),
         CASE WHEN jsonb_array_length(excluded.versions) <
                   jsonb_array_length(p.versions)
+               OR (jsonb_array_length(excluded.versions) =
+                   jsonb_array_length(p.versions)
+                   AND (excluded.versions -> -1 ->> 'version')::int
+                     < (p.versions -> -1 ->> 'version')::int)
              THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),
