@@ -89,7 +89,8 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 	}
 	json_object_set_new(o, "title", core_json_str(s));
 	free(s);
-	s = harvest_xml_text(harvest_xml_child(e, HARVEST_NS_ATOM, "summary"));
+	s = harvest_xml_text_raw(
+	    harvest_xml_child(e, HARVEST_NS_ATOM, "summary"));
 	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
 	free(s);
 

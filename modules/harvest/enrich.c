@@ -92,9 +92,10 @@ last_word(const char *name)
 	return r;
 }
 
-/* GET one OpenAlex list; CORE_OK with *l filled. */
+/* GET one OpenAlex list of kind ('W', 'A'); CORE_OK with *l filled. */
 static enum core_err
-oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
+oa_get(struct harvest_run *r, const char *url, char kind,
+    struct harvest_oa_list *l)
 {
 	struct core_buf body = CORE_BUF_INIT;
 	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64];
@@ -105,7 +106,10 @@ oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
 	    CORE_OK)
 		harvest_run_fail(r, harvest_http_error(r->http));
 	else if ((er = harvest_oa_parse(body.ptr, body.len, 0, l, why)) !=
-	    CORE_OK) {
+		CORE_OK ||
+	    (harvest_oa_check_kind(l, kind, why) != 0 &&
+		(er = CORE_EINPUT) != CORE_OK)) {
+		harvest_oa_list_free(l);
 		snprintf(msg, sizeof(msg),
 		    "malformed response from %s: %s; "
 		    "nothing of this batch written",
@@ -116,9 +120,16 @@ oa_get(struct harvest_run *r, const char *url, struct harvest_oa_list *l)
 	return er;
 }
 
-/* Stages the OpenAlex authors of l (the loader's conversion). */
+/*
+ * Stages the OpenAlex authors of l (the loader's conversion).  Issue 16:
+ * a "Deleted Author" placeholder, or a record under another id than the
+ * ones asked for (OpenAlex answers a merged id with the profile it was
+ * merged into, or with the placeholder), is no researcher of this
+ * answer: it is logged and counted in *gone, never staged.
+ */
 static void
-stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
+stage_authors(struct harvest_run *r, const struct harvest_oa_list *l,
+    const json_t *asked, long *gone)
 {
 	struct harvest_author a;
 	const struct harvest_affil *f;
@@ -135,6 +146,15 @@ stage_authors(struct harvest_run *r, const struct harvest_oa_list *l)
 			    "author "
 			    "skipped: %s",
 			    why);
+			harvest_author_free(&a);
+			continue;
+		}
+		if (a.deleted ||
+		    json_object_get(asked, a.openalex_id) == NULL) {
+			core_log(CORE_LOG_WARN, "harvest.openalex",
+			    "author %s not a researcher: %s", a.openalex_id,
+			    a.deleted ? why : "merged (not an id asked for)");
+			(*gone)++;
 			harvest_author_free(&a);
 			continue;
 		}
@@ -212,6 +232,37 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 }
 
 /*
+ * The citation count of each arXiv paper a page of works names (issue
+ * 16): the works that carry it are its DataCite stub (DOI 10.48550/
+ * arxiv.ID, often 0 citations) and the works hosted on arXiv (a location
+ * at arxiv.org, e.g. its journal version, which OpenAlex counts the
+ * citations of).  The richest of them wins.  Into counts: id -> count.
+ */
+static void
+page_counts(const json_t *works, json_t *counts)
+{
+	const json_t *w, *c, *had;
+	char ax[48];
+	size_t i;
+
+	json_array_foreach(works, i, w)
+	{
+		c = json_object_get(w, "cited_by_count");
+		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+		    json_integer_value(c) > 2000000000)
+			continue;
+		if (harvest_oa_work_arxiv(w, ax) != 0 &&
+		    harvest_oa_work_arxiv_loc(w, ax) != 0)
+			continue;
+		had = json_object_get(counts, ax);
+		if (had == NULL ||
+		    json_integer_value(c) > json_integer_value(had))
+			json_object_set_new(counts, ax,
+			    json_integer(json_integer_value(c)));
+	}
+}
+
+/*
  * One page of works: fetch its authors, then write it all at once.  A
  * failure is recorded where it happens (harvest_run_fail): a malformed
  * answer by oa_get(), a database error here, so `status` shows the real
@@ -219,13 +270,13 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
  */
 static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
-    const char *cursor)
+    const char *cursor, json_t *best, long *gone)
 {
 	struct harvest_oa_list al;
 	struct core_buf url = CORE_BUF_INIT, ids = CORE_BUF_INIT;
-	json_t *seen = json_object(), *w, *a;
+	json_t *seen = json_object(), *counts = json_object(), *w, *a, *c;
 	char ax[48], cnt[24];
-	const char *aid;
+	const char *aid, *key;
 	size_t i, j, nid = 0;
 	long n = 0;
 	enum core_err er = CORE_OK;
@@ -261,9 +312,9 @@ flush_ids:
 		    harvest_http_base(r->http), core_buf_cstr(&ids),
 		    OA_PER_PAGE);
 		core_buf_reset(&ids);
-		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
 			goto out;
-		stage_authors(r, &al);
+		stage_authors(r, &al, seen, gone);
 		harvest_oa_list_free(&al);
 	}
 	if (ids.len > 0) {
@@ -273,9 +324,9 @@ flush_ids:
 		    "&per-page=%d",
 		    harvest_http_base(r->http), core_buf_cstr(&ids),
 		    OA_PER_PAGE);
-		if ((er = oa_get(r, core_buf_cstr(&url), &al)) != CORE_OK)
+		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
 			goto out;
-		stage_authors(r, &al);
+		stage_authors(r, &al, seen, gone);
 		harvest_oa_list_free(&al);
 	}
 
@@ -293,21 +344,26 @@ flush_ids:
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_OA_AFFILS].sql)) != CORE_OK))
 		goto rollback;
+	page_counts(works->results, counts);
+	json_object_foreach(counts, key, c)
+	{
+		const json_t *had = json_object_get(best, key);
+
+		if (had != NULL &&
+		    json_integer_value(had) >= json_integer_value(c))
+			continue;
+		json_object_set(best, key, c);
+		snprintf(cnt, sizeof(cnt), "%lld",
+		    (long long)json_integer_value(c));
+		if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_PAPER_CITATIONS,
+			 (const char *const[]){ key, cnt, "openalex" }, 3)) !=
+		    CORE_OK)
+			goto rollback;
+	}
 	json_array_foreach(works->results, i, w)
 	{
-		const json_t *c = json_object_get(w, "cited_by_count");
-
 		if (harvest_oa_work_arxiv(w, ax) != 0)
 			continue;
-		if (json_is_integer(c)) {
-			snprintf(cnt, sizeof(cnt), "%lld",
-			    (long long)json_integer_value(c));
-			if ((er = harvest_exec0(r->db,
-				 HARVEST_SQL_HV_PAPER_CITATIONS,
-				 (const char *const[]){ ax, cnt, "openalex" },
-				 3)) != CORE_OK)
-				goto rollback;
-		}
 		if ((er = link_work(r, ax, w)) != CORE_OK)
 			goto rollback;
 		n++;
@@ -323,12 +379,14 @@ rollback:
 	harvest_run_fail(r, "database write failed; batch rolled back");
 out:
 	json_decref(seen);
+	json_decref(counts);
 	core_buf_free(&url);
 	core_buf_free(&ids);
 	return er;
 }
 
-static const char oa_select[] = "id,doi,ids,cited_by_count,authorships";
+static const char oa_select[] =
+    "id,doi,ids,cited_by_count,authorships,primary_location,locations";
 
 struct openalex_args {
 	const char *filter;
@@ -343,9 +401,10 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	struct harvest_oa_list l;
 	struct core_buf url = CORE_BUF_INIT, f = CORE_BUF_INIT;
 	const char *filter = a->filter;
+	json_t *best = json_object(); /* arXiv id -> count written */
 	PGresult *res = NULL;
 	char lim[24], *cursor = NULL;
-	long limit = (long)a->limit;
+	long limit = (long)a->limit, gone = 0;
 	int i, row, rc = HARVEST_EXIT_FAIL;
 
 	/* "works" is all OpenAlex gives us for now. */
@@ -370,11 +429,12 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			    "&select=%s&per-page=%d&cursor=", oa_select,
 			    OA_PER_PAGE);
 			core_url_encode(&url, cursor, 0);
-			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+			if (oa_get(&r, core_buf_cstr(&url), 'W', &l) != CORE_OK)
 				goto out;
 			if (l.count >= 0)
 				r.expect = l.count;
-			if (oa_page(&r, &l, l.next_cursor) != CORE_OK) {
+			if (oa_page(&r, &l, l.next_cursor, best, &gone) !=
+			    CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -407,9 +467,9 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			core_url_encode(&url, core_buf_cstr(&f), 1);
 			core_buf_printf(&url, "&select=%s&per-page=%d",
 			    oa_select, OA_PER_PAGE);
-			if (oa_get(&r, core_buf_cstr(&url), &l) != CORE_OK)
+			if (oa_get(&r, core_buf_cstr(&url), 'W', &l) != CORE_OK)
 				goto out;
-			if (oa_page(&r, &l, "") != CORE_OK) {
+			if (oa_page(&r, &l, "", best, &gone) != CORE_OK) {
 				harvest_oa_list_free(&l);
 				goto out;
 			}
@@ -421,11 +481,16 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	       "retries\n",
 	    r.records, harvest_http_requests(r.http),
 	    harvest_http_retries(r.http));
+	if (gone > 0)
+		printf("openalex: %ld deleted or merged author records, not "
+		       "made researchers\n",
+		    gone);
 out:
 	PQclear(res);
 	free(cursor);
 	core_buf_free(&url);
 	core_buf_free(&f);
+	json_decref(best);
 	harvest_run_close(&r);
 	return rc;
 }

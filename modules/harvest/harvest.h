@@ -138,6 +138,8 @@ struct harvest_author {
 	char *works_count;
 	struct harvest_affil *affils;
 	size_t naffils;
+	int deleted; /* OpenAlex's "Deleted Author" placeholder: never staged
+			as a researcher (issue 16) */
 };
 
 /*
@@ -157,7 +159,8 @@ enum core_err harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
     const char **why);
 void harvest_inst_free(struct harvest_inst *in);
 
-/* An OpenAlex author entity, same contract. */
+/* An OpenAlex author entity, same contract; OpenAlex's "Deleted Author"
+ * placeholder parses with a->deleted set and *why saying so. */
 enum core_err harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
     const char **why);
 void harvest_author_free(struct harvest_author *a);

@@ -368,7 +368,11 @@ take_line(struct load *ld, enum kind k, const char *line, size_t len,
 		break;
 	case KIND_OA_AUTHOR:
 		memset(&a, 0, sizeof(a));
-		if ((er = harvest_oa_author_parse(o, &a, why)) == CORE_OK)
+		if ((er = harvest_oa_author_parse(o, &a, why)) == CORE_OK &&
+		    a.deleted)
+			core_log(CORE_LOG_INFO, "harvest.load",
+			    "author %s not loaded: %s", a.openalex_id, *why);
+		else if (er == CORE_OK)
 			stage_author(ld, &a);
 		harvest_author_free(&a);
 		break;

@@ -96,11 +96,20 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	}
 	json_object_set_new(o, "published", json_string(d1));
 	json_object_set_new(o, "updated", json_string(s != NULL ? d2 : d1));
-	free(s);
-	s = NULL;
+	/*
+	 * <updated> is there only when the paper was replaced: the latest
+	 * version, whose number the format does not give.  It is kept as
+	 * v2, the least it can be (issue 16: not just [v1]); a source that
+	 * knows more (the API's vN, a full list) is not shrunk by it
+	 * (MERGE_PAPERS).
+	 */
 	vers = json_array();
 	json_array_append_new(vers, versions_one(1, d1));
+	if (s != NULL)
+		json_array_append_new(vers, versions_one(2, d2));
 	json_object_set_new(o, "versions", vers);
+	free(s);
+	s = NULL;
 
 	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV, "title"));
 	if (s == NULL || *s == '\0') {
@@ -109,7 +118,7 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	}
 	put_str(o, "title", s);
 	free(s);
-	s = harvest_xml_text(
+	s = harvest_xml_text_raw(
 	    harvest_xml_child(m, HARVEST_NS_ARXIV, "abstract"));
 	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
 	free(s);
@@ -239,9 +248,15 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 		} else if (strcmp((const char *)n->name, "description") == 0) {
 			if (strncmp(s, "Comment:", 8) == 0)
 				put_str(o, "comment", harvest_squash_ws(s + 8));
-			else if (*json_string_value(
-				     json_object_get(o, "abstract")) == '\0')
+			else if (json_string_value(
+				     json_object_get(o, "abstract")) == NULL ||
+			    *json_string_value(
+				json_object_get(o, "abstract")) == '\0') {
+				/* Its line breaks kept, as the loader's. */
+				free(s);
+				s = harvest_xml_text_raw(n);
 				put_str(o, "abstract", s);
+			}
 		} else if (strcmp((const char *)n->name, "date") == 0) {
 			if (harvest_date10(s, d) != 0) {
 				snprintf(why, HARVEST_WHY_LEN,

@@ -275,6 +275,39 @@ harvest_oa_list_free(struct harvest_oa_list *l)
 }
 
 int
+harvest_oa_check_kind(const struct harvest_oa_list *l, char kind,
+    char why[HARVEST_WHY_LEN])
+{
+	static const struct {
+		char c;
+		const char *name;
+	} kinds[] = { { 'W', "a work" }, { 'A', "an author" },
+		{ 'I', "an institution" }, { 'S', "a source" },
+		{ 'P', "a publisher" }, { 'F', "a funder" }, { 'T', "a topic" },
+		{ 'C', "a concept" } };
+	const char *id, *is = "something else", *want = "?";
+	size_t i, k;
+
+	for (i = 0; i < json_array_size(l->results); i++) {
+		id = harvest_oa_short(json_string_value(
+		    json_object_get(json_array_get(l->results, i), "id")));
+		if (id != NULL && id[0] == kind)
+			continue;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			if (id != NULL && kinds[k].c == id[0])
+				is = kinds[k].name;
+			if (kinds[k].c == kind)
+				want = kinds[k].name;
+		}
+		snprintf(why, HARVEST_WHY_LEN,
+		    "wrong entity type: result %zu (%s) is %s, not %s", i,
+		    id != NULL ? id : "no id", is, want);
+		return -1;
+	}
+	return 0;
+}
+
+int
 harvest_oa_work_arxiv(const json_t *work, char out[48])
 {
 	static const char pre[] = "https://doi.org/10.48550/arxiv.";
@@ -294,4 +327,60 @@ harvest_oa_work_arxiv(const json_t *work, char out[48])
 		return -1;
 	memcpy(out, id.id, sizeof(id.id));
 	return 0;
+}
+
+/* The arXiv id of an arxiv.org abs/pdf URL ("https://arxiv.org/abs/
+ * 1304.7300", "http://arxiv.org/pdf/1304.7300v2.pdf"); -1 otherwise. */
+static int
+arxiv_url_id(const char *u, char out[48])
+{
+	static const char *const pre[] = { "https://arxiv.org/abs/",
+		"http://arxiv.org/abs/", "https://arxiv.org/pdf/",
+		"http://arxiv.org/pdf/", "https://export.arxiv.org/abs/",
+		"http://export.arxiv.org/abs/" };
+	struct core_arxiv_id id;
+	size_t k, used, rest;
+
+	if (u == NULL)
+		return -1;
+	for (k = 0; k < sizeof(pre) / sizeof(pre[0]); k++)
+		if (strncasecmp(u, pre[k], strlen(pre[k])) == 0)
+			break;
+	if (k == sizeof(pre) / sizeof(pre[0]))
+		return -1;
+	u += strlen(pre[k]);
+	if (core_arxiv_parse(u, strlen(u), &id, &used) != CORE_OK)
+		return -1;
+	rest = strlen(u + used);
+	if (rest != 0 && strcmp(u + used, ".pdf") != 0 &&
+	    strcmp(u + used, "/") != 0)
+		return -1;
+	memcpy(out, id.id, sizeof(id.id));
+	return 0;
+}
+
+static int
+loc_arxiv(const json_t *loc, char out[48])
+{
+	if (!json_is_object(loc))
+		return -1;
+	if (arxiv_url_id(json_string_value(
+			     json_object_get(loc, "landing_page_url")),
+		out) == 0)
+		return 0;
+	return arxiv_url_id(json_string_value(json_object_get(loc, "pdf_url")),
+	    out);
+}
+
+int
+harvest_oa_work_arxiv_loc(const json_t *work, char out[48])
+{
+	const json_t *l;
+	size_t i;
+
+	if (loc_arxiv(json_object_get(work, "primary_location"), out) == 0)
+		return 0;
+	json_array_foreach(json_object_get(work, "locations"), i,
+	    l) if (loc_arxiv(l, out) == 0) return 0;
+	return -1;
 }

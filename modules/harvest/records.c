@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 #include "harvest.h"
@@ -845,6 +846,13 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 	if ((a->name = opt_str(o, "display_name")) == NULL) {
 		*why = "no display_name";
 		goto out;
+	}
+	/* What OpenAlex leaves of a removed or merged profile: its works
+	 * moved elsewhere, the name is a placeholder ("Deleted Author ID"). */
+	if (strcasecmp(a->name, "Deleted Author") == 0 ||
+	    strcasecmp(a->name, "Deleted Author ID") == 0) {
+		a->deleted = 1;
+		*why = "a Deleted Author record";
 	}
 	a->name_key = harvest_name_key(a->name);
 	a->slug = core_slug(a->name, NAME_SLUG_MAX);

@@ -166,6 +166,10 @@ xmlNode *harvest_xml_next(const xmlNode *n, const char *ns, const char *name);
  * with free().
  */
 char *harvest_xml_text(const xmlNode *n);
+/* The same without squashing: an abstract keeps its line breaks (arXiv's
+ * hard wrapping and its paragraphs, lines that begin with two spaces),
+ * as the bulk loader keeps them); only the ends are trimmed. */
+char *harvest_xml_text_raw(const xmlNode *n);
 /* An attribute's value (caller frees with free()), or NULL. */
 char *harvest_xml_attr(const xmlNode *n, const char *name);
 
@@ -254,6 +258,14 @@ struct harvest_oa_list {
 enum core_err harvest_oa_parse(const char *p, size_t n, int entity,
     struct harvest_oa_list *l, char why[HARVEST_WHY_LEN]);
 void harvest_oa_list_free(struct harvest_oa_list *);
+/*
+ * Checks that every result of l is of the kind asked for, by its id's
+ * letter ('W' works, 'A' authors, 'I' institutions): an answer of
+ * institutions where works were asked is wrong as a whole.  0 when all
+ * are; -1 with why naming the first that is not.
+ */
+int harvest_oa_check_kind(const struct harvest_oa_list *l, char kind,
+    char why[HARVEST_WHY_LEN]);
 
 /* The short id of an OpenAlex URL id: "https://openalex.org/A123" ->
  * "A123"; NULL when it is not one.  Borrowed from s. */
@@ -264,6 +276,13 @@ const char *harvest_oa_short(const char *s);
  * the work has no arXiv DOI.
  */
 int harvest_oa_work_arxiv(const json_t *work, char out[48]);
+/*
+ * The arXiv id of a work hosted on arXiv: the first of primary_location,
+ * locations[] whose landing_page_url or pdf_url is an arxiv.org abs or
+ * pdf URL (the journal version of a paper carries its preprint there;
+ * so does the DataCite stub).  0 on success, -1 when none is.
+ */
+int harvest_oa_work_arxiv_loc(const json_t *work, char out[48]);
 
 /* ------------------------------------------------------------------ */
 /* s2.c: Semantic Scholar Graph API batch responses                    */

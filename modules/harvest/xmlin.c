@@ -215,6 +215,27 @@ harvest_xml_text(const xmlNode *n)
 }
 
 char *
+harvest_xml_text_raw(const xmlNode *n)
+{
+	xmlChar *c;
+	const char *b;
+	char *s;
+	size_t len;
+
+	if (n == NULL)
+		return NULL;
+	c = xmlNodeGetContent(n);
+	b = c != NULL ? (const char *)c : "";
+	b += strspn(b, " \t\r\n");
+	len = strlen(b);
+	while (len > 0 && strchr(" \t\r\n", b[len - 1]) != NULL)
+		len--;
+	s = core_xstrndup(b, len);
+	xmlFree(c);
+	return s;
+}
+
+char *
 harvest_xml_attr(const xmlNode *n, const char *name)
 {
 	xmlChar *c;

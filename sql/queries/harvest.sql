@@ -167,10 +167,11 @@ SELECT 'institution', id FROM institutions WHERE modified_at = now()
 
 -- name: HV_PAPER_CITATIONS
 -- The first source to give a paper's citation count owns it; the same
--- source updates it, another one does not overwrite it.
+-- source updates it, another one does not overwrite it.  citation_at
+-- says when it was taken.
 UPDATE papers
    SET citation_count = $2::integer, citation_source = $3,
-       modified_at = now()
+       citation_at = now(), modified_at = now()
  WHERE arxiv_id = $1
    AND (citation_source IS NULL OR citation_source = $3)
    AND citation_count IS DISTINCT FROM $2::integer;
@@ -455,6 +456,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        updated = coalesce(excluded.updated, p.updated),
        versions = CASE WHEN jsonb_array_length(excluded.versions) <
                             jsonb_array_length(p.versions)
+                         OR (jsonb_array_length(excluded.versions) =
+                             jsonb_array_length(p.versions)
+                             AND (excluded.versions -> -1 ->> 'version')::int
+                               < (p.versions -> -1 ->> 'version')::int)
                        THEN p.versions ELSE excluded.versions END,
        doi = coalesce(excluded.doi, p.doi),
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
@@ -476,6 +481,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
         coalesce(excluded.updated, p.updated),
         CASE WHEN jsonb_array_length(excluded.versions) <
                   jsonb_array_length(p.versions)
+               OR (jsonb_array_length(excluded.versions) =
+                   jsonb_array_length(p.versions)
+                   AND (excluded.versions -> -1 ->> 'version')::int
+                     < (p.versions -> -1 ->> 'version')::int)
              THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),

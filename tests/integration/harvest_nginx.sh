@@ -205,6 +205,24 @@ http {
 		location = /oabad/authors {
 			rewrite ^ /files/openalex/I114027177.json last;
 		}
+		# A list of institutions where works were asked (issue 16).
+		location = /oainst/works {
+			rewrite ^ /files/openalex/institutions_list.json last;
+		}
+		# The works again; the authors' answer holds a Deleted Author
+		# record under another id than any asked for (a merged id).
+		location = /oadel/works {
+			if (\$arg_cursor ~ "^(\\*|%2A)\$") {
+				rewrite ^ /files/openalex/works_cursor_page1.json last;
+			}
+			if (\$arg_cursor ~ "^IlsxMDAu") {
+				rewrite ^ /files/openalex/works_cursor_page2.json last;
+			}
+			return 404;
+		}
+		location = /oadel/authors {
+			rewrite ^ /files/openalex/authors_list_deleted.json last;
+		}
 
 		# Semantic Scholar batches (POST), and a 429 first.
 		location = /s2/paper/batch {

@@ -38,6 +38,13 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
     "8 papers written"
 sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
     a.paper_id WHERE p.arxiv_id = '1706.05371'" 13 "13 authorships"
+# Issue 16: abstracts keep their line breaks as the loader keeps them
+# (arXiv's hard wrapping; OAI arXiv format, page 2), ends trimmed.
+sql_is "SELECT abstract LIKE 'Silicon photomultipliers%', abstract LIKE
+    '%' || chr(10) || '%', abstract NOT LIKE '%' || chr(10),
+    array_length(string_to_array(abstract, chr(10)), 1) FROM papers
+    WHERE arxiv_id = '1706.05371'" "t|t|t|9" \
+    "OAI arXiv abstract: its 9 lines kept, ends trimmed"
 sql_is "SELECT raw_name FROM authorships a JOIN papers p ON p.id =
     a.paper_id WHERE p.arxiv_id = '1303.2033' AND position = 1" \
     "Vilnis Liepins" "oai_dc creator reordered"
@@ -116,6 +123,11 @@ HV_ENV="WEFT_ARXIV_API_URL=$HV_URL/api/query"
 hv arxiv query testing --max 30 --page-size 10
 is_rc 0 "atom query paged"
 out_has "30 records of 214881" "three pages of ten"
+# The recorded 1812.11470 has four paragraphs (lines that begin with two
+# spaces): kept.
+sql_is "SELECT abstract LIKE 'Context. Multiple%', abstract LIKE
+    '%whole.' || chr(10) || '  Objective. In this%' FROM papers WHERE
+    arxiv_id = '1812.11470'" "t|t" "Atom abstract: paragraph breaks kept"
 sql_is "SELECT count(*) FROM papers WHERE source = 'arxiv-api'" \
     "$(sql "SELECT count(DISTINCT arxiv_id) FROM papers WHERE source =
     'arxiv-api'")" "no duplicates"

@@ -44,6 +44,20 @@ sql_is "SELECT citation_count, citation_source FROM papers WHERE
     arxiv_id = '1203.4745'" "345|openalex" "citation count from OpenAlex"
 sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS) AND
     citation_source = 'openalex'" 8 "all eight arXiv works enriched"
+# Issue 16: the count comes from the richest work that carries the arXiv
+# id, not from the DataCite stub (10.48550/arxiv.*).  In the recorded
+# answer 1304.7300's stub W4301494992 (page 2) has 0 citations and its
+# journal version W2038196424 (page 1, location arxiv.org/abs/1304.7300)
+# 264; 1305.3328: stub 0 (page 2), W2109312864 60 (page 1); 2009.04287:
+# stub 1, W3084168212 2 (both page 2); 2205.01833: stub 164 (page 1),
+# W4288680697 3 (page 2): the stub, richer, wins.
+sql_is "SELECT string_agg(arxiv_id || '=' || citation_count, ' ' ORDER BY
+    arxiv_id) FROM papers WHERE arxiv_id IN ('1304.7300', '1305.3328',
+    '2009.04287', '2205.01833')" \
+    "1304.7300=264 1305.3328=60 2009.04287=2 2205.01833=164" \
+    "counts from the work hosted on arXiv; the richer one wins"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS) AND
+    citation_at > now() - '1 hour'::interval" 8 "with the date they were taken"
 sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
     ('A5023888391', 'A5048491430', 'A5014077037')" 3 \
     "the authors named became researchers"
@@ -74,6 +88,36 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS)
     AND citation_source IS NOT NULL" 0 "wrong entity type: nothing written"
 sql_is "SELECT last_error LIKE 'malformed response%' FROM harvest_cursors
     WHERE source = 'openalex'" t "status keeps the real cause"
+# A list of institutions (recorded) where works were asked: exit 1, the
+# cause named, nothing written.
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/oainst"
+hv openalex works --filter author.id:A5023888391
+is_rc 1 "institutions for works: exit 1"
+out_has "wrong entity type: result 0 (I" "institutions for works: says why"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS)
+    AND citation_source IS NOT NULL" 0 "institutions for works: nothing written"
+sql_is "SELECT last_error LIKE '%wrong entity type%' FROM harvest_cursors
+    WHERE source = 'openalex'" t "status names the wrong entity type"
+
+# A Deleted Author record in the authors' answer (recorded: OpenAlex's
+# answer for the merged id A5092938886 is A5317838346 "Deleted Author
+# ID"): recorded as such, no researcher, the rest written.
+sql "DELETE FROM researchers WHERE openalex_id IN ('A5023888391',
+    'A5048491430', 'A5014077037')" >/dev/null
+HV_ENV="WEFT_OPENALEX_URL=$HV_URL/oadel"
+hv openalex works --filter author.id:A5023888391
+is_rc 0 "deleted author in the answer: exit 0"
+out_has "deleted or merged author records, not made researchers" \
+    "deleted author: counted in the output"
+sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
+    ('A5317838346', 'A5092938886') OR name ILIKE 'Deleted Author%'" 0 \
+    "deleted author: no researcher"
+sql_is "SELECT count(*) FROM researchers WHERE openalex_id IN
+    ('A5023888391', 'A5048491430', 'A5014077037')" 3 \
+    "deleted author: the real authors became researchers"
+sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OA_IDS) AND
+    citation_source = 'openalex'" 8 "deleted author: the counts written"
+
 HV_ENV="WEFT_OPENALEX_URL=$HV_URL/openalex"
 hv openalex works --filter author.id:A5023888391
 is_rc 0 "openalex again: the counts back"

@@ -31,6 +31,14 @@ sql "INSERT INTO papers (arxiv_id, title, categories, primary_category,
       {\"version\": 2, \"date\": \"2019-05-02\"},
       {\"version\": 3, \"date\": \"2024-01-23\"}]', 'old-title', 'test')" \
     >/dev/null
+# As the Atom API would give it: first and latest (v4) version.  The OAI
+# arXiv format (page 2) knows only that there was a replacement.
+sql "INSERT INTO papers (arxiv_id, title, categories, primary_category,
+    versions, slug, source) VALUES ('1706.09418', 'old title',
+    '{hep-ph,hep-ex}', 'hep-ph',
+    '[{\"version\": 1, \"date\": \"2017-06-28\"},
+      {\"version\": 4, \"date\": \"2017-11-26\"}]', 'old-title', 'test')" \
+    >/dev/null
 
 HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
 hv arxiv oai --from 2024-01-25 --set cs --prefix oai_dc
@@ -47,10 +55,19 @@ sql_is "SELECT jsonb_array_length(versions), versions->2->>'date'
     "two dc:dates did not shrink three versions"
 sql_is "SELECT primary_category FROM papers WHERE arxiv_id = '2401.14034'" \
     "cs" "a new paper takes the set"
+# Issue 16: the OAI arXiv format's <updated> is a second version.
+sql_is "SELECT versions FROM papers WHERE arxiv_id = '1706.05371'" \
+    '[{"date": "2017-06-16", "version": 1}, {"date": "2017-12-12", "version": 2}]' \
+    "arXiv format: created and updated, not just [v1]"
+sql_is "SELECT versions->1->>'version', versions->1->>'date' FROM papers
+    WHERE arxiv_id = '1706.09418'" "4|2017-11-26" \
+    "arXiv format's [v1, v2] did not replace the API's [v1, v4]"
 before=$(row 1303.2033)
 hv arxiv oai --from 2024-01-25 --set cs --prefix oai_dc
 is_rc 0 "rerun succeeds"
 [ "$(row 1303.2033)" = "$before" ]
 ok $? "rerun: the row is unchanged"
+sql_is "SELECT versions->1->>'version' FROM papers
+    WHERE arxiv_id = '1706.09418'" 4 "rerun: [v1, v4] kept"
 clean
 done_testing

@@ -63,6 +63,14 @@ main(void)
 	T_EQ(harvest_oa_parse(b.ptr, b.len, 0, &l, why), CORE_OK, "authors");
 	T_EQ(json_array_size(l.results), 3, "three authors");
 	harvest_oa_list_free(&l);
+	T_OK(data_read("openalex/institutions_list.json", &b) == 0,
+	    "read institutions list");
+	T_EQ(harvest_oa_parse(b.ptr, b.len, 0, &l, why), CORE_OK,
+	    "institutions list parses");
+	T_OK(harvest_oa_check_kind(&l, 'I', why) == 0, "institutions asked");
+	T_OK(harvest_oa_check_kind(&l, 'W', why) != 0, "works asked");
+	T_CONTAINS(why, "is an institution, not a work", "kind named");
+	harvest_oa_list_free(&l);
 	T_OK(data_read("openalex/I114027177.json", &b) == 0, "read inst");
 	T_EQ(harvest_oa_parse(b.ptr, b.len, 1, &l, why), CORE_OK,
 	    "institution");
@@ -77,6 +85,29 @@ main(void)
 	json_decref(w);
 	w = json_pack("{s:s}", "doi", "https://doi.org/10.7717/peerj.4375");
 	T_OK(harvest_oa_work_arxiv(w, ax) != 0, "other DOI");
+	json_decref(w);
+
+	/* Works hosted on arXiv: the id from a location's URL. */
+	w = json_pack("{s:{s:s},s:[{s:s},{s:s,s:s}]}", "primary_location",
+	    "landing_page_url", "https://doi.org/10.1007/s11192-013-1221-3",
+	    "locations", "landing_page_url", "http://hdl.handle.net/11108/158",
+	    "landing_page_url", "https://arxiv.org/abs/1304.7300", "pdf_url",
+	    "https://arxiv.org/pdf/1304.7300");
+	T_OK(harvest_oa_work_arxiv_loc(w, ax) == 0, "arXiv location");
+	T_STREQ(ax, "1304.7300", "arXiv id from a location");
+	json_decref(w);
+	w = json_pack("{s:{s:s}}", "primary_location", "landing_page_url",
+	    "http://arxiv.org/pdf/hep-th/9711200v3.pdf");
+	T_OK(harvest_oa_work_arxiv_loc(w, ax) == 0, "old-style pdf URL");
+	T_STREQ(ax, "hep-th/9711200", "old-style id without version");
+	json_decref(w);
+	w = json_pack("{s:{s:s}}", "primary_location", "landing_page_url",
+	    "https://arxiv.org/abs/1304.7300x");
+	T_OK(harvest_oa_work_arxiv_loc(w, ax) != 0, "trailing junk");
+	json_decref(w);
+	w = json_pack("{s:n,s:[{s:s}]}", "primary_location", "locations",
+	    "landing_page_url", "https://example.org/arxiv.org/abs/1304.7300");
+	T_OK(harvest_oa_work_arxiv_loc(w, ax) != 0, "not arxiv.org");
 	json_decref(w);
 
 	/* Wrong shapes. */

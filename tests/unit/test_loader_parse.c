@@ -321,6 +321,19 @@ openalex_author(void)
 	T_OK(a.h_index == NULL && a.citations == NULL && a.works_count == NULL,
 	    "missing metrics are NULL");
 	T_OK(a.orcid == NULL, "malformed ORCID dropped");
+	T_EQ(a.deleted, 0, "a real author is not deleted");
+	harvest_author_free(&a);
+	json_decref(o);
+
+	/* OpenAlex's placeholder for a removed or merged profile (the real
+	 * answer for A5092938886). */
+	o = j("{\"id\":\"https://openalex.org/A5317838346\",\"orcid\":null,"
+	      "\"display_name\":\"Deleted Author ID\",\"works_count\":0}");
+	memset(&a, 0, sizeof(a));
+	T_EQ(harvest_oa_author_parse(o, &a, &why), CORE_OK, "deleted author");
+	T_EQ(a.deleted, 1, "marked deleted");
+	T_OK(why != NULL && strstr(why, "Deleted Author") != NULL,
+	    "why says so");
 	harvest_author_free(&a);
 	json_decref(o);
 }
