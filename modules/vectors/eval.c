@@ -141,14 +141,6 @@ tok_ids(void *arg, const char *tok, size_t len)
 	t->v[t->n++] = (uint32_t)id;
 }
 
-static int
-cmpu32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Term ids of text, sorted (duplicates kept: runs are counts). */
 static void
 ids_of(struct vec_vocab *v, const char *text, int add, struct toks *t)
@@ -157,7 +149,7 @@ ids_of(struct vec_vocab *v, const char *text, int add, struct toks *t)
 	t->vocab = v;
 	t->add = add;
 	vec_tokenize(text, strlen(text), tok_ids, t);
-	qsort(t->v, t->n, sizeof(*t->v), cmpu32);
+	qsort(t->v, t->n, sizeof(*t->v), vec_cmpu32);
 }
 
 static void

@@ -39,6 +39,8 @@ int vec_stopword(const char *w, size_t n);
  * digit are left alone.
  */
 size_t vec_stem(char *w, size_t n);
+/* qsort's order of term ids (uint32_t), ascending. */
+int vec_cmpu32(const void *a, const void *b);
 
 /* ------------------------------------------------------------- file.c */
 

@@ -172,14 +172,6 @@ collect(void *arg, const char *tok, size_t len)
 	s->v[s->n++] = vec_vocab_add(s->vocab, tok, len);
 }
 
-static int
-cmpu32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void
 vec_trainer_init(struct vec_trainer *t)
 {
@@ -211,7 +203,7 @@ vec_trainer_add(struct vec_trainer *t, const char *text)
 		fputc('\n', t->text);
 	}
 	if (s.n > 1)
-		qsort(s.v, s.n, sizeof(*s.v), cmpu32);
+		qsort(s.v, s.n, sizeof(*s.v), vec_cmpu32);
 	nv = vec_vocab_size(t->vocab);
 	if (nv > t->dfcap) {
 		size_t old = t->dfcap;

@@ -56,14 +56,6 @@ collect(void *arg, const char *tok, size_t len)
 	e->ids[e->n++] = (uint32_t)id;
 }
 
-static int
-cmpu32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 enum core_err
 vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
 {
@@ -80,7 +72,7 @@ vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
 	e = core_xcalloc(1, sizeof(*e));
 	e->idx = idx;
 	vec_tokenize(text, strlen(text), collect, e);
-	qsort(e->ids, e->n, sizeof(e->ids[0]), cmpu32);
+	qsort(e->ids, e->n, sizeof(e->ids[0]), vec_cmpu32);
 
 	memset(x, 0, sizeof(x));
 	for (i = 0; i < e->n; i += run) {
@@ -236,34 +228,24 @@ dots_vnni(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 
 #endif
 
+enum { CPU_AVX2 = 1, CPU_VNNI = 2 };
+
+/* What this CPU offers of CPU_AVX2 and CPU_VNNI, asked once. */
 static int
-have_avx2(void)
+cpu_features(void)
 {
 #ifdef HAVE_AVX2_PATH
-	static int avx2 = -1;
+	static int f = -1;
 
-	if (avx2 < 0) {
+	if (f < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		f = (__builtin_cpu_supports("avx2") ? CPU_AVX2 : 0) |
+		    (__builtin_cpu_supports("avx512vnni") &&
+				__builtin_cpu_supports("avx512bw")
+			    ? CPU_VNNI
+			    : 0);
 	}
-	return avx2;
-#else
-	return 0;
-#endif
-}
-
-static int
-have_vnni(void)
-{
-#ifdef HAVE_AVX2_PATH
-	static int vnni = -1;
-
-	if (vnni < 0) {
-		__builtin_cpu_init();
-		vnni = __builtin_cpu_supports("avx512vnni") &&
-		    __builtin_cpu_supports("avx512bw");
-	}
-	return vnni;
+	return f;
 #else
 	return 0;
 #endif
@@ -275,11 +257,11 @@ vec_dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out)
 	size_t i;
 
 #ifdef HAVE_AVX2_PATH
-	if (have_vnni()) {
+	if (cpu_features() & CPU_VNNI) {
 		dots_vnni(q, docs, n, out);
 		return;
 	}
-	if (have_avx2()) {
+	if (cpu_features() & CPU_AVX2) {
 		dots_avx2(q, docs, n, out);
 		return;
 	}

@@ -35,30 +35,23 @@ gauss(uint64_t *st)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
-/* y (m x l) = a x (n x l); row major. */
+/*
+ * y (m x l) = a x (n x l), or with t, y (n x l) = a' x (m x l); row
+ * major.
+ */
 static void
-mul(const struct vec_csr *a, const float *x, size_t l, float *y)
+mul(const struct vec_csr *a, int t, const float *x, size_t l, float *y)
 {
-	size_t i, p;
+	size_t i, p, r, c;
 
-	memset(y, 0, a->rows * l * sizeof(*y));
+	memset(y, 0, (t ? a->cols : a->rows) * l * sizeof(*y));
 	for (i = 0; i < a->rows; i++)
-		for (p = a->ptr[i]; p < a->ptr[i + 1]; p++)
-			cblas_saxpy((blasint)l, a->val[p],
-			    x + (size_t)a->col[p] * l, 1, y + i * l, 1);
-}
-
-/* z (n x l) = a' y (m x l). */
-static void
-mul_t(const struct vec_csr *a, const float *y, size_t l, float *z)
-{
-	size_t i, p;
-
-	memset(z, 0, a->cols * l * sizeof(*z));
-	for (i = 0; i < a->rows; i++)
-		for (p = a->ptr[i]; p < a->ptr[i + 1]; p++)
-			cblas_saxpy((blasint)l, a->val[p], y + i * l, 1,
-			    z + (size_t)a->col[p] * l, 1);
+		for (p = a->ptr[i]; p < a->ptr[i + 1]; p++) {
+			r = t ? (size_t)a->col[p] : i;
+			c = t ? i : (size_t)a->col[p];
+			cblas_saxpy((blasint)l, a->val[p], x + c * l, 1,
+			    y + r * l, 1);
+		}
 }
 
 /* Replaces the r x l matrix y by an orthonormal basis of its columns. */
@@ -103,16 +96,16 @@ vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q, uint64_t seed,
 
 	/* Range of a: y = a om, then (a a')^q y, orthonormalised as we go
 	 * so that the small singular values do not drown in rounding. */
-	mul(a, om, l, y);
+	mul(a, 0, om, l, y);
 	z = om; /* n x l, reused */
 	om = NULL;
 	if ((er = orth(y, m, l, tau)) != CORE_OK)
 		goto out;
 	for (it = 0; it < q; it++) {
-		mul_t(a, y, l, z);
+		mul(a, 1, y, l, z);
 		if ((er = orth(z, n, l, tau)) != CORE_OK)
 			goto out;
-		mul(a, z, l, y);
+		mul(a, 0, z, l, y);
 		if ((er = orth(y, m, l, tau)) != CORE_OK)
 			goto out;
 	}
@@ -120,7 +113,7 @@ vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q, uint64_t seed,
 	 * b = y' a is l x n; its transpose z = a' y is n x l, whose left
 	 * singular vectors are a's right ones: z = u s vt, a ~ y vt' s u'.
 	 */
-	mul_t(a, y, l, z);
+	mul(a, 1, y, l, z);
 	s = core_xcalloc(l, sizeof(*s));
 	u = core_xcalloc(n * l, sizeof(*u));
 	vt = core_xcalloc(l * l, sizeof(*vt));

@@ -435,3 +435,11 @@ vec_tokenize(const char *s, size_t n, vec_tok_fn fn, void *arg)
 	flush(&t);
 	return t.count;
 }
+
+int
+vec_cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
