@@ -306,34 +306,12 @@ acc_network_summary(const char *addr, char out[64])
 
 /* ---------------------------------------------------------------- sender */
 
-/* A file's first line (a password), or NULL (logged). */
-static char *
-read_secret(const char *path)
-{
-	char line[512];
-	FILE *f;
-	size_t n;
-
-	if ((f = fopen(path, "r")) == NULL) {
-		core_log(CORE_LOG_ERROR, "mail",
-		    "cannot read smtp_password_file %s", path);
-		return NULL;
-	}
-	if (fgets(line, sizeof(line), f) == NULL)
-		line[0] = '\0';
-	fclose(f);
-	n = strcspn(line, "\r\n");
-	line[n] = '\0';
-	return core_xstrdup(line);
-}
-
 enum core_err
 acc_mailer_new(const struct core_conf *conf, struct acc_mailer **mp)
 {
 	const char *url = core_conf_get(conf, "smtp_url", "");
 	const char *from = core_conf_get(conf, "smtp_from", "");
 	const char *user = core_conf_get(conf, "smtp_user", "");
-	const char *pwf = core_conf_get(conf, "smtp_password_file", "");
 	const char *tls = core_conf_get(conf, "smtp_starttls", "off");
 	char addr[ACC_EMAIL_MAX + 1];
 	struct acc_mailer *m;
@@ -367,7 +345,8 @@ acc_mailer_new(const struct core_conf *conf, struct acc_mailer **mp)
 	m->starttls = strcmp(tls, "on") == 0;
 	if (*user != '\0') {
 		m->user = core_xstrdup(user);
-		if (*pwf != '\0' && (m->password = read_secret(pwf)) == NULL) {
+		if (core_conf_secret(conf, "smtp_password_file",
+			&m->password) != CORE_OK) {
 			acc_mailer_free(m);
 			return CORE_EINPUT;
 		}

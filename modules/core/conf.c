@@ -149,6 +149,29 @@ core_conf_int(const struct core_conf *c, const char *key, long def)
 	return n;
 }
 
+enum core_err
+core_conf_secret(const struct core_conf *c, const char *key, char **secretp)
+{
+	const char *path = core_conf_get(c, key, "");
+	char line[512];
+	FILE *f;
+
+	*secretp = NULL;
+	if (*path == '\0')
+		return CORE_OK;
+	if ((f = fopen(path, "r")) == NULL) {
+		core_log(CORE_LOG_ERROR, "conf", "%s: cannot read %s: %s", key,
+		    path, strerror(errno));
+		return CORE_EINPUT;
+	}
+	if (fgets(line, sizeof(line), f) == NULL)
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	*secretp = core_xstrdup(line);
+	return CORE_OK;
+}
+
 void
 core_conf_free(struct core_conf *c)
 {

@@ -685,6 +685,14 @@ enum core_err core_conf_load(const char *path, struct core_conf **cp);
 const char *core_conf_get(const struct core_conf *, const char *key,
     const char *def);
 long core_conf_int(const struct core_conf *, const char *key, long def);
+/*
+ * A secret kept out of the configuration file: key names a file whose
+ * first line is the secret (a password, an API key).  *secret is NULL
+ * when key is unset, else a copy the caller frees; CORE_EINPUT (logged,
+ * without the secret) when the file cannot be read.
+ */
+enum core_err core_conf_secret(const struct core_conf *, const char *key,
+    char **secret);
 void core_conf_free(struct core_conf *);
 
 /* The file a program reads when told nothing else. */
@@ -826,12 +834,18 @@ struct core_redis;
 struct redisReply; /* hiredis */
 
 /*
- * A connection to Redis at path (a unix socket path, or "host:port" for a
- * Redis shared by several machines), made now if possible and
- * again (at most once a second) whenever it is broken.  Never NULL; free
- * with core_redis_close().
+ * The Redis the configuration names, or NULL when it names none:
+ * "redis" (a unix socket path, "host:port" or "[v6]:port"), or
+ * "redis_sentinels" (host:port list) with "redis_master" (the monitored
+ * group, default "weft"; "redis_sentinel_password_file" when they ask
+ * for one), plus "redis_user" and "redis_password_file" for AUTH.  The connection is made now if possible and again (at most
+ * once a second) whenever it is broken; with Sentinels, each new
+ * connection asks them for the current primary.  Free with
+ * core_redis_close().
  */
-struct core_redis *core_redis_open(const char *path);
+struct core_redis *core_redis_open(const struct core_conf *);
+/* Where the connection goes, for messages (no password). */
+const char *core_redis_where(const struct core_redis *);
 /*
  * Runs one command.  fmt is a hiredis format and always a literal: each
  * %s and %b becomes one argument, so values with spaces or CR/LF stay

@@ -22,17 +22,15 @@
 static void
 bump_cache(const struct core_conf *conf)
 {
-	const char *path = core_conf_get(conf, "redis", NULL);
 	struct core_redis *rd;
 
-	if (path == NULL || *path == '\0')
+	if ((rd = core_redis_open(conf)) == NULL)
 		return;
-	rd = core_redis_open(path);
 	if (core_cache_bump(rd) != CORE_OK)
 		core_log(CORE_LOG_WARN, "harvest.after",
-		    "Redis at %s did not take the new cache generation; "
+		    "Redis (%s) did not take the new cache generation; "
 		    "cached pages expire by their TTL instead",
-		    path);
+		    core_redis_where(rd));
 	core_redis_close(rd);
 }
 

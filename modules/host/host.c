@@ -393,7 +393,7 @@ host_close(struct host *hs)
 enum core_err
 host_ctx_open(struct host *hs, struct core_ctx *ctx)
 {
-	const char *conninfo, *redis;
+	const char *conninfo;
 	enum core_err er;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -406,9 +406,7 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	    core_conf_get(hs->conf, "base_url", "http://127.0.0.1:8080");
 	ctx->session_cookie =
 	    core_conf_get(hs->conf, "session_cookie", "weft_session");
-	if ((redis = core_conf_get(hs->conf, "redis", NULL)) != NULL &&
-	    *redis != '\0')
-		ctx->redis = core_redis_open(redis);
+	ctx->redis = core_redis_open(hs->conf);
 	if (hs->mod->nstmts == 0)
 		return CORE_OK;
 	conninfo = host_conninfo(hs);

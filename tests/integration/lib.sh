@@ -170,18 +170,20 @@ form_csrf() { grep -o 'name="csrf" value="[0-9a-f]*"' "$BODY" | head -1 |
     sed 's/.*value="//; s/"$//'; }
 # signup_verified EMAIL PASSWORD: signs up in the current cookie jar,
 # follows the verification link from the mail and confirms it with the
-# password: signed in afterwards.  0 on success.
+# password: signed in afterwards.  0 on success.  The forms carry
+# Origin: $WEFT_ORIGIN when set (a probe pinned to one host), else
+# $WEFT_URL.
 signup_verified() {
-	local link
+	local link origin=${WEFT_ORIGIN:-$WEFT_URL}
 	get /signup
-	post /signup -H "Origin: $WEFT_URL" --data-urlencode "email=$1" \
+	post /signup -H "Origin: $origin" --data-urlencode "email=$1" \
 	    --data-urlencode "password=$2" --data-urlencode "csrf=$(form_csrf)"
 	[ "$STATUS" = 200 ] || return 1
 	link=$(mail_link "$(echo "$1" | sed 's/^ *//; s/ *$//')" \
 	    /account/verify) || return 1
 	get "/${link#*://*/}"
 	[ "$STATUS" = 200 ] || return 1
-	post /account/verify -H "Origin: $WEFT_URL" \
+	post /account/verify -H "Origin: $origin" \
 	    --data-urlencode "token=${link##*token=}" \
 	    --data-urlencode "password=$2" --data-urlencode "csrf=$(form_csrf)"
 	[ "$STATUS" = 303 ]

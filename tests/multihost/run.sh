@@ -7,7 +7,10 @@
 #                      each with its own weft.conf and socket_dir
 #   PostgreSQL         a primary and a streaming replica made with
 #                      pg_basebackup -R (unix sockets, ports 55432/55433)
-#   Redis              one, shared by both hosts
+#   Redis              a primary with a password on its own TCP address
+#                      (127.0.0.1:56379), a replica (56380) and a
+#                      Sentinel (56381); host A names the primary's
+#                      address, host B asks the Sentinel for it
 #   nginx              one, from nginx/gen.sh local with
 #                      WEFT_UPSTREAMS_<MODULE>, balancing over A and B;
 #                      plus one probe nginx per host (pinned to it) so
@@ -17,7 +20,9 @@
 # writes to the primary (db.accounts and db.harvest, read-write).  It
 # shows, as TAP: requests spread over both hosts, killing host A loses no
 # GET under load, a follow written via A is read back via B at once,
-# stopping the replica sends reads to the primary.  Everything it starts
+# stopping the replica sends reads to the primary, a Sentinel failover
+# moves host B's cache to the new Redis primary, and with no Redis at all
+# pages still answer.  Everything it starts
 # is stopped again, even on failure.  Loopback only; about 1-2 minutes.
 #
 #   tests/multihost/run.sh [--build DIR] [--no-build] [--papers N|all]
@@ -64,7 +69,13 @@ prun=$tmp/pg/primary-run
 rrun=$tmp/pg/replica-run
 psql_p() { psql -h "$prun" -p $PG_PRIMARY -U weft -d weft -Atqc "$1"; }
 psql_r() { psql -h "$rrun" -p $PG_REPLICA -U weft -d weft -Atqc "$1"; }
-rcli() { redis-cli -s "$tmp/redis/redis.sock" "$@"; }
+RD_PRIMARY=56379
+RD_REPLICA=56380
+RD_SENTINEL=56381
+rdpw=mh-redis-$$-$RANDOM
+# The current Redis primary (by default the first one), with the password.
+rd_port=$RD_PRIMARY
+rcli() { redis-cli -p "$rd_port" -a "$rdpw" --no-auth-warning "$@"; }
 
 # ---------------------------------------------------------------- cleanup
 weftd_pids=
@@ -86,7 +97,10 @@ cleanup() {
 	for p in $weftd_pids; do
 		kill -KILL -- "-$p" 2>/dev/null
 	done
-	rcli shutdown nosave >/dev/null 2>&1
+	for p in $RD_SENTINEL $RD_REPLICA $RD_PRIMARY; do
+		redis-cli -p "$p" -a "$rdpw" --no-auth-warning shutdown nosave \
+		    >/dev/null 2>&1
+	done
 	for p in replica primary; do
 		[ -f "$tmp/pg/$p/PG_VERSION" ] &&
 		    aspg "$pgbin/pg_ctl" -D "$tmp/pg/$p" -m immediate -w stop \
@@ -156,12 +170,52 @@ ok $? "PostgreSQL: a primary and a replica in recovery"
 ok $? "the replica streams from the primary"
 
 # ---------------------------------------------------------------- Redis
+# On TCP with a password (in a file, as in production), a replica, and
+# one Sentinel watching them as the group "weft".
 mkdir -p "$tmp/redis"
-redis-server --port 0 --unixsocket "$tmp/redis/redis.sock" \
-    --unixsocketperm 777 --save '' --appendonly no --daemonize yes \
-    --pidfile "$tmp/redis/redis.pid" --logfile "$tmp/redis/redis.log" \
-    --dir "$tmp/redis" >/dev/null
+printf '%s\n' "$rdpw" >"$tmp/redis/password"
+chmod 644 "$tmp/redis/password"
+rd_start() { # port [more redis-server arguments]
+	local port=$1
+	shift
+	redis-server --port "$port" --bind 127.0.0.1 --save '' \
+	    --appendonly no --daemonize yes --requirepass "$rdpw" \
+	    --masterauth "$rdpw" --dir "$tmp/redis" \
+	    --pidfile "$tmp/redis/$port.pid" \
+	    --logfile "$tmp/redis/$port.log" "$@" >/dev/null
+}
+rd_start $RD_PRIMARY
+rd_start $RD_REPLICA --replicaof 127.0.0.1 $RD_PRIMARY
+cat >"$tmp/redis/sentinel.conf" <<SENTINEL
+port $RD_SENTINEL
+bind 127.0.0.1
+daemonize yes
+pidfile $tmp/redis/sentinel.pid
+logfile $tmp/redis/sentinel.log
+dir $tmp/redis
+requirepass $rdpw
+sentinel monitor weft 127.0.0.1 $RD_PRIMARY 1
+sentinel auth-pass weft $rdpw
+sentinel down-after-milliseconds weft 2000
+sentinel failover-timeout weft 10000
+SENTINEL
+redis-server "$tmp/redis/sentinel.conf" --sentinel >/dev/null
 for _ in $(seq 50); do rcli ping >/dev/null 2>&1 && break; sleep 0.1; done
+rd_primary_port() {
+	redis-cli -p $RD_SENTINEL -a "$rdpw" --no-auth-warning \
+	    SENTINEL get-master-addr-by-name weft 2>/dev/null | sed -n 2p
+}
+for _ in $(seq 50); do
+	[ "$(rd_primary_port)" = $RD_PRIMARY ] &&
+	    [ "$(rd_port=$RD_REPLICA rcli ROLE | head -1)" = slave ] &&
+	    break
+	sleep 0.1
+done
+[ "$(rd_primary_port)" = $RD_PRIMARY ] &&
+    [ "$(rd_port=$RD_REPLICA rcli ROLE | head -1)" = slave ]
+ok $? "Redis: a primary on 127.0.0.1:$RD_PRIMARY, a replica, a Sentinel"
+! redis-cli -p $RD_PRIMARY ping 2>/dev/null | grep -q PONG
+ok $? "... which refuses commands without the password"
 
 # ---------------------------------------------------------------- data
 # A slice of the bundled dataset (the first N papers, everything else
@@ -215,6 +269,15 @@ setsid /usr/bin/python3 -m aiosmtpd -n -u -l "127.0.0.1:$SMTP_PORT" \
     </dev/null &
 smtp_pid=$!
 WEFT_VAR=$tmp
+# Host A names the Redis primary's address; host B asks the Sentinel.
+redis_where() {
+	case "$1" in
+	a) echo "redis = 127.0.0.1:$RD_PRIMARY" ;;
+	*) echo "redis_sentinels = 127.0.0.1:$RD_SENTINEL"
+	   echo "	redis_sentinel_password_file = $tmp/redis/password"
+	   echo "	redis_master = weft" ;;
+	esac
+}
 start_host() {
 	local h=$1 base=$2 i=0 m p
 	mkdir -p "$tmp/host-$h/run" "$tmp/host-$h/log"
@@ -222,7 +285,8 @@ start_host() {
 	base_url = $WEFT_URL
 	db = $either target_session_attrs=prefer-standby application_name=weft-$h-read
 	db.accounts = $primary target_session_attrs=read-write application_name=weft-$h-write
-	redis = $tmp/redis/redis.sock
+	redis_password_file = $tmp/redis/password
+	$(redis_where "$h")
 	socket_dir = $tmp/host-$h/run
 	modules_dir = $root/$build
 	workers = 2
@@ -283,8 +347,8 @@ gen lb $LB_PORT $A_BASE $B_BASE
 ok $? "nginx balancing over both hosts on :$LB_PORT"
 gen probe-a $PA_PORT $A_BASE && gen probe-b $PB_PORT $B_BASE
 ok $? "probe nginx pinned to host A (:$PA_PORT) and to host B (:$PB_PORT)"
-grep -q "server 127.0.0.1:$A_BASE max_fails=0" "$tmp/lb/nginx/upstreams.conf" &&
-    grep -q "server 127.0.0.1:$B_BASE max_fails=0" "$tmp/lb/nginx/upstreams.conf"
+grep -q "server 127.0.0.1:$A_BASE max_fails=" "$tmp/lb/nginx/upstreams.conf" &&
+    grep -q "server 127.0.0.1:$B_BASE max_fails=" "$tmp/lb/nginx/upstreams.conf"
 ok $? "the balancer's pages upstream lists both hosts"
 A=http://127.0.0.1:$PA_PORT
 B=http://127.0.0.1:$PB_PORT
@@ -390,8 +454,9 @@ email="multihost.$$@example.org"
 pw="a long enough passphrase $$"
 rid=$(psql_p "SELECT id FROM researchers WHERE paper_count > 0
     ORDER BY paper_count DESC, id LIMIT 1")
-WEFT_URL=$A signup_verified "$email" "$pw"
-ok $? "sign up (and verify the address) through host A"
+WEFT_ORIGIN=http://127.0.0.1:$LB_PORT WEFT_URL=$A signup_verified "$email" "$pw"
+ok $? "sign up (and verify the address) through host A" \
+    "last status $STATUS, $(ls "$tmp/mail/new" | wc -l) mails, $(tail -c 300 "$BODY")"
 WEFT_URL=$A get "/account/follow/$rid"
 WEFT_URL=$A post "/researchers/$rid/follow" "${same[@]}" \
     --data-urlencode "csrf=$(csrf)"
@@ -472,6 +537,35 @@ ok $? "... and no socket error or timeout"
 get "$rpath?after-kill=$$"
 is_status 200 "host B alone serves the site"
 
+# ---------------------------------------------------------------- Sentinel
+# The Sentinel promotes the Redis replica: host B's next connection asks
+# it for the primary, so its cache writes go to the new one (a write to
+# the demoted one would answer READONLY) and it serves hits again.
+redis-cli -p $RD_SENTINEL -a "$rdpw" --no-auth-warning \
+    SENTINEL failover weft >/dev/null
+for _ in $(seq 100); do
+	[ "$(rd_primary_port)" = $RD_REPLICA ] &&
+	    [ "$(rd_port=$RD_REPLICA rcli ROLE | head -1)" = master ] && break
+	sleep 0.1
+done
+[ "$(rd_port=$RD_REPLICA rcli ROLE | head -1)" = master ]
+ok $? "Sentinel failover: the Redis replica is the primary now"
+rd_port=$RD_REPLICA
+rcli INCR weft:gen >/dev/null
+sleep 1.1
+fo=fo-$$
+served=
+for _ in $(seq 30); do
+	curl -s -o /dev/null "$WEFT_URL$rpath?$fo"
+	WEFT_URL=$B get "$rpath?$fo"
+	[ "$(header X-Weft-Cache)" = hit ] && { served=1; break; }
+	sleep 0.2
+done
+[ -n "$served" ]
+ok $? "... and host B caches in it (a hit after the failover)"
+[ "$(rcli DBSIZE)" -gt 0 ]
+ok $? "... the new primary holds the cached pages ($(rcli DBSIZE) keys)"
+
 # ---------------------------------------------------------------- replica
 # The replica stops: the readers' next query finds it gone, libpq's
 # host list falls through to the primary (prefer-standby), pages stay 200.
@@ -501,6 +595,24 @@ r_total=$(awk '$1 == "status" { n += $3 } END { print n + 0 }' "$tmp/replica.out
 r_200=$(awk '$1 == "status" && $2 == 200 { print $3 }' "$tmp/replica.out")
 [ "$r_total" -gt 0 ] && [ "$r_200" = "$r_total" ]
 ok $? "replica down, under load: $r_200 of $r_total answered 200"
+
+# ---------------------------------------------------------------- no Redis
+# Every Redis gone: pages still answer from the database, and the log
+# says why they are not cached.
+for p in $RD_SENTINEL $RD_REPLICA $RD_PRIMARY; do
+	redis-cli -p "$p" -a "$rdpw" --no-auth-warning shutdown nosave \
+	    >/dev/null 2>&1
+done
+bad=0
+for q in 1 2 3; do
+	s=$(curl -s -o /dev/null -w '%{http_code}' "$WEFT_URL$rpath?noredis=$q$$")
+	[ "$s" = 200 ] || bad=$((bad + 1))
+done
+[ "$bad" = 0 ]
+ok $? "no Redis at all: pages still 200 ($bad failed)"
+grep -hq 'cannot connect\|no Sentinel named a primary' \
+    "$tmp"/host-b/log/*.log 2>/dev/null
+ok $? "... and host B's log says Redis is gone"
 
 say "finished in $(($(date +%s) - t_start)) s after the build"
 done_testing
