@@ -18,7 +18,6 @@
 
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
-#define INST_PAPERS_MAX      24
 
 /* ---------------------------------------------------------------- cells */
 
@@ -785,11 +784,11 @@ out:
 
 enum core_err
 pages_store_institution(struct core_db *db, const char *base, long long id,
-    json_t **out)
+    long page, json_t **out, long long *npapers)
 {
 	PGresult *res = NULL, *rr = NULL;
-	const char *params[2];
-	char idbuf[24], nbuf[16];
+	const char *params[3];
+	char idbuf[24], nbuf[16], offbuf[24];
 	json_t *o = NULL, *a, *papers = NULL;
 	enum core_err er;
 	long long total = 0;
@@ -862,10 +861,14 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "researchers",
 	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
 
-	snprintf(nbuf, sizeof(nbuf), "%d", INST_PAPERS_MAX);
-	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 2,
-		 &papers, NULL)) != CORE_OK)
+	snprintf(nbuf, sizeof(nbuf), "%d", PAGES_PER_PAGE);
+	snprintf(offbuf, sizeof(offbuf), "%ld", (page - 1) * PAGES_PER_PAGE);
+	params[2] = offbuf;
+	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 3,
+		 &papers, npapers)) != CORE_OK)
 		goto out;
+	if (*npapers < 0)
+		*npapers = 0; /* no row: none, or a page beyond the last */
 	json_object_set_new(o, "recent_papers", papers);
 	*out = o;
 	o = NULL;
