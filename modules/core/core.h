@@ -168,6 +168,22 @@ size_t core_utf8_clean_span(const char *s, size_t n);
  * fit.
  */
 int core_utf8_fold_cp(int32_t cp, int32_t *d, int max);
+/*
+ * s with mojibake repaired: UTF-8 that was decoded as Latin-1 or
+ * Windows-1252 and encoded again, once or more ("MÃ¤ntylÃ¤", and twice
+ * "MÃƒÂ¤ntylÃƒÂ¤", give "Mäntylä").  A round is undone only when every
+ * character maps back to one byte and those bytes are valid UTF-8, so
+ * correct names ("Müller", "Ãlvaro" is not valid as bytes) pass
+ * unchanged.  *rounds (may be NULL) is the number of rounds undone.
+ * Caller frees.
+ */
+char *core_utf8_demojibake(const char *s, int *rounds);
+/*
+ * A person's name as shown: raw with mojibake repaired, as a new JSON
+ * string (core_json_str()); JSON null for NULL.  The raw form stays in
+ * the database.
+ */
+json_t *core_json_name(const char *raw);
 
 /* ------------------------------------------------------------------ */
 /* URLs, query strings, forms, cookies                                 */

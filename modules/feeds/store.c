@@ -62,6 +62,21 @@ feeds_items_free(struct feeds_item *items, size_t n)
 	free(items);
 }
 
+/* The raw author names of an item as shown: mojibake repaired. */
+static void
+shown_names(json_t *names)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(names, i, v)
+	{
+		if (json_is_string(v))
+			json_array_set_new(names, i,
+			    core_json_name(json_string_value(v)));
+	}
+}
+
 /*
  * Runs an item statement with (limit, arg) as its parameters -- limit 0
  * for a statement with its limit written in, arg NULL for none -- and
@@ -98,6 +113,7 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 		items[i].categories =
 		    jarray(res, i, FEEDS_FEED_ITEM__CATEGORIES);
 		items[i].authors = jarray(res, i, FEEDS_FEED_ITEM__AUTHORS);
+		shown_names(items[i].authors);
 		items[i].published =
 		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__PUBLISHED, -1);
 		items[i].modified =

@@ -23,17 +23,6 @@
 char *harvest_tex_unaccent(const char *s);
 
 /*
- * s with mojibake repaired: UTF-8 that was decoded as Latin-1 or
- * Windows-1252 and encoded again, once or more ("MÃ¤ntylÃ¤", and twice
- * "MÃƒÂ¤ntylÃƒÂ¤", give "Mäntylä").  A round is undone only when every
- * character maps back to one byte and those bytes are valid UTF-8, so
- * correct names ("Müller", "Ãlvaro" is not valid as bytes) pass
- * unchanged.  *rounds (may be NULL) is the number of rounds undone.
- * Caller frees.
- */
-char *harvest_demojibake(const char *s, int *rounds);
-
-/*
  * s with leading and trailing white space removed and every inner run of
  * white space (including line breaks) turned into one space.  Caller
  * frees.
@@ -42,7 +31,7 @@ char *harvest_squash(const char *s);
 
 /*
  * The normalised key of an author name, used to group one name's papers:
- * mojibake repaired (harvest_demojibake()), TeX accents resolved, NFKD, marks stripped, case folded, a few letters
+ * mojibake repaired (core_utf8_demojibake()), TeX accents resolved, NFKD, marks stripped, case folded, a few letters
  * without decomposition spelt in ASCII (ł l, ø o, æ ae ...), every run of
  * characters other than letters and digits as one space, no space at
  * either end.  "Last, First" (one comma; a second one before a suffix:

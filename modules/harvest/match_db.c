@@ -253,7 +253,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 			if (it[i].cluster == k &&
 			    (best == n || form_cmp(it, n, i, best) > 0))
 				best = i;
-		name = harvest_demojibake(m->rows[s + best].raw_name, NULL);
+		name = core_utf8_demojibake(m->rows[s + best].raw_name, NULL);
 		if (cid[k] != 0) {
 			/* A kept name-only researcher: its best form now. */
 			snprintf(rid, sizeof(rid), "%" PRId64, cid[k]);

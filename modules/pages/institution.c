@@ -76,22 +76,41 @@ choices(struct core_req *req, const char *name, json_t *cands)
 	return er;
 }
 
+/*
+ * The page of institution id with page ?page= of its papers.  One with
+ * no papers here is not worth a search engine's index (nor in the
+ * sitemap, feeds.sql): "indexable" false, a robots meta in HTML and
+ * X-Robots-Tag in every representation.
+ */
 static enum core_err
 by_id(struct core_req *req, long long id)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *m = NULL;
-	char *canon;
+	char *canon = NULL;
+	long long total = 0;
+	long page = 1;
 	enum core_err er;
 
-	if ((er = pages_store_institution(ctx->db, ctx->base_url, id, &m)) !=
-	    CORE_OK)
+	if ((er = pages_page_param(req, &page)) != CORE_OK ||
+	    (er = pages_store_institution(ctx->db, ctx->base_url, id, page, &m,
+		 &total)) != CORE_OK)
 		return er;
 	canon = pages_institution_path(id, pages_str(m, "slug"));
-	if (!pages_is_canon(req, canon))
+	if (!pages_is_canon(req, canon)) {
 		pages_redirect(req, canon);
-	else
-		er = pages_respond(req, PAGES_INSTITUTION, m);
+		goto out;
+	}
+	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
+		goto out;
+	json_object_set_new(m, "indexable", json_boolean(total > 0));
+	json_object_set_new(m, "pagination",
+	    pages_pagination(ctx->base_url, canon, page, total));
+	if (total == 0 &&
+	    (er = core_resp_header(req, "X-Robots-Tag", "noindex")) != CORE_OK)
+		goto out;
+	er = pages_respond(req, PAGES_INSTITUTION, m);
+out:
 	free(canon);
 	json_decref(m);
 	return er;

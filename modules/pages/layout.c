@@ -154,6 +154,8 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 	meta_name(h, "viewport", "width=device-width, initial-scale=1");
 	core_html_elemtext(h, CORE_TAG_TITLE, NULL, title);
 	meta_name(h, "description", hd->description);
+	if (hd->noindex)
+		meta_name(h, "robots", "noindex");
 	if (hd->canonical != NULL) {
 		core_html_elem(h, CORE_TAG_LINK,
 		    (const struct core_attr[]){ CORE_A(REL, "canonical"),

@@ -266,9 +266,13 @@ enum core_err pages_store_researcher_papers(struct core_db *, const char *base,
 enum core_err pages_store_researcher_blocks(struct core_db *, const char *base,
     const char *rpath, json_t *r);
 
-/* Institution by id (every field, researchers, recent papers). */
+/*
+ * Institution by id (every field, researchers, and page `page` of its
+ * researchers' papers, newest first, PAGES_PER_PAGE a page, in
+ * "recent_papers"); *npapers is the number of those papers.
+ */
 enum core_err pages_store_institution(struct core_db *, const char *base,
-    long long id, json_t **out);
+    long long id, long page, json_t **out, long long *npapers);
 /* Institution lookups: *out is an array of {id,name,slug,...}. */
 enum core_err pages_store_institution_by_ror(struct core_db *, const char *ror,
     json_t **out);
@@ -402,6 +406,7 @@ struct pages_head {
 	int bib;                 /* offer a BibTeX alternate */
 	const char *main_class;  /* class of <main> */
 	const char *feed;        /* the page's own RSS feed path (or NULL) */
+	int noindex;             /* <meta name="robots" content="noindex"> */
 };
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,

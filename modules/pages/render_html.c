@@ -176,6 +176,8 @@ entity_open(struct core_html *h, const struct pages_page *p,
 	hd.main_class = e->main_class;
 	snprintf(feed, feedsz, "%s%lld.xml", e->feeds, id);
 	hd.feed = feed;
+	/* A page that says false (an institution with no papers here). */
+	hd.noindex = json_is_false(json_object_get(p->model, "indexable"));
 	pages_layout_open(h, p, &hd);
 	json_decref(ld);
 }
@@ -933,8 +935,11 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_H2, NULL, "Recent papers");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
-	else
+	else {
 		cards(h, p, json_object_get(m, "recent_papers"));
+		pages_html_pager(h, p, json_object_get(m, "pagination"),
+		    "← newer", "older →");
+	}
 	core_html_pop(h);
 	core_html_pop(h); /* two-col */
 

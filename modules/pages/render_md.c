@@ -455,7 +455,10 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 	core_buf_puts(b, "\n## Recent papers\n\n");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		core_buf_puts(b, "No papers yet.\n");
-	cards(b, json_object_get(m, "recent_papers"));
+	else {
+		cards(b, json_object_get(m, "recent_papers"));
+		pages_md_pager(b, json_object_get(m, "pagination"));
+	}
 }
 
 void

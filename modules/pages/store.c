@@ -18,7 +18,6 @@
 
 /* Lists on the institution page. */
 #define INST_RESEARCHERS_MAX 60
-#define INST_PAPERS_MAX      24
 
 /* ---------------------------------------------------------------- cells */
 
@@ -103,14 +102,15 @@ card(const char *base, const PGresult *res, int r)
 	return o;
 }
 
-/* A card's author: {name, id, url}, url null when unmatched. */
+/* A card's author: {name, id, url}, url null when unmatched; the raw
+ * name shown with mojibake repaired. */
 static json_t *
-card_author(const char *base, json_t *name, json_t *id, long long rid,
+card_author(const char *base, const char *name, json_t *id, long long rid,
     const char *slug)
 {
 	json_t *a = json_object();
 
-	json_object_set_new(a, "name", name);
+	json_object_set_new(a, "name", core_json_name(name));
 	json_object_set_new(a, "id", id);
 	json_object_set_new(a, "url",
 	    json_is_null(id) ? json_null() : url_researcher(base, rid, slug));
@@ -127,7 +127,7 @@ pages_card_authors(const char *base, const json_t *rows)
 	json_array_foreach(rows, i, a)
 	{
 		json_array_append_new(list,
-		    card_author(base, fv(a, "name"), fv(a, "id"),
+		    card_author(base, pages_str(a, "name"), fv(a, "id"),
 			pages_int(a, "id", 0), pages_str(a, "slug")));
 	}
 	return list;
@@ -204,7 +204,7 @@ cards(struct core_db *db, const char *base, const PGresult *res, json_t **out)
 			continue;
 		c = json_array_get(arr, (size_t)i);
 		a = card_author(base,
-		    core_cell_jtext(ar, j, PAGES_CARD_AUTHORS__RAW_NAME),
+		    core_cell_text(ar, j, PAGES_CARD_AUTHORS__RAW_NAME),
 		    core_cell_jint(ar, j, PAGES_CARD_AUTHORS__ID),
 		    core_cell_bigint(ar, j, PAGES_CARD_AUTHORS__ID, 0),
 		    core_cell_text(ar, j, PAGES_CARD_AUTHORS__SLUG));
@@ -365,7 +365,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 		json_t *a = json_object(), *r = json_null();
 
 		json_object_set_new(a, "position", fv(row, "position"));
-		json_object_set_new(a, "name", fv(row, "raw_name"));
+		json_object_set_new(a, "name",
+		    core_json_name(pages_str(row, "raw_name")));
 		if (!json_is_null(json_object_get(row, "id"))) {
 			matched++;
 			r = json_object();
@@ -785,11 +786,11 @@ out:
 
 enum core_err
 pages_store_institution(struct core_db *db, const char *base, long long id,
-    json_t **out)
+    long page, json_t **out, long long *npapers)
 {
 	PGresult *res = NULL, *rr = NULL;
-	const char *params[2];
-	char idbuf[24], nbuf[16];
+	const char *params[3];
+	char idbuf[24], nbuf[16], offbuf[24];
 	json_t *o = NULL, *a, *papers = NULL;
 	enum core_err er;
 	long long total = 0;
@@ -862,10 +863,14 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "researchers",
 	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));
 
-	snprintf(nbuf, sizeof(nbuf), "%d", INST_PAPERS_MAX);
-	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 2,
-		 &papers, NULL)) != CORE_OK)
+	snprintf(nbuf, sizeof(nbuf), "%d", PAGES_PER_PAGE);
+	snprintf(offbuf, sizeof(offbuf), "%ld", (page - 1) * PAGES_PER_PAGE);
+	params[2] = offbuf;
+	if ((er = card_query(db, base, PAGES_SQL_INSTITUTION_PAPERS, params, 3,
+		 &papers, npapers)) != CORE_OK)
 		goto out;
+	if (*npapers < 0)
+		*npapers = 0; /* no row: none, or a page beyond the last */
 	json_object_set_new(o, "recent_papers", papers);
 	*out = o;
 	o = NULL;

@@ -97,12 +97,15 @@ SELECT id, id::text AS id_text, slug,
  ORDER BY id
  LIMIT $3::integer;
 
+-- Institutions without papers here are noindex (pages' institution.c):
+-- only those with a linked researcher who has papers are listed.
 -- name: SITEMAP_INSTITUTIONS
-SELECT id, id::text AS id_text, slug,
-       floor(extract(epoch FROM modified_at))::bigint AS lastmod
-  FROM institutions
- WHERE id > $1::bigint AND id <= $2::bigint
- ORDER BY id
+SELECT i.id, i.id::text AS id_text, i.slug,
+       floor(extract(epoch FROM i.modified_at))::bigint AS lastmod
+  FROM institutions i
+ WHERE i.id > $1::bigint AND i.id <= $2::bigint
+   AND {{INSTITUTION_HAS_PAPERS}}
+ ORDER BY i.id
  LIMIT $3::integer;
 
 -- The non-empty chunks of a kind and the newest change in each.
@@ -124,11 +127,18 @@ SELECT (id - 1) / $1::bigint + 1 AS n,
  ORDER BY n;
 
 -- name: SITEMAP_INSTITUTIONS_CHUNKS
-SELECT (id - 1) / $1::bigint + 1 AS n,
-       floor(extract(epoch FROM max(modified_at)))::bigint AS lastmod
-  FROM institutions
+SELECT (i.id - 1) / $1::bigint + 1 AS n,
+       floor(extract(epoch FROM max(i.modified_at)))::bigint AS lastmod
+  FROM institutions i
+ WHERE {{INSTITUTION_HAS_PAPERS}}
  GROUP BY n
  ORDER BY n;
+
+-- fragment: INSTITUTION_HAS_PAPERS
+EXISTS (SELECT 1
+          FROM researcher_institutions ri
+          JOIN researchers r ON r.id = ri.researcher_id
+         WHERE ri.institution_id = i.id AND r.paper_count > 0)
 
 -- The newest change of each table, for the static pages' lastmod.
 -- name: SITEMAP_NEWEST

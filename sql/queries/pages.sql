@@ -320,9 +320,12 @@ SELECT r.id, r.name, r.slug, r.paper_count, r.h_index,
  ORDER BY r.paper_count DESC, r.id
  LIMIT $2::integer;
 
+-- The papers of the institution's researchers, newest first, a page of
+-- $2 from offset $3, with their number.
 -- name: INSTITUTION_PAPERS
 SELECT {{CARD_COLUMNS}},
-       {{CARD_AUTHOR_LIST}} AS authors
+       {{CARD_AUTHOR_LIST}} AS authors,
+       count(*) OVER () AS total
   FROM papers p
  WHERE p.id IN (SELECT a.paper_id
                   FROM authorships a
@@ -330,7 +333,7 @@ SELECT {{CARD_COLUMNS}},
                     ON ri.researcher_id = a.researcher_id
                  WHERE ri.institution_id = $1::bigint)
  ORDER BY published DESC NULLS LAST, id DESC
- LIMIT $2::integer;
+ LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: RESEARCHERS_COUNT
 SELECT researchers FROM corpus_counts;

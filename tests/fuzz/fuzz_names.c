@@ -1,6 +1,6 @@
 /*
  * fuzz_names.c -- author names (modules/harvest/name.c) on any bytes:
- * harvest_demojibake() never grows its input, gives valid UTF-8 from
+ * core_utf8_demojibake() never grows its input, gives valid UTF-8 from
  * valid UTF-8, changes nothing when it undid no round, and leaves
  * nothing a further round would undo; harvest_name_key() gives letters,
  * digits and single inner spaces.
@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	in = core_xstrndup((const char *)data, size);
 	n = strlen(in);
-	out = harvest_demojibake(in, &rounds);
+	out = core_utf8_demojibake(in, &rounds);
 	if (strlen(out) > n || rounds < 0 || rounds > 3)
 		abort();
 	if (rounds == 0 && strcmp(out, in) != 0)
@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (valid_utf8(in) && !valid_utf8(out))
 		abort();
-	again = harvest_demojibake(out, &more);
+	again = core_utf8_demojibake(out, &more);
 	if (rounds < 3 && (more != 0 || strcmp(again, out) != 0))
 		abort();
 	free(again);

@@ -161,4 +161,34 @@ else
 	skip "no paper with class codes in this database"
 fi
 
+# A name that arrived double-encoded is shown repaired: the raw form
+# stays in authorships.raw_name (issue 16).  The test writes one for a
+# while: author 6 of 2512.20345 as "MÃ¤ntylÃ¤" (UTF-8 read as
+# Windows-1252), once and twice.
+RAW6=$(sql "SELECT raw_name FROM authorships a JOIN papers p ON p.id = a.paper_id
+             WHERE p.arxiv_id = '2512.20345' AND a.position = 6")
+restore6() {
+	sql "UPDATE authorships a SET raw_name = '$RAW6' FROM papers p
+	      WHERE p.id = a.paper_id AND p.arxiv_id = '2512.20345'
+	        AND a.position = 6"
+	data_changed
+}
+trap restore6 EXIT
+for raw in 'Ville MÃ¤ntylÃ¤' 'Ville MÃƒÂ¤ntylÃƒÂ¤'; do
+	sql "UPDATE authorships a SET raw_name = '$raw' FROM papers p
+	      WHERE p.id = a.paper_id AND p.arxiv_id = '2512.20345'
+	        AND a.position = 6"
+	data_changed
+	get /papers/2512.20345 -L -H "Accept: application/json"
+	json_is '.authors[5].name' 'Ville Mäntylä' "json: '$raw' shown repaired"
+	get /papers/2512.20345 -L
+	body_has 'Ville Mäntylä' "html: '$raw' shown repaired"
+	body_lacks 'MÃ' "html: no mojibake left"
+done
+restore6
+trap - EXIT
+[ "$(sql "SELECT raw_name FROM authorships a JOIN papers p ON p.id = a.paper_id
+           WHERE p.arxiv_id = '2512.20345' AND a.position = 6")" = "$RAW6" ]
+ok $? "the raw name is back"
+
 done_testing

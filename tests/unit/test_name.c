@@ -30,7 +30,7 @@ static void
 moj_is(const char *in, const char *want, int rounds, const char *what)
 {
 	int n = -1;
-	char *got = harvest_demojibake(in, &n);
+	char *got = core_utf8_demojibake(in, &n);
 
 	T_STREQ(got, want, what);
 	T_EQ(n, rounds, what);

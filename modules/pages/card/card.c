@@ -250,9 +250,10 @@ institution_spec(struct core_ctx *ctx, long long id, struct spec *s)
 	json_t *m = NULL;
 	enum core_err er;
 	size_t n = 0;
+	long long npapers;
 
-	if ((er = pages_store_institution(ctx->db, ctx->base_url, id, &m)) !=
-	    CORE_OK)
+	if ((er = pages_store_institution(ctx->db, ctx->base_url, id, 1, &m,
+		 &npapers)) != CORE_OK)
 		return er;
 	s->c.eyebrow = "institution";
 	s->c.title = keep(s,
