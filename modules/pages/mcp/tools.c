@@ -246,7 +246,14 @@ args_check(const struct arg *args, json_t *in, char **why)
 					break;
 			if (ok && a->choices != NULL && a->choices[i] == NULL)
 				ok = 0;
-			if (!ok)
+			if (!ok && json_is_number(v))
+				*why =
+				    core_xasprintf("%s must be a JSON string: "
+						   "a number such as "
+						   "2512.20345 "
+						   "would lose its digits",
+					a->name);
+			else if (!ok)
 				*why = core_xasprintf("%s must be a%s string%s",
 				    a->name, a->choices ? "" : " non-empty",
 				    a->choices
