@@ -140,8 +140,8 @@ printf '{"jsonrpc":"2.0","id":30,"method":"ping","params":{"p":"%s"}}' \
     "$(head -c "$pad" /dev/zero | tr '\0' x)" >"$T_TMP/mb.json"
 size=$(wc -c <"$T_TMP/mb.json")
 rpc "@$T_TMP/mb.json"
-ok $([ "$size" -le 1048576 ] && [ "$STATUS" = 200 ]; echo $?) \
-    "a body of $size bytes (<= 1 MB): answered" "status $STATUS"
+[ "$size" -le 1048576 ] && [ "$STATUS" = 200 ]
+ok $? "a body of $size bytes (<= 1 MB): answered" "status $STATUS"
 head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$T_TMP/big.json"
 rpc "@$T_TMP/big.json"
 is_status 413 "a 2 MB body: 413"
