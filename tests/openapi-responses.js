@@ -140,12 +140,19 @@ async function run(c) {
 	const headers = { Origin: base };
 	if (c.accept !== "-")
 		headers.Accept = c.accept;
-	if (c.cookie !== "-")
+	// COOKIE is a Cookie header, or "Name: value" for another header
+	// (the MCP server's Mcp-Session-Id).
+	if (c.cookie !== "-" && /^[A-Za-z-]+: /.test(c.cookie))
+		headers[c.cookie.split(": ")[0]] = c.cookie.slice(
+		    c.cookie.indexOf(": ") + 2);
+	else if (c.cookie !== "-")
 		headers.Cookie = c.cookie;
 	let body;
 	if (c.body && c.body !== "-") {
 		body = c.body;
-		headers["Content-Type"] = "application/x-www-form-urlencoded";
+		// A JSON body (the MCP server's JSON-RPC) or a form.
+		headers["Content-Type"] = /^[[{]/.test(body) ?
+		    "application/json" : "application/x-www-form-urlencoded";
 	}
 	let res, text;
 	try {

@@ -1025,6 +1025,26 @@ enum core_err core_req_failf(struct core_req *, int status, const char *fmt,
 /* Absolute URL for a site path: base_url + path.  Caller frees. */
 char *core_abs_url(const struct core_req *, const char *path);
 
+/*
+ * Subrequests: a GET of path?query (both as a client would send them,
+ * query raw) run on the module's own routes inside a request, so that a
+ * second interface (the MCP server) answers with the pages' own views.
+ * The subrequest shares parent's context, environment and id, but has
+ * no cookies (it is anonymous) and no body; ?format= in query chooses
+ * its representation.  It goes through neither cache nor validators.
+ * core_req_sub_new() copies path and query; free with
+ * core_req_sub_free() (NULL-safe).  core_req_sub_run() routes and runs
+ * it, rendering a failure as an error page, and returns its status;
+ * core_resp_body() is then its body.
+ */
+struct core_req *core_req_sub_new(struct core_req *parent, const char *path,
+    const char *query);
+int core_req_sub_run(struct core_req *);
+void core_req_sub_free(struct core_req *);
+/* The response's status, and a header it set (NULL when none). */
+int core_resp_get_status(const struct core_req *);
+const char *core_resp_get_header(const struct core_req *, const char *name);
+
 /* ------------------------------------------------------------------ */
 /* The page cache in Redis (core_serve uses it; writers bump it)       */
 /* ------------------------------------------------------------------ */

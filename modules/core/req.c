@@ -38,6 +38,7 @@ struct core_req {
 	int head;
 	char *path;        /* decoded */
 	const char *query; /* raw, "" when none */
+	char *query_own;   /* a subrequest's copy of its query */
 	const char *rest;  /* matched by a '*' route */
 	struct core_params q;
 	struct core_params cookies;
@@ -1331,4 +1332,84 @@ out:
 	core_log_setreqid(NULL);
 	core_buf_free(&blob);
 	req_free(&r);
+}
+
+/* ---------------------------------------------------------- subrequests */
+
+struct core_req *
+core_req_sub_new(struct core_req *parent, const char *path, const char *query)
+{
+	struct core_req *r = core_xcalloc(1, sizeof(*r));
+
+	r->f = parent->f;
+	r->ctx = parent->ctx;
+	r->method = "GET";
+	r->status = 200;
+	r->rep = CORE_REP_HTML;
+	r->rest = "";
+	r->path = core_xstrdup(path);
+	r->query_own = core_xstrdup(query != NULL ? query : "");
+	r->query = r->query_own;
+	memcpy(r->id, parent->id, sizeof(r->id));
+	return r;
+}
+
+int
+core_req_sub_run(struct core_req *r)
+{
+	const struct core_route *rt;
+	const char *msg;
+	enum core_err er;
+	int matched, st;
+
+	/* Only paths a client could have sent: the handlers rely on it. */
+	if (r->path[0] != '/' || has_dot_segment(r->path) ||
+	    strlen(r->path) > MAX_PATH ||
+	    !core_utf8_valid(r->path, strlen(r->path)) ||
+	    core_query_parse(r->query, strlen(r->query), &r->q) != CORE_OK) {
+		core_resp_error(r, 400, "the path or query is malformed");
+		return r->status;
+	}
+	if ((rt = route(r, &matched)) == NULL) {
+		core_resp_error(r, matched ? 405 : 404,
+		    core_err_str(matched ? CORE_EMETHOD : CORE_ENOTFOUND));
+		return r->status;
+	}
+	if ((er = rt->handler(r)) != CORE_OK) {
+		if (er == CORE_ENOTACCEPT)
+			not_acceptable(r);
+		else {
+			st = core_fail_answer(&r->fail, er, &msg);
+			core_resp_error(r, st, msg);
+		}
+	}
+	return r->status;
+}
+
+int
+core_resp_get_status(const struct core_req *r)
+{
+	return r->status;
+}
+
+const char *
+core_resp_get_header(const struct core_req *r, const char *name)
+{
+	return get_header(r, name);
+}
+
+void
+core_req_sub_free(struct core_req *r)
+{
+	if (r == NULL)
+		return;
+	/* Not req_free(): the spare body belongs to the main request. */
+	clear_headers(r);
+	core_params_free(&r->q);
+	core_fail_free(&r->fail);
+	core_buf_free(&r->body);
+	free(r->path);
+	free(r->query_own);
+	free(r->in);
+	free(r);
 }

@@ -75,6 +75,11 @@ llms_build(const char *base)
 	    "follow it.\n"
 	    "- Lists show 24 items a page: `?page=N` from 1, and "
 	    "`Link: <...>; rel=\"next\"` headers.\n"
+	    "- MCP: `/mcp` on this site is a Model Context Protocol server "
+	    "(2025-06-18, Streamable HTTP) with the tools search, "
+	    "get_paper, get_researcher, get_institution, similar_papers "
+	    "and researcher_papers, and the pages as resources; see "
+	    "Developers below.\n"
 	    "\n"
 	    "URL patterns:\n"
 	    "\n");

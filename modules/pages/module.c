@@ -10,6 +10,7 @@
 #include "pages_sql.h"
 #include "vindex.h"
 #include "card/card.h"
+#include "mcp/mcp.h"
 
 static const struct core_route routes[] = {
 	{ "GET", "/", pages_home },
@@ -24,6 +25,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/developers", pages_doc },
 	{ "GET", "/search", pages_search },
 	{ "GET", "/cards/*", pages_card },
+	{ "ANY", "/mcp", pages_mcp },
 	{ "GET", "*", pages_not_found },
 	{ NULL, NULL, NULL },
 };

@@ -28,3 +28,7 @@ $(patsubst %.c,$(B)/%.o,$(wildcard modules/pages/card/*.c)): \
     CFLAGS += -Imodules/pages $(shell pkg-config --cflags $(CARD_PKGS) 2>/dev/null)
 $(B)/pages.so: LDLIBS += $(shell pkg-config --libs $(CARD_PKGS) 2>/dev/null)
 $(B)/tests/test_card_% $(B)/fuzz/fuzz_card_%: LDLIBS += $(shell pkg-config --libs $(CARD_PKGS) 2>/dev/null)
+# The MCP server (mcp/): /mcp, the pages' views as tools and resources.
+pages_SRCS += $(wildcard modules/pages/mcp/*.c)
+$(patsubst %.c,$(B)/%.o,$(wildcard modules/pages/mcp/*.c)): CFLAGS += -Imodules/pages
+$(B)/fuzz/fuzz_mcp: CFLAGS += -Imodules/pages

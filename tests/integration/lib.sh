@@ -108,6 +108,23 @@ data_changed() {
 # psql against the test stack's database.
 sql() { psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "$1"; }
 
+# npm_ready PATH...: 0 when each PATH under tests/node_modules exists,
+# after one `npm ci` of tests/ (the versions its lockfile pins) when one
+# is missing; 1 when npm could not install them (offline).
+npm_ready() {
+	local nm p
+	nm=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/node_modules
+	for p in "$@"; do
+		[ -e "$nm/$p" ] && continue
+		command -v npm >/dev/null && npm ci --prefix "${nm%/*}" \
+		    --no-audit --no-fund >"$T_TMP/npm.log" 2>&1
+		break
+	done
+	for p in "$@"; do
+		[ -e "$nm/$p" ] || return 1
+	done
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAIL" = 0 ]

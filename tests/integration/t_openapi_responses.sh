@@ -397,6 +397,30 @@ case_ 303 POST /signout /signout "$J" "$S" "csrf=$c"
 # Last: a reset (of the third account) ends every session of it.
 case_ 303 POST /account/reset /account/reset "$H" "$rpre" \
     "token=$rtok&password=${pw// /+}+anew&csrf=$rc"
+# The MCP server: JSON-RPC over POST; its session header travels in the
+# cookie field as "Mcp-Session-Id: ...".  A session for the cases:
+mcp_init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"openapi","version":"1"}}}'
+post /mcp -H 'Accept: application/json' -H 'Content-Type: application/json' \
+    --data-binary "$mcp_init"
+msid="Mcp-Session-Id: $(header Mcp-Session-Id)"
+case_ 200 POST /mcp /mcp 'application/json, text/event-stream' - "$mcp_init"
+case_ 200 POST /mcp /mcp 'text/event-stream' - "$mcp_init"
+case_ 200 POST /mcp /mcp "$J" "$msid" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_paper","arguments":{"id":"2512.20345"}}}'
+case_ 200 POST /mcp /mcp "$J" "$msid" \
+    '{"jsonrpc":"2.0","id":3,"method":"no/such/method"}'
+case_ 202 POST /mcp /mcp "$J" "$msid" \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+case_ 400 POST /mcp /mcp "$J" "$msid" '[{"jsonrpc":"2.0","id":4,"method":"ping"}]'
+case_ 400 POST /mcp /mcp "$J" "$msid" '{"jsonrpc":"2.0","id":5,"method":'
+case_ 400 POST /mcp /mcp "$J" - '{"jsonrpc":"2.0","id":6,"method":"ping"}'
+case_ 404 POST /mcp /mcp "$J" "Mcp-Session-Id: not-a-session" \
+    '{"jsonrpc":"2.0","id":7,"method":"ping"}'
+case_ 406 POST /mcp /mcp "$H" "$msid" '{"jsonrpc":"2.0","id":8,"method":"ping"}'
+case_ 415 POST /mcp /mcp "$J" "$msid" 'jsonrpc=2.0'
+case_ 400 DELETE /mcp /mcp "$J"
+case_ 204 DELETE /mcp /mcp "$J" "$msid"
+case_ 404 DELETE /mcp /mcp "$J" "$msid"
 # WEFT_OPENAPI_KEEP=FILE keeps the cases, to run the checker again by
 # hand on an edited document (the signed-in ones hold a session this
 # script has signed out by then):

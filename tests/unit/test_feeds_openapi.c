@@ -19,7 +19,7 @@ own_errors(const char *path)
 	static const char *const own[] = { "/signin", "/signup", "/readyz",
 		"/account/nav", "/account/follow/{id}", "/account/verify",
 		"/account/forgot", "/account/reset", "/account/password",
-		"/account/delete" };
+		"/account/delete", "/mcp" };
 	size_t i;
 
 	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
@@ -99,7 +99,8 @@ openapi(void)
 				/* The SSI fragments fail as an empty body
 				 * (nginx shows nothing), not an error object;
 				 * the account forms answer with the form or
-				 * the page again, its error in it. */
+				 * the page again, its error in it; the MCP
+				 * server with JSON-RPC error objects. */
 				if (err == NULL && !own_errors(k)) {
 					printf("# %s %s %s inline\n", m, k,
 					    code);
