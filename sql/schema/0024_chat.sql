@@ -103,3 +103,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON chat_conversations, chat_turns
 	TO "weft-chat";
 GRANT USAGE, SELECT ON SEQUENCE chat_conversations_id_seq, chat_turns_id_seq
 	TO "weft-chat";
+-- weft_private() above revoked every grant of feeds on the personal
+-- tables, the column grants of 0017 included: given back.
+GRANT SELECT (user_id, token_hash) ON feed_tokens TO "weft-feeds";
+GRANT SELECT (user_id, researcher_id) ON follows TO "weft-feeds";
