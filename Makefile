@@ -175,7 +175,7 @@ fuzz:
 # example config (never overwritten) and the systemd units.  As root with
 # no DESTDIR it also creates the unprivileged system users: "weft" (the
 # harvester, owner of the tables) and one per pool (weft-pages,
-# weft-accounts, weft-feeds: weftd switches to them).
+# weft-accounts, weft-feeds, weft-chat: weftd switches to them).
 PREFIX  ?= /usr/local
 SHARE   := $(DESTDIR)$(PREFIX)/share/weft
 UNITDIR ?= /etc/systemd/system
@@ -204,7 +204,7 @@ install: all
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
 	    id weft >/dev/null 2>&1 || useradd --system --home-dir \
 	        /var/lib/weft --shell /usr/sbin/nologin weft; \
-	    for u in weft-pages weft-accounts weft-feeds; do \
+	    for u in weft-pages weft-accounts weft-feeds weft-chat; do \
 	        id $$u >/dev/null 2>&1 || useradd --system --user-group \
 	            --no-create-home --home-dir /nonexistent \
 	            --shell /usr/sbin/nologin $$u; \

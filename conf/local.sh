@@ -34,7 +34,7 @@ done
 mkdir -p "$var"
 var=$(cd "$var" && pwd)
 pgbin=/usr/lib/postgresql/15/bin
-modules="pages accounts feeds"
+modules="pages accounts feeds chat"
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 
@@ -72,7 +72,7 @@ deps() {
 # Runs a command as the postgres user (PostgreSQL refuses root).
 aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
 
-# One system user per pool (weft-pages, weft-accounts, weft-feeds), as
+# One system user per pool (weft-pages, weft-accounts, weft-feeds, weft-chat), as
 # make install creates them: weftd, started as root, opens its socket and
 # becomes that user.  Without root, the pools run as whoever runs this.
 pool_users() {

@@ -80,6 +80,7 @@ common() {
 	sed -e "s|@PAGES_SERVERS@|$(servers pages "$sockdir/pages.sock")|" \
 	    -e "s|@ACCOUNTS_SERVERS@|$(servers accounts "$sockdir/accounts.sock")|" \
 	    -e "s|@FEEDS_SERVERS@|$(servers feeds "$sockdir/feeds.sock")|" \
+	    -e "s|@CHAT_SERVERS@|$(servers chat "$sockdir/chat.sock")|" \
 	    -e "s|@SIGNIN_RATE@|$rate|" -e "s|@SESSION_COOKIE@|$cookie|g" \
 	    "$here/upstreams.conf.in" | inline @CACHE_ZONE@ "$out/.zone" \
 	    >"$out/upstreams.conf"

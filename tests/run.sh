@@ -29,7 +29,15 @@ fi
 if [ "$what" != unit ]; then
 	conf/local.sh down --var "$var" >/dev/null 2>&1
 	rm -rf "$var"
-	trap 'conf/local.sh down --var "$var" >/dev/null 2>&1' EXIT
+	# The fake OpenAI-compatible server (tests/fakellm) is the stack's
+	# LLM endpoint: chat and analyse answer through it; the tests that
+	# need no model ask for extracts.
+	python3 tests/fakellm/server.py --port "${WEFT_FAKELLM_PORT:-8095}" \
+	    >/dev/null 2>&1 &
+	fakellm=$!
+	export WEFT_LLM_URL=http://127.0.0.1:${WEFT_FAKELLM_PORT:-8095}/v1
+	export WEFT_LLM_MODEL=fake WEFT_LLM_TIMEOUT=10
+	trap 'conf/local.sh down --var "$var" >/dev/null 2>&1; kill "$fakellm"' EXIT
 	# nginx's own cache stays off here so that a test reading back
 	# what it wrote sees it; the cache tests switch it on themselves.
 	WEFT_NGINX_CACHE=off conf/local.sh up --var "$var" --port "$port" \

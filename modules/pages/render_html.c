@@ -16,6 +16,24 @@
 /* ---------------------------------------------------------------- helpers */
 
 /* A site link: the path part of an absolute URL of ours. */
+/*
+ * "Ask about ...": a link to the chat (modules/chat) with the scope set;
+ * signed out, /chat sends the reader to sign in and back.
+ */
+static void
+ask_link(struct core_html *h, const char *scope, const char *id,
+    const char *label)
+{
+	struct core_buf u = CORE_BUF_INIT;
+
+	if (id == NULL || *id == '\0')
+		return;
+	core_buf_printf(&u, "/chat?scope=%s&id=", scope);
+	core_url_encode(&u, id, 0);
+	pages_h_link(h, core_buf_cstr(&u), "button", label);
+	core_buf_free(&u);
+}
+
 static const char *
 href(const struct pages_page *p, const char *url)
 {
@@ -404,6 +422,7 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 		CORE_A(CLASS, "button"), CORE_A(TYPE, "application/x-bibtex"),
 		CORE_A_END },
 	    "Cite as BibTeX");
+	ask_link(h, "paper", pages_str(m, "arxiv_id"), "Ask about this paper");
 	core_html_pop(h);
 	core_html_pop(h); /* aside */
 	core_html_pop(h); /* grid */
@@ -772,6 +791,12 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
 	follow_slot(h, pages_int(m, "id", 0), href(p, url));
+	{
+		char rid[24];
+
+		snprintf(rid, sizeof(rid), "%lld", pages_int(m, "id", 0));
+		ask_link(h, "researcher", rid, "Ask about these papers");
+	}
 	feed_link(h, feed);
 	position_block(h, json_object_get(m, "author_position"));
 	fields_block(h, p, json_object_get(m, "fields"),

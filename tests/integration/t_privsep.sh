@@ -37,7 +37,7 @@ done
 for p in / /signin /rss/latest.xml; do get "$p"; done
 conn=$(sql "SELECT string_agg(DISTINCT usename, ' ' ORDER BY usename)
     FROM pg_stat_activity WHERE datname = 'weft' AND usename LIKE 'weft-%'")
-[ "$conn" = "weft-accounts weft-feeds weft-pages" ]
+[ "$conn" = "weft-accounts weft-chat weft-feeds weft-pages" ]
 ok $? "each pool is connected as its own role ($conn)"
 # Again, but rolled back: applied for good, it would hide a leak below.
 out=$( { echo "BEGIN;"; cat "$WEFT_ROOT/sql/schema/0017_roles.sql"
