@@ -297,6 +297,69 @@ SELECT coalesce(match_reason, '(none)') AS reason, count(*) AS n,
  GROUP BY 1
  ORDER BY 2 DESC;
 
+-- ------------------------------------------------------------ analyse
+-- weft-harvest analyse (analyse.c, 0025): what is left, in id order
+-- from $1, $2 at a time.  $3: also the papers that failed before;
+-- $4: also those analysed extractively (a language model redoes them);
+-- $5: only these arXiv ids (NULL: all).
+-- name: ANALYSE_TODO
+SELECT id, arxiv_id, title, abstract, primary_category
+  FROM papers
+ WHERE id > $1::bigint
+   AND ($5::text[] IS NULL OR arxiv_id = ANY ($5::text[]))
+   AND (analysed_at IS NULL
+        OR ($4::boolean AND analysis_model = 'extractive-1'))
+   AND ($3::boolean OR analysis_error IS NULL)
+ ORDER BY id
+ LIMIT $2::integer;
+
+-- The same papers counted (the progress line's total).
+-- name: ANALYSE_LEFT
+SELECT count(*) AS n
+  FROM papers
+ WHERE ($3::text[] IS NULL OR arxiv_id = ANY ($3::text[]))
+   AND (analysed_at IS NULL
+        OR ($2::boolean AND analysis_model = 'extractive-1'))
+   AND ($1::boolean OR analysis_error IS NULL);
+
+-- One paper's analysis ($4: the topics as a json array of strings).
+-- modified_at stays: the analysis is derived, not a change of the paper
+-- (the semantic index's fingerprint reads modified_at).
+-- name: ANALYSE_SAVE
+UPDATE papers
+   SET analysed_at = now(), analysis_model = $2, summary = $3,
+       topics = ARRAY(SELECT json_array_elements_text($4::json)),
+       paper_type = $5, research_field = $6, novelty = $7,
+       significance_score = $8::smallint, significance_rationale = $9,
+       analysis_error = NULL, analysis_tries = analysis_tries + 1
+ WHERE id = $1::bigint;
+
+-- A paper the model could not analyse: kept NULL, the reason recorded.
+-- name: ANALYSE_FAIL
+UPDATE papers
+   SET analysis_error = $2, analysis_tries = analysis_tries + 1
+ WHERE id = $1::bigint;
+
+-- --redo: every analysis (or those of model $1) is done again.
+-- name: ANALYSE_RESET
+UPDATE papers
+   SET analysed_at = NULL, analysis_error = NULL, analysis_tries = 0
+ WHERE ($1::text IS NULL OR analysis_model = $1::text)
+   AND (analysed_at IS NOT NULL OR analysis_error IS NOT NULL);
+
+-- --eval: the labelled papers.
+-- name: ANALYSE_EVAL
+SELECT arxiv_id, title, abstract, primary_category
+  FROM papers
+ WHERE arxiv_id = ANY ($1::text[]);
+
+-- The semantic index whose vocabulary weighs key phrases.
+-- name: ANALYSE_INDEX
+SELECT path
+  FROM vector_index
+ ORDER BY version DESC
+ LIMIT 1;
+
 -- ------------------------------------------------------------ scripts
 
 -- name: MIGRATIONS_ENSURE
