@@ -243,6 +243,16 @@ vectors_up() {
 	    redis-cli -s "$var/redis/redis.sock" INCR weft:gen >/dev/null || true
 }
 
+# The papers' analysis (weft-harvest analyse, extractive unless llm_url
+# is set): only the papers not analysed yet, so a restart does nothing.
+# After the semantic index, whose vocabulary weighs the key phrases.
+analyse_up() {
+	mkdir -p "$var/log"
+	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" analyse \
+	    >>"$var/log/analyse.log" 2>&1 ||
+	    say "weft-harvest analyse failed (papers stay unanalysed); see $var/log/analyse.log"
+}
+
 pidof_mod() {
 	local f=$var/run/weftd-$1.pid
 	[ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && cat "$f"
@@ -326,6 +336,7 @@ up)
 	write_conf
 	load_data
 	vectors_up
+	analyse_up
 	weftd_up
 	nginx_up
 	say ""
