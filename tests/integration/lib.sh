@@ -186,3 +186,27 @@ signup_verified() {
 	    --data-urlencode "password=$2" --data-urlencode "csrf=$(form_csrf)"
 	[ "$STATUS" = 303 ]
 }
+
+# ---------------------------------------------------------------- fake LLM
+# tests/fakellm/server.py, an OpenAI-compatible endpoint with failure
+# modes.  fakellm_start [PORT]: starts it (default $WEFT_FAKELLM_PORT or
+# 8095) unless one already answers there, waits for /health and sets
+# $FAKELLM_URL (http://127.0.0.1:PORT, the API under /v1).  fakellm_stop
+# stops only a server fakellm_start started.  1 when it does not come up.
+fakellm_start() {
+	local port=${1:-${WEFT_FAKELLM_PORT:-8095}} _
+	FAKELLM_URL=http://127.0.0.1:$port
+	curl -fs "$FAKELLM_URL/health" >/dev/null 2>&1 && return 0
+	python3 "${WEFT_ROOT:-.}/tests/fakellm/server.py" --port "$port" \
+	    >/dev/null 2>&1 &
+	FAKELLM_PID=$!
+	for _ in $(seq 50); do
+		curl -fs "$FAKELLM_URL/health" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+fakellm_stop() {
+	[ -n "${FAKELLM_PID:-}" ] && kill "$FAKELLM_PID" 2>/dev/null
+	FAKELLM_PID=
+}
