@@ -71,6 +71,7 @@ struct item {
 	const char *arxiv_id, *title, *abstract, *category; /* borrowed */
 	struct harvest_analysis a;
 	char why[HARVEST_WHY_LEN]; /* non-empty: failed */
+	int tries;                 /* requests made */
 };
 
 struct job {
@@ -170,6 +171,7 @@ ask(struct core_llm *llm, long tries, struct item *it)
 			break;
 		}
 		it->why[0] = '\0';
+		it->tries = (int)t;
 		if (core_llm_chat(llm, msgs, fmt, ignore_delta, NULL, &r) ==
 			CORE_OK &&
 		    harvest_analysis_validate(core_buf_cstr(&r.text), r.text.len,
@@ -228,64 +230,74 @@ run_batch(struct job *j, size_t conc)
 		pthread_join(th[k], NULL);
 }
 
-/* Writes one analysed (or failed) paper. */
-static enum core_err
-save(struct core_db *db, const struct item *it, const char *model)
+/* One analysed paper as an element of ANALYSE_SAVE's json array. */
+static json_t *
+row(const struct item *it, const char *model)
 {
 	const struct harvest_analysis *a = &it->a;
 	json_t *topics = json_array();
-	char id[24], sig[8], *tj = NULL;
-	const char *p[9];
-	enum core_err er;
 	size_t i;
 
-	snprintf(id, sizeof(id), "%lld", it->id);
-	if (it->why[0] != '\0') {
-		p[0] = id;
-		p[1] = it->why;
-		er = harvest_exec0(db, HARVEST_SQL_ANALYSE_FAIL, p, 2);
-		goto out;
-	}
 	for (i = 0; i < a->ntopics; i++)
 		json_array_append_new(topics, json_string(a->topics[i]));
-	tj = harvest_jdump(topics);
-	snprintf(sig, sizeof(sig), "%d", a->significance);
-	p[0] = id;
-	p[1] = model;
-	p[2] = a->summary;
-	p[3] = tj;
-	p[4] = a->ptype >= 0 ? core_paper_types[a->ptype] : NULL;
-	p[5] = a->field;
-	p[6] = a->novelty;
-	p[7] = a->significance > 0 ? sig : NULL;
-	p[8] = a->rationale;
-	er = harvest_exec0(db, HARVEST_SQL_ANALYSE_SAVE, p, 9);
-out:
-	free(tj);
-	json_decref(topics);
-	return er;
+	return json_pack("{s:I,s:s,s:s?,s:o,s:s?,s:s?,s:s?,s:o,s:s?}", "id",
+	    (json_int_t)it->id, "model", model, "summary", a->summary,
+	    "topics", topics, "paper_type",
+	    a->ptype >= 0 ? core_paper_types[a->ptype] : NULL,
+	    "research_field", a->field, "novelty", a->novelty,
+	    "significance_score",
+	    a->significance > 0 ? json_integer(a->significance) : json_null(),
+	    "significance_rationale", a->rationale);
 }
 
+/* Writes a batch in one transaction: the analyses in one statement,
+ * the failures one by one. */
 static enum core_err
 save_batch(struct core_db *db, struct item *items, size_t n,
     const char *model, long *ok, long *failed)
 {
+	json_t *rows = json_array(), *r;
+	char id[24], nt[16], *text = NULL;
+	const char *p[3];
 	enum core_err er;
 	size_t i;
 
 	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
-		return er;
+		goto out;
 	for (i = 0; i < n; i++) {
-		if ((er = save(db, &items[i], model)) != CORE_OK) {
-			(void)core_db_cmd(db, "ROLLBACK");
-			return er;
+		if (items[i].why[0] == '\0') {
+			/* NULL only for invalid UTF-8, which jansson refuses */
+			if ((r = row(&items[i], model)) != NULL) {
+				json_array_append_new(rows, r);
+				continue;
+			}
+			snprintf(items[i].why, sizeof(items[i].why),
+			    "not valid UTF-8");
 		}
-		if (items[i].why[0] != '\0')
-			(*failed)++;
-		else
-			(*ok)++;
+		snprintf(id, sizeof(id), "%lld", items[i].id);
+		snprintf(nt, sizeof(nt), "%d",
+		    items[i].tries > 0 ? items[i].tries : 1);
+		p[0] = id;
+		p[1] = items[i].why;
+		p[2] = nt;
+		if ((er = harvest_exec0(db, HARVEST_SQL_ANALYSE_FAIL, p, 3)) !=
+		    CORE_OK)
+			goto out;
+		(*failed)++;
 	}
-	return core_db_cmd(db, "COMMIT");
+	text = harvest_jdump(rows);
+	p[0] = text;
+	if ((er = harvest_exec0(db, HARVEST_SQL_ANALYSE_SAVE, p, 1)) !=
+	    CORE_OK)
+		goto out;
+	*ok += (long)json_array_size(rows);
+	er = core_db_cmd(db, "COMMIT");
+out:
+	if (er != CORE_OK)
+		(void)core_db_cmd(db, "ROLLBACK");
+	free(text);
+	json_decref(rows);
+	return er;
 }
 
 /* "a,b,c" as a text[] literal, or NULL for NULL. */
@@ -475,7 +487,8 @@ run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
 	}
 	if (o->redo) {
 		p[0] = NULL;
-		if (harvest_exec0(r.db, HARVEST_SQL_ANALYSE_RESET, p, 1) !=
+		p[1] = ids;
+		if (harvest_exec0(r.db, HARVEST_SQL_ANALYSE_RESET, p, 2) !=
 		    CORE_OK)
 			goto out;
 	}
@@ -591,7 +604,9 @@ static const struct core_opt analyse_opts[] = {
 	    offsetof(struct analyse_args, retry_failed), NULL, NULL,
 	    "also the papers whose analysis failed before" },
 	{ "--redo", CORE_OPT_FLAG, offsetof(struct analyse_args, redo), NULL,
-	    NULL, "forget every analysis first and do them all again" },
+	    NULL,
+	    "forget the analyses first (of --ids, else all) and do "
+	    "them again" },
 	{ "--eval", CORE_OPT_STR, offsetof(struct analyse_args, eval), "FILE",
 	    NULL,
 	    "print the type rules' accuracy on a labelled sample "
