@@ -10,9 +10,8 @@
 const char *const core_paper_types[] = { "empirical", "method", "system",
 	"benchmark", "survey", "theory", "position", NULL };
 
-static const char *const labels[] = { "empirical study", "method",
-	"system", "benchmark / dataset", "survey", "theory", "position",
-	NULL };
+static const char *const labels[] = { "empirical study", "method", "system",
+	"benchmark / dataset", "survey", "theory", "position", NULL };
 
 const char *
 core_paper_type_label(const char *s)

@@ -62,8 +62,8 @@ struct analyse_args {
 	const char *eval; /* a labelled TSV: measure the type rules */
 };
 
-static const struct analyse_args analyse_init = { 0, BATCH_DEFAULT, 0,
-	NULL, 0, 0, 0, NULL };
+static const struct analyse_args analyse_init = { 0, BATCH_DEFAULT, 0, NULL, 0,
+	0, 0, NULL };
 
 /* One paper of a batch and what became of it. */
 struct item {
@@ -107,10 +107,10 @@ extract(const struct harvest_words *words, struct item *it)
 
 	harvest_analysis_clear(a);
 	a->summary = harvest_summary(words, it->abstract);
-	a->ntopics = harvest_topics(words, it->title, it->abstract, a->topics,
-	    5);
-	a->ptype = harvest_ptype_rules(it->title, it->abstract, it->category,
-	    NULL);
+	a->ntopics =
+	    harvest_topics(words, it->title, it->abstract, a->topics, 5);
+	a->ptype =
+	    harvest_ptype_rules(it->title, it->abstract, it->category, NULL);
 	a->field = harvest_field(it->category);
 }
 
@@ -156,9 +156,8 @@ ask(struct core_llm *llm, long tries, struct item *it)
 	    it->arxiv_id, it->category != NULL ? it->category : "",
 	    it->title != NULL ? it->title : "",
 	    it->abstract != NULL ? it->abstract : "");
-	msgs = json_pack("[{s:s,s:s},{s:s,s:s}]", "role", "system",
-	    "content", system_prompt, "role", "user", "content",
-	    core_buf_cstr(&user));
+	msgs = json_pack("[{s:s,s:s},{s:s,s:s}]", "role", "system", "content",
+	    system_prompt, "role", "user", "content", core_buf_cstr(&user));
 	for (t = 1; t <= tries && !stopping; t++) {
 		core_llm_result_free(&r);
 		memset(&r, 0, sizeof(r));
@@ -174,8 +173,8 @@ ask(struct core_llm *llm, long tries, struct item *it)
 		it->tries = (int)t;
 		if (core_llm_chat(llm, msgs, fmt, ignore_delta, NULL, &r) ==
 			CORE_OK &&
-		    harvest_analysis_validate(core_buf_cstr(&r.text), r.text.len,
-			&it->a, it->why) == CORE_OK)
+		    harvest_analysis_validate(core_buf_cstr(&r.text),
+			r.text.len, &it->a, it->why) == CORE_OK)
 			break;
 		if (it->why[0] == '\0' || r.fail != CORE_LLM_OK)
 			snprintf(it->why, sizeof(it->why), "%s",
@@ -241,11 +240,10 @@ row(const struct item *it, const char *model)
 	for (i = 0; i < a->ntopics; i++)
 		json_array_append_new(topics, json_string(a->topics[i]));
 	return json_pack("{s:I,s:s,s:s?,s:o,s:s?,s:s?,s:s?,s:o,s:s?}", "id",
-	    (json_int_t)it->id, "model", model, "summary", a->summary,
-	    "topics", topics, "paper_type",
-	    a->ptype >= 0 ? core_paper_types[a->ptype] : NULL,
-	    "research_field", a->field, "novelty", a->novelty,
-	    "significance_score",
+	    (json_int_t)it->id, "model", model, "summary", a->summary, "topics",
+	    topics, "paper_type",
+	    a->ptype >= 0 ? core_paper_types[a->ptype] : NULL, "research_field",
+	    a->field, "novelty", a->novelty, "significance_score",
 	    a->significance > 0 ? json_integer(a->significance) : json_null(),
 	    "significance_rationale", a->rationale);
 }
@@ -253,8 +251,8 @@ row(const struct item *it, const char *model)
 /* Writes a batch in one transaction: the analyses in one statement,
  * the failures one by one. */
 static enum core_err
-save_batch(struct core_db *db, struct item *items, size_t n,
-    const char *model, long *ok, long *failed)
+save_batch(struct core_db *db, struct item *items, size_t n, const char *model,
+    long *ok, long *failed)
 {
 	json_t *rows = json_array(), *r;
 	char id[24], nt[16], *text = NULL;
@@ -287,8 +285,7 @@ save_batch(struct core_db *db, struct item *items, size_t n,
 	}
 	text = harvest_jdump(rows);
 	p[0] = text;
-	if ((er = harvest_exec0(db, HARVEST_SQL_ANALYSE_SAVE, p, 1)) !=
-	    CORE_OK)
+	if ((er = harvest_exec0(db, HARVEST_SQL_ANALYSE_SAVE, p, 1)) != CORE_OK)
 		goto out;
 	*ok += (long)json_array_size(rows);
 	er = core_db_cmd(db, "COMMIT");
@@ -381,8 +378,8 @@ eval_types(struct core_db *db, const char *path)
 		snprintf(lab[nlab].type, sizeof(lab[nlab].type), "%.*s",
 		    (int)strcspn(tab, "\t"), tab);
 		if ((tab = strchr(tab, '\t')) != NULL)
-			snprintf(lab[nlab].part, sizeof(lab[nlab].part), "%.15s",
-			    tab + 1);
+			snprintf(lab[nlab].part, sizeof(lab[nlab].part),
+			    "%.15s", tab + 1);
 		core_buf_printf(&idl, "%s\"%s\"", nlab ? "," : "",
 		    lab[nlab].id);
 		nlab++;
@@ -407,8 +404,9 @@ eval_types(struct core_db *db, const char *path)
 		ok[part] += got == want;
 		conf[want][got]++;
 		if (got != want)
-			printf("miss %s %s: rules say %s (%s)\n", part ? "test" :
-			    "tune", aid, core_paper_types[got], lab[i].type);
+			printf("miss %s %s: rules say %s (%s)\n",
+			    part ? "test" : "tune", aid, core_paper_types[got],
+			    lab[i].type);
 	}
 	printf("paper_type rules on %zu labelled papers (%d found):\n", nlab,
 	    tot[0] + tot[1]);

@@ -42,7 +42,7 @@ struct harvest_analysis {
 	size_t ntopics;
 	int ptype; /* enum harvest_ptype, -1: none */
 	char *field;
-	char *novelty;   /* NULL without a language model */
+	char *novelty;    /* NULL without a language model */
 	int significance; /* 1..10, 0: none */
 	char *rationale;
 };
@@ -56,8 +56,7 @@ void harvest_analysis_clear(struct harvest_analysis *a);
  * passes the semantic index's vec_word().
  */
 struct harvest_words {
-	int (*word)(void *arg, const char *w, size_t n, char *stem,
-	    float *idf);
+	int (*word)(void *arg, const char *w, size_t n, char *stem, float *idf);
 	void *arg;
 };
 

@@ -38,9 +38,9 @@ pages_analysis_set(json_t *o, json_t *a)
 	/* what produced it, and the label the pages show */
 	pt = pages_str(a, "paper_type");
 	json_object_set_new(o, "analysis",
-	    json_pack("{s:O,s:O,s:O,s:o}", "model",
-		json_object_get(a, "model"), "analysed_at",
-		json_object_get(a, "analysed_at"), "significance_rationale",
+	    json_pack("{s:O,s:O,s:O,s:o}", "model", json_object_get(a, "model"),
+		"analysed_at", json_object_get(a, "analysed_at"),
+		"significance_rationale",
 		json_object_get(a, "significance_rationale"),
 		"paper_type_label",
 		pt != NULL && core_paper_type_label(pt) != NULL
@@ -115,10 +115,11 @@ pages_html_analysis(struct core_html *h, const json_t *m)
 		    "own sentences, the topics its most specific phrases, "
 		    "the type a rule.");
 	else
-		core_html_textf(h, "Written by a language model (%s) from "
-				   "the abstract; check it against the paper.",
+		core_html_textf(h,
+		    "Written by a language model (%s) from "
+		    "the abstract; check it against the paper.",
 		    pages_str(an, "model") != NULL ? pages_str(an, "model")
-						    : "unnamed");
+						   : "unnamed");
 	core_html_pop(h);
 	core_html_pop(h);
 }
@@ -174,9 +175,10 @@ pages_md_analysis(struct core_buf *b, const json_t *m)
 		core_buf_putc(b, '\n');
 	}
 	core_buf_puts(b, "- Analysis: ");
-	core_md_text(b, extractive(m) ? "extracted from the abstract (no "
-					"language model)"
-				      : pages_str(an, "model"));
+	core_md_text(b,
+	    extractive(m) ? "extracted from the abstract (no "
+			    "language model)"
+			  : pages_str(an, "model"));
 	if ((s = pages_str(an, "analysed_at")) != NULL) {
 		core_buf_puts(b, ", ");
 		core_md_text(b, s);

@@ -45,8 +45,9 @@ test_sentences(void)
 			"2020. It works!  Does it? yes. J. Doe agrees.";
 	size_t n = harvest_sentences(s, sp, 16);
 
-	T_EQ(n, 4, "sentences: e.g., decimals, et al., initials, lower "
-		   "case after ? do not split");
+	T_EQ(n, 4,
+	    "sentences: e.g., decimals, et al., initials, lower "
+	    "case after ? do not split");
 	T_OK(n >= 1 && strncmp(s + sp[0].off, "We use", 6) == 0 &&
 		s[sp[0].off + sp[0].len - 1] == '.',
 	    "sentence 1 ends at its period");
@@ -69,8 +70,7 @@ test_summary(void)
 	free(s);
 	T_OK(harvest_summary(&words, "") == NULL, "no abstract: no summary");
 	s = harvest_summary(&words, "One short line\nwith a break.");
-	T_STREQ(s, "One short line with a break.",
-	    "line breaks become spaces");
+	T_STREQ(s, "One short line with a break.", "line breaks become spaces");
 	free(s);
 }
 
@@ -116,8 +116,8 @@ test_types(void)
 		    "We introduce a dataset of 5,000 tasks.", "cs.SE",
 		    HARVEST_PT_BENCHMARK },
 		{ "On the Hardness of Learning Sparse Parities",
-		    "We prove a lower bound on the sample complexity.",
-		    "cs.LG", HARVEST_PT_THEORY },
+		    "We prove a lower bound on the sample complexity.", "cs.LG",
+		    HARVEST_PT_THEORY },
 		{ "An Empirical Study of Flaky Tests in Python",
 		    "We conduct a large-scale study of 10,000 projects.",
 		    "cs.SE", HARVEST_PT_EMPIRICAL },
@@ -132,8 +132,8 @@ test_types(void)
 		    "In this position paper we argue that ...", "cs.AI",
 		    HARVEST_PT_POSITION },
 		{ "Untitled", "", "cs.LG", HARVEST_PT_METHOD },
-		{ "Modular forms of weight one", "Let f be a form.",
-		    "math.NT", HARVEST_PT_THEORY },
+		{ "Modular forms of weight one", "Let f be a form.", "math.NT",
+		    HARVEST_PT_THEORY },
 	};
 	int pts[HARVEST_PT__MAX];
 	size_t i;
@@ -190,9 +190,9 @@ valid(const char *json, int want_ok, const char *what)
 
 #define GOOD_HEAD                                                              \
 	"{\"summary\":\"We study bugs in distributed training frameworks.\","  \
-	"\"topics\":[\"distributed training\",\"bugs\"],"                     \
-	"\"research_field\":\"Software Engineering\","                       \
-	"\"novelty\":\"First taxonomy across three frameworks.\","           \
+	"\"topics\":[\"distributed training\",\"bugs\"],"                      \
+	"\"research_field\":\"Software Engineering\","                         \
+	"\"novelty\":\"First taxonomy across three frameworks.\","             \
 	"\"significance_rationale\":\"Useful to maintainers.\","
 
 static void
@@ -200,8 +200,8 @@ test_validate(void)
 {
 	struct harvest_analysis a;
 	char why[HARVEST_WHY_LEN];
-	const char *good = GOOD_HEAD
-	    "\"paper_type\":\"empirical\",\"significance_score\":7}";
+	const char *good =
+	    GOOD_HEAD "\"paper_type\":\"empirical\",\"significance_score\":7}";
 
 	memset(&a, 0, sizeof(a));
 	T_EQ(harvest_analysis_validate(good, strlen(good), &a, why), CORE_OK,
@@ -213,8 +213,8 @@ test_validate(void)
 	harvest_analysis_clear(&a);
 	valid("{\"summary\":", 0, "cut JSON is refused");
 	valid("[]", 0, "an array is refused");
-	valid(GOOD_HEAD "\"paper_type\":\"novel\",\"significance_score\":7}",
-	    0, "an unknown type is refused");
+	valid(GOOD_HEAD "\"paper_type\":\"novel\",\"significance_score\":7}", 0,
+	    "an unknown type is refused");
 	valid(GOOD_HEAD "\"paper_type\":\"method\",\"significance_score\":11}",
 	    0, "a score above 10 is refused");
 	valid(GOOD_HEAD "\"paper_type\":\"method\",\"significance_score\":"
