@@ -1263,4 +1263,16 @@ void core_cli_usage(const struct core_cli *, const struct core_cmd *cmd,
  */
 int core_cli_main(const struct core_cli *, int argc, char **argv);
 
+/* ------------------------------------------------------------------ */
+/* Paper types (ptype.c): papers.paper_type, weft-harvest analyse      */
+/* ------------------------------------------------------------------ */
+
+/* The stored values, in this order, NULL-terminated: "empirical",
+ * "method", "system", "benchmark", "survey", "theory", "position". */
+extern const char *const core_paper_types[];
+/* The readable label of a stored value ("benchmark" -> "benchmark /
+ * dataset", "empirical" -> "empirical study"), or NULL when s is not
+ * one; static storage. */
+const char *core_paper_type_label(const char *s);
+
 #endif /* CORE_H */

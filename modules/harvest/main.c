@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core.h"
+#include "analyse.h"
 #include "harvest.h"
 #include "remote.h"
 
@@ -155,6 +156,7 @@ static const struct core_cmd *const cmds[] = {
 	&harvest_cmd_s2_authors,
 	&harvest_cmd_ror,
 	&harvest_cmd_status,
+	&harvest_cmd_analyse,
 	NULL,
 };
 

@@ -396,6 +396,22 @@ void pages_md_card_head(struct core_buf *, const json_t *c);
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
 
+/*
+ * analysis.c: a paper's analysis (weft-harvest analyse).  Sets on the
+ * paper view model o "analysed" and the keys summary, topics, novelty,
+ * significance_score, paper_type, research_field (null until analysed)
+ * and "analysis" ({model, analysed_at, significance_rationale,
+ * paper_type_label} or null) from a (the statement's analysis column;
+ * takes ownership).
+ */
+void pages_analysis_set(json_t *o, json_t *a);
+/* The paper page's summary block; nothing when not analysed. */
+void pages_html_analysis(struct core_html *, const json_t *m);
+void pages_md_analysis(struct core_buf *, const json_t *m);
+/* A card's type (a pill; "; type" in markdown), nothing without one. */
+void pages_html_card_type(struct core_html *, const json_t *c);
+void pages_md_card_type(struct core_buf *, const json_t *c);
+
 /* layout.c: the page shell. */
 struct pages_head {
 	const char *title;       /* without " · weft" (NULL: site name) */

@@ -165,6 +165,7 @@ pages_html_card_meta(struct core_html *h, const json_t *c)
 	json_array_foreach(cats, i, v) if (json_is_string(v))
 	    pages_html_category(h, json_string_value(v),
 		prim != NULL && strcmp(prim, json_string_value(v)) == 0);
+	pages_html_card_type(h, c);
 }
 
 void
@@ -222,6 +223,7 @@ pages_md_card_head(struct core_buf *b, const json_t *c)
 	}
 	core_buf_puts(b, "; arXiv ");
 	core_md_text(b, pages_str(c, "arxiv_id"));
+	pages_md_card_type(b, c);
 }
 
 void

@@ -337,6 +337,7 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 	core_html_elem(h, CORE_TAG_SECTION,
 	    (const struct core_attr[]){ CORE_A(CLASS, "abstract"),
 		CORE_A(ARIA_LABEL, "Abstract"), CORE_A_END });
+	pages_html_analysis(h, m);
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "abstract");
 	s = pages_str(m, "abstract");
 	core_html_elem(h, CORE_TAG_P, NULL);

@@ -201,6 +201,7 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	link_fact(b, "arXiv page", NULL, pages_str(links, "abs"));
 	link_fact(b, "PDF", NULL, pages_str(links, "pdf"));
 	link_fact(b, "BibTeX", NULL, pages_str(links, "bibtex"));
+	pages_md_analysis(b, m);
 	core_buf_puts(b, "\n## Abstract\n\n");
 	s = pages_str(m, "abstract");
 	core_md_tex(b,

@@ -98,6 +98,8 @@ card(const char *base, const PGresult *res, int r)
 	    core_cell_jint(res, r, PAGES_CARD__AUTHOR_COUNT));
 	json_object_set_new(o, "all_authors_matched",
 	    json_boolean(core_cell_bool(res, r, PAGES_CARD__FULLY_MATCHED, 0)));
+	json_object_set_new(o, "paper_type",
+	    core_cell_jtext(res, r, PAGES_CARD__PAPER_TYPE));
 	json_object_set_new(o, "authors", json_array());
 	return o;
 }
@@ -384,6 +386,9 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "all_authors_matched",
 	    json_boolean(json_array_size(rows) > 0 &&
 		(size_t)matched == json_array_size(rows)));
+	pages_analysis_set(o,
+	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__ANALYSIS,
+		json_null()));
 	*out = o;
 	o = NULL;
 out:

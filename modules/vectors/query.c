@@ -56,6 +56,38 @@ collect(void *arg, const char *tok, size_t len)
 	e->ids[e->n++] = (uint32_t)id;
 }
 
+struct word {
+	char *stem;
+	int got;
+};
+
+static void
+first_token(void *arg, const char *tok, size_t len)
+{
+	struct word *w = arg;
+
+	if (w->got++ > 0 || len >= VEC_WORD_MAX)
+		return;
+	memcpy(w->stem, tok, len);
+	w->stem[len] = '\0';
+}
+
+enum core_err
+vec_word(const struct vec_index *idx, const char *w, size_t n,
+    char stem[VEC_WORD_MAX], float *idf)
+{
+	struct word wd = { stem, 0 };
+	int64_t id;
+
+	*idf = 0;
+	stem[0] = '\0';
+	if (vec_tokenize(w, n, first_token, &wd) == 0 || stem[0] == '\0')
+		return CORE_ENOTFOUND;
+	if (idx != NULL && (id = lookup(idx, stem)) >= 0)
+		*idf = idx->idf[id];
+	return CORE_OK;
+}
+
 enum core_err
 vec_embed(const struct vec_index *idx, const char *text, struct vec_query *q)
 {

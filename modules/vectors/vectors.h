@@ -158,4 +158,17 @@ enum core_err vec_similar(const struct vec_index *, int64_t paper_id, size_t k,
 enum core_err vec_score(const struct vec_index *, const struct vec_query *q,
     int64_t paper_id, float *score);
 
+/* The longest stem vec_word() writes, with its NUL. */
+#define VEC_WORD_MAX 33
+
+/*
+ * One word as the model sees it (weft-harvest analyse weighs key phrases
+ * with it): w[0..n) tokenised like the papers' text, its first token's
+ * stem into stem (VEC_WORD_MAX bytes, NUL-terminated) and its idf into
+ * *idf (0 when the vocabulary does not hold it).  CORE_ENOTFOUND when w
+ * gives no token (a stop word, one letter, digits only); *idf is then 0.
+ */
+enum core_err vec_word(const struct vec_index *, const char *w, size_t n,
+    char stem[VEC_WORD_MAX], float *idf);
+
 #endif /* VECTORS_H */

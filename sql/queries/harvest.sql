@@ -297,6 +297,80 @@ SELECT coalesce(match_reason, '(none)') AS reason, count(*) AS n,
  GROUP BY 1
  ORDER BY 2 DESC;
 
+-- ------------------------------------------------------------ analyse
+-- weft-harvest analyse (analyse.c, 0025): what is left, in id order
+-- from $1, $2 at a time.  $3: also the papers that failed before;
+-- $4: also those analysed extractively (a language model redoes them);
+-- $5: only these arXiv ids (NULL: all).
+-- name: ANALYSE_TODO
+SELECT id, arxiv_id, title, abstract, primary_category
+  FROM papers
+ WHERE id > $1::bigint
+   AND ($5::text[] IS NULL OR arxiv_id = ANY ($5::text[]))
+   AND (analysed_at IS NULL
+        OR ($4::boolean AND analysis_model = 'extractive-1'))
+   AND ($3::boolean OR analysis_error IS NULL)
+ ORDER BY id
+ LIMIT $2::integer;
+
+-- The same papers counted (the progress line's total).
+-- name: ANALYSE_LEFT
+SELECT count(*) AS n
+  FROM papers
+ WHERE ($3::text[] IS NULL OR arxiv_id = ANY ($3::text[]))
+   AND (analysed_at IS NULL
+        OR ($2::boolean AND analysis_model = 'extractive-1'))
+   AND ($1::boolean OR analysis_error IS NULL);
+
+-- A batch's analyses in one statement: $1 is a json array of {id,
+-- model, summary, topics (array), paper_type, research_field, novelty,
+-- significance_score, significance_rationale} (one round trip a batch:
+-- one per paper made the bundled run four times slower on a busy
+-- machine).  modified_at stays: the analysis is derived, not a change of
+-- the paper (the semantic index's fingerprint reads modified_at).
+-- name: ANALYSE_SAVE
+UPDATE papers p
+   SET analysed_at = now(), analysis_model = r.model, summary = r.summary,
+       topics = ARRAY(SELECT json_array_elements_text(r.topics)),
+       paper_type = r.paper_type, research_field = r.research_field,
+       novelty = r.novelty, significance_score = r.significance_score,
+       significance_rationale = r.significance_rationale,
+       analysis_error = NULL, analysis_tries = p.analysis_tries + 1
+  FROM json_to_recordset($1::json) AS r(id bigint, model text,
+           summary text, topics json, paper_type text, research_field text,
+           novelty text, significance_score smallint,
+           significance_rationale text)
+ WHERE p.id = r.id;
+
+-- A paper the model could not analyse: kept NULL, the reason and the
+-- requests made ($3) recorded.
+-- name: ANALYSE_FAIL
+UPDATE papers
+   SET analysis_error = $2, analysis_tries = analysis_tries + $3::smallint
+ WHERE id = $1::bigint;
+
+-- --redo: every analysis (of the arXiv ids $2, NULL: all; of model $1,
+-- NULL: any) is done again.
+-- name: ANALYSE_RESET
+UPDATE papers
+   SET analysed_at = NULL, analysis_error = NULL, analysis_tries = 0
+ WHERE ($1::text IS NULL OR analysis_model = $1::text)
+   AND ($2::text[] IS NULL OR arxiv_id = ANY ($2::text[]))
+   AND (analysed_at IS NOT NULL OR analysis_error IS NOT NULL);
+
+-- --eval: the labelled papers.
+-- name: ANALYSE_EVAL
+SELECT arxiv_id, title, abstract, primary_category
+  FROM papers
+ WHERE arxiv_id = ANY ($1::text[]);
+
+-- The semantic index whose vocabulary weighs key phrases.
+-- name: ANALYSE_INDEX
+SELECT path
+  FROM vector_index
+ ORDER BY version DESC
+ LIMIT 1;
+
 -- ------------------------------------------------------------ scripts
 
 -- name: MIGRATIONS_ENSURE

@@ -11,7 +11,7 @@
 -- fragment: CARD_COLUMNS
 p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 to_json(p.categories)::text AS categories, p.citation_count,
-p.author_count, p.fully_matched
+p.author_count, p.fully_matched, p.paper_type
 
 -- The first 12 authors of paper p as json text, [{name, id, slug}]:
 -- from the row paper_cards keeps (0011, stored as [[raw_name, id,
@@ -45,7 +45,16 @@ SELECT id, arxiv_id, title, slug, published, primary_category,
                         ORDER BY a.position)
           FROM authorships a
           LEFT JOIN researchers r ON r.id = a.researcher_id
-         WHERE a.paper_id = p.id)::text AS authors
+         WHERE a.paper_id = p.id)::text AS authors,
+       CASE WHEN analysed_at IS NOT NULL THEN
+       json_build_object('summary', summary, 'topics', topics,
+           'paper_type', paper_type, 'research_field', research_field,
+           'novelty', novelty, 'significance_score', significance_score,
+           'significance_rationale', significance_rationale,
+           'model', analysis_model,
+           'analysed_at', to_char(analysed_at AT TIME ZONE 'UTC',
+                                  'YYYY-MM-DD"T"HH24:MI:SS"Z"'))::text
+       END AS analysis
   FROM papers p
  WHERE arxiv_id = $1;
 
