@@ -42,6 +42,7 @@ static const struct {
 	    "within 24 hours." },
 	{ "others", "Every other session has been signed out." },
 	{ "session", "That session has been signed out." },
+	{ "key", "That API key has been revoked: it works no more." },
 };
 
 enum core_err

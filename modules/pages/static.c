@@ -54,8 +54,28 @@ absolutise(const char *md, const char *base)
 	return core_buf_steal(&b);
 }
 
+/*
+ * /developers with the fair-use section generated from the limits in
+ * force (core_limits_md), before "## Licences".  Takes ownership of md.
+ */
+static char *
+with_limits(char *md, const struct core_conf *conf, const char *base)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *at = strstr(md, "\n## Licences");
+	size_t n = at != NULL ? (size_t)(at - md) + 1 : strlen(md);
+
+	core_buf_put(&b, md, n);
+	core_limits_md(&b, conf, base);
+	core_buf_puts(&b, "\n");
+	core_buf_puts(&b, md + n);
+	free(md);
+	return core_buf_steal(&b);
+}
+
 enum core_err
-pages_docs_load(struct pages_state *st, const char *dir, const char *base)
+pages_docs_load(struct pages_state *st, const char *dir, const char *base,
+    const struct core_conf *conf)
 {
 	char *path;
 	int i;
@@ -70,6 +90,9 @@ pages_docs_load(struct pages_state *st, const char *dir, const char *base)
 			return CORE_ESYS;
 		}
 		free(path);
+		if (i == PAGES_DOC_DEVELOPERS && conf != NULL)
+			st->doc_rel[i] = with_limits(st->doc_rel[i], conf,
+			    base != NULL ? base : "");
 		st->doc_abs[i] =
 		    absolutise(st->doc_rel[i], base != NULL ? base : "");
 	}

@@ -127,7 +127,7 @@ guide(void)
 	json_t *doc;
 
 	memset(&st, 0, sizeof(st));
-	T_EQ(feeds_guide_build(&st, "https://weft.example"), CORE_OK,
+	T_EQ(feeds_guide_build(&st, "https://weft.example", NULL), CORE_OK,
 	    "guide documents build");
 	doc = json_loads(st.openapi, 0, NULL);
 	T_STREQ(json_string_value(
@@ -151,6 +151,14 @@ guide(void)
 	T_CONTAINS(st.llms, "(https://weft.example/openapi.json)",
 	    "absolute links");
 	T_LACKS(st.llms, "](/", "no relative links");
+	T_CONTAINS(st.llms, "\n## Fair use and API keys\n",
+	    "llms.txt states the limits");
+	T_CONTAINS(st.llms, "RateLimit-Policy: \"read\";q=120;w=60",
+	    "with the policy header of the default limits");
+	T_OK(strncmp(st.llms_full, st.llms, strlen(st.llms)) == 0,
+	    "llms-full.txt begins with llms.txt");
+	T_CONTAINS(st.llms_full, "## MCP (Model Context Protocol)",
+	    "llms-full.txt describes /mcp");
 	feeds_guide_free(&st);
 }
 
