@@ -110,7 +110,6 @@ acc_api_key_post(struct core_req *req)
 	core_log(CORE_LOG_INFO, "apikey", "user %lld made API key %lld", s.uid,
 	    id);
 	er = acc_account_page_key(req, &s, secret);
-	acc_private_headers(req);
 out:
 	sodium_memzero(secret, sizeof(secret));
 	return er;

@@ -19,7 +19,7 @@ own_errors(const char *path)
 	static const char *const own[] = { "/signin", "/signup", "/readyz",
 		"/account/nav", "/account/follow/{id}", "/account/verify",
 		"/account/forgot", "/account/reset", "/account/password",
-		"/account/delete" };
+		"/account/delete", "/account/keys", "/account/keys/revoke" };
 	size_t i;
 
 	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
@@ -60,6 +60,7 @@ openapi(void)
 		"/sitemaps/{kind}-{n}.xml",
 		"/robots.txt",
 		"/llms.txt",
+		"/llms-full.txt",
 		"/openapi.json",
 	};
 	json_error_t e;
