@@ -70,15 +70,14 @@ header_absent x-weft-cache "and is answered by a worker, not a cache"
 # Past the address's limit, the key still reads.
 urls=()
 for i in $(seq "$((rq + 5))"); do
-	urls+=("$WEFT_URL/no-such-page-$n-$i")
+	urls+=(-o /dev/null "$WEFT_URL/no-such-page-$n-$i")
 done
 codes=$(curl -s --interface "$a" -H "Authorization: Bearer $key" \
-    -o /dev/null -w '%{http_code}\n' "${urls[@]}")
+    -w '%{http_code}\n' "${urls[@]}")
 [ "$(echo "$codes" | grep -cv '^404$')" = 0 ]
 ok $? "the key raises the limit: $((rq + 5)) reads from one address pass" \
     "$(echo "$codes" | sort | uniq -c)"
-codes=$(curl -s --interface "$a" -o /dev/null -w '%{http_code}\n' \
-    "${urls[@]}")
+codes=$(curl -s --interface "$a" -w '%{http_code}\n' "${urls[@]}")
 echo "$codes" | grep -q '^429$'
 ok $? "while the same address without the key is limited"
 [ "$(rcli get "weft:keyuse:$kid")" -ge "$((rq + 6))" ]
