@@ -1040,8 +1040,7 @@ html_api_keys(struct core_html *h, const json_t *ak,
 	    "Name of the new key");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "key-name"), A(NAME, "name"),
-		A(TYPE, "text"), A(MAXLENGTH, "100"), A(REQUIRED, ""),
-		AEND });
+		A(TYPE, "text"), A(MAXLENGTH, "100"), A(REQUIRED, ""), AEND });
 	submit(h, "button", "Create an API key");
 	core_html_pop(h); /* form */
 	core_html_pop(h); /* section */

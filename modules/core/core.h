@@ -592,6 +592,16 @@ void core_md_text(struct core_buf *b, const char *s);
 void core_md_link(struct core_buf *b, const char *text, const char *url);
 /* Appends a level-deep ATX heading ("## text" for 2), escaped, "\n\n". */
 void core_md_heading(struct core_buf *b, int level, const char *text);
+/*
+ * Appends md to b with every site link made absolute: each "](/" link
+ * target prefixed by base (the static pages, llms-full.txt).
+ */
+void core_md_absolutise(struct core_buf *b, const char *md, const char *base);
+/*
+ * The bytes of the file at path, NUL-terminated, at most max of them:
+ * caller frees with free().  NULL when it cannot be opened.
+ */
+char *core_file_read(const char *path, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* TeX in titles and abstracts (tex.c)                                 */

@@ -143,8 +143,8 @@ core_bearer_parse(const char *authz, char *tok, size_t toksz)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789-._~+/");
 	n += strspn(authz + n, "=");
-	if (n == 0 || n + 1 > toksz || authz[n + strspn(authz + n, " \t")] !=
-	    '\0')
+	if (n == 0 || n + 1 > toksz ||
+	    authz[n + strspn(authz + n, " \t")] != '\0')
 		return -1;
 	memcpy(tok, authz, n);
 	tok[n] = '\0';
@@ -249,8 +249,8 @@ core_key_lookup(struct core_ctx *ctx, const char *secret, long long *id)
 	if (!PQgetisnull(res, 0, 0))
 		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	if (*id > 0 &&
-	    core_redis_cmd(ctx->redis, &r, "SET weft:apikey:%s %lld EX 60",
-		hex, *id) == CORE_OK)
+	    core_redis_cmd(ctx->redis, &r, "SET weft:apikey:%s %lld EX 60", hex,
+		*id) == CORE_OK)
 		freeReplyObject(r);
 out:
 	PQclear(res);
@@ -258,8 +258,7 @@ out:
 }
 
 void
-core_limits_md(struct core_buf *b, const struct core_conf *c,
-    const char *base)
+core_limits_md(struct core_buf *b, const struct core_conf *c, const char *base)
 {
 	struct core_limits l;
 

@@ -60,9 +60,9 @@ struct core_req {
 	struct core_fail fail; /* core_req_fail() */
 	char allow[32];        /* a 405's Allow, from the matching routes */
 	char id[40];
-	int limit_done;        /* core_req_limit() ran ... */
+	int limit_done;         /* core_req_limit() ran ... */
 	enum core_err limit_er; /* ... and answered this */
-	long long key_id;      /* its API key, 0: none */
+	long long key_id;       /* its API key, 0: none */
 };
 
 /* The representations errors can be rendered in, in our order. */

@@ -189,34 +189,23 @@ llms_full_build(const char *base, const char *llms, const char *dev)
 static char *
 developers_read(const struct core_conf *conf, const char *base)
 {
-	struct core_buf b = CORE_BUF_INIT, out = CORE_BUF_INIT;
-	const char *dir, *p, *q;
-	char *path, chunk[4096];
-	size_t n;
-	FILE *f;
+	struct core_buf out = CORE_BUF_INIT;
+	char *path, *md;
 
 	if (conf == NULL)
 		return NULL;
-	dir = core_conf_get(conf, "content_dir", "/usr/local/share/weft/content");
-	path = core_xasprintf("%s/developers.md", dir);
-	if ((f = fopen(path, "r")) == NULL) {
+	if (core_conf_get(conf, "content_dir", NULL) == NULL)
+		return NULL;
+	path = core_xasprintf("%s/developers.md",
+	    core_conf_get(conf, "content_dir", NULL));
+	if ((md = core_file_read(path, 256 * 1024)) == NULL)
 		core_log(CORE_LOG_WARN, "init",
 		    "cannot read %s: llms-full.txt goes without it", path);
-		free(path);
-		return NULL;
-	}
 	free(path);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 &&
-	    b.len < 256 * 1024)
-		core_buf_put(&b, chunk, n);
-	fclose(f);
-	core_buf_puts(&b, "");
-	for (p = b.ptr; (q = strstr(p, "](/")) != NULL; p = q + 2) {
-		core_buf_put(&out, p, (size_t)(q - p) + 2);
-		core_buf_puts(&out, base);
-	}
-	core_buf_puts(&out, p);
-	core_buf_free(&b);
+	if (md == NULL)
+		return NULL;
+	core_md_absolutise(&out, md, base);
+	free(md);
 	return core_buf_steal(&out);
 }
 

@@ -37,7 +37,8 @@ init(struct core_ctx *ctx)
 
 	st = core_xcalloc(1, sizeof(*st));
 	dir = core_conf_get(ctx->conf, "content_dir", "modules/pages/content");
-	if ((er = pages_docs_load(st, dir, ctx->base_url, ctx->conf)) != CORE_OK) {
+	if ((er = pages_docs_load(st, dir, ctx->base_url, ctx->conf)) !=
+	    CORE_OK) {
 		pages_docs_free(st);
 		free(st);
 		return er;

@@ -24,18 +24,7 @@ static const char *const names[PAGES_DOC__MAX] = {
 static char *
 slurp(const char *path)
 {
-	struct core_buf b = CORE_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	FILE *f;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	while (
-	    (n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len + n <= DOC_MAX)
-		core_buf_put(&b, chunk, n);
-	fclose(f);
-	return core_buf_steal(&b);
+	return core_file_read(path, DOC_MAX);
 }
 
 /* md with every "](/" link target prefixed by base.  Caller frees. */
@@ -43,14 +32,8 @@ static char *
 absolutise(const char *md, const char *base)
 {
 	struct core_buf b = CORE_BUF_INIT;
-	const char *p = md, *q;
 
-	while ((q = strstr(p, "](/")) != NULL) {
-		core_buf_put(&b, p, (size_t)(q - p) + 2);
-		core_buf_puts(&b, base);
-		p = q + 2;
-	}
-	core_buf_puts(&b, p);
+	core_md_absolutise(&b, md, base);
 	return core_buf_steal(&b);
 }
 
