@@ -57,13 +57,13 @@ burn() {
 # reads on the same connection that take whatever the bucket refilled
 # (one token each w/q seconds: starting curl takes about that here).
 limited() {
-	local path=$1 i d=()
+	local path=$1 i pre=()
 	shift
 	for i in $(seq 10); do
-		d+=(-o /dev/null "$WEFT_URL/no-such-page-$$-d$i")
+		pre+=(-o /dev/null "$WEFT_URL/no-such-page-$$-d$i")
 	done
 	: >"$BODY"
-	STATUS=$(curl -s -g --interface "$a" "${d[@]}" --next -s -g \
+	STATUS=$(curl -s -g --interface "$a" "${pre[@]}" --next -s -g \
 	    --interface "$a" -o "$BODY" -D "$T_TMP/raw" -w '%{http_code}' \
 	    "$@" "$WEFT_URL$path") || STATUS=000
 	tr -d '\r' <"$T_TMP/raw" | awk -F': ' 'NR>1 && NF>1 {
