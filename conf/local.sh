@@ -204,6 +204,9 @@ write_conf() {
 	smtp_url = smtp://127.0.0.1:$(smtp_port)
 	smtp_from = weft <noreply@weft.test>
 	smtp_timeout = 5
+	# The tests and the tools here speak from 127.0.0.1; the fair-use
+	# tests (t_limit, t_api_keys, tests/bench/limit.sh) from 127.0.0.2..
+	read_limit_exempt = 127.0.0.1
 	CONF
 }
 

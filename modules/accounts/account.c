@@ -38,7 +38,7 @@ need_session(struct core_req *req, struct acc_session *s, const char *back,
 
 static enum core_err
 account_page_status(struct core_req *req, const struct acc_session *s,
-    const char *new_url, int status, const char *error)
+    const char *new_url, const char *new_key, int status, const char *error)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *m = NULL, *fol = NULL;
@@ -74,6 +74,8 @@ account_page_status(struct core_req *req, const struct acc_session *s,
 	/* Email status, sessions, notices (manage.c). */
 	if ((er = acc_account_extra(req, s, m)) != CORE_OK)
 		goto out;
+	if ((er = acc_api_keys_model(req, s->uid, new_key, m)) != CORE_OK)
+		goto out;
 	if (error != NULL)
 		json_object_set_new(m, "error", json_string(error));
 	er = acc_respond(req, ACC_VIEW_ACCOUNT, status, m, s);
@@ -88,14 +90,21 @@ static enum core_err
 account_page(struct core_req *req, const struct acc_session *s,
     const char *new_url)
 {
-	return account_page_status(req, s, new_url, 200, NULL);
+	return account_page_status(req, s, new_url, NULL, 200, NULL);
 }
 
 enum core_err
 acc_account_page(struct core_req *req, const struct acc_session *s, int status,
     const char *error)
 {
-	return account_page_status(req, s, NULL, status, error);
+	return account_page_status(req, s, NULL, NULL, status, error);
+}
+
+enum core_err
+acc_account_page_key(struct core_req *req, const struct acc_session *s,
+    const char *new_key)
+{
+	return account_page_status(req, s, NULL, new_key, 200, NULL);
 }
 
 enum core_err

@@ -82,13 +82,8 @@ int acc_email_normalise(const char *in, char *out, size_t outsz,
 #define ACC_EMAIL_KEY_MAX 1024
 int acc_email_key(const char *email, char *out, size_t outsz);
 
-/*
- * The rate-limit key of a client address (REMOTE_ADDR): IPv4 in dotted
- * form; IPv6 as its /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6
- * address (::ffff:a.b.c.d) as the IPv4 one; anything else (NULL, a unix
- * socket) as given, at most 64 bytes ("-" when NULL or empty).
- */
-#define ACC_CLIENT_KEY_MAX 72
+/* The rate-limit key of a client address: core_client_key(). */
+#define ACC_CLIENT_KEY_MAX CORE_CLIENT_KEY_MAX
 void acc_client_key(const char *addr, char out[ACC_CLIENT_KEY_MAX]);
 
 /* 0 when the password's length is 10 to 1,024 bytes, else -1 and *why. */
@@ -305,6 +300,26 @@ enum core_err acc_store_following(struct core_db *, const char *base,
 enum core_err acc_store_feed_token_created(struct core_db *, long long uid,
     char **created);
 /* Sets (creates or replaces) uid's feed token hash. */
+/*
+ * API keys (apikey.c, 0027_api_keys.sql): the live keys of uid as a
+ * JSON array of {id, name, created_at} (caller decrefs); a new key (*id
+ * 0 when the user has 20 live keys already); revoking (hash set to the
+ * key's hash, "" when no live key of uid has that id).
+ */
+enum core_err acc_store_api_keys(struct core_db *, long long uid, json_t **);
+enum core_err acc_store_api_key_add(struct core_db *, long long uid,
+    const char *name, const char *hash, long long *id);
+enum core_err acc_store_api_key_revoke(struct core_db *, long long uid,
+    long long id, char hash[65]);
+/* Adds "api_keys" to the account page's model m (new_key: the secret
+ * just made, shown this once, or NULL). */
+enum core_err acc_api_keys_model(struct core_req *, long long uid,
+    const char *new_key, json_t *m);
+enum core_err acc_api_key_post(struct core_req *);
+/* The account page showing new_key, the secret just made, once. */
+enum core_err acc_account_page_key(struct core_req *,
+    const struct acc_session *, const char *new_key);
+enum core_err acc_api_key_revoke_post(struct core_req *);
 enum core_err acc_store_feed_token_set(struct core_db *, long long uid,
     const char *hash);
 

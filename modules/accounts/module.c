@@ -20,6 +20,8 @@ static const struct core_route routes[] = {
 	{ "POST", "/signout", acc_signout_post },
 	{ "GET", "/account", acc_account_get },
 	{ "POST", "/account/feed-token", acc_feed_token_post },
+	{ "POST", "/account/keys", acc_api_key_post },
+	{ "POST", "/account/keys/revoke", acc_api_key_revoke_post },
 	{ "GET", "/account/welcome", acc_welcome_get },
 	{ "GET", "/account/verify", acc_verify_get },
 	{ "POST", "/account/verify", acc_verify_post },

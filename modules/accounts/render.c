@@ -261,6 +261,10 @@ static void html_account_security(struct core_html *, const json_t *,
     const struct acc_session *);
 static void md_account_more(struct core_buf *, const json_t *);
 
+static void md_api_keys(struct core_buf *, const json_t *);
+static void html_api_keys(struct core_html *, const json_t *,
+    const struct acc_session *);
+
 static void
 html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 {
@@ -358,6 +362,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 		: "Create my private feed URL");
 	core_html_pop(h); /* form */
 	core_html_pop(h); /* section */
+	html_api_keys(h, json_object_get(m, "api_keys"), s);
 	html_account_security(h, m, s);
 
 	core_html_elem(h, CORE_TAG_SECTION, NULL);
@@ -743,6 +748,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		core_buf_puts(b,
 		    " to make a new one (the old one stops "
 		    "working).\n");
+		md_api_keys(b, json_object_get(m, "api_keys"));
 		md_account_more(b, m);
 		break;
 	case ACC_VIEW_FEED:
@@ -959,6 +965,87 @@ html_account_status(struct core_html *h, const json_t *m,
 	core_html_pop(h); /* section */
 }
 
+/* API keys: the new secret once, the live keys, a form for another. */
+static void
+html_api_keys(struct core_html *h, const json_t *ak,
+    const struct acc_session *s)
+{
+	const json_t *list = json_object_get(ak, "keys"), *x;
+	const json_t *lim = json_object_get(ak, "limit");
+	const char *nk = core_json_text(ak, "new_key");
+	char id[24];
+	size_t i;
+
+	section_open(h, "api-keys", "API keys");
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_textf(h,
+	    "Programs and agents that send a key (Authorization: Bearer "
+	    "KEY) may read up to %lld times in %lld seconds, instead of an "
+	    "address's share. ",
+	    core_json_int(lim, "requests", 0),
+	    core_json_int(lim, "window_seconds", 0));
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/developers"), AEND },
+	    "How to use one");
+	core_html_text(h, ".");
+	core_html_pop(h);
+	if (nk != NULL) {
+		notice(h,
+		    "Your new API key (shown only this once; copy it now):");
+		core_html_elem(h, CORE_TAG_P, NULL);
+		core_html_elemtext(h, CORE_TAG_CODE,
+		    (const struct core_attr[]){ A(CLASS, "feed-url"),
+			A(ID, "api-key"), AEND },
+		    nk);
+		core_html_pop(h);
+	}
+	if (json_array_size(list) > 0) {
+		core_html_elem(h, CORE_TAG_UL,
+		    (const struct core_attr[]){ A(CLASS, "session-list"),
+			AEND });
+		json_array_foreach(list, i, x)
+		{
+			core_html_elem(h, CORE_TAG_LI, NULL);
+			core_html_elemtext(h, CORE_TAG_STRONG, NULL,
+			    core_json_text(x, "name"));
+			core_html_elem(h, CORE_TAG_SMALL, NULL);
+			core_html_text(h, " made ");
+			core_html_elemtext(h, CORE_TAG_TIME,
+			    (const struct core_attr[]){
+				A(DATETIME, core_json_text(x, "created_at")),
+				AEND },
+			    core_json_text(x, "created_at"));
+			core_html_textf(h, ", %lld requests ",
+			    core_json_int(x, "requests", 0));
+			core_html_pop(h);
+			snprintf(id, sizeof(id), "%lld",
+			    core_json_int(x, "id", 0));
+			post_form_open(h, "/account/keys/revoke", s->csrf, "id",
+			    id);
+			submit(h, "button", "Revoke");
+			core_html_pop(h);
+			core_html_pop(h); /* li */
+		}
+		core_html_pop(h); /* ul */
+	} else
+		core_html_elemtext(h, CORE_TAG_P, NULL,
+		    "You have no API key yet.");
+	core_html_elemtext(h, CORE_TAG_P,
+	    (const struct core_attr[]){ A(CLASS, "warning"), AEND },
+	    "A key works like a password for your share of the site: do "
+	    "not publish it. Revoking a key stops it at once.");
+	post_form_open(h, "/account/keys", s->csrf, NULL, NULL);
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "key-name"), AEND },
+	    "Name of the new key");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(ID, "key-name"), A(NAME, "name"),
+		A(TYPE, "text"), A(MAXLENGTH, "100"), A(REQUIRED, ""), AEND });
+	submit(h, "button", "Create an API key");
+	core_html_pop(h); /* form */
+	core_html_pop(h); /* section */
+}
+
 /* Change password, active sessions, delete the account. */
 static void
 html_account_security(struct core_html *h, const json_t *m,
@@ -1033,6 +1120,33 @@ html_account_security(struct core_html *h, const json_t *m,
 	submit(h, "button", "Delete my account");
 	core_html_pop(h);
 	core_html_pop(h); /* section */
+}
+
+static void
+md_api_keys(struct core_buf *b, const json_t *ak)
+{
+	const json_t *x;
+	size_t i;
+
+	core_buf_puts(b, "\n");
+	core_md_heading(b, 2, "API keys");
+	if (core_json_text(ak, "new_key") != NULL) {
+		core_buf_puts(b, "New key (shown only once): `");
+		core_buf_puts(b, core_json_text(ak, "new_key"));
+		core_buf_puts(b, "`\n\n");
+	}
+	json_array_foreach(json_object_get(ak, "keys"), i, x)
+	{
+		core_buf_puts(b, "- ");
+		core_md_text(b, core_json_text(x, "name"));
+		core_buf_puts(b, ", made ");
+		core_md_text(b, core_json_text(x, "created_at"));
+		core_buf_printf(b, ", %lld requests (id %lld)\n",
+		    core_json_int(x, "requests", 0), core_json_int(x, "id", 0));
+	}
+	core_buf_puts(b,
+	    "\nForms (POST, with `csrf`): /account/keys (`name`), "
+	    "/account/keys/revoke (`id`).\n");
 }
 
 static void

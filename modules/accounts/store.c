@@ -792,3 +792,77 @@ out:
 	PQclear(res);
 	return er;
 }
+
+enum core_err
+acc_store_api_keys(struct core_db *db, long long uid, json_t **out)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+	PGresult *res = NULL;
+	enum core_err er;
+	json_t *a;
+	int i;
+
+	*out = NULL;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEYS, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	a = json_array();
+	for (i = 0; i < PQntuples(res); i++)
+		json_array_append_new(a,
+		    json_pack("{s:I,s:o,s:o}", "id",
+			(json_int_t)core_cell_bigint(res, i,
+			    ACCOUNTS_API_KEYS__ID, 0),
+			"name",
+			core_json_str(
+			    core_cell_text(res, i, ACCOUNTS_API_KEYS__NAME)),
+			"created_at",
+			core_json_str(core_cell_text(res, i,
+			    ACCOUNTS_API_KEYS__CREATED))));
+	PQclear(res);
+	*out = a;
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_api_key_add(struct core_db *db, long long uid, const char *name,
+    const char *hash, long long *id)
+{
+	char ub[24];
+	const char *p[3] = { ub, name, hash };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*id = 0;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEY_ADD, p, 3, &res)) !=
+	    CORE_OK)
+		return er;
+	if (PQntuples(res) == 1)
+		*id = core_cell_bigint(res, 0, ACCOUNTS_API_KEY_ADD__ID, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_api_key_revoke(struct core_db *db, long long uid, long long id,
+    char hash[65])
+{
+	char ub[24], ib[24];
+	const char *p[2] = { ub, ib };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	hash[0] = '\0';
+	ID(ub, uid);
+	ID(ib, id);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEY_REVOKE, p, 2, &res)) !=
+	    CORE_OK)
+		return er;
+	if (PQntuples(res) == 1)
+		snprintf(hash, 65, "%s",
+		    core_cell_text(res, 0, ACCOUNTS_API_KEY_REVOKE__KEY_HASH));
+	PQclear(res);
+	return CORE_OK;
+}

@@ -210,37 +210,8 @@ out:
 void
 acc_client_key(const char *addr, char out[ACC_CLIENT_KEY_MAX])
 {
-	unsigned char a6[16];
-	struct in_addr a4;
-	char txt[INET6_ADDRSTRLEN];
-
-	if (addr == NULL || *addr == '\0') {
-		snprintf(out, ACC_CLIENT_KEY_MAX, "-");
-		return;
-	}
-	if (inet_pton(AF_INET6, addr, a6) == 1) {
-		/* ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket. */
-		if (memcmp(a6, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0) {
-			memcpy(&a4, a6 + 12, 4);
-			inet_ntop(AF_INET, &a4, out, ACC_CLIENT_KEY_MAX);
-			return;
-		}
-		/*
-		 * One IPv6 subscriber gets at least a /64 (RFC 6177) and
-		 * picks its interface bits freely (RFC 4941): the /64 is the
-		 * client.
-		 */
-		memset(a6 + 8, 0, 8);
-		inet_ntop(AF_INET6, a6, txt, sizeof(txt));
-		snprintf(out, ACC_CLIENT_KEY_MAX, "%s/64", txt);
-		return;
-	}
-	if (inet_pton(AF_INET, addr, &a4) == 1) {
-		inet_ntop(AF_INET, &a4, out, ACC_CLIENT_KEY_MAX);
-		return;
-	}
-	/* Not an IP address (a unix socket peer): as given, bounded. */
-	snprintf(out, ACC_CLIENT_KEY_MAX, "%.64s", addr);
+	/* One definition of a client for every limit: the reads' too. */
+	core_client_key(addr, out);
 }
 
 int

@@ -608,6 +608,16 @@ void core_md_text(struct core_buf *b, const char *s);
 void core_md_link(struct core_buf *b, const char *text, const char *url);
 /* Appends a level-deep ATX heading ("## text" for 2), escaped, "\n\n". */
 void core_md_heading(struct core_buf *b, int level, const char *text);
+/*
+ * Appends md to b with every site link made absolute: each "](/" link
+ * target prefixed by base (the static pages, llms-full.txt).
+ */
+void core_md_absolutise(struct core_buf *b, const char *md, const char *base);
+/*
+ * The bytes of the file at path, NUL-terminated, at most max of them:
+ * caller frees with free().  NULL when it cannot be opened.
+ */
+char *core_file_read(const char *path, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* TeX in titles and abstracts (tex.c)                                 */
@@ -1094,6 +1104,10 @@ enum core_metric {
 	CORE_METRIC_WORKER_START,
 	CORE_METRIC_MAIL_CAPPED, /* a mail not sent: over the address's cap */
 	CORE_METRIC_MAIL_FAILED, /* a mail not sent: the relay failed */
+	CORE_METRIC_LIMITED,     /* a read refused: 429 */
+	CORE_METRIC_LIMIT_OPEN,  /* a read passed unlimited: Redis down */
+	CORE_METRIC_KEY_READ,    /* a read with a valid API key */
+	CORE_METRIC_KEY_REFUSED, /* a read with an unknown key: 401 */
 	CORE_METRIC__MAX
 };
 
@@ -1111,6 +1125,87 @@ void core_metrics_request(struct core_metrics *, int route, int status,
 void core_metrics_count(struct core_metrics *, enum core_metric);
 /* Appends the Prometheus text of every *.metrics file in dir to b. */
 void core_metrics_render(struct core_buf *b, const char *dir);
+
+/* ------------------------------------------------------------------ */
+/* Fair use: read limits and API keys (limit.c)                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The rate-limit key of a client address (REMOTE_ADDR): IPv4 in dotted
+ * form; IPv6 as its /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6
+ * address (::ffff:a.b.c.d) as the IPv4 one; anything else (NULL, a unix
+ * socket) as given, at most 64 bytes ("-" when NULL or empty).
+ */
+#define CORE_CLIENT_KEY_MAX 72
+void core_client_key(const char *addr, char out[CORE_CLIENT_KEY_MAX]);
+
+/* The limits of weft.conf: q requests per w seconds (a token bucket of
+ * q refilled at q/w a second), for a client and for an API key.  A
+ * read_limit of 0 or less turns the client limit off. */
+struct core_limits {
+	long read_limit, read_window;
+	long key_limit, key_window;
+};
+void core_limits(const struct core_conf *, struct core_limits *);
+/* 1 when client (a core_client_key) is in read_limit_exempt. */
+int core_limit_exempt(const struct core_conf *, const char *client);
+
+/* What one token bucket said (core_limit_take). */
+struct core_limit_state {
+	int passed;     /* 1: the request may go on */
+	long quota;     /* q */
+	long window;    /* w, seconds */
+	long remaining; /* whole tokens left */
+	long retry;     /* seconds until the next token; 0 when passed */
+	long reset;     /* seconds until the bucket is full again */
+};
+/*
+ * Takes one token from the bucket named bucket (a Redis key), of size q
+ * refilled in w seconds, atomically in Redis.  CORE_OK and *st, or
+ * CORE_ECACHE when Redis is down: st then says "passed" (reads pass;
+ * counted and logged at most once a minute).
+ */
+enum core_err core_limit_take(struct core_ctx *, const char *bucket, long q,
+    long w, struct core_limit_state *st);
+
+/*
+ * The token of an Authorization header into tok (toksz bytes): 1 for
+ * "Bearer TOKEN" (scheme in any case, token68 characters), 0 when authz
+ * is NULL, -1 for anything else (another scheme, a malformed token).
+ */
+int core_bearer_parse(const char *authz, char *tok, size_t toksz);
+/* The stored form of an API key: hex of BLAKE2b-256 of the secret. */
+void core_key_hash(const char *secret, char hex[65]);
+/*
+ * The id of the live API key secret (Redis for a minute, else the
+ * database's weft_api_key()): CORE_OK and *id (0: unknown or revoked),
+ * or CORE_EDB (logged).  Revoking deletes weft:apikey:<hash>.
+ */
+enum core_err core_key_lookup(struct core_ctx *, const char *secret,
+    long long *id);
+
+/*
+ * Fair use for one read, once per request (later calls return the first
+ * answer): a request with "Authorization: Bearer KEY" is counted against
+ * its key (401 with WWW-Authenticate when the key is unknown or revoked,
+ * or the header malformed), any other against its client address.
+ * CORE_OK: go on; CORE_EFAIL: 401 or 429 recorded with Retry-After,
+ * RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-
+ * headers-10), for the handler to return; CORE_EDB: a key could not be
+ * checked.  core_serve() calls it before the handler of every GET and
+ * HEAD of a module with limit_reads; a module calls it itself for other
+ * reads (a POST to /mcp).
+ */
+enum core_err core_req_limit(struct core_req *);
+/* The API key id of the request after core_req_limit(), 0: none. */
+long long core_req_key(const struct core_req *);
+/*
+ * Appends the markdown section "Fair use and API keys" (the limits of
+ * c, links under base): the one text /developers, llms.txt and
+ * llms-full.txt show, so that they cannot disagree.
+ */
+void core_limits_md(struct core_buf *, const struct core_conf *c,
+    const char *base);
 
 /* ------------------------------------------------------------------ */
 /* Modules                                                             */
@@ -1150,6 +1245,9 @@ struct core_module {
 	 * rest is a secret, logged as the prefix and "[token]".
 	 */
 	const char *const *secret_paths;
+	/* 1: core_serve() applies core_req_limit() to every GET and HEAD
+	 * that reaches the handler (not to pages served from the cache). */
+	int limit_reads;
 };
 
 /*

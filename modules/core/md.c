@@ -7,6 +7,7 @@
  * ASCII punctuation).  Characters that only matter at the start of a
  * line are escaped only there, so that text stays readable for agents.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core.h"
@@ -217,4 +218,35 @@ core_md_heading(struct core_buf *b, int level, const char *text)
 		core_buf_put(b, s, t.len);
 	core_buf_free(&t);
 	core_buf_puts(b, "\n\n");
+}
+
+void
+core_md_absolutise(struct core_buf *b, const char *md, const char *base)
+{
+	const char *p = md, *q;
+
+	while ((q = strstr(p, "](/")) != NULL) {
+		core_buf_put(b, p, (size_t)(q - p) + 2);
+		core_buf_puts(b, base);
+		p = q + 2;
+	}
+	core_buf_puts(b, p);
+}
+
+char *
+core_file_read(const char *path, size_t max)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	/* Larger files are a mistake, not content: cut at max. */
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len + n <= max)
+		core_buf_put(&b, chunk, n);
+	fclose(f);
+	core_buf_puts(&b, "");
+	return core_buf_steal(&b);
 }

@@ -78,6 +78,17 @@ static const struct {
 	    "reason=\"cap\"" },
 	[CORE_METRIC_MAIL_FAILED] = { "weft_mail_not_sent_total", NULL,
 	    "reason=\"relay\"" },
+	[CORE_METRIC_LIMITED] = { "weft_read_limit_total",
+	    "Reads checked against the fair-use limits: refused (429), "
+	    "passed unchecked because Redis was down, with an API key, "
+	    "refused for an unknown key (401).",
+	    "result=\"limited\"" },
+	[CORE_METRIC_LIMIT_OPEN] = { "weft_read_limit_total", NULL,
+	    "result=\"open\"" },
+	[CORE_METRIC_KEY_READ] = { "weft_read_limit_total", NULL,
+	    "result=\"key\"" },
+	[CORE_METRIC_KEY_REFUSED] = { "weft_read_limit_total", NULL,
+	    "result=\"bad_key\"" },
 };
 
 struct core_metrics *

@@ -61,6 +61,9 @@ struct core_req {
 	struct core_fail fail; /* core_req_fail() */
 	char allow[32];        /* a 405's Allow, from the matching routes */
 	char id[40];
+	int limit_done;         /* core_req_limit() ran ... */
+	enum core_err limit_er; /* ... and answered this */
+	long long key_id;       /* its API key, 0: none */
 };
 
 /* The representations errors can be rendered in, in our order. */
@@ -500,13 +503,17 @@ core_resp_error(struct core_req *r, int status, const char *msg)
 	core_buf_reset(&r->body);
 	/*
 	 * Keep only what still holds for an error: Vary, Allow,
-	 * Retry-After, and X-Robots-Tag (a private feed's address must
+	 * Retry-After, the fair-use headers (a 429 or 401 is made of
+	 * them), and X-Robots-Tag (a private feed's address must
 	 * not be indexed, even when it is a 404).
 	 */
 	for (i = 0; i < r->nhdrs;) {
 		if (strcasecmp(r->hdrs[i].name, "Vary") == 0 ||
 		    strcasecmp(r->hdrs[i].name, "Allow") == 0 ||
 		    strcasecmp(r->hdrs[i].name, "Retry-After") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "RateLimit") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "RateLimit-Policy") == 0 ||
+		    strcasecmp(r->hdrs[i].name, "WWW-Authenticate") == 0 ||
 		    strcasecmp(r->hdrs[i].name, "X-Robots-Tag") == 0) {
 			i++;
 			continue;
@@ -1119,6 +1126,101 @@ cache_restore(struct core_req *r, const struct core_buf *in)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- limits */
+
+/* RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-10:
+ * structured-field lists of one item, the policy's name). */
+static void
+limit_headers(struct core_req *r, const char *name,
+    const struct core_limit_state *st)
+{
+	char v[96];
+
+	snprintf(v, sizeof(v), "\"%s\";q=%ld;w=%ld", name, st->quota,
+	    st->window);
+	set_header(r, "RateLimit-Policy", v, 1);
+	snprintf(v, sizeof(v), "\"%s\";r=%ld;t=%ld", name, st->remaining,
+	    st->passed ? st->reset : st->retry);
+	set_header(r, "RateLimit", v, 1);
+}
+
+static enum core_err
+limit_check(struct core_req *r)
+{
+	struct core_ctx *ctx = r->ctx;
+	struct core_limits l;
+	struct core_limit_state st;
+	char client[CORE_CLIENT_KEY_MAX], tok[256], bucket[128], ra[24];
+	redisReply *rep = NULL;
+	enum core_err er;
+	int b;
+
+	core_limits(ctx->conf, &l);
+	core_client_key(core_req_env(r, "REMOTE_ADDR"), client);
+	b = core_bearer_parse(core_req_env(r, "HTTP_AUTHORIZATION"), tok,
+	    sizeof(tok));
+	if (b > 0) {
+		er = core_key_lookup(ctx, tok, &r->key_id);
+		sodium_memzero(tok, sizeof(tok));
+		if (er != CORE_OK)
+			return er;
+	}
+	if (b < 0 || (b > 0 && r->key_id == 0)) {
+		/* RFC 6750, 3.1: at once, whatever the limits say. */
+		core_metrics_count(ctx->metrics, CORE_METRIC_KEY_REFUSED);
+		set_header(r, "WWW-Authenticate",
+		    "Bearer realm=\"weft\", error=\"invalid_token\"", 1);
+		return core_req_fail(r, 401,
+		    "the API key is unknown or revoked: create one on "
+		    "/account, or send no Authorization header");
+	}
+	if (r->key_id > 0) {
+		core_metrics_count(ctx->metrics, CORE_METRIC_KEY_READ);
+		if (core_redis_cmd(ctx->redis, &rep, "INCR weft:keyuse:%lld",
+			r->key_id) == CORE_OK)
+			freeReplyObject(rep);
+		snprintf(bucket, sizeof(bucket), "weft:rb:key:%lld", r->key_id);
+		core_limit_take(ctx, bucket, l.key_limit, l.key_window, &st);
+		/* Never cached: every response may say where the key is. */
+		limit_headers(r, "key", &st);
+	} else {
+		if (l.read_limit <= 0 || core_limit_exempt(ctx->conf, client))
+			return CORE_OK;
+		snprintf(bucket, sizeof(bucket), "weft:rb:ip:%s", client);
+		core_limit_take(ctx, bucket, l.read_limit, l.read_window, &st);
+		/* Only a refusal says so: a page that passes may be stored
+		 * for everyone, and must not carry one client's count. */
+		if (!st.passed)
+			limit_headers(r, "read", &st);
+	}
+	if (st.passed)
+		return CORE_OK;
+	core_metrics_count(ctx->metrics, CORE_METRIC_LIMITED);
+	snprintf(ra, sizeof(ra), "%ld", st.retry);
+	set_header(r, "Retry-After", ra, 1);
+	return core_req_failf(r, 429,
+	    "too many requests: at most %ld reads in %ld seconds; retry in "
+	    "%ld s%s",
+	    st.quota, st.window, st.retry,
+	    r->key_id > 0 ? "" : ", or use an API key (see /developers)");
+}
+
+enum core_err
+core_req_limit(struct core_req *r)
+{
+	if (!r->limit_done) {
+		r->limit_done = 1;
+		r->limit_er = limit_check(r);
+	}
+	return r->limit_er;
+}
+
+long long
+core_req_key(const struct core_req *r)
+{
+	return r->key_id;
+}
+
 /* Responses that must not be shared: per-user or explicitly private. */
 static int
 cache_shareable(const struct core_req *r)
@@ -1211,6 +1313,7 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	char key[128], lpath[64];
 	enum core_err er;
 	int st, matched, route_idx = -1, cache = 0, locked = 0, signed_in;
+	int bearer;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&r, 0, sizeof(r));
@@ -1260,7 +1363,10 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 	 * per-user parts are SSI fragments that nginx fills in later.
 	 */
 	signed_in = r.signed_in;
-	if (ctx->cache_ttl > 0 && ctx->redis != NULL &&
+	/* A request with a key is answered for that key (its counts in
+	 * the headers): it neither reads nor fills the shared cache. */
+	bearer = core_req_env(&r, "HTTP_AUTHORIZATION") != NULL;
+	if (ctx->cache_ttl > 0 && ctx->redis != NULL && !bearer &&
 	    (strcmp(r.method, "GET") == 0 || r.head) &&
 	    core_cache_key(ctx, r.path, r.query,
 		core_req_env(&r, "HTTP_ACCEPT"), key, sizeof(key)) == CORE_OK) {
@@ -1289,7 +1395,13 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		core_metrics_count(ctx->metrics, CORE_METRIC_CACHE_MISS);
 		cache = !signed_in;
 	}
-	if ((er = rt->handler(&r)) != CORE_OK) {
+	/* Fair use: every read that gets this far costs a worker. */
+	er = CORE_OK;
+	if (ctx->mod->limit_reads && (strcmp(r.method, "GET") == 0 || r.head))
+		er = core_req_limit(&r);
+	if (er == CORE_OK)
+		er = rt->handler(&r);
+	if (er != CORE_OK) {
 		if (er == CORE_EDB) {
 			set_header(&r, "Retry-After", "5", 1);
 			core_metrics_count(ctx->metrics, CORE_METRIC_DB_ERROR);

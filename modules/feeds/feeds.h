@@ -34,6 +34,7 @@
 struct feeds_state {
 	char *robots;      /* robots.txt */
 	char *llms;        /* llms.txt */
+	char *llms_full;   /* llms-full.txt */
 	char *openapi;     /* openapi.json with servers[0].url filled in */
 	char *content_dir; /* the static pages' markdown, for lastmod */
 };
@@ -131,11 +132,13 @@ extern const size_t feeds_openapi_json_len;
  * strings the caller frees with feeds_guide_free()).  CORE_EINPUT
  * (logged) if the shipped openapi.json does not parse.
  */
-enum core_err feeds_guide_build(struct feeds_state *st, const char *base);
+enum core_err feeds_guide_build(struct feeds_state *st, const char *base,
+    const struct core_conf *conf);
 void feeds_guide_free(struct feeds_state *st);
 
 enum core_err feeds_robots(struct core_req *);
 enum core_err feeds_llms(struct core_req *);
+enum core_err feeds_llms_full(struct core_req *);
 enum core_err feeds_openapi(struct core_req *);
 
 /* ------------------------------------------------------------------ */

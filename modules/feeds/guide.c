@@ -45,7 +45,7 @@ robots_build(const char *base)
  * named "Optional" holds what an agent may skip.  Every link absolute.
  */
 static char *
-llms_build(const char *base)
+llms_build(const char *base, const struct core_conf *conf)
 {
 	struct core_buf b = CORE_BUF_INIT;
 	const char *u = base;
@@ -101,6 +101,9 @@ llms_build(const char *base)
 	    "RSS 2.0 feeds\n"
 	    "\n",
 	    u, u, u, u, u, u, u, u, u, u, u, u);
+	/* The limits as /developers states them (core_limits_md). */
+	core_limits_md(&b, conf, base);
+	core_buf_puts(&b, "\n");
 	core_buf_printf(&b,
 	    "## Start here\n"
 	    "\n"
@@ -121,6 +124,8 @@ llms_build(const char *base)
 	    "- [Latest papers feed](%s/rss/latest.xml): RSS 2.0\n"
 	    "- [Developers](%s/developers?format=md): how to use the site "
 	    "from programs\n"
+	    "- [Everything for agents](%s/llms-full.txt): this file, the "
+	    "developers' guide and MCP in one markdown file\n"
 	    "\n"
 	    "## Optional\n"
 	    "\n"
@@ -128,8 +133,85 @@ llms_build(const char *base)
 	    "comes from\n"
 	    "- [Privacy](%s/privacy?format=md)\n"
 	    "- [Contact](%s/contact?format=md)\n",
-	    u, u, u, u, u, u, u, u, u, u, u);
+	    u, u, u, u, u, u, u, u, u, u, u, u);
 	return core_buf_steal(&b);
+}
+
+/*
+ * /llms-full.txt: everything an agent needs in one markdown file, made
+ * of the same sources as the pages it repeats, so that none can drift:
+ * llms.txt (above, with the limits of core_limits_md), the developers'
+ * guide as /developers serves it (content_dir/developers.md, its
+ * headings one level down) and the MCP endpoint.  The /mcp part is
+ * generic: tools/list is the authority on the tools.
+ */
+static char *
+llms_full_build(const char *base, const char *llms, const char *dev)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *p;
+
+	core_buf_puts(&b, llms);
+	core_buf_printf(&b,
+	    "\n## MCP (Model Context Protocol)\n"
+	    "\n"
+	    "weft answers MCP (revision 2025-06-18, Streamable HTTP "
+	    "transport) at `%s/mcp`: POST one JSON-RPC 2.0 message a "
+	    "request (`Content-Type: application/json`, `Accept: "
+	    "application/json, text/event-stream`). Call `initialize` "
+	    "first; send the `Mcp-Session-Id` it returns and "
+	    "`MCP-Protocol-Version: 2025-06-18` with every later request, "
+	    "and DELETE `/mcp` with the session id to end it. `tools/list` "
+	    "names the tools with a JSON Schema for each input and output "
+	    "(searching, papers by any arXiv id form, researchers, "
+	    "institutions, similar papers, a researcher's papers); every "
+	    "result carries canonical URLs. `resources/read` of a paper or "
+	    "researcher URL returns its markdown. MCP requests count "
+	    "against the same limits as other reads, and take the same "
+	    "API keys (`Authorization: Bearer`).\n",
+	    base);
+	if (dev == NULL)
+		return core_buf_steal(&b);
+	core_buf_puts(&b, "\n");
+	/* The developers' guide, each heading one level down (#, ## ...
+	 * under this file's one H1); code blocks have no headings. */
+	for (p = dev; *p != '\0';) {
+		size_t n = strcspn(p, "\n");
+
+		if (*p == '#')
+			core_buf_putc(&b, '#');
+		core_buf_put(&b, p, n);
+		core_buf_putc(&b, '\n');
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return core_buf_steal(&b);
+}
+
+/* content_dir/developers.md with its site links made absolute, or
+ * NULL (logged).  Caller frees. */
+static char *
+developers_read(const struct core_conf *conf, const char *base)
+{
+	struct core_buf out = CORE_BUF_INIT;
+	char *path, *md;
+
+	if (conf == NULL)
+		return NULL;
+	if (core_conf_get(conf, "content_dir", NULL) == NULL)
+		return NULL;
+	path = core_xasprintf("%s/developers.md",
+	    core_conf_get(conf, "content_dir", NULL));
+	if ((md = core_file_read(path, 256 * 1024)) == NULL)
+		core_log(CORE_LOG_WARN, "init",
+		    "cannot read %s: llms-full.txt goes without it", path);
+	free(path);
+	if (md == NULL)
+		return NULL;
+	core_md_absolutise(&out, md, base);
+	free(md);
+	return core_buf_steal(&out);
 }
 
 /* The shipped description with servers[0].url set to this site. */
@@ -166,14 +248,19 @@ openapi_build(const char *base, char **out)
 }
 
 enum core_err
-feeds_guide_build(struct feeds_state *st, const char *base)
+feeds_guide_build(struct feeds_state *st, const char *base,
+    const struct core_conf *conf)
 {
 	enum core_err er;
+	char *dev;
 
 	if ((er = openapi_build(base, &st->openapi)) != CORE_OK)
 		return er;
 	st->robots = robots_build(base);
-	st->llms = llms_build(base);
+	st->llms = llms_build(base, conf);
+	dev = developers_read(conf, base);
+	st->llms_full = llms_full_build(base, st->llms, dev);
+	free(dev);
 	return CORE_OK;
 }
 
@@ -184,8 +271,9 @@ feeds_guide_free(struct feeds_state *st)
 		return;
 	free(st->robots);
 	free(st->llms);
+	free(st->llms_full);
 	free(st->openapi);
-	st->robots = st->llms = st->openapi = NULL;
+	st->robots = st->llms = st->llms_full = st->openapi = NULL;
 }
 
 static enum core_err
@@ -219,6 +307,14 @@ feeds_llms(struct core_req *r)
 	struct feeds_state *st = core_req_ctx(r)->mod_state;
 
 	return serve(r, st->llms, CORE_REP_MD);
+}
+
+enum core_err
+feeds_llms_full(struct core_req *r)
+{
+	struct feeds_state *st = core_req_ctx(r)->mod_state;
+
+	return serve(r, st->llms_full, CORE_REP_MD);
 }
 
 enum core_err

@@ -20,6 +20,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/sitemaps/*", feeds_sitemap_chunk },
 	{ "GET", "/robots.txt", feeds_robots },
 	{ "GET", "/llms.txt", feeds_llms },
+	{ "GET", "/llms-full.txt", feeds_llms_full },
 	{ "GET", "/openapi.json", feeds_openapi },
 	{ NULL, NULL, NULL },
 };
@@ -34,7 +35,7 @@ init(struct core_ctx *ctx)
 	enum core_err er;
 
 	st = core_xcalloc(1, sizeof(*st));
-	if ((er = feeds_guide_build(st, ctx->base_url)) != CORE_OK) {
+	if ((er = feeds_guide_build(st, ctx->base_url, ctx->conf)) != CORE_OK) {
 		feeds_guide_free(st);
 		free(st);
 		return er;
@@ -62,5 +63,6 @@ const struct core_module weft_module = {
 	.fini = fini,
 	.html_error = NULL,
 	.hints = core_site_hints,
+	.limit_reads = 1,
 	.secret_paths = secret_paths,
 };

@@ -39,7 +39,8 @@ init(struct core_ctx *ctx)
 
 	st = core_xcalloc(1, sizeof(*st));
 	dir = core_conf_get(ctx->conf, "content_dir", "modules/pages/content");
-	if ((er = pages_docs_load(st, dir, ctx->base_url)) != CORE_OK) {
+	if ((er = pages_docs_load(st, dir, ctx->base_url, ctx->conf)) !=
+	    CORE_OK) {
 		pages_docs_free(st);
 		free(st);
 		return er;
@@ -71,4 +72,5 @@ const struct core_module weft_module = {
 	.fini = fini,
 	.html_error = pages_html_error,
 	.hints = core_site_hints,
+	.limit_reads = 1,
 };

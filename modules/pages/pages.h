@@ -311,7 +311,7 @@ void pages_html_error(struct core_req *, int status, const char *msg);
 
 /* static.c: loads content_dir/NAME.md at init.  CORE_ESYS (logged). */
 enum core_err pages_docs_load(struct pages_state *, const char *dir,
-    const char *base);
+    const char *base, const struct core_conf *conf);
 void pages_docs_free(struct pages_state *);
 /* The view model of a static page (new reference). */
 json_t *pages_doc_model(const struct pages_state *, enum pages_doc,

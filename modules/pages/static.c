@@ -24,18 +24,7 @@ static const char *const names[PAGES_DOC__MAX] = {
 static char *
 slurp(const char *path)
 {
-	struct core_buf b = CORE_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	FILE *f;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	while (
-	    (n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len + n <= DOC_MAX)
-		core_buf_put(&b, chunk, n);
-	fclose(f);
-	return core_buf_steal(&b);
+	return core_file_read(path, DOC_MAX);
 }
 
 /* md with every "](/" link target prefixed by base.  Caller frees. */
@@ -43,19 +32,33 @@ static char *
 absolutise(const char *md, const char *base)
 {
 	struct core_buf b = CORE_BUF_INIT;
-	const char *p = md, *q;
 
-	while ((q = strstr(p, "](/")) != NULL) {
-		core_buf_put(&b, p, (size_t)(q - p) + 2);
-		core_buf_puts(&b, base);
-		p = q + 2;
-	}
-	core_buf_puts(&b, p);
+	core_md_absolutise(&b, md, base);
+	return core_buf_steal(&b);
+}
+
+/*
+ * /developers with the fair-use section generated from the limits in
+ * force (core_limits_md), before "## Licences".  Takes ownership of md.
+ */
+static char *
+with_limits(char *md, const struct core_conf *conf, const char *base)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *at = strstr(md, "\n## Licences");
+	size_t n = at != NULL ? (size_t)(at - md) + 1 : strlen(md);
+
+	core_buf_put(&b, md, n);
+	core_limits_md(&b, conf, base);
+	core_buf_puts(&b, "\n");
+	core_buf_puts(&b, md + n);
+	free(md);
 	return core_buf_steal(&b);
 }
 
 enum core_err
-pages_docs_load(struct pages_state *st, const char *dir, const char *base)
+pages_docs_load(struct pages_state *st, const char *dir, const char *base,
+    const struct core_conf *conf)
 {
 	char *path;
 	int i;
@@ -70,6 +73,9 @@ pages_docs_load(struct pages_state *st, const char *dir, const char *base)
 			return CORE_ESYS;
 		}
 		free(path);
+		if (i == PAGES_DOC_DEVELOPERS && conf != NULL)
+			st->doc_rel[i] = with_limits(st->doc_rel[i], conf,
+			    base != NULL ? base : "");
 		st->doc_abs[i] =
 		    absolutise(st->doc_rel[i], base != NULL ? base : "");
 	}

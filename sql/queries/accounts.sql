@@ -263,3 +263,25 @@ DELETE FROM sessions WHERE id = $2::bigint AND user_id = $1::bigint;
 -- name: SESSION_DELETE_OTHERS
 -- Every session of $1 except $2's ('' ends them all).
 DELETE FROM sessions WHERE user_id = $1::bigint AND token_hash <> $2;
+
+-- name: API_KEYS
+SELECT id,
+       name,
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           AS created
+  FROM api_keys
+ WHERE user_id = $1::bigint AND revoked_at IS NULL
+ ORDER BY created_at, id;
+
+-- name: API_KEY_ADD
+INSERT INTO api_keys (user_id, name, key_hash)
+SELECT $1::bigint, $2, $3
+ WHERE (SELECT count(*) FROM api_keys
+         WHERE user_id = $1::bigint AND revoked_at IS NULL) < 20
+RETURNING id;
+
+-- name: API_KEY_REVOKE
+UPDATE api_keys
+   SET revoked_at = now()
+ WHERE id = $2::bigint AND user_id = $1::bigint AND revoked_at IS NULL
+RETURNING key_hash;

@@ -223,7 +223,7 @@ else
 	case_ 404 GET "/sitemaps/{kind}-{n}.xml" /sitemaps/institutions-1.xml
 fi
 case_ 404 GET "/sitemaps/{kind}-{n}.xml" /sitemaps/papers-999.xml
-for p in /robots.txt /llms.txt /openapi.json /healthz /readyz; do
+for p in /robots.txt /llms.txt /llms-full.txt /openapi.json /healthz /readyz; do
 	case_ 200 GET "$p" "$p"
 done
 
@@ -302,6 +302,13 @@ for a in "$H" "$MD" "$J"; do
 	case_ 200 POST /account/feed-token /account/feed-token "$a" "$S" \
 	    "csrf=$c"
 done
+for a in "$H" "$MD" "$J"; do
+	case_ 200 POST /account/keys /account/keys "$a" "$S" \
+	    "csrf=$c&name=openapi+key"
+done
+kid=$(sql "SELECT max(id) FROM api_keys")
+case_ 303 POST /account/keys/revoke /account/keys/revoke "$MD" "$S" \
+    "csrf=$c&id=$kid"
 # The mail flows (recover.c): links of a second account, unconfirmed.
 IFS=$'\t' read -r pre c2 < <(form /signup)
 for a in "$J" "$MD"; do

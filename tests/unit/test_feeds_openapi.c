@@ -19,7 +19,8 @@ own_errors(const char *path)
 	static const char *const own[] = { "/signin", "/signup", "/readyz",
 		"/account/nav", "/account/follow/{id}", "/account/verify",
 		"/account/forgot", "/account/reset", "/account/password",
-		"/account/delete", "/mcp" };
+		"/account/delete", "/account/keys", "/account/keys/revoke",
+		"/mcp" };
 	size_t i;
 
 	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
@@ -60,6 +61,7 @@ openapi(void)
 		"/sitemaps/{kind}-{n}.xml",
 		"/robots.txt",
 		"/llms.txt",
+		"/llms-full.txt",
 		"/openapi.json",
 	};
 	json_error_t e;
@@ -128,7 +130,7 @@ guide(void)
 	json_t *doc;
 
 	memset(&st, 0, sizeof(st));
-	T_EQ(feeds_guide_build(&st, "https://weft.example"), CORE_OK,
+	T_EQ(feeds_guide_build(&st, "https://weft.example", NULL), CORE_OK,
 	    "guide documents build");
 	doc = json_loads(st.openapi, 0, NULL);
 	T_STREQ(json_string_value(
@@ -152,6 +154,14 @@ guide(void)
 	T_CONTAINS(st.llms, "(https://weft.example/openapi.json)",
 	    "absolute links");
 	T_LACKS(st.llms, "](/", "no relative links");
+	T_CONTAINS(st.llms, "\n## Fair use and API keys\n",
+	    "llms.txt states the limits");
+	T_CONTAINS(st.llms, "RateLimit-Policy: \"read\";q=120;w=60",
+	    "with the policy header of the default limits");
+	T_OK(strncmp(st.llms_full, st.llms, strlen(st.llms)) == 0,
+	    "llms-full.txt begins with llms.txt");
+	T_CONTAINS(st.llms_full, "## MCP (Model Context Protocol)",
+	    "llms-full.txt describes /mcp");
 	feeds_guide_free(&st);
 }
 
