@@ -245,14 +245,17 @@ pages_mcp(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const char *method = core_req_method(req);
+	enum core_err er;
 
 	/* DNS rebinding: a page elsewhere must not reach this server. */
 	if (!mcp_origin_ok(core_req_env(req, "HTTP_ORIGIN"), ctx->base_url,
 		core_conf_get(ctx->conf, "mcp_origins", NULL)))
 		return refuse(req, 403, MCP_INVALID_REQUEST,
 		    "this Origin may not use the server");
-	if (pages_mcp_auth(req) != 0)
-		return CORE_OK;
+	/* API keys and the read limits (core_serve() did it for a GET). */
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+	    (er = core_req_limit(req)) != CORE_OK)
+		return er;
 	if (strcmp(method, "POST") == 0)
 		return post(req);
 	if (strcmp(method, "DELETE") == 0)

@@ -100,11 +100,4 @@ json_t *pages_mcp_dispatch(struct core_req *, const struct mcp_msg *m);
 /* The server's capabilities for initialize (new reference). */
 json_t *pages_mcp_capabilities(void);
 
-/*
- * auth.c: who may call the server.  0 to go on; otherwise the response
- * (status, headers, body) has been written and the handler stops.
- * Today every client may: API keys (Authorization: Bearer) go here.
- */
-int pages_mcp_auth(struct core_req *);
-
 #endif /* PAGES_MCP_H */
