@@ -42,6 +42,7 @@ static const struct {
 	    "within 24 hours." },
 	{ "others", "Every other session has been signed out." },
 	{ "session", "That session has been signed out." },
+	{ "digest", "Your email digest setting has been saved." },
 };
 
 enum core_err

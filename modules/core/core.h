@@ -1100,6 +1100,12 @@ struct core_module {
 	 * rest is a secret, logged as the prefix and "[token]".
 	 */
 	const char *const *secret_paths;
+	/*
+	 * Optional: "weftd -m MOD -x ARGS..." runs this once, after init,
+	 * instead of serving (a timer's job, such as the accounts module's
+	 * digests); its result is weftd's exit status.
+	 */
+	int (*command)(struct core_ctx *, int argc, char **argv);
 };
 
 /*
