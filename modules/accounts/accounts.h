@@ -580,6 +580,16 @@ enum core_err acc_sign_in_fresh(struct core_req *, long long uid,
 /* Issue 21: follow anything, the merged feed, email digests           */
 /* ------------------------------------------------------------------ */
 
+/* An attribute of an HTML element (render.c, digest.c): A(HREF, url). */
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define AEND                                                                   \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
+
 enum acc_kind {
 	ACC_KIND_RESEARCHER,
 	ACC_KIND_INSTITUTION,
@@ -644,8 +654,8 @@ enum core_err acc_store_digest_get(struct core_db *, long long uid,
 enum core_err acc_store_digest_set(struct core_db *, long long uid,
     const char *mode);
 /* Turns off the digests of the unsubscribe token hash; *uid 0: none. */
-enum core_err acc_store_digest_unsubscribe(struct core_db *,
-    const char *hash, long long *uid);
+enum core_err acc_store_digest_unsubscribe(struct core_db *, const char *hash,
+    long long *uid);
 
 /* follow.c: the handlers */
 

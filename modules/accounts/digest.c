@@ -23,15 +23,6 @@
 #include "accounts.h"
 #include "accounts_sql.h"
 
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define AEND                                                                   \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
-
 enum core_err
 acc_digest_post(struct core_req *req)
 {
@@ -94,8 +85,8 @@ acc_unsubscribe_get(struct core_req *req)
 	    "Stop the email digests", "message",
 	    "Press the button to stop the digest emails. You can turn them "
 	    "on again on your account page.",
-	    "ok", 1, "links", "form", "action", "/account/unsubscribe", "csrf", "",
-	    "token", tok, "button", "Stop the digests");
+	    "ok", 1, "links", "form", "action", "/account/unsubscribe", "csrf",
+	    "", "token", tok, "button", "Stop the digests");
 	if (m == NULL)
 		return CORE_ESYS;
 	er = acc_respond_message(req, 200, m, NULL);
@@ -129,8 +120,7 @@ acc_unsubscribe_post(struct core_req *req)
 		return unsubscribe_bad(req);
 	sodium_memzero(raw, sizeof(raw));
 	acc_token_hash(tok, hash);
-	if ((er = acc_store_digest_unsubscribe(ctx->db, hash, &uid)) !=
-	    CORE_OK)
+	if ((er = acc_store_digest_unsubscribe(ctx->db, hash, &uid)) != CORE_OK)
 		return er;
 	if (uid == 0)
 		return unsubscribe_bad(req);
@@ -186,8 +176,8 @@ digest_bodies(const char *base, const char *mode, const PGresult *res,
 		core_buf_printf(text, "\n  %s\n  %s", url, aid);
 		if (v > 1)
 			core_buf_printf(text, "%d", v);
-		core_buf_printf(text, " · %s · %s\n\n", *at != '\0' ? at : "undated",
-		    why);
+		core_buf_printf(text, " · %s · %s\n\n",
+		    *at != '\0' ? at : "undated", why);
 		core_html_elem(&h, CORE_TAG_LI, NULL);
 		core_html_elemtext(&h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, url), AEND },
@@ -208,7 +198,8 @@ digest_bodies(const char *base, const char *mode, const PGresult *res,
 	core_buf_printf(text, "Your whole feed: %s\n", url);
 	core_html_elem(&h, CORE_TAG_P, NULL);
 	core_html_elemtext(&h, CORE_TAG_A,
-	    (const struct core_attr[]){ A(HREF, url), AEND }, "Your whole feed");
+	    (const struct core_attr[]){ A(HREF, url), AEND },
+	    "Your whole feed");
 	core_html_pop(&h);
 	free(url);
 	url = core_xasprintf("%s/account#digest", base);
@@ -249,8 +240,8 @@ digest_one(struct core_ctx *ctx, long long uid, const char *to,
 	snprintf(ub, sizeof(ub), "%lld", uid);
 	snprintf(sb, sizeof(sb), "%lld", since);
 	snprintf(nb, sizeof(nb), "%lld", now);
-	if ((er = core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_ITEMS, p, 3, &res)) !=
-	    CORE_OK)
+	if ((er = core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_ITEMS, p, 3,
+		 &res)) != CORE_OK)
 		goto out;
 	if (PQntuples(res) > 0) {
 		if (!acc_mail_allowed_ctx(ctx, to)) {
@@ -260,8 +251,8 @@ digest_one(struct core_ctx *ctx, long long uid, const char *to,
 		acc_token_new(tok);
 		acc_token_hash(tok, hash);
 		p[1] = hash;
-		if ((er = core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_TOKEN_SET, p, 2,
-			 &r2)) != CORE_OK)
+		if ((er = core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_TOKEN_SET,
+			 p, 2, &r2)) != CORE_OK)
 			goto out;
 		unsub = core_xasprintf("%s/account/unsubscribe?token=%s",
 		    ctx->base_url, tok);
@@ -310,7 +301,8 @@ digest_run(struct core_ctx *ctx)
 	if (ctx->db == NULL)
 		return 1;
 	snprintf(nb, sizeof(nb), "%lld", now);
-	if (core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_DUE, p, 1, &res) != CORE_OK)
+	if (core_db_exec(ctx->db, ACCOUNTS_SQL_DIGEST_DUE, p, 1, &res) !=
+	    CORE_OK)
 		return 1;
 	for (i = 0; i < PQntuples(res); i++) {
 		if (digest_one(ctx,

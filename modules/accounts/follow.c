@@ -61,6 +61,12 @@ acc_fragment_dispatch(struct core_req *req)
 	if (strncmp(p, "/account/follow/", 16) == 0)
 		return acc_follow_fragment_get(req);
 	/* A GET of a POST-only path of ours. */
+	if (strcmp(p, "/account/follows") == 0 ||
+	    strcmp(p, "/account/follows/remove") == 0 ||
+	    strcmp(p, "/account/digest") == 0) {
+		core_resp_header(req, "Allow", "POST");
+		return core_req_fail(req, 405, "this is a POST form");
+	}
 	n = strlen(p);
 	if (strncmp(p, "/researchers/", 13) == 0 &&
 	    ((n > 7 && strcmp(p + n - 7, "/follow") == 0) ||
@@ -211,8 +217,8 @@ acc_follow_institution_fragment(struct core_req *req)
 	next = slug != NULL && *slug != '\0'
 	    ? core_xasprintf("/institutions/%lld-%s", iid, slug)
 	    : core_xasprintf("/institutions/%lld", iid);
-	acc_render_target_fragment(req, ACC_KIND_INSTITUTION, iid, target,
-	    next, &s);
+	acc_render_target_fragment(req, ACC_KIND_INSTITUTION, iid, target, next,
+	    &s);
 	free(next);
 	free(slug);
 	return CORE_OK;
@@ -221,10 +227,10 @@ acc_follow_institution_fragment(struct core_req *req)
 /* What a follow form names, checked; the response set on failure. */
 struct target {
 	enum acc_kind kind;
-	long long id;	  /* researcher or institution */
-	const char *cat;  /* category, or a search's filter ("") */
+	long long id;    /* researcher or institution */
+	const char *cat; /* category, or a search's filter ("") */
 	char q[ACC_SEARCH_MAX + 1];
-	char *back;	  /* the target's page (caller frees) */
+	char *back; /* the target's page (caller frees) */
 };
 
 /*
@@ -428,7 +434,8 @@ acc_follows_remove_post(struct core_req *req)
 		return er;
 	core_log(CORE_LOG_INFO, "follow", "user %lld unfollows a%s %s", s.uid,
 	    k == ACC_KIND_INSTITUTION ? "n" : "", acc_kinds[k]);
-	core_resp_redirect(req, 303, next != NULL ? next : "/account#following");
+	core_resp_redirect(req, 303,
+	    next != NULL ? next : "/account#following");
 	acc_private_headers(req);
 	return CORE_OK;
 }
@@ -453,7 +460,8 @@ acc_follows_new_get(struct core_req *req)
 		return er;
 	k = acc_kind_parse(ks);
 	if (k != ACC_KIND_CATEGORY && k != ACC_KIND_SEARCH)
-		return core_req_fail(req, 400, "kind must be category or search");
+		return core_req_fail(req, 400,
+		    "kind must be category or search");
 	if (cat != NULL && *cat == '\0')
 		cat = NULL;
 	if (k == ACC_KIND_SEARCH &&
@@ -510,13 +518,13 @@ acc_follows_new_get(struct core_req *req)
 		json_object_set_new(fields, "category", core_json_str(cat));
 	m = json_pack("{s:s,s:s,s:b,s:[],s:{s:s,s:s,s:s,s:o}}", "title",
 	    core_buf_cstr(&title), "message",
-	    id != 0 ? "You already follow this. Its new papers are in your "
-		      "feed."
-		    : "Its new papers will appear in your feed, in your private "
-		      "RSS feed and in your email digests.",
+	    id != 0
+		? "You already follow this. Its new papers are in your "
+		  "feed."
+		: "Its new papers will appear in your feed, in your private "
+		  "RSS feed and in your email digests.",
 	    "ok", 1, "links", "form", "action", "/account/follows", "csrf",
-	    s.csrf,
-	    "button", id != 0 ? "Follow (already followed)" : "Follow",
+	    s.csrf, "button", id != 0 ? "Follow (already followed)" : "Follow",
 	    "fields", fields);
 	if (m == NULL) {
 		er = CORE_ESYS;

@@ -511,9 +511,8 @@ out:
 }
 
 enum core_err
-acc_mail_send_digest(struct core_ctx *ctx, const char *to,
-    const char *subject, const char *text, const char *html,
-    const char *unsubscribe)
+acc_mail_send_digest(struct core_ctx *ctx, const char *to, const char *subject,
+    const char *text, const char *html, const char *unsubscribe)
 {
 	const struct acc_state *st = ctx->mod_state;
 	const struct acc_mailer *m = st != NULL ? st->mailer : NULL;

@@ -15,15 +15,6 @@
 const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON };
 
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define AEND                                                                   \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
-
 /* ---------------------------------------------------------------- shell */
 
 /* The signed-in account links: the header slot and the nav fragment. */
@@ -257,6 +248,8 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 
 static void target_form(struct core_html *, int kind, long long id,
     long long target, const char *csrf, const char *next);
+static void post_form_open(struct core_html *, const char *action,
+    const char *csrf, const char *name, const char *value);
 static void html_account_status(struct core_html *, const json_t *,
     const struct acc_session *);
 static void html_account_security(struct core_html *, const json_t *,
@@ -308,7 +301,8 @@ html_account_follows(struct core_html *h, const json_t *m,
 			if (k == ACC_KIND_SEARCH &&
 			    core_json_text(t, "category") != NULL) {
 				core_html_text(h, " in ");
-				core_html_text(h, core_json_text(t, "category"));
+				core_html_text(h,
+				    core_json_text(t, "category"));
 			}
 			core_html_text(h, " ");
 			target_form(h, k, 0, core_json_int(t, "id", 0), s->csrf,
@@ -321,7 +315,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 			core_html_elemtext(h, CORE_TAG_P, NULL,
 			    k == ACC_KIND_INSTITUTION
 				? "None yet: follow one from its page."
-			    : k == ACC_KIND_CATEGORY
+				: k == ACC_KIND_CATEGORY
 				? "None yet: follow one from a search "
 				  "filtered by category."
 				: "None yet: follow one from the search "
@@ -333,10 +327,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Everything new that you follow, by email, once a day or once a "
 	    "week (only to a confirmed address; nothing new, no mail).");
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(METHOD, "post"),
-		A(ACTION, "/account/digest"), A(CLASS, "form"), AEND });
-	hidden(h, "csrf", s->csrf);
+	post_form_open(h, "/account/digest", s->csrf, NULL, NULL);
 	core_html_elemtext(h, CORE_TAG_LABEL,
 	    (const struct core_attr[]){ A(FOR, "digest-mode"), AEND },
 	    "Send me a digest");
@@ -833,8 +824,9 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			md_researcher(b, x, 0);
 		}
 		core_buf_puts(b, "\n");
-		core_md_heading(b, 2, "Institutions, categories and searches "
-				      "you follow");
+		core_md_heading(b, 2,
+		    "Institutions, categories and searches "
+		    "you follow");
 		a = json_object_get(m, "follows");
 		if (json_array_size(a) == 0)
 			core_buf_puts(b, "None yet.\n");

@@ -408,8 +408,8 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 		free(path);
 		/* Why the item is there (0026 weft_follow_items). */
 		json_object_set_new(card, "version",
-		    json_integer(core_cell_int(res, i,
-			ACCOUNTS_FEED_PAGE__VERSION, 1)));
+		    json_integer(
+			core_cell_int(res, i, ACCOUNTS_FEED_PAGE__VERSION, 1)));
 		json_object_set_new(card, "date",
 		    core_cell_jtext(res, i, ACCOUNTS_FEED_PAGE__AT));
 		json_object_set_new(card, "why",
@@ -719,8 +719,9 @@ acc_store_sessions(struct core_db *db, long long uid, const char *current,
 	return CORE_OK;
 }
 
-enum core_err
-acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
+/* Runs DELETE stmt with (uid, id); *gone 1 when it deleted a row. */
+static enum core_err
+delete_of_user(struct core_db *db, int stmt, long long uid, long long id,
     int *gone)
 {
 	char ub[24], ib[24];
@@ -731,12 +732,19 @@ acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
 	*gone = 0;
 	ID(ub, uid);
 	ID(ib, id);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_DELETE_ID, p, 2,
-		 &res)) != CORE_OK)
+	if ((er = core_db_exec(db, stmt, p, 2, &res)) != CORE_OK)
 		return er;
 	*gone = atoi(PQcmdTuples(res)) > 0;
 	PQclear(res);
 	return CORE_OK;
+}
+
+enum core_err
+acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
+    int *gone)
+{
+	return delete_of_user(db, ACCOUNTS_SQL_SESSION_DELETE_ID, uid, id,
+	    gone);
 }
 
 enum core_err
@@ -866,20 +874,7 @@ enum core_err
 acc_store_target_remove(struct core_db *db, long long uid, long long id,
     int *gone)
 {
-	char ub[24], ib[24];
-	const char *p[2] = { ub, ib };
-	PGresult *res = NULL;
-	enum core_err er;
-
-	*gone = 0;
-	ID(ub, uid);
-	ID(ib, id);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_TARGET_REMOVE, p, 2, &res)) !=
-	    CORE_OK)
-		return er;
-	*gone = atoi(PQcmdTuples(res)) > 0;
-	PQclear(res);
-	return CORE_OK;
+	return delete_of_user(db, ACCOUNTS_SQL_TARGET_REMOVE, uid, id, gone);
 }
 
 enum core_err
@@ -972,8 +967,8 @@ acc_store_institution_state(struct core_db *db, long long uid, long long iid,
 	}
 	*slug = core_xstrdup(
 	    core_cell_text(res, 0, ACCOUNTS_INSTITUTION_STATE__SLUG));
-	*target = core_cell_bigint(res, 0, ACCOUNTS_INSTITUTION_STATE__TARGET,
-	    0);
+	*target =
+	    core_cell_bigint(res, 0, ACCOUNTS_INSTITUTION_STATE__TARGET, 0);
 	PQclear(res);
 	return CORE_OK;
 }

@@ -437,8 +437,7 @@ acc_kind_parse(const char *s)
 }
 
 int
-acc_search_normalise(const char *in, char *out, size_t outsz,
-    const char **why)
+acc_search_normalise(const char *in, char *out, size_t outsz, const char **why)
 {
 	size_t n = 0, terms = 0, len;
 	const char *p;
@@ -497,7 +496,7 @@ long_:
 int
 acc_digest_mode_ok(const char *s)
 {
-	return s != NULL && (strcmp(s, "off") == 0 ||
-				strcmp(s, "daily") == 0 ||
-				strcmp(s, "weekly") == 0);
+	return s != NULL &&
+	    (strcmp(s, "off") == 0 || strcmp(s, "daily") == 0 ||
+		strcmp(s, "weekly") == 0);
 }

@@ -216,22 +216,24 @@ digest_message(void)
 
 	T_EQ(acc_mail_build_digest(&b, "weft <noreply@example.org>",
 		 "a@example.org", "Your daily weft digest", "text = 1\n",
-		 "<p>html</p>\n", "https://example.org/account/unsubscribe?token=x",
-		 0, "abc"),
+		 "<p>html</p>\n",
+		 "https://example.org/account/unsubscribe?token=x", 0, "abc"),
 	    0, "a digest builds");
 	m = core_buf_cstr(&b);
-	T_OK(strstr(m, "\r\nList-Unsubscribe: "
-			"<https://example.org/account/unsubscribe?token=x>\r\n") !=
+	T_OK(strstr(m,
+		 "\r\nList-Unsubscribe: "
+		 "<https://example.org/account/unsubscribe?token=x>\r\n") !=
 		NULL,
 	    "List-Unsubscribe");
-	T_OK(strstr(m, "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click"
-			"\r\n") != NULL,
+	T_OK(strstr(m,
+		 "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click"
+		 "\r\n") != NULL,
 	    "List-Unsubscribe-Post");
-	T_OK(strstr(m, "Content-Type: multipart/alternative; "
-			"boundary=\"=_weft_abc\"\r\n") != NULL,
+	T_OK(strstr(m,
+		 "Content-Type: multipart/alternative; "
+		 "boundary=\"=_weft_abc\"\r\n") != NULL,
 	    "multipart/alternative");
-	T_OK(strstr(m, "\r\n--=_weft_abc\r\nContent-Type: text/plain") !=
-		NULL,
+	T_OK(strstr(m, "\r\n--=_weft_abc\r\nContent-Type: text/plain") != NULL,
 	    "a text part");
 	T_OK(strstr(m, "\r\n--=_weft_abc\r\nContent-Type: text/html") != NULL,
 	    "an HTML part");

@@ -457,18 +457,15 @@ follows(void)
 	big[0] = '\0';
 	for (i = 0; i < 33; i++)
 		strcat(big, "w ");
-	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), -1,
-	    "33 terms");
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), -1, "33 terms");
 	big[64] = '\0';
-	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0,
-	    "32 terms");
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0, "32 terms");
 	memset(big, 'x', 201);
 	big[201] = '\0';
 	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), -1,
 	    "201 bytes");
 	big[200] = '\0';
-	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0,
-	    "200 bytes");
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0, "200 bytes");
 	T_OK(acc_digest_mode_ok("weekly") && acc_digest_mode_ok("off") &&
 		!acc_digest_mode_ok("hourly") && !acc_digest_mode_ok(NULL),
 	    "digest modes");

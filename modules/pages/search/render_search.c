@@ -279,7 +279,8 @@ follow_line(struct core_html *h, const json_t *m)
 	pages_h_link(h, core_buf_cstr(&u), NULL, "Follow this search");
 	if (cat != NULL) {
 		core_buf_reset(&u);
-		core_buf_puts(&u, "/account/follows/new?kind=category&category=");
+		core_buf_puts(&u,
+		    "/account/follows/new?kind=category&category=");
 		core_url_encode(&u, cat, 0);
 		core_html_text(h, " · ");
 		free(label);
