@@ -195,7 +195,8 @@ install: all
 	install -m 644 sql/data/* $(SHARE)/sql/data/
 	install -m 644 nginx/*.in $(SHARE)/nginx/
 	install -m 755 nginx/gen.sh $(SHARE)/nginx/gen.sh
-	for f in weft@.service weft-harvest.service weft-harvest.timer; do \
+	for f in weft@.service weft-harvest.service weft-harvest.timer \
+	    weft-digest.service weft-digest.timer; do \
 	    sed 's|@PREFIX@|$(PREFIX)|g' conf/$$f >$(DESTDIR)$(UNITDIR)/$$f; \
 	done
 	test -e $(DESTDIR)/etc/weft/weft.conf || \
@@ -217,7 +218,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/weft $(SHARE)
 	rm -f $(DESTDIR)$(UNITDIR)/weft@.service \
 	    $(DESTDIR)$(UNITDIR)/weft-harvest.service \
-	    $(DESTDIR)$(UNITDIR)/weft-harvest.timer
+	    $(DESTDIR)$(UNITDIR)/weft-harvest.timer \
+	    $(DESTDIR)$(UNITDIR)/weft-digest.service \
+	    $(DESTDIR)$(UNITDIR)/weft-digest.timer
 
 # ---------------------------------------------------------------- local site
 run:

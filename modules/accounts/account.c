@@ -42,7 +42,7 @@ account_page_status(struct core_req *req, const struct acc_session *s,
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *m = NULL, *fol = NULL;
-	char *created = NULL, *self, *rot, *feed;
+	char *created = NULL, *self, *rot, *feed, digest[8];
 	enum core_err er;
 
 	if ((er = acc_store_following(ctx->db, ctx->base_url, s->uid, &fol)) !=
@@ -76,6 +76,15 @@ account_page_status(struct core_req *req, const struct acc_session *s,
 		goto out;
 	if ((er = acc_api_keys_model(req, s->uid, new_key, m)) != CORE_OK)
 		goto out;
+	/* The other kinds of follows and the digest setting (issue 21). */
+	if ((er = acc_store_targets(ctx->db, ctx->base_url, s->uid, &fol)) !=
+	    CORE_OK)
+		goto out;
+	json_object_set_new(m, "follows", fol);
+	fol = NULL;
+	if ((er = acc_store_digest_get(ctx->db, s->uid, digest)) != CORE_OK)
+		goto out;
+	json_object_set_new(m, "digest", json_string(digest));
 	if (error != NULL)
 		json_object_set_new(m, "error", json_string(error));
 	er = acc_respond(req, ACC_VIEW_ACCOUNT, status, m, s);

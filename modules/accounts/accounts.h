@@ -29,6 +29,14 @@
 #define ACC_PER_PAGE 24
 #define ACC_MAX_PAGE 100000
 
+/* Follows of every kind together, per user (issue 21). */
+#define ACC_FOLLOW_MAX 1000
+/* A saved search: at most this many terms and bytes once normalised. */
+#define ACC_SEARCH_TERMS 32
+#define ACC_SEARCH_MAX   200
+/* Items in one email digest. */
+#define ACC_DIGEST_MAX 100
+
 /* Random tokens: 32 bytes, base64url without padding (43 characters). */
 #define ACC_TOKEN_RAW 32
 #define ACC_TOKEN_LEN 43
@@ -244,6 +252,8 @@ long acc_limited(struct core_req *, const char *action, const char *key,
  * answer as if sent.  Redis down or no cap: 1.
  */
 int acc_mail_allowed(struct core_req *, const char *to);
+/* The same outside a request (digests). */
+int acc_mail_allowed_ctx(struct core_ctx *, const char *to);
 /*
  * 1 when the request's weft_device cookie is a browser that signed in to
  * the account key before, with its id (for acc_limit) in id; else 0 and
@@ -365,6 +375,13 @@ void acc_html_error(struct core_req *, int status, const char *msg);
 void acc_render_follow_fragment(struct core_req *, long long rid,
     const char *slug, const struct acc_session *s, int following);
 void acc_render_nav_fragment(struct core_req *, const struct acc_session *s);
+/*
+ * The follow button of a target (an institution page's slot): when
+ * signed in, a form to follow kind id (target 0) or to remove follow
+ * target; else a sign-in link back to next.
+ */
+void acc_render_target_fragment(struct core_req *, int kind, long long id,
+    long long target, const char *next, const struct acc_session *s);
 
 /* ------------------------------------------------------------------ */
 /* Handlers                                                            */
@@ -431,6 +448,15 @@ void acc_mail_qp(struct core_buf *b, const char *body);
 int acc_mail_build(struct core_buf *b, const char *from, const char *to,
     const char *subject, const char *body, long long t, const char *msgid_left);
 /*
+ * acc_mail_build() with, when html is not NULL, a multipart/alternative
+ * body of text and html, and when unsubscribe is not NULL (an https or
+ * http URL of printable ASCII), the RFC 8058 one-click headers
+ * List-Unsubscribe and List-Unsubscribe-Post.  0, or -1 (see above).
+ */
+int acc_mail_build_digest(struct core_buf *b, const char *from, const char *to,
+    const char *subject, const char *text, const char *html,
+    const char *unsubscribe, long long t, const char *msgid_left);
+/*
  * The summary a sessions list shows for a User-Agent: "Firefox on
  * Linux", "curl", "Unknown browser" (NULL or nothing known), at most 79
  * bytes of printable ASCII.
@@ -459,6 +485,10 @@ void acc_mailer_free(struct acc_mailer *);
  */
 enum core_err acc_mail_send(struct core_req *, const char *to,
     const char *subject, const char *body);
+/* The same outside a request (a digest: acc_mail_build_digest()). */
+enum core_err acc_mail_send_digest(struct core_ctx *, const char *to,
+    const char *subject, const char *text, const char *html,
+    const char *unsubscribe);
 
 /* store.c */
 
@@ -560,5 +590,111 @@ enum core_err acc_delete_post(struct core_req *);
 /* Signs uid in on this browser (any old session of it ended first). */
 enum core_err acc_sign_in_fresh(struct core_req *, long long uid,
     const char *email, struct acc_session *s);
+
+/* ------------------------------------------------------------------ */
+/* Issue 21: follow anything, the merged feed, email digests           */
+/* ------------------------------------------------------------------ */
+
+/* An attribute of an HTML element (render.c, digest.c): A(HREF, url). */
+#define A(k, v)                                                                \
+	{                                                                      \
+		CORE_ATTR_##k, (v)                                             \
+	}
+#define AEND                                                                   \
+	{                                                                      \
+		CORE_ATTR__MAX, NULL                                           \
+	}
+
+enum acc_kind {
+	ACC_KIND_RESEARCHER,
+	ACC_KIND_INSTITUTION,
+	ACC_KIND_CATEGORY,
+	ACC_KIND_SEARCH,
+	ACC_KIND__MAX
+};
+/* "researcher", "institution", "category", "search". */
+extern const char *const acc_kinds[ACC_KIND__MAX];
+
+/* validate.c */
+
+/* The kind named s, or -1. */
+int acc_kind_parse(const char *s);
+/*
+ * A saved search's query into out (outsz bytes): valid UTF-8 without
+ * control characters, runs of white space made one space, trimmed.
+ * 0, or -1 with *why (static English) when empty, over ACC_SEARCH_TERMS
+ * terms or over ACC_SEARCH_MAX bytes.
+ */
+int acc_search_normalise(const char *in, char *out, size_t outsz,
+    const char **why);
+/* "off", "daily" or "weekly": 1, else 0. */
+int acc_digest_mode_ok(const char *s);
+
+/* store.c */
+
+/* The number of follows of every kind of uid. */
+enum core_err acc_store_follow_total(struct core_db *, long long uid,
+    long long *n);
+/*
+ * Follows a target: kind ACC_KIND_INSTITUTION (iid), _CATEGORY (cat) or
+ * _SEARCH (q, and cat its filter or "").  *id the new follow's id, 0
+ * when nothing was written (already followed, or at ACC_FOLLOW_MAX).
+ */
+enum core_err acc_store_target_add(struct core_db *, long long uid,
+    enum acc_kind, long long iid, const char *cat, const char *q,
+    long long *id);
+/* The id of uid's follow of that target (0: none). */
+enum core_err acc_store_target_find(struct core_db *, long long uid,
+    enum acc_kind, long long iid, const char *cat, const char *q,
+    long long *id);
+/* Ends follow id if it is uid's; *gone 1 when it was. */
+enum core_err acc_store_target_remove(struct core_db *, long long uid,
+    long long id, int *gone);
+/*
+ * What uid follows besides researchers: [{id, kind, label, url, and
+ * institution_id | category | query, category}] (new ref).
+ */
+enum core_err acc_store_targets(struct core_db *, const char *base,
+    long long uid, json_t **out);
+/* An institution's slug (caller frees) and uid's follow of it (*target,
+ * 0: none).  CORE_ENOTFOUND when there is no such institution. */
+enum core_err acc_store_institution_state(struct core_db *, long long uid,
+    long long iid, char **slug, long long *target);
+/* Whether any paper is in category cat. */
+enum core_err acc_store_category_known(struct core_db *, const char *cat,
+    int *known);
+/* The digest setting of uid into mode ("off", "daily", "weekly"). */
+enum core_err acc_store_digest_get(struct core_db *, long long uid,
+    char mode[8]);
+enum core_err acc_store_digest_set(struct core_db *, long long uid,
+    const char *mode);
+/* Turns off the digests of the unsubscribe token hash; *uid 0: none. */
+enum core_err acc_store_digest_unsubscribe(struct core_db *, const char *hash,
+    long long *uid);
+
+/* follow.c: the handlers */
+
+/* POST /account/follows: follow kind=researcher|institution|category|
+ * search (id, category, q). */
+enum core_err acc_follows_add_post(struct core_req *);
+/* POST /account/follows/remove: kind and id (a researcher's id, or the
+ * follow's own id for the other kinds). */
+enum core_err acc_follows_remove_post(struct core_req *);
+/* GET /account/follows/new?kind=category|search&category=&q=: the
+ * confirmation form the search page links to. */
+enum core_err acc_follows_new_get(struct core_req *);
+/* The SSI fragment /account/follow/institution/{id}. */
+enum core_err acc_follow_institution_fragment(struct core_req *);
+
+/* digest.c */
+
+/* POST /account/digest: daily, weekly or off. */
+enum core_err acc_digest_post(struct core_req *);
+/* GET and POST /account/unsubscribe?token=: the one-click link
+ * (RFC 8058), without signing in. */
+enum core_err acc_unsubscribe_get(struct core_req *);
+enum core_err acc_unsubscribe_post(struct core_req *);
+/* weftd -m accounts -x digest: sends the digests due now. */
+int acc_command(struct core_ctx *, int argc, char **argv);
 
 #endif /* ACCOUNTS_H */

@@ -1,8 +1,10 @@
 /*
- * feed.c -- /feed: the newest papers of the researchers the signed-in
- * user follows, 24 a page (?page=N from 1), in HTML, markdown and JSON,
- * with Link rel=next/prev.  The same list, without a cookie, is the
- * feeds module's /rss/feed/{token}.xml.
+ * feed.c -- /feed: the new papers and versions of everything the
+ * signed-in user follows (researchers, institutions, categories, saved
+ * searches; 0026 weft_follow_items), each with why it is there, newest
+ * first, 24 a page (?page=N from 1), in HTML, markdown and JSON, with
+ * Link rel=next/prev.  The same items, without a cookie, are the feeds
+ * module's /rss/feed/{token}.xml.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ acc_feed_get(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const char *ps = core_req_param(req, "page");
-	json_t *m = NULL, *items = NULL, *fol = NULL, *pg;
+	json_t *m = NULL, *items = NULL, *fol = NULL, *tgt = NULL, *pg;
 	struct acc_session s;
 	long long total = 0, pages;
 	long page = 1;
@@ -60,6 +62,9 @@ acc_feed_get(struct core_req *req)
 	if ((er = acc_store_following(ctx->db, ctx->base_url, s.uid, &fol)) !=
 	    CORE_OK)
 		goto out;
+	if ((er = acc_store_targets(ctx->db, ctx->base_url, s.uid, &tgt)) !=
+	    CORE_OK)
+		goto out;
 	if ((er = acc_store_feed(ctx->db, ctx->base_url, s.uid, page, &items,
 		 &total)) != CORE_OK)
 		goto out;
@@ -75,10 +80,11 @@ acc_feed_get(struct core_req *req)
 	    (json_int_t)pages, "next",
 	    page < pages ? page_url(ctx->base_url, page + 1) : json_null(),
 	    "prev", page > 1 ? page_url(ctx->base_url, page - 1) : json_null());
-	m = json_pack("{s:o,s:I,s:O,s:o,s:o}", "url",
+	m = json_pack("{s:o,s:I,s:O,s:O,s:o,s:o}", "url",
 	    page_url(ctx->base_url, page), "following_count",
-	    (json_int_t)json_array_size(fol), "following", fol, "papers", items,
-	    "pagination", pg);
+	    (json_int_t)(json_array_size(fol) + json_array_size(tgt)),
+	    "following", fol, "follows", tgt, "papers", items, "pagination",
+	    pg);
 	items = NULL;
 	if (m == NULL) {
 		er = CORE_ESYS;
@@ -97,5 +103,6 @@ out:
 	json_decref(m);
 	json_decref(items);
 	json_decref(fol);
+	json_decref(tgt);
 	return er;
 }

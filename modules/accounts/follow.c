@@ -56,9 +56,17 @@ acc_fragment_dispatch(struct core_req *req)
 
 	if (strcmp(p, "/account/nav") == 0)
 		return acc_nav_get(req);
+	if (strncmp(p, "/account/follow/institution/", 28) == 0)
+		return acc_follow_institution_fragment(req);
 	if (strncmp(p, "/account/follow/", 16) == 0)
 		return acc_follow_fragment_get(req);
 	/* A GET of a POST-only path of ours. */
+	if (strcmp(p, "/account/follows") == 0 ||
+	    strcmp(p, "/account/follows/remove") == 0 ||
+	    strcmp(p, "/account/digest") == 0) {
+		core_resp_header(req, "Allow", "POST");
+		return core_req_fail(req, 405, "this is a POST form");
+	}
 	n = strlen(p);
 	if (strncmp(p, "/researchers/", 13) == 0 &&
 	    ((n > 7 && strcmp(p + n - 7, "/follow") == 0) ||
@@ -176,5 +184,356 @@ acc_follow_post(struct core_req *req)
 out:
 	free(slug);
 	free(back);
+	return er;
+}
+
+/* ------------------------------------------------ issue 21: follow kinds */
+
+/* The fragment /account/follow/institution/{id}. */
+enum core_err
+acc_follow_institution_fragment(struct core_req *req)
+{
+	const char *p = fragment_path(req), *rest;
+	struct acc_session s;
+	char *slug = NULL, *next;
+	long long iid, target = 0;
+	enum core_err er;
+
+	if (strncmp(p, "/account/follow/institution/", 28) != 0)
+		return empty_fragment(req, 404);
+	rest = p + 28;
+	if (acc_parse_id(rest, strlen(rest), &iid) != 0)
+		return empty_fragment(req, 404);
+	if (acc_session_load(req, &s) != CORE_OK)
+		return empty_fragment(req, 503);
+	if (s.valid) {
+		er = acc_store_institution_state(core_req_ctx(req)->db, s.uid,
+		    iid, &slug, &target);
+		if (er == CORE_ENOTFOUND)
+			return empty_fragment(req, 404);
+		if (er != CORE_OK)
+			return empty_fragment(req, 503);
+	}
+	next = slug != NULL && *slug != '\0'
+	    ? core_xasprintf("/institutions/%lld-%s", iid, slug)
+	    : core_xasprintf("/institutions/%lld", iid);
+	acc_render_target_fragment(req, ACC_KIND_INSTITUTION, iid, target, next,
+	    &s);
+	free(next);
+	free(slug);
+	return CORE_OK;
+}
+
+/* What a follow form names, checked; the response set on failure. */
+struct target {
+	enum acc_kind kind;
+	long long id;    /* researcher or institution */
+	const char *cat; /* category, or a search's filter ("") */
+	char q[ACC_SEARCH_MAX + 1];
+	char *back; /* the target's page (caller frees) */
+};
+
+/*
+ * Reads kind, id, category and q of form into t and checks them against
+ * the database.  CORE_OK, or what the handler returns (the 4xx set).
+ */
+static enum core_err
+target_parse(struct core_req *req, const struct core_params *form,
+    long long uid, struct target *t)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const char *ks = core_params_get(form, "kind");
+	const char *ids = core_params_get(form, "id"), *why;
+	char *slug = NULL;
+	long long tgt;
+	int k, known, following;
+	enum core_err er;
+
+	memset(t, 0, sizeof(*t));
+	if ((k = acc_kind_parse(ks)) < 0)
+		return core_req_fail(req, 400,
+		    "kind must be researcher, institution, category or "
+		    "search");
+	t->kind = k;
+	t->cat = core_params_get(form, "category");
+	if (t->cat == NULL)
+		t->cat = "";
+	switch (t->kind) {
+	case ACC_KIND_RESEARCHER:
+	case ACC_KIND_INSTITUTION:
+		if (ids == NULL || acc_parse_id(ids, strlen(ids), &t->id) != 0)
+			return core_req_fail(req, 400,
+			    "id must be the number of a researcher or an "
+			    "institution");
+		er = t->kind == ACC_KIND_RESEARCHER
+		    ? acc_store_follow_state(db, uid, t->id, &slug, &following)
+		    : acc_store_institution_state(db, uid, t->id, &slug, &tgt);
+		if (er == CORE_ENOTFOUND)
+			return core_req_fail(req, 404,
+			    t->kind == ACC_KIND_RESEARCHER
+				? "There is no researcher with this id."
+				: "There is no institution with this id.");
+		if (er != CORE_OK)
+			return er;
+		t->back = core_xasprintf("/%s/%lld%s%s",
+		    t->kind == ACC_KIND_RESEARCHER ? "researchers"
+						   : "institutions",
+		    t->id, *slug != '\0' ? "-" : "", slug);
+		free(slug);
+		t->cat = "";
+		return CORE_OK;
+	case ACC_KIND_SEARCH:
+		if (acc_search_normalise(core_params_get(form, "q"), t->q,
+			sizeof(t->q), &why) != 0)
+			return core_req_fail(req, 400, why);
+		/* FALLTHROUGH */
+	case ACC_KIND_CATEGORY:
+		if (t->kind == ACC_KIND_CATEGORY && *t->cat == '\0')
+			return core_req_fail(req, 400,
+			    "category is required: an arXiv category code "
+			    "such as cs.DB");
+		if (*t->cat != '\0') {
+			if (!core_category_ok(t->cat, strlen(t->cat)))
+				return core_req_fail(req, 400,
+				    "category must be an arXiv category code "
+				    "such as cs.DB");
+			if ((er = acc_store_category_known(db, t->cat,
+				 &known)) != CORE_OK)
+				return er;
+			if (!known)
+				return core_req_failf(req, 400,
+				    "There is no paper in category %s here: "
+				    "an unknown category cannot be followed.",
+				    t->cat);
+		}
+		break;
+	default:
+		return CORE_ENOTFOUND;
+	}
+	{
+		struct core_buf b = CORE_BUF_INIT;
+
+		core_buf_puts(&b, "/search?");
+		if (t->kind == ACC_KIND_SEARCH) {
+			core_buf_puts(&b, "q=");
+			core_url_encode(&b, t->q, 0);
+			if (*t->cat != '\0')
+				core_buf_puts(&b, "&");
+		}
+		if (*t->cat != '\0') {
+			core_buf_puts(&b, "category=");
+			core_url_encode(&b, t->cat, 0);
+		}
+		t->back = core_xstrdup(core_buf_cstr(&b));
+		core_buf_free(&b);
+	}
+	return CORE_OK;
+}
+
+/* next= of a form: NULL when absent; a 400 when not a path of ours. */
+static enum core_err
+form_next(struct core_req *req, const struct core_params *form,
+    const char **next)
+{
+	*next = core_params_get(form, "next");
+	if (*next != NULL && **next == '\0')
+		*next = NULL;
+	if (*next != NULL && !acc_next_ok(*next))
+		return core_req_fail(req, 400,
+		    "The page to return to (next=) must be a path on this "
+		    "site.");
+	return CORE_OK;
+}
+
+enum core_err
+acc_follows_add_post(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const struct core_params *form = NULL;
+	const char *next;
+	struct acc_session s;
+	struct target t = { 0 };
+	long long id = 0, total;
+	int following = 0;
+	char *slug = NULL;
+	enum core_err er;
+
+	if (acc_post_session(req, &form, &s, &er) != 0)
+		return er;
+	if ((er = form_next(req, form, &next)) != CORE_OK)
+		return er;
+	if ((er = target_parse(req, form, s.uid, &t)) != CORE_OK)
+		goto out;
+	/* Already followed: nothing to write, whatever the count. */
+	if (t.kind == ACC_KIND_RESEARCHER)
+		er = acc_store_follow_state(ctx->db, s.uid, t.id, &slug,
+		    &following);
+	else
+		er = acc_store_target_find(ctx->db, s.uid, t.kind, t.id, t.cat,
+		    t.q, &id);
+	if (er != CORE_OK)
+		goto out;
+	if (!following && id == 0) {
+		if ((er = acc_store_follow_total(ctx->db, s.uid, &total)) !=
+		    CORE_OK)
+			goto out;
+		if (total >= ACC_FOLLOW_MAX) {
+			er = core_req_failf(req, 409,
+			    "You follow %lld things, the most one account "
+			    "may. Unfollow some on your account page first.",
+			    total);
+			goto out;
+		}
+		if (t.kind == ACC_KIND_RESEARCHER)
+			er = acc_store_follow(ctx->db, s.uid, t.id);
+		else
+			er = acc_store_target_add(ctx->db, s.uid, t.kind, t.id,
+			    t.cat, t.q, &id);
+		if (er != CORE_OK)
+			goto out;
+		core_log(CORE_LOG_INFO, "follow", "user %lld follows a%s %s",
+		    s.uid, t.kind == ACC_KIND_INSTITUTION ? "n" : "",
+		    acc_kinds[t.kind]);
+	}
+	core_resp_redirect(req, 303, next != NULL ? next : t.back);
+	acc_private_headers(req);
+out:
+	free(slug);
+	free(t.back);
+	return er;
+}
+
+enum core_err
+acc_follows_remove_post(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const struct core_params *form = NULL;
+	const char *next, *ids;
+	struct acc_session s;
+	long long id;
+	int k, gone = 0;
+	enum core_err er;
+
+	if (acc_post_session(req, &form, &s, &er) != 0)
+		return er;
+	if ((er = form_next(req, form, &next)) != CORE_OK)
+		return er;
+	if ((k = acc_kind_parse(core_params_get(form, "kind"))) < 0)
+		return core_req_fail(req, 400,
+		    "kind must be researcher, institution, category or "
+		    "search");
+	ids = core_params_get(form, "id");
+	if (ids == NULL || acc_parse_id(ids, strlen(ids), &id) != 0)
+		return core_req_fail(req, 400,
+		    "id must be the number of the follow to remove");
+	if (k == ACC_KIND_RESEARCHER)
+		er = acc_store_unfollow(ctx->db, s.uid, id);
+	else
+		er = acc_store_target_remove(ctx->db, s.uid, id, &gone);
+	if (er != CORE_OK)
+		return er;
+	core_log(CORE_LOG_INFO, "follow", "user %lld unfollows a%s %s", s.uid,
+	    k == ACC_KIND_INSTITUTION ? "n" : "", acc_kinds[k]);
+	core_resp_redirect(req, 303,
+	    next != NULL ? next : "/account#following");
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
+/* GET /account/follows/new?kind=category|search&category=&q=. */
+enum core_err
+acc_follows_new_get(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf self = CORE_BUF_INIT, title = CORE_BUF_INIT;
+	const char *ks = core_req_param(req, "kind");
+	const char *cat = core_req_param(req, "category"), *why;
+	const char *q = core_req_param(req, "q");
+	char nq[ACC_SEARCH_MAX + 1];
+	struct acc_session s;
+	json_t *m = NULL, *fields;
+	long long id = 0;
+	int k, known = 1;
+	enum core_err er;
+
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	k = acc_kind_parse(ks);
+	if (k != ACC_KIND_CATEGORY && k != ACC_KIND_SEARCH)
+		return core_req_fail(req, 400,
+		    "kind must be category or search");
+	if (cat != NULL && *cat == '\0')
+		cat = NULL;
+	if (k == ACC_KIND_SEARCH &&
+	    acc_search_normalise(q, nq, sizeof(nq), &why) != 0)
+		return core_req_fail(req, 400, why);
+	if (k == ACC_KIND_CATEGORY && cat == NULL)
+		return core_req_fail(req, 400,
+		    "category is required: an arXiv category code such as "
+		    "cs.DB");
+	if (cat != NULL && !core_category_ok(cat, strlen(cat)))
+		return core_req_fail(req, 400,
+		    "category must be an arXiv category code such as cs.DB");
+	/* This very page, to come back to after signing in. */
+	core_buf_printf(&self, "/account/follows/new?kind=%s", acc_kinds[k]);
+	if (k == ACC_KIND_SEARCH) {
+		core_buf_puts(&self, "&q=");
+		core_url_encode(&self, nq, 0);
+	}
+	if (cat != NULL) {
+		core_buf_puts(&self, "&category=");
+		core_url_encode(&self, cat, 0);
+	}
+	if ((er = acc_session_load(req, &s)) != CORE_OK)
+		goto out;
+	if (!s.valid) {
+		if (s.had_cookie)
+			acc_cookie_expire(req);
+		acc_redirect_signin(req, core_buf_cstr(&self));
+		goto out;
+	}
+	if (cat != NULL &&
+	    (er = acc_store_category_known(ctx->db, cat, &known)) != CORE_OK)
+		goto out;
+	if (!known) {
+		er = core_req_failf(req, 400,
+		    "There is no paper in category %s here: an unknown "
+		    "category cannot be followed.",
+		    cat);
+		goto out;
+	}
+	if ((er = acc_store_target_find(ctx->db, s.uid, k, 0,
+		 cat != NULL ? cat : "", k == ACC_KIND_SEARCH ? nq : "",
+		 &id)) != CORE_OK)
+		goto out;
+	if (k == ACC_KIND_SEARCH)
+		core_buf_printf(&title, "Follow the search '%s'%s%s", nq,
+		    cat != NULL ? " in " : "", cat != NULL ? cat : "");
+	else
+		core_buf_printf(&title, "Follow the new papers in %s", cat);
+	fields = json_pack("{s:s}", "kind", acc_kinds[k]);
+	if (k == ACC_KIND_SEARCH)
+		json_object_set_new(fields, "q", core_json_str(nq));
+	if (cat != NULL)
+		json_object_set_new(fields, "category", core_json_str(cat));
+	m = json_pack("{s:s,s:s,s:b,s:[],s:{s:s,s:s,s:s,s:o}}", "title",
+	    core_buf_cstr(&title), "message",
+	    id != 0
+		? "You already follow this. Its new papers are in your "
+		  "feed."
+		: "Its new papers will appear in your feed, in your private "
+		  "RSS feed and in your email digests.",
+	    "ok", 1, "links", "form", "action", "/account/follows", "csrf",
+	    s.csrf, "button", id != 0 ? "Follow (already followed)" : "Follow",
+	    "fields", fields);
+	if (m == NULL) {
+		er = CORE_ESYS;
+		goto out;
+	}
+	er = acc_respond_message(req, 200, m, &s);
+out:
+	json_decref(m);
+	core_buf_free(&self);
+	core_buf_free(&title);
 	return er;
 }

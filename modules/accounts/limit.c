@@ -220,7 +220,12 @@ acc_limited(struct core_req *req, const char *action, const char *key,
 int
 acc_mail_allowed(struct core_req *req, const char *to)
 {
-	struct core_ctx *ctx = core_req_ctx(req);
+	return acc_mail_allowed_ctx(core_req_ctx(req), to);
+}
+
+int
+acc_mail_allowed_ctx(struct core_ctx *ctx, const char *to)
+{
 	const struct acc_state *st = ctx->mod_state;
 	char key[ACC_EMAIL_KEY_MAX + 1], hex[33], rk[80];
 

@@ -201,13 +201,26 @@ int
 acc_mail_build(struct core_buf *b, const char *from, const char *to,
     const char *subject, const char *body, long long t, const char *msgid_left)
 {
+	return acc_mail_build_digest(b, from, to, subject, body, NULL, NULL, t,
+	    msgid_left);
+}
+
+int
+acc_mail_build_digest(struct core_buf *b, const char *from, const char *to,
+    const char *subject, const char *text, const char *html,
+    const char *unsubscribe, long long t, const char *msgid_left)
+{
 	char date[32], addr[ACC_EMAIL_MAX + 1], chk[ACC_EMAIL_MAX + 1];
 	const char *domain;
 	size_t start = b->len;
 
 	if (acc_mail_addr(to, chk, sizeof(chk)) != 0 || strcmp(chk, to) != 0 ||
 	    acc_mail_addr(from, addr, sizeof(addr)) != 0 ||
-	    has_control(msgid_left) || strchr(msgid_left, '>') != NULL)
+	    has_control(msgid_left) || strchr(msgid_left, '>') != NULL ||
+	    strchr(msgid_left, '"') != NULL)
+		return -1;
+	if (unsubscribe != NULL &&
+	    (!printable_ascii(unsubscribe) || strchr(unsubscribe, '>') != NULL))
 		return -1;
 	domain = strrchr(addr, '@') + 1;
 	core_date_rfc822(date, (int64_t)t); /* RFC 5322 keeps 822's form */
@@ -219,13 +232,42 @@ acc_mail_build(struct core_buf *b, const char *from, const char *to,
 		goto bad;
 	core_buf_printf(b,
 	    "\r\nMessage-ID: <%s@%s>\r\n"
-	    "MIME-Version: 1.0\r\n"
+	    "MIME-Version: 1.0\r\n",
+	    msgid_left, domain);
+	/* RFC 8058: one click unsubscribes, by a POST without a session. */
+	if (unsubscribe != NULL)
+		core_buf_printf(b,
+		    "List-Unsubscribe: <%s>\r\n"
+		    "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+		    unsubscribe);
+	if (html == NULL) {
+		core_buf_puts(b,
+		    "Content-Type: text/plain; charset=UTF-8\r\n"
+		    "Content-Transfer-Encoding: quoted-printable\r\n"
+		    "Auto-Submitted: auto-generated\r\n"
+		    "\r\n");
+		acc_mail_qp(b, text);
+		return 0;
+	}
+	/* "=_" never occurs in quoted-printable text: a safe boundary. */
+	core_buf_printf(b,
+	    "Content-Type: multipart/alternative; boundary=\"=_weft_%s\"\r\n"
+	    "Auto-Submitted: auto-generated\r\n"
+	    "\r\n"
+	    "--=_weft_%s\r\n"
 	    "Content-Type: text/plain; charset=UTF-8\r\n"
 	    "Content-Transfer-Encoding: quoted-printable\r\n"
-	    "Auto-Submitted: auto-generated\r\n"
 	    "\r\n",
-	    msgid_left, domain);
-	acc_mail_qp(b, body);
+	    msgid_left, msgid_left);
+	acc_mail_qp(b, text);
+	core_buf_printf(b,
+	    "\r\n--=_weft_%s\r\n"
+	    "Content-Type: text/html; charset=UTF-8\r\n"
+	    "Content-Transfer-Encoding: quoted-printable\r\n"
+	    "\r\n",
+	    msgid_left);
+	acc_mail_qp(b, html);
+	core_buf_printf(b, "\r\n--=_weft_%s--\r\n", msgid_left);
 	return 0;
 bad:
 	b->len = start;
@@ -390,42 +432,25 @@ reader(char *dst, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-enum core_err
-acc_mail_send(struct core_req *req, const char *to, const char *subject,
-    const char *body)
+/* Sends the message msg to to with mailer m (NULL: mail is off). */
+static enum core_err
+smtp_send(const struct acc_mailer *m, struct core_metrics *metrics,
+    const char *to, const struct core_buf *msg)
 {
-	const struct acc_state *st = core_req_ctx(req)->mod_state;
-	const struct acc_mailer *m = st != NULL ? st->mailer : NULL;
-	struct core_buf msg = CORE_BUF_INIT;
 	struct curl_slist *rcpt = NULL;
-	unsigned char rnd[16];
-	char idl[33], *env = NULL, *envto = NULL;
+	char *env = NULL, *envto = NULL;
 	struct upload u;
 	enum core_err er = CORE_EUPSTREAM;
 	CURL *c = NULL;
 	CURLcode cc;
 
-	if (m == NULL) {
-		core_log(CORE_LOG_WARN, "mail",
-		    "not sent: smtp_url is not set");
-		core_metrics_count(core_req_ctx(req)->metrics,
-		    CORE_METRIC_MAIL_FAILED);
-		return CORE_EUPSTREAM;
-	}
-	randombytes_buf(rnd, sizeof(rnd));
-	sodium_bin2hex(idl, sizeof(idl), rnd, sizeof(rnd));
-	if (acc_mail_build(&msg, m->from, to, subject, body,
-		(long long)time(NULL), idl) != 0) {
-		core_log(CORE_LOG_ERROR, "mail", "not sent: unusable header");
-		goto out;
-	}
 	if ((c = curl_easy_init()) == NULL)
 		goto out;
 	env = core_xasprintf("<%s>", m->envelope);
 	envto = core_xasprintf("<%s>", to);
 	rcpt = curl_slist_append(NULL, envto);
-	u.p = msg.ptr;
-	u.left = msg.len;
+	u.p = msg->ptr;
+	u.left = msg->len;
 	curl_easy_setopt(c, CURLOPT_URL, m->url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -437,7 +462,7 @@ acc_mail_send(struct core_req *req, const char *to, const char *subject,
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, reader);
 	curl_easy_setopt(c, CURLOPT_READDATA, &u);
-	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)msg.len);
+	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)msg->len);
 	if (m->starttls)
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 	if (m->user != NULL) {
@@ -452,18 +477,56 @@ acc_mail_send(struct core_req *req, const char *to, const char *subject,
 		    curl_easy_strerror(cc));
 		goto out;
 	}
-	core_log(CORE_LOG_INFO, "mail", "sent (%zu bytes)", msg.len);
+	core_log(CORE_LOG_INFO, "mail", "sent (%zu bytes)", msg->len);
 	er = CORE_OK;
 out:
 	if (er != CORE_OK)
-		core_metrics_count(core_req_ctx(req)->metrics,
-		    CORE_METRIC_MAIL_FAILED);
+		core_metrics_count(metrics, CORE_METRIC_MAIL_FAILED);
 	curl_slist_free_all(rcpt);
 	curl_easy_cleanup(c);
 	free(env);
 	free(envto);
+	return er;
+}
+
+enum core_err
+acc_mail_send_digest(struct core_ctx *ctx, const char *to, const char *subject,
+    const char *text, const char *html, const char *unsubscribe)
+{
+	const struct acc_state *st = ctx->mod_state;
+	const struct acc_mailer *m = st != NULL ? st->mailer : NULL;
+	struct core_buf msg = CORE_BUF_INIT;
+	unsigned char rnd[16];
+	char idl[33];
+	enum core_err er = CORE_EUPSTREAM;
+
+	if (m == NULL) {
+		core_log(CORE_LOG_WARN, "mail",
+		    "not sent: smtp_url is not set");
+		core_metrics_count(ctx->metrics, CORE_METRIC_MAIL_FAILED);
+		return CORE_EUPSTREAM;
+	}
+	randombytes_buf(rnd, sizeof(rnd));
+	sodium_bin2hex(idl, sizeof(idl), rnd, sizeof(rnd));
+	if (acc_mail_build_digest(&msg, m->from, to, subject, text, html,
+		unsubscribe, (long long)time(NULL), idl) != 0) {
+		core_log(CORE_LOG_ERROR, "mail", "not sent: unusable header");
+		core_metrics_count(ctx->metrics, CORE_METRIC_MAIL_FAILED);
+		goto out;
+	}
+	er = smtp_send(m, ctx->metrics, to, &msg);
+out:
+	/* The message holds a token (a link). */
 	if (msg.ptr != NULL)
 		sodium_memzero(msg.ptr, msg.len);
 	core_buf_free(&msg);
 	return er;
+}
+
+enum core_err
+acc_mail_send(struct core_req *req, const char *to, const char *subject,
+    const char *body)
+{
+	return acc_mail_send_digest(core_req_ctx(req), to, subject, body, NULL,
+	    NULL);
 }

@@ -43,6 +43,7 @@ static const struct {
 	{ "others", "Every other session has been signed out." },
 	{ "session", "That session has been signed out." },
 	{ "key", "That API key has been revoked: it works no more." },
+	{ "digest", "Your email digest setting has been saved." },
 };
 
 enum core_err
@@ -82,9 +83,8 @@ acc_post_session(struct core_req *req, const struct core_params **form,
 	*er = CORE_OK;
 	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return -1;
-	/* Its 403 (foreign Origin) or 413 is the answer: pass it on. */
 	if ((*er = acc_post_begin(req, form)) != CORE_OK)
-		return -1;
+		return -1; /* the 403, 400 or 413 it set */
 	if ((*er = acc_session_load(req, s)) != CORE_OK)
 		return -1;
 	if (!s->valid) {

@@ -36,7 +36,15 @@ static const struct core_route routes[] = {
 	    acc_sessions_end_others_post },
 	{ "POST", "/account/delete", acc_delete_post },
 	{ "GET", "/account/nav", acc_nav_get },
+	{ "GET", "/account/follow/institution/*",
+	    acc_follow_institution_fragment },
 	{ "GET", "/account/follow/*", acc_follow_fragment_get },
+	{ "POST", "/account/follows", acc_follows_add_post },
+	{ "POST", "/account/follows/remove", acc_follows_remove_post },
+	{ "GET", "/account/follows/new", acc_follows_new_get },
+	{ "POST", "/account/digest", acc_digest_post },
+	{ "GET", "/account/unsubscribe", acc_unsubscribe_get },
+	{ "POST", "/account/unsubscribe", acc_unsubscribe_post },
 	{ "GET", "/feed", acc_feed_get },
 	{ "POST", "/researchers/*", acc_follow_post },
 	/*
@@ -119,4 +127,5 @@ const struct core_module weft_module = {
 	.fini = fini,
 	.html_error = acc_html_error,
 	.hints = core_site_hints,
+	.command = acc_command,
 };

@@ -15,15 +15,6 @@
 const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON };
 
-#define A(k, v)                                                                \
-	{                                                                      \
-		CORE_ATTR_##k, (v)                                             \
-	}
-#define AEND                                                                   \
-	{                                                                      \
-		CORE_ATTR__MAX, NULL                                           \
-	}
-
 /* ---------------------------------------------------------------- shell */
 
 /* The signed-in account links: the header slot and the nav fragment. */
@@ -255,6 +246,10 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 	core_html_pop(h);
 }
 
+static void target_form(struct core_html *, int kind, long long id,
+    long long target, const char *csrf, const char *next);
+static void post_form_open(struct core_html *, const char *action,
+    const char *csrf, const char *name, const char *value);
 static void html_account_status(struct core_html *, const json_t *,
     const struct acc_session *);
 static void html_account_security(struct core_html *, const json_t *,
@@ -264,6 +259,100 @@ static void md_account_more(struct core_buf *, const json_t *);
 static void md_api_keys(struct core_buf *, const json_t *);
 static void html_api_keys(struct core_html *, const json_t *,
     const struct acc_session *);
+/* The institutions, categories and searches followed, and digests. */
+static void
+html_account_follows(struct core_html *h, const json_t *m,
+    const struct acc_session *s)
+{
+	static const char *const titles[ACC_KIND__MAX] = {
+		NULL,
+		"Institutions you follow",
+		"Categories you follow",
+		"Searches you follow",
+	};
+	static const char *const ids[ACC_KIND__MAX] = { NULL,
+		"following-institutions", "following-categories",
+		"following-searches" };
+	static const struct {
+		const char *value, *text;
+	} modes[] = {
+		{ "off", "No digest" },
+		{ "daily", "Daily" },
+		{ "weekly", "Weekly" },
+	};
+	const json_t *fol = json_object_get(m, "follows"), *t;
+	const char *digest = core_json_text(m, "digest");
+	size_t i, n;
+	int k;
+
+	for (k = ACC_KIND_INSTITUTION; k < ACC_KIND__MAX; k++) {
+		section_open(h, ids[k], titles[k]);
+		n = 0;
+		json_array_foreach(fol, i, t)
+		{
+			if (acc_kind_parse(core_json_text(t, "kind")) != k)
+				continue;
+			if (n++ == 0)
+				core_html_elem(h, CORE_TAG_UL,
+				    (const struct core_attr[]){
+					A(CLASS, "following-list"), AEND });
+			core_html_elem(h, CORE_TAG_LI, NULL);
+			core_html_elemtext(h, CORE_TAG_A,
+			    (const struct core_attr[]){
+				A(HREF, core_json_text(t, "path")), AEND },
+			    core_json_text(t, "label"));
+			if (k == ACC_KIND_SEARCH &&
+			    core_json_text(t, "category") != NULL) {
+				core_html_text(h, " in ");
+				core_html_text(h,
+				    core_json_text(t, "category"));
+			}
+			core_html_text(h, " ");
+			target_form(h, k, 0, core_json_int(t, "id", 0), s->csrf,
+			    "/account");
+			core_html_pop(h);
+		}
+		if (n > 0)
+			core_html_pop(h);
+		else
+			core_html_elemtext(h, CORE_TAG_P, NULL,
+			    k == ACC_KIND_INSTITUTION
+				? "None yet: follow one from its page."
+				: k == ACC_KIND_CATEGORY
+				? "None yet: follow one from a search "
+				  "filtered by category."
+				: "None yet: follow one from the search "
+				  "page.");
+		core_html_pop(h);
+	}
+
+	section_open(h, "digest", "Email digest");
+	core_html_elemtext(h, CORE_TAG_P, NULL,
+	    "Everything new that you follow, by email, once a day or once a "
+	    "week (only to a confirmed address; nothing new, no mail).");
+	post_form_open(h, "/account/digest", s->csrf, NULL, NULL);
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, "digest-mode"), AEND },
+	    "Send me a digest");
+	core_html_elem(h, CORE_TAG_SELECT,
+	    (const struct core_attr[]){ A(ID, "digest-mode"), A(NAME, "digest"),
+		AEND });
+	for (i = 0; i < sizeof(modes) / sizeof(*modes); i++)
+		core_html_elemtext(h, CORE_TAG_OPTION,
+		    digest != NULL && strcmp(digest, modes[i].value) == 0
+			? (const struct core_attr[]){ A(VALUE, modes[i].value),
+			      A(SELECTED, ""), AEND }
+			: (const struct core_attr[]){ A(VALUE, modes[i].value),
+			      AEND },
+		    modes[i].text);
+	core_html_pop(h); /* select */
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
+		AEND },
+	    "Save");
+	core_html_pop(h); /* form */
+	core_html_pop(h); /* section */
+}
 
 static void
 html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
@@ -314,6 +403,7 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* section */
+	html_account_follows(h, m, s);
 
 	section_open(h, "private-feed", "Private RSS feed");
 	core_html_elemtext(h, CORE_TAG_P, NULL,
@@ -420,8 +510,8 @@ html_feed(struct core_html *h, const json_t *m)
 	if (core_json_int(m, "following_count", 0) == 0) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h,
-		    "Follow researchers to see their new papers "
-		    "here. ");
+		    "Follow researchers, institutions, categories or "
+		    "searches to see their new papers here. ");
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
 			AEND },
@@ -433,8 +523,8 @@ html_feed(struct core_html *h, const json_t *m)
 	core_html_elem(h, CORE_TAG_P,
 	    (const struct core_attr[]){ A(CLASS, "lede"), AEND });
 	core_html_textf(h,
-	    "The newest papers of the %lld researchers you "
-	    "follow (",
+	    "New papers and versions of the %lld things you "
+	    "follow, newest first (",
 	    core_json_int(m, "following_count", 0));
 	core_html_elemtext(h, CORE_TAG_A,
 	    (const struct core_attr[]){ A(HREF, "/account"), AEND }, "manage");
@@ -443,7 +533,7 @@ html_feed(struct core_html *h, const json_t *m)
 	if (json_array_size(papers) == 0) {
 		core_html_elemtext(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "empty"), AEND },
-		    "The researchers you follow have no papers here yet.");
+		    "Nothing you follow has papers here yet.");
 		return;
 	}
 	/* The same cards as every other list of papers on the site. */
@@ -453,6 +543,11 @@ html_feed(struct core_html *h, const json_t *m)
 	{
 		core_html_elem(h, CORE_TAG_LI,
 		    (const struct core_attr[]){ A(CLASS, "card"), AEND });
+		/* Why it is here: "new paper by X", "v2 replaced v1: ...". */
+		core_html_elemtext(h, CORE_TAG_P,
+		    (const struct core_attr[]){ A(CLASS, "card-why faint"),
+			AEND },
+		    core_json_text(p, "why"));
 		core_html_elem(h, CORE_TAG_H3,
 		    (const struct core_attr[]){ A(CLASS, "card-title"), AEND });
 		core_html_elemtext(h, CORE_TAG_A,
@@ -488,10 +583,14 @@ html_feed(struct core_html *h, const json_t *m)
 		core_html_pop(h);
 		core_html_elem(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "card-meta"), AEND });
-		core_html_date(h, core_json_text(p, "published"));
-		core_html_elemtext(h, CORE_TAG_SPAN,
-		    (const struct core_attr[]){ A(CLASS, "mono faint"), AEND },
-		    core_json_text(p, "arxiv_id"));
+		core_html_date(h, core_json_text(p, "date"));
+		core_html_elem(h, CORE_TAG_SPAN,
+		    (const struct core_attr[]){ A(CLASS, "mono faint"), AEND });
+		core_html_text(h, core_json_text(p, "arxiv_id"));
+		if (core_json_int(p, "version", 1) > 1)
+			core_html_textf(h, "v%lld",
+			    core_json_int(p, "version", 1));
+		core_html_pop(h);
 		if (core_json_text(p, "primary_category") != NULL)
 			core_html_elemtext(h, CORE_TAG_SPAN,
 			    (const struct core_attr[]){
@@ -729,6 +828,25 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			md_researcher(b, x, 0);
 		}
 		core_buf_puts(b, "\n");
+		core_md_heading(b, 2,
+		    "Institutions, categories and searches "
+		    "you follow");
+		a = json_object_get(m, "follows");
+		if (json_array_size(a) == 0)
+			core_buf_puts(b, "None yet.\n");
+		json_array_foreach(a, i, x)
+		{
+			core_buf_puts(b, "- ");
+			core_md_text(b, core_json_text(x, "kind"));
+			core_buf_puts(b, ": ");
+			core_md_link(b, core_json_text(x, "label"),
+			    core_json_text(x, "url"));
+			core_buf_printf(b, " (follow id %lld)\n",
+			    core_json_int(x, "id", 0));
+		}
+		core_buf_puts(b, "\n");
+		md_line(b, "Email digest", core_json_text(m, "digest"));
+		core_buf_puts(b, "\n");
 		core_md_heading(b, 2, "Private RSS feed");
 		pf = json_object_get(m, "private_feed");
 		if (core_json_text(pf, "url") != NULL) {
@@ -764,9 +882,11 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 			md_join(b, json_object_get(x, "authors"), "name");
 			core_buf_puts(b, "; ");
 			core_md_text(b,
-			    core_json_text(x, "published")
-				? core_json_text(x, "published")
+			    core_json_text(x, "date")
+				? core_json_text(x, "date")
 				: "undated");
+			core_buf_puts(b, " — ");
+			core_md_text(b, core_json_text(x, "why"));
 			core_buf_puts(b, "\n");
 		}
 		pg = json_object_get(m, "pagination");
@@ -891,6 +1011,58 @@ acc_render_nav_fragment(struct core_req *req, const struct acc_session *s)
 	account_links(&h, s);
 	core_html_close(&h);
 	fragment_headers(req);
+}
+
+/* A form that follows kind id, or removes follow target. */
+static void
+target_form(struct core_html *h, int kind, long long id, long long target,
+    const char *csrf, const char *next)
+{
+	char ib[24];
+
+	snprintf(ib, sizeof(ib), "%lld", target != 0 ? target : id);
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION,
+		    target != 0 ? "/account/follows/remove"
+				: "/account/follows"),
+		A(CLASS, target != 0 ? "follow-form following" : "follow-form"),
+		AEND });
+	hidden(h, "csrf", csrf);
+	hidden(h, "next", next);
+	hidden(h, "kind", acc_kinds[kind]);
+	hidden(h, "id", ib);
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS,
+		    target != 0 ? "button follow-button following"
+				: "button button-primary follow-button"),
+		AEND },
+	    target != 0 ? "Following — unfollow" : "Follow");
+	core_html_pop(h);
+}
+
+void
+acc_render_target_fragment(struct core_req *req, int kind, long long id,
+    long long target, const char *next, const struct acc_session *s)
+{
+	struct core_html h;
+	struct core_buf href = CORE_BUF_INIT;
+
+	core_html_open(&h, core_resp_sink(req));
+	if (s == NULL || !s->valid) {
+		core_buf_puts(&href, "/signin?next=");
+		core_url_encode(&href, next, 0);
+		core_html_elemtext(&h, CORE_TAG_A,
+		    (const struct core_attr[]){ A(HREF, core_buf_cstr(&href)),
+			A(CLASS, "button button-primary"), A(REL, "nofollow"),
+			AEND },
+		    "Follow");
+	} else
+		target_form(&h, kind, id, target, s->csrf, next);
+	core_html_close(&h);
+	fragment_headers(req);
+	core_buf_free(&href);
 }
 
 /* ------------------------------------------------- issue 18: account mail */
@@ -1198,7 +1370,8 @@ static void
 html_message(struct core_html *h, const json_t *m)
 {
 	const json_t *f = json_object_get(m, "form"), *links, *l;
-	const char *pw = core_json_text(f, "password");
+	const char *pw = core_json_text(f, "password"), *key;
+	json_t *v;
 	size_t i;
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, core_json_text(m, "title"));
@@ -1214,6 +1387,10 @@ html_message(struct core_html *h, const json_t *m)
 		hidden(h, "csrf", core_json_text(f, "csrf"));
 		hidden(h, "token", core_json_text(f, "token"));
 		hidden(h, "next", core_json_text(f, "next"));
+		json_object_foreach(json_object_get(f, "fields"), key, v)
+		{
+			hidden(h, key, json_string_value(v));
+		}
 		if (json_is_true(json_object_get(f, "email"))) {
 			core_html_elemtext(h, CORE_TAG_LABEL,
 			    (const struct core_attr[]){ A(FOR, "email"), AEND },
@@ -1249,6 +1426,8 @@ static void
 md_message(struct core_buf *b, const char *base, const json_t *m)
 {
 	const json_t *f = json_object_get(m, "form"), *links, *l;
+	const char *key;
+	json_t *v;
 	size_t i;
 	char *u;
 
@@ -1268,6 +1447,13 @@ md_message(struct core_buf *b, const char *base, const json_t *m)
 			core_buf_puts(b, ", `token`");
 		if (core_json_text(f, "next") != NULL)
 			core_buf_puts(b, ", `next`");
+		json_object_foreach(json_object_get(f, "fields"), key, v)
+		{
+			core_buf_puts(b, ", `");
+			core_md_text(b, key);
+			core_buf_puts(b, "` = ");
+			core_md_text(b, json_string_value(v));
+		}
 		if (json_is_true(json_object_get(f, "email")))
 			core_buf_puts(b, ", `email`");
 		if (core_json_text(f, "password") != NULL)

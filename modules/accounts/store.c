@@ -370,15 +370,11 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 	ID(ub, uid);
 	ID(nb, ACC_PER_PAGE);
 	ID(ob, (page - 1) * ACC_PER_PAGE);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_COUNT, p, 1, &res)) !=
-	    CORE_OK)
-		return er;
-	*total = core_cell_bigint(res, 0, ACCOUNTS_FEED_COUNT__COUNT, 0);
-	PQclear(res);
-	res = NULL;
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_PAGE, p, 3, &res)) !=
 	    CORE_OK)
 		return er;
+	if (PQntuples(res) > 0)
+		*total = core_cell_bigint(res, 0, ACCOUNTS_FEED_PAGE__TOTAL, 0);
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
 		const char *aid =
@@ -410,6 +406,17 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 		    "fully_matched",
 		    core_cell_bool(res, i, ACCOUNTS_CARD__FULLY_MATCHED, 0));
 		free(path);
+		/* Why the item is there (0026 weft_follow_items). */
+		json_object_set_new(card, "version",
+		    json_integer(
+			core_cell_int(res, i, ACCOUNTS_FEED_PAGE__VERSION, 1)));
+		json_object_set_new(card, "date",
+		    core_cell_jtext(res, i, ACCOUNTS_FEED_PAGE__AT));
+		json_object_set_new(card, "why",
+		    core_cell_jtext(res, i, ACCOUNTS_FEED_PAGE__WHY));
+		json_object_set_new(card, "reasons",
+		    core_cell_json(res, i, ACCOUNTS_FEED_PAGE__REASONS,
+			json_array()));
 		json_array_append_new(a, card);
 	}
 	PQclear(res);
@@ -712,8 +719,9 @@ acc_store_sessions(struct core_db *db, long long uid, const char *current,
 	return CORE_OK;
 }
 
-enum core_err
-acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
+/* Runs DELETE stmt with (uid, id); *gone 1 when it deleted a row. */
+static enum core_err
+delete_of_user(struct core_db *db, int stmt, long long uid, long long id,
     int *gone)
 {
 	char ub[24], ib[24];
@@ -724,12 +732,19 @@ acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
 	*gone = 0;
 	ID(ub, uid);
 	ID(ib, id);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_DELETE_ID, p, 2,
-		 &res)) != CORE_OK)
+	if ((er = core_db_exec(db, stmt, p, 2, &res)) != CORE_OK)
 		return er;
 	*gone = atoi(PQcmdTuples(res)) > 0;
 	PQclear(res);
 	return CORE_OK;
+}
+
+enum core_err
+acc_store_session_delete_id(struct core_db *db, long long uid, long long id,
+    int *gone)
+{
+	return delete_of_user(db, ACCOUNTS_SQL_SESSION_DELETE_ID, uid, id,
+	    gone);
 }
 
 enum core_err
@@ -863,6 +878,231 @@ acc_store_api_key_revoke(struct core_db *db, long long uid, long long id,
 	if (PQntuples(res) == 1)
 		snprintf(hash, 65, "%s",
 		    core_cell_text(res, 0, ACCOUNTS_API_KEY_REVOKE__KEY_HASH));
+	PQclear(res);
+	return CORE_OK;
+}
+
+/* ------------------------------------------------ issue 21: follow kinds */
+
+enum core_err
+acc_store_follow_total(struct core_db *db, long long uid, long long *n)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*n = 0;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_FOLLOW_TOTAL, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	*n = core_cell_bigint(res, 0, ACCOUNTS_FOLLOW_TOTAL__TOTAL, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
+/* The parameters of TARGET_ADD and TARGET_FIND for a target. */
+static enum core_err
+target_exec(struct core_db *db, int stmt, long long uid, enum acc_kind k,
+    long long iid, const char *cat, const char *q, long long *id)
+{
+	char ub[24], ib[24];
+	const char *p[5];
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*id = 0;
+	ID(ub, uid);
+	ID(ib, iid);
+	p[0] = ub;
+	p[1] = acc_kinds[k];
+	p[2] = k == ACC_KIND_INSTITUTION ? ib : NULL;
+	p[3] = cat != NULL ? cat : "";
+	p[4] = q != NULL ? q : "";
+	if ((er = core_db_exec(db, stmt, p, 5, &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) > 0)
+		*id = core_cell_bigint(res, 0, 0, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_target_add(struct core_db *db, long long uid, enum acc_kind k,
+    long long iid, const char *cat, const char *q, long long *id)
+{
+	return target_exec(db, ACCOUNTS_SQL_TARGET_ADD, uid, k, iid, cat, q,
+	    id);
+}
+
+enum core_err
+acc_store_target_find(struct core_db *db, long long uid, enum acc_kind k,
+    long long iid, const char *cat, const char *q, long long *id)
+{
+	return target_exec(db, ACCOUNTS_SQL_TARGET_FIND, uid, k, iid, cat, q,
+	    id);
+}
+
+enum core_err
+acc_store_target_remove(struct core_db *db, long long uid, long long id,
+    int *gone)
+{
+	return delete_of_user(db, ACCOUNTS_SQL_TARGET_REMOVE, uid, id, gone);
+}
+
+enum core_err
+acc_store_targets(struct core_db *db, const char *base, long long uid,
+    json_t **out)
+{
+	char ub[24];
+	const char *p[1] = { ub };
+	PGresult *res = NULL;
+	struct core_buf path = CORE_BUF_INIT;
+	const char *kind, *cat, *q, *slug;
+	enum core_err er;
+	long long iid;
+	json_t *a, *o;
+	int i;
+
+	*out = NULL;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_TARGETS, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	a = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		kind = core_cell_text(res, i, ACCOUNTS_TARGETS__KIND);
+		cat = core_cell_text(res, i, ACCOUNTS_TARGETS__CATEGORY);
+		q = core_cell_text(res, i, ACCOUNTS_TARGETS__QUERY);
+		slug = core_cell_text(res, i, ACCOUNTS_TARGETS__SLUG);
+		iid = core_cell_bigint(res, i, ACCOUNTS_TARGETS__INSTITUTION_ID,
+		    0);
+		core_buf_reset(&path);
+		o = json_pack("{s:I,s:s}", "id",
+		    (json_int_t)core_cell_bigint(res, i, ACCOUNTS_TARGETS__ID,
+			0),
+		    "kind", kind);
+		if (strcmp(kind, "institution") == 0) {
+			core_buf_printf(&path, "/institutions/%lld%s%s", iid,
+			    *slug != '\0' ? "-" : "", slug);
+			json_object_set_new(o, "institution_id",
+			    json_integer(iid));
+			json_object_set_new(o, "label",
+			    core_cell_jtext(res, i, ACCOUNTS_TARGETS__NAME));
+		} else if (strcmp(kind, "category") == 0) {
+			core_buf_puts(&path, "/search?category=");
+			core_url_encode(&path, cat, 0);
+			json_object_set_new(o, "category", core_json_str(cat));
+			json_object_set_new(o, "label", core_json_str(cat));
+		} else {
+			core_buf_puts(&path, "/search?q=");
+			core_url_encode(&path, q, 0);
+			if (*cat != '\0') {
+				core_buf_puts(&path, "&category=");
+				core_url_encode(&path, cat, 0);
+			}
+			json_object_set_new(o, "query", core_json_str(q));
+			json_object_set_new(o, "category",
+			    *cat != '\0' ? core_json_str(cat) : json_null());
+			json_object_set_new(o, "label", core_json_str(q));
+		}
+		json_object_set_new(o, "url",
+		    abs_url(base, core_buf_cstr(&path)));
+		json_object_set_new(o, "path",
+		    core_json_str(core_buf_cstr(&path)));
+		json_array_append_new(a, o);
+	}
+	PQclear(res);
+	core_buf_free(&path);
+	*out = a;
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_institution_state(struct core_db *db, long long uid, long long iid,
+    char **slug, long long *target)
+{
+	char ub[24], ib[24];
+	const char *p[2] = { ub, ib };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*slug = NULL;
+	*target = 0;
+	ID(ub, uid);
+	ID(ib, iid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_INSTITUTION_STATE, p, 2,
+		 &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		return CORE_ENOTFOUND;
+	}
+	*slug = core_xstrdup(
+	    core_cell_text(res, 0, ACCOUNTS_INSTITUTION_STATE__SLUG));
+	*target =
+	    core_cell_bigint(res, 0, ACCOUNTS_INSTITUTION_STATE__TARGET, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_category_known(struct core_db *db, const char *cat, int *known)
+{
+	const char *p[1] = { cat };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*known = 0;
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_CATEGORY_KNOWN, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	*known = core_cell_bool(res, 0, ACCOUNTS_CATEGORY_KNOWN__KNOWN, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_digest_get(struct core_db *db, long long uid, char mode[8])
+{
+	char ub[24];
+	const char *p[1] = { ub };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	snprintf(mode, 8, "off");
+	ID(ub, uid);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_DIGEST_STATE, p, 1, &res)) !=
+	    CORE_OK)
+		return er;
+	if (PQntuples(res) > 0)
+		snprintf(mode, 8, "%s",
+		    core_cell_text(res, 0, ACCOUNTS_DIGEST_STATE__DIGEST));
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+acc_store_digest_set(struct core_db *db, long long uid, const char *mode)
+{
+	return exec_uid(db, ACCOUNTS_SQL_DIGEST_SET, uid, mode);
+}
+
+enum core_err
+acc_store_digest_unsubscribe(struct core_db *db, const char *hash,
+    long long *uid)
+{
+	const char *p[1] = { hash };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*uid = 0;
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_DIGEST_UNSUBSCRIBE, p, 1,
+		 &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) > 0)
+		*uid = core_cell_bigint(res, 0, 0, 0);
 	PQclear(res);
 	return CORE_OK;
 }

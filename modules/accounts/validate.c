@@ -384,3 +384,90 @@ acc_path_next(const char *path, const char *next)
 	core_buf_free(&b);
 	return r;
 }
+
+/* ------------------------------------------------ issue 21: follow kinds */
+
+const char *const acc_kinds[ACC_KIND__MAX] = {
+	"researcher",
+	"institution",
+	"category",
+	"search",
+};
+
+int
+acc_kind_parse(const char *s)
+{
+	int k;
+
+	if (s == NULL)
+		return -1;
+	for (k = 0; k < ACC_KIND__MAX; k++)
+		if (strcmp(s, acc_kinds[k]) == 0)
+			return k;
+	return -1;
+}
+
+int
+acc_search_normalise(const char *in, char *out, size_t outsz, const char **why)
+{
+	size_t n = 0, terms = 0, len;
+	const char *p;
+	int space = 1;
+
+	*why = NULL;
+	if (outsz > 0)
+		*out = '\0';
+	if (in == NULL)
+		in = "";
+	len = strlen(in);
+	if (!core_utf8_valid(in, len)) {
+		*why = "the search is not valid UTF-8";
+		return -1;
+	}
+	for (p = in; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\f' || c == '\v') {
+			space = 1;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			*why = "the search holds a control character";
+			return -1;
+		}
+		if (space) {
+			if (++terms > ACC_SEARCH_TERMS) {
+				*why = "a saved search has at most 32 terms";
+				return -1;
+			}
+			if (n > 0) {
+				if (n + 1 >= outsz || n + 1 > ACC_SEARCH_MAX)
+					goto long_;
+				out[n++] = ' ';
+			}
+			space = 0;
+		}
+		if (n + 1 >= outsz || n + 1 > ACC_SEARCH_MAX)
+			goto long_;
+		out[n++] = (char)c;
+	}
+	if (n == 0) {
+		*why = "a saved search needs at least one word (q=)";
+		return -1;
+	}
+	out[n] = '\0';
+	return 0;
+long_:
+	*out = '\0';
+	*why = "a saved search has at most 200 bytes";
+	return -1;
+}
+
+int
+acc_digest_mode_ok(const char *s)
+{
+	return s != NULL &&
+	    (strcmp(s, "off") == 0 || strcmp(s, "daily") == 0 ||
+		strcmp(s, "weekly") == 0);
+}

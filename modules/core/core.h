@@ -1248,6 +1248,12 @@ struct core_module {
 	/* 1: core_serve() applies core_req_limit() to every GET and HEAD
 	 * that reaches the handler (not to pages served from the cache). */
 	int limit_reads;
+	/*
+	 * Optional: "weftd -m MOD -x ARGS..." runs this once, after init,
+	 * instead of serving (a timer's job, such as the accounts module's
+	 * digests); its result is weftd's exit status.
+	 */
+	int (*command)(struct core_ctx *, int argc, char **argv);
 };
 
 /*

@@ -68,6 +68,11 @@ struct feeds_item {
 	json_t *categories; /* array of strings, primary first */
 	int64_t published;  /* -1: unknown */
 	int64_t modified;
+	/* The private feed's (issue 21): why the item is there ("new paper
+	 * by X"; NULL elsewhere) and its version (0 or 1: a new paper;
+	 * published is then that version's date). */
+	char *why;
+	int version;
 };
 
 /* A feed: the channel and its items, newest first. */

@@ -55,7 +55,10 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	core_xml_elemtext(x, "title", title);
 	core_xml_elemtext(x, "link", core_buf_cstr(&b));
 	core_xml_start(x, "guid");
-	core_xml_attr(x, "isPermaLink", "true");
+	/* A later version is an item of its own: "{link}#v2". */
+	core_xml_attr(x, "isPermaLink", it->version > 1 ? "false" : "true");
+	if (it->version > 1)
+		core_buf_printf(&b, "#v%d", it->version);
 	core_xml_text(x, core_buf_cstr(&b));
 	core_xml_end(x);
 	if (it->published >= 0) {
@@ -77,7 +80,15 @@ render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
 	 * RSS readers take <description> as HTML: the abstract is escaped
 	 * as HTML first, so that "a < b" in an abstract stays text there.
 	 */
-	core_xml_elemhtml(x, "description", abstract != NULL ? abstract : "");
+	if (it->why != NULL) {
+		/* The private feed says why, as /feed does. */
+		core_buf_reset(&b);
+		core_buf_printf(&b, "%s.\n\n%s", it->why,
+		    abstract != NULL ? abstract : "");
+		core_xml_elemhtml(x, "description", core_buf_cstr(&b));
+	} else
+		core_xml_elemhtml(x, "description",
+		    abstract != NULL ? abstract : "");
 	core_xml_end(x);
 	core_buf_free(&b);
 	free(title);
@@ -362,10 +373,11 @@ feeds_rss_private(struct core_req *r)
 		 &f.nitems)) != CORE_OK)
 		goto out;
 	path = core_xasprintf("/rss/feed/%s.xml", tok);
-	channel(r, &f, "weft: researchers you follow", "/feed",
-	    "The newest papers on weft by the "
-	    "researchers you follow.  This feed's address works like a "
-	    "password: do not share it.",
+	channel(r, &f, "weft: what you follow", "/feed",
+	    "New papers and versions on weft of the researchers, "
+	    "institutions, categories and searches you follow, each saying "
+	    "why it is here.  This feed's address works like a password: "
+	    "do not share it.",
 	    path);
 	/*
 	 * No Last-Modified: unfollowing removes items without making

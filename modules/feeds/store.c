@@ -58,6 +58,7 @@ feeds_items_free(struct feeds_item *items, size_t n)
 		free(items[i].abstract);
 		json_decref(items[i].authors);
 		json_decref(items[i].categories);
+		free(items[i].why);
 	}
 	free(items);
 }
@@ -118,6 +119,14 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__PUBLISHED, -1);
 		items[i].modified =
 		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__MODIFIED_AT, -1);
+		if (stmt != FEEDS_SQL_RSS_USER)
+			continue;
+		/* The private feed: why, and which version of when. */
+		items[i].why = text_dup(res, i, FEEDS_RSS_USER__WHY);
+		items[i].version =
+		    core_cell_int(res, i, FEEDS_RSS_USER__VERSION, 1);
+		items[i].published =
+		    core_cell_bigint(res, i, FEEDS_RSS_USER__AT, -1);
 	}
 	*itemsp = items;
 	*np = (size_t)n;

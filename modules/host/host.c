@@ -349,6 +349,12 @@ host_open(struct host *hs, const char *confpath, const char *modname,
 		return er;
 	if (hs->mod->nstmts > 0 && (er = check_schema_as(hs, pw)) != CORE_OK)
 		return er;
+	/* listen "-": a command (weftd -x) that serves nothing. */
+	if (listen != NULL && strcmp(listen, "-") == 0) {
+		if (pw != NULL && (er = become(pw)) != CORE_OK)
+			return er;
+		return CORE_OK;
+	}
 	if ((er = open_socket(hs, listen, pw)) != CORE_OK)
 		return er;
 	sockdir = core_conf_get(hs->conf, "socket_dir", "var/run");

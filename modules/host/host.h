@@ -22,8 +22,9 @@ struct host {
  * Loads conf and the module, opens the listening socket.  listen,
  * moddir and nworkers (< 0) fall back to the config.  Started as root
  * with "user.<module>" (or "user") set, it checks the schema as that
- * user, gives it the socket and then becomes it for good.  CORE_EINPUT
- * or CORE_ESYS, logged, on failure.
+ * user, gives it the socket and then becomes it for good.  listen "-"
+ * opens no socket (weftd -x: a module's command).  CORE_EINPUT or
+ * CORE_ESYS, logged, on failure.
  */
 enum core_err host_open(struct host *, const char *confpath,
     const char *modname, const char *listen, const char *moddir, long nworkers);

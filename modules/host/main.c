@@ -70,8 +70,42 @@ usage(void)
 	fprintf(stderr,
 	    "usage: weftd [-c conf] -m module [-n workers] "
 	    "[-l listen] [-d modules_dir]\n"
+	    "       weftd [-c conf] -m module [-d modules_dir] -x command "
+	    "[args...]\n"
 	    "  listen is a unix socket path or :port / host:port\n");
 	exit(2);
+}
+
+/*
+ * weftd -x: runs the module's command once in this process, with a
+ * worker's context (database, Redis, config), and returns its status.
+ */
+static int
+command_main(struct host *hs, int argc, char **argv)
+{
+	struct core_ctx ctx;
+	enum core_err er;
+	int rc = 1;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (hs->mod->command == NULL) {
+		core_log(CORE_LOG_ERROR, "start", "module %s has no commands",
+		    hs->mod->name);
+		return 2;
+	}
+	if (host_ctx_open(hs, &ctx) != CORE_OK)
+		return 1;
+	if (hs->mod->init != NULL && (er = hs->mod->init(&ctx)) != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "init", "module init failed: %s",
+		    core_err_str(er));
+		host_ctx_close(&ctx);
+		return 1;
+	}
+	rc = hs->mod->command(&ctx, argc, argv);
+	if (hs->mod->fini != NULL)
+		hs->mod->fini(&ctx);
+	host_ctx_close(&ctx);
+	return rc;
 }
 
 /* The worker process: never returns. */
@@ -177,9 +211,9 @@ main(int argc, char *argv[])
 	const char *modname = NULL, *listen = NULL, *moddir = NULL;
 	long nworkers = -1;
 	time_t now;
-	int ch, i, live;
+	int ch, i, live, cmd = 0, rc;
 
-	while ((ch = getopt(argc, argv, "c:m:n:l:d:")) != -1)
+	while ((ch = getopt(argc, argv, "+c:m:n:l:d:x")) != -1)
 		switch (ch) {
 		case 'c':
 			confpath = optarg;
@@ -196,10 +230,13 @@ main(int argc, char *argv[])
 		case 'd':
 			moddir = optarg;
 			break;
+		case 'x':
+			cmd = 1;
+			break;
 		default:
 			usage();
 		}
-	if (modname == NULL || optind != argc)
+	if (modname == NULL || (cmd ? optind == argc : optind != argc))
 		usage();
 	/*
 	 * A worker answers request after request with the same few large
@@ -223,10 +260,15 @@ main(int argc, char *argv[])
 		core_log(CORE_LOG_ERROR, "start", "libsodium failed");
 		return 1;
 	}
-	if (host_open(&hs, confpath, modname, listen, moddir, nworkers) !=
-	    CORE_OK) {
+	if (host_open(&hs, confpath, modname, cmd ? "-" : listen, moddir,
+		nworkers) != CORE_OK) {
 		host_close(&hs);
 		return 1;
+	}
+	if (cmd) {
+		rc = command_main(&hs, argc - optind, argv + optind);
+		host_close(&hs);
+		return rc;
 	}
 
 	catch (SIGTERM);

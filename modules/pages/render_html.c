@@ -631,14 +631,18 @@ feed_link(struct core_html *h, const char *feed)
 	core_html_pop(h);
 }
 
-/* The follow button: the per-user fragment, or a sign-in link. */
+/*
+ * The follow button: the per-user fragment (slot, "/account/follow/" for
+ * a researcher, "/account/follow/institution/"), or a sign-in link.
+ */
 static void
-follow_slot(struct core_html *h, long long id, const char *rpath)
+follow_slot(struct core_html *h, const char *slot, long long id,
+    const char *rpath)
 {
 	struct core_buf next = CORE_BUF_INIT;
 	char *ssi, *u;
 
-	ssi = core_xasprintf("/account/follow/%lld", id);
+	ssi = core_xasprintf("%s%lld", slot, id);
 	core_url_encode(&next, rpath, 1);
 	u = core_xasprintf("/signin?next=%s", core_buf_cstr(&next));
 	pages_h_open(h, CORE_TAG_DIV, "follow");
@@ -791,7 +795,7 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	    "Papers are matched to "
 	    "researchers newest first, so older work may not be attached to "
 	    "this profile yet.");
-	follow_slot(h, pages_int(m, "id", 0), href(p, url));
+	follow_slot(h, "/account/follow/", pages_int(m, "id", 0), href(p, url));
 	{
 		char rid[24];
 
@@ -884,6 +888,8 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 	pages_h_text(h, CORE_TAG_LI, "badge", c);
 	free(c);
 	core_html_pop(h);
+	follow_slot(h, "/account/follow/institution/", pages_int(m, "id", 0),
+	    href(p, url));
 	feed_link(h, feed);
 
 	pages_h_open(h, CORE_TAG_DL, "facts-list facts-wide");

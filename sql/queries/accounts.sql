@@ -77,8 +77,13 @@ SELECT r.slug,
  WHERE r.id = $2::bigint;
 
 -- name: FOLLOW
+-- Nothing written once the user follows {{ACC_FOLLOW_MAX}} things of all
+-- kinds (follow.c checks FOLLOW_TOTAL first and says so).
 INSERT INTO follows (user_id, researcher_id)
-VALUES ($1::bigint, $2::bigint)
+SELECT $1::bigint, $2::bigint
+ WHERE (SELECT count(*) FROM follows WHERE user_id = $1::bigint)
+     + (SELECT count(*) FROM follow_targets WHERE user_id = $1::bigint)
+       < {{ACC_FOLLOW_MAX}}
 ON CONFLICT DO NOTHING;
 
 -- name: UNFOLLOW
@@ -104,22 +109,14 @@ VALUES ($1::bigint, $2)
 ON CONFLICT (user_id)
 DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now();
 
--- name: FEED_COUNT
-SELECT count(*)
-  FROM papers p
- WHERE EXISTS (SELECT 1
-                 FROM authorships a
-                 JOIN follows f ON f.researcher_id = a.researcher_id
-                WHERE a.paper_id = p.id AND f.user_id = $1::bigint);
-
 -- name: FEED_PAGE
-SELECT {{CARD_COLUMNS}}
-  FROM papers p
- WHERE EXISTS (SELECT 1
-                 FROM authorships a
-                 JOIN follows f ON f.researcher_id = a.researcher_id
-                WHERE a.paper_id = p.id AND f.user_id = $1::bigint)
- ORDER BY published DESC NULLS LAST, id DESC
+-- A page of the merged feed (0026 weft_follow_items: new papers and new
+-- versions of what $1 follows, with the reasons), and the total.
+SELECT {{CARD_COLUMNS}}, i.version, to_char(i.at, 'YYYY-MM-DD') AS at,
+       i.reasons::text AS reasons, i.why, count(*) OVER () AS total
+  FROM weft_follow_items($1::bigint) i
+  JOIN papers p ON p.id = i.paper_id
+ ORDER BY i.at DESC NULLS LAST, i.paper_id DESC, i.version DESC
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- name: FEED_AUTHORS
@@ -285,3 +282,116 @@ UPDATE api_keys
    SET revoked_at = now()
  WHERE id = $2::bigint AND user_id = $1::bigint AND revoked_at IS NULL
 RETURNING key_hash;
+-- ------------------------------------------------------------------
+-- Issue 21: follows of institutions, categories and saved searches
+-- (0026_follow_kinds.sql), and email digests.
+
+-- name: FOLLOW_TOTAL
+-- How many things of every kind $1 follows (at most ACC_FOLLOW_MAX).
+SELECT (SELECT count(*) FROM follows WHERE user_id = $1::bigint)
+     + (SELECT count(*) FROM follow_targets WHERE user_id = $1::bigint)
+       AS total;
+
+-- name: TARGET_ADD
+-- $2 kind, $3 institution id (NULL unless institution), $4 category
+-- ('' for none), $5 query ('' unless search).  No row when already
+-- followed or at the cap.
+INSERT INTO follow_targets (user_id, kind, institution_id, category, query)
+SELECT $1::bigint, $2, $3::bigint, $4, $5
+ WHERE (SELECT count(*) FROM follows WHERE user_id = $1::bigint)
+     + (SELECT count(*) FROM follow_targets WHERE user_id = $1::bigint)
+       < {{ACC_FOLLOW_MAX}}
+ON CONFLICT DO NOTHING
+RETURNING id;
+
+-- name: TARGET_FIND
+-- The follow of $1 with these kind and target, if any.
+SELECT id
+  FROM follow_targets
+ WHERE user_id = $1::bigint AND kind = $2
+   AND coalesce(institution_id, 0) = coalesce($3::bigint, 0)
+   AND category = $4 AND query = $5;
+
+-- name: TARGET_REMOVE
+DELETE FROM follow_targets WHERE user_id = $1::bigint AND id = $2::bigint;
+
+-- name: TARGETS
+-- Everything but researchers that $1 follows, for /account and /feed.
+SELECT t.id, t.kind, t.institution_id, coalesce(i.name, '') AS name,
+       coalesce(i.slug, '') AS slug, t.category, t.query
+  FROM follow_targets t
+  LEFT JOIN institutions i ON i.id = t.institution_id
+ WHERE t.user_id = $1::bigint
+ ORDER BY t.kind, coalesce(i.name, ''), t.category, t.query, t.id;
+
+-- name: INSTITUTION_STATE
+-- An institution's name and slug, and $1's follow of it (NULL: none).
+SELECT i.name, i.slug,
+       (SELECT t.id FROM follow_targets t
+         WHERE t.user_id = $1::bigint AND t.kind = 'institution'
+           AND t.institution_id = i.id) AS target
+  FROM institutions i
+ WHERE i.id = $2::bigint;
+
+-- name: CATEGORY_KNOWN
+-- Whether any paper is in category $1 (unknown ones cannot be followed).
+SELECT EXISTS (SELECT 1 FROM papers WHERE categories @> ARRAY[$1::text])
+           AS known;
+
+-- name: DIGEST_STATE
+SELECT digest FROM users WHERE id = $1::bigint;
+
+-- name: DIGEST_SET
+-- $2 'off', 'daily' or 'weekly'.  Turning digests on starts them now.
+UPDATE users
+   SET digest = $2,
+       digest_since = CASE WHEN $2 = 'off' THEN NULL
+                           ELSE coalesce(digest_since, now()) END,
+       digest_token_hash = CASE WHEN $2 = 'off' THEN NULL
+                                ELSE digest_token_hash END
+ WHERE id = $1::bigint;
+
+-- name: DIGEST_UNSUBSCRIBE
+-- The one-click link of a digest: its token's hash turns digests off.
+UPDATE users
+   SET digest = 'off', digest_since = NULL, digest_token_hash = NULL
+ WHERE digest_token_hash = $1
+RETURNING id;
+
+-- name: DIGEST_DUE
+-- Verified users whose digest is due at $1 (a daily one after 23 hours,
+-- a weekly one after 6 days and 23 hours: the timer runs hourly).
+SELECT id, email, digest,
+       floor(extract(epoch FROM digest_since))::bigint AS since
+  FROM users
+ WHERE digest <> 'off' AND email_verified_at IS NOT NULL
+   AND digest_since IS NOT NULL
+   AND digest_since <= to_timestamp($1::bigint)
+         - CASE digest WHEN 'daily' THEN interval '23 hours'
+                       ELSE interval '6 days 23 hours' END
+ ORDER BY id
+ LIMIT 1000;
+
+-- name: DIGEST_ITEMS
+-- What $1 followed that weft learned of after $2 and up to $3 (epoch
+-- seconds), newest first, at most {{ACC_DIGEST_MAX}}.
+SELECT p.arxiv_id, p.title, p.slug, i.version,
+       to_char(i.at, 'YYYY-MM-DD') AS at, i.why
+  FROM weft_follow_items($1::bigint) i
+  JOIN papers p ON p.id = i.paper_id
+ WHERE i.seen > to_timestamp($2::bigint)
+   AND i.seen <= to_timestamp($3::bigint)
+ ORDER BY i.at DESC NULLS LAST, i.paper_id DESC, i.version DESC
+ LIMIT {{ACC_DIGEST_MAX}};
+
+-- name: DIGEST_SENT
+-- The next digest of $1 starts at $2 (the end of the one just sent, or
+-- checked and empty), unless digests were turned off meanwhile.
+UPDATE users SET digest_since = to_timestamp($2::bigint)
+ WHERE id = $1::bigint AND digest <> 'off';
+
+-- name: DIGEST_TOKEN_SET
+-- A digest mail carries a fresh unsubscribe token: its hash replaces
+-- the old one (the older mails' links stop working).
+UPDATE users SET digest_token_hash = $2
+ WHERE id = $1::bigint AND digest <> 'off';

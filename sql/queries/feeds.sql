@@ -161,14 +161,16 @@ SELECT user_id::text
   FROM feed_tokens
  WHERE token_hash = $1;
 
--- Papers of the researchers a user follows.
+-- What a user follows (0026 weft_follow_items: new papers and new
+-- versions by followed researchers and institutions, in followed
+-- categories, matching followed searches), the same items as /feed:
+-- version (1: a new paper), at (the item's date: the version's for a
+-- later one) and why (the line saying why it is there).
 -- name: RSS_USER
-SELECT {{FEED_ITEM_COLUMNS}}
-  FROM papers p
- WHERE p.id IN (SELECT a.paper_id
-                  FROM authorships a
-                  JOIN follows f ON f.researcher_id = a.researcher_id
-                 WHERE f.user_id = $2::bigint)
- ORDER BY p.published DESC NULLS LAST, p.id DESC
+SELECT {{FEED_ITEM_COLUMNS}}, i.version,
+       floor(extract(epoch FROM i.at))::bigint AS at, i.why
+  FROM weft_follow_items($2::bigint) i
+  JOIN papers p ON p.id = i.paper_id
+ ORDER BY i.at DESC NULLS LAST, i.paper_id DESC, i.version DESC
  LIMIT $1::integer;
 

@@ -309,6 +309,41 @@ done
 kid=$(sql "SELECT max(id) FROM api_keys")
 case_ 303 POST /account/keys/revoke /account/keys/revoke "$MD" "$S" \
     "csrf=$c&id=$kid"
+# Issue 21: the other follow kinds, the digest setting, unsubscribe.
+fi_=$(sql "SELECT id FROM institutions ORDER BY id LIMIT 1")
+case_ 200 GET "/account/follow/institution/{id}" \
+    "/account/follow/institution/$fi_" "$H" "$S"
+case_ 404 GET "/account/follow/institution/{id}" \
+    /account/follow/institution/999999999 "$H" "$S"
+case_ 303 POST /account/follows /account/follows "$J" "$S" \
+    "kind=search&q=graph+databases&csrf=$c"
+case_ 400 POST /account/follows /account/follows "$J" "$S" \
+    "kind=planet&csrf=$c"
+case_ 303 POST /account/follows/remove /account/follows/remove "$J" "$S" \
+    "kind=search&id=999999999&csrf=$c"
+reps 200 /account/follows/new "/account/follows/new?kind=search&q=graph" "$S"
+case_ 400 GET /account/follows/new "/account/follows/new?kind=search&q=" \
+    "$J" "$S"
+case_ 400 POST /account/digest /account/digest "$J" "$S" \
+    "digest=hourly&csrf=$c"
+case_ 303 POST /account/digest /account/digest "$J" "$S" \
+    "digest=weekly&csrf=$c"
+# Three unsubscribe tokens (each works once) on three throwaway users.
+for a in "$H" "$MD" "$J"; do
+	ut=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+	uh=$(/usr/bin/python3 -c 'import hashlib,sys
+print(hashlib.blake2b(sys.argv[1].encode(), digest_size=32).hexdigest())' "$ut")
+	sql "INSERT INTO users (email, password_hash, email_key, digest,
+	         digest_since, digest_token_hash)
+	     VALUES ('unsub.$RANDOM.$$@example.org', 'x',
+	             'unsub.$RANDOM.$$@example.org', 'daily', now(), '$uh')" \
+	    >/dev/null
+	case_ 200 GET /account/unsubscribe "/account/unsubscribe?token=$ut" "$a"
+	case_ 200 POST /account/unsubscribe "/account/unsubscribe?token=$ut" \
+	    "$a" - "List-Unsubscribe=One-Click"
+done
+case_ 404 POST /account/unsubscribe "/account/unsubscribe?token=x" "$J" - \
+    "List-Unsubscribe=One-Click"
 # The mail flows (recover.c): links of a second account, unconfirmed.
 IFS=$'\t' read -r pre c2 < <(form /signup)
 for a in "$J" "$MD"; do

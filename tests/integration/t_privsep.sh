@@ -105,7 +105,11 @@ cols=$(sql "$personal SELECT string_agg(rel::text || '.' || a.attname, ' '
       FROM personal JOIN pg_attribute a ON a.attrelid = rel
      WHERE a.attnum > 0 AND NOT a.attisdropped
        AND has_column_privilege('weft-feeds', rel, a.attname, 'SELECT')")
-want="feed_tokens.token_hash feed_tokens.user_id follows.researcher_id follows.user_id"
+# follow_targets (0026): what else a user follows, for the private feed.
+want="feed_tokens.token_hash feed_tokens.user_id follow_targets.category"
+want="$want follow_targets.institution_id follow_targets.kind"
+want="$want follow_targets.query follow_targets.user_id"
+want="$want follows.researcher_id follows.user_id"
 [ "$cols" = "$want" ]
 ok $? "feeds reads exactly $want of the personal tables" "it reads: $cols"
 for r in weft-pages weft-feeds; do

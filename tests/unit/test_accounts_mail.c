@@ -207,6 +207,53 @@ summaries(void)
 	T_STREQ(n, "", "no address");
 }
 
+/* Issue 21: a digest is multipart text + HTML with RFC 8058 headers. */
+static void
+digest_message(void)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const char *m;
+
+	T_EQ(acc_mail_build_digest(&b, "weft <noreply@example.org>",
+		 "a@example.org", "Your daily weft digest", "text = 1\n",
+		 "<p>html</p>\n",
+		 "https://example.org/account/unsubscribe?token=x", 0, "abc"),
+	    0, "a digest builds");
+	m = core_buf_cstr(&b);
+	T_OK(strstr(m,
+		 "\r\nList-Unsubscribe: "
+		 "<https://example.org/account/unsubscribe?token=x>\r\n") !=
+		NULL,
+	    "List-Unsubscribe");
+	T_OK(strstr(m,
+		 "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click"
+		 "\r\n") != NULL,
+	    "List-Unsubscribe-Post");
+	T_OK(strstr(m,
+		 "Content-Type: multipart/alternative; "
+		 "boundary=\"=_weft_abc\"\r\n") != NULL,
+	    "multipart/alternative");
+	T_OK(strstr(m, "\r\n--=_weft_abc\r\nContent-Type: text/plain") != NULL,
+	    "a text part");
+	T_OK(strstr(m, "\r\n--=_weft_abc\r\nContent-Type: text/html") != NULL,
+	    "an HTML part");
+	T_OK(strstr(m, "text =3D 1") != NULL, "quoted-printable parts");
+	T_OK(strstr(m, "\r\n--=_weft_abc--\r\n") != NULL, "the end boundary");
+	core_buf_reset(&b);
+	T_EQ(acc_mail_build_digest(&b, "noreply@example.org", "a@example.org",
+		 "s", "t", "h", "https://x.example/\r\nBcc: y@z.example", 0,
+		 "abc"),
+	    -1, "an unsubscribe URL with CR LF is refused");
+	core_buf_reset(&b);
+	T_EQ(acc_mail_build_digest(&b, "noreply@example.org", "a@example.org",
+		 "s", "t", NULL, NULL, 0, "abc"),
+	    0, "without HTML or unsubscribe ...");
+	T_OK(strstr(core_buf_cstr(&b), "List-Unsubscribe") == NULL &&
+		strstr(core_buf_cstr(&b), "Content-Type: text/plain") != NULL,
+	    "... a plain message as before");
+	core_buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -217,5 +264,6 @@ main(void)
 	quoted_printable();
 	message();
 	summaries();
+	digest_message();
 	return T_DONE();
 }

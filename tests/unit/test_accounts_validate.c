@@ -429,11 +429,54 @@ ids(void)
 	T_EQ(id, 12, "prefix value");
 }
 
+/* Issue 21: follow kinds and saved searches. */
+static void
+follows(void)
+{
+	char out[ACC_SEARCH_MAX + 1], big[4096];
+	const char *why;
+	size_t i;
+
+	T_EQ(acc_kind_parse("search"), ACC_KIND_SEARCH, "kind search");
+	T_EQ(acc_kind_parse("institution"), ACC_KIND_INSTITUTION,
+	    "kind institution");
+	T_EQ(acc_kind_parse("planet"), -1, "an unknown kind");
+	T_EQ(acc_kind_parse(NULL), -1, "no kind");
+	T_EQ(acc_search_normalise("  graph \t  databases\n", out, sizeof(out),
+		 &why),
+	    0, "a search");
+	T_STREQ(out, "graph databases", "... white space made one space");
+	T_EQ(acc_search_normalise("   ", out, sizeof(out), &why), -1,
+	    "an empty search");
+	T_EQ(acc_search_normalise(NULL, out, sizeof(out), &why), -1,
+	    "no search");
+	T_EQ(acc_search_normalise("a\x01b", out, sizeof(out), &why), -1,
+	    "a control character");
+	T_EQ(acc_search_normalise("caf\xc3", out, sizeof(out), &why), -1,
+	    "invalid UTF-8");
+	big[0] = '\0';
+	for (i = 0; i < 33; i++)
+		strcat(big, "w ");
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), -1, "33 terms");
+	big[64] = '\0';
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0, "32 terms");
+	memset(big, 'x', 201);
+	big[201] = '\0';
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), -1,
+	    "201 bytes");
+	big[200] = '\0';
+	T_EQ(acc_search_normalise(big, out, sizeof(out), &why), 0, "200 bytes");
+	T_OK(acc_digest_mode_ok("weekly") && acc_digest_mode_ok("off") &&
+		!acc_digest_mode_ok("hourly") && !acc_digest_mode_ok(NULL),
+	    "digest modes");
+}
+
 int
 main(void)
 {
 	if (sodium_init() < 0)
 		return 1;
+	follows();
 	emails();
 	email_keys();
 	clients();

@@ -254,6 +254,44 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
 }
 
 /* "1,234 papers", the sort links, the active filters. */
+/*
+ * "Follow this search" (and its category): links to the accounts
+ * module's confirmation form, the same for everyone, so the page stays
+ * one cached copy (signed out, the form asks to sign in first).
+ */
+static void
+follow_line(struct core_html *h, const json_t *m)
+{
+	const char *q = pages_str(m, "query");
+	const char *cat = pages_str(json_object_get(m, "filters"), "category");
+	struct core_buf u = CORE_BUF_INIT;
+	char *label = NULL;
+
+	if (q == NULL || *q == '\0')
+		return;
+	pages_h_open(h, CORE_TAG_P, "search-follow faint");
+	core_buf_puts(&u, "/account/follows/new?kind=search&q=");
+	core_url_encode(&u, q, 0);
+	if (cat != NULL) {
+		core_buf_puts(&u, "&category=");
+		core_url_encode(&u, cat, 0);
+	}
+	pages_h_link(h, core_buf_cstr(&u), NULL, "Follow this search");
+	if (cat != NULL) {
+		core_buf_reset(&u);
+		core_buf_puts(&u,
+		    "/account/follows/new?kind=category&category=");
+		core_url_encode(&u, cat, 0);
+		core_html_text(h, " · ");
+		free(label);
+		label = core_xasprintf("Follow new papers in %s", cat);
+		pages_h_link(h, core_buf_cstr(&u), NULL, label);
+	}
+	core_html_pop(h);
+	core_buf_free(&u);
+	free(label);
+}
+
 static void
 summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
@@ -301,6 +339,7 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		    pages_search_sorts, pages_search_sorts,
 		    PAGES_SEARCH_SORT__MAX, sort);
 		modes(h, p, m);
+		follow_line(h, m);
 	}
 	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
 	    pages_str(f, "to") != NULL || pages_has_int(f, "researcher") ||
