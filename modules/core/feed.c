@@ -15,8 +15,8 @@
 
 #include "core.h"
 
-#define NS_ATOM "http://www.w3.org/2005/Atom"
-#define NS_DC   "http://purl.org/dc/elements/1.1/"
+#define NS_ATOM          "http://www.w3.org/2005/Atom"
+#define NS_DC            "http://purl.org/dc/elements/1.1/"
 #define JSONFEED_VERSION "https://jsonfeed.org/version/1.1"
 
 const char *const core_feed_ext[CORE_FEED__MAX] = { "xml", "atom", "json" };
@@ -303,8 +303,7 @@ json_render(struct core_sink sink, const struct core_feed *f)
 	json_object_set_new(o, "feed_url", core_json_str(f->self));
 	json_object_set_new(o, "description", core_json_str(f->description));
 	json_object_set_new(o, "language", json_string("en"));
-	json_object_set_new(o, "authors",
-	    json_pack("[{s:s}]", "name", "weft"));
+	json_object_set_new(o, "authors", json_pack("[{s:s}]", "name", "weft"));
 	json_object_set_new(o, "items", items);
 	core_json_render(&b, o, 1);
 	sink.write(sink.arg, b.ptr, b.len);

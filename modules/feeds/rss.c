@@ -265,8 +265,8 @@ feeds_rss_category(struct core_req *r)
 				       "arXiv category %s.",
 	    cat);
 	free(path);
-	path = core_xasprintf("/rss/categories/%s.%s", cat,
-	    core_feed_ext[f.fmt]);
+	path =
+	    core_xasprintf("/rss/categories/%s.%s", cat, core_feed_ext[f.fmt]);
 	f.self = core_abs_url(r, path);
 	f.modified = newest(&f, -1);
 	er = respond(r, &f, CC_PUBLIC, 1);
@@ -287,7 +287,7 @@ struct subject_kind {
 	    struct feeds_item **, size_t *);
 	char *(*page)(long long, const char *);
 	const char *describe; /* the description, before the name */
-	int versions;	      /* a feeds_versions, or -1: no version items */
+	int versions;         /* a feeds_versions, or -1: no version items */
 };
 
 static const struct subject_kind researcher_kind = {
@@ -353,8 +353,8 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	f.link = core_abs_url(r, path);
 	f.description = core_xasprintf("%s%s.", k->describe, s.name);
 	free(path);
-	path = core_xasprintf("/rss/%s/%lld.%s", k->dir, id,
-	    core_feed_ext[f.fmt]);
+	path =
+	    core_xasprintf("/rss/%s/%lld.%s", k->dir, id, core_feed_ext[f.fmt]);
 	f.self = core_abs_url(r, path);
 	f.modified = newest(&f, s.modified);
 	er = respond(r, &f, CC_PUBLIC, 1);

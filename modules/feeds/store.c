@@ -215,8 +215,8 @@ feeds_add_versions(struct core_db *db, enum feeds_versions kind,
 
 	/* The latest statement has its limit written in. */
 	if ((er = load_rows(db, versions_stmt[kind],
-		 kind == FEEDS_VERSIONS_LATEST ? 0 : limit, arg, 1, &v,
-		 &nv)) != CORE_OK)
+		 kind == FEEDS_VERSIONS_LATEST ? 0 : limit, arg, 1, &v, &nv)) !=
+	    CORE_OK)
 		return er;
 	if (nv == 0) {
 		free(v);

@@ -66,7 +66,9 @@ SELECT {{FEED_ITEM_COLUMNS}}
 -- what is not an array of objects with a numeric version, and a date
 -- that is not YYYY-MM-DD is left out rather than failing the feed.
 -- The statements list the newest versions first; feeds_add_versions()
--- merges them with the papers.
+-- merges them with the papers.  "versions @? '$[1]'" (a second entry)
+-- is the predicate of the partial index papers_versioned (0029): the few
+-- papers with versions are read through it, never the whole table.
 -- fragment: VERSION_ROWS
 CROSS JOIN LATERAL (
   SELECT e.version, e.version_date
@@ -84,6 +86,7 @@ CROSS JOIN LATERAL (
 SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
   FROM papers p
 {{VERSION_ROWS}}
+ WHERE p.versions @? '$[1]'
  ORDER BY v.version_date DESC, p.id DESC, v.version DESC
  LIMIT {{FEEDS_RSS_ITEMS}};
 
@@ -91,7 +94,7 @@ SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
 SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
   FROM papers p
 {{VERSION_ROWS}}
- WHERE p.categories @> ARRAY[$2::text]
+ WHERE p.versions @? '$[1]' AND p.categories @> ARRAY[$2::text]
  ORDER BY v.version_date DESC, p.id DESC, v.version DESC
  LIMIT $1::integer;
 
@@ -99,7 +102,8 @@ SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
 SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
   FROM papers p
 {{VERSION_ROWS}}
- WHERE EXISTS (SELECT 1 FROM authorships a
+ WHERE p.versions @? '$[1]'
+   AND EXISTS (SELECT 1 FROM authorships a
                 WHERE a.paper_id = p.id AND a.researcher_id = $2::bigint)
  ORDER BY v.version_date DESC, p.id DESC, v.version DESC
  LIMIT $1::integer;

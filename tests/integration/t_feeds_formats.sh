@@ -34,27 +34,32 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# check FORMAT URL: the body as a feed of FORMAT whose own URL is URL;
+# check FORMAT URL [EMPTY]: the body as a feed of FORMAT whose own URL
+# is URL (with no items only when EMPTY is given);
 # prints "ok"/"not ok" lines of its own through ok().  The item ids go
 # to $T_TMP/ids.FORMAT, one a line, in order.
 check() {
-	"$PY" - "$1" "$2" "$BODY" "$T_TMP/ids.$1" <<'PY'
+	"$PY" - "$1" "$2" "$BODY" "$T_TMP/ids.$1" ${3:+empty} <<'PY'
 import json, re, sys
 import xml.etree.ElementTree as ET
 fmt, url, path, idsout = sys.argv[1:5]
+empty_ok = len(sys.argv) > 5
 body = open(path, "rb").read()
 errs = []
 ids = []
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?"
                      r"(Z|[+-]\d{2}:\d{2})$")
 ABS = re.compile(r"^https?://")
-import feedparser
-d = feedparser.parse(body)
-want = {"xml": "rss20", "atom": "atom10", "json": "json11"}[fmt]
-if d.bozo:
-    errs.append("feedparser bozo: %s" % d.bozo_exception)
-if d.version != want:
-    errs.append("feedparser version %r, want %r" % (d.version, want))
+# feedparser reads RSS and Atom (Debian 12's 6.0.10 has no JSON Feed:
+# the checks below are the 1.1 spec's).
+if fmt != "json":
+    import feedparser
+    d = feedparser.parse(body)
+    want = {"xml": "rss20", "atom": "atom10"}[fmt]
+    if d.bozo:
+        errs.append("feedparser bozo: %s" % d.bozo_exception)
+    if d.version != want:
+        errs.append("feedparser version %r, want %r" % (d.version, want))
 if fmt == "xml":
     root = ET.fromstring(body)
     for it in root.iter("item"):
@@ -145,7 +150,7 @@ else:
                 errs.append("item author without a name")
 if len(set(ids)) != len(ids):
     errs.append("item ids not unique")
-if not ids:
+if not ids and not empty_ok:
     errs.append("no items")
 open(idsout, "w").write("".join("%s\n" % i for i in ids))
 for e in errs[:5]:
@@ -160,9 +165,12 @@ ctype() { case $1 in xml) echo application/rss+xml ;;
 # ------------------------------------------------------------ fixtures
 RID=$(sql "SELECT id FROM researchers WHERE paper_count > 0
     ORDER BY paper_count DESC, id LIMIT 1")
+# An institution with researchers here if there is one (the bundled
+# data may have none: then any institution, whose feed may be empty).
 IID=$(sql "SELECT ri.institution_id FROM researcher_institutions ri
     JOIN researchers r ON r.id = ri.researcher_id
     WHERE r.paper_count > 0 ORDER BY ri.institution_id LIMIT 1")
+[ -n "$IID" ] || IID=$(sql "SELECT id FROM institutions ORDER BY id LIMIT 1")
 CAT=$(sql "SELECT primary_category FROM papers GROUP BY 1
     ORDER BY count(*) DESC, 1 LIMIT 1")
 [ -n "$RID" ] && [ -n "$IID" ] && [ -n "$CAT" ] && [ -n "$PY" ]
@@ -183,7 +191,8 @@ for f in "${FEEDS[@]}"; do
 		header_is Content-Type "$(ctype $ext); charset=utf-8" \
 		    "$u: Content-Type"
 		header_has ETag '"' "$u: ETag"
-		check $ext "$WEFT_URL$u"
+		check $ext "$WEFT_URL$u" \
+		    "$(case $path in /rss/institutions/*) echo empty ;; esac)"
 		ok $? "$u: a valid $ext feed"
 	done
 	cmp -s "$T_TMP/ids.xml" "$T_TMP/ids.atom" &&
@@ -222,6 +231,9 @@ cat >"$HV_WWW/v2.xml" <<XML
   <title>ArXiv Query</title>
   <id>http://arxiv.org/api/test</id>
   <updated>${TODAY}T00:00:00-04:00</updated>
+  <opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">1</opensearch:totalResults>
+  <opensearch:startIndex xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">0</opensearch:startIndex>
+  <opensearch:itemsPerPage xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">10</opensearch:itemsPerPage>
   <entry>
     <id>http://arxiv.org/abs/${PAPER}v2</id>
     <updated>${TODAY}T10:00:00Z</updated>
@@ -296,7 +308,7 @@ body_has "href=\"/rss/search.atom?q=learning&amp;category=$CAT\"" \
 body_has "rel=\"alternate\" type=\"application/feed+json\" title=\"Search: learning\"" \
     "search results: head links the JSON Feed"
 get "/search?q=learning&category=$CAT" -H 'Accept: text/markdown'
-body_has "- RSS: [$WEFT_URL/rss/search.xml?q=learning&category=$CAT]" \
+body_has "- RSS: [$WEFT_URL/rss/search.xml?q=learning\\&category=$CAT]($WEFT_URL/rss/search.xml?q=learning&category=$CAT)" \
     "search markdown: the RSS feed"
 get "/search?q=learning" -H 'Accept: application/json'
 json_is .feed "/rss/search.xml?q=learning" "search JSON: its feed"

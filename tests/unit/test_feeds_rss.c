@@ -195,7 +195,6 @@ helpers(void)
 	    "ten digits");
 }
 
-
 /* Atom, JSON Feed and a version item, from the same feed. */
 static void
 formats(void)
@@ -226,8 +225,8 @@ formats(void)
 	doc = parse(&b);
 	T_OK(doc != NULL, "Atom is well-formed");
 	if (doc != NULL) {
-		XP_IS(doc, "/atom:feed/atom:id", "http://x.test/rss/latest.atom",
-		    "feed id is its URL");
+		XP_IS(doc, "/atom:feed/atom:id",
+		    "http://x.test/rss/latest.atom", "feed id is its URL");
 		XP_IS(doc, "/atom:feed/atom:updated",
 		    "2025-12-26T00:00:00+00:00", "feed updated");
 		XP_IS(doc, "/atom:feed/atom:link[@rel='self']/@type",

@@ -811,10 +811,14 @@ author_names(const json_t *card)
 	return out;
 }
 
-/* Writes the results of m as a feed of the search (fmt) and finishes. */
+/*
+ * Writes the results of m as a feed of the search (fmt) and finishes;
+ * sort is the one the URL gave (relevance when none), for the feed's
+ * own address.
+ */
 static enum core_err
 search_feed_respond(struct core_req *req, const struct params *pp,
-    enum core_feed_fmt fmt, const json_t *m)
+    enum pages_search_sort sort, enum core_feed_fmt fmt, const json_t *m)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const json_t *res = json_object_get(m, "results"), *c;
@@ -852,7 +856,9 @@ search_feed_respond(struct core_req *req, const struct params *pp,
 	}
 	sp = search_path(pp, pp->type, pp->sort, pp->f.category);
 	link = core_abs_url(req, sp);
-	/* "/search?..." -> "/rss/search.EXT?...". */
+	free(sp);
+	/* "/search?..." -> "/rss/search.EXT?...", sort as it was asked. */
+	sp = search_path(pp, pp->type, sort, pp->f.category);
 	self = core_xasprintf("%s/rss/search.%s%s", ctx->base_url,
 	    core_feed_ext[fmt], sp + strlen("/search"));
 	desc = core_xasprintf("The newest papers on weft matching the search "
@@ -899,7 +905,9 @@ enum core_err
 pages_search_feed(struct core_req *req)
 {
 	struct params pp;
+	enum pages_search_sort sort;
 	enum core_feed_fmt fmt;
+	const char *s;
 	json_t *m = NULL;
 	char *title = NULL;
 	enum core_err er;
@@ -927,13 +935,14 @@ pages_search_feed(struct core_req *req)
 		goto out;
 	}
 	/* A feed is read for what is new: newest first unless asked. */
-	if (core_req_param(req, "sort") == NULL)
+	sort = pp.sort;
+	if ((s = core_req_param(req, "sort")) == NULL || *s == '\0')
 		pp.sort = PAGES_SEARCH_NEWEST;
 	title = core_xasprintf("weft: search %s", pp.q);
 	m = json_pack("{s:o}", "title", core_json_str(title));
 	if ((er = papers(req, &pp, m)) != CORE_OK)
 		goto out;
-	er = search_feed_respond(req, &pp, fmt, m);
+	er = search_feed_respond(req, &pp, sort, fmt, m);
 out:
 	free(title);
 	free(pp.qbuf);
