@@ -29,6 +29,8 @@ cleanup() {
 	sql "DELETE FROM stale_pages WHERE kind = 'paper' AND entity_id IN
 	    (SELECT id FROM papers WHERE arxiv_id = '$PAPER');
 	    DELETE FROM papers WHERE arxiv_id = '$PAPER'" >/dev/null 2>&1
+	# Cached feeds must not keep its items for the tests that follow.
+	data_changed
 	hv_nginx_down >/dev/null 2>&1
 	rm -rf "$T_TMP"
 }
