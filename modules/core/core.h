@@ -292,6 +292,9 @@ int core_http_date_parse(const char *s, int64_t *t);
 void core_date_rfc822(char out[32], int64_t t);
 /* "1994-11-06T08:49:37+00:00": a W3C datetime, for sitemaps. */
 void core_date_w3c(char out[32], int64_t t);
+/* "YYYY-MM-DD..." (what follows the day is ignored): 0 and *t, its
+ * midnight UTC, or -1 when s (NULL allowed) does not start with one. */
+int core_date_day_parse(const char *s, int64_t *t);
 
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
@@ -677,6 +680,61 @@ void core_xml_elemhtml(struct core_xml *, const char *name, const char *text);
 void core_xml_flush(struct core_xml *);
 /* Ends the document, frees the writer, returns the sticky error. */
 enum core_err core_xml_close(struct core_xml *);
+
+/* ------------------------------------------------------------------ */
+/* Feeds: one model, three writers (feed.c)                            */
+/* ------------------------------------------------------------------ */
+
+enum core_feed_fmt {
+	CORE_FEED_RSS,  /* RSS 2.0, NAME.xml */
+	CORE_FEED_ATOM, /* Atom (RFC 4287), NAME.atom */
+	CORE_FEED_JSON, /* JSON Feed 1.1, NAME.json */
+	CORE_FEED__MAX
+};
+/* "xml", "atom", "json": the extension of a feed URL in each format. */
+extern const char *const core_feed_ext[CORE_FEED__MAX];
+/* The media types ("application/atom+xml"), for <link type>. */
+extern const char *const core_feed_mime[CORE_FEED__MAX];
+/* Full Content-Type values, for core_resp_ctype(). */
+extern const char *const core_feed_ctype[CORE_FEED__MAX];
+/* "RSS", "Atom", "JSON Feed": names for people. */
+extern const char *const core_feed_label[CORE_FEED__MAX];
+
+/*
+ * One entry of a feed; every pointer is borrowed for the render.  id is
+ * the stable GUID (an absolute URL; equal to link for a paper, the
+ * paper's URL and "v2" for its second version).  title and summary are
+ * plain text; authors and categories arrays of strings (NULL: none).
+ * Dates are seconds since the epoch, -1 when unknown.
+ */
+struct core_feed_item {
+	const char *id;
+	const char *link;
+	const char *title;
+	const char *summary;
+	const json_t *authors;
+	const json_t *categories;
+	int64_t published;
+	int64_t updated;
+};
+/* A feed: its channel (absolute URLs, borrowed) and items, newest first. */
+struct core_feed {
+	const char *title;
+	const char *link; /* the page the feed follows */
+	const char *description;
+	const char *self; /* the feed's own URL in the format written */
+	int64_t updated;  /* newest change; -1 unknown */
+	const struct core_feed_item *items;
+	size_t nitems;
+};
+/*
+ * Splits "NAME.EXT" for EXT one of core_feed_ext: 0, *n the length of
+ * NAME (maybe 0) and *fmt, or -1 when rest ends in none of them.
+ */
+int core_feed_ext_parse(const char *rest, size_t *n, enum core_feed_fmt *fmt);
+/* Writes f to sink in fmt; returns the writer's sticky error. */
+enum core_err core_feed_render(struct core_sink sink, enum core_feed_fmt fmt,
+    const struct core_feed *f);
 
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */

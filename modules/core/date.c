@@ -269,3 +269,18 @@ core_http_date_parse(const char *s, int64_t *t)
 	    mm * 60 + ss;
 	return 0;
 }
+
+int
+core_date_day_parse(const char *s, int64_t *t)
+{
+	int y, m, d;
+
+	/* The day's own range is checked loosely: 31 days in any month
+	 * maps the 31st of a short month to the 1st of the next. */
+	if (s == NULL || digits(&s, 4, &y) != 0 || lit(&s, "-") != 0 ||
+	    digits(&s, 2, &m) != 0 || lit(&s, "-") != 0 ||
+	    digits(&s, 2, &d) != 0 || m < 1 || m > 12 || d < 1 || d > 31)
+		return -1;
+	*t = (int64_t)days_from_civil(y, m, d) * 86400;
+	return 0;
+}

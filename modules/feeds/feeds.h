@@ -68,11 +68,11 @@ struct feeds_item {
 	json_t *categories; /* array of strings, primary first */
 	int64_t published;  /* -1: unknown */
 	int64_t modified;
+	int version;          /* 0: the paper; n >= 2: "vn replaced vn-1" */
+	int64_t version_date; /* that version's date (epoch) */
 	/* The private feed's (issue 21): why the item is there ("new paper
-	 * by X"; NULL elsewhere) and its version (0 or 1: a new paper;
-	 * published is then that version's date). */
+	 * by X"; NULL elsewhere). */
 	char *why;
-	int version;
 };
 
 /* A feed: the channel and its items, newest first. */
@@ -84,6 +84,7 @@ struct feeds_feed {
 	int64_t modified; /* newest change of the channel or an item */
 	struct feeds_item *items;
 	size_t nitems;
+	enum core_feed_fmt fmt; /* the format written (0: RSS) */
 };
 
 void feeds_feed_free(struct feeds_feed *);
@@ -92,6 +93,9 @@ void feeds_feed_free(struct feeds_feed *);
  * (for item links).  Returns the XML writer's sticky error.
  */
 enum core_err feeds_rss_render(struct core_sink sink, const char *base,
+    const struct feeds_feed *f);
+/* The same in f->fmt (RSS, Atom or JSON Feed: core_feed_render()). */
+enum core_err feeds_render(struct core_sink sink, const char *base,
     const struct feeds_feed *f);
 
 enum core_err feeds_rss_latest(struct core_req *);
@@ -188,6 +192,23 @@ enum core_err feeds_load_institution(struct core_db *, long long id, int limit,
 enum core_err feeds_load_user(struct core_db *, const char *user_id, int limit,
     struct feeds_item **items, size_t *n);
 void feeds_items_free(struct feeds_item *items, size_t n);
+
+/* Which papers' new versions a feed carries. */
+enum feeds_versions {
+	FEEDS_VERSIONS_LATEST,     /* every paper (arg NULL) */
+	FEEDS_VERSIONS_CATEGORY,   /* arg: the category */
+	FEEDS_VERSIONS_RESEARCHER, /* arg: the researcher's id */
+	FEEDS_VERSIONS__MAX
+};
+/*
+ * Loads the newest version items (a paper's versions 2 and later, each
+ * one item) of kind, merges them by date into *items / *n (newest
+ * first; a paper dates from its publication, a version from its own
+ * date) and keeps the first limit.  *items is replaced (the old array is
+ * freed).  CORE_EDB (logged) on failure, *items then unchanged.
+ */
+enum core_err feeds_add_versions(struct core_db *, enum feeds_versions kind,
+    const char *arg, int limit, struct feeds_item **items, size_t *n);
 
 /* A researcher / institution by id: CORE_ENOTFOUND when none. */
 enum core_err feeds_load_researcher_subject(struct core_db *, long long id,

@@ -97,10 +97,13 @@ llms_build(const char *base, const struct core_conf *conf)
 	    "&page=`: search (mode: words and meaning, the default; words "
 	    "only; meaning only)\n"
 	    "- `%s/rss/latest.xml`, `%s/rss/categories/{category}.xml`, "
-	    "`%s/rss/researchers/{id}.xml`, `%s/rss/institutions/{id}.xml`: "
-	    "RSS 2.0 feeds\n"
+	    "`%s/rss/researchers/{id}.xml`, `%s/rss/institutions/{id}.xml`, "
+	    "`%s/rss/search.xml?q={words}&category=` (the parameters of "
+	    "/search): RSS 2.0 feeds; the same URL ending in `.atom` is "
+	    "Atom, in `.json` JSON Feed 1.1.  A paper's new version is an "
+	    "item of its own (\"v2 replaced v1\")\n"
 	    "\n",
-	    u, u, u, u, u, u, u, u, u, u, u, u);
+	    u, u, u, u, u, u, u, u, u, u, u, u, u);
 	/* The limits as /developers states them (core_limits_md). */
 	core_limits_md(&b, conf, base);
 	core_buf_puts(&b, "\n");
@@ -121,7 +124,8 @@ llms_build(const char *base, const struct core_conf *conf)
 	    "parameters, media types and error object (OpenAPI 3.1)\n"
 	    "- [Sitemap](%s/sitemap.xml): every paper, researcher and "
 	    "institution page, with last-modified dates\n"
-	    "- [Latest papers feed](%s/rss/latest.xml): RSS 2.0\n"
+	    "- [Latest papers feed](%s/rss/latest.xml): RSS 2.0 (also "
+	    "`.atom`, Atom, and `.json`, JSON Feed 1.1)\n"
 	    "- [Developers](%s/developers?format=md): how to use the site "
 	    "from programs\n"
 	    "- [Everything for agents](%s/llms-full.txt): this file, the "

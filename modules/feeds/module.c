@@ -12,6 +12,8 @@
 
 static const struct core_route routes[] = {
 	{ "GET", "/rss/latest.xml", feeds_rss_latest },
+	{ "GET", "/rss/latest.atom", feeds_rss_latest },
+	{ "GET", "/rss/latest.json", feeds_rss_latest },
 	{ "GET", "/rss/categories/*", feeds_rss_category },
 	{ "GET", "/rss/researchers/*", feeds_rss_researcher },
 	{ "GET", "/rss/institutions/*", feeds_rss_institution },

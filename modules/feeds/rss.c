@@ -1,20 +1,22 @@
 /*
- * rss.c -- RSS 2.0 feeds: the latest papers, a category, a researcher,
- * an institution, and a user's private feed of followed researchers.
+ * rss.c -- the feeds: the latest papers, a category, a researcher and
+ * an institution in RSS 2.0, Atom and JSON Feed 1.1 (the URL's
+ * extension: .xml, .atom, .json; core's writers), and a user's private
+ * feed of followed researchers (RSS).  The latest, category and
+ * researcher feeds also carry an item for each new version of a paper
+ * ("v2 replaced v1"), merged by date with the papers.
  *
  * Unknown subjects are 404s in the client's error representation, never
  * an empty 200 feed, so that a mistyped feed URL fails where it is
  * subscribed.  Every piece of text goes through core_xml_text(), which
  * drops what would make the document ill-formed.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
 #include "feeds.h"
-
-#define NS_ATOM "http://www.w3.org/2005/Atom"
-#define NS_DC   "http://purl.org/dc/elements/1.1/"
 
 /* Public feeds: readers poll; a few minutes of staleness is harmless. */
 #define CC_PUBLIC "public, max-age=300"
@@ -36,100 +38,115 @@ feeds_feed_free(struct feeds_feed *f)
 
 /* ---------------------------------------------------------------- render */
 
+/*
+ * The strings of one core_feed_item that a feeds_item does not hold:
+ * its link, GUID, title and summary (owned, freed by strings_free()).
+ */
+struct item_strings {
+	char *link;
+	char *id;
+	char *title;
+	char *summary;
+};
+
 static void
-render_item(struct core_xml *x, const char *base, const struct feeds_item *it)
+item_fill(const char *base, const struct feeds_item *it,
+    struct core_feed_item *o, struct item_strings *s)
 {
-	struct core_buf b = CORE_BUF_INIT;
-	char *path, date[32];
-	size_t i;
-	json_t *v;
-	/* Titles and abstracts are TeX: readers get them as plain text. */
-	char *title = core_tex_plain(it->title, 0);
-	char *abstract = core_tex_plain(it->abstract, 0);
+	char *path, *title, day[32];
 
 	path = core_paper_path(it->arxiv_id, it->slug);
-	core_buf_printf(&b, "%s%s", base, path);
+	s->link = core_xasprintf("%s%s", base, path);
 	free(path);
-
-	core_xml_start(x, "item");
-	core_xml_elemtext(x, "title", title);
-	core_xml_elemtext(x, "link", core_buf_cstr(&b));
-	core_xml_start(x, "guid");
-	/* A later version is an item of its own: "{link}#v2". */
-	core_xml_attr(x, "isPermaLink", it->version > 1 ? "false" : "true");
-	if (it->version > 1)
-		core_buf_printf(&b, "#v%d", it->version);
-	core_xml_text(x, core_buf_cstr(&b));
-	core_xml_end(x);
-	if (it->published >= 0) {
-		core_date_rfc822(date, it->published);
-		core_xml_elemtext(x, "pubDate", date);
+	/* Titles and abstracts are TeX: readers get them as plain text. */
+	title = core_tex_plain(it->title, 0);
+	s->summary = core_tex_plain(it->abstract, 0);
+	if (it->version >= 2) {
+		/*
+		 * A new version: its own GUID, the paper's arXiv abs URL
+		 * with the version (arXiv's own name for it), so that a
+		 * reader shows each version once.
+		 */
+		s->id = core_xasprintf("https://arxiv.org/abs/%sv%d",
+		    it->arxiv_id, it->version);
+		s->title = core_xasprintf("v%d replaced v%d: %s", it->version,
+		    it->version - 1, title != NULL ? title : "");
+		core_date_w3c(day, it->version_date);
+		day[10] = '\0';
+		path = core_xasprintf("arXiv:%s v%d of %s replaced v%d. %s",
+		    it->arxiv_id, it->version, day, it->version - 1,
+		    s->summary != NULL ? s->summary : "");
+		free(s->summary);
+		s->summary = path;
+		free(title);
+	} else {
+		s->id = core_xstrdup(s->link);
+		s->title = title;
 	}
-	json_array_foreach(it->authors, i, v)
-	{
-		if (json_is_string(v))
-			core_xml_elemtext(x, "dc:creator",
-			    json_string_value(v));
-	}
-	json_array_foreach(it->categories, i, v)
-	{
-		if (json_is_string(v))
-			core_xml_elemtext(x, "category", json_string_value(v));
-	}
-	/*
-	 * RSS readers take <description> as HTML: the abstract is escaped
-	 * as HTML first, so that "a < b" in an abstract stays text there.
-	 */
 	if (it->why != NULL) {
 		/* The private feed says why, as /feed does. */
-		core_buf_reset(&b);
-		core_buf_printf(&b, "%s.\n\n%s", it->why,
-		    abstract != NULL ? abstract : "");
-		core_xml_elemhtml(x, "description", core_buf_cstr(&b));
-	} else
-		core_xml_elemhtml(x, "description",
-		    abstract != NULL ? abstract : "");
-	core_xml_end(x);
-	core_buf_free(&b);
-	free(title);
-	free(abstract);
+		path = core_xasprintf("%s.\n\n%s", it->why,
+		    s->summary != NULL ? s->summary : "");
+		free(s->summary);
+		s->summary = path;
+	}
+	o->id = s->id;
+	o->link = s->link;
+	o->title = s->title;
+	o->summary = s->summary != NULL ? s->summary : "";
+	o->authors = it->authors;
+	o->categories = it->categories;
+	o->published = it->version >= 2 ? it->version_date : it->published;
+	o->updated = it->version >= 2 ? it->version_date : it->modified;
+}
+
+static void
+strings_free(struct item_strings *s)
+{
+	free(s->link);
+	free(s->id);
+	free(s->title);
+	free(s->summary);
+}
+
+enum core_err
+feeds_render(struct core_sink sink, const char *base,
+    const struct feeds_feed *f)
+{
+	struct core_feed cf;
+	struct core_feed_item *items;
+	struct item_strings *strs;
+	enum core_err er;
+	size_t i;
+
+	items = core_xcalloc(f->nitems + 1, sizeof(*items));
+	strs = core_xcalloc(f->nitems + 1, sizeof(*strs));
+	for (i = 0; i < f->nitems; i++)
+		item_fill(base, &f->items[i], &items[i], &strs[i]);
+	memset(&cf, 0, sizeof(cf));
+	cf.title = f->title;
+	cf.link = f->link;
+	cf.description = f->description;
+	cf.self = f->self;
+	cf.updated = f->modified;
+	cf.items = items;
+	cf.nitems = f->nitems;
+	er = core_feed_render(sink, f->fmt, &cf);
+	for (i = 0; i < f->nitems; i++)
+		strings_free(&strs[i]);
+	free(strs);
+	free(items);
+	return er;
 }
 
 enum core_err
 feeds_rss_render(struct core_sink sink, const char *base,
     const struct feeds_feed *f)
 {
-	struct core_xml *x;
-	char date[32];
-	size_t i;
+	struct feeds_feed g = *f;
 
-	x = core_xml_open(sink);
-	core_xml_start(x, "rss");
-	core_xml_attr(x, "version", "2.0");
-	core_xml_attr(x, "xmlns:atom", NS_ATOM);
-	core_xml_attr(x, "xmlns:dc", NS_DC);
-	core_xml_start(x, "channel");
-	core_xml_elemtext(x, "title", f->title);
-	core_xml_elemtext(x, "link", f->link);
-	core_xml_elemtext(x, "description", f->description);
-	core_xml_elemtext(x, "language", "en");
-	if (f->modified >= 0) {
-		core_date_rfc822(date, f->modified);
-		core_xml_elemtext(x, "lastBuildDate", date);
-	}
-	core_xml_elemtext(x, "generator", "weft");
-	core_xml_elemtext(x, "docs",
-	    "https://www.rssboard.org/rss-specification");
-	core_xml_start(x, "atom:link");
-	core_xml_attr(x, "href", f->self);
-	core_xml_attr(x, "rel", "self");
-	core_xml_attr(x, "type", "application/rss+xml");
-	core_xml_end(x);
-	for (i = 0; i < f->nitems; i++)
-		render_item(x, base, &f->items[i]);
-	core_xml_end(x); /* channel */
-	core_xml_end(x); /* rss */
-	return core_xml_close(x);
+	g.fmt = CORE_FEED_RSS;
+	return feeds_render(sink, base, &g);
 }
 
 /* ---------------------------------------------------------------- serve */
@@ -173,13 +190,15 @@ respond(struct core_req *r, struct feeds_feed *f, const char *cc, int lm)
 	struct core_ctx *ctx = core_req_ctx(r);
 	enum core_err er;
 
-	if ((er = feeds_rss_render(core_resp_sink(r), ctx->base_url, f)) !=
+	if ((er = feeds_render(core_resp_sink(r), ctx->base_url, f)) !=
 	    CORE_OK) {
 		core_log(CORE_LOG_ERROR, "rss", "cannot render a feed: %s",
 		    core_err_str(er));
 		return CORE_ESYS;
 	}
 	feeds_finish(r, CORE_REP_RSS, cc, lm ? f->modified : -1);
+	if (f->fmt != CORE_FEED_RSS)
+		core_resp_ctype(r, core_feed_ctype[f->fmt]);
 	return CORE_OK;
 }
 
@@ -189,15 +208,22 @@ feeds_rss_latest(struct core_req *r)
 	struct core_ctx *ctx = core_req_ctx(r);
 	struct feeds_feed f;
 	enum core_err er;
+	size_t n;
 
 	memset(&f, 0, sizeof(f));
+	/* Routed as /rss/latest.xml, .atom and .json only. */
+	if (core_feed_ext_parse(core_req_path(r), &n, &f.fmt) != 0)
+		return CORE_ENOTFOUND;
 	if ((er = feeds_load_latest(ctx->db, &f.items, &f.nitems)) != CORE_OK)
+		goto out;
+	if ((er = feeds_add_versions(ctx->db, FEEDS_VERSIONS_LATEST, NULL,
+		 FEEDS_RSS_ITEMS, &f.items, &f.nitems)) != CORE_OK)
 		goto out;
 	channel(r, &f, "weft: latest papers", "/",
 	    "The newest papers on weft, an archive "
 	    "of arXiv papers, the researchers who wrote them and the "
 	    "institutions they work at.",
-	    "/rss/latest.xml");
+	    core_req_path(r));
 	er = respond(r, &f, CC_PUBLIC, 1);
 out:
 	feeds_feed_free(&f);
@@ -215,10 +241,10 @@ feeds_rss_category(struct core_req *r)
 	size_t n;
 
 	memset(&f, 0, sizeof(f));
-	if (feeds_strip_xml(rest, &n) != 0) {
+	if (core_feed_ext_parse(rest, &n, &f.fmt) != 0) {
 		er = core_req_fail(r, 404,
 		    "category feeds are at "
-		    "/rss/categories/{category}.xml");
+		    "/rss/categories/{category}.xml (or .atom, .json)");
 		goto out;
 	}
 	if (!core_category_ok(rest, n)) {
@@ -230,6 +256,9 @@ feeds_rss_category(struct core_req *r)
 	cat = core_xstrndup(rest, n);
 	if ((er = feeds_load_category(ctx->db, cat, FEEDS_RSS_ITEMS, &f.items,
 		 &f.nitems)) != CORE_OK)
+		goto out;
+	if ((er = feeds_add_versions(ctx->db, FEEDS_VERSIONS_CATEGORY, cat,
+		 FEEDS_RSS_ITEMS, &f.items, &f.nitems)) != CORE_OK)
 		goto out;
 	/* Categories exist only through their papers. */
 	if (f.nitems == 0) {
@@ -243,7 +272,8 @@ feeds_rss_category(struct core_req *r)
 				       "arXiv category %s.",
 	    cat);
 	free(path);
-	path = core_xasprintf("/rss/categories/%s.xml", cat);
+	path =
+	    core_xasprintf("/rss/categories/%s.%s", cat, core_feed_ext[f.fmt]);
 	f.self = core_abs_url(r, path);
 	f.modified = newest(&f, -1);
 	er = respond(r, &f, CC_PUBLIC, 1);
@@ -264,6 +294,7 @@ struct subject_kind {
 	    struct feeds_item **, size_t *);
 	char *(*page)(long long, const char *);
 	const char *describe; /* the description, before the name */
+	int versions;         /* a feeds_versions, or -1: no version items */
 };
 
 static const struct subject_kind researcher_kind = {
@@ -273,6 +304,7 @@ static const struct subject_kind researcher_kind = {
 	feeds_load_researcher,
 	core_researcher_path,
 	"The newest papers on weft by ",
+	FEEDS_VERSIONS_RESEARCHER,
 };
 static const struct subject_kind institution_kind = {
 	"institution",
@@ -281,6 +313,7 @@ static const struct subject_kind institution_kind = {
 	feeds_load_institution,
 	core_institution_path,
 	"The newest papers on weft by researchers at ",
+	-1,
 };
 
 static enum core_err
@@ -290,17 +323,17 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	const char *rest = core_req_rest(r);
 	struct feeds_subject s;
 	struct feeds_feed f;
-	char *path = NULL, *msg = NULL;
+	char *path = NULL, *msg = NULL, idbuf[24];
 	enum core_err er;
 	long long id;
 	size_t n;
 
 	memset(&s, 0, sizeof(s));
 	memset(&f, 0, sizeof(f));
-	if (feeds_strip_xml(rest, &n) != 0 ||
+	if (core_feed_ext_parse(rest, &n, &f.fmt) != 0 ||
 	    core_id_parse(rest, n, &id) != 0) {
-		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml with "
-				     "a numeric id",
+		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml (or "
+				     ".atom, .json) with a numeric id",
 		    k->what, k->dir);
 		er = core_req_fail(r, 404, msg);
 		goto out;
@@ -315,12 +348,20 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 	if ((er = k->load_items(ctx->db, id, FEEDS_RSS_ITEMS, &f.items,
 		 &f.nitems)) != CORE_OK)
 		goto out;
+	if (k->versions >= 0) {
+		snprintf(idbuf, sizeof(idbuf), "%lld", id);
+		if ((er = feeds_add_versions(ctx->db,
+			 (enum feeds_versions)k->versions, idbuf,
+			 FEEDS_RSS_ITEMS, &f.items, &f.nitems)) != CORE_OK)
+			goto out;
+	}
 	f.title = core_xasprintf("weft: %s", s.name);
 	path = k->page(id, s.slug);
 	f.link = core_abs_url(r, path);
 	f.description = core_xasprintf("%s%s.", k->describe, s.name);
 	free(path);
-	path = core_xasprintf("/rss/%s/%lld.xml", k->dir, id);
+	path =
+	    core_xasprintf("/rss/%s/%lld.%s", k->dir, id, core_feed_ext[f.fmt]);
 	f.self = core_abs_url(r, path);
 	f.modified = newest(&f, s.modified);
 	er = respond(r, &f, CC_PUBLIC, 1);

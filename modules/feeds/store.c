@@ -46,8 +46,9 @@ jarray(const PGresult *res, int r, int c)
 
 /* ---------------------------------------------------------------- items */
 
-void
-feeds_items_free(struct feeds_item *items, size_t n)
+/* Frees the members of items[0..n), not the array. */
+static void
+feeds_items_free_tail(struct feeds_item *items, size_t n)
 {
 	size_t i;
 
@@ -59,7 +60,14 @@ feeds_items_free(struct feeds_item *items, size_t n)
 		json_decref(items[i].authors);
 		json_decref(items[i].categories);
 		free(items[i].why);
+		memset(&items[i], 0, sizeof(items[i]));
 	}
+}
+
+void
+feeds_items_free(struct feeds_item *items, size_t n)
+{
+	feeds_items_free_tail(items, n);
 	free(items);
 }
 
@@ -79,12 +87,30 @@ shown_names(json_t *names)
 }
 
 /*
- * Runs an item statement with (limit, arg) as its parameters -- limit 0
- * for a statement with its limit written in, arg NULL for none -- and
- * copies the rows out (PQgetvalue() dies with the result).
+ * The private feed's row i (0026 weft_follow_items): why the item is
+ * there, and which version it announces: a new paper (version 0 or 1)
+ * at its date, or "vN replaced vN-1" at that version's date.
+ */
+static void
+user_item(const PGresult *res, int i, struct feeds_item *it)
+{
+	int v = core_cell_int(res, i, FEEDS_RSS_USER__VERSION, 1);
+	int64_t at = core_cell_bigint(res, i, FEEDS_RSS_USER__AT, -1);
+
+	it->why = text_dup(res, i, FEEDS_RSS_USER__WHY);
+	if (v >= 2) {
+		it->version = v;
+		it->version_date = at;
+	} else
+		it->published = at;
+}
+
+/*
+ * load_items() for any item statement; vers: the statement is a version
+ * one, whose two columns after the item's are the version and its date.
  */
 static enum core_err
-load_items(struct core_db *db, int stmt, int limit, const char *arg,
+load_rows(struct core_db *db, int stmt, int limit, const char *arg, int vers,
     struct feeds_item **itemsp, size_t *np)
 {
 	struct feeds_item *items = NULL;
@@ -119,20 +145,32 @@ load_items(struct core_db *db, int stmt, int limit, const char *arg,
 		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__PUBLISHED, -1);
 		items[i].modified =
 		    core_cell_bigint(res, i, FEEDS_FEED_ITEM__MODIFIED_AT, -1);
-		if (stmt != FEEDS_SQL_RSS_USER)
-			continue;
-		/* The private feed: why, and which version of when. */
-		items[i].why = text_dup(res, i, FEEDS_RSS_USER__WHY);
-		items[i].version =
-		    core_cell_int(res, i, FEEDS_RSS_USER__VERSION, 1);
-		items[i].published =
-		    core_cell_bigint(res, i, FEEDS_RSS_USER__AT, -1);
+		if (vers) {
+			items[i].version = (int)core_cell_bigint(res, i,
+			    FEEDS_RSS_VERSIONS_LATEST__VERSION, 0);
+			items[i].version_date = core_cell_bigint(res, i,
+			    FEEDS_RSS_VERSIONS_LATEST__VERSION_DATE, -1);
+		}
+		if (stmt == FEEDS_SQL_RSS_USER)
+			user_item(res, i, &items[i]);
 	}
 	*itemsp = items;
 	*np = (size_t)n;
 out:
 	PQclear(res);
 	return er;
+}
+
+/*
+ * Runs an item statement with (limit, arg) as its parameters -- limit 0
+ * for a statement with its limit written in, arg NULL for none -- and
+ * copies the rows out (PQgetvalue() dies with the result).
+ */
+static enum core_err
+load_items(struct core_db *db, int stmt, int limit, const char *arg,
+    struct feeds_item **itemsp, size_t *np)
+{
+	return load_rows(db, stmt, limit, arg, 0, itemsp, np);
 }
 
 enum core_err
@@ -179,6 +217,67 @@ feeds_load_user(struct core_db *db, const char *user_id, int limit,
     struct feeds_item **items, size_t *n)
 {
 	return load_items(db, FEEDS_SQL_RSS_USER, limit, user_id, items, n);
+}
+
+/* ---------------------------------------------------------------- versions */
+
+/* The three version statements share their columns. */
+_Static_assert((int)FEEDS_RSS_VERSIONS_LATEST__VERSION ==
+	    (int)FEEDS_FEED_ITEM__MODIFIED_AT + 1 &&
+	(int)FEEDS_RSS_VERSIONS_CATEGORY__VERSION ==
+	    (int)FEEDS_RSS_VERSIONS_LATEST__VERSION &&
+	(int)FEEDS_RSS_VERSIONS_RESEARCHER__VERSION_DATE ==
+	    (int)FEEDS_RSS_VERSIONS_LATEST__VERSION_DATE,
+    "version statements differ in their columns");
+
+static const int versions_stmt[FEEDS_VERSIONS__MAX] = {
+	FEEDS_SQL_RSS_VERSIONS_LATEST,
+	FEEDS_SQL_RSS_VERSIONS_CATEGORY,
+	FEEDS_SQL_RSS_VERSIONS_RESEARCHER,
+};
+
+/* The date an item is listed by: a version's, or the paper's. */
+static int64_t
+item_date(const struct feeds_item *it)
+{
+	return it->version > 0 ? it->version_date : it->published;
+}
+
+enum core_err
+feeds_add_versions(struct core_db *db, enum feeds_versions kind,
+    const char *arg, int limit, struct feeds_item **items, size_t *n)
+{
+	struct feeds_item *v = NULL, *out;
+	size_t nv = 0, i = 0, j = 0, k = 0;
+	enum core_err er;
+
+	/* The latest statement has its limit written in. */
+	if ((er = load_rows(db, versions_stmt[kind],
+		 kind == FEEDS_VERSIONS_LATEST ? 0 : limit, arg, 1, &v, &nv)) !=
+	    CORE_OK)
+		return er;
+	if (nv == 0) {
+		free(v);
+		return CORE_OK;
+	}
+	/* Both lists are newest first: merge, keep limit, free the rest. */
+	out = core_xcalloc(*n + nv + 1, sizeof(*out));
+	while (i < *n || j < nv) {
+		if (j >= nv ||
+		    (i < *n && item_date(&(*items)[i]) >= item_date(&v[j])))
+			out[k++] = (*items)[i++];
+		else
+			out[k++] = v[j++];
+	}
+	free(*items);
+	free(v);
+	if (k > (size_t)limit) {
+		feeds_items_free_tail(out + limit, k - (size_t)limit);
+		k = (size_t)limit;
+	}
+	*items = out;
+	*n = k;
+	return CORE_OK;
 }
 
 /* ---------------------------------------------------------------- subjects */

@@ -38,6 +38,72 @@ pages_h_link(struct core_html *h, const char *href, const char *cls,
 	    text != NULL ? text : "");
 }
 
+char *
+pages_feed_path(const char *xml, enum core_feed_fmt fmt)
+{
+	size_t n = strcspn(xml, "?");
+
+	if (n < 4 || strncmp(xml + n - 4, ".xml", 4) != 0)
+		return core_xstrdup(xml);
+	return core_xasprintf("%.*s.%s%s", (int)(n - 4), xml,
+	    core_feed_ext[fmt], xml + n);
+}
+
+/* A <link rel="alternate"> in the head for the feed xml in each format. */
+static void
+feed_alternates(struct core_html *h, const char *xml, const char *title)
+{
+	char *u;
+	int i;
+
+	for (i = 0; i < CORE_FEED__MAX; i++) {
+		u = pages_feed_path(xml, (enum core_feed_fmt)i);
+		core_html_elem(h, CORE_TAG_LINK,
+		    (const struct core_attr[]){ CORE_A(REL, "alternate"),
+			CORE_A(TYPE, core_feed_mime[i]), CORE_A(TITLE, title),
+			CORE_A(HREF, u), CORE_A_END });
+		free(u);
+	}
+}
+
+void
+pages_h_feed_links(struct core_html *h, const char *xml, const char *cls)
+{
+	char *u;
+	int i;
+
+	for (i = 0; i < CORE_FEED__MAX; i++) {
+		if (i > 0)
+			core_html_text(h, " · ");
+		u = pages_feed_path(xml, (enum core_feed_fmt)i);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){ CORE_A(HREF, u),
+			CORE_A(CLASS, cls), CORE_A(TYPE, core_feed_mime[i]),
+			CORE_A_END },
+		    core_feed_label[i]);
+		free(u);
+	}
+}
+
+void
+pages_md_feed_links(struct core_buf *b, const char *base, const char *xml)
+{
+	char *path, *u;
+	int i;
+
+	for (i = 0; i < CORE_FEED__MAX; i++) {
+		path = pages_feed_path(xml, (enum core_feed_fmt)i);
+		u = core_xasprintf("%s%s", base, path);
+		core_buf_puts(b, "- ");
+		core_buf_puts(b, core_feed_label[i]);
+		core_buf_puts(b, ": ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+		free(u);
+		free(path);
+	}
+}
+
 void
 pages_h_eyebrow(struct core_html *h, const char *text)
 {
@@ -176,17 +242,10 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 	core_html_elem(h, CORE_TAG_LINK,
 	    (const struct core_attr[]){ CORE_A(REL, "apple-touch-icon"),
 		CORE_A(HREF, "/static/apple-touch-icon.png"), CORE_A_END });
-	core_html_elem(h, CORE_TAG_LINK,
-	    (const struct core_attr[]){ CORE_A(REL, "alternate"),
-		CORE_A(TYPE, "application/rss+xml"),
-		CORE_A(TITLE, "weft: latest papers"),
-		CORE_A(HREF, "/rss/latest.xml"), CORE_A_END });
+	feed_alternates(h, "/rss/latest.xml", "weft: latest papers");
 	if (hd->feed != NULL)
-		core_html_elem(h, CORE_TAG_LINK,
-		    (const struct core_attr[]){ CORE_A(REL, "alternate"),
-			CORE_A(TYPE, "application/rss+xml"),
-			CORE_A(TITLE, hd->title != NULL ? hd->title : "weft"),
-			CORE_A(HREF, hd->feed), CORE_A_END });
+		feed_alternates(h, hd->feed,
+		    hd->title != NULL ? hd->title : "weft");
 	meta_prop(h, "og:site_name", "weft");
 	meta_prop(h, "og:type", hd->og_type != NULL ? hd->og_type : "website");
 	meta_prop(h, "og:title", hd->title != NULL ? hd->title : "weft");

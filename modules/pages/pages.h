@@ -444,6 +444,16 @@ void pages_h_text(struct core_html *, enum core_tag, const char *cls,
 void pages_h_link(struct core_html *, const char *href, const char *cls,
     const char *text);
 void pages_h_eyebrow(struct core_html *, const char *text);
+/*
+ * Feeds come in three formats whose URLs differ in the extension of the
+ * path ("/rss/x.xml?q=a" -> "/rss/x.atom?q=a"): the path of the feed
+ * whose RSS path is xml in fmt (caller frees); its visible links
+ * ("RSS · Atom · JSON Feed", class cls); its lines in markdown ("- Atom:
+ * [url](url)", absolute on base).
+ */
+char *pages_feed_path(const char *xml, enum core_feed_fmt fmt);
+void pages_h_feed_links(struct core_html *, const char *xml, const char *cls);
+void pages_md_feed_links(struct core_buf *, const char *base, const char *xml);
 /* Opens <section class="block"> with its <h2 class="eyebrow">. */
 void pages_h_block(struct core_html *, const char *eyebrow);
 

@@ -619,15 +619,13 @@ institutions_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
-/* A visible link to the page's own RSS feed (the head links it too). */
+/* Visible links to the page's own feed (the head links it too). */
 static void
 feed_link(struct core_html *h, const char *feed)
 {
 	pages_h_open(h, CORE_TAG_P, "feed-link");
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ CORE_A(HREF, feed),
-		CORE_A(TYPE, "application/rss+xml"), CORE_A_END },
-	    "RSS feed of new papers");
+	core_html_text(h, "New papers: ");
+	pages_h_feed_links(h, feed, NULL);
 	core_html_pop(h);
 }
 
@@ -1121,7 +1119,7 @@ pages_html_home(struct core_html *h, const struct pages_page *p)
 		CORE_A(ARIA_LABEL, "Latest papers"), CORE_A_END });
 	pages_h_open(h, CORE_TAG_DIV, "list-head");
 	pages_h_text(h, CORE_TAG_H2, NULL, "Latest papers");
-	pages_h_link(h, "/rss/latest.xml", "faint", "RSS");
+	pages_h_feed_links(h, "/rss/latest.xml", "faint");
 	core_html_pop(h);
 	if (json_array_size(json_object_get(m, "latest")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",

@@ -54,15 +54,14 @@ metric_words(struct core_buf *b, char *s)
 	free(s);
 }
 
-/* "- RSS: [url](url)\n": the entity's own feed, /rss/KIND/ID.xml. */
+/* "- RSS: [url](url)\n" and the other formats: the entity's own feed,
+ * /rss/KIND/ID.xml. */
 static void
 feed_fact(struct core_buf *b, const char *base, const char *kind, long long id)
 {
-	char *u = core_xasprintf("%s/rss/%s/%lld.xml", base, kind, id);
+	char *u = core_xasprintf("/rss/%s/%lld.xml", kind, id);
 
-	item(b, "RSS");
-	core_md_link(b, u, u);
-	core_buf_putc(b, '\n');
+	pages_md_feed_links(b, base, u);
 	free(u);
 }
 
@@ -515,6 +514,8 @@ pages_md_home(struct core_buf *b, const struct pages_page *p)
 		free(u);
 	}
 	core_buf_puts(b, "\n## Latest papers\n\n");
+	pages_md_feed_links(b, base, "/rss/latest.xml");
+	core_buf_putc(b, '\n');
 	cards(b, json_object_get(m, "latest"));
 }
 

@@ -59,6 +59,55 @@ SELECT {{FEED_ITEM_COLUMNS}}
  ORDER BY p.published DESC NULLS LAST, p.id DESC
  LIMIT $1::integer;
 
+-- ---------------------------------------------------------------- versions
+-- A paper's versions 2 and later (papers.versions, [{"version":n,
+-- "date":"YYYY-MM-DD"}], as harvest writes it), one row each: the item
+-- columns, the version and its date.  jsonb_path_query in lax mode skips
+-- what is not an array of objects with a numeric version, and a date
+-- that is not YYYY-MM-DD is left out rather than failing the feed.
+-- The statements list the newest versions first; feeds_add_versions()
+-- merges them with the papers.  "versions @? '$[1]'" (a second entry)
+-- is the predicate of the partial index papers_versioned (0029): the few
+-- papers with versions are read through it, never the whole table.
+-- fragment: VERSION_ROWS
+CROSS JOIN LATERAL (
+  SELECT e.version, e.version_date
+    FROM (SELECT floor((x->>'version')::numeric)::integer AS version,
+                 CASE WHEN x->>'date' ~ '^\d{4}-\d{2}-\d{2}'
+                      THEN floor(extract(epoch FROM
+                               left(x->>'date', 10)::date))::bigint
+                 END AS version_date
+            FROM jsonb_path_query(p.versions,
+                     '$[*] ? (@.version.type() == "number" && @.version >= 2)')
+                 AS x) e
+   WHERE e.version_date IS NOT NULL) v
+
+-- name: RSS_VERSIONS_LATEST
+SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
+  FROM papers p
+{{VERSION_ROWS}}
+ WHERE p.versions @? '$[1]'
+ ORDER BY v.version_date DESC, p.id DESC, v.version DESC
+ LIMIT {{FEEDS_RSS_ITEMS}};
+
+-- name: RSS_VERSIONS_CATEGORY
+SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
+  FROM papers p
+{{VERSION_ROWS}}
+ WHERE p.versions @? '$[1]' AND p.categories @> ARRAY[$2::text]
+ ORDER BY v.version_date DESC, p.id DESC, v.version DESC
+ LIMIT $1::integer;
+
+-- name: RSS_VERSIONS_RESEARCHER
+SELECT {{FEED_ITEM_COLUMNS}}, v.version, v.version_date
+  FROM papers p
+{{VERSION_ROWS}}
+ WHERE p.versions @? '$[1]'
+   AND EXISTS (SELECT 1 FROM authorships a
+                WHERE a.paper_id = p.id AND a.researcher_id = $2::bigint)
+ ORDER BY v.version_date DESC, p.id DESC, v.version DESC
+ LIMIT $1::integer;
+
 -- name: RESEARCHER_SUBJECT
 SELECT name, slug,
        floor(extract(epoch FROM modified_at))::bigint AS modified_at

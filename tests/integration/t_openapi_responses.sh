@@ -210,6 +210,20 @@ case_ 404 GET "/rss/researchers/{id}.xml" /rss/researchers/999999999.xml
 case_ 200 GET "/rss/institutions/{id}.xml" "/rss/institutions/${inst_ids%% *}.xml"
 case_ 404 GET "/rss/institutions/{id}.xml" /rss/institutions/999999999.xml
 case_ 404 GET "/rss/feed/{token}.xml" /rss/feed/nosuchtoken.xml
+for ext in atom json; do
+	case_ 200 GET "/rss/latest.$ext" "/rss/latest.$ext"
+	case_ 200 GET "/rss/categories/{category}.$ext" \
+	    "/rss/categories/$category.$ext"
+	case_ 404 GET "/rss/categories/{category}.$ext" "/rss/categories/zz.zz.$ext"
+	case_ 200 GET "/rss/researchers/{id}.$ext" \
+	    "/rss/researchers/${res_ids%% *}.$ext"
+	case_ 200 GET "/rss/institutions/{id}.$ext" \
+	    "/rss/institutions/${inst_ids%% *}.$ext"
+done
+for ext in xml atom json; do
+	case_ 200 GET "/rss/search.$ext" "/rss/search.$ext?q=software+testing"
+	case_ 400 GET "/rss/search.$ext" "/rss/search.$ext?q="
+done
 case_ 200 GET /sitemap.xml /sitemap.xml
 for k in static-1 papers-1 researchers-1; do
 	case_ 200 GET "/sitemaps/{kind}-{n}.xml" "/sitemaps/$k.xml"

@@ -195,10 +195,93 @@ helpers(void)
 	    "ten digits");
 }
 
+/* Atom, JSON Feed and a version item, from the same feed. */
+static void
+formats(void)
+{
+	struct feeds_feed f;
+	struct core_buf b = CORE_BUF_INIT;
+	enum core_feed_fmt fmt;
+	xmlDocPtr doc;
+	json_t *j;
+	size_t n;
+
+	memset(&f, 0, sizeof(f));
+	f.title = strdup("weft: t");
+	f.link = strdup("http://x.test/");
+	f.description = strdup("d");
+	f.self = strdup("http://x.test/rss/latest.atom");
+	f.modified = 1766707200;
+	f.nitems = 2;
+	f.items = calloc(3, sizeof(*f.items));
+	item_init(&f.items[0], "2512.20345", "Fish", "fish", "a < b");
+	item_init(&f.items[1], "2512.20345", "Fish", "fish", "a < b");
+	f.items[0].version = 2;
+	f.items[0].version_date = 1766966400; /* 2025-12-29 */
+
+	f.fmt = CORE_FEED_ATOM;
+	T_EQ(feeds_render(core_buf_sink(&b), "http://x.test", &f), CORE_OK,
+	    "Atom renders");
+	doc = parse(&b);
+	T_OK(doc != NULL, "Atom is well-formed");
+	if (doc != NULL) {
+		XP_IS(doc, "/atom:feed/atom:id",
+		    "http://x.test/rss/latest.atom", "feed id is its URL");
+		XP_IS(doc, "/atom:feed/atom:updated",
+		    "2025-12-26T00:00:00+00:00", "feed updated");
+		XP_IS(doc, "/atom:feed/atom:link[@rel='self']/@type",
+		    "application/atom+xml", "self link");
+		XP_IS(doc, "/atom:feed/atom:author/atom:name", "weft",
+		    "feed author");
+		XP_IS(doc, "/atom:feed/atom:entry[1]/atom:id",
+		    "https://arxiv.org/abs/2512.20345v2", "version GUID");
+		XP_IS(doc, "/atom:feed/atom:entry[1]/atom:title",
+		    "v2 replaced v1: Fish", "version title");
+		XP_IS(doc, "/atom:feed/atom:entry[1]/atom:updated",
+		    "2025-12-29T00:00:00+00:00", "version date");
+		XP_IS(doc, "/atom:feed/atom:entry[2]/atom:id",
+		    "http://x.test/papers/2512.20345-fish", "paper id = link");
+		XP_IS(doc, "/atom:feed/atom:entry[2]/atom:summary", "a < b",
+		    "summary as text");
+		XP_IS(doc, "count(/atom:feed/atom:entry[2]/atom:author)", "2",
+		    "entry authors");
+		XP_IS(doc, "/atom:feed/atom:entry[2]/atom:category[1]/@term",
+		    "cs.SE", "category term");
+		xmlFreeDoc(doc);
+	}
+	b.len = 0;
+	f.fmt = CORE_FEED_JSON;
+	T_EQ(feeds_render(core_buf_sink(&b), "http://x.test", &f), CORE_OK,
+	    "JSON Feed renders");
+	j = json_loadb(b.ptr, b.len, 0, NULL);
+	T_OK(j != NULL, "JSON Feed parses");
+	T_STREQ(core_json_text(j, "version"),
+	    "https://jsonfeed.org/version/1.1", "JSON Feed 1.1");
+	T_EQ(json_array_size(json_object_get(j, "items")), 2, "two items");
+	T_STREQ(core_json_text(json_array_get(json_object_get(j, "items"), 0),
+		    "id"),
+	    "https://arxiv.org/abs/2512.20345v2", "version id");
+	T_STREQ(core_json_text(json_array_get(json_object_get(j, "items"), 1),
+		    "content_text"),
+	    "a < b", "content_text");
+	json_decref(j);
+	core_buf_free(&b);
+	feeds_feed_free(&f);
+
+	T_EQ(core_feed_ext_parse("cs.SE.atom", &n, &fmt), 0, "ext .atom");
+	T_EQ(n, 5, "name length");
+	T_EQ(fmt, CORE_FEED_ATOM, "atom");
+	T_EQ(core_feed_ext_parse("/rss/latest.json", &n, &fmt), 0, "ext .json");
+	T_EQ(fmt, CORE_FEED_JSON, "json");
+	T_EQ(core_feed_ext_parse("x.rss", &n, &fmt), -1, "no .rss");
+	T_EQ(core_feed_ext_parse("json", &n, &fmt), -1, "no dot");
+}
+
 int
 main(void)
 {
 	render();
+	formats();
 	helpers();
 	return T_DONE();
 }

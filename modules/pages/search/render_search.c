@@ -558,16 +558,28 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	const json_t *m = p->model, *v;
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
+	const char *feed = pages_str(m, "feed");
 	int people = type != NULL &&
 	    (strcmp(type, "researchers") == 0 ||
 		strcmp(type, "institutions") == 0);
+	struct pages_head hd;
 	size_t i;
 
-	pages_layout_page(h, p, pages_str(m, "title"),
-	    "Search arXiv papers, researchers and institutions "
-	    "on weft.",
-	    pages_str(m, "url"), NULL, "wrap search");
+	memset(&hd, 0, sizeof(hd));
+	hd.title = pages_str(m, "title");
+	hd.description = "Search arXiv papers, researchers and institutions "
+			 "on weft.";
+	hd.canonical = pages_str(m, "url");
+	hd.main_class = "wrap search";
+	hd.feed = feed;
+	pages_layout_open(h, p, &hd);
 	pages_h_eyebrow(h, "search");
+	if (feed != NULL) {
+		pages_h_open(h, CORE_TAG_P, "feed-link");
+		core_html_text(h, "Follow in a feed reader: ");
+		pages_h_feed_links(h, feed, NULL);
+		core_html_pop(h);
+	}
 	if (q == NULL || *q == '\0') {
 		pages_h_text(h, CORE_TAG_H1, NULL, "Search the archive");
 		form(h, m);
@@ -729,6 +741,13 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	core_md_heading(b, 1, pages_str(m, "title"));
 	core_buf_puts(b, "- URL: ");
 	core_md_link(b, pages_str(m, "url"), pages_str(m, "url"));
+	if (pages_str(m, "feed") != NULL) {
+		core_buf_putc(b, '\n');
+		pages_md_feed_links(b, p->base, pages_str(m, "feed"));
+		/* The lines below start with a line break of their own. */
+		b->len--;
+		b->ptr[b->len] = '\0';
+	}
 	core_buf_puts(b, "\n- Query: ");
 	core_md_text(b, q);
 	core_buf_puts(b, "\n- Type: ");

@@ -421,6 +421,27 @@ filters_model(const struct params *pp)
 	return o;
 }
 
+/*
+ * The page's feed ("feed", its RSS path; the other formats differ in
+ * the extension): a search of papers has its own, /rss/search.xml with
+ * the same parameters; a category without a query has the category's.
+ */
+static void
+feed_model(json_t *m, const struct params *pp)
+{
+	char *sp;
+
+	if (*pp->q != '\0' && pp->type != PAGES_SEARCH_RESEARCHERS &&
+	    pp->type != PAGES_SEARCH_INSTITUTIONS) {
+		sp = search_path(pp, pp->type, pp->sort, pp->f.category);
+		json_object_set_new(m, "feed",
+		    json_sprintf("/rss/search.xml%s", sp + strlen("/search")));
+		free(sp);
+	} else if (*pp->q == '\0' && pp->f.category != NULL)
+		json_object_set_new(m, "feed",
+		    json_sprintf("/rss/categories/%s.xml", pp->f.category));
+}
+
 /* Links for the type tabs and the sort choices. */
 static void
 nav_links(json_t *m, const char *base, const struct params *pp)
@@ -716,6 +737,7 @@ pages_search(struct core_req *req)
 		goto out;
 	}
 	nav_links(m, ctx->base_url, &pp);
+	feed_model(m, &pp);
 	if (*pp.q == '\0') {
 		/* The search page itself: a box and some suggestions. */
 		json_object_set_new(m, "total", json_integer(0));
@@ -742,6 +764,185 @@ pages_search(struct core_req *req)
 	}
 	if (er == CORE_OK)
 		er = pages_respond(req, PAGES_SEARCH, m);
+out:
+	free(title);
+	free(pp.qbuf);
+	json_decref(m);
+	return er;
+}
+
+/* ---------------------------------------------------------------- feed */
+
+/*
+ * The plain text of a card's snippet (its segments joined, the match
+ * marks dropped); caller frees.
+ */
+static char *
+snippet_text(const json_t *card)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const json_t *seg;
+	size_t i;
+
+	json_array_foreach(json_object_get(card, "snippet"), i, seg)
+	{
+		const char *t = core_json_text(seg, "text");
+
+		if (t != NULL)
+			core_buf_puts(&b, t);
+	}
+	return core_buf_steal(&b);
+}
+
+/* An array of the names of a card's authors; new reference. */
+static json_t *
+author_names(const json_t *card)
+{
+	json_t *out = json_array(), *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(card, "authors"), i, a)
+	{
+		const char *n = core_json_text(a, "name");
+
+		if (n != NULL)
+			json_array_append_new(out, json_string(n));
+	}
+	return out;
+}
+
+/*
+ * Writes the results of m as a feed of the search (fmt) and finishes;
+ * sort is the one the URL gave (relevance when none), for the feed's
+ * own address.
+ */
+static enum core_err
+search_feed_respond(struct core_req *req, const struct params *pp,
+    enum pages_search_sort sort, enum core_feed_fmt fmt, const json_t *m)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const json_t *res = json_object_get(m, "results"), *c;
+	struct core_feed_item *items;
+	struct core_feed f;
+	json_t **authors;
+	char **strs, *sp, *self, *link, *desc;
+	size_t i, n = json_array_size(res);
+	enum core_err er;
+
+	items = core_xcalloc(n + 1, sizeof(*items));
+	strs = core_xcalloc(2 * n + 1, sizeof(*strs));
+	authors = core_xcalloc(n + 1, sizeof(*authors));
+	memset(&f, 0, sizeof(f));
+	f.updated = -1;
+	json_array_foreach(res, i, c)
+	{
+		int64_t day = -1;
+
+		strs[2 * i] = core_tex_plain(core_json_text(c, "title"), 0);
+		strs[2 * i + 1] = snippet_text(c);
+		items[i].id = items[i].link = core_json_text(c, "url");
+		items[i].title = strs[2 * i] != NULL ? strs[2 * i] : "";
+		items[i].summary = strs[2 * i + 1];
+		items[i].authors = authors[i] = author_names(c);
+		items[i].categories = json_object_get(c, "categories");
+		if (core_date_day_parse(core_json_text(c, "published"), &day) !=
+		    0)
+			day = -1;
+		items[i].published = items[i].updated = day;
+		if (day > f.updated)
+			f.updated = day;
+		if (items[i].id == NULL)
+			items[i].id = items[i].link = "";
+	}
+	sp = search_path(pp, pp->type, pp->sort, pp->f.category);
+	link = core_abs_url(req, sp);
+	free(sp);
+	/* "/search?..." -> "/rss/search.EXT?...", sort as it was asked. */
+	sp = search_path(pp, pp->type, sort, pp->f.category);
+	self = core_xasprintf("%s/rss/search.%s%s", ctx->base_url,
+	    core_feed_ext[fmt], sp + strlen("/search"));
+	desc = core_xasprintf("The newest papers on weft matching the search "
+			      "'%s'%s%s.",
+	    pp->q, pp->f.category != NULL ? " in " : "",
+	    pp->f.category != NULL ? pp->f.category : "");
+	f.title = core_json_text(m, "title");
+	f.link = link;
+	f.description = desc;
+	f.self = self;
+	f.items = items;
+	f.nitems = n;
+	er = core_feed_render(core_resp_sink(req), fmt, &f);
+	for (i = 0; i < n; i++) {
+		json_decref(authors[i]);
+		free(strs[2 * i]);
+		free(strs[2 * i + 1]);
+	}
+	free(authors);
+	free(strs);
+	free(items);
+	free(sp);
+	free(link);
+	free(self);
+	free(desc);
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "search", "cannot render a feed: %s",
+		    core_err_str(er));
+		return CORE_ESYS;
+	}
+	core_resp_header(req, "Cache-Control", "public, max-age=300");
+	core_resp_etag(req);
+	if (f.updated >= 0) {
+		char date[32];
+
+		core_http_date(date, f.updated);
+		core_resp_header(req, "Last-Modified", date);
+	}
+	core_resp_ctype(req, core_feed_ctype[fmt]);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search_feed(struct core_req *req)
+{
+	struct params pp;
+	enum pages_search_sort sort;
+	enum core_feed_fmt fmt;
+	const char *s;
+	json_t *m = NULL;
+	char *title = NULL;
+	enum core_err er;
+	size_t n;
+
+	/* Routed as /rss/search.xml, .atom and .json only. */
+	if (core_feed_ext_parse(core_req_path(req), &n, &fmt) != 0)
+		return CORE_ENOTFOUND;
+	if ((er = read_params(req, &pp)) != CORE_OK)
+		goto out;
+	if (*pp.q == '\0') {
+		er = core_req_fail(req, 400,
+		    "a search feed needs a query, q; the newest papers of a "
+		    "category are at /rss/categories/{category}.xml");
+		goto out;
+	}
+	if (pp.type == PAGES_SEARCH_RESEARCHERS ||
+	    pp.type == PAGES_SEARCH_INSTITUTIONS) {
+		er = core_req_fail(req, 400,
+		    "search feeds list papers: type must be papers or absent");
+		goto out;
+	}
+	if (pp.page != 1) {
+		er = core_req_fail(req, 400, "a search feed has one page");
+		goto out;
+	}
+	/* A feed is read for what is new: newest first unless asked. */
+	sort = pp.sort;
+	if ((s = core_req_param(req, "sort")) == NULL || *s == '\0')
+		pp.sort = PAGES_SEARCH_NEWEST;
+	title = core_xasprintf("weft: search %s", pp.q);
+	m = json_pack("{s:o}", "title", core_json_str(title));
+	if ((er = papers(req, &pp, m)) != CORE_OK)
+		goto out;
+	er = search_feed_respond(req, &pp, sort, fmt, m);
 out:
 	free(title);
 	free(pp.qbuf);

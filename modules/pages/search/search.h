@@ -121,6 +121,12 @@ void pages_search_or(const char *words, struct core_buf *out);
 json_t *pages_search_marks(const char *s);
 
 enum core_err pages_search(struct core_req *);
+/*
+ * /rss/search.xml, .atom, .json: the papers of a search (the parameters
+ * of /search; q required, newest first unless sort says otherwise) as a
+ * feed.  Bad parameters are 400s, as for /search.
+ */
+enum core_err pages_search_feed(struct core_req *);
 
 /* search_store.c: the search statements. */
 struct vec_index;
