@@ -8,7 +8,7 @@
  * pages_respond() (respond.c) hands the model to render.c, which picks
  * the renderer of its kind: render_html.c (with layout.c for the page
  * shell), render_md.c, search/render_search.c, evidence/render_*.c;
- * render_bib.c for BibTeX, or JSON (the model itself).  Renderers call
+ * render_cite.c for BibTeX, RIS and CSL-JSON, or JSON (the model itself).  Renderers call
  * the shared pieces of parts.c and layout.c, never each other back.
  *
  * search/search.h and evidence/evidence.h declare those folders' parts.
@@ -94,9 +94,10 @@ struct pages_page {
 /* respond.c: shared handler plumbing                                  */
 /* ------------------------------------------------------------------ */
 
-/* The offers of ordinary pages, and of papers (which add BibTeX). */
+/* The offers of ordinary pages, and of papers and lists of papers (which
+ * add BibTeX, RIS and CSL-JSON). */
 extern const enum core_rep pages_offers[3];
-extern const enum core_rep pages_paper_offers[4];
+extern const enum core_rep pages_paper_offers[6];
 
 /*
  * Renders model as kind in the negotiated representation into the
@@ -324,10 +325,14 @@ json_t *pages_doc_model(const struct pages_state *, enum pages_doc,
  */
 enum core_err pages_render_html(struct core_buf *b, const struct pages_page *);
 enum core_err pages_render_md(struct core_buf *b, const struct pages_page *);
-/* render_bib.c: papers only; CORE_EINPUT for any other kind. */
+/*
+ * render_cite.c: a paper as a citation in rep (core_rep_is_cite());
+ * CORE_EINPUT for any other kind or representation.  pages_render_bib()
+ * is the BibTeX one.
+ */
+enum core_err pages_render_cite(struct core_buf *b, const struct pages_page *,
+    enum core_rep rep);
 enum core_err pages_render_bib(struct core_buf *b, const struct pages_page *);
-/* BibTeX-escapes s (braces, backslash, # $ % & _ ^ ~) into b. */
-void pages_bib_escape(struct core_buf *b, const char *s);
 
 /*
  * render_html.c and render_md.c: one function per kind, called by

@@ -12,8 +12,8 @@
 
 const enum core_rep pages_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON };
-const enum core_rep pages_paper_offers[4] = { CORE_REP_HTML, CORE_REP_MD,
-	CORE_REP_JSON, CORE_REP_BIB };
+const enum core_rep pages_paper_offers[6] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON, CORE_REP_BIB, CORE_REP_RIS, CORE_REP_CSL };
 
 /* rel=next/prev from a pagination object. */
 static void
@@ -58,7 +58,9 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 		core_json_render(body, model, 1);
 		break;
 	case CORE_REP_BIB:
-		er = pages_render_bib(body, &pg);
+	case CORE_REP_RIS:
+	case CORE_REP_CSL:
+		er = pages_render_cite(body, &pg, rep);
 		break;
 	default:
 		rep = CORE_REP_HTML;
