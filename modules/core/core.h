@@ -1016,6 +1016,14 @@ void core_etag(const char *body, size_t n, char out[40]);
 void core_resp_etag(struct core_req *);
 /* Sets "Link: <url>; rel=REL" (absolute urls; added, not replaced). */
 void core_resp_link(struct core_req *, const char *url, const char *rel);
+/* Adds "Link: <url>; rel="alternate"; type="mime"" (url absolute). */
+void core_resp_alternate(struct core_req *, const char *url,
+    const char *mime);
+/*
+ * core_resp_alternate() for every offer of the last negotiation but the
+ * chosen one, as url?format=NAME (url&format= when url has a query).
+ */
+void core_resp_alternates(struct core_req *, const char *url);
 /*
  * A redirect: status (301, 302, 303, 307) and Location (absolute url
  * built from the base url when loc starts with '/').  The body is a
