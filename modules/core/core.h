@@ -1017,8 +1017,7 @@ void core_resp_etag(struct core_req *);
 /* Sets "Link: <url>; rel=REL" (absolute urls; added, not replaced). */
 void core_resp_link(struct core_req *, const char *url, const char *rel);
 /* Adds "Link: <url>; rel="alternate"; type="mime"" (url absolute). */
-void core_resp_alternate(struct core_req *, const char *url,
-    const char *mime);
+void core_resp_alternate(struct core_req *, const char *url, const char *mime);
 /*
  * core_resp_alternate() for every offer of the last negotiation but the
  * chosen one, as url?format=NAME (url&format= when url has a query).
