@@ -45,7 +45,7 @@ libcurl4-openssl-dev libjansson-dev libhiredis-dev libxml2-dev \
 libsodium-dev libutf8proc-dev libcmark-gfm-dev \
 libcmark-gfm-extensions-dev zlib1g-dev nginx postgresql \
 postgresql-contrib redis-server wrk libxml2-utils python3 \
-python3-feedparser python3-aiosmtpd jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
+python3-feedparser python3-aiosmtpd python3-bibtexparser jq curl perl openssl libclang-rt-14-dev libopenblas-dev \
 liblapacke-dev sqlmap bc fasttext libgoogle-perftools-dev"
 
 # The og:image cards (modules/pages/card/): librsvg and cairo draw them,

@@ -23,6 +23,8 @@ const char *const core_rep_mime[CORE_REP__MAX] = {
 	"application/rss+xml",
 	"application/xml",
 	"text/plain",
+	"application/x-research-info-systems",
+	"application/vnd.citationstyles.csl+json",
 };
 
 /* JSON has no charset parameter: RFC 8259, 11 defines none. */
@@ -34,6 +36,8 @@ const char *const core_rep_ctype[CORE_REP__MAX] = {
 	"application/rss+xml; charset=utf-8",
 	"application/xml; charset=utf-8",
 	"text/plain; charset=utf-8",
+	"application/x-research-info-systems; charset=utf-8",
+	"application/vnd.citationstyles.csl+json",
 };
 
 const char *const core_rep_format[CORE_REP__MAX] = {
@@ -44,6 +48,8 @@ const char *const core_rep_format[CORE_REP__MAX] = {
 	"rss",
 	"xml",
 	"txt",
+	"ris",
+	"csl",
 };
 
 /* One media range: type and subtype point into the header. */

@@ -251,6 +251,8 @@ enum core_rep {
 	CORE_REP_RSS,
 	CORE_REP_XML,
 	CORE_REP_TEXT,
+	CORE_REP_RIS,
+	CORE_REP_CSL,
 	CORE_REP__MAX
 };
 
@@ -258,7 +260,8 @@ enum core_rep {
 extern const char *const core_rep_mime[CORE_REP__MAX];
 /* Full Content-Type values: "text/html; charset=utf-8", ... */
 extern const char *const core_rep_ctype[CORE_REP__MAX];
-/* The ?format= names: "html", "md", "json", "bib", "rss", "xml", "txt". */
+/* The ?format= names: "html", "md", "json", "bib", "rss", "xml", "txt",
+ * "ris", "csl". */
 extern const char *const core_rep_format[CORE_REP__MAX];
 
 /*
@@ -272,6 +275,51 @@ int core_accept_choose(const char *accept, const enum core_rep *offers,
     size_t n);
 /* Maps a ?format= value to a representation: 0 and *rep set, or -1. */
 int core_rep_from_format(const char *fmt, enum core_rep *rep);
+
+/* ------------------------------------------------------------------ */
+/* Citations: BibTeX, RIS and CSL-JSON of papers (cite.c)              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A paper is a JSON object as the pages' models hold it: arxiv_id,
+ * title, authors ([{name}] or [string]), published ("YYYY-MM-DD..."),
+ * primary_category, doi, journal_ref, abstract, links {abs, pdf}, and
+ * author_count when authors lists only the first ones.  Missing fields
+ * are left out; a paper without arxiv_id is skipped.
+ */
+struct core_cite {
+	enum core_rep rep;    /* CORE_REP_BIB, _RIS or _CSL */
+	struct core_buf *out; /* borrowed */
+	size_t n;             /* entries written */
+	char **keys;          /* the keys given so far (open addressing) */
+	size_t nkeys, cap;
+};
+
+/* 1 for the citation representations (BibTeX, RIS, CSL-JSON). */
+int core_rep_is_cite(enum core_rep);
+/*
+ * The citation key of paper alone: "lastname2025firstword" (the first
+ * author's last name, the year, the first title word of four letters or
+ * more, ASCII), or "arxiv2512_20345" without author or year.  Caller
+ * frees.
+ */
+char *core_cite_key(const json_t *paper);
+/* Appends s to b escaped for a braced BibTeX value. */
+void core_bib_escape(struct core_buf *b, const char *s);
+/* The CSL-JSON item of paper with id key.  Caller json_decref()s. */
+json_t *core_cite_csl(const json_t *paper, const char *key);
+/*
+ * Writing a list: open, add each paper as it comes (keys made unique
+ * within the list: the first keeps its own key, later ones with the
+ * same key get "b", "c" ...), close (ends a CSL-JSON array; frees the
+ * key set).  out is borrowed until close.
+ */
+void core_cite_open(struct core_cite *, enum core_rep rep,
+    struct core_buf *out);
+void core_cite_add(struct core_cite *, const json_t *paper);
+/* core_cite_add() for each element of the array papers. */
+void core_cite_add_all(struct core_cite *, const json_t *papers);
+void core_cite_close(struct core_cite *);
 
 /* ------------------------------------------------------------------ */
 /* Dates: seconds since the epoch (UTC), formatted by hand so that     */
@@ -1066,6 +1114,13 @@ void core_etag(const char *body, size_t n, char out[40]);
 void core_resp_etag(struct core_req *);
 /* Sets "Link: <url>; rel=REL" (absolute urls; added, not replaced). */
 void core_resp_link(struct core_req *, const char *url, const char *rel);
+/* Adds "Link: <url>; rel="alternate"; type="mime"" (url absolute). */
+void core_resp_alternate(struct core_req *, const char *url, const char *mime);
+/*
+ * core_resp_alternate() for every offer of the last negotiation but the
+ * chosen one, as url?format=NAME (url&format= when url has a query).
+ */
+void core_resp_alternates(struct core_req *, const char *url);
 /*
  * A redirect: status (301, 302, 303, 307) and Location (absolute url
  * built from the base url when loc starts with '/').  The body is a

@@ -383,6 +383,33 @@ core_resp_link(struct core_req *r, const char *url, const char *rel)
 	free(v);
 }
 
+void
+core_resp_alternate(struct core_req *r, const char *url, const char *mime)
+{
+	char *v;
+
+	v = core_xasprintf("<%s>; rel=\"alternate\"; type=\"%s\"", url, mime);
+	set_header(r, "Link", v, 0);
+	free(v);
+}
+
+void
+core_resp_alternates(struct core_req *r, const char *url)
+{
+	const char *sep = strchr(url, '?') != NULL ? "&" : "?";
+	char *u;
+	size_t i;
+
+	for (i = 0; i < r->noffers; i++) {
+		if (r->offers[i] == r->rep)
+			continue;
+		u = core_xasprintf("%s%sformat=%s", url, sep,
+		    core_rep_format[r->offers[i]]);
+		core_resp_alternate(r, u, core_rep_mime[r->offers[i]]);
+		free(u);
+	}
+}
+
 enum core_err
 core_req_fail(struct core_req *r, int status, const char *msg)
 {
@@ -542,6 +569,23 @@ core_resp_error(struct core_req *r, int status, const char *msg)
 				    json_string(core_rep_mime[offers[i]]));
 			json_object_set_new(json_object_get(o, "error"),
 			    "available", a);
+		}
+		/* Where to look next, as the HTML and markdown 404s say. */
+		hint = r->ctx->mod != NULL ? r->ctx->mod->hints : NULL;
+		if (status == 404 && hint != NULL && hint->label != NULL &&
+		    o != NULL) {
+			json_t *a = json_array();
+			char *u;
+
+			for (; hint->label != NULL; hint++) {
+				u = core_abs_url(r, hint->path);
+				json_array_append_new(a,
+				    json_pack("{s:s,s:o}", "label", hint->label,
+					"url", core_json_str(u)));
+				free(u);
+			}
+			json_object_set_new(json_object_get(o, "error"), "next",
+			    a);
 		}
 		core_json_render(&r->body, o, 1);
 		json_decref(o);

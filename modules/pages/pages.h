@@ -8,7 +8,7 @@
  * pages_respond() (respond.c) hands the model to render.c, which picks
  * the renderer of its kind: render_html.c (with layout.c for the page
  * shell), render_md.c, search/render_search.c, evidence/render_*.c;
- * render_bib.c for BibTeX, or JSON (the model itself).  Renderers call
+ * render_cite.c for BibTeX, RIS and CSL-JSON, or JSON (the model itself).  Renderers call
  * the shared pieces of parts.c and layout.c, never each other back.
  *
  * search/search.h and evidence/evidence.h declare those folders' parts.
@@ -40,6 +40,10 @@
 #define PAGES_EV_NAMESAKES_MAX 12
 /* The highest ?page= we accept; beyond it the request is malformed. */
 #define PAGES_MAX_PAGE 100000
+/* The most papers one export of a researcher's list holds (the largest
+ * list in the corpus is far below), and of a search's results. */
+#define PAGES_EXPORT_MAX        10000
+#define PAGES_SEARCH_EXPORT_MAX 192 /* eight pages */
 
 /* ------------------------------------------------------------------ */
 /* module.c                                                            */
@@ -94,9 +98,16 @@ struct pages_page {
 /* respond.c: shared handler plumbing                                  */
 /* ------------------------------------------------------------------ */
 
-/* The offers of ordinary pages, and of papers (which add BibTeX). */
+/* The lists a paper export reads. */
+enum pages_export {
+	PAGES_EXPORT_RESEARCHER, /* key: the researcher's id */
+	PAGES_EXPORT__MAX
+};
+
+/* The offers of ordinary pages, and of papers and lists of papers (which
+ * add BibTeX, RIS and CSL-JSON). */
 extern const enum core_rep pages_offers[3];
-extern const enum core_rep pages_paper_offers[4];
+extern const enum core_rep pages_paper_offers[6];
 
 /*
  * Renders model as kind in the negotiated representation into the
@@ -104,6 +115,13 @@ extern const enum core_rep pages_paper_offers[4];
  * rel=next/prev from model's "pagination" (top level or under "papers").
  * Returns CORE_OK, or CORE_ESYS when a renderer failed (logged).
  */
+/*
+ * A list of papers as citations in the negotiated representation (a
+ * core_rep_is_cite() one): pages_store_cite(what, key, max) into the
+ * body, then its headers (canonical url, alternates, ETag).
+ */
+enum core_err pages_respond_cite(struct core_req *, enum pages_export what,
+    const char *key, long long max, const char *url);
 enum core_err pages_respond(struct core_req *, enum pages_kind,
     const json_t *model);
 /*
@@ -255,6 +273,13 @@ enum core_err pages_store_researcher(struct core_db *, const char *base,
 
 /* The researcher's papers: a page of cards and the total. */
 enum pages_sort { PAGES_SORT_NEWEST, PAGES_SORT_CITATIONS, PAGES_SORT__MAX };
+/*
+ * An export: writes the papers of list what (key as it says) to c, at
+ * most max of them, a chunk of rows per query.  CORE_EDB (logged) on
+ * failure, with what was written so far left in c's buffer.
+ */
+enum core_err pages_store_cite(struct core_db *, enum pages_export what,
+    const char *key, long long max, struct core_cite *c);
 enum core_err pages_store_researcher_papers(struct core_db *, const char *base,
     long long id, enum pages_sort, const char *category, long page,
     json_t **items, long long *total);
@@ -328,10 +353,14 @@ json_t *pages_doc_model(const struct pages_state *, enum pages_doc,
  */
 enum core_err pages_render_html(struct core_buf *b, const struct pages_page *);
 enum core_err pages_render_md(struct core_buf *b, const struct pages_page *);
-/* render_bib.c: papers only; CORE_EINPUT for any other kind. */
+/*
+ * render_cite.c: a paper as a citation in rep (core_rep_is_cite());
+ * CORE_EINPUT for any other kind or representation.  pages_render_bib()
+ * is the BibTeX one.
+ */
+enum core_err pages_render_cite(struct core_buf *b, const struct pages_page *,
+    enum core_rep rep);
 enum core_err pages_render_bib(struct core_buf *b, const struct pages_page *);
-/* BibTeX-escapes s (braces, backslash, # $ % & _ ^ ~) into b. */
-void pages_bib_escape(struct core_buf *b, const char *s);
 
 /*
  * render_html.c and render_md.c: one function per kind, called by

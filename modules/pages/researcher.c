@@ -3,6 +3,7 @@
  * paper list (?sort=newest|citations, ?category=, ?page=), and the 301s
  * from the bare id and a wrong slug.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,9 @@ pages_researcher(struct core_req *req)
 	n = strcspn(rest, "-");
 	if (pages_parse_id(rest, n, &id) != 0)
 		return CORE_ENOTFOUND;
-	if ((er = pages_negotiate(req)) != CORE_OK)
+	if ((er = core_req_negotiate(req, pages_paper_offers,
+		 sizeof(pages_paper_offers) / sizeof(pages_paper_offers[0]))) !=
+	    CORE_OK)
 		return er;
 	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &m)) !=
 	    CORE_OK)
@@ -88,6 +91,15 @@ pages_researcher(struct core_req *req)
 	canon = pages_researcher_path(id, pages_str(m, "slug"));
 	if (!pages_is_canon(req, canon)) {
 		pages_redirect(req, canon);
+		goto out;
+	}
+	/* An export is every paper, whatever the page: one response. */
+	if (core_rep_is_cite(core_req_rep(req))) {
+		char idbuf[24];
+
+		snprintf(idbuf, sizeof(idbuf), "%lld", id);
+		er = pages_respond_cite(req, PAGES_EXPORT_RESEARCHER, idbuf,
+		    PAGES_EXPORT_MAX, pages_str(m, "url"));
 		goto out;
 	}
 	if ((er = list_params(req, &sort, &category)) != CORE_OK ||

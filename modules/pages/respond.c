@@ -12,8 +12,8 @@
 
 const enum core_rep pages_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON };
-const enum core_rep pages_paper_offers[4] = { CORE_REP_HTML, CORE_REP_MD,
-	CORE_REP_JSON, CORE_REP_BIB };
+const enum core_rep pages_paper_offers[6] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON, CORE_REP_BIB, CORE_REP_RIS, CORE_REP_CSL };
 
 /* rel=next/prev from a pagination object. */
 static void
@@ -58,7 +58,9 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 		core_json_render(body, model, 1);
 		break;
 	case CORE_REP_BIB:
-		er = pages_render_bib(body, &pg);
+	case CORE_REP_RIS:
+	case CORE_REP_CSL:
+		er = pages_render_cite(body, &pg, rep);
 		break;
 	default:
 		rep = CORE_REP_HTML;
@@ -71,11 +73,37 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 		return CORE_ESYS;
 	}
 	core_resp_type(req, rep);
-	if ((url = pages_str(model, "url")) != NULL)
+	if ((url = pages_str(model, "url")) != NULL) {
 		core_resp_link(req, url, "canonical");
+		core_resp_alternates(req, url);
+	}
 	page_links(req, json_object_get(model, "pagination"));
 	page_links(req,
 	    json_object_get(json_object_get(model, "papers"), "pagination"));
+	core_resp_etag(req);
+	return CORE_OK;
+}
+
+enum core_err
+pages_respond_cite(struct core_req *req, enum pages_export what,
+    const char *key, long long max, const char *url)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf *body = core_resp_body(req);
+	struct core_cite c;
+	enum core_err er;
+
+	core_cite_open(&c, core_req_rep(req), body);
+	er = pages_store_cite(ctx->db, what, key, max, &c);
+	core_cite_close(&c);
+	if (er != CORE_OK) {
+		/* Nothing half-written: the error page replaces it all. */
+		core_buf_reset(body);
+		return er;
+	}
+	core_resp_type(req, core_req_rep(req));
+	core_resp_link(req, url, "canonical");
+	core_resp_alternates(req, url);
 	core_resp_etag(req);
 	return CORE_OK;
 }

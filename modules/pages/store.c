@@ -1071,3 +1071,50 @@ pages_store_institutions_page(struct core_db *db, const char *base, long page,
 {
 	return dir_page(db, base, &institutions_dir, page, items, total);
 }
+
+/* ---------------------------------------------------------------- exports */
+
+/* Rows per query of an export: memory stays bounded whatever the list. */
+#define CITE_CHUNK 200
+
+static const int export_stmts[PAGES_EXPORT__MAX] = {
+	PAGES_SQL_RESEARCHER_EXPORT,
+};
+
+enum core_err
+pages_store_cite(struct core_db *db, enum pages_export what, const char *key,
+    long long max, struct core_cite *c)
+{
+	int stmt = export_stmts[what];
+	PGresult *res = NULL;
+	const char *params[3];
+	char lim[24], off[24];
+	long long done = 0;
+	enum core_err er = CORE_OK;
+	json_t *p;
+	int i, n;
+
+	params[0] = key;
+	params[1] = lim;
+	params[2] = off;
+	while (done < max) {
+		snprintf(lim, sizeof(lim), "%lld",
+		    max - done < CITE_CHUNK ? max - done : CITE_CHUNK);
+		snprintf(off, sizeof(off), "%lld", done);
+		if ((er = core_db_exec(db, stmt, params, 3, &res)) != CORE_OK)
+			break;
+		n = PQntuples(res);
+		for (i = 0; i < n; i++) {
+			p = core_cell_json(res, i, 0, NULL);
+			core_cite_add(c, p);
+			json_decref(p);
+		}
+		PQclear(res);
+		res = NULL;
+		done += n;
+		if (n < CITE_CHUNK)
+			break;
+	}
+	PQclear(res);
+	return er;
+}

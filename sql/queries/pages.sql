@@ -150,6 +150,32 @@ SELECT count(*)
 -- joined to papers, not every paper of the researcher sorted; the total
 -- is an index-only count.  DISTINCT: one row for a paper on which the
 -- researcher holds two positions.
+-- Paper p as one json text for the citation writers (core/cite.c):
+-- every author in order, links to arXiv.
+-- fragment: CITE_PAPER
+json_build_object('arxiv_id', p.arxiv_id, 'title', p.title,
+                  'published', p.published::text,
+                  'primary_category', p.primary_category, 'doi', p.doi,
+                  'journal_ref', p.journal_ref, 'abstract', p.abstract,
+                  'links', json_build_object(
+                      'abs', 'https://arxiv.org/abs/' || p.arxiv_id,
+                      'pdf', 'https://arxiv.org/pdf/' || p.arxiv_id),
+                  'authors', coalesce((SELECT json_agg(a.raw_name
+                                                       ORDER BY a.position)
+                                         FROM authorships a
+                                        WHERE a.paper_id = p.id),
+                                      '[]'::json))::text AS paper
+
+-- Every paper of researcher $1 for an export, newest first, $2 rows
+-- from row $3 (researcher.c reads it in chunks).
+-- name: RESEARCHER_EXPORT
+SELECT {{CITE_PAPER}}
+  FROM papers p
+ WHERE p.id IN (SELECT a.paper_id FROM authorships a
+                 WHERE a.researcher_id = $1::bigint)
+ ORDER BY p.published DESC NULLS LAST, p.id DESC
+ LIMIT $2::integer OFFSET $3::bigint;
+
 -- name: RESEARCHER_PAPERS_NEWEST
 SELECT {{CARD_COLUMNS}},
        {{CARD_AUTHOR_LIST}} AS authors,

@@ -102,6 +102,8 @@ for id in $new_ids; do
 	reps 200 "/papers/{paper}/similar" "$c/similar"
 done
 case_ 200 GET "/papers/{paper}" "$first" application/x-bibtex
+case_ 200 GET "/papers/{paper}" "$first" application/x-research-info-systems
+case_ 200 GET "/papers/{paper}" "$first" application/vnd.citationstyles.csl+json
 for a in "$H" "$MD" "$J"; do
 	case_ 301 GET "/papers/{paper}" "/papers/${new_ids%% *}" "$a"
 	case_ 301 GET "/papers/{paper}/similar" "/papers/${new_ids%% *}/similar" "$a"
@@ -115,6 +117,8 @@ c=$(canon "/papers/$old_id")
 ok $? "the old-style paper's canonical URL" "$c"
 reps 200 "/papers/{archive}/{paper}" "$c"
 case_ 200 GET "/papers/{archive}/{paper}" "$c" application/x-bibtex
+case_ 200 GET "/papers/{archive}/{paper}" "$c" application/x-research-info-systems
+case_ 200 GET "/papers/{archive}/{paper}" "$c" application/vnd.citationstyles.csl+json
 case_ 301 GET "/papers/{archive}/{paper}" "/papers/$old_id" "$J"
 case_ 404 GET "/papers/{archive}/{paper}" /papers/math.GT/0000000 "$J"
 # not in the semantic index: an empty list that says why
@@ -135,6 +139,10 @@ for id in $res_ids; do
 done
 case_ 200 GET "/researchers/{researcher}" "$first?category=$category" "$J"
 case_ 200 GET "/researchers/{researcher}" "$first?page=2" "$J"
+for a in application/x-bibtex application/x-research-info-systems application/vnd.citationstyles.csl+json; do
+	case_ 200 GET "/researchers/{researcher}" "$first" "$a"
+	case_ 200 GET "/search" "/search?q=graph" "$a"
+done
 for a in "$H" "$MD" "$J"; do
 	case_ 301 GET "/researchers/{researcher}" "/researchers/${res_ids%% *}" "$a"
 	case_ 404 GET "/researchers/{researcher}" /researchers/999999999 "$a"

@@ -156,7 +156,9 @@ is_status 404 "non-numeric researcher id"
 get "/researchers/99999999999999999999999"
 is_status 404 "overlong id"
 get "$R" -H "Accept: application/x-bibtex"
-is_status 406 "no BibTeX for researchers"
+is_status 200 "BibTeX of a researcher's papers (t_export.sh)"
+get "$R" -H "Accept: application/msword"
+is_status 406 "no Word for researchers"
 
 # A co-author of the seed paper, matched.
 get "/papers/2512.20345" -L -H "Accept: application/json"

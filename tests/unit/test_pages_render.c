@@ -419,7 +419,7 @@ test_helpers(void)
 	pages_excerpt(&b, "héllo wörld", 100);
 	T_STREQ(core_buf_cstr(&b), "héllo wörld", "excerpt keeps UTF-8");
 	core_buf_reset(&b);
-	pages_bib_escape(&b, "{a}\\b%c#d$e&f_g^h~i");
+	core_bib_escape(&b, "{a}\\b%c#d$e&f_g^h~i");
 	T_STREQ(core_buf_cstr(&b),
 	    "\\{a\\}\\textbackslash{}b\\%c\\#d\\$e"
 	    "\\&f\\_g\\^{}h\\~{}i",

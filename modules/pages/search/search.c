@@ -699,6 +699,50 @@ exact(struct core_req *req, const struct params *pp, json_t *m)
 	return CORE_OK;
 }
 
+/*
+ * The papers of a search as citations: the first pages of its results
+ * in their order, at most PAGES_SEARCH_EXPORT_MAX papers (a search is a
+ * ranking, not a set: the rest is not worth citing blind).
+ */
+static enum core_err export(struct core_req *req, const struct params *pp,
+    const char *url) {
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
+	struct core_buf *body = core_resp_body(req); struct pages_search_q sq;
+	struct vec_query vq; struct vec_hit near[NEAR_MAX]; struct core_cite c;
+	json_t *items = NULL, *facets = NULL, *scratch = json_object();
+	long long total = 0; int capped = 0; long page; size_t n;
+	enum core_err er = CORE_OK;
+
+	pages_search_words(pp->q, &pos, &neg);
+	core_cite_open(&c, core_req_rep(req), body);
+	for (page = 1; (page - 1) * PAGES_PER_PAGE < PAGES_SEARCH_EXPORT_MAX;
+	     page++){
+	    memset(&sq, 0, sizeof(sq)); sq.q = pp->q;
+	    sq.pos = core_buf_cstr(&pos); sq.neg = core_buf_cstr(&neg);
+	    sq.sort = pp->sort; sq.f = &pp->f; sq.page = page;
+	    sq.mode = pp->mode; if (pp->mode != PAGES_SEARCH_LEXICAL)
+		semantic(&sq, &vq, near, scratch);
+	    if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
+		     &items, &total, &capped, &facets)) != CORE_OK) break;
+	    core_cite_add_all(&c, items); n = json_array_size(items);
+	    json_decref(items); json_decref(facets); items = facets = NULL;
+	    if (n < PAGES_PER_PAGE) break; }
+core_cite_close(&c);
+core_buf_free(&pos);
+core_buf_free(&neg);
+json_decref(scratch);
+if (er != CORE_OK) {
+	core_buf_reset(body);
+	return er;
+}
+core_resp_type(req, core_req_rep(req));
+core_resp_link(req, url, "canonical");
+core_resp_alternates(req, url);
+core_resp_etag(req);
+return CORE_OK;
+}
+
 enum core_err
 pages_search(struct core_req *req)
 {
@@ -710,7 +754,9 @@ pages_search(struct core_req *req)
 	enum core_err er;
 	int sent;
 
-	if ((er = pages_negotiate(req)) != CORE_OK)
+	if ((er = core_req_negotiate(req, pages_paper_offers,
+		 sizeof(pages_paper_offers) / sizeof(pages_paper_offers[0]))) !=
+	    CORE_OK)
 		return er;
 	if ((er = read_params(req, &pp)) != CORE_OK) {
 		free(pp.qbuf);
@@ -738,6 +784,16 @@ pages_search(struct core_req *req)
 	}
 	nav_links(m, ctx->base_url, &pp);
 	feed_model(m, &pp);
+	if (core_rep_is_cite(core_req_rep(req))) {
+		/* Citations are papers: of a search for papers. */
+		if (*pp.q == '\0' || pp.type == PAGES_SEARCH_RESEARCHERS ||
+		    pp.type == PAGES_SEARCH_INSTITUTIONS)
+			er = core_req_fail(req, 400,
+			    "an export needs a query (q=) over papers");
+		else
+			er = export(req, &pp, pages_str(m, "url"));
+		goto out;
+	}
 	if (*pp.q == '\0') {
 		/* The search page itself: a box and some suggestions. */
 		json_object_set_new(m, "total", json_integer(0));
