@@ -252,17 +252,22 @@ vectors_up() {
 # the background: the bundled 13,863 papers took 4-5 minutes on a busy
 # 2-core machine (40 s of CPU; the rest is PostgreSQL rewriting the
 # rows and their indexes), and the site serves meanwhile (papers show
-# their analysis as it lands).  WEFT_ANALYSE_WAIT=1 waits for it.
+# their analysis as it lands).  WEFT_ANALYSE_WAIT=1 waits for it;
+# WEFT_ANALYSE_EXTRACTIVE=1 keeps it extractive whatever llm_url says
+# (the tests: their stack's endpoint is a fake).
 analyse_up() {
+	local args=()
 	mkdir -p "$var/log"
+	[ -n "${WEFT_ANALYSE_EXTRACTIVE:-}" ] && args=(--extractive)
 	if [ -n "${WEFT_ANALYSE_WAIT:-}" ]; then
 		WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" analyse \
+		    "${args[@]}" \
 		    >>"$var/log/analyse.log" 2>&1 ||
 		    say "weft-harvest analyse failed; see $var/log/analyse.log"
 		return 0
 	fi
 	WEFT_CONF=$var/weft.conf nohup "$root/$build/weft-harvest" analyse \
-	    >>"$var/log/analyse.log" 2>&1 </dev/null &
+	    "${args[@]}" >>"$var/log/analyse.log" 2>&1 </dev/null &
 	say "analysing the papers in the background (see $var/log/analyse.log)"
 }
 

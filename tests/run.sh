@@ -40,7 +40,10 @@ if [ "$what" != unit ]; then
 	trap 'conf/local.sh down --var "$var" >/dev/null 2>&1; kill "$fakellm"' EXIT
 	# nginx's own cache stays off here so that a test reading back
 	# what it wrote sees it; the cache tests switch it on themselves.
-	WEFT_NGINX_CACHE=off conf/local.sh up --var "$var" --port "$port" \
+	# The papers' analysis is done, and extractive, before any test
+	# reads a paper (t_analyse tries the fake endpoint itself).
+	WEFT_NGINX_CACHE=off WEFT_ANALYSE_WAIT=1 WEFT_ANALYSE_EXTRACTIVE=1 \
+	    conf/local.sh up --var "$var" --port "$port" \
 	    --build build-san || exit 1
 	export WEFT_URL=http://127.0.0.1:$port WEFT_VAR=$var WEFT_ROOT=$root
 	chmod +x tests/integration/t_*.sh

@@ -19,8 +19,11 @@ sql_is() {
 	[ "$v" = "$2" ]
 	ok $? "$3" "'$1' gave '$v', want '$2'"
 }
+# Extractive unless HV_LLM names an endpoint: the stack's own llm_url
+# (tests/run.sh exports WEFT_LLM_URL) is not this test's.
 hv() {
-	env WEFT_CONF="$WEFT_VAR/weft.conf" "$BIN" "$@" >"$T_TMP/hv.out" 2>&1
+	env WEFT_CONF="$WEFT_VAR/weft.conf" WEFT_LLM_URL="${HV_LLM:-}" \
+	    "$BIN" "$@" >"$T_TMP/hv.out" 2>&1
 	HV_RC=$?
 }
 gen() { redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null; }
@@ -146,7 +149,7 @@ sql "INSERT INTO papers (arxiv_id, title, abstract, primary_category,
 	'This abstract says fake:malformed so the stream breaks.', 'cs.SE',
 	'{cs.SE}', 'a-paper-the-model-chokes-on', 'test')" >/dev/null
 llm() {
-	WEFT_LLM_URL="$FAKELLM_URL/v1" WEFT_LLM_MODEL=fake-model \
+	HV_LLM="$FAKELLM_URL/v1" WEFT_LLM_MODEL=fake-model \
 	    WEFT_ANALYSE_TRIES=2 hv analyse "$@"
 }
 llm --ids "$A,$B,$BAD"
