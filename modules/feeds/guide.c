@@ -146,34 +146,16 @@ llms_build(const char *base, const struct core_conf *conf)
  * of the same sources as the pages it repeats, so that none can drift:
  * llms.txt (above, with the limits of core_limits_md), the developers'
  * guide as /developers serves it (content_dir/developers.md, its
- * headings one level down) and the MCP endpoint.  The /mcp part is
- * generic: tools/list is the authority on the tools.
+ * headings one level down), whose "MCP server" section names the
+ * tools.
  */
 static char *
-llms_full_build(const char *base, const char *llms, const char *dev)
+llms_full_build(const char *llms, const char *dev)
 {
 	struct core_buf b = CORE_BUF_INIT;
 	const char *p;
 
 	core_buf_puts(&b, llms);
-	core_buf_printf(&b,
-	    "\n## MCP (Model Context Protocol)\n"
-	    "\n"
-	    "weft answers MCP (revision 2025-06-18, Streamable HTTP "
-	    "transport) at `%s/mcp`: POST one JSON-RPC 2.0 message a "
-	    "request (`Content-Type: application/json`, `Accept: "
-	    "application/json, text/event-stream`). Call `initialize` "
-	    "first; send the `Mcp-Session-Id` it returns and "
-	    "`MCP-Protocol-Version: 2025-06-18` with every later request, "
-	    "and DELETE `/mcp` with the session id to end it. `tools/list` "
-	    "names the tools with a JSON Schema for each input and output "
-	    "(searching, papers by any arXiv id form, researchers, "
-	    "institutions, similar papers, a researcher's papers); every "
-	    "result carries canonical URLs. `resources/read` of a paper or "
-	    "researcher URL returns its markdown. MCP requests count "
-	    "against the same limits as other reads, and take the same "
-	    "API keys (`Authorization: Bearer`).\n",
-	    base);
 	if (dev == NULL)
 		return core_buf_steal(&b);
 	core_buf_puts(&b, "\n");
@@ -263,7 +245,7 @@ feeds_guide_build(struct feeds_state *st, const char *base,
 	st->robots = robots_build(base);
 	st->llms = llms_build(base, conf);
 	dev = developers_read(conf, base);
-	st->llms_full = llms_full_build(base, st->llms, dev);
+	st->llms_full = llms_full_build(st->llms, dev);
 	free(dev);
 	return CORE_OK;
 }

@@ -127,10 +127,14 @@ static void
 guide(void)
 {
 	struct feeds_state st;
+	struct core_conf *conf = NULL;
 	json_t *doc;
 
+	/* The developers' guide as shipped (run from the source tree). */
+	setenv("WEFT_CONTENT_DIR", "modules/pages/content", 1);
+	T_EQ(core_conf_load("/dev/null", &conf), CORE_OK, "an empty conf");
 	memset(&st, 0, sizeof(st));
-	T_EQ(feeds_guide_build(&st, "https://weft.example", NULL), CORE_OK,
+	T_EQ(feeds_guide_build(&st, "https://weft.example", conf), CORE_OK,
 	    "guide documents build");
 	doc = json_loads(st.openapi, 0, NULL);
 	T_STREQ(json_string_value(
@@ -160,9 +164,13 @@ guide(void)
 	    "with the policy header of the default limits");
 	T_OK(strncmp(st.llms_full, st.llms, strlen(st.llms)) == 0,
 	    "llms-full.txt begins with llms.txt");
-	T_CONTAINS(st.llms_full, "## MCP (Model Context Protocol)",
-	    "llms-full.txt describes /mcp");
+	T_CONTAINS(st.llms_full, "\n### MCP server\n",
+	    "llms-full.txt has the developers' guide, MCP included");
+	T_CONTAINS(st.llms_full, "| `get_paper` |", "with the tools");
+	T_CONTAINS(st.llms_full, "(https://weft.example/rss/latest.xml)",
+	    "its links absolute");
 	feeds_guide_free(&st);
+	core_conf_free(conf);
 }
 
 int
