@@ -17,10 +17,11 @@ static int
 own_errors(const char *path)
 {
 	static const char *const own[] = { "/signin", "/signup", "/readyz",
-		"/account/nav", "/account/follow/{id}", "/account/verify",
-		"/account/forgot", "/account/reset", "/account/password",
-		"/account/delete", "/account/keys", "/account/keys/revoke",
-		"/mcp" };
+		"/account/nav", "/account/follow/{id}",
+		"/account/follow/institution/{id}", "/account/follows",
+		"/account/verify", "/account/forgot", "/account/reset",
+		"/account/password", "/account/delete", "/account/keys",
+		"/account/keys/revoke", "/mcp" };
 	size_t i;
 
 	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
