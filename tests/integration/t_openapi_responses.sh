@@ -309,6 +309,9 @@ case_ 403 POST "/researchers/{id}/unfollow" "/researchers/$r/unfollow" "$J" \
     "$S" "csrf=bad"
 reps 200 /account /account "$S"
 reps 200 /feed /feed "$S"
+for a in application/x-bibtex application/x-research-info-systems application/vnd.citationstyles.csl+json; do
+	case_ 200 GET /feed /feed "$a" "$S"
+done
 reps 200 /account/welcome /account/welcome "$S"
 case_ 200 GET /account/welcome "/account/welcome?field=$category" "$J" "$S"
 case_ 200 GET /account/welcome "/account/welcome?q=liu" "$J" "$S"
