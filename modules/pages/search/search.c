@@ -822,8 +822,8 @@ pages_search(struct core_req *req)
 			goto out;
 	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
-	    : browse	       ? browse_title(&pp)
-			       : core_xstrdup("Search");
+	    : browse          ? browse_title(&pp)
+			      : core_xstrdup("Search");
 	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:s,s:o,s:i}", "type", "search",
 	    "title", core_json_str(title), "url",
 	    pages_json_abs_free(ctx->base_url,
