@@ -26,6 +26,57 @@ page_url(const char *base, long page)
 	return j;
 }
 
+/* /feed offers the lists' citation formats too (?format=bib|ris|csl). */
+static const enum core_rep feed_offers[6] = { CORE_REP_HTML, CORE_REP_MD,
+	CORE_REP_JSON, CORE_REP_BIB, CORE_REP_RIS, CORE_REP_CSL };
+
+/* Pages of /feed an export reads: the newest 40 x 24 items. */
+#define FEED_EXPORT_PAGES 40
+
+/*
+ * The feed's papers as citations in the negotiated format, through
+ * core's writers (cite.c), like the researcher and search exports:
+ * every page up to FEED_EXPORT_PAGES, newest first.  Private.
+ */
+static enum core_err
+feed_export(struct core_req *req, long long uid)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	struct core_buf *body = core_resp_body(req);
+	struct core_cite c;
+	json_t *items = NULL;
+	long long total = 0;
+	enum core_err er = CORE_OK;
+	char *url;
+	long page;
+	size_t n;
+
+	core_cite_open(&c, core_req_rep(req), body);
+	for (page = 1; page <= FEED_EXPORT_PAGES; page++) {
+		if ((er = acc_store_feed(ctx->db, ctx->base_url, uid, page,
+			 &items, &total)) != CORE_OK)
+			break;
+		core_cite_add_all(&c, items);
+		n = json_array_size(items);
+		json_decref(items);
+		items = NULL;
+		if (n < ACC_PER_PAGE || page * ACC_PER_PAGE >= total)
+			break;
+	}
+	core_cite_close(&c);
+	if (er != CORE_OK) {
+		core_buf_reset(body);
+		return er;
+	}
+	url = core_xasprintf("%s/feed", ctx->base_url);
+	core_resp_type(req, core_req_rep(req));
+	core_resp_header(req, "Cache-Control", "private, no-store");
+	core_resp_link(req, url, "canonical");
+	core_resp_alternates(req, url);
+	free(url);
+	return CORE_OK;
+}
+
 enum core_err
 acc_feed_get(struct core_req *req)
 {
@@ -38,7 +89,8 @@ acc_feed_get(struct core_req *req)
 	char *end;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+	if ((er = core_req_negotiate(req, feed_offers,
+		 sizeof(feed_offers) / sizeof(feed_offers[0]))) != CORE_OK)
 		return er;
 	if (ps != NULL) {
 		errno = 0;
@@ -59,6 +111,8 @@ acc_feed_get(struct core_req *req)
 		acc_redirect_signin(req, "/feed");
 		return CORE_OK;
 	}
+	if (core_rep_is_cite(core_req_rep(req)))
+		return feed_export(req, s.uid);
 	if ((er = acc_store_following(ctx->db, ctx->base_url, s.uid, &fol)) !=
 	    CORE_OK)
 		goto out;

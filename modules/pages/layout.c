@@ -205,7 +205,9 @@ void
 pages_layout_open(struct core_html *h, const struct pages_page *p,
     const struct pages_head *hd)
 {
+	const json_t *v;
 	char *title, *card;
+	size_t i;
 
 	title = hd->title != NULL
 	    ? core_xasprintf("%s · weft", hd->title)
@@ -268,6 +270,10 @@ pages_layout_open(struct core_html *h, const struct pages_page *p,
 		meta_name(h, "twitter:image:alt", title);
 	}
 	free(card);
+	/* Page-specific <meta name> pairs (the paper's Highwire tags). */
+	json_array_foreach(hd->meta, i, v)
+	    meta_name(h, json_string_value(json_array_get(v, 0)),
+		json_string_value(json_array_get(v, 1)));
 	site_jsonld(h, p->base);
 	if (hd->jsonld != NULL)
 		core_html_jsonld(h, hd->jsonld);

@@ -24,6 +24,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/contact", pages_doc },
 	{ "GET", "/developers", pages_doc },
 	{ "GET", "/search", pages_search },
+	{ "GET", "/categories", pages_categories },
 	{ "GET", "/rss/search.xml", pages_search_feed },
 	{ "GET", "/rss/search.atom", pages_search_feed },
 	{ "GET", "/rss/search.json", pages_search_feed },

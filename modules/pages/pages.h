@@ -81,6 +81,7 @@ enum pages_kind {
 	PAGES_SEARCH,       /* /search */
 	PAGES_EVIDENCE,     /* /researchers/{id}-{slug}/evidence */
 	PAGES_SIMILAR,      /* /papers/{id}-{slug}/similar */
+	PAGES_CATEGORIES,   /* /categories */
 	PAGES_KIND__MAX
 };
 
@@ -452,6 +453,7 @@ struct pages_head {
 	const char *main_class;  /* class of <main> */
 	const char *feed;        /* the page's own RSS feed path (or NULL) */
 	int noindex;             /* <meta name="robots" content="noindex"> */
+	const json_t *meta;      /* [[name, content], ...]: more <meta name> */
 };
 /* Writes doctype, head, header and opens <main>. */
 void pages_layout_open(struct core_html *, const struct pages_page *,

@@ -28,6 +28,8 @@ static const struct {
 	    pages_render_evidence_md },
 	[PAGES_SIMILAR] = { pages_render_similar_html,
 	    pages_render_similar_md },
+	[PAGES_CATEGORIES] = { pages_render_categories_html,
+	    pages_render_categories_md },
 };
 
 /* An unknown kind renders as the error page. */

@@ -224,6 +224,12 @@ versions(struct core_html *h, const json_t *vs)
 		if (d == NULL)
 			d = pages_str(v, "created");
 		core_html_elem(h, CORE_TAG_LI, NULL);
+		/* Each version links arXiv's page of it (abs/IDvN). */
+		if (pages_str(v, "url") != NULL)
+			core_html_elem(h, CORE_TAG_A,
+			    (const struct core_attr[]){
+				CORE_A(HREF, pages_str(v, "url")),
+				CORE_A_END });
 		if (json_is_integer(ver))
 			core_html_textf(h, "v%lld",
 			    (long long)json_integer_value(ver));
@@ -231,6 +237,8 @@ versions(struct core_html *h, const json_t *vs)
 			core_html_text(h, json_string_value(ver));
 		else
 			core_html_textf(h, "v%zu", i + 1);
+		if (pages_str(v, "url") != NULL)
+			core_html_pop(h);
 		if (d != NULL) {
 			core_html_text(h, " · ");
 			if (strlen(d) == 10 && d[4] == '-')
@@ -243,6 +251,161 @@ versions(struct core_html *h, const json_t *vs)
 	core_html_pop(h);
 }
 
+/* ---------------------------------------------------------------- Zotero */
+
+/*
+ * How a paper is typed for reference managers (Zotero's "Embedded
+ * Metadata" and "COinS" translators): a journal article when arXiv
+ * gives a journal reference, otherwise a report of the institution
+ * "arXiv" (Zotero's type for a preprint read from Highwire tags).
+ */
+static int
+is_journal(const json_t *m)
+{
+	const char *j = pages_str(m, "journal_ref");
+
+	return j != NULL && *j != '\0';
+}
+
+/* "2025-12-23..." as Google Scholar asks for it, "2025/12/23"; or NULL. */
+static char *
+slash_date(const char *d)
+{
+	if (d == NULL || strlen(d) < 10 || d[4] != '-' || d[7] != '-')
+		return NULL;
+	return core_xasprintf("%.4s/%.2s/%.2s", d, d + 5, d + 8);
+}
+
+static void
+hw_add(json_t *a, const char *name, const char *content)
+{
+	if (content != NULL && *content != '\0')
+		json_array_append_new(a, json_pack("[s,s]", name, content));
+}
+
+/*
+ * An author's name as text for both formats: TeX made plain, and no
+ * ';' (Zotero splits a citation_author on it).
+ */
+static char *
+plain_author(const json_t *a)
+{
+	char *n = core_tex_plain(pages_str(a, "name"), 0), *c;
+
+	for (c = n; c != NULL && *c != '\0'; c++)
+		if (*c == ';')
+			*c = ',';
+	return n;
+}
+
+/*
+ * The Highwire Press citation_* tags of a paper, as [[name, content]]
+ * for pages_head.meta: one citation_author per author, in order.
+ */
+static json_t *
+highwire(const json_t *m, const char *ptitle, const char *pabstract)
+{
+	const json_t *links = json_object_get(m, "links"), *v;
+	const char *pub = pages_str(m, "published");
+	const char *upd = pages_str(m, "updated");
+	json_t *a = json_array();
+	char *d, *t;
+	size_t i;
+
+	hw_add(a, "citation_title", ptitle);
+	json_array_foreach(json_object_get(m, "authors"), i, v)
+	{
+		t = plain_author(v);
+		hw_add(a, "citation_author", t);
+		free(t);
+	}
+	d = slash_date(pub);
+	hw_add(a, "citation_publication_date", d);
+	hw_add(a, "citation_date", d);
+	free(d);
+	d = slash_date(upd != NULL ? upd : pub);
+	hw_add(a, "citation_online_date", d);
+	free(d);
+	if (is_journal(m))
+		hw_add(a, "citation_journal_title",
+		    pages_str(m, "journal_ref"));
+	else {
+		hw_add(a, "citation_technical_report_institution", "arXiv");
+		t = core_xasprintf("arXiv:%s", pages_str(m, "arxiv_id"));
+		hw_add(a, "citation_technical_report_number", t);
+		free(t);
+	}
+	hw_add(a, "citation_arxiv_id", pages_str(m, "arxiv_id"));
+	hw_add(a, "citation_doi", pages_str(m, "doi"));
+	hw_add(a, "citation_pdf_url", pages_str(links, "pdf"));
+	hw_add(a, "citation_abstract_html_url", pages_str(m, "url"));
+	hw_add(a, "citation_abstract", pabstract);
+	hw_add(a, "citation_language", "en");
+	return a;
+}
+
+/* "&key=value", value percent-encoded (skipped when NULL or empty). */
+static void
+kev(struct core_buf *b, const char *key, const char *value)
+{
+	if (value == NULL || *value == '\0')
+		return;
+	core_buf_printf(b, "&%s=", key);
+	core_url_encode(b, value, 0);
+}
+
+/*
+ * The COinS span (OpenURL 1.0 KEV in the title of span.Z3988): the same
+ * item as the Highwire tags, for tools that read COinS instead.
+ */
+static void
+coins(struct core_html *h, const json_t *m, const char *ptitle)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	const json_t *v;
+	const char *pub = pages_str(m, "published");
+	char *t;
+	size_t i;
+
+	core_buf_puts(&b, "ctx_ver=Z39.88-2004");
+	if (is_journal(m)) {
+		kev(&b, "rft_val_fmt", "info:ofi/fmt:kev:mtx:journal");
+		kev(&b, "rft.genre", "article");
+		kev(&b, "rft.atitle", ptitle);
+		kev(&b, "rft.jtitle", pages_str(m, "journal_ref"));
+	} else {
+		kev(&b, "rft_val_fmt", "info:ofi/fmt:kev:mtx:book");
+		kev(&b, "rft.genre", "report");
+		kev(&b, "rft.btitle", ptitle);
+		kev(&b, "rft.pub", "arXiv");
+	}
+	json_array_foreach(json_object_get(m, "authors"), i, v)
+	{
+		t = plain_author(v);
+		kev(&b, "rft.au", t);
+		free(t);
+	}
+	if (pub != NULL && strlen(pub) >= 10) {
+		t = core_xasprintf("%.10s", pub);
+		kev(&b, "rft.date", t);
+		free(t);
+	}
+	t = core_xasprintf("info:arxiv/%s", pages_str(m, "arxiv_id"));
+	kev(&b, "rft_id", t);
+	free(t);
+	if ((v = json_object_get(m, "doi")) != NULL && json_is_string(v)) {
+		t = core_xasprintf("info:doi/%s", json_string_value(v));
+		kev(&b, "rft_id", t);
+		free(t);
+	}
+	kev(&b, "rft_id", pages_str(m, "url"));
+	core_html_elem(h, CORE_TAG_SPAN,
+	    (const struct core_attr[]){ CORE_A(CLASS, "Z3988"),
+		CORE_A(TITLE, core_buf_cstr(&b)), CORE_A_END });
+	core_html_pop(h);
+	core_buf_free(&b);
+}
+
 void
 pages_html_paper(struct core_html *h, const struct pages_page *p)
 {
@@ -253,7 +416,7 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 	const json_t *links = json_object_get(m, "links");
 	struct core_buf desc = CORE_BUF_INIT;
 	struct pages_head hd;
-	json_t *art, *ld, *al;
+	json_t *art, *ld, *al, *hw;
 	size_t i, n = json_array_size(authors);
 	long long matched = pages_int(m, "authors_matched", 0);
 	/* <title> and the meta description as text: TeX made readable. */
@@ -296,6 +459,7 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 	hd.jsonld = ld;
 	hd.bib = 1;
 	hd.main_class = "wrap paper";
+	hd.meta = hw = highwire(m, ptitle, pabstract);
 	pages_layout_open(h, p, &hd);
 
 	core_html_elem(h, CORE_TAG_ARTICLE, NULL);
@@ -427,10 +591,12 @@ pages_html_paper(struct core_html *h, const struct pages_page *p)
 	core_html_pop(h);
 	core_html_pop(h); /* aside */
 	core_html_pop(h); /* grid */
+	coins(h, m, ptitle);
 	core_html_pop(h); /* article */
 	pages_html_similar_section(h, p, m);
 
 	pages_layout_close(h, p);
+	json_decref(hw);
 	json_decref(ld);
 	core_buf_free(&desc);
 	free(ptitle);

@@ -165,6 +165,9 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 
 			if (i > 0)
 				core_buf_puts(b, ", ");
+			/* Linked to arXiv's page of the version. */
+			if (pages_str(v, "url") != NULL)
+				core_buf_putc(b, '[');
 			if (json_is_integer(ver))
 				core_buf_printf(b, "v%lld",
 				    (long long)json_integer_value(ver));
@@ -172,6 +175,9 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 				core_md_text(b, json_string_value(ver));
 			else
 				core_buf_printf(b, "v%zu", i + 1);
+			if (pages_str(v, "url") != NULL)
+				core_buf_printf(b, "](%s)",
+				    pages_str(v, "url"));
 			if ((s = pages_str(v, "date")) != NULL ||
 			    (s = pages_str(v, "created")) != NULL) {
 				core_buf_puts(b, " \\(");

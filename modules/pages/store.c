@@ -284,6 +284,37 @@ arxiv_links(const char *base, const char *arxiv_id, const char *canon)
 	return o;
 }
 
+/*
+ * Each version of vs gets "url": arXiv's abs page of that version
+ * ("https://arxiv.org/abs/IDvN"); N from "version" (2 or "v2"), else
+ * the position.
+ */
+static void
+version_urls(json_t *vs, const char *arxiv_id)
+{
+	json_t *v, *ver;
+	const char *s;
+	long long n;
+	size_t i;
+
+	json_array_foreach(vs, i, v)
+	{
+		if (!json_is_object(v))
+			continue;
+		ver = json_object_get(v, "version");
+		s = json_string_value(ver);
+		if (json_is_integer(ver))
+			n = (long long)json_integer_value(ver);
+		else if (s != NULL && (s[0] == 'v' || s[0] == 'V') &&
+		    s[1] >= '1' && s[1] <= '9' && strlen(s) < 8)
+			n = strtoll(s + 1, NULL, 10);
+		else
+			n = (long long)i + 1;
+		json_object_set_new(v, "url",
+		    json_sprintf("https://arxiv.org/abs/%sv%lld", arxiv_id, n));
+	}
+}
+
 enum core_err
 pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
     json_t **out)
@@ -340,6 +371,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	json_object_set_new(o, "versions",
 	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__VERSIONS,
 		json_array()));
+	version_urls(json_object_get(o, "versions"),
+	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID));
 	json_object_set_new(o, "doi",
 	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__DOI));
 	json_object_set_new(o, "doi_url",

@@ -558,6 +558,43 @@ SELECT h.id, h.tier, p.published, p.citation_count,
                   ON ri.researcher_id = a.researcher_id
                 WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint)));
 
+-- Browse without a query (/search?category=cs.DB&sort=newest): the
+-- papers of category $1 (NULL: all) published from $2 to $3 (NULL: open),
+-- by researcher $4 / institution $5 (NULL: any), newest first or, when
+-- $7 is 'citations', most cited first; at most $6.  The candidates'
+-- columns in their order (search_store.c reads both with
+-- PAGES_SEARCH_CANDIDATES__*); pool_size is the whole count.
+-- name: SEARCH_BROWSE
+SELECT p.id, 1 AS tier, p.published, p.citation_count,
+       array_to_string(p.categories, ' ') AS categories, 0::real AS rank,
+       count(*) OVER () AS pool_size
+  FROM papers p
+ WHERE ($1::text IS NULL OR p.categories @> ARRAY[$1::text])
+   AND ($2::date IS NULL OR p.published >= $2::date)
+   AND ($3::date IS NULL OR p.published <= $3::date)
+   AND ($4::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+           WHERE a.paper_id = p.id AND a.researcher_id = $4::bigint))
+   AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+           JOIN researcher_institutions ri
+             ON ri.researcher_id = a.researcher_id
+           WHERE a.paper_id = p.id AND ri.institution_id = $5::bigint))
+ ORDER BY CASE WHEN $7::text = 'citations' THEN p.citation_count END
+          DESC NULLS LAST,
+          p.published DESC, p.id DESC
+ LIMIT $6::integer;
+
+-- The arXiv categories the papers here carry, with their paper counts
+-- (/categories; a category no paper carries is unknown: 404).
+-- name: CATEGORY_COUNTS
+SELECT c AS category, count(*) AS papers
+  FROM papers p, unnest(p.categories) AS c
+ GROUP BY c
+ ORDER BY c;
+
+-- Whether any paper carries category $1.
+-- name: CATEGORY_EXISTS
+SELECT EXISTS (SELECT 1 FROM papers WHERE categories @> ARRAY[$1::text]);
+
 -- The cards of one page: papers $1 in that order, with their tiers $3.
 -- Highlights of the positive words ($2, "a or b") are marked with U+E000
 -- and U+E001, removed from the text first, and split by the C code:

@@ -106,4 +106,51 @@ body_has "application/vnd.citationstyles.csl+json" "406 HTML lists CSL-JSON"
 get "/search?format=bib"
 is_status 400 "export of an empty search: 400"
 
+
+# ------------------------------------------------------------ /feed
+# The signed-in feed: a user following the researcher with the most
+# papers exports them by ?format= and by Accept; private, never cached.
+get "/feed?format=bib"
+is_status 303 "feed export signed out: to the sign-in page"
+email="export.$$.$RANDOM@example.org"
+signup_verified "$email" "a long enough passphrase $$"
+ok $? "feed: a verified account, signed in"
+frid=$(sql "SELECT researcher_id FROM authorships
+             WHERE researcher_id IS NOT NULL
+             GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
+get /account
+post /account/follows -H "Origin: $WEFT_URL" -d kind=researcher \
+    -d "id=$frid" --data-urlencode "csrf=$(form_csrf)"
+is_status 303 "feed: follow a researcher"
+get "/feed" -H "Accept: application/json"
+NF=$(jq '.pagination.total' "$BODY")
+[ "${NF:-0}" -gt 0 ]
+ok $? "feed: has items" "$NF"
+get "/feed?format=bib"
+is_status 200 "feed BibTeX: 200"
+header_is Content-Type "application/x-bibtex; charset=utf-8" \
+    "feed BibTeX: Content-Type"
+header_has Cache-Control "private" "feed BibTeX: private"
+n=$(bib_parse | wc -l)
+[ "$n" -gt 0 ] && [ "$n" -le "$NF" ]
+ok $? "feed BibTeX parses (bibtexparser)" "$n entries of $NF items"
+[ "$(bib_parse | cut -d'|' -f1 | sort | uniq -d | wc -l)" = 0 ]
+ok $? "feed BibTeX keys unique"
+get "/feed" -H "Accept: application/x-research-info-systems"
+is_status 200 "feed RIS by Accept: 200"
+body_has "TY  - " "feed RIS: records"
+get "/feed?format=csl"
+is_status 200 "feed CSL-JSON: 200"
+jq -e 'type == "array" and length > 0 and (.[0].title | length) > 0' \
+    "$BODY" >/dev/null
+ok $? "feed CSL-JSON: an array of items"
+if [ $NODE_OK = 1 ]; then
+	get "/feed?format=ris"
+	cite_parse ris >"$T_TMP/f"
+	ok $? "feed RIS parses (citation-js)"
+fi
+get "/feed?format=docx" -H "Accept: application/json"
+is_status 406 "feed: unknown format 406"
+sql "DELETE FROM users WHERE email = '$email'" >/dev/null
+
 done_testing

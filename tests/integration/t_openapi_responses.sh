@@ -207,6 +207,11 @@ done
 case_ 400 GET /search "/search?q=x&from=yesterday" "$J"
 case_ 404 GET /search "/search?q=learning&page=99999" "$J"
 case_ 406 GET /search "/search?q=x" image/png
+# Browse without a query, and the categories it starts from.
+reps 200 /search "/search?category=$category&sort=newest"
+reps 200 /search "/search?category=$category&from=2020&page=2"
+case_ 404 GET /search "/search?category=zz.XX" "$J"
+reps 200 /categories /categories
 
 # ------------------------------------------------------------ feeds
 case_ 200 GET /rss/latest.xml /rss/latest.xml
@@ -304,6 +309,9 @@ case_ 403 POST "/researchers/{id}/unfollow" "/researchers/$r/unfollow" "$J" \
     "$S" "csrf=bad"
 reps 200 /account /account "$S"
 reps 200 /feed /feed "$S"
+for a in application/x-bibtex application/x-research-info-systems application/vnd.citationstyles.csl+json; do
+	case_ 200 GET /feed /feed "$a" "$S"
+done
 reps 200 /account/welcome /account/welcome "$S"
 case_ 200 GET /account/welcome "/account/welcome?field=$category" "$J" "$S"
 case_ 200 GET /account/welcome "/account/welcome?q=liu" "$J" "$S"

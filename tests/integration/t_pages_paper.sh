@@ -191,4 +191,22 @@ trap - EXIT
            WHERE p.arxiv_id = '2512.20345' AND a.position = 6")" = "$RAW6" ]
 ok $? "the raw name is back"
 
+
+# The versions block: each version with its date, linking arXiv's page
+# of that version (abs/IDvN), in HTML, markdown and JSON.
+V=0704.0001
+get "/papers/$V" -H "Accept: application/json"
+VC=$(header Location | sed "s|^$WEFT_URL||")
+get "$VC" -H "Accept: application/json"
+json_is '.versions | length' 2 "versions json: two versions"
+json_is '.versions[1].url' "https://arxiv.org/abs/${V}v2" "versions json: url"
+json_is '.versions[1].date' 2007-07-24 "versions json: date"
+get "$VC"
+body_has "<a href=\"https://arxiv.org/abs/${V}v2\">v2</a>" \
+    "versions html: v2 links arXiv's abs page"
+body_has '<time datetime="2007-07-24"' "versions html: v2's date"
+get "$VC" -H "Accept: text/markdown"
+body_has "[v2](https://arxiv.org/abs/${V}v2) \\(2007-07-24\\)" \
+    "versions markdown: link and date"
+
 done_testing

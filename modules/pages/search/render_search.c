@@ -562,6 +562,7 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	int people = type != NULL &&
 	    (strcmp(type, "researchers") == 0 ||
 		strcmp(type, "institutions") == 0);
+	int browse = json_is_true(json_object_get(m, "browse"));
 	struct pages_head hd;
 	size_t i;
 
@@ -580,18 +581,22 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 		pages_h_feed_links(h, feed, NULL);
 		core_html_pop(h);
 	}
-	if (q == NULL || *q == '\0') {
+	if ((q == NULL || *q == '\0') && !browse) {
 		pages_h_text(h, CORE_TAG_H1, NULL, "Search the archive");
 		form(h, m);
 		suggest(h, p, m);
 		pages_layout_close(h, p);
 		return;
 	}
-	core_html_elem(h, CORE_TAG_H1, NULL);
-	core_html_text(h, "Results for “");
-	core_html_text(h, q);
-	core_html_text(h, "”");
-	core_html_pop(h);
+	if (browse)
+		pages_h_text(h, CORE_TAG_H1, NULL, pages_str(m, "title"));
+	else {
+		core_html_elem(h, CORE_TAG_H1, NULL);
+		core_html_text(h, "Results for “");
+		core_html_text(h, q);
+		core_html_text(h, "”");
+		core_html_pop(h);
+	}
 	form(h, m);
 	tabs(h, p, m);
 	summary(h, p, m);
@@ -708,10 +713,11 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	int people = type != NULL &&
 	    (strcmp(type, "researchers") == 0 ||
 		strcmp(type, "institutions") == 0);
+	int browse = json_is_true(json_object_get(m, "browse"));
 	size_t i;
 	char *u;
 
-	if (q == NULL || *q == '\0') {
+	if ((q == NULL || *q == '\0') && !browse) {
 		core_md_heading(b, 1, "Search");
 		u = pages_abs(p->base, "/search?q=");
 		core_buf_puts(b,
@@ -748,8 +754,10 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		b->len--;
 		b->ptr[b->len] = '\0';
 	}
-	core_buf_puts(b, "\n- Query: ");
-	core_md_text(b, q);
+	if (!browse) {
+		core_buf_puts(b, "\n- Query: ");
+		core_md_text(b, q);
+	}
 	core_buf_puts(b, "\n- Type: ");
 	core_md_text(b, type);
 	core_buf_puts(b, "\n- Order: ");

@@ -581,8 +581,9 @@ papers(struct core_req *req, const struct params *pp, json_t *m)
 	sq.sort = pp->sort;
 	sq.f = &pp->f;
 	sq.page = pp->page;
-	sq.mode = pp->mode;
-	if (pp->mode != PAGES_SEARCH_LEXICAL)
+	/* Browse (no query) lists by date or citations: words only. */
+	sq.mode = *pp->q == '\0' ? PAGES_SEARCH_LEXICAL : pp->mode;
+	if (sq.mode != PAGES_SEARCH_LEXICAL)
 		semantic(&sq, &vq, near, m);
 	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq, &items,
 		 &total, &capped, &facets)) != CORE_OK)
@@ -700,6 +701,52 @@ exact(struct core_req *req, const struct params *pp, json_t *m)
 }
 
 /*
+ * Browse: no query but a filter (category, dates, researcher,
+ * institution) over papers lists the papers instead of the help page.
+ */
+static int
+is_browse(const struct params *pp)
+{
+	return *pp->q == '\0' && pp->type != PAGES_SEARCH_RESEARCHERS &&
+	    pp->type != PAGES_SEARCH_INSTITUTIONS &&
+	    (pp->f.category != NULL || pp->f.from[0] != '\0' ||
+		pp->f.to[0] != '\0' || pp->f.researcher > 0 ||
+		pp->f.institution > 0);
+}
+
+/* "Newest in cs.DB", "Most cited papers", ...: a browse's title. */
+static char *
+browse_title(const struct params *pp)
+{
+	return core_xasprintf("%s%s%s",
+	    pp->sort == PAGES_SEARCH_CITATIONS ? "Most cited papers"
+					       : "Newest papers",
+	    pp->f.category != NULL ? " in " : "",
+	    pp->f.category != NULL ? pp->f.category : "");
+}
+
+/* A category no paper here carries is unknown: 404, in the client's
+ * representation, pointing at /categories. */
+static enum core_err
+category_known(struct core_req *req, const struct params *pp)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	enum core_err er;
+	int known = 0;
+
+	if (pp->f.category == NULL)
+		return CORE_OK;
+	if ((er = pages_search_store_category_known(ctx->db, pp->f.category,
+		 &known)) != CORE_OK)
+		return er;
+	if (!known)
+		return core_req_fail(req, 404,
+		    "unknown category: no paper here is in it; the "
+		    "categories are listed at /categories");
+	return CORE_OK;
+}
+
+/*
  * The papers of a search as citations: the first pages of its results
  * in their order, at most PAGES_SEARCH_EXPORT_MAX papers (a search is a
  * ranking, not a set: the rest is not worth citing blind).
@@ -752,7 +799,7 @@ pages_search(struct core_req *req)
 	json_t *m = NULL;
 	char *title = NULL;
 	enum core_err er;
-	int sent;
+	int sent, browse;
 
 	if ((er = core_req_negotiate(req, pages_paper_offers,
 		 sizeof(pages_paper_offers) / sizeof(pages_paper_offers[0]))) !=
@@ -767,7 +814,15 @@ pages_search(struct core_req *req)
 		if ((er = pages_resolve(req, &ident, &sent)) != CORE_OK || sent)
 			goto out;
 	}
+	if ((browse = is_browse(&pp))) {
+		/* Browse: a listing, newest first unless asked otherwise. */
+		if (pp.sort == PAGES_SEARCH_RELEVANCE)
+			pp.sort = PAGES_SEARCH_NEWEST;
+		if ((er = category_known(req, &pp)) != CORE_OK)
+			goto out;
+	}
 	title = *pp.q != '\0' ? core_xasprintf("Search: %s", pp.q)
+	    : browse          ? browse_title(&pp)
 			      : core_xstrdup("Search");
 	m = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s,s:s,s:o,s:i}", "type", "search",
 	    "title", core_json_str(title), "url",
@@ -782,6 +837,8 @@ pages_search(struct core_req *req)
 		er = CORE_ESYS;
 		goto out;
 	}
+	if (browse)
+		json_object_set_new(m, "browse", json_true());
 	nav_links(m, ctx->base_url, &pp);
 	feed_model(m, &pp);
 	if (core_rep_is_cite(core_req_rep(req))) {
@@ -794,7 +851,7 @@ pages_search(struct core_req *req)
 			er = export(req, &pp, pages_str(m, "url"));
 		goto out;
 	}
-	if (*pp.q == '\0') {
+	if (*pp.q == '\0' && !browse) {
 		/* The search page itself: a box and some suggestions. */
 		json_object_set_new(m, "total", json_integer(0));
 		json_object_set_new(m, "results", json_array());
@@ -803,7 +860,7 @@ pages_search(struct core_req *req)
 		er = pages_respond(req, PAGES_SEARCH, m);
 		goto out;
 	}
-	if (pp.page == 1 && pp.type != PAGES_SEARCH_INSTITUTIONS &&
+	if (pp.page == 1 && !browse && pp.type != PAGES_SEARCH_INSTITUTIONS &&
 	    (er = exact(req, &pp, m)) != CORE_OK)
 		goto out;
 	switch (pp.type) {
@@ -814,7 +871,7 @@ pages_search(struct core_req *req)
 	default:
 		er = papers(req, &pp, m);
 		if (er == CORE_OK && pp.type == PAGES_SEARCH_ALL &&
-		    pp.page == 1)
+		    pp.page == 1 && !browse)
 			er = few(req, &pp, m);
 		break;
 	}

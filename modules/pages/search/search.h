@@ -154,6 +154,19 @@ struct pages_search_q {
  * category facets *facets ([{"category","count"}]).  CORE_OK or
  * CORE_EDB (logged).
  */
+/* *known: whether any paper carries category cat.  CORE_OK or CORE_EDB. */
+enum core_err pages_search_store_category_known(struct core_db *,
+    const char *cat, int *known);
+/*
+ * The categories the papers carry, [{category, papers}] by code, into
+ * *items.  CORE_OK or CORE_EDB.
+ */
+enum core_err pages_search_store_categories(struct core_db *, json_t **items);
+/* /categories: the arXiv categories here, with counts and browse links. */
+enum core_err pages_categories(struct core_req *);
+void pages_render_categories_html(struct core_html *,
+    const struct pages_page *);
+void pages_render_categories_md(struct core_buf *, const struct pages_page *);
 enum core_err pages_search_store_papers(struct core_db *, const char *base,
     const struct pages_search_q *, json_t **items, long long *total,
     int *capped, json_t **facets);

@@ -33,7 +33,9 @@
  * proportion). */
 #define POOL_CAP_HYBRID 100
 #define FILL_CAP        100
-#define RARE_NDOC       2000
+/* Browse without a query: the newest this many (facets, pages). */
+#define BROWSE_CAP 1000
+#define RARE_NDOC  2000
 /* Category facets shown. */
 #define FACETS_MAX 20
 
@@ -201,6 +203,30 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	return er;
 }
 
+/*
+ * Browse without a query: the filtered papers, newest (or most cited)
+ * first, at most BROWSE_CAP, in the candidates' columns.
+ */
+static enum core_err
+run_browse(struct core_db *db, const struct pages_search_q *sq, PGresult **res)
+{
+	const struct pages_search_filter *f = sq->f;
+	char rbuf[24], ibuf[24], cbuf[16];
+	const char *params[7];
+
+	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
+	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
+	snprintf(cbuf, sizeof(cbuf), "%d", BROWSE_CAP);
+	params[0] = f->category;
+	params[1] = f->from[0] != '\0' ? f->from : NULL;
+	params[2] = f->to[0] != '\0' ? f->to : NULL;
+	params[3] = f->researcher > 0 ? rbuf : NULL;
+	params[4] = f->institution > 0 ? ibuf : NULL;
+	params[5] = cbuf;
+	params[6] = pages_search_sorts[sq->sort];
+	return core_db_exec(db, PAGES_SQL_SEARCH_BROWSE, params, 7, res);
+}
+
 /* The cosine of each candidate: from the nearest papers when there,
  * else scored against the index (0 when the paper is not in it). */
 static void
@@ -287,8 +313,9 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	if (sq->mode != PAGES_SEARCH_SEMANTIC && strchr(sq->pos, ' ') != NULL &&
 	    (er = rare_words(db, sq->pos, &qr)) != CORE_OK)
 		goto out;
-	if ((er = run_candidates(db, sq, core_buf_cstr(&qo), core_buf_cstr(&qr),
-		 &res)) != CORE_OK)
+	if ((er = *sq->q == '\0' ? run_browse(db, sq, &res)
+				 : run_candidates(db, sq, core_buf_cstr(&qo),
+				       core_buf_cstr(&qr), &res)) != CORE_OK)
 		goto out;
 	n = (size_t)PQntuples(res);
 	c = core_xcalloc(n + 1, sizeof(*c));
@@ -314,7 +341,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	if (n > 0)
 		*capped =
 		    core_cell_bigint(res, 0, PAGES_SEARCH_CANDIDATES__POOL_SIZE,
-			0) >= pool_cap(sq);
+			0) >= (*sq->q == '\0' ? BROWSE_CAP + 1 : pool_cap(sq));
 	if (sq->mode != PAGES_SEARCH_LEXICAL && sq->idx != NULL)
 		similarities(sq, c, n);
 	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
@@ -532,6 +559,47 @@ pages_search_store_exact(struct core_db *db, const char *base, const char *q,
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
 		    researcher(base, res, i, &exact_cols));
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
+pages_search_store_category_known(struct core_db *db, const char *cat,
+    int *known)
+{
+	PGresult *res = NULL;
+	const char *params[1] = { cat };
+	enum core_err er;
+
+	*known = 0;
+	if ((er = core_db_exec(db, PAGES_SQL_CATEGORY_EXISTS, params, 1,
+		 &res)) == CORE_OK &&
+	    PQntuples(res) == 1)
+		*known = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+	return er;
+}
+
+enum core_err
+pages_search_store_categories(struct core_db *db, json_t **items)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+	int r;
+
+	*items = NULL;
+	if ((er = core_db_exec(db, PAGES_SQL_CATEGORY_COUNTS, NULL, 0, &res)) !=
+	    CORE_OK)
+		return er;
+	*items = json_array();
+	for (r = 0; r < PQntuples(res); r++)
+		json_array_append_new(*items,
+		    json_pack("{s:o,s:I}", "category",
+			core_cell_jtext(res, r,
+			    PAGES_CATEGORY_COUNTS__CATEGORY),
+			"papers",
+			(json_int_t)core_cell_bigint(res, r,
+			    PAGES_CATEGORY_COUNTS__PAPERS, 0)));
 	PQclear(res);
 	return CORE_OK;
 }
