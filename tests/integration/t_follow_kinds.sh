@@ -206,7 +206,7 @@ e = d.entries
 assert len(e) > 24, len(e)
 ids = [x.id for x in e]
 assert len(ids) == len(set(ids)), "duplicate guids"
-assert e[0].id.endswith("#v2"), e[0].id
+assert e[0].id.startswith("https://arxiv.org/abs/") and e[0].id.endswith("v2"), e[0].id
 assert e[0].summary.startswith("v2 replaced v1: "), e[0].summary[:80]
 assert any(x.summary.startswith("new paper by " + sys.argv[2]) for x in e)
 PY

@@ -339,6 +339,26 @@ done
 kid=$(sql "SELECT max(id) FROM api_keys")
 case_ 303 POST /account/keys/revoke /account/keys/revoke "$MD" "$S" \
     "csrf=$c&id=$kid"
+# Chat (issue 17): questions from this account, one conversation kept
+# for its own page and deleted last (the cases run in this order).
+reps 200 /chat /chat "$S"
+case_ 401 GET /chat /chat "$J"
+q="question=What+do+these+papers+say+about+graph+databases%3F"
+case_ 201 POST /chat /chat "$J" "$S" "csrf=$c&$q&scope=all&mode=extractive"
+case_ 201 POST /chat /chat "$MD" "$S" \
+    "csrf=$c&$q&scope=paper&id=$(sql "SELECT arxiv_id FROM papers ORDER BY id LIMIT 1")&mode=extractive"
+case_ 303 POST /chat /chat "$H" "$S" "csrf=$c&$q&scope=all&mode=extractive"
+case_ 400 POST /chat /chat "$J" "$S" "csrf=$c&question=&scope=all"
+case_ 403 POST /chat /chat "$J" "$S" "csrf=bad&$q&scope=all"
+post /chat -H "Origin: $WEFT_URL" -H "Accept: application/json" \
+    --data "csrf=$c&$q&scope=all&mode=extractive"
+conv=$(jq -r '.conversation // empty' "$BODY" 2>/dev/null)
+[ -n "$conv" ]
+ok $? "a conversation to read back" "$STATUS $(head -c 300 "$BODY")"
+reps 200 "/chat/{id}" "/chat/$conv" "$S"
+case_ 404 GET "/chat/{id}" /chat/999999999 "$J" "$S"
+case_ 404 POST "/chat/{id}/delete" /chat/999999999/delete "$J" "$S" "csrf=$c"
+case_ 204 POST "/chat/{id}/delete" "/chat/$conv/delete" "$J" "$S" "csrf=$c"
 # Issue 21: the other follow kinds, the digest setting, unsubscribe.
 fi_=$(sql "SELECT id FROM institutions ORDER BY id LIMIT 1")
 case_ 200 GET "/account/follow/institution/{id}" \
