@@ -67,6 +67,10 @@ common() {
 	{ cat "$out/.security"
 	  echo 'add_header Cache-Control $weft_cache_control always;'
 	} >"$out/.headers"
+	# /chat's pages run one script of ours (static/chat.js), which
+	# reads the streamed answer: the same headers, the CSP allowing it.
+	sed -e "s|default-src 'none';|default-src 'none'; script-src 'self'; connect-src 'self';|" \
+	    "$out/.headers" >"$out/.chatheaders"
 	if [ "${WEFT_NGINX_CACHE:-on}" = on ]; then
 		sed -e "s|@CACHE_DIR@|$cdir|" -e "s|@CACHE_MAX@|${WEFT_NGINX_CACHE_MAX:-1g}|" \
 		    "$here/cache-zone.conf.in" >"$out/.zone"
@@ -87,9 +91,11 @@ common() {
 	sed -e "s|@ROOT@|$root|g" -e "s|@SIGNIN_BURST@|$burst|g" \
 	    -e "s|@ERROR_LOG@|$elog|g" \
 	    "$here/locations.conf.in" | inline @CACHE@ "$out/.cache" |
+	    inline @CHAT_HEADERS@ "$out/.chatheaders" |
 	    inline @HEADERS@ "$out/.headers" |
 	    inline @SECURITY_HEADERS@ "$out/.security" >"$out/locations.conf"
-	rm -f "$out/.zone" "$out/.cache" "$out/.headers" "$out/.security"
+	rm -f "$out/.zone" "$out/.cache" "$out/.headers" "$out/.security" \
+	    "$out/.chatheaders"
 }
 
 case "$kind" in

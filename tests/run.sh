@@ -33,7 +33,7 @@ if [ "$what" != unit ]; then
 	# LLM endpoint: chat and analyse answer through it; the tests that
 	# need no model ask for extracts.
 	python3 tests/fakellm/server.py --port "${WEFT_FAKELLM_PORT:-8095}" \
-	    >/dev/null 2>&1 &
+	    --events "$var/fakellm.events" >/dev/null 2>&1 &
 	fakellm=$!
 	export WEFT_LLM_URL=http://127.0.0.1:${WEFT_FAKELLM_PORT:-8095}/v1
 	export WEFT_LLM_MODEL=fake WEFT_LLM_TIMEOUT=10

@@ -287,9 +287,18 @@ keep_going(void *arg, const char *p, size_t n)
 	return 0;
 }
 
+/* The whole of text as one piece for emit, when there is one. */
+static void
+emit_all(const struct chat_emit *emit, const char *text)
+{
+	if (emit != NULL && text != NULL)
+		(void)emit->delta(emit->arg, text, strlen(text));
+}
+
 enum core_err
 chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
-    long long uid, const char *question, int extractive, struct chat_answer *a)
+    long long uid, const char *question, int extractive,
+    const struct chat_emit *emit, struct chat_answer *a)
 {
 	struct chat_state *st = ctx->mod_state;
 	PGresult *res = NULL;
@@ -354,15 +363,19 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 		put_data(&ctxt, PQgetvalue(res, i, 3));
 		core_buf_puts(&ctxt, "\n\n");
 	}
+	if (emit != NULL)
+		emit->refs(emit->arg, a->refs);
 	core_buf_puts(&ctxt, "</papers>\n\nQuestion: ");
 	put_data(&ctxt, question);
 	if (PQntuples(res) == 0) {
 		a->md = core_xstrdup("No paper in this scope matches the "
 				     "question: these papers do not say.\n");
+		emit_all(emit, a->md);
 		goto out;
 	}
 	if (st->llm == NULL || extractive) {
 		a->md = extracts(res, question);
+		emit_all(emit, a->md);
 		if (st->llm == NULL)
 			a->note =
 			    core_xstrdup("no language model is configured: "
@@ -375,13 +388,16 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	if (msgs == NULL) {
 		/* Not valid UTF-8 somewhere: answer with extracts. */
 		a->md = extracts(res, question);
+		emit_all(emit, a->md);
 		goto out;
 	}
 	/*
 	 * Streamed even when the client gets the whole answer: a stream cut
 	 * in the middle still leaves the text received, shown as partial.
 	 */
-	(void)core_llm_chat(st->llm, msgs, NULL, keep_going, NULL, &r);
+	(void)core_llm_chat(st->llm, msgs, NULL,
+	    emit != NULL ? emit->delta : keep_going,
+	    emit != NULL ? emit->arg : NULL, &r);
 	a->model = core_xstrdup(core_llm_model(st->llm));
 	a->prompt_tokens = r.prompt_tokens;
 	a->completion_tokens = r.completion_tokens;
@@ -402,6 +418,8 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 		free(a->model);
 		a->model = NULL;
 		a->md = extracts(res, question);
+		if (r.fail != CORE_LLM_EABORT)
+			emit_all(emit, a->md);
 		a->note = core_xasprintf("%s%s: extracts instead",
 		    core_llm_fail_str(r.fail),
 		    r.fail == CORE_LLM_ELIMIT ? ", try again later" : "");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <hiredis/hiredis.h>
@@ -50,6 +51,19 @@ who(struct core_req *req, long long *uid)
 }
 
 /*
+ * Does the client ask for the answer as it grows (a POST with
+ * text/event-stream in Accept)?
+ */
+static int
+wants_stream(struct core_req *req)
+{
+	const char *acc = core_req_env(req, "HTTP_ACCEPT");
+
+	return strcmp(core_req_method(req), "POST") == 0 && acc != NULL &&
+	    strstr(acc, "text/event-stream") != NULL;
+}
+
+/*
  * Negotiates and finds the user.  Signed out: HTML gets the sign-in
  * page with next= (303), markdown and JSON a 401.  *uid > 0 on CORE_OK.
  */
@@ -59,7 +73,11 @@ begin(struct core_req *req, long long *uid)
 	enum core_err er;
 	struct core_buf next = CORE_BUF_INIT;
 
-	if ((er = core_req_negotiate(req, offers, NOFFERS)) != CORE_OK)
+	if (wants_stream(req)) {
+		/* Anything before the stream (401, 4xx) is JSON. */
+		core_resp_header(req, "Vary", "Accept");
+		core_req_set_rep(req, CORE_REP_JSON);
+	} else if ((er = core_req_negotiate(req, offers, NOFFERS)) != CORE_OK)
 		return er;
 	if ((er = who(req, uid)) != CORE_OK)
 		return er;
@@ -102,9 +120,71 @@ csrf_of(struct core_req *req, char out[ACC_HASH_HEX + 1])
 		acc_csrf_derive(raw, out);
 }
 
-/* Origin and CSRF of a POST; the form is borrowed.  CORE_EFAIL: 4xx. */
+/*
+ * An application/json body ({"question": "...", "scope": "paper", ...})
+ * as the fields of a form, into own: string values as they are, integers
+ * in decimal, null left out.  Going through the form parser keeps its
+ * checks (UTF-8, NUL, at most 256 fields).  CORE_ETOOLARGE, CORE_EINPUT.
+ */
 static enum core_err
-post_checks(struct core_req *req, const struct core_params **form)
+json_form(struct core_req *req, struct core_params *own)
+{
+	struct core_buf enc = CORE_BUF_INIT;
+	const char *p, *key;
+	json_t *o = NULL, *v;
+	char num[24];
+	size_t n;
+	enum core_err er;
+
+	if ((er = core_req_body(req, 64 * 1024, &p, &n)) != CORE_OK)
+		return er;
+	o = json_loadb(p, n, JSON_REJECT_DUPLICATES, NULL);
+	er = CORE_EINPUT;
+	if (!json_is_object(o))
+		goto out;
+	json_object_foreach(o, key, v)
+	{
+		const char *val;
+
+		if (json_is_null(v))
+			continue;
+		if (json_is_string(v))
+			val = json_string_value(v);
+		else if (json_is_integer(v)) {
+			snprintf(num, sizeof(num), "%lld",
+			    (long long)json_integer_value(v));
+			val = num;
+		} else
+			goto out;
+		if (enc.len > 0)
+			core_buf_putc(&enc, '&');
+		core_url_encode(&enc, key, 0);
+		core_buf_putc(&enc, '=');
+		core_url_encode(&enc, val, 0);
+	}
+	er = core_query_parse(enc.ptr != NULL ? enc.ptr : "", enc.len, own);
+out:
+	json_decref(o);
+	core_buf_free(&enc);
+	return er;
+}
+
+static int
+is_json_body(struct core_req *req)
+{
+	const char *ct = core_req_env(req, "CONTENT_TYPE");
+
+	return ct != NULL && strncasecmp(ct, "application/json", 16) == 0 &&
+	    (ct[16] == '\0' || ct[16] == ';' || ct[16] == ' ');
+}
+
+/*
+ * Origin and CSRF of a POST; the form (a urlencoded body, or a JSON one
+ * parsed into own, which the caller frees) is borrowed.  CORE_EFAIL: 4xx.
+ */
+static enum core_err
+post_checks(struct core_req *req, const struct core_params **form,
+    struct core_params *own)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const char *given;
@@ -115,13 +195,19 @@ post_checks(struct core_req *req, const struct core_params **form)
 		return core_req_fail(req, 403,
 		    "this request was sent from another site; requests that "
 		    "change something must come from this site's own pages");
-	if ((er = core_req_form(req, form)) != CORE_OK) {
+	if (is_json_body(req)) {
+		er = json_form(req, own);
+		*form = own;
+	} else
+		er = core_req_form(req, form);
+	if (er != CORE_OK) {
 		if (er == CORE_ETOOLARGE)
 			return core_req_fail(req, 413,
 			    "the form is too large (at most 64 KB)");
 		return core_req_fail(req, 400,
 		    "the form is malformed: send "
-		    "application/x-www-form-urlencoded fields in UTF-8");
+		    "application/x-www-form-urlencoded fields in UTF-8, or "
+		    "a JSON object of strings");
 	}
 	given = core_params_get(*form, "csrf");
 	if (given == NULL)
@@ -234,6 +320,12 @@ page_open(struct core_html *h, struct core_req *req, const char *title)
 		{ CORE_ATTR__MAX, NULL } });
 	core_html_elemtext(h, CORE_TAG_TITLE, NULL, title);
 	core_site_head_links(h);
+	/* The answer as it grows (static/chat.js); the form works without. */
+	core_html_elem(h, CORE_TAG_SCRIPT,
+	    (const struct core_attr[]){ { CORE_ATTR_TYPE, "module" },
+		{ CORE_ATTR_SRC, "/static/chat.js" },
+		{ CORE_ATTR__MAX, NULL } });
+	core_html_pop(h);
 	core_html_pop(h);
 	core_html_elem(h, CORE_TAG_BODY, NULL);
 	core_site_header(h, account_slot, NULL);
@@ -731,14 +823,102 @@ respond_turn(struct core_req *req, long long conv, const char *question,
 	free(url);
 }
 
+/*
+ * A streamed answer (text/event-stream): "refs" (the references, once
+ * retrieved), "delta" events ({"text": piece}) as the answer grows,
+ * then "done" (the conversation, its url and the finished, safe
+ * markdown) or "error".  A piece cut inside a UTF-8 character waits for
+ * the rest in held.  A failed write means the client went away: the
+ * delta callback then returns non-zero and the upstream request stops.
+ */
+struct stream {
+	struct core_req *req;
+	struct core_buf held;
+	int gone;
+	int deltas;
+};
+
+/* Sends "event: name" with data (stolen); marks the stream gone. */
+static void
+sse_send(struct stream *sm, const char *name, json_t *data)
+{
+	struct core_buf b = CORE_BUF_INIT;
+	char *js;
+
+	if (data == NULL)
+		return;
+	js = json_dumps(data, JSON_COMPACT | JSON_ESCAPE_SLASH);
+	json_decref(data);
+	if (js == NULL || sm->gone) {
+		free(js);
+		return;
+	}
+	/* Compact JSON holds no line break: one data line. */
+	core_buf_printf(&b, "event: %s\ndata: %s\n\n", name, js);
+	if (core_resp_stream_write(sm->req, b.ptr, b.len) != CORE_OK)
+		sm->gone = 1;
+	core_buf_free(&b);
+	free(js);
+}
+
+static void
+stream_refs(void *arg, const json_t *refs)
+{
+	sse_send(arg, "refs", json_pack("{s:O}", "references", refs));
+}
+
+/* The length of p[0..n) without an unfinished UTF-8 character at its end. */
+static size_t
+utf8_whole(const char *p, size_t n)
+{
+	size_t k = n, need;
+	unsigned char c;
+
+	while (k > 0 && n - k < 4 && ((unsigned char)p[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0)
+		return n;
+	c = (unsigned char)p[k - 1];
+	need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	return n - (k - 1) < need ? k - 1 : n;
+}
+
+static int
+stream_delta(void *arg, const char *p, size_t n)
+{
+	struct stream *sm = arg;
+	size_t whole;
+	json_t *t;
+
+	core_buf_put(&sm->held, p, n);
+	whole = utf8_whole(sm->held.ptr, sm->held.len);
+	if (whole > 0) {
+		/* Invalid UTF-8 from the model: dropped, as the saved
+		 * answer's renderer would. */
+		if ((t = json_stringn(sm->held.ptr, whole)) != NULL) {
+			sse_send(sm, "delta", json_pack("{s:o}", "text", t));
+			sm->deltas++;
+		}
+		memmove(sm->held.ptr, sm->held.ptr + whole,
+		    sm->held.len - whole);
+		sm->held.len -= whole;
+		sm->held.ptr[sm->held.len] = '\0';
+	}
+	return sm->gone;
+}
+
 enum core_err
 chat_ask_post(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct core_params *form = NULL;
+	struct core_params own = { NULL, 0 };
 	const char *question, *arg = NULL, *cv, *mode;
 	enum chat_scope scope;
 	struct chat_answer a;
+	struct stream sm = { req, CORE_BUF_INIT, 0, 0 };
+	struct chat_emit emit = { stream_refs, stream_delta, &sm };
+	int stream = 0;
 	long long uid, conv = 0;
 	char ubuf[24], cbuf[24], pt[24], ct[24], *title = NULL;
 	char *scope_js = NULL, *refs_js = NULL;
@@ -750,32 +930,38 @@ chat_ask_post(struct core_req *req)
 	memset(&a, 0, sizeof(a));
 	if ((er = begin(req, &uid)) != CORE_OK || uid == 0)
 		return er;
-	if ((er = post_checks(req, &form)) != CORE_OK)
-		return er;
+	if ((er = post_checks(req, &form, &own)) != CORE_OK)
+		goto out;
 	question = core_params_get(form, "question");
-	if (question == NULL || blank(question))
-		return core_req_fail(req, 400, "the question is empty");
-	if (strlen(question) > CHAT_QUESTION_MAX)
-		return core_req_failf(req, 413,
+	if (question == NULL || blank(question)) {
+		er = core_req_fail(req, 400, "the question is empty");
+		goto out;
+	}
+	if (strlen(question) > CHAT_QUESTION_MAX) {
+		er = core_req_failf(req, 413,
 		    "the question is too long (at most %d bytes)",
 		    CHAT_QUESTION_MAX);
+		goto out;
+	}
 	if ((er = check_scope(req, form, &scope, &arg)) != CORE_OK)
-		return er;
+		goto out;
 	snprintf(ubuf, sizeof(ubuf), "%lld", uid);
 	if ((cv = core_params_get(form, "conversation")) != NULL &&
 	    *cv != '\0') {
 		const char *tail = "";
 
-		if ((conv = conv_id(cv, &tail)) == 0 || *tail != '\0')
-			return core_req_fail(req, 404, "no such conversation");
+		if ((conv = conv_id(cv, &tail)) == 0 || *tail != '\0') {
+			er = core_req_fail(req, 404, "no such conversation");
+			goto out;
+		}
 		p[0] = cv;
 		p[1] = ubuf;
 		if ((er = core_db_exec(ctx->db, CHAT_SQL_CONV_ONE, p, 2,
 			 &res)) != CORE_OK)
-			return er;
+			goto out;
 		if (PQntuples(res) == 0) {
-			PQclear(res);
-			return core_req_fail(req, 404, "no such conversation");
+			er = core_req_fail(req, 404, "no such conversation");
+			goto out;
 		}
 		PQclear(res);
 		res = NULL;
@@ -785,18 +971,27 @@ chat_ask_post(struct core_req *req)
 
 		snprintf(w, sizeof(w), "%ld", wait);
 		core_resp_header(req, "Retry-After", w);
-		return core_req_failf(req, 429,
+		er = core_req_failf(req, 429,
 		    "too many questions: ask again in %ld seconds", wait);
+		goto out;
+	}
+	if (wants_stream(req)) {
+		/* From here on every answer is an event, never a status. */
+		stream = 1;
+		if (core_resp_stream_begin(req,
+			"text/event-stream; charset=utf-8") != CORE_OK)
+			sm.gone = 1;
 	}
 	mode = core_params_get(form, "mode");
 	if ((er = chat_answer(ctx, scope, arg, uid, question,
-		 mode != NULL && strcmp(mode, "extractive") == 0, &a)) !=
-	    CORE_OK)
+		 mode != NULL && strcmp(mode, "extractive") == 0,
+		 stream ? &emit : NULL, &a)) != CORE_OK)
 		goto out;
 	core_log(CORE_LOG_INFO, "chat_answer",
-	    "scope=%s refs=%zu retrieve_ms=%.1f mode=%s partial=%d",
+	    "scope=%s refs=%zu retrieve_ms=%.1f mode=%s partial=%d "
+	    "stream=%d gone=%d",
 	    chat_scope_names[scope], json_array_size(a.refs), a.retrieve_ms,
-	    a.llm ? "llm" : "extractive", a.partial);
+	    a.llm ? "llm" : "extractive", a.partial, stream, sm.gone);
 	spend(ctx, uid,
 	    (a.prompt_tokens > 0 ? a.prompt_tokens : 0) +
 		(a.completion_tokens > 0 ? a.completion_tokens : 0));
@@ -856,11 +1051,30 @@ chat_ask_post(struct core_req *req)
 		goto rollback;
 	if ((er = core_db_cmd(ctx->db, "COMMIT")) != CORE_OK)
 		goto out;
-	respond_turn(req, conv, question, &a, scope, arg);
+	if (stream) {
+		char *url = core_xasprintf("/chat/%lld", conv);
+
+		sse_send(&sm, "done",
+		    json_pack("{s:I, s:s, s:s, s:s, s:b, s:s?}", "conversation",
+			(json_int_t)conv, "url", url, "answer", a.md, "mode",
+			a.llm ? "llm" : "extractive", "partial", a.partial,
+			"note", a.note));
+		free(url);
+	} else
+		respond_turn(req, conv, question, &a, scope, arg);
 	goto out;
 rollback:
 	(void)core_db_cmd(ctx->db, "ROLLBACK");
 out:
+	if (stream && er != CORE_OK) {
+		/* The status is sent: the failure is the last event. */
+		sse_send(&sm, "error",
+		    json_pack("{s:s}", "error",
+			"the answer could not be saved; try again"));
+		er = CORE_OK;
+	}
+	core_buf_free(&sm.held);
+	core_params_free(&own);
 	PQclear(res);
 	free(title);
 	free(scope_js);
@@ -874,6 +1088,7 @@ chat_post_dispatch(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	const struct core_params *form = NULL;
+	struct core_params own = { NULL, 0 };
 	long long uid, id;
 	const char *tail = "";
 	char ubuf[24], ibuf[24];
@@ -887,7 +1102,9 @@ chat_post_dispatch(struct core_req *req)
 	if ((id = conv_id(core_req_rest(req), &tail)) == 0 ||
 	    strcmp(tail, "/delete") != 0)
 		return core_req_fail(req, 404, "no such conversation");
-	if ((er = post_checks(req, &form)) != CORE_OK)
+	er = post_checks(req, &form, &own);
+	core_params_free(&own);
+	if (er != CORE_OK)
 		return er;
 	snprintf(ubuf, sizeof(ubuf), "%lld", uid);
 	snprintf(ibuf, sizeof(ibuf), "%lld", id);

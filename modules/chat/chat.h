@@ -47,14 +47,28 @@ struct chat_answer {
 void chat_answer_free(struct chat_answer *);
 
 /*
+ * Where an answer goes as it is made, for a streamed response: refs()
+ * sees the references once retrieved, delta() each piece of the text
+ * (the model's raw text as it arrives, or the extracts in one piece)
+ * and returns non-zero when the client went away, which stops the
+ * upstream request.  Both borrow what they are given.
+ */
+struct chat_emit {
+	void (*refs)(void *arg, const json_t *refs);
+	core_llm_delta delta;
+	void *arg;
+};
+
+/*
  * Retrieves the passages of scope (arg: the paper's arXiv id, the
  * researcher's id, the search query; uid for "followed") for question
- * and answers it, with the LLM unless extractive or none configured.
- * CORE_OK with *a filled, or CORE_EDB.
+ * and answers it, with the LLM unless extractive or none configured;
+ * emit (NULL: none) sees the answer as it grows.  CORE_OK with *a
+ * filled, or CORE_EDB.
  */
 enum core_err chat_answer(struct core_ctx *, enum chat_scope scope,
     const char *arg, long long uid, const char *question, int extractive,
-    struct chat_answer *a);
+    const struct chat_emit *emit, struct chat_answer *a);
 
 /*
  * Appends s to b as markdown that can hold no link, image, HTML or

@@ -437,6 +437,7 @@ enum core_tag {
 	CORE_TAG_OPTION,
 	CORE_TAG_P,
 	CORE_TAG_PRE,
+	CORE_TAG_SCRIPT, /* only <script src type=module></script> */
 	CORE_TAG_SECTION,
 	CORE_TAG_SELECT,
 	CORE_TAG_SMALL,
@@ -1079,6 +1080,11 @@ const char *core_req_id(const struct core_req *);
 enum core_err core_req_negotiate(struct core_req *, const enum core_rep *offers,
     size_t n);
 enum core_rep core_req_rep(const struct core_req *);
+/*
+ * Sets the representation errors are rendered in when the handler
+ * answers in a form no offer names (a text/event-stream answer).
+ */
+void core_req_set_rep(struct core_req *, enum core_rep);
 /* The offers of the last negotiation (for 406 bodies). */
 size_t core_req_offers(const struct core_req *, const enum core_rep **);
 
@@ -1132,6 +1138,25 @@ void core_resp_redirect(struct core_req *, int status, const char *loc);
  * representation (module hook for HTML when it has one).
  */
 void core_resp_error(struct core_req *, int status, const char *msg);
+
+/*
+ * Streamed responses (a chat answer as it grows, text/event-stream).
+ * core_resp_stream_begin() sends the status and headers set so far with
+ * Content-Type ctype, no Content-Length, "Cache-Control: no-store" and
+ * "X-Accel-Buffering: no"; from then on the response is the handler's:
+ * neither validators nor caches see it, and the body buffer is unused.
+ * core_resp_stream_write() sends p[0..n) and flushes it to nginx
+ * (FCGX_FFlush).  Both return CORE_OK, or CORE_EUPSTREAM once a write
+ * failed (the client went away and nginx closed the connection); later
+ * writes then fail at once.  CORE_EINPUT from begin when ctype holds CR
+ * or LF, or when the response was already streamed.  A handler that
+ * began a stream returns CORE_OK whatever happens after.
+ */
+enum core_err core_resp_stream_begin(struct core_req *, const char *ctype);
+enum core_err core_resp_stream_write(struct core_req *, const char *p,
+    size_t n);
+/* Has the response been streamed (core_resp_stream_begin() ran)? */
+int core_resp_streamed(const struct core_req *);
 
 /*
  * Fails the request with status (4xx, 5xx) and msg (copied): returns

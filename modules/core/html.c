@@ -73,6 +73,7 @@ static const struct tagtext tags[CORE_TAG__MAX] = {
 	[CORE_TAG_OPTION] = TAG("option"),
 	[CORE_TAG_P] = TAG("p"),
 	[CORE_TAG_PRE] = TAG("pre"),
+	[CORE_TAG_SCRIPT] = TAG("script"),
 	[CORE_TAG_SECTION] = TAG("section"),
 	[CORE_TAG_SELECT] = TAG("select"),
 	[CORE_TAG_SMALL] = TAG("small"),

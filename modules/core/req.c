@@ -64,6 +64,8 @@ struct core_req {
 	int limit_done;         /* core_req_limit() ran ... */
 	enum core_err limit_er; /* ... and answered this */
 	long long key_id;       /* its API key, 0: none */
+	int streamed;           /* core_resp_stream_begin() sent the head */
+	int stream_err;         /* a streamed write failed */
 };
 
 /* The representations errors can be rendered in, in our order. */
@@ -195,6 +197,19 @@ enum core_rep
 core_req_rep(const struct core_req *r)
 {
 	return r->rep;
+}
+
+void
+core_req_set_rep(struct core_req *r, enum core_rep rep)
+{
+	/* Each representation in enum order: &all[rep] offers just rep. */
+	static const enum core_rep all[CORE_REP__MAX] = { CORE_REP_HTML,
+		CORE_REP_MD, CORE_REP_JSON, CORE_REP_BIB, CORE_REP_RSS,
+		CORE_REP_XML, CORE_REP_TEXT, CORE_REP_RIS, CORE_REP_CSL };
+
+	r->rep = rep;
+	r->offers = &all[rep];
+	r->noffers = 1;
 }
 
 size_t
@@ -923,6 +938,62 @@ write_response(struct core_req *r)
 	core_buf_free(&h);
 }
 
+/* ---------------------------------------------------------- streaming */
+
+/*
+ * A streamed response goes through libfcgi's own stream, flushed after
+ * each piece, so that nginx (unbuffered for such a location) passes it
+ * on at once; FCGX_Finish_r() ends it.  SIGPIPE is ignored by the host,
+ * so a closed connection shows as a failed flush.
+ */
+enum core_err
+core_resp_stream_write(struct core_req *r, const char *p, size_t n)
+{
+	if (!r->streamed || r->stream_err)
+		return CORE_EUPSTREAM;
+	if ((n > 0 && FCGX_PutStr(p, (int)n, r->f->out) != (int)n) ||
+	    FCGX_FFlush(r->f->out) != 0 || FCGX_GetError(r->f->out) != 0) {
+		r->stream_err = 1;
+		return CORE_EUPSTREAM;
+	}
+	return CORE_OK;
+}
+
+enum core_err
+core_resp_stream_begin(struct core_req *r, const char *ctype)
+{
+	struct core_buf h = CORE_BUF_INIT;
+	enum core_err er;
+	size_t i;
+
+	if (r->streamed || strpbrk(ctype, "\r\n") != NULL)
+		return CORE_EINPUT;
+	r->etag = 0;
+	set_header(r, "Content-Type", ctype, 1);
+	set_header(r, "Cache-Control", "no-store", 1);
+	/* nginx passes the body on as it comes, whatever its config. */
+	set_header(r, "X-Accel-Buffering", "no", 1);
+	core_buf_printf(&h, "Status: %d %s\r\n", r->status,
+	    core_status_reason(r->status));
+	for (i = 0; i < r->nhdrs; i++) {
+		core_buf_puts(&h, r->hdrs[i].name);
+		core_buf_put(&h, ": ", 2);
+		core_buf_puts(&h, r->hdrs[i].value);
+		core_buf_put(&h, "\r\n", 2);
+	}
+	core_buf_put(&h, "\r\n", 2);
+	r->streamed = 1;
+	er = core_resp_stream_write(r, h.ptr, h.len);
+	core_buf_free(&h);
+	return er;
+}
+
+int
+core_resp_streamed(const struct core_req *r)
+{
+	return r->streamed;
+}
+
 /* ---------------------------------------------------------------- routing */
 
 static int
@@ -1458,6 +1529,12 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 			core_resp_error(&r, st, msg);
 		}
 	}
+	if (r.streamed) {
+		/* The handler sent it all: nothing to cache or validate. */
+		if (locked)
+			core_cache_unlock(ctx, key);
+		goto done;
+	}
 	if (cache) {
 		if (cache_shareable(&r)) {
 			core_buf_reset(&blob);
@@ -1481,6 +1558,7 @@ out:
 		core_log(CORE_LOG_ERROR, "request", "%s %s -> %d", r.method,
 		    log_path(&r, lpath, sizeof(lpath)), r.status);
 	write_response(&r);
+done:
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	core_metrics_request(ctx->metrics, route_idx, r.status, r.rep,
 	    (t1.tv_sec - t0.tv_sec) * 1000000L +

@@ -3,6 +3,7 @@
 
     tests/fakellm/server.py [--port 8095] [--host 127.0.0.1]
                             [--latency-ms 0] [--pidfile FILE]
+                            [--events FILE]
 
 POST /v1/chat/completions answers deterministically: streamed
 ("stream": true, server-sent events of chat.completion.chunk, then
@@ -27,6 +28,10 @@ header X-Fake-Mode (marker "fake:MODE"):
     malformed  a broken event in the middle of the stream
     cut        the connection closes in the middle of the stream
     latency=N  N ms before the first byte (also --latency-ms)
+With --events FILE each streamed answer appends one line to FILE:
+"stream done N" when all N pieces were sent, "stream gone after K of
+N" when the client closed the connection first (t_chat.sh shows that
+a browser going away stops the upstream request this way).
 Python 3 standard library only.
 """
 
@@ -233,6 +238,7 @@ class Handler(BaseHTTPRequestHandler):
                     "created": 0, "model": model,
                     "choices": [{"index": 0, "delta": delta,
                                  "finish_reason": finish}]}
+        sent = 0
         try:
             self.event(chunk({"role": "assistant"}))
             half = max(1, len(pieces) // 2)
@@ -247,24 +253,41 @@ class Handler(BaseHTTPRequestHandler):
                 if mode == "slow":
                     time.sleep(0.3)
                 self.event(chunk({"content": p}))
+                sent += 1
             self.event(chunk({}, "stop"))
             self.event({"id": "chatcmpl-fake",
                         "object": "chat.completion.chunk", "created": 0,
                         "model": model, "choices": [], "usage": usage})
             self.event("[DONE]")
+            note("stream done %d" % len(pieces))
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the client went away: stop generating
+            # The client went away: stop generating.
+            note("stream gone after %d of %d" % (sent, len(pieces)))
+
+
+EVENTS = None
+
+
+def note(line):
+    """Appends line to the --events file, if any."""
+    if not EVENTS:
+        return
+    os.makedirs(os.path.dirname(os.path.abspath(EVENTS)), exist_ok=True)
+    with open(EVENTS, "a") as f:
+        f.write(line + "\n")
 
 
 def main():
-    global LATENCY_MS
+    global LATENCY_MS, EVENTS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8095)
     ap.add_argument("--latency-ms", type=int, default=0)
     ap.add_argument("--pidfile")
+    ap.add_argument("--events")
     a = ap.parse_args()
     LATENCY_MS = a.latency_ms
+    EVENTS = a.events
     srv = ThreadingHTTPServer((a.host, a.port), Handler)
     srv.daemon_threads = True
     if a.pidfile:

@@ -158,11 +158,109 @@ else
 	skip "no llm_url: LLM cases (tests/run.sh starts the fake)"
 fi
 
+# Agents may send a JSON body instead of a form.
+n2=$(turns)
+unquota
+jbody=$(jq -nc --arg q "What is $WORD about?" --arg id "$PAPER" \
+    '{question: $q, scope: "paper", id: $id, mode: "extractive"}')
+post /chat -H 'Accept: application/json' -H "Origin: $WEFT_URL" \
+    -H 'Content-Type: application/json' -H "X-CSRF-Token: $CSRF" \
+    --data-binary "$jbody"
+is_status 201 "a JSON body: 201"
+json_is '.references[0].arxiv_id' "$PAPER" "... answered in its scope"
+JCONV=$(jq -r .conversation "$BODY")
+unquota
+post /chat -H 'Accept: text/markdown' -H "Origin: $WEFT_URL" \
+    -H 'Content-Type: application/json; charset=utf-8' \
+    --data-binary "$(jq -nc --arg c "$CSRF" --argjson v "$JCONV" \
+    '{csrf: $c, question: "and its method?", conversation: $v, scope: "all", mode: "extractive"}')"
+is_status 201 "a JSON body with csrf and a numeric conversation id"
+body_has "Conversation: /chat/$JCONV" "... continues it"
+for bad in '[1, 2]' '{"question": {"a": 1}}' '{"question": "x", "question": "y"}' '{"question": "x"'; do
+	post /chat -H 'Accept: application/json' -H "Origin: $WEFT_URL" \
+	    -H 'Content-Type: application/json' -H "X-CSRF-Token: $CSRF" \
+	    --data-binary "$bad"
+	is_status 400 "a malformed JSON body ($bad): 400"
+done
+post /chat -H 'Accept: application/json' -H "Origin: $WEFT_URL" \
+    -H 'Content-Type: application/json' --data-binary "$jbody"
+is_status 403 "a JSON body without the CSRF token: 403"
+[ "$(turns)" = $((n2 + 2)) ]
+ok $? "two turns written, none by the refused bodies"
+
+# The answer streamed to the browser (text/event-stream): events in
+# order, each line timestamped as it arrives.
+sse() { # sse OUT [curl args]: POST /chat as a stream, lines timestamped
+	local out=$1
+	shift
+	unquota
+	curl -s -N --max-time 20 -b "$JAR" -D "$T_TMP/sse-h" \
+	    -H 'Accept: text/event-stream' -H "Origin: $WEFT_URL" \
+	    --data-urlencode "csrf=$CSRF" "$@" "$WEFT_URL/chat" |
+	    while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done >"$out"
+}
+events() { awk '$2 == "event:" { print $3 }' "$1" | tr '\n' ' '; }
+deltas() { awk '$2 == "event:" { e = $3 } $2 == "data:" && e == "delta" {
+	sub(/^[^ ]+ data: /, ""); print }' "$1" | jq -rj .text; }
+sse "$T_TMP/s1" --data-urlencode "question=What is $WORD about?" \
+    --data-urlencode scope=paper --data-urlencode "id=$PAPER" \
+    --data-urlencode mode=extractive
+tr -d '\r' <"$T_TMP/sse-h" | grep -qi '^content-type: text/event-stream'
+ok $? "stream: text/event-stream"
+! tr -d '\r' <"$T_TMP/sse-h" | grep -qi '^\(etag\|content-length\):'
+ok $? "... with neither ETag nor Content-Length"
+[[ "$(events "$T_TMP/s1")" =~ ^refs\ (delta\ )+done\ $ ]]
+ok $? "... refs, then the answer, then done (got: $(events "$T_TMP/s1"))"
+deltas "$T_TMP/s1" | grep -q "Extracts from the papers"
+ok $? "... the extracts in the deltas"
+SURL=$(awk '$2 == "data:" { d = $0 } END { sub(/^[^ ]+ data: /, "", d); print d }' \
+    "$T_TMP/s1" | jq -r .url)
+get "$SURL" -H 'Accept: application/json'
+is_status 200 "the streamed answer is kept (no-JS reload shows it)"
+json_is '.turns[0].answer | test("Extracts")' true "... with its answer"
+sse "$T_TMP/s0" --data-urlencode 'question=   '
+grep -q '"error"' "$T_TMP/s0" && tr -d '\r' <"$T_TMP/sse-h" | grep -q '^HTTP/1.1 400'
+ok $? "stream asked with an empty question: a 400 in JSON, no stream"
+if [ "$LLM" = 1 ]; then
+	sse "$T_TMP/s2" --data-urlencode "question=What is it about? fake:slow" \
+	    --data-urlencode scope=paper --data-urlencode "id=$PAPER"
+	[[ "$(events "$T_TMP/s2")" =~ ^refs\ (delta\ ){3,}done\ $ ]]
+	ok $? "LLM stream: refs, three or more deltas, done"
+	deltas "$T_TMP/s2" | grep -q 'Paper \[1\] is titled'
+	ok $? "... the deltas make the answer"
+	first=$(awk '$2 == "event:" && $3 == "delta" { print $1; exit }' "$T_TMP/s2")
+	last=$(awk '$2 == "event:" && $3 == "delta" { t = $1 } END { print t }' "$T_TMP/s2")
+	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a > 0.5) }'
+	ok $? "... arriving over time, not at once ($first .. $last)"
+	# A client that goes away stops the upstream request.
+	EV=$WEFT_VAR/fakellm.events
+	if [ -f "$EV" ]; then
+		n_ev=$(wc -l <"$EV")
+		sse "$T_TMP/s3" --max-time 1 \
+		    --data-urlencode "question=What is $WORD about? fake:slow" \
+		    --data-urlencode scope=all
+		# (Other streams, weft-harvest analyse's, may log meanwhile.)
+		for _ in $(seq 40); do
+			tail -n +$((n_ev + 1)) "$EV" | grep -q '^stream gone after' && break
+			sleep 0.25
+		done
+		tail -n +$((n_ev + 1)) "$EV" | grep -q '^stream gone after'
+		ok $? "client gone: the fake upstream saw its request stopped"
+		grep -q 'stream=1 gone=1' "$WEFT_VAR/log/chat.log"
+		ok $? "... and chat logged it"
+	else
+		skip "no fakellm events file (tests/run.sh gives --events)"
+	fi
+else
+	skip "no llm_url: LLM stream cases"
+fi
+
 # Safe markdown: what the model writes cannot become a link or HTML.
 get "/chat/$CONV"
 is_status 200 "the conversation page"
 body_has 'href="/papers/' "references link to papers"
-body_lacks '<script' "no raw HTML"
+! grep -o '<script[^>]*>' "$BODY" | grep -qv '^<script type="module" src="/static/chat.js">$'
+ok $? "no raw HTML (no script but static/chat.js)"
 get "/chat/$CONV?format=md"
 is_status 200 "markdown export"
 header_has Content-Disposition "chat-$CONV.md" "as a file"
