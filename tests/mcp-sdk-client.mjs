@@ -34,9 +34,9 @@ async function main() {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  const want = ["get_institution", "get_paper", "get_researcher",
+  const want = ["ask", "get_institution", "get_paper", "get_researcher",
     "researcher_papers", "search", "similar_papers"];
-  ok(JSON.stringify(names) === JSON.stringify(want), "tools/list: the six tools",
+  ok(JSON.stringify(names) === JSON.stringify(want), "tools/list: the seven tools",
     names.join(" "));
   ok(tools.every((t) => t.inputSchema?.type === "object" &&
     t.outputSchema?.type === "object" && t.description),
@@ -96,6 +96,50 @@ async function main() {
     "researcher_papers: papers with canonical URLs, sorted", JSON.stringify(r).slice(0, 300));
   ok(rp?.papers?.items?.some((x) => x.arxiv_id === "2512.20345"),
     "researcher_papers: lists the paper they wrote");
+
+  // search: the paper_type filter, in the schema and in the results
+  const st = tools.find((t) => t.name === "search");
+  ok(st?.inputSchema?.properties?.paper_type?.enum?.includes("survey"),
+    "search: paper_type in the input schema");
+  r = await client.callTool({ name: "search",
+    arguments: { q: "software", paper_type: "survey" } });
+  ok(!r.isError && r.structuredContent?.filters?.paper_type === "survey" &&
+    r.structuredContent?.total > 0 &&
+    r.structuredContent.paper_type_facets.every((f) => f.paper_type === "survey"),
+    "search: paper_type=survey filters", JSON.stringify(r).slice(0, 300));
+
+  // ask: extracts with numbered references, in every scope
+  r = await client.callTool({ name: "ask", arguments: {
+    question: "What bugs do distributed deep learning systems have?",
+    scope: "paper", id: "arXiv:2512.20345v1" } });
+  let a = r.structuredContent;
+  ok(!r.isError && a?.scope === "paper" && a?.mode === "extractive" &&
+    a?.references?.length === 1 && a.references[0].arxiv_id === "2512.20345" &&
+    isUrl(a.references[0].url, "/papers/2512.20345-") && /\[1\\?\]/.test(a.answer),
+    "ask scope=paper: extracts citing [1], the paper's canonical URL",
+    JSON.stringify(r).slice(0, 400));
+  ok(r.content?.[0]?.text?.includes("## References") &&
+    r.content[0].text.includes(a.references[0].url),
+    "ask: the text lists the references with their URLs");
+  r = await client.callTool({ name: "ask", arguments: {
+    question: "automated program repair with language models" } });
+  a = r.structuredContent;
+  ok(!r.isError && a?.scope === "all" && a?.references?.length > 1 &&
+    a.references.every((x, i) => x.n === i + 1 && isUrl(x.url, "/papers/")),
+    "ask scope=all: numbered references with canonical URLs",
+    JSON.stringify(r).slice(0, 300));
+  r = await client.callTool({ name: "ask", arguments: {
+    question: "what do they study?", scope: "researcher", id: rid } });
+  ok(!r.isError && r.structuredContent?.references?.some((x) => x.arxiv_id === "2512.20345"),
+    "ask scope=researcher: the researcher's papers", JSON.stringify(r).slice(0, 300));
+  r = await client.callTool({ name: "ask", arguments: {
+    question: "which methods?", scope: "search", id: "graph neural network" } });
+  ok(!r.isError && r.structuredContent?.scope === "search" &&
+    r.structuredContent?.references?.length > 0,
+    "ask scope=search: the search's papers", JSON.stringify(r).slice(0, 300));
+  r = await client.callTool({ name: "ask", arguments: {
+    question: "what?", scope: "paper", id: "2512.99999" } });
+  ok(r.isError === true, "ask about a paper weft lacks: isError");
 
   // get_institution: the first institution a search finds
   r = await client.callTool({ name: "search",

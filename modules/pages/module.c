@@ -60,6 +60,7 @@ fini(struct core_ctx *ctx)
 	struct pages_state *st = ctx->mod_state;
 
 	pages_vindex_fini();
+	pages_mcp_ask_fini();
 	if (st == NULL)
 		return;
 	pages_docs_free(st);

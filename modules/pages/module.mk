@@ -31,4 +31,10 @@ $(B)/tests/test_card_% $(B)/fuzz/fuzz_card_%: LDLIBS += $(shell pkg-config --lib
 # The MCP server (mcp/): /mcp, the pages' views as tools and resources.
 pages_SRCS += $(wildcard modules/pages/mcp/*.c)
 $(patsubst %.c,$(B)/%.o,$(wildcard modules/pages/mcp/*.c)): CFLAGS += -Imodules/pages
+# Its tool "ask" (mcp/ask.c) answers with the chat module's retrieval
+# and extracts: chat.h, and libchat.a linked after libpages.a (only
+# answer.o and chat's statement table are pulled in).
+$(B)/modules/pages/mcp/ask.o: CFLAGS += -Imodules/chat
+$(B)/modules/pages/mcp/ask.o: | $(B)/gen/chat_sql.h
+$(B)/pages.so: $(B)/libchat.a
 $(B)/fuzz/fuzz_mcp: CFLAGS += -Imodules/pages

@@ -73,7 +73,7 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug
 -- name: LATEST_PAPERS
 SELECT l.id, l.arxiv_id, l.title, l.slug, l.published, l.primary_category,
        l.categories, l.citation_count, l.author_count, l.fully_matched,
-       l.authors
+       l.paper_type, l.authors
   FROM (
        (SELECT {{CARD_COLUMNS}},
                {{CARD_AUTHOR_LIST}} AS authors
@@ -421,10 +421,11 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- over every match).  $4 holds the negated words ("a or b"): the fill
 -- and the vector candidates must avoid them too; the vector candidates
 -- are filtered in the final join, which reads their rows anyway.
--- Filters $5-$9 are NULL when absent.
+-- Filters $5-$9 and $14 (paper_type) are NULL when absent.
 -- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
 -- published, citations, categories (space-separated), ts_rank over the
--- OR of every positive word ($2) with normalisation 1, pool size.
+-- OR of every positive word ($2) with normalisation 1, pool size,
+-- paper_type (for its facet).
 
 -- No parallel workers (starting one costs more than these bounded
 -- statements; two cores serve four requests at a time) and no JIT.
@@ -465,6 +466,7 @@ WITH walk AS MATERIALIZED (
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($14::text IS NULL OR p.paper_type = $14::text)
      AND ($6::date IS NULL OR p.published >= $6::date)
      AND ($7::date IS NULL OR p.published <= $7::date)
      AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
@@ -487,6 +489,7 @@ WITH walk AS MATERIALIZED (
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+     AND ($14::text IS NULL OR p.paper_type = $14::text)
      AND ($6::date IS NULL OR p.published >= $6::date)
      AND ($7::date IS NULL OR p.published <= $7::date)
      AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
@@ -514,6 +517,7 @@ WITH walk AS MATERIALIZED (
              AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
                      weft_unaccent($3))
              AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+             AND ($14::text IS NULL OR p.paper_type = $14::text)
              AND ($6::date IS NULL OR p.published >= $6::date)
              AND ($7::date IS NULL OR p.published <= $7::date)
              AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
@@ -543,12 +547,13 @@ SELECT h.id, h.tier, p.published, p.citation_count,
        array_to_string(p.categories, ' ') AS categories,
        ts_rank(p.search_vector, websearch_to_tsquery('english'::regconfig,
            weft_unaccent($2)), 1) AS rank,
-       (SELECT count(*) FROM pool) AS pool_size
+       (SELECT count(*) FROM pool) AS pool_size, p.paper_type
   FROM hits h JOIN papers p ON p.id = h.id
  WHERE h.tier < 3
     OR (NOT ($4::text <> '' AND p.search_vector @@
              websearch_to_tsquery('english'::regconfig, weft_unaccent($4)))
         AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
+        AND ($14::text IS NULL OR p.paper_type = $14::text)
         AND ($6::date IS NULL OR p.published >= $6::date)
         AND ($7::date IS NULL OR p.published <= $7::date)
         AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a

@@ -81,7 +81,7 @@ json_is '[.paths | del(.["/mcp"])[][] | .responses["404"] // empty |
     length' 0 "every 404 is the shared negotiated error"
 json_is '.paths["/search"].get.parameters |
     map(.name // (."$ref" | split("/") | last)) | sort | join(",")' \
-    "category,format,from,institution,mode,page,q,researcher,sort,to,type" \
+    "category,format,from,institution,mode,page,paper_type,q,researcher,sort,to,type" \
     "/search with its parameters"
 etag=$(header ETag)
 fresh

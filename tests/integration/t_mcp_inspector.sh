@@ -29,9 +29,9 @@ out_is() {
 insp --method tools/list
 ok $RC "tools/list runs" "$(head -c 300 "$T_TMP/err")"
 out_is '[.tools[].name] | sort | join(",")' \
-    get_institution,get_paper,get_researcher,researcher_papers,search,similar_papers \
-    "tools/list: the six tools"
-out_is '[.tools[] | select(.outputSchema.type == "object")] | length' 6 \
+    ask,get_institution,get_paper,get_researcher,researcher_papers,search,similar_papers \
+    "tools/list: the seven tools"
+out_is '[.tools[] | select(.outputSchema.type == "object")] | length' 7 \
     "tools/list: each with an output schema"
 insp --method tools/list --strict
 ok $RC "tools/list --strict: no error-severity schema portability problem" \

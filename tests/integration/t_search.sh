@@ -273,6 +273,74 @@ if [ -n "$VPATH" ]; then
 	json_is ".mode" hybrid "index restored: hybrid again"
 fi
 
+# The paper_type filter and facet (weft-harvest analyse's types), in
+# JSON, markdown and HTML.
+get "/search?q=software" -H "Accept: application/json"
+json_is "(.paper_type_facets | length) > 0" true "paper type facets"
+json_is "[.paper_type_facets[] | .count] | (. == (sort | reverse))" true \
+    "paper type facets by count"
+json_is "[.paper_type_facets[] | .current] | any" false \
+    "no paper type facet is current without the filter"
+json_is ".filters.paper_type" null "no paper_type filter: null"
+PT=$(jq -r '.paper_type_facets[0].paper_type' "$BODY")
+PTN=$(jq -r '.paper_type_facets[0].count' "$BODY")
+PTU=$(jq -r '.paper_type_facets[0].url' "$BODY")
+[ "$PTU" = "$WEFT_URL/search?q=software&paper_type=$PT" ]
+ok $? "paper type facet url" "$PTU"
+get "/search?q=software&paper_type=$PT" -H "Accept: application/json"
+is_status 200 "paper_type filter: 200"
+json_is ".filters.paper_type" "$PT" "paper_type filter echoed"
+# The facets count the bounded candidates (search_store.c), so a filter
+# may find more than its facet said, never none.
+json_is ".total >= 1 and .total >= ($PTN | if . > 24 then 24 else . end)" \
+    true "paper_type filter: results ($PTN in the facet)"
+json_is "[.paper_type_facets[] | .paper_type] == [\"$PT\"]" true \
+    "paper_type filter: only that type left in the facets"
+json_is ".paper_type_facets[0].current" true "the facet is current"
+json_is ".paper_type_unfiltered_url" "$WEFT_URL/search?q=software" \
+    "paper_type_unfiltered_url"
+FIRST=$(jq -r '.results[0].arxiv_id' "$BODY")
+[ "$(curl -sL "$WEFT_URL/papers/$FIRST?format=json" | jq -r .paper_type)" \
+    = "$PT" ]
+ok $? "paper_type filter: the first result is a $PT"
+get "/search?q=software&paper_type=$PT&category=cs.SE&from=2025" \
+    -H "Accept: application/json"
+is_status 200 "paper_type with other filters: 200"
+json_is "[.results[] | (.categories | index(\"cs.SE\") != null) and .published >= \"2025\"] | all" \
+    true "paper_type with other filters: each holds"
+get "/search?q=software&paper_type=$PT" -H "Accept: text/markdown"
+is_status 200 "paper_type filter, markdown: 200"
+body_has "- Paper type: $PT" "markdown names the paper type filter"
+body_has "## Paper types" "markdown lists the paper type facets"
+body_has "($WEFT_URL/search?q=software&paper_type=$PT)" \
+    "markdown facet links"
+get "/search?q=software&paper_type=$PT"
+is_status 200 "paper_type filter, HTML: 200"
+body_has 'name="paper_type"' "HTML form: a paper type choice"
+body_has "<option value=\"$PT\" selected=\"\">" "HTML form: the type selected"
+body_has '<h2 class="eyebrow">paper types</h2>' "HTML: paper type facets"
+body_has '<a href="/search?q=software">remove</a>' \
+    "HTML: the filter can be removed"
+get "/rss/search.json?q=software&paper_type=$PT"
+is_status 200 "paper_type in a search feed: 200"
+get "/search?q=software&paper_type=Survey" -H "Accept: application/json"
+is_status 400 "paper_type=Survey (case): 400"
+json_is ".error.message | test(\"paper_type must be\")" true \
+    "paper_type: the error names the values"
+get "/search?q=software&paper_type=bogus" -H "Accept: text/markdown"
+is_status 400 "paper_type=bogus, markdown: 400"
+get "/rss/search.xml?q=software&paper_type=bogus"
+is_status 400 "paper_type=bogus in a feed: 400"
+
+# The markdown page offers "follow this search", as the HTML does.
+get "/search?q=graph+databases&category=cs.DB" -H "Accept: text/markdown"
+body_has "- Follow this search (signed in): [" \
+    "markdown: follow this search"
+body_has "($WEFT_URL/account/follows/new?kind=search&q=graph%20databases&category=cs.DB)" \
+    "markdown: the follow link keeps the query and the category"
+get "/search?q=graph+databases&type=researchers" -H "Accept: text/markdown"
+body_lacks "Follow this search" "markdown: no follow link for researchers"
+
 # Bad input: clear 400s.
 LONG=$(printf 'a%.0s' $(seq 513))
 get "/search?q=$LONG"

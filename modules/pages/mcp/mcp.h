@@ -99,5 +99,16 @@ enum core_err pages_mcp(struct core_req *);
 json_t *pages_mcp_dispatch(struct core_req *, const struct mcp_msg *m);
 /* The server's capabilities for initialize (new reference). */
 json_t *pages_mcp_capabilities(void);
+/*
+ * A tool's result: {"content":[{"type":"text","text":text}]}, with
+ * structured as "structuredContent" (taken; may be NULL) and "isError"
+ * when err.  New reference.
+ */
+json_t *pages_mcp_result(const char *text, json_t *structured, int err);
+
+/* ask.c: the tool "ask" (in: its checked arguments), extracts from the
+ * chat module's retrieval; pages_mcp_ask_fini() closes its connection. */
+json_t *pages_mcp_ask(struct core_req *, const json_t *in);
+void pages_mcp_ask_fini(void);
 
 #endif /* PAGES_MCP_H */

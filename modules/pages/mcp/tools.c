@@ -5,8 +5,8 @@
  * (the JSON representation) as structured content, and its markdown
  * where an agent reads a whole page, so the tools, the pages and their
  * URLs cannot drift apart.  The input schemas are built from the same
- * tables that check the arguments.  ("ask", the chat, arrives with the
- * chat module.)
+ * tables that check the arguments.  "ask" answers from the chat
+ * module's retrieval instead (ask.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +66,9 @@ static const struct arg search_args[] = {
 	    "the best researchers and institutions)" },
 	{ "category", ARG_STRING, 0, NULL, 32,
 	    "Papers in this arXiv category, such as cs.SE" },
+	{ "paper_type", ARG_STRING, 0, core_paper_types, 0,
+	    "Papers of this type (weft-harvest analyse): empirical study, "
+	    "method, system, benchmark/dataset, survey, theory, position" },
 	{ "from", ARG_STRING, 0, NULL, 10,
 	    "Papers published on or after this date (YYYY or YYYY-MM-DD)" },
 	{ "to", ARG_STRING, 0, NULL, 10,
@@ -102,6 +105,20 @@ static const struct arg researcher_papers_args[] = {
 	{ "category", ARG_STRING, 0, NULL, 32,
 	    "Only papers in this arXiv category, such as cs.SE" },
 	ARG_PAGE,
+	ARG_END,
+};
+static const char *const ask_scopes[] = { "all", "paper", "researcher",
+	"search", NULL };
+static const struct arg ask_args[] = {
+	{ "question", ARG_STRING, 1, NULL, 4000,
+	    "The question, in plain words (at most 4,000 bytes)" },
+	{ "scope", ARG_STRING, 0, ask_scopes, 0,
+	    "Which papers answer it: all (the archive, default), paper (one "
+	    "paper), researcher (a researcher's papers), search (the papers "
+	    "of a search)" },
+	{ "id", ARG_STRING, 0, NULL, 500,
+	    "What the scope names: an arXiv id (paper), a weft researcher "
+	    "id such as \"123\" (researcher), a search query (search)" },
 	ARG_END,
 };
 static const struct arg institution_args[] = {
@@ -373,10 +390,8 @@ view_text(struct view *v)
 
 /* ------------------------------------------------------------ results */
 
-/* {"content":[{"type":"text","text":text}], ...}: structured (taken,
- * may be NULL), isError when err. */
-static json_t *
-result(const char *text, json_t *structured, int err)
+json_t *
+pages_mcp_result(const char *text, json_t *structured, int err)
 {
 	json_t *r = json_pack("{s:[{s:s,s:o}]}", "content", "type", "text",
 	    "text", core_json_str(text));
@@ -404,7 +419,7 @@ failed(struct view *v, const char *what)
 	else
 		t = core_xasprintf("%s (status %d)",
 		    msg != NULL ? msg : "the request failed", v->status);
-	r = result(t, NULL, 1);
+	r = pages_mcp_result(t, NULL, 1);
 	free(t);
 	json_decref(e);
 	return r;
@@ -416,7 +431,7 @@ static json_t *
 structured(json_t *s)
 {
 	char *t = json_dumps(s, JSON_COMPACT);
-	json_t *r = result(t != NULL ? t : "", s, 0);
+	json_t *r = pages_mcp_result(t != NULL ? t : "", s, 0);
 
 	free(t);
 	return r;
@@ -441,9 +456,9 @@ page(struct core_req *req, const char *path, const char *query,
 	}
 	/* The canonical path now: no redirect for the markdown. */
 	if (fetch(req, v.path, query, "md", 0, &md) != 200)
-		r = result("", m, 0);
+		r = pages_mcp_result("", m, 0);
 	else
-		r = result(view_text(&md), m, 0);
+		r = pages_mcp_result(view_text(&md), m, 0);
 	view_free(&md);
 	view_free(&v);
 	return r;
@@ -454,9 +469,9 @@ page(struct core_req *req, const char *path, const char *query,
 static json_t *
 t_search(struct core_req *req, const json_t *in)
 {
-	static const char *const names[] = { "q", "type", "category", "from",
-		"to", "researcher", "institution", "sort", "mode", "page",
-		NULL };
+	static const char *const names[] = { "q", "type", "category",
+		"paper_type", "from", "to", "researcher", "institution", "sort",
+		"mode", "page", NULL };
 	struct core_buf q = CORE_BUF_INIT;
 	struct view v;
 	json_t *m, *r;
@@ -497,7 +512,7 @@ t_paper(struct core_req *req, const json_t *in)
 	json_t *r;
 
 	if (p == NULL)
-		return result("id is not an arXiv id", NULL, 1);
+		return pages_mcp_result("id is not an arXiv id", NULL, 1);
 	r = page(req, p, "", "paper");
 	free(p);
 	return r;
@@ -512,7 +527,7 @@ t_similar(struct core_req *req, const json_t *in)
 	json_t *m, *r;
 
 	if (p == NULL)
-		return result("id is not an arXiv id", NULL, 1);
+		return pages_mcp_result("id is not an arXiv id", NULL, 1);
 	if (fetch(req, p, "", "json", FOLLOW_MAX, &v) != 200 ||
 	    (m = view_json(&v)) == NULL)
 		r = failed(&v, "paper");
@@ -574,8 +589,9 @@ t_researcher_papers(struct core_req *req, const json_t *in)
 		    json_object_get(m, "url"), "papers",
 		    json_object_get(m, "papers"));
 		json_decref(m);
-		r = s != NULL ? structured(s)
-			      : result("the page is malformed", NULL, 1);
+		r = s != NULL
+		    ? structured(s)
+		    : pages_mcp_result("the page is malformed", NULL, 1);
 	}
 	view_free(&v);
 	core_buf_free(&q);
@@ -652,6 +668,21 @@ static const struct tool tools[] = {
 	    ",\"pagination\":{\"type\":\"object\"}},\"required\":[\"items\"]}},"
 	    "\"required\":[\"researcher\",\"papers\"]}",
 	    t_researcher_papers },
+	{ "ask", "Ask the papers",
+	    "A question answered from the archive's papers: the whole "
+	    "archive, one paper, a researcher's papers or a search's.  The "
+	    "answer quotes the retrieved papers' sentences closest to the "
+	    "question (extracts, no language model), each cited [n], with "
+	    "the numbered references and their canonical URLs.",
+	    ask_args,
+	    "{\"type\":\"object\",\"properties\":{\"question\":" S_STR
+	    ",\"scope\":" S_STR ",\"mode\":" S_STR ",\"answer\":" S_STR
+	    ",\"references\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"object\",\"properties\":{\"n\":" S_INT ",\"arxiv_id\":" S_STR
+	    ",\"title\":" S_STR ",\"url\":" S_URL "},\"required\":[\"n\","
+	    "\"url\"]}}},\"required\":[\"question\",\"scope\",\"answer\","
+	    "\"references\"]}",
+	    pages_mcp_ask },
 };
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 

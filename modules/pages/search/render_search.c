@@ -112,6 +112,19 @@ static const char *const mode_labels[PAGES_SEARCH_MODE__MAX] = {
 	"meaning only (semantic)",
 };
 
+/* The paper type <select>: any, or one of core_paper_types. */
+static void
+ptype_choice(struct core_html *h, const char *cur)
+{
+	const char *labels[16];
+	int n;
+
+	for (n = 0; core_paper_types[n] != NULL && n < 16; n++)
+		labels[n] = core_paper_type_label(core_paper_types[n]);
+	choice(h, "search-ptype", "paper_type", "Paper type", "Any type",
+	    core_paper_types, labels, n, cur != NULL ? cur : "all");
+}
+
 /* The search form, the query echoed (escaped by the writer). */
 static void
 form(struct core_html *h, const json_t *m)
@@ -164,6 +177,7 @@ form(struct core_html *h, const json_t *m)
 	    pages_search_modes, mode_labels, PAGES_SEARCH_MODE__MAX, mode);
 	field(h, "search-category", "category", "Category",
 	    pages_str(f, "category"), "cs.SE");
+	ptype_choice(h, pages_str(f, "paper_type"));
 	field(h, "search-from", "from", "From", pages_str(f, "from"),
 	    "YYYY or YYYY-MM-DD");
 	field(h, "search-to", "to", "To", pages_str(f, "to"),
@@ -259,6 +273,18 @@ modes(struct core_html *h, const struct pages_page *p, const json_t *m)
  * module's confirmation form, the same for everyone, so the page stays
  * one cached copy (signed out, the form asks to sign in first).
  */
+/* "/account/follows/new?kind=search&q=…[&category=…]" into u. */
+static void
+follow_url(struct core_buf *u, const char *q, const char *cat)
+{
+	core_buf_puts(u, "/account/follows/new?kind=search&q=");
+	core_url_encode(u, q, 0);
+	if (cat != NULL) {
+		core_buf_puts(u, "&category=");
+		core_url_encode(u, cat, 0);
+	}
+}
+
 static void
 follow_line(struct core_html *h, const json_t *m)
 {
@@ -270,12 +296,7 @@ follow_line(struct core_html *h, const json_t *m)
 	if (q == NULL || *q == '\0')
 		return;
 	pages_h_open(h, CORE_TAG_P, "search-follow faint");
-	core_buf_puts(&u, "/account/follows/new?kind=search&q=");
-	core_url_encode(&u, q, 0);
-	if (cat != NULL) {
-		core_buf_puts(&u, "&category=");
-		core_url_encode(&u, cat, 0);
-	}
+	follow_url(&u, q, cat);
 	pages_h_link(h, core_buf_cstr(&u), NULL, "Follow this search");
 	if (cat != NULL) {
 		core_buf_reset(&u);
@@ -341,9 +362,10 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		modes(h, p, m);
 		follow_line(h, m);
 	}
-	if (pages_str(f, "category") != NULL || pages_str(f, "from") != NULL ||
-	    pages_str(f, "to") != NULL || pages_has_int(f, "researcher") ||
-	    pages_has_int(f, "institution")) {
+	if (pages_str(f, "category") != NULL ||
+	    pages_str(f, "paper_type") != NULL ||
+	    pages_str(f, "from") != NULL || pages_str(f, "to") != NULL ||
+	    pages_has_int(f, "researcher") || pages_has_int(f, "institution")) {
 		pages_h_open(h, CORE_TAG_P, "search-filters faint");
 		core_html_text(h, "Filtered:");
 		if (pages_str(f, "category") != NULL) {
@@ -351,6 +373,16 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 			pages_html_category(h, pages_str(f, "category"), 0);
 			core_html_text(h, " (");
 			pages_h_link(h, rel(p, pages_str(m, "unfiltered_url")),
+			    NULL, "remove");
+			core_html_text(h, ")");
+		}
+		if (pages_str(f, "paper_type") != NULL) {
+			core_html_text(h, " type ");
+			core_html_text(h,
+			    core_paper_type_label(pages_str(f, "paper_type")));
+			core_html_text(h, " (");
+			pages_h_link(h,
+			    rel(p, pages_str(m, "paper_type_unfiltered_url")),
 			    NULL, "remove");
 			core_html_text(h, ")");
 		}
@@ -521,6 +553,37 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 	core_html_pop(h);
 }
 
+/* The paper type facets: a link to each type with its count. */
+static void
+type_facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
+{
+	const json_t *f;
+	char num[32];
+	size_t i;
+
+	if (json_array_size(fs) == 0)
+		return;
+	pages_h_block(h, "paper types");
+	pages_h_open(h, CORE_TAG_UL, "plain facets");
+	json_array_foreach(fs, i, f)
+	{
+		core_html_elem(h, CORE_TAG_LI, NULL);
+		core_html_elemtext(h, CORE_TAG_A,
+		    (const struct core_attr[]){
+			CORE_A(HREF, rel(p, pages_str(f, "url"))),
+			CORE_A(ARIA_CURRENT,
+			    json_is_true(json_object_get(f, "current")) ? "true"
+									: NULL),
+			CORE_A_END },
+		    pages_str(f, "label"));
+		pages_h_text(h, CORE_TAG_SPAN, "faint",
+		    pages_num(num, sizeof(num), pages_int(f, "count", 0)));
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
 static void
 suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
@@ -622,6 +685,7 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	few(h, p, json_object_get(m, "researchers"), "researchers");
 	few(h, p, json_object_get(m, "institutions"), "institutions");
 	facets(h, p, json_object_get(m, "facets"));
+	type_facets(h, p, json_object_get(m, "paper_type_facets"));
 	core_html_pop(h);
 	core_html_pop(h);
 	pages_layout_close(h, p);
@@ -731,7 +795,9 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		    "institutions, sort=relevance|newest|citations, "
 		    "mode=hybrid|lexical|semantic (words and meaning, the "
 		    "default; words only; meaning only), "
-		    "category, from and to (YYYY or YYYY-MM-DD), researcher, "
+		    "category, paper_type=empirical|method|system|benchmark|"
+		    "survey|theory|position, "
+		    "from and to (YYYY or YYYY-MM-DD), researcher, "
 		    "institution (ids), page.  \"quotes\" make a phrase, "
 		    "-word leaves a word out, or joins alternatives.\n\n"
 		    "## Examples\n\n");
@@ -774,9 +840,26 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	    json_is_true(json_object_get(m, "total_capped")) ? "more than "
 							     : "",
 	    pages_int(m, "total", 0));
+	if (!people) {
+		/* As the HTML's "Follow this search" (follow_line()). */
+		struct core_buf fu = CORE_BUF_INIT;
+
+		follow_url(&fu, q, pages_str(f, "category"));
+		u = pages_abs(p->base, core_buf_cstr(&fu));
+		core_buf_puts(b, "- Follow this search (signed in): ");
+		core_md_link(b, u, u);
+		core_buf_putc(b, '\n');
+		free(u);
+		core_buf_free(&fu);
+	}
 	if (pages_str(f, "category") != NULL) {
 		core_buf_puts(b, "- Category: ");
 		core_md_text(b, pages_str(f, "category"));
+		core_buf_putc(b, '\n');
+	}
+	if (pages_str(f, "paper_type") != NULL) {
+		core_buf_puts(b, "- Paper type: ");
+		core_md_text(b, pages_str(f, "paper_type"));
 		core_buf_putc(b, '\n');
 	}
 	if (pages_str(f, "from") != NULL) {
@@ -820,6 +903,18 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		{
 			core_buf_puts(b, "- ");
 			core_md_link(b, pages_str(v, "category"),
+			    pages_str(v, "url"));
+			core_buf_printf(b, " — %lld\n",
+			    pages_int(v, "count", 0));
+		}
+	}
+	if (json_array_size(json_object_get(m, "paper_type_facets")) > 0) {
+		core_buf_puts(b, "\n## Paper types\n\n");
+		json_array_foreach(json_object_get(m, "paper_type_facets"), i,
+		    v)
+		{
+			core_buf_puts(b, "- ");
+			core_md_link(b, pages_str(v, "label"),
 			    pages_str(v, "url"));
 			core_buf_printf(b, " — %lld\n",
 			    pages_int(v, "count", 0));

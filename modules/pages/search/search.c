@@ -1,12 +1,13 @@
 /*
  * search.c -- /search: papers by full text, researchers and institutions
- * by name (?q=&type=&category=&from=&to=&researcher=&institution=
- * &sort=&page=).  The handler validates every parameter (a clear 400,
+ * by name (?q=&type=&category=&paper_type=&from=&to=&researcher=
+ * &institution=&sort=&page=).  The handler validates every parameter (a clear 400,
  * never a 5xx), asks search_store.c, and builds one view model:
  *
  *   {"type":"search","url":…,"query":…,"search_type":…,"sort":…,
  *    "filters":{…},"total":N,"total_capped":bool,"page":N,"results":[…],
- *    "pagination":{…},"facets":[…],"researchers":{…},"institutions":{…}}
+ *    "pagination":{…},"facets":[…],"paper_type_facets":[…],
+ *    "researchers":{…},"institutions":{…}}
  *
  * An empty q is the search page with suggestions.  A page beyond the
  * last is a 404 that names the last page, as in the directories.
@@ -328,6 +329,16 @@ read_params(struct core_req *req, struct params *pp)
 			    "characters)");
 		pp->f.category = s;
 	}
+	if ((s = core_req_param(req, "paper_type")) != NULL && *s != '\0') {
+		for (i = 0; core_paper_types[i] != NULL; i++)
+			if (strcmp(s, core_paper_types[i]) == 0)
+				break;
+		if (core_paper_types[i] == NULL)
+			return core_req_fail(req, 400,
+			    "paper_type must be empirical, method, system, "
+			    "benchmark, survey, theory or position");
+		pp->f.paper_type = core_paper_types[i];
+	}
 	if ((s = core_req_param(req, "from")) != NULL && *s != '\0') {
 		if (pages_search_date(s, 0, pp->f.from) != 0)
 			return core_req_fail(req, 400,
@@ -383,6 +394,7 @@ search_path(const struct params *pp, enum pages_search_type type,
 	param(&b, "q", pp->q);
 	param(&b, "type", pages_search_types[type]);
 	param(&b, "category", category);
+	param(&b, "paper_type", pp->f.paper_type);
 	param(&b, "from", pp->from_raw);
 	param(&b, "to", pp->to_raw);
 	if (pp->f.researcher > 0) {
@@ -408,6 +420,7 @@ filters_model(const struct params *pp)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "category", core_json_str(pp->f.category));
+	json_object_set_new(o, "paper_type", core_json_str(pp->f.paper_type));
 	json_object_set_new(o, "from",
 	    pp->f.from[0] ? json_string(pp->f.from) : json_null());
 	json_object_set_new(o, "to",
@@ -498,6 +511,35 @@ facet_urls(json_t *facets, const char *base, const struct params *pp)
 	}
 }
 
+/*
+ * Paper type facet urls: the current search with paper_type=t, and
+ * "paper_type_unfiltered_url", the search without a paper_type.
+ */
+static void
+type_facet_urls(json_t *m, json_t *tfacets, const char *base,
+    const struct params *pp)
+{
+	struct params alt = *pp;
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(tfacets, i, f)
+	{
+		alt.f.paper_type = pages_str(f, "paper_type");
+		json_object_set_new(f, "url",
+		    pages_json_abs_free(base,
+			search_path(&alt, pp->type, pp->sort, pp->f.category)));
+		json_object_set_new(f, "current",
+		    json_boolean(pp->f.paper_type != NULL &&
+			alt.f.paper_type != NULL &&
+			strcmp(alt.f.paper_type, pp->f.paper_type) == 0));
+	}
+	alt.f.paper_type = NULL;
+	json_object_set_new(m, "paper_type_unfiltered_url",
+	    pages_json_abs_free(base,
+		search_path(&alt, pp->type, pp->sort, pp->f.category)));
+}
+
 /* Example searches for the empty search page. */
 static json_t *
 suggestions(const char *base)
@@ -567,7 +609,7 @@ papers(struct core_req *req, const struct params *pp, json_t *m)
 	struct pages_search_q sq;
 	struct vec_query vq;
 	struct vec_hit near[NEAR_MAX];
-	json_t *items = NULL, *facets = NULL;
+	json_t *items = NULL, *facets = NULL, *tfacets = NULL;
 	long long total = 0;
 	int capped = 0;
 	char *lp = NULL;
@@ -586,11 +628,12 @@ papers(struct core_req *req, const struct params *pp, json_t *m)
 	if (sq.mode != PAGES_SEARCH_LEXICAL)
 		semantic(&sq, &vq, near, m);
 	if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq, &items,
-		 &total, &capped, &facets)) != CORE_OK)
+		 &total, &capped, &facets, &tfacets)) != CORE_OK)
 		goto out;
 	if ((er = pages_beyond_last(req, pp->page, total)) != CORE_OK)
 		goto out;
 	facet_urls(facets, ctx->base_url, pp);
+	type_facet_urls(m, tfacets, ctx->base_url, pp);
 	lp = search_path(pp, pp->type, pp->sort, pp->f.category);
 	json_object_set_new(m, "mode",
 	    json_string(pages_search_modes[sq.mode]));
@@ -598,13 +641,15 @@ papers(struct core_req *req, const struct params *pp, json_t *m)
 	json_object_set_new(m, "total_capped", json_boolean(capped));
 	json_object_set_new(m, "results", items);
 	json_object_set_new(m, "facets", facets);
+	json_object_set_new(m, "paper_type_facets", tfacets);
 	json_object_set_new(m, "pagination",
 	    pages_pagination(ctx->base_url, lp, pp->page, total));
-	items = facets = NULL;
+	items = facets = tfacets = NULL;
 out:
 	free(lp);
 	json_decref(items);
 	json_decref(facets);
+	json_decref(tfacets);
 	core_buf_free(&pos);
 	core_buf_free(&neg);
 	return er;
@@ -757,9 +802,9 @@ static enum core_err export(struct core_req *req, const struct params *pp,
 	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
 	struct core_buf *body = core_resp_body(req); struct pages_search_q sq;
 	struct vec_query vq; struct vec_hit near[NEAR_MAX]; struct core_cite c;
-	json_t *items = NULL, *facets = NULL, *scratch = json_object();
-	long long total = 0; int capped = 0; long page; size_t n;
-	enum core_err er = CORE_OK;
+	json_t *items = NULL, *facets = NULL, *tf = NULL;
+	json_t *scratch = json_object(); long long total = 0; int capped = 0;
+	long page; size_t n; enum core_err er = CORE_OK;
 
 	pages_search_words(pp->q, &pos, &neg);
 	core_cite_open(&c, core_req_rep(req), body);
@@ -771,10 +816,10 @@ static enum core_err export(struct core_req *req, const struct params *pp,
 	    sq.mode = pp->mode; if (pp->mode != PAGES_SEARCH_LEXICAL)
 		semantic(&sq, &vq, near, scratch);
 	    if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
-		     &items, &total, &capped, &facets)) != CORE_OK) break;
+		     &items, &total, &capped, &facets, &tf)) != CORE_OK) break;
 	    core_cite_add_all(&c, items); n = json_array_size(items);
-	    json_decref(items); json_decref(facets); items = facets = NULL;
-	    if (n < PAGES_PER_PAGE) break; }
+	    json_decref(items); json_decref(facets); json_decref(tf);
+	    items = facets = tf = NULL; if (n < PAGES_PER_PAGE) break; }
 core_cite_close(&c);
 core_buf_free(&pos);
 core_buf_free(&neg);

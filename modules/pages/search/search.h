@@ -67,6 +67,7 @@ struct pages_search_cand {
 	double sim;          /* cosine to the query (0: not indexed) */
 	double score;        /* set by pages_search_rank() */
 	const char *cats;    /* space-separated categories (borrowed) */
+	const char *ptype;   /* paper_type or NULL (borrowed) */
 };
 /*
  * Scores and sorts c[0..n): relevance ranks lexical by tier then text,
@@ -79,11 +80,16 @@ void pages_search_rank(struct pages_search_cand *c, size_t n,
  * New reference. */
 json_t *pages_search_facets(const struct pages_search_cand *c, size_t n,
     size_t max);
+/* [{"paper_type","label","count"}] over c[0..n), most frequent first
+ * (ties in core_paper_types order), types with no paper left out.  New
+ * reference. */
+json_t *pages_search_type_facets(const struct pages_search_cand *c, size_t n);
 
 /* The filters of a paper search; NULL / 0 when absent. */
 struct pages_search_filter {
 	const char *category;
-	char from[11]; /* "YYYY-MM-DD" or "" */
+	const char *paper_type; /* one of core_paper_types */
+	char from[11];          /* "YYYY-MM-DD" or "" */
 	char to[11];
 	long long researcher;
 	long long institution;
@@ -151,8 +157,9 @@ struct pages_search_q {
  * A page of paper hits (cards with "match", "title_marks", "snippet",
  * and "score" unless lexical) into *items, the number of hits *total,
  * *capped when the all-words pool was full (more matches exist), the
- * category facets *facets ([{"category","count"}]).  CORE_OK or
- * CORE_EDB (logged).
+ * category facets *facets ([{"category","count"}]) and the paper type
+ * facets *tfacets (pages_search_type_facets()).  CORE_OK or CORE_EDB
+ * (logged).
  */
 /* *known: whether any paper carries category cat.  CORE_OK or CORE_EDB. */
 enum core_err pages_search_store_category_known(struct core_db *,
@@ -169,7 +176,7 @@ void pages_render_categories_html(struct core_html *,
 void pages_render_categories_md(struct core_buf *, const struct pages_page *);
 enum core_err pages_search_store_papers(struct core_db *, const char *base,
     const struct pages_search_q *, json_t **items, long long *total,
-    int *capped, json_t **facets);
+    int *capped, json_t **facets, json_t **tfacets);
 /* Researchers or institutions by name: a page (n from offset) and the
  * total.  CORE_OK or CORE_EDB. */
 enum core_err pages_search_store_researchers(struct core_db *, const char *base,

@@ -179,3 +179,39 @@ pages_search_facets(const struct pages_search_cand *c, size_t n, size_t max)
 	free(f);
 	return out;
 }
+
+json_t *
+pages_search_type_facets(const struct pages_search_cand *c, size_t n)
+{
+	long long cnt[16] = { 0 };
+	size_t i, j, best, nt;
+	json_t *out = json_array();
+	int used[16] = { 0 };
+
+	for (nt = 0; core_paper_types[nt] != NULL && nt < 16; nt++)
+		;
+	for (i = 0; i < n; i++)
+		for (j = 0; c[i].ptype != NULL && j < nt; j++)
+			if (strcmp(c[i].ptype, core_paper_types[j]) == 0) {
+				cnt[j]++;
+				break;
+			}
+	/* A selection sort over at most 16 types: the first of equal
+	 * counts wins, which keeps core_paper_types' order for ties. */
+	for (;;) {
+		best = nt;
+		for (j = 0; j < nt; j++)
+			if (!used[j] && cnt[j] > 0 &&
+			    (best == nt || cnt[j] > cnt[best]))
+				best = j;
+		if (best == nt)
+			break;
+		used[best] = 1;
+		json_array_append_new(out,
+		    json_pack("{s:s,s:s,s:I}", "paper_type",
+			core_paper_types[best], "label",
+			core_paper_type_label(core_paper_types[best]), "count",
+			(json_int_t)cnt[best]));
+	}
+	return out;
+}

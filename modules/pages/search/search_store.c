@@ -175,7 +175,7 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 {
 	const struct pages_search_filter *f = sq->f;
 	struct core_buf near = CORE_BUF_INIT;
-	const char *params[13];
+	const char *params[14];
 	char rbuf[24], ibuf[24], pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
@@ -198,7 +198,8 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[10] = fbuf;
 	params[11] = pages_search_sorts[sq->sort];
 	params[12] = core_buf_cstr(&near);
-	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 13, res);
+	params[13] = f->paper_type;
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 14, res);
 	core_buf_free(&near);
 	return er;
 }
@@ -286,7 +287,7 @@ run_page(struct core_db *db, const char *base, const char *qo,
 enum core_err
 pages_search_store_papers(struct core_db *db, const char *base,
     const struct pages_search_q *sq, json_t **items, long long *total,
-    int *capped, json_t **facets)
+    int *capped, json_t **facets, json_t **tfacets)
 {
 	struct core_buf qo = CORE_BUF_INIT, qr = CORE_BUF_INIT;
 	struct pages_search_cand *c = NULL;
@@ -297,7 +298,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	int in_tx = 0, row;
 	enum core_err er;
 
-	*items = *facets = NULL;
+	*items = *facets = *tfacets = NULL;
 	*total = 0;
 	*capped = 0;
 	pages_search_or(sq->pos, &qo);
@@ -335,6 +336,8 @@ pages_search_store_papers(struct core_db *db, const char *base,
 		v = core_cell_text(res, row,
 		    PAGES_SEARCH_CANDIDATES__CATEGORIES);
 		c[i].cats = v != NULL ? v : "";
+		c[i].ptype = core_cell_text(res, row,
+		    PAGES_SEARCH_CANDIDATES__PAPER_TYPE);
 		v = core_cell_text(res, row, PAGES_SEARCH_CANDIDATES__RANK);
 		c[i].text = v != NULL ? strtod(v, NULL) : 0;
 	}
@@ -347,6 +350,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
 	*total = (long long)n;
 	*facets = pages_search_facets(c, n, FACETS_MAX);
+	*tfacets = pages_search_type_facets(c, n);
 	arr = json_array();
 	off = (size_t)(sq->page - 1) * PAGES_PER_PAGE;
 	if (off < n &&
@@ -365,7 +369,8 @@ out:
 		(void)core_db_cmd(db, "ROLLBACK");
 	if (er != CORE_OK) {
 		json_decref(*facets);
-		*facets = NULL;
+		json_decref(*tfacets);
+		*facets = *tfacets = NULL;
 	}
 	PQclear(res);
 	free(c);
