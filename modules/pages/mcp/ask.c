@@ -218,7 +218,7 @@ pages_mcp_ask(struct core_req *req, const json_t *in)
 	cctx = *ctx;
 	cctx.db = chat_db;
 	cctx.mod_state = &cst;
-	if (chat_answer(&cctx, scope, arg, 0, q, 1, &a) != CORE_OK) {
+	if (chat_answer(&cctx, scope, arg, 0, q, 1, NULL, &a) != CORE_OK) {
 		chat_answer_free(&a);
 		return pages_mcp_result("the archive is not available right "
 					"now: try again later",
