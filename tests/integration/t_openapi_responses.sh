@@ -348,6 +348,8 @@ case_ 201 POST /chat /chat "$J" "$S" "csrf=$c&$q&scope=all&mode=extractive"
 case_ 201 POST /chat /chat "$MD" "$S" \
     "csrf=$c&$q&scope=paper&id=$(sql "SELECT arxiv_id FROM papers ORDER BY id LIMIT 1")&mode=extractive"
 case_ 303 POST /chat /chat "$H" "$S" "csrf=$c&$q&scope=all&mode=extractive"
+case_ 200 POST /chat /chat text/event-stream "$S" \
+    "csrf=$c&$q&scope=all&mode=extractive"
 case_ 400 POST /chat /chat "$J" "$S" "csrf=$c&question=&scope=all"
 case_ 403 POST /chat /chat "$J" "$S" "csrf=bad&$q&scope=all"
 post /chat -H "Origin: $WEFT_URL" -H "Accept: application/json" \

@@ -35,6 +35,10 @@ done
 # The workers are connected, each pool as its own role (a request to
 # each first, so that every pool has opened its connections).
 for p in / /signin /rss/latest.xml; do get "$p"; done
+# chat reads the database for a well-formed session cookie only (an
+# unknown one: a 303, after the lookup).
+fake=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+curl -s -o /dev/null -b "weft_session=$fake" "$WEFT_URL/chat"
 conn=$(sql "SELECT string_agg(DISTINCT usename, ' ' ORDER BY usename)
     FROM pg_stat_activity WHERE datname = 'weft' AND usename LIKE 'weft-%'")
 [ "$conn" = "weft-accounts weft-chat weft-feeds weft-pages" ]

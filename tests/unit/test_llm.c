@@ -179,10 +179,12 @@ main(void)
 		core_llm_result_free(&r2);
 		core_llm_result_free(&r3);
 	}
-	/* No endpoint configured: no client. */
+	/* No endpoint configured: no client (whatever the environment
+	 * of the test run says: tests/run.sh names the fake one). */
 	{
 		struct core_conf *conf = NULL;
 
+		unsetenv("WEFT_LLM_URL");
 		if (core_conf_load("/dev/null", &conf) == CORE_OK)
 			T_OK(core_llm_open(conf) == NULL,
 			    "no llm_url, no client");
