@@ -26,7 +26,11 @@ hv() {
 	    "$BIN" "$@" >"$T_TMP/hv.out" 2>&1
 	HV_RC=$?
 }
-gen() { redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null; }
+# A new cache generation; the workers read it once a second.
+gen() {
+	redis-cli -s "$WEFT_VAR/redis/redis.sock" INCR weft:gen >/dev/null
+	sleep 1.2
+}
 [ -x "$BIN" ] || { echo "1..0 # SKIP no $BIN"; exit 0; }
 ID=2512.20345
 BAD=9912.00017
