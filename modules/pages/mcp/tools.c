@@ -549,24 +549,28 @@ id_path(const char *dir, const json_t *in)
 	return core_xasprintf("/%s/%s", dir, buf);
 }
 
+/* The page of the entity in.id under /dir/, as a tool result. */
 static json_t *
-t_researcher(struct core_req *req, const json_t *in)
+entity_page(struct core_req *req, const json_t *in, const char *dir,
+    const char *kind)
 {
-	char *p = id_path("researchers", in);
-	json_t *r = page(req, p, "", "researcher");
+	char *p = id_path(dir, in);
+	json_t *r = page(req, p, "", kind);
 
 	free(p);
 	return r;
 }
 
 static json_t *
+t_researcher(struct core_req *req, const json_t *in)
+{
+	return entity_page(req, in, "researchers", "researcher");
+}
+
+static json_t *
 t_institution(struct core_req *req, const json_t *in)
 {
-	char *p = id_path("institutions", in);
-	json_t *r = page(req, p, "", "institution");
-
-	free(p);
-	return r;
+	return entity_page(req, in, "institutions", "institution");
 }
 
 static json_t *

@@ -522,8 +522,13 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 	core_html_pop(h);
 }
 
+/*
+ * A facet block: under title, a link to each facet of fs with its count,
+ * its text the facet's key (a class on the link, NULL for none).
+ */
 static void
-facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
+facets(struct core_html *h, const struct pages_page *p, const json_t *fs,
+    const char *title, const char *key, const char *cls)
 {
 	const json_t *f;
 	char num[32];
@@ -531,7 +536,7 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 
 	if (json_array_size(fs) == 0)
 		return;
-	pages_h_block(h, "categories");
+	pages_h_block(h, title);
 	pages_h_open(h, CORE_TAG_UL, "plain facets");
 	json_array_foreach(fs, i, f)
 	{
@@ -539,43 +544,12 @@ facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
 		core_html_elemtext(h, CORE_TAG_A,
 		    (const struct core_attr[]){
 			CORE_A(HREF, rel(p, pages_str(f, "url"))),
-			CORE_A(CLASS, "mono"),
+			CORE_A(CLASS, cls),
 			CORE_A(ARIA_CURRENT,
 			    json_is_true(json_object_get(f, "current")) ? "true"
 									: NULL),
 			CORE_A_END },
-		    pages_str(f, "category"));
-		pages_h_text(h, CORE_TAG_SPAN, "faint",
-		    pages_num(num, sizeof(num), pages_int(f, "count", 0)));
-		core_html_pop(h);
-	}
-	core_html_pop(h);
-	core_html_pop(h);
-}
-
-/* The paper type facets: a link to each type with its count. */
-static void
-type_facets(struct core_html *h, const struct pages_page *p, const json_t *fs)
-{
-	const json_t *f;
-	char num[32];
-	size_t i;
-
-	if (json_array_size(fs) == 0)
-		return;
-	pages_h_block(h, "paper types");
-	pages_h_open(h, CORE_TAG_UL, "plain facets");
-	json_array_foreach(fs, i, f)
-	{
-		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, rel(p, pages_str(f, "url"))),
-			CORE_A(ARIA_CURRENT,
-			    json_is_true(json_object_get(f, "current")) ? "true"
-									: NULL),
-			CORE_A_END },
-		    pages_str(f, "label"));
+		    pages_str(f, key));
 		pages_h_text(h, CORE_TAG_SPAN, "faint",
 		    pages_num(num, sizeof(num), pages_int(f, "count", 0)));
 		core_html_pop(h);
@@ -684,8 +658,10 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	pages_h_open(h, CORE_TAG_ASIDE, "search-side");
 	few(h, p, json_object_get(m, "researchers"), "researchers");
 	few(h, p, json_object_get(m, "institutions"), "institutions");
-	facets(h, p, json_object_get(m, "facets"));
-	type_facets(h, p, json_object_get(m, "paper_type_facets"));
+	facets(h, p, json_object_get(m, "facets"), "categories", "category",
+	    "mono");
+	facets(h, p, json_object_get(m, "paper_type_facets"), "paper types",
+	    "label", NULL);
 	core_html_pop(h);
 	core_html_pop(h);
 	pages_layout_close(h, p);
