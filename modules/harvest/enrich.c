@@ -63,19 +63,6 @@ finish_batch(struct harvest_run *r, const char *cursor, long n, long complete)
 	return CORE_OK;
 }
 
-static int
-run_done(struct harvest_run *r)
-{
-	char nreq[24];
-
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	if (harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_DONE,
-		(const char *const[]){ r->key, nreq }, 2) != CORE_OK)
-		return HARVEST_EXIT_FAIL;
-	harvest_run_progress(r, 1);
-	return HARVEST_EXIT_OK;
-}
-
 /* ------------------------------------------------------------------ */
 /* openalex                                                            */
 /* ------------------------------------------------------------------ */
@@ -476,7 +463,7 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			harvest_oa_list_free(&l);
 		}
 	}
-	rc = run_done(&r);
+	rc = harvest_run_done(&r);
 	printf("openalex: %ld works with an arXiv DOI, %ld requests, %ld "
 	       "retries\n",
 	    r.records, harvest_http_requests(r.http),
@@ -661,7 +648,7 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		}
 		harvest_run_progress(&r, 0);
 	}
-	rc = run_done(&r);
+	rc = harvest_run_done(&r);
 	printf("s2 %s: %ld found of %zu, %ld requests, %ld retries\n",
 	    authors ? "authors" : "papers", r.records, json_array_size(ids),
 	    harvest_http_requests(r.http), harvest_http_retries(r.http));
@@ -875,7 +862,7 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		harvest_run_fail(&r, "database write failed; rolled back");
 		goto out;
 	}
-	rc = run_done(&r);
+	rc = harvest_run_done(&r);
 	printf("ror: %ld institutions, %ld records skipped\n", r.records,
 	    l.skipped);
 out:

@@ -314,16 +314,12 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (token == NULL)
 			break;
 	}
-	snprintf(why, sizeof(why), "%ld", harvest_run_requests(&r));
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
-		(const char *const[]){ r.key, why }, 2) != CORE_OK)
+	if ((rc = harvest_run_done(&r)) != HARVEST_EXIT_OK)
 		goto out;
-	harvest_run_progress(&r, 1);
 	printf("arxiv oai: %ld records, %ld deleted, %ld requests, %ld "
 	       "retries\n",
 	    r.records, r.deleted, harvest_http_requests(r.http),
 	    harvest_http_retries(r.http));
-	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);
 	json_decref(params);
@@ -398,7 +394,6 @@ arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 	size_t used, got, n, i, j;
 	long total;
 	int rc = HARVEST_EXIT_FAIL;
-	char nreq[24];
 
 	(void)args;
 	for (i = 0; i < (size_t)argc; i++)
@@ -429,13 +424,9 @@ arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (atom_batch(&r, core_buf_cstr(&url), "", &total, &got) != 0)
 			goto out;
 	}
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(&r));
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
-		(const char *const[]){ r.key, nreq }, 2) != CORE_OK)
+	if ((rc = harvest_run_done(&r)) != HARVEST_EXIT_OK)
 		goto out;
-	harvest_run_progress(&r, 1);
 	printf("arxiv ids: %ld of %d found\n", r.records, argc);
-	rc = HARVEST_EXIT_OK;
 out:
 	core_buf_free(&url);
 	harvest_run_close(&r);
@@ -456,7 +447,7 @@ arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 	long max = (long)a->max, size = (long)a->page_size, start, total = 0;
 	size_t got;
 	int rc = HARVEST_EXIT_FAIL;
-	char next[24], nreq[24];
+	char next[24];
 
 	(void)argc;
 	if (max < 1 || size < 1 || size > 2000)
@@ -488,13 +479,9 @@ arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (got == 0)
 			break; /* the API ran dry before its total */
 	}
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(&r));
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_DONE,
-		(const char *const[]){ r.key, nreq }, 2) != CORE_OK)
+	if ((rc = harvest_run_done(&r)) != HARVEST_EXIT_OK)
 		goto out;
-	harvest_run_progress(&r, 1);
 	printf("arxiv query: %ld records of %ld matching\n", r.records, total);
-	rc = HARVEST_EXIT_OK;
 out:
 	core_buf_free(&url);
 	harvest_run_close(&r);

@@ -365,6 +365,12 @@ void harvest_run_close(struct harvest_run *);
 void harvest_run_progress(struct harvest_run *, int final);
 /* Requests made since the last call. */
 long harvest_run_requests(struct harvest_run *);
+/*
+ * The run ended well: marks the source's cursor done (with the requests
+ * made since it was last told) and prints the final progress line.
+ * HARVEST_EXIT_OK, or HARVEST_EXIT_FAIL when the database refused.
+ */
+int harvest_run_done(struct harvest_run *);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
 /* core_db_exec() without a result. */

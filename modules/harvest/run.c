@@ -103,6 +103,19 @@ harvest_run_requests(struct harvest_run *r)
 	return d;
 }
 
+int
+harvest_run_done(struct harvest_run *r)
+{
+	char nreq[24];
+
+	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
+	if (harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_DONE,
+		(const char *const[]){ r->key, nreq }, 2) != CORE_OK)
+		return HARVEST_EXIT_FAIL;
+	harvest_run_progress(r, 1);
+	return HARVEST_EXIT_OK;
+}
+
 /* Records the failure in harvest_cursors (outside any transaction). */
 void
 harvest_run_fail(struct harvest_run *r, const char *msg)
