@@ -398,11 +398,8 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (argc == 1 && strcmp(argv[0], "works") != 0)
 		return harvest_bad_usage("unexpected", argv[0]);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_OPENALEX, "openalex",
-		"openalex") != CORE_OK)
-		goto out;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		(const char *const[]){ r.key, "{\"mode\":\"works\"}" },
-		2) != CORE_OK)
+		"openalex") != CORE_OK ||
+	    harvest_run_start(&r, "{\"mode\":\"works\"}") != CORE_OK)
 		goto out;
 	if (filter != NULL) {
 		/* A filter's pages by cursor, until next_cursor is null. */
@@ -520,13 +517,10 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		    json_string(authors ? argv[m] : id.id));
 	}
 	if (harvest_run_open(&r, conf, HARVEST_SRC_S2, "s2",
-		authors ? "s2 authors" : "s2 papers") != CORE_OK)
-		goto out;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		(const char *const[]){ r.key,
-		    authors ? "{\"mode\":\"authors\"}"
-			    : "{\"mode\":\"papers\"}" },
-		2) != CORE_OK)
+		authors ? "s2 authors" : "s2 papers") != CORE_OK ||
+	    harvest_run_start(&r,
+		authors ? "{\"mode\":\"authors\"}" : "{\"mode\":\"papers\"}") !=
+		CORE_OK)
 		goto out;
 	if (json_array_size(ids) == 0) {
 		snprintf(lim, sizeof(lim), "%ld", limit);
@@ -789,11 +783,8 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	l.r = &r;
 	harvest_jseq_open(&j, ROR_MAX_RECORD);
 	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, "ror", "ror") !=
-	    CORE_OK)
-		goto out;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		(const char *const[]){ r.key, "{\"mode\":\"file\"}" },
-		2) != CORE_OK)
+		CORE_OK ||
+	    harvest_run_start(&r, "{\"mode\":\"file\"}") != CORE_OK)
 		goto out;
 	if (stat(argv[0], &st) != 0 || !S_ISREG(st.st_mode) ||
 	    (gz = gzopen(argv[0], "rb")) == NULL) {

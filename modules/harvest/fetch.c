@@ -246,8 +246,7 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 		er = harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_RESUME,
 		    (const char *const[]){ r.key }, 1);
 	} else
-		er = harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		    (const char *const[]){ r.key, ptext }, 2);
+		er = harvest_run_start(&r, ptext);
 	if (er != CORE_OK)
 		goto out;
 	PQclear(res);
@@ -283,9 +282,7 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 			token = NULL;
 			resumed = 0;
 			r.records = 0;
-			if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-				(const char *const[]){ r.key, ptext },
-				2) != CORE_OK)
+			if (harvest_run_start(&r, ptext) != CORE_OK)
 				goto out;
 			continue;
 		}
@@ -402,13 +399,10 @@ arxiv_ids(const struct core_conf *conf, void *args, int argc, char **argv)
 		    used != strlen(argv[i]))
 			return harvest_bad_usage("not an arXiv id:", argv[i]);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api",
-		"arxiv ids") != CORE_OK)
+		"arxiv ids") != CORE_OK ||
+	    harvest_run_start(&r, "{\"mode\":\"ids\"}") != CORE_OK)
 		goto out;
 	r.expect = argc;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		(const char *const[]){ r.key, "{\"mode\":\"ids\"}" },
-		2) != CORE_OK)
-		goto out;
 	for (i = 0; i < (size_t)argc; i += ATOM_BATCH) {
 		n = (size_t)argc - i < ATOM_BATCH ? (size_t)argc - i
 						  : ATOM_BATCH;
@@ -455,13 +449,10 @@ arxiv_query(const struct core_conf *conf, void *args, int argc, char **argv)
 					 "[--page-size 1..2000]",
 		    NULL);
 	if (harvest_run_open(&r, conf, HARVEST_SRC_ARXIV, "arxiv-api",
-		"arxiv query") != CORE_OK)
+		"arxiv query") != CORE_OK ||
+	    harvest_run_start(&r, "{\"mode\":\"query\"}") != CORE_OK)
 		goto out;
 	r.expect = max;
-	if (harvest_exec0(r.db, HARVEST_SQL_HV_CURSOR_START,
-		(const char *const[]){ r.key, "{\"mode\":\"query\"}" },
-		2) != CORE_OK)
-		goto out;
 	for (start = 0; start < max; start += size) {
 		long n = max - start < size ? max - start : size;
 

@@ -366,6 +366,11 @@ void harvest_run_progress(struct harvest_run *, int final);
 /* Requests made since the last call. */
 long harvest_run_requests(struct harvest_run *);
 /*
+ * Starts a new run of the source's cursor with params (JSON text: what
+ * the run was asked, {"mode":"ids"}); CORE_EDB, logged.
+ */
+enum core_err harvest_run_start(struct harvest_run *, const char *params);
+/*
  * The run ended well: marks the source's cursor done (with the requests
  * made since it was last told) and prints the final progress line.
  * HARVEST_EXIT_OK, or HARVEST_EXIT_FAIL when the database refused.

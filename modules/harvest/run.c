@@ -103,6 +103,13 @@ harvest_run_requests(struct harvest_run *r)
 	return d;
 }
 
+enum core_err
+harvest_run_start(struct harvest_run *r, const char *params)
+{
+	return harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_START,
+	    (const char *const[]){ r->key, params }, 2);
+}
+
 int
 harvest_run_done(struct harvest_run *r)
 {
