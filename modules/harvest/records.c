@@ -321,13 +321,6 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	size_t i;
 	enum core_err er;
 
-	p->shape = HARVEST_SHAPE_LISTING;
-	p->source = "arxiv-listing";
-	if ((er = paper_id(o, p, why)) != CORE_OK ||
-	    (er = paper_text(o, "summary", p, why)) != CORE_OK)
-		goto out;
-	p->comment = opt_str(o, "comment");
-
 	cats = json_array();
 	json_array_foreach(json_object_get(o, "categories"), i, v)
 	{
@@ -393,12 +386,6 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	long n, lo = 0, hi = 0;
 	enum core_err er;
 
-	p->shape = HARVEST_SHAPE_KAGGLE;
-	p->source = "kaggle";
-	if ((er = paper_id(o, p, why)) != CORE_OK ||
-	    (er = paper_text(o, "abstract", p, why)) != CORE_OK)
-		goto out;
-	p->comment = opt_str(o, "comments");
 	p->doi = opt_str(o, "doi");
 	p->journal_ref = opt_str(o, "journal-ref");
 	p->license = opt_str(o, "license");
@@ -481,9 +468,22 @@ out:
 	return er;
 }
 
+/* Each shape's source, the keys of its abstract and comment, the rest. */
+static const struct shape {
+	const char *source, *abstract, *comment;
+	enum core_err (
+	    *parse)(const json_t *, struct harvest_paper *, const char **);
+} shapes[HARVEST_SHAPE__MAX] = {
+	[HARVEST_SHAPE_LISTING] = { "arxiv-listing", "summary", "comment",
+	    listing_parse },
+	[HARVEST_SHAPE_KAGGLE] = { "kaggle", "abstract", "comments",
+	    kaggle_parse },
+};
+
 enum core_err
 harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 {
+	const struct shape *sh;
 	enum core_err er;
 
 	*why = NULL;
@@ -494,12 +494,19 @@ harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	/* The listing has a list of names; Kaggle a string plus
 	 * authors_parsed. */
 	if (json_is_array(json_object_get(o, "authors")))
-		er = listing_parse(o, p, why);
+		p->shape = HARVEST_SHAPE_LISTING;
 	else if (json_object_get(o, "authors_parsed") != NULL)
-		er = kaggle_parse(o, p, why);
+		p->shape = HARVEST_SHAPE_KAGGLE;
 	else {
 		*why = "neither a listing nor a Kaggle record (no authors)";
-		er = CORE_EINPUT;
+		return CORE_EINPUT;
+	}
+	sh = &shapes[p->shape];
+	p->source = sh->source;
+	if ((er = paper_id(o, p, why)) == CORE_OK &&
+	    (er = paper_text(o, sh->abstract, p, why)) == CORE_OK) {
+		p->comment = opt_str(o, sh->comment);
+		er = sh->parse(o, p, why);
 	}
 	if (er == CORE_OK && p->nauthors == 0) {
 		*why = "no authors";
