@@ -55,6 +55,39 @@ last_part(const char *url)
 	return *p != '\0' ? core_xstrdup(p) : NULL;
 }
 
+/* The short id of an OpenAlex URL of that kind ("openalex.org/I",
+ * "openalex.org/A"), or NULL when s is not one. */
+static char *
+oa_id(const char *s, const char *kind)
+{
+	return s != NULL && strstr(s, kind) != NULL ? last_part(s) : NULL;
+}
+
+/*
+ * What every OpenAlex entity starts with: an object whose "id" is an
+ * OpenAlex URL of that kind (into *id; else *why is bad_id) and a
+ * display name (into *name).  The strings go to the caller's struct.
+ */
+static enum core_err
+oa_entity(const json_t *o, const char *kind, const char *bad_id, char **id,
+    char **name, const char **why)
+{
+	*why = NULL;
+	if (!json_is_object(o)) {
+		*why = "not a JSON object";
+		return CORE_EINPUT;
+	}
+	if ((*id = oa_id(str(o, "id"), kind)) == NULL) {
+		*why = bad_id;
+		return CORE_EINPUT;
+	}
+	if ((*name = opt_str(o, "display_name")) == NULL) {
+		*why = "no display_name";
+		return CORE_EINPUT;
+	}
+	return CORE_OK;
+}
+
 /* A JSON integer member as decimal text; NULL when absent (unknown is
  * not zero). */
 static char *
@@ -692,22 +725,12 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 	size_t i;
 	enum core_err er = CORE_EINPUT;
 
-	*why = NULL;
-	if (!json_is_object(o)) {
-		*why = "not a JSON object";
+	if ((er = oa_entity(o, "openalex.org/I",
+		 "id is not an OpenAlex institution URL", &in->openalex_id,
+		 &in->name, why)) != CORE_OK)
 		goto out;
-	}
-	if ((s = str(o, "id")) == NULL || strstr(s, "openalex.org/I") == NULL ||
-	    (in->openalex_id = last_part(s)) == NULL) {
-		*why = "id is not an OpenAlex institution URL";
-		goto out;
-	}
 	if ((s = str(o, "ror")) != NULL)
 		in->ror_id = last_part(s);
-	if ((in->name = opt_str(o, "display_name")) == NULL) {
-		*why = "no display_name";
-		goto out;
-	}
 	in->slug = core_slug(in->name, NAME_SLUG_MAX);
 	aliases = json_array();
 	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
@@ -795,10 +818,7 @@ affil_get(struct harvest_author *a, const json_t *inst)
 	size_t i;
 
 	ror = last_part(str(inst, "ror"));
-	oa = str(inst, "id") != NULL &&
-		strstr(str(inst, "id"), "openalex.org/I") != NULL
-	    ? last_part(str(inst, "id"))
-	    : NULL;
+	oa = oa_id(str(inst, "id"), "openalex.org/I");
 	if ((ror == NULL && oa == NULL) || str(inst, "display_name") == NULL) {
 		free(ror);
 		free(oa);
@@ -835,25 +855,14 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 {
 	struct harvest_affil *f;
 	json_t *v, *y;
-	const char *s;
 	size_t i, j;
 	int year;
 	enum core_err er = CORE_EINPUT;
 
-	*why = NULL;
-	if (!json_is_object(o)) {
-		*why = "not a JSON object";
+	if ((er = oa_entity(o, "openalex.org/A",
+		 "id is not an OpenAlex author URL", &a->openalex_id, &a->name,
+		 why)) != CORE_OK)
 		goto out;
-	}
-	if ((s = str(o, "id")) == NULL || strstr(s, "openalex.org/A") == NULL ||
-	    (a->openalex_id = last_part(s)) == NULL) {
-		*why = "id is not an OpenAlex author URL";
-		goto out;
-	}
-	if ((a->name = opt_str(o, "display_name")) == NULL) {
-		*why = "no display_name";
-		goto out;
-	}
 	/* What OpenAlex leaves of a removed or merged profile: its works
 	 * moved elsewhere, the name is a placeholder ("Deleted Author ID"). */
 	if (strcasecmp(a->name, "Deleted Author") == 0 ||
