@@ -641,23 +641,45 @@ ror_relationships(const json_t *o, struct harvest_inst *in, const char **why)
 	return CORE_OK;
 }
 
-enum core_err
-harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
+/*
+ * An institution from either source: fill() sets in's fields and adds
+ * the aliases to the array it is given, which becomes in->aliases.  On
+ * failure in holds nothing.
+ */
+static enum core_err
+inst_parse(const json_t *o, struct harvest_inst *in, const char **why,
+    enum core_err (
+	*fill)(const json_t *, struct harvest_inst *, json_t *, const char **))
 {
-	json_t *names, *n, *disp = NULL, *aliases = NULL, *geo, *v;
-	const char *s;
-	size_t i;
-	enum core_err er = CORE_EINPUT;
+	json_t *aliases = json_array();
+	enum core_err er;
 
 	*why = NULL;
 	if (!json_is_object(o)) {
 		*why = "not a JSON object";
-		goto out;
-	}
+		er = CORE_EINPUT;
+	} else
+		er = fill(o, in, aliases, why);
+	if (er == CORE_OK)
+		in->aliases = json_text(aliases);
+	else
+		harvest_inst_free(in);
+	json_decref(aliases);
+	return er;
+}
+
+static enum core_err
+ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
+    const char **why)
+{
+	json_t *names, *n, *disp = NULL, *geo, *v;
+	const char *s;
+	size_t i;
+
 	if ((in->ror_id = last_part(str(o, "id"))) == NULL ||
 	    strstr(str(o, "id"), "ror.org/") == NULL) {
 		*why = "id is not a ROR URL";
-		goto out;
+		return CORE_EINPUT;
 	}
 	/* The display name is the entry typed "ror_display" (schema v2). */
 	names = json_object_get(o, "names");
@@ -669,15 +691,14 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 	}
 	if (disp == NULL) {
 		*why = "no ror_display name";
-		goto out;
+		return CORE_EINPUT;
 	}
 	in->name = harvest_squash(str(disp, "value"));
 	if (*in->name == '\0') {
 		*why = "empty ror_display name";
-		goto out;
+		return CORE_EINPUT;
 	}
 	in->slug = core_slug(in->name, NAME_SLUG_MAX);
-	aliases = json_array();
 	json_array_foreach(names, i, n)
 	{
 		if (n == disp)
@@ -686,7 +707,6 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 		    has_type(n, "acronym"))
 			alias_add(aliases, str(n, "value"), in->name);
 	}
-	in->aliases = json_text(aliases);
 
 	geo =
 	    json_object_get(json_array_get(json_object_get(o, "locations"), 0),
@@ -706,48 +726,47 @@ harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
 		break;
 	}
 	in->established = int_text(o, "established");
-	if ((er = ror_relationships(o, in, why)) != CORE_OK)
-		goto out;
-	er = CORE_OK;
-out:
-	json_decref(aliases);
-	if (er != CORE_OK)
-		harvest_inst_free(in);
-	return er;
+	return ror_relationships(o, in, why);
+}
+
+enum core_err
+harvest_ror_parse(const json_t *o, struct harvest_inst *in, const char **why)
+{
+	return inst_parse(o, in, why, ror_fill);
+}
+
+static enum core_err
+oa_inst_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
+    const char **why)
+{
+	json_t *v;
+	const char *s;
+	size_t i;
+	enum core_err er;
+
+	if ((er = oa_entity(o, "openalex.org/I",
+		 "id is not an OpenAlex institution URL", &in->openalex_id,
+		 &in->name, why)) != CORE_OK)
+		return er;
+	if ((s = str(o, "ror")) != NULL)
+		in->ror_id = last_part(s);
+	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
+	    v) alias_add(aliases, json_string_value(v), in->name);
+	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
+	    alias_add(aliases, json_string_value(v), in->name);
+	in->country_code = opt_str(o, "country_code");
+	in->country_name = opt_str(json_object_get(o, "geo"), "country");
+	in->type = opt_str(o, "type");
+	in->website = opt_str(o, "homepage_url");
+	return CORE_OK;
 }
 
 enum core_err
 harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
     const char **why)
 {
-	json_t *aliases = NULL, *v;
-	const char *s;
-	size_t i;
-	enum core_err er = CORE_EINPUT;
-
-	if ((er = oa_entity(o, "openalex.org/I",
-		 "id is not an OpenAlex institution URL", &in->openalex_id,
-		 &in->name, why)) != CORE_OK)
-		goto out;
-	if ((s = str(o, "ror")) != NULL)
-		in->ror_id = last_part(s);
-	in->slug = core_slug(in->name, NAME_SLUG_MAX);
-	aliases = json_array();
-	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
-	    v) alias_add(aliases, json_string_value(v), in->name);
-	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
-	    alias_add(aliases, json_string_value(v), in->name);
-	in->aliases = json_text(aliases);
-	in->country_code = opt_str(o, "country_code");
-	in->country_name = opt_str(json_object_get(o, "geo"), "country");
-	in->type = opt_str(o, "type");
-	in->website = opt_str(o, "homepage_url");
-	er = CORE_OK;
-out:
-	json_decref(aliases);
-	if (er != CORE_OK)
-		harvest_inst_free(in);
-	return er;
+	return inst_parse(o, in, why, oa_inst_fill);
 }
 
 /* ----------------------------------------------------------- authors */
