@@ -343,6 +343,8 @@ void core_date_w3c(char out[32], int64_t t);
 /* "YYYY-MM-DD..." (what follows the day is ignored): 0 and *t, its
  * midnight UTC, or -1 when s (NULL allowed) does not start with one. */
 int core_date_day_parse(const char *s, int64_t *t);
+/* 1 when y-m-d (m 1..12) is a day of the Gregorian calendar, else 0. */
+int core_date_is_day(int y, int m, int d);
 
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */

@@ -218,6 +218,16 @@ static const int mdays[12] = {
 };
 
 int
+core_date_is_day(int y, int m, int d)
+{
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	/* 29 February only in a leap year of the Gregorian calendar. */
+	return m != 2 || d != 29 ||
+	    (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+}
+
+int
 core_http_date_parse(const char *s, int64_t *t)
 {
 	const char *p = s;
@@ -260,10 +270,7 @@ core_http_date_parse(const char *s, int64_t *t)
 		}
 	} else
 		return -1;
-	if (*p != '\0' || d < 1 || d > mdays[m])
-		return -1;
-	if (m == 1 && d == 29 &&
-	    !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+	if (*p != '\0' || !core_date_is_day(y, m + 1, d))
 		return -1;
 	*t = (int64_t)days_from_civil(y, m + 1, d) * 86400 + hh * 3600 +
 	    mm * 60 + ss;

@@ -320,8 +320,6 @@ harvest_count_take(char *s)
 int
 harvest_date10(const char *s, char out[11])
 {
-	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
-		30, 31 };
 	int i, y, m, d;
 
 	if (s == NULL)
@@ -336,11 +334,7 @@ harvest_date10(const char *s, char out[11])
 	y = atoi(s);
 	m = (s[5] - '0') * 10 + (s[6] - '0');
 	d = (s[8] - '0') * 10 + (s[9] - '0');
-	if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 ||
-	    d > mdays[m - 1])
-		return -1;
-	if (m == 2 && d == 29 &&
-	    !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+	if (y < 1900 || y > 2999 || !core_date_is_day(y, m, d))
 		return -1;
 	memcpy(out, s, 10);
 	out[10] = '\0';

@@ -122,9 +122,23 @@ round_trip(void)
 	T_EQ(bad, 0, "http_date -> parse round trip");
 }
 
+static void
+calendar(void)
+{
+	T_EQ(core_date_is_day(2024, 2, 29), 1, "29 Feb of a leap year");
+	T_EQ(core_date_is_day(2023, 2, 29), 0, "29 Feb of another year");
+	T_EQ(core_date_is_day(1900, 2, 29), 0, "1900 is not a leap year");
+	T_EQ(core_date_is_day(2000, 2, 29), 1, "2000 is");
+	T_EQ(core_date_is_day(2025, 4, 31), 0, "31 April");
+	T_EQ(core_date_is_day(2025, 12, 31), 1, "31 December");
+	T_EQ(core_date_is_day(2025, 13, 1), 0, "month 13");
+	T_EQ(core_date_is_day(2025, 1, 0), 0, "day 0");
+}
+
 int
 main(void)
 {
+	calendar();
 	formats();
 	against_libc();
 	parse();
