@@ -5,6 +5,7 @@
  * fields the harvester reads must have the types it expects, so that
  * storing never meets a number where it wanted a string.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,21 @@ type_ok(const json_t *v, int types)
 	return 0;
 }
 
+/* Formats why and returns -1: what a check says when it refuses. */
+static int bad(char why[HARVEST_WHY_LEN], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+bad(char why[HARVEST_WHY_LEN], const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, HARVEST_WHY_LEN, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 const char *
 harvest_oa_short(const char *s)
 {
@@ -89,30 +105,18 @@ check_ref(const json_t *o, const char *where, char why[HARVEST_WHY_LEN])
 {
 	const json_t *v;
 
-	if (!json_is_object(o)) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: not an object", where);
-		return -1;
-	}
+	if (!json_is_object(o))
+		return bad(why, "%s: not an object", where);
 	v = json_object_get(o, "id");
 	if (v != NULL && !json_is_null(v) &&
-	    harvest_oa_short(json_string_value(v)) == NULL) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: bad id", where);
-		return -1;
-	}
+	    harvest_oa_short(json_string_value(v)) == NULL)
+		return bad(why, "%s: bad id", where);
 	v = json_object_get(o, "display_name");
-	if (v != NULL && !json_is_string(v) && !json_is_null(v)) {
-		snprintf(why, HARVEST_WHY_LEN,
-		    "%s: display_name is not a "
-		    "string",
-		    where);
-		return -1;
-	}
+	if (v != NULL && !json_is_string(v) && !json_is_null(v))
+		return bad(why, "%s: display_name is not a string", where);
 	v = json_object_get(o, "ror");
-	if (v != NULL && !json_is_string(v) && !json_is_null(v)) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: ror is not a string",
-		    where);
-		return -1;
-	}
+	if (v != NULL && !json_is_string(v) && !json_is_null(v))
+		return bad(why, "%s: ror is not a string", where);
 	return 0;
 }
 
@@ -122,36 +126,21 @@ check_entity(const json_t *o, size_t i, char why[HARVEST_WHY_LEN])
 	const json_t *v, *a, *x;
 	size_t k, j;
 
-	if (!json_is_object(o)) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu is not an object",
-		    i);
-		return -1;
-	}
+	if (!json_is_object(o))
+		return bad(why, "result %zu is not an object", i);
 	if (harvest_oa_short(json_string_value(json_object_get(o, "id"))) ==
-	    NULL) {
-		snprintf(why, HARVEST_WHY_LEN, "result %zu has no OpenAlex id",
-		    i);
-		return -1;
-	}
+	    NULL)
+		return bad(why, "result %zu has no OpenAlex id", i);
 	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
 		v = json_object_get(o, fields[k].key);
-		if (v != NULL && !type_ok(v, fields[k].types)) {
-			snprintf(why, HARVEST_WHY_LEN,
-			    "result %zu: %s has "
-			    "the wrong type",
-			    i, fields[k].key);
-			return -1;
-		}
+		if (v != NULL && !type_ok(v, fields[k].types))
+			return bad(why, "result %zu: %s has the wrong type", i,
+			    fields[k].key);
 	}
 	v = json_object_get(o, "summary_stats");
 	if (json_is_object(v) && (a = json_object_get(v, "h_index")) != NULL &&
-	    !json_is_integer(a) && !json_is_null(a)) {
-		snprintf(why, HARVEST_WHY_LEN,
-		    "result %zu: h_index has the "
-		    "wrong type",
-		    i);
-		return -1;
-	}
+	    !json_is_integer(a) && !json_is_null(a))
+		return bad(why, "result %zu: h_index has the wrong type", i);
 	v = json_object_get(o, "authorships");
 	json_array_foreach(v, j, a)
 	{
@@ -159,13 +148,8 @@ check_entity(const json_t *o, size_t i, char why[HARVEST_WHY_LEN])
 		    ((x = json_object_get(a, "author")) != NULL &&
 			check_ref(x, "authorship author", why) != 0))
 			return -1;
-		if (j >= HARVEST_MAX_AUTHORS) {
-			snprintf(why, HARVEST_WHY_LEN,
-			    "result %zu: too many "
-			    "authorships",
-			    i);
-			return -1;
-		}
+		if (j >= HARVEST_MAX_AUTHORS)
+			return bad(why, "result %zu: too many authorships", i);
 	}
 	v = json_object_get(o, "last_known_institutions");
 	json_array_foreach(v, j,
@@ -176,9 +160,7 @@ check_entity(const json_t *o, size_t i, char why[HARVEST_WHY_LEN])
 		check_ref(x, "affiliation", why) != 0))
 	{
 		if (!json_is_object(a))
-			snprintf(why, HARVEST_WHY_LEN,
-			    "affiliation "
-			    "is not an object");
+			return bad(why, "affiliation is not an object");
 		return -1;
 	}
 	return 0;
