@@ -1392,7 +1392,30 @@ struct core_module {
 	 * digests); its result is weftd's exit status.
 	 */
 	int (*command)(struct core_ctx *, int argc, char **argv);
+	/*
+	 * The size of the module's process state: weftd allocates it zeroed
+	 * as ctx->mod_state before init and frees it after fini, which it
+	 * calls after a failed init too (so fini must accept a state that
+	 * init left half built, and init just returns its error).
+	 */
+	size_t state_size;
 };
+
+/*
+ * The fields every plugin declares alike, first in its weft_module: the
+ * name mod, the statements sql/stmts.awk generates from
+ * sql/queries/mod.sql (mod_sql, MOD_SQL__MAX), the file's routes, init
+ * and fini, and its state, a struct type:
+ *
+ *	const struct core_module weft_module = {
+ *		CORE_MODULE(feeds, FEEDS, struct feeds_state),
+ *		.hints = core_site_hints,
+ *	};
+ */
+#define CORE_MODULE(mod, MOD, state)                                           \
+	.name = #mod, .routes = routes, .stmts = mod##_sql,                    \
+	.nstmts = MOD##_SQL__MAX, .init = init, .fini = fini,                  \
+	.state_size = sizeof(state)
 
 /*
  * Serves one FastCGI request (called by weftd's workers): parses and
