@@ -1312,6 +1312,12 @@ enum core_err core_limit_take(struct core_ctx *, const char *bucket, long q,
  * is NULL, -1 for anything else (another scheme, a malformed token).
  */
 int core_bearer_parse(const char *authz, char *tok, size_t toksz);
+/*
+ * The lower-case hex of BLAKE2b-(8 * hlen) (libsodium's
+ * crypto_generichash, no key) of data[0..len) into hex, 2 * hlen + 1
+ * bytes; hlen is 16 to 64.
+ */
+void core_hash_hex(const void *data, size_t len, size_t hlen, char *hex);
 /* The stored form of an API key: hex of BLAKE2b-256 of the secret. */
 void core_key_hash(const char *secret, char hex[65]);
 /*
