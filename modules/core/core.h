@@ -959,6 +959,33 @@ json_t *core_cell_jint(const PGresult *, int row, int col);
 /* A boolean column as a JSON boolean, null for NULL. */
 json_t *core_cell_jbool(const PGresult *, int row, int col);
 
+/* Which view-model reader core_row_set() reads a column with. */
+enum core_cell_kind {
+	CORE_CELL_TEXT, /* core_cell_jtext() */
+	CORE_CELL_INT,  /* core_cell_jint() */
+	CORE_CELL_BOOL, /* core_cell_jbool() */
+	CORE_CELL_LIST, /* core_cell_json(), [] for NULL or bad */
+	CORE_CELL__MAX
+};
+
+/* One member of a row's JSON object: key, column col read as kind. */
+struct core_cell_field {
+	const char *key;
+	int col;
+	enum core_cell_kind kind;
+};
+
+/*
+ * Sets in o, in the order given, each of fields[0..n): its key to the
+ * cell (row, its col) read as its kind.  The table says once what a
+ * row's object holds, instead of a json_object_set_new() per member.
+ */
+void core_row_set(json_t *o, const PGresult *, int row,
+    const struct core_cell_field *fields, size_t n);
+/* Every row of res as an object of fields[0..n), in an array (new). */
+json_t *core_rows_json(const PGresult *, const struct core_cell_field *fields,
+    size_t n);
+
 /* ------------------------------------------------------------------ */
 /* Redis: fails soft (CORE_ECACHE), callers carry on without it        */
 /* ------------------------------------------------------------------ */
