@@ -138,9 +138,7 @@ acc_feed_token_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return er;
-	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+	if ((er = acc_post_open(req, &form)) != CORE_OK)
 		return er;
 	if (!need_session(req, &s, "/account", &er))
 		return er;

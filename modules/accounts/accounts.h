@@ -214,6 +214,12 @@ void acc_pre_token(struct core_req *, char tok[ACC_TOKEN_LEN + 1]);
  */
 enum core_err acc_post_begin(struct core_req *,
     const struct core_params **form);
+/*
+ * The representation (core_req_negotiate() with acc_offers: 406), then
+ * acc_post_begin(): the start of the accounts module's POST handlers.
+ * The error, if any, is the handler's to return.
+ */
+enum core_err acc_post_open(struct core_req *, const struct core_params **form);
 
 /*
  * 0 when given is the CSRF token of tok (acc_csrf_check); else 1, and
@@ -570,7 +576,7 @@ enum core_err acc_reset_post(struct core_req *);
 
 /*
  * The start of every signed-in POST: negotiation, Origin, the form
- * (acc_post_begin), a live session (else a redirect to sign in, and an
+ * (acc_post_open), a live session (else a redirect to sign in, and an
  * expired cookie dropped) and its CSRF token (else 403).  0, or -1 with
  * the response set and *er what to return.  *form is borrowed.
  */

@@ -123,9 +123,7 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 	const char *email, *why;
 
 	*er = CORE_OK;
-	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return -1;
-	if ((*er = acc_post_begin(req, &form)) != CORE_OK)
+	if ((*er = acc_post_open(req, &form)) != CORE_OK)
 		return -1;
 	email = field(form, "email");
 	*next = field(form, "next");
@@ -275,9 +273,7 @@ acc_signout_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return er;
-	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+	if ((er = acc_post_open(req, &form)) != CORE_OK)
 		return er;
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;

@@ -94,11 +94,7 @@ hit(struct core_redis *rc, const char *key, long limit, long window)
 static void
 key_hash(const char *key, char hex[33])
 {
-	unsigned char h[16];
-
-	crypto_generichash(h, sizeof(h), (const unsigned char *)key,
-	    strlen(key), NULL, 0);
-	sodium_bin2hex(hex, 33, h, sizeof(h));
+	core_hash_hex(key, strlen(key), 16, hex);
 }
 
 /* Hex of BLAKE2b-128(token NUL key): one device for one account. */

@@ -81,10 +81,8 @@ acc_post_session(struct core_req *req, const struct core_params **form,
     struct acc_session *s, enum core_err *er)
 {
 	*er = CORE_OK;
-	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return -1;
-	if ((*er = acc_post_begin(req, form)) != CORE_OK)
-		return -1; /* the 403, 400 or 413 it set */
+	if ((*er = acc_post_open(req, form)) != CORE_OK)
+		return -1; /* the 406, 403, 400 or 413 it set */
 	if ((*er = acc_session_load(req, s)) != CORE_OK)
 		return -1;
 	if (!s->valid) {

@@ -71,10 +71,9 @@ acc_email_keys_backfill(struct core_ctx *ctx)
 static enum core_err
 init(struct core_ctx *ctx)
 {
-	struct acc_state *st;
+	struct acc_state *st = ctx->mod_state;
 	unsigned char pw[24];
 
-	st = core_xcalloc(1, sizeof(*st));
 	st->dummy_hash = core_xcalloc(1, crypto_pwhash_STRBYTES);
 	/*
 	 * A hash of a random password with the real parameters: sign-in
@@ -86,20 +85,14 @@ init(struct core_ctx *ctx)
 		crypto_pwhash_OPSLIMIT_INTERACTIVE,
 		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
 		core_log(CORE_LOG_ERROR, "start", "crypto_pwhash_str failed");
-		free(st->dummy_hash);
-		free(st);
 		return CORE_ESYS;
 	}
 	st->limit = core_conf_int(ctx->conf, "accounts_rate_limit", 10);
 	st->mail_cap = core_conf_int(ctx->conf, "mail_daily_cap", 10);
 	st->secure =
 	    ctx->base_url != NULL && strncmp(ctx->base_url, "https://", 8) == 0;
-	if (acc_mailer_new(ctx->conf, &st->mailer) != CORE_OK) {
-		free(st->dummy_hash);
-		free(st);
+	if (acc_mailer_new(ctx->conf, &st->mailer) != CORE_OK)
 		return CORE_EINPUT;
-	}
-	ctx->mod_state = st;
 	/* Addresses 0016 could not key in SQL (non-ASCII); not fatal. */
 	acc_email_keys_backfill(ctx);
 	return CORE_OK;
@@ -110,21 +103,12 @@ fini(struct core_ctx *ctx)
 {
 	struct acc_state *st = ctx->mod_state;
 
-	if (st == NULL)
-		return;
 	acc_mailer_free(st->mailer);
 	free(st->dummy_hash);
-	free(st);
-	ctx->mod_state = NULL;
 }
 
 const struct core_module weft_module = {
-	.name = "accounts",
-	.routes = routes,
-	.stmts = accounts_sql,
-	.nstmts = ACCOUNTS_SQL__MAX,
-	.init = init,
-	.fini = fini,
+	CORE_MODULE(accounts, ACCOUNTS, struct acc_state),
 	.html_error = acc_html_error,
 	.hints = core_site_hints,
 	.command = acc_command,

@@ -187,6 +187,17 @@ acc_post_begin(struct core_req *req, const struct core_params **form)
 	return CORE_OK;
 }
 
+enum core_err
+acc_post_open(struct core_req *req, const struct core_params **form)
+{
+	enum core_err er;
+
+	*form = NULL;
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return er;
+	return acc_post_begin(req, form);
+}
+
 int
 acc_csrf_bad(struct core_req *req, const char *tok, const char *given)
 {

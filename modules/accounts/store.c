@@ -431,26 +431,19 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 enum core_err
 acc_store_fields(struct core_db *db, json_t **out)
 {
+	static const struct core_cell_field fields[] = {
+		{ "code", ACCOUNTS_FIELDS__PRIMARY_CATEGORY, CORE_CELL_TEXT },
+		{ "papers", ACCOUNTS_FIELDS__PAPERS, CORE_CELL_INT },
+	};
 	PGresult *res = NULL;
 	enum core_err er;
-	json_t *a;
-	int i;
 
 	*out = NULL;
 	if ((er = core_db_exec(db, ACCOUNTS_SQL_FIELDS, NULL, 0, &res)) !=
 	    CORE_OK)
 		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(a,
-		    json_pack("{s:o,s:I}", "code",
-			core_cell_jtext(res, i,
-			    ACCOUNTS_FIELDS__PRIMARY_CATEGORY),
-			"papers",
-			(json_int_t)core_cell_bigint(res, i,
-			    ACCOUNTS_FIELDS__PAPERS, 0)));
+	*out = core_rows_json(res, fields, sizeof(fields) / sizeof(fields[0]));
 	PQclear(res);
-	*out = a;
 	return CORE_OK;
 }
 
@@ -680,43 +673,48 @@ acc_store_session_touch(struct core_db *db, const char *hash)
 	return exec_only(db, ACCOUNTS_SQL_SESSION_TOUCH, p, 1);
 }
 
+/*
+ * Runs stmt, whose parameters are uid and then s (NULL: none), and sets
+ * *out to its rows as objects of fields[0..n) (caller decrefs).
+ */
+static enum core_err
+rows_of_user(struct core_db *db, int stmt, long long uid, const char *s,
+    const struct core_cell_field *fields, size_t n, json_t **out)
+{
+	char ub[24];
+	const char *p[2] = { ub, s };
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*out = NULL;
+	ID(ub, uid);
+	if ((er = core_db_exec(db, stmt, p, s != NULL ? 2 : 1, &res)) !=
+	    CORE_OK)
+		return er;
+	*out = core_rows_json(res, fields, n);
+	PQclear(res);
+	return CORE_OK;
+}
+
 enum core_err
 acc_store_sessions(struct core_db *db, long long uid, const char *current,
     json_t **out)
 {
-	char ub[24];
-	const char *p[2] = { ub, current };
-	PGresult *res = NULL;
-	enum core_err er;
-	json_t *a;
-	int i;
+	static const struct core_cell_field fields[] = {
+		{ "id", ACCOUNTS_SESSION_LIST__ID, CORE_CELL_INT },
+		{ "created_at", ACCOUNTS_SESSION_LIST__CREATED,
+		    CORE_CELL_TEXT },
+		{ "last_seen_at", ACCOUNTS_SESSION_LIST__LAST_SEEN,
+		    CORE_CELL_TEXT },
+		{ "agent", ACCOUNTS_SESSION_LIST__AGENT, CORE_CELL_TEXT },
+		{ "network", ACCOUNTS_SESSION_LIST__NETWORK, CORE_CELL_TEXT },
+		{ "current", ACCOUNTS_SESSION_LIST__CURRENT, CORE_CELL_BOOL },
+	};
 
-	*out = NULL;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_LIST, p, 2, &res)) !=
-	    CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(a,
-		    json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}", "id",
-			(json_int_t)core_cell_bigint(res, i,
-			    ACCOUNTS_SESSION_LIST__ID, 0),
-			"created_at",
-			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__CREATED),
-			"last_seen_at",
-			core_cell_jtext(res, i,
-			    ACCOUNTS_SESSION_LIST__LAST_SEEN),
-			"agent",
-			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__AGENT),
-			"network",
-			core_cell_jtext(res, i, ACCOUNTS_SESSION_LIST__NETWORK),
-			"current",
-			core_cell_bool(res, i, ACCOUNTS_SESSION_LIST__CURRENT,
-			    0)));
-	PQclear(res);
-	*out = a;
-	return CORE_OK;
+	/* "" matches no session: SESSION_LIST's current is then false. */
+	return rows_of_user(db, ACCOUNTS_SQL_SESSION_LIST, uid,
+	    current != NULL ? current : "", fields,
+	    sizeof(fields) / sizeof(fields[0]), out);
 }
 
 /* Runs DELETE stmt with (uid, id); *gone 1 when it deleted a row. */
@@ -811,33 +809,14 @@ out:
 enum core_err
 acc_store_api_keys(struct core_db *db, long long uid, json_t **out)
 {
-	char ub[24];
-	const char *p[1] = { ub };
-	PGresult *res = NULL;
-	enum core_err er;
-	json_t *a;
-	int i;
+	static const struct core_cell_field fields[] = {
+		{ "id", ACCOUNTS_API_KEYS__ID, CORE_CELL_INT },
+		{ "name", ACCOUNTS_API_KEYS__NAME, CORE_CELL_TEXT },
+		{ "created_at", ACCOUNTS_API_KEYS__CREATED, CORE_CELL_TEXT },
+	};
 
-	*out = NULL;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEYS, p, 1, &res)) !=
-	    CORE_OK)
-		return er;
-	a = json_array();
-	for (i = 0; i < PQntuples(res); i++)
-		json_array_append_new(a,
-		    json_pack("{s:I,s:o,s:o}", "id",
-			(json_int_t)core_cell_bigint(res, i,
-			    ACCOUNTS_API_KEYS__ID, 0),
-			"name",
-			core_json_str(
-			    core_cell_text(res, i, ACCOUNTS_API_KEYS__NAME)),
-			"created_at",
-			core_json_str(core_cell_text(res, i,
-			    ACCOUNTS_API_KEYS__CREATED))));
-	PQclear(res);
-	*out = a;
-	return CORE_OK;
+	return rows_of_user(db, ACCOUNTS_SQL_API_KEYS, uid, NULL, fields,
+	    sizeof(fields) / sizeof(fields[0]), out);
 }
 
 enum core_err

@@ -285,11 +285,7 @@ acc_token_parse(const char *s, unsigned char raw[ACC_TOKEN_RAW])
 void
 acc_token_hash(const char *tok, char hex[ACC_HASH_HEX + 1])
 {
-	unsigned char h[32];
-
-	crypto_generichash(h, sizeof(h), (const unsigned char *)tok,
-	    strlen(tok), NULL, 0);
-	sodium_bin2hex(hex, ACC_HASH_HEX + 1, h, sizeof(h));
+	core_key_hash(tok, hex);
 }
 
 void

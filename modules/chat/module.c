@@ -3,8 +3,6 @@
  * (the LLM client, when llm_url is set, and the quotas) and fini.  nginx
  * sends this module /chat and /chat/..., unbuffered.
  */
-#include <stdlib.h>
-
 #include "core.h"
 #include "chat.h"
 #include "chat_sql.h"
@@ -20,7 +18,7 @@ static const struct core_route routes[] = {
 static enum core_err
 init(struct core_ctx *ctx)
 {
-	struct chat_state *st = core_xcalloc(1, sizeof(*st));
+	struct chat_state *st = ctx->mod_state;
 
 	st->llm = core_llm_open(ctx->conf);
 	st->per_minute = core_conf_int(ctx->conf, "chat_per_minute", 10);
@@ -29,7 +27,6 @@ init(struct core_ctx *ctx)
 	st->tokens_day = core_conf_int(ctx->conf, "chat_tokens_day", 200000);
 	core_log(CORE_LOG_INFO, "chat_start", "mode=%s",
 	    st->llm != NULL ? "llm" : "extractive");
-	ctx->mod_state = st;
 	return CORE_OK;
 }
 
@@ -38,19 +35,9 @@ fini(struct core_ctx *ctx)
 {
 	struct chat_state *st = ctx->mod_state;
 
-	if (st == NULL)
-		return;
 	core_llm_close(st->llm);
-	free(st);
-	ctx->mod_state = NULL;
 }
 
 const struct core_module weft_module = {
-	.name = "chat",
-	.routes = routes,
-	.stmts = chat_sql,
-	.nstmts = CHAT_SQL__MAX,
-	.init = init,
-	.fini = fini,
-	.html_error = NULL,
+	CORE_MODULE(chat, CHAT, struct chat_state),
 };

@@ -961,6 +961,33 @@ json_t *core_cell_jint(const PGresult *, int row, int col);
 /* A boolean column as a JSON boolean, null for NULL. */
 json_t *core_cell_jbool(const PGresult *, int row, int col);
 
+/* Which view-model reader core_row_set() reads a column with. */
+enum core_cell_kind {
+	CORE_CELL_TEXT, /* core_cell_jtext() */
+	CORE_CELL_INT,  /* core_cell_jint() */
+	CORE_CELL_BOOL, /* core_cell_jbool() */
+	CORE_CELL_LIST, /* core_cell_json(), [] for NULL or bad */
+	CORE_CELL__MAX
+};
+
+/* One member of a row's JSON object: key, column col read as kind. */
+struct core_cell_field {
+	const char *key;
+	int col;
+	enum core_cell_kind kind;
+};
+
+/*
+ * Sets in o, in the order given, each of fields[0..n): its key to the
+ * cell (row, its col) read as its kind.  The table says once what a
+ * row's object holds, instead of a json_object_set_new() per member.
+ */
+void core_row_set(json_t *o, const PGresult *, int row,
+    const struct core_cell_field *fields, size_t n);
+/* Every row of res as an object of fields[0..n), in an array (new). */
+json_t *core_rows_json(const PGresult *, const struct core_cell_field *fields,
+    size_t n);
+
 /* ------------------------------------------------------------------ */
 /* Redis: fails soft (CORE_ECACHE), callers carry on without it        */
 /* ------------------------------------------------------------------ */
@@ -1314,6 +1341,12 @@ enum core_err core_limit_take(struct core_ctx *, const char *bucket, long q,
  * is NULL, -1 for anything else (another scheme, a malformed token).
  */
 int core_bearer_parse(const char *authz, char *tok, size_t toksz);
+/*
+ * The lower-case hex of BLAKE2b-(8 * hlen) (libsodium's
+ * crypto_generichash, no key) of data[0..len) into hex, 2 * hlen + 1
+ * bytes; hlen is 16 to 64.
+ */
+void core_hash_hex(const void *data, size_t len, size_t hlen, char *hex);
 /* The stored form of an API key: hex of BLAKE2b-256 of the secret. */
 void core_key_hash(const char *secret, char hex[65]);
 /*
@@ -1394,7 +1427,30 @@ struct core_module {
 	 * digests); its result is weftd's exit status.
 	 */
 	int (*command)(struct core_ctx *, int argc, char **argv);
+	/*
+	 * The size of the module's process state: weftd allocates it zeroed
+	 * as ctx->mod_state before init and frees it after fini, which it
+	 * calls after a failed init too (so fini must accept a state that
+	 * init left half built, and init just returns its error).
+	 */
+	size_t state_size;
 };
+
+/*
+ * The fields every plugin declares alike, first in its weft_module: the
+ * name mod, the statements sql/stmts.awk generates from
+ * sql/queries/mod.sql (mod_sql, MOD_SQL__MAX), the file's routes, init
+ * and fini, and its state, a struct type:
+ *
+ *	const struct core_module weft_module = {
+ *		CORE_MODULE(feeds, FEEDS, struct feeds_state),
+ *		.hints = core_site_hints,
+ *	};
+ */
+#define CORE_MODULE(mod, MOD, state)                                           \
+	.name = #mod, .routes = routes, .stmts = mod##_sql,                    \
+	.nstmts = MOD##_SQL__MAX, .init = init, .fini = fini,                  \
+	.state_size = sizeof(state)
 
 /*
  * Serves one FastCGI request (called by weftd's workers): parses and

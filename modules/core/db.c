@@ -325,3 +325,43 @@ core_cell_jbool(const PGresult *res, int row, int col)
 		return json_null();
 	return json_boolean(PQgetvalue(res, row, col)[0] == 't');
 }
+
+/* A JSON column for a list: [] when it is NULL or does not parse. */
+static json_t *
+cell_jlist(const PGresult *res, int row, int col)
+{
+	return core_cell_json(res, row, col, json_array());
+}
+
+void
+core_row_set(json_t *o, const PGresult *res, int row,
+    const struct core_cell_field *fields, size_t n)
+{
+	static json_t *(*const readers[CORE_CELL__MAX])(const PGresult *, int,
+	    int) = {
+		[CORE_CELL_TEXT] = core_cell_jtext,
+		[CORE_CELL_INT] = core_cell_jint,
+		[CORE_CELL_BOOL] = core_cell_jbool,
+		[CORE_CELL_LIST] = cell_jlist,
+	};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, fields[i].key,
+		    readers[fields[i].kind](res, row, fields[i].col));
+}
+
+json_t *
+core_rows_json(const PGresult *res, const struct core_cell_field *fields,
+    size_t n)
+{
+	json_t *a = json_array(), *o;
+	int i;
+
+	for (i = 0; i < PQntuples(res); i++) {
+		o = json_object();
+		core_row_set(o, res, i, fields, n);
+		json_array_append_new(a, o);
+	}
+	return a;
+}

@@ -19,6 +19,7 @@
  * read passes: the limiter protects the site, it must never take it
  * down; a warning says so, at most once a minute per worker.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,13 +153,21 @@ core_bearer_parse(const char *authz, char *tok, size_t toksz)
 }
 
 void
+core_hash_hex(const void *data, size_t len, size_t hlen, char *hex)
+{
+	unsigned char h[crypto_generichash_BYTES_MAX];
+
+	assert(hlen >= crypto_generichash_BYTES_MIN && hlen <= sizeof(h));
+	crypto_generichash(h, hlen, data, len, NULL, 0);
+	sodium_bin2hex(hex, 2 * hlen + 1, h, hlen);
+	/* The input may be a secret; leave nothing of it on the stack. */
+	sodium_memzero(h, sizeof(h));
+}
+
+void
 core_key_hash(const char *secret, char hex[65])
 {
-	unsigned char h[32];
-
-	crypto_generichash(h, sizeof(h), (const unsigned char *)secret,
-	    strlen(secret), NULL, 0);
-	sodium_bin2hex(hex, 65, h, sizeof(h));
+	core_hash_hex(secret, strlen(secret), 32, hex);
 }
 
 /* Warns that reads pass unlimited, at most once a minute per process. */

@@ -4,8 +4,6 @@
  * are read by programs, and a person who mistypes a feed URL gets a
  * short page with a link home.
  */
-#include <stdlib.h>
-
 #include "core.h"
 #include "feeds.h"
 #include "feeds_sql.h"
@@ -33,37 +31,17 @@ static const char *const secret_paths[] = { "/rss/feed/", NULL };
 static enum core_err
 init(struct core_ctx *ctx)
 {
-	struct feeds_state *st;
-	enum core_err er;
-
-	st = core_xcalloc(1, sizeof(*st));
-	if ((er = feeds_guide_build(st, ctx->base_url, ctx->conf)) != CORE_OK) {
-		feeds_guide_free(st);
-		free(st);
-		return er;
-	}
-	ctx->mod_state = st;
-	return CORE_OK;
+	return feeds_guide_build(ctx->mod_state, ctx->base_url, ctx->conf);
 }
 
 static void
 fini(struct core_ctx *ctx)
 {
-	struct feeds_state *st = ctx->mod_state;
-
-	feeds_guide_free(st);
-	free(st);
-	ctx->mod_state = NULL;
+	feeds_guide_free(ctx->mod_state);
 }
 
 const struct core_module weft_module = {
-	.name = "feeds",
-	.routes = routes,
-	.stmts = feeds_sql,
-	.nstmts = FEEDS_SQL__MAX,
-	.init = init,
-	.fini = fini,
-	.html_error = NULL,
+	CORE_MODULE(feeds, FEEDS, struct feeds_state),
 	.hints = core_site_hints,
 	.limit_reads = 1,
 	.secret_paths = secret_paths,

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "core.h"
 #include "feeds.h"
 
@@ -43,9 +41,5 @@ feeds_token_ok(const char *s, size_t n)
 void
 feeds_token_hash(const char *s, size_t n, char out[65])
 {
-	unsigned char h[32];
-
-	crypto_generichash(h, sizeof(h), (const unsigned char *)s, n, NULL, 0);
-	sodium_bin2hex(out, 65, h, sizeof(h));
-	sodium_memzero(h, sizeof(h));
+	core_hash_hex(s, n, 32, out);
 }

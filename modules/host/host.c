@@ -405,6 +405,8 @@ host_ctx_open(struct host *hs, struct core_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->conf = hs->conf;
 	ctx->mod = hs->mod;
+	if (hs->mod->state_size > 0)
+		ctx->mod_state = core_xcalloc(1, hs->mod->state_size);
 	ctx->metrics = hs->metrics;
 	ctx->cache_ttl = core_conf_int(hs->conf, "cache_ttl", 300);
 	core_metrics_count(ctx->metrics, CORE_METRIC_WORKER_START);
@@ -433,4 +435,6 @@ host_ctx_close(struct core_ctx *ctx)
 	ctx->db = NULL;
 	core_redis_close(ctx->redis);
 	ctx->redis = NULL;
+	free(ctx->mod_state);
+	ctx->mod_state = NULL;
 }

@@ -77,6 +77,24 @@ usage(void)
 }
 
 /*
+ * Runs the module's init on ctx; when it fails, logs that and runs its
+ * fini, which releases what init built before it stopped.
+ */
+static enum core_err
+mod_init(struct host *hs, struct core_ctx *ctx)
+{
+	enum core_err er;
+
+	if (hs->mod->init == NULL || (er = hs->mod->init(ctx)) == CORE_OK)
+		return CORE_OK;
+	core_log(CORE_LOG_ERROR, "init", "module init failed: %s",
+	    core_err_str(er));
+	if (hs->mod->fini != NULL)
+		hs->mod->fini(ctx);
+	return er;
+}
+
+/*
  * weftd -x: runs the module's command once in this process, with a
  * worker's context (database, Redis, config), and returns its status.
  */
@@ -84,7 +102,6 @@ static int
 command_main(struct host *hs, int argc, char **argv)
 {
 	struct core_ctx ctx;
-	enum core_err er;
 	int rc = 1;
 
 	signal(SIGPIPE, SIG_IGN);
@@ -95,9 +112,7 @@ command_main(struct host *hs, int argc, char **argv)
 	}
 	if (host_ctx_open(hs, &ctx) != CORE_OK)
 		return 1;
-	if (hs->mod->init != NULL && (er = hs->mod->init(&ctx)) != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "init", "module init failed: %s",
-		    core_err_str(er));
+	if (mod_init(hs, &ctx) != CORE_OK) {
 		host_ctx_close(&ctx);
 		return 1;
 	}
@@ -114,7 +129,6 @@ worker_main(struct host *hs)
 {
 	FCGX_Request req;
 	struct core_ctx ctx;
-	enum core_err er;
 	int rc;
 
 	got_term = 0;
@@ -126,11 +140,8 @@ worker_main(struct host *hs)
 
 	if (host_ctx_open(hs, &ctx) != CORE_OK)
 		_exit(1);
-	if (hs->mod->init != NULL && (er = hs->mod->init(&ctx)) != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "init", "module init failed: %s",
-		    core_err_str(er));
+	if (mod_init(hs, &ctx) != CORE_OK)
 		_exit(1);
-	}
 	FCGX_Init();
 	FCGX_InitRequest(&req, hs->fd, FCGI_FAIL_ACCEPT_ON_INTR);
 	while (!got_term) {

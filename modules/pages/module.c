@@ -2,8 +2,6 @@
  * module.c -- the pages plugin's descriptor: routes, statements, init
  * and fini, and the HTML error hook.
  */
-#include <stdlib.h>
-
 #include "core.h"
 #include "pages.h"
 #include "search/search.h"
@@ -37,19 +35,13 @@ static const struct core_route routes[] = {
 static enum core_err
 init(struct core_ctx *ctx)
 {
-	struct pages_state *st;
 	const char *dir;
 	enum core_err er;
 
-	st = core_xcalloc(1, sizeof(*st));
 	dir = core_conf_get(ctx->conf, "content_dir", "modules/pages/content");
-	if ((er = pages_docs_load(st, dir, ctx->base_url, ctx->conf)) !=
-	    CORE_OK) {
-		pages_docs_free(st);
-		free(st);
+	if ((er = pages_docs_load(ctx->mod_state, dir, ctx->base_url,
+		 ctx->conf)) != CORE_OK)
 		return er;
-	}
-	ctx->mod_state = st;
 	pages_vindex_init(ctx);
 	return CORE_OK;
 }
@@ -57,24 +49,13 @@ init(struct core_ctx *ctx)
 static void
 fini(struct core_ctx *ctx)
 {
-	struct pages_state *st = ctx->mod_state;
-
 	pages_vindex_fini();
 	pages_mcp_ask_fini();
-	if (st == NULL)
-		return;
-	pages_docs_free(st);
-	free(st);
-	ctx->mod_state = NULL;
+	pages_docs_free(ctx->mod_state);
 }
 
 const struct core_module weft_module = {
-	.name = "pages",
-	.routes = routes,
-	.stmts = pages_sql,
-	.nstmts = PAGES_SQL__MAX,
-	.init = init,
-	.fini = fini,
+	CORE_MODULE(pages, PAGES, struct pages_state),
 	.html_error = pages_html_error,
 	.hints = core_site_hints,
 	.limit_reads = 1,

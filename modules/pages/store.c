@@ -315,6 +315,22 @@ version_urls(json_t *vs, const char *arxiv_id)
 	}
 }
 
+/* The paper's members that are its columns as they are, after "url". */
+static const struct core_cell_field paper_fields[] = {
+	{ "slug", PAGES_PAPER_BY_ARXIV_ID__SLUG, CORE_CELL_TEXT },
+	{ "title", PAGES_PAPER_BY_ARXIV_ID__TITLE, CORE_CELL_TEXT },
+	{ "abstract", PAGES_PAPER_BY_ARXIV_ID__ABSTRACT, CORE_CELL_TEXT },
+	{ "comment", PAGES_PAPER_BY_ARXIV_ID__COMMENT, CORE_CELL_TEXT },
+	{ "primary_category", PAGES_PAPER_BY_ARXIV_ID__PRIMARY_CATEGORY,
+	    CORE_CELL_TEXT },
+	{ "categories", PAGES_PAPER_BY_ARXIV_ID__CATEGORIES, CORE_CELL_LIST },
+	/* MSC / ACM classes, never categories: shown, not a field or facet. */
+	{ "class_codes", PAGES_PAPER_BY_ARXIV_ID__CLASS_CODES, CORE_CELL_LIST },
+	{ "published", PAGES_PAPER_BY_ARXIV_ID__PUBLISHED, CORE_CELL_TEXT },
+	{ "updated", PAGES_PAPER_BY_ARXIV_ID__UPDATED, CORE_CELL_TEXT },
+	{ "versions", PAGES_PAPER_BY_ARXIV_ID__VERSIONS, CORE_CELL_LIST },
+};
+
 enum core_err
 pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
     json_t **out)
@@ -347,30 +363,8 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID),
 	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__SLUG));
 	json_object_set_new(o, "url", u);
-	json_object_set_new(o, "slug",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__SLUG));
-	json_object_set_new(o, "title",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__TITLE));
-	json_object_set_new(o, "abstract",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__ABSTRACT));
-	json_object_set_new(o, "comment",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__COMMENT));
-	json_object_set_new(o, "primary_category",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__PRIMARY_CATEGORY));
-	json_object_set_new(o, "categories",
-	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__CATEGORIES,
-		json_array()));
-	/* MSC / ACM classes, never categories: shown, not a field or facet. */
-	json_object_set_new(o, "class_codes",
-	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__CLASS_CODES,
-		json_array()));
-	json_object_set_new(o, "published",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__PUBLISHED));
-	json_object_set_new(o, "updated",
-	    core_cell_jtext(res, 0, PAGES_PAPER_BY_ARXIV_ID__UPDATED));
-	json_object_set_new(o, "versions",
-	    core_cell_json(res, 0, PAGES_PAPER_BY_ARXIV_ID__VERSIONS,
-		json_array()));
+	core_row_set(o, res, 0, paper_fields,
+	    sizeof(paper_fields) / sizeof(paper_fields[0]));
 	version_urls(json_object_get(o, "versions"),
 	    core_cell_text(res, 0, PAGES_PAPER_BY_ARXIV_ID__ARXIV_ID));
 	json_object_set_new(o, "doi",
@@ -822,6 +816,20 @@ out:
 
 /* ---------------------------------------------------------------- institutions */
 
+/* The institution's members that are its columns as they are, after
+ * "ror_url". */
+static const struct core_cell_field institution_fields[] = {
+	{ "openalex_id", PAGES_INSTITUTION_BY_ID__OPENALEX_ID, CORE_CELL_TEXT },
+	{ "aliases", PAGES_INSTITUTION_BY_ID__ALIASES, CORE_CELL_LIST },
+	{ "country_code", PAGES_INSTITUTION_BY_ID__COUNTRY_CODE,
+	    CORE_CELL_TEXT },
+	{ "country", PAGES_INSTITUTION_BY_ID__COUNTRY_NAME, CORE_CELL_TEXT },
+	{ "kind", PAGES_INSTITUTION_BY_ID__TYPE, CORE_CELL_TEXT },
+	{ "status", PAGES_INSTITUTION_BY_ID__STATUS, CORE_CELL_TEXT },
+	{ "website", PAGES_INSTITUTION_BY_ID__WEBSITE, CORE_CELL_TEXT },
+	{ "established", PAGES_INSTITUTION_BY_ID__ESTABLISHED, CORE_CELL_INT },
+};
+
 enum core_err
 pages_store_institution(struct core_db *db, const char *base, long long id,
     long page, json_t **out, long long *npapers)
@@ -849,23 +857,8 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	json_object_set_new(o, "ror_url",
 	    link_or_null("https://ror.org/",
 		core_cell_text(res, 0, PAGES_INSTITUTION_BY_ID__ROR_ID)));
-	json_object_set_new(o, "openalex_id",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__OPENALEX_ID));
-	json_object_set_new(o, "aliases",
-	    core_cell_json(res, 0, PAGES_INSTITUTION_BY_ID__ALIASES,
-		json_array()));
-	json_object_set_new(o, "country_code",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__COUNTRY_CODE));
-	json_object_set_new(o, "country",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__COUNTRY_NAME));
-	json_object_set_new(o, "kind",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__TYPE));
-	json_object_set_new(o, "status",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__STATUS));
-	json_object_set_new(o, "website",
-	    core_cell_jtext(res, 0, PAGES_INSTITUTION_BY_ID__WEBSITE));
-	json_object_set_new(o, "established",
-	    core_cell_jint(res, 0, PAGES_INSTITUTION_BY_ID__ESTABLISHED));
+	core_row_set(o, res, 0, institution_fields,
+	    sizeof(institution_fields) / sizeof(institution_fields[0]));
 
 	snprintf(idbuf, sizeof(idbuf), "%lld", id);
 	params[0] = idbuf;
