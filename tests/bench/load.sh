@@ -5,16 +5,15 @@
 #   tests/bench/load.sh [SIZE...]     default: bundled 1000000
 #
 # SIZE is "bundled" (sql/data as shipped: ROR, OpenAlex, 13,663 + 200
-# papers) or a number of papers: a JSON-lines file of synthetic copies of
-# the bundled listing rows (each copy with new arXiv ids 30MM.NNNNN ..
-# 89MM.NNNNN, everything else as recorded), written streaming, loaded
+# papers) or a number of papers: a listing of synthetic papers written
+# by tests/bench/corpus/gen.py (seed BENCH_SEED, default 1), loaded
 # alone (the other data files empty).  Each size gets a fresh, throwaway
 # PostgreSQL cluster (its own var dir, unix socket only,
 # migrated); the load runs under /usr/bin/time -v.  Prints one line per
 # size: papers, seconds, papers/s, peak RSS of weft-harvest.  The load
 # includes matching (it ends with "match").
 #
-# Also prints the database size after the load.
+# Also prints the database size after the load, and its indexes' share.
 #
 # Environment: BUILD (default build), BENCH_VAR (default var/bench-load),
 # BENCH_KEEP=1 keeps each size's cluster (stopped) under BENCH_VAR/SIZE,
@@ -69,25 +68,11 @@ pg_fresh() {
 	WEFT_CONF=$var/weft.conf "$bin" migrate >/dev/null
 }
 
-# synth N OUT: N papers, copies of the bundled listing with new ids.
+# synth N OUT: N synthetic papers (tests/bench/corpus/gen.py: derived
+# from the bundled listing with its distributions, not copies of it).
 synth() {
-	python3 - "$1" "$2" "$root/sql/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz" <<-'PY'
-	import gzip, json, sys
-	n, out, src = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-	done = copy = 0
-	with gzip.open(out, "wt", compresslevel=1) as w:
-	    while done < n:
-	        yymm = (30 + copy // 12) * 100 + copy % 12 + 1
-	        with gzip.open(src, "rt") as r:
-	            for i, line in enumerate(r):
-	                if done >= n:
-	                    break
-	                o = json.loads(line)
-	                o["id"] = "%04d.%05d" % (yymm, i + 1)
-	                w.write(json.dumps(o, ensure_ascii=False) + "\n")
-	                done += 1
-	        copy += 1
-	PY
+	python3 "$root/tests/bench/corpus/gen.py" --seed "${BENCH_SEED:-1}" \
+	    "$1" "$2"
 }
 
 # measure LABEL DATADIR NPAPERS
@@ -108,8 +93,13 @@ measure() {
 	    "$1" "$3" "$secs" "$(echo "$3 / $secs" | bc -l)" \
 	    "$(echo "$rss / 1024" | bc -l)"
 	sed 's/^/           /' "$var/load.out"
-	printf '           database %s\n' "$(psql -h "$var/pg/run" -U weft \
-	    -d weft -Atc "SELECT pg_size_pretty(pg_database_size('weft'))")"
+	printf '           database %s, of which indexes %s\n' \
+	    "$(psql -h "$var/pg/run" -U weft -d weft -Atc \
+	    "SELECT pg_size_pretty(pg_database_size('weft'))")" \
+	    "$(psql -h "$var/pg/run" -U weft -d weft -Atc \
+	    "SELECT pg_size_pretty(sum(pg_indexes_size(c.oid)))
+	       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	      WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public'")"
 }
 
 for size in "$@"; do

@@ -6,7 +6,8 @@
 #
 #   tests/bench/run.sh [seconds] [connections] [leak-requests]
 #
-# Starts a release-build stack under var/bench (port 8195, access log off),
+# Starts a release-build stack under var/bench (port 8195, access log off
+# unless WEFT_BENCH_LOG=on),
 # fetches each page once, writes its bytes to a static directory served by
 # a second private nginx (port 8196, same settings), then runs wrk against
 # both, page by page, three times: "hot" with the caches as configured
@@ -36,8 +37,10 @@
 # 10 %.  The exit status is 0 when every row passed.
 #
 # Environment: WEFT_BENCH_VAR, WEFT_BENCH_PORT (8195; static on +1),
-# WEFT_BENCH_BUILD (build), WEFT_BENCH_MODES ("hot worker cold"),
+# WEFT_BENCH_SPORT (the static twin's; port + 1), WEFT_BENCH_BUILD
+# (build), WEFT_BENCH_MODES ("hot worker cold"),
 # WEFT_BENCH_RUNS (3: each row is the median of that many runs),
+# WEFT_BENCH_LOG=on (both sides write the site's access log),
 # WEFT_NO_LOAD=1 (measure the database already under WEFT_BENCH_VAR as
 # it is, e.g. one that tests/bench/load.sh kept; see README.md).
 set -euo pipefail
@@ -49,23 +52,26 @@ secs=${1:-10}
 conns=${2:-32}
 leakn=${3:-100000}
 port=${WEFT_BENCH_PORT:-8195}
-sport=$((port + 1))
+sport=${WEFT_BENCH_SPORT:-$((port + 1))}
 build=${WEFT_BENCH_BUILD:-build}
 modes=${WEFT_BENCH_MODES:-hot worker cold}
 
 # (Re)starts the stack; "cold" turns both caches off in the workers and
 # nginx.  Data is loaded only the first time (local.sh keeps a stamp).
+# WEFT_BENCH_LOG=on: the site writes its access log (as configured)
+# and so does the static twin, in the same format, to its own file.
+log=${WEFT_BENCH_LOG:-off}
 stack() {
 	if [ "$1" = worker ]; then
-		WEFT_NGINX_CACHE=off WEFT_ACCESS_LOG=off \
+		WEFT_NGINX_CACHE=off WEFT_ACCESS_LOG=$log \
 		    conf/local.sh up --var "$var" --port "$port" \
 		    --build "$build" >/dev/null
 	elif [ "$1" = cold ]; then
-		WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=off \
+		WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=$log \
 		    conf/local.sh up --var "$var" --port "$port" \
 		    --build "$build" >/dev/null
 	else
-		WEFT_ACCESS_LOG=off conf/local.sh up --var "$var" \
+		WEFT_ACCESS_LOG=$log conf/local.sh up --var "$var" \
 		    --port "$port" --build "$build" >/dev/null
 	fi
 }
@@ -92,9 +98,26 @@ pages=("researcher ${researcher#"$base"}" "paper ${paper#"$base"}"
 
 # The static twin: same nginx build and settings, the bytes as files,
 # with the headers the site adds to every answer (the same header bytes
-# on the wire; no access log on either side).
+# on the wire).  Logging and the open file cache are the site's own
+# lines, copied from its generated configuration: no access log on
+# either side, or (WEFT_BENCH_LOG=on) the same log format, variables
+# and buffering on both, each side to its own file.
 st=$var/static
 rm -rf "$st" && mkdir -p "$st/files" "$st/logs"
+nconf=$var/nginx
+sitelog=
+if [ "$log" = on ]; then
+	sitelog=$(sed -n 's|^[[:space:]]*access_log \([^ ;]*\).*|\1|p' \
+	    "$nconf/nginx.conf" | head -1)
+	twinlog=$(awk '/^[ \t]*log_format/, /;$/' "$nconf/nginx.conf"
+	    awk '/^map \$uri \$weft_log_uri/, /^}/' "$nconf/upstreams.conf"
+	    sed -n "s|^[[:space:]]*access_log [^ ;]*|access_log $st/logs/access.log|p" \
+		"$nconf/nginx.conf" | head -1)
+else
+	twinlog="access_log off;"
+fi
+twinofc=$(cat "$nconf/nginx.conf" "$nconf/locations.conf" |
+    sed -n 's/^[[:space:]]*\(open_file_cache.*\)/\1/p')
 cat >"$st/nginx.conf" <<CONF
 worker_processes 2;
 pid $st/nginx.pid;
@@ -102,7 +125,8 @@ error_log $st/logs/error.log warn;
 $( [ "$(id -u)" = 0 ] && echo "user www-data www-data;" )
 events { worker_connections 1024; }
 http {
-	access_log off;
+	$twinlog
+	$twinofc
 	sendfile on;
 	tcp_nopush on;
 	keepalive_timeout 30s;
@@ -200,6 +224,9 @@ pairs() { # static-url site-url
 	: >"$var/pairs.static"
 	: >"$var/pairs.site"
 	for _ in $(seq "$runs"); do
+		# (the logs would fill the disk: a few GB per page)
+		[ -z "$sitelog" ] || : >"$sitelog"
+		[ -z "$sitelog" ] || : >"$st/logs/access.log"
 		measure "$1" >>"$var/pairs.static"
 		curl -s -o /dev/null "$2" # warm; hot: fill the cache, keep it fresh
 		measure "$2" cpu >>"$var/pairs.site"
@@ -260,7 +287,7 @@ for mode in $modes; do
 		    cpu floor "$cpg" "$cw" "$cn" "$cwrk"
 	fi
 done
-echo "wrk -t2 -c$conns -d${secs}s, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(db "SELECT count(*) FROM papers") papers; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
+echo "wrk -t2 -c$conns -d${secs}s, access log $log, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(db "SELECT count(*) FROM papers") papers; bodies: $(du -b "$st"/files/* | awk '{printf "%s=%sB ", substr($2, match($2, /[^\/]+$/)), $1}')"
 
 # Leak check: the pages workers' RSS after 1,000 and after $leakn cold
 # requests (wrk stops itself after its share of requests).
