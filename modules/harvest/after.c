@@ -1,16 +1,23 @@
 /*
  * after.c -- what every writer does once its rows are committed, so that
  * production needs no script around weft-harvest: the derived tables of
- * the researcher page (0009), the planner's statistics and search's word
- * frequencies brought up to date (AFTER_BULK, after load and match), then
- * every cached page made stale (a new cache generation in Redis).  After
- * a harvest batch (AFTER_BATCH) only the latter: the batch's papers are
- * attached to researchers by the match that follows the harvest (the
- * timer and cron run it next), whose AFTER_BULK refreshes the derived
- * tables once -- refreshing them after every batch took seconds each and
- * held the harvest between two requests to the source.  Redis being
- * down is not an error: cached pages then expire by their TTL.
+ * the researcher page (0009, 0011, 0013), the planner's statistics and
+ * search's word frequencies brought up to date (AFTER_BULK, after load
+ * and match), then every cached page made stale (a new cache generation
+ * in Redis).  After a harvest batch (AFTER_BATCH) only the latter: the
+ * batch's papers are attached to researchers by the match that follows
+ * the harvest (the timer and cron run it next), whose AFTER_BULK
+ * refreshes the derived tables once.  Redis being down is not an error:
+ * cached pages then expire by their TTL.
+ *
+ * The refresh is incremental (0036): the writers' triggers note the
+ * papers, researchers and search vectors they changed, and the refresh
+ * recomputes only the researchers those notes reach and moves the
+ * lexeme counts by the vectors that came and went.  AFTER_FULL (and
+ * "weft-harvest refresh --full") recomputes everything instead; both
+ * give the same rows (tests/integration/t_refresh.sh).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -34,26 +41,88 @@ bump_cache(const struct core_conf *conf)
 	core_redis_close(rd);
 }
 
+/* Statistics, the derived tables, their statistics; prints what it did. */
+static enum core_err
+refresh(struct core_db *db, int full)
+{
+	struct timespec t0;
+	PGresult *res = NULL;
+	const char *params[1] = { full ? "true" : "false" };
+	enum core_err er;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
+		CORE_OK ||
+	    (er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
+		 &res)) != CORE_OK ||
+	    (er = core_db_cmd(db,
+		 harvest_sql[HARVEST_SQL_AFTER_DERIVED].sql)) != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "harvest.after",
+		    "refreshing the derived tables failed; the data itself "
+		    "is committed: run weft-harvest refresh to retry");
+		goto out;
+	}
+	printf("derived tables, statistics and search terms refreshed (%s) "
+	       "in %.1f s; cached pages are stale\n",
+	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT),
+	    harvest_elapsed(&t0));
+out:
+	PQclear(res);
+	return er;
+}
+
 enum core_err
 harvest_after_write(const struct core_conf *conf, struct core_db *db,
     enum harvest_after how)
 {
-	struct timespec t0;
 	enum core_err er;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (how == HARVEST_AFTER_BULK &&
-	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
-		CORE_OK) {
-		core_log(CORE_LOG_ERROR, "harvest.after",
-		    "refreshing the derived tables failed; the data itself "
-		    "is committed: run weft-harvest match to retry");
+	if (how != HARVEST_AFTER_BATCH &&
+	    (er = refresh(db, how == HARVEST_AFTER_FULL)) != CORE_OK)
 		return er;
-	}
 	bump_cache(conf);
-	if (how == HARVEST_AFTER_BULK)
-		printf("derived tables, statistics and search terms "
-		       "refreshed in %.1f s; cached pages are stale\n",
-		    harvest_elapsed(&t0));
 	return CORE_OK;
 }
+
+struct refresh_args {
+	int full;
+};
+
+static int
+run_refresh(const struct core_conf *conf, void *args, int argc, char **argv)
+{
+	const struct refresh_args *a = args;
+	struct core_db *db = NULL;
+	int rc = HARVEST_EXIT_FAIL;
+
+	(void)argc;
+	(void)argv;
+	if (harvest_connect(conf, HARVEST_NPREPARED, &db) == CORE_OK &&
+	    harvest_after_write(conf, db,
+		a->full ? HARVEST_AFTER_FULL : HARVEST_AFTER_BULK) == CORE_OK)
+		rc = HARVEST_EXIT_OK;
+	core_db_close(db);
+	return rc;
+}
+
+static const struct core_opt refresh_opts[] = {
+	{ "--full", CORE_OPT_FLAG, offsetof(struct refresh_args, full), NULL,
+	    NULL, "recompute every derived row, not only what changed" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+const struct core_cmd harvest_cmd_refresh = {
+	.name = "refresh",
+	.opts = refresh_opts,
+	.args_size = sizeof(struct refresh_args),
+	.summary = "bring the derived tables up to date",
+	.help = "What load and match run at their end: the planner's "
+		"statistics, then the\n"
+		"co-author pairs, researcher stats, evidence, paper cards and "
+		"search terms\n"
+		"recomputed for what the writers changed since the last "
+		"refresh (every\n"
+		"row with --full: the same result, slower), then a new cache "
+		"generation.",
+	.run = run_refresh,
+};

@@ -319,13 +319,21 @@ int harvest_load(const struct core_conf *conf, const char *dir);
 
 /*
  * After a writer committed (after.c): for HARVEST_AFTER_BULK (load,
- * match) the derived tables (0009), statistics and search's word
- * frequencies; then, for both, a new cache generation (Redis down:
- * logged, not an error).  CORE_EDB when the refresh failed.
+ * match) statistics and the derived tables (0009, 0011, 0013) with
+ * search's word frequencies, from what changed since the last refresh
+ * (0036); HARVEST_AFTER_FULL recomputes all of them; then, for all, a
+ * new cache generation (Redis down: logged, not an error).  CORE_EDB
+ * when the refresh failed.
  */
-enum harvest_after { HARVEST_AFTER_BATCH, HARVEST_AFTER_BULK };
+enum harvest_after {
+	HARVEST_AFTER_BATCH,
+	HARVEST_AFTER_BULK,
+	HARVEST_AFTER_FULL
+};
 enum core_err harvest_after_write(const struct core_conf *conf,
     struct core_db *db, enum harvest_after how);
+/* "weft-harvest refresh [--full]" (after.c). */
+extern const struct core_cmd harvest_cmd_refresh;
 
 /*
  * Connects as the subcommands do: schema_migrations is created if

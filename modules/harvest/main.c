@@ -148,6 +148,7 @@ static const struct core_cmd *const cmds[] = {
 	&cmd_load,
 	&cmd_match,
 	&cmd_eval,
+	&harvest_cmd_refresh,
 	&harvest_cmd_arxiv_oai,
 	&harvest_cmd_arxiv_ids,
 	&harvest_cmd_arxiv_query,

@@ -371,6 +371,12 @@ SELECT path
  ORDER BY version DESC
  LIMIT 1;
 
+-- The derived tables brought up to date (after.c, 0036): from what the
+-- writers noted since the last refresh, or everything when $1.  Answers
+-- what it did ("incremental: N researchers, M lexemes moved").
+-- name: DERIVED_REFRESH
+SELECT weft_derived_refresh($1::boolean) AS what;
+
 -- ------------------------------------------------------------ scripts
 
 -- name: MIGRATIONS_ENSURE
@@ -960,12 +966,12 @@ DELETE FROM researchers r
                     WHERE a.researcher_id = r.id);
 
 -- name: AFTER_BULK
--- After a load or a match (after.c): fresh statistics for the planner
--- (without them it picks nested loops over thousands of rows), the
--- researcher page's derived tables recomputed in one pass (0009), search's
--- word frequencies, then statistics of what was derived.
+-- After a load or a match (after.c), before DERIVED_REFRESH: fresh
+-- statistics for the planner (without them it picks nested loops over
+-- thousands of rows).
 ANALYZE papers, authorships, researchers, institutions,
     researcher_institutions;
-SELECT weft_researcher_derived_refresh(true);
-SELECT weft_search_terms_refresh();
+
+-- name: AFTER_DERIVED
+-- After DERIVED_REFRESH: statistics of what was derived.
 ANALYZE coauthor_pairs, researcher_stats, search_terms;
