@@ -396,6 +396,9 @@ pages_store_paper(struct core_db *db, const char *base, const char *arxiv_id,
 		json_object_set_new(a, "position", fv(row, "position"));
 		json_object_set_new(a, "name",
 		    core_json_name(pages_str(row, "raw_name")));
+		/* The bytes as received (issue 16): only "name" is shown. */
+		json_object_set_new(a, "raw_name",
+		    core_json_str(pages_str(row, "raw_name")));
 		if (!json_is_null(json_object_get(row, "id"))) {
 			matched++;
 			r = json_object();

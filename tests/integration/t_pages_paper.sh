@@ -181,6 +181,7 @@ for raw in 'Ville MÃ¤ntylÃ¤' 'Ville MÃƒÂ¤ntylÃƒÂ¤'; do
 	data_changed
 	get /papers/2512.20345 -L -H "Accept: application/json"
 	json_is '.authors[5].name' 'Ville Mäntylä' "json: '$raw' shown repaired"
+	json_is '.authors[5].raw_name' "$raw" "json: the raw form kept"
 	get /papers/2512.20345 -L
 	body_has 'Ville Mäntylä' "html: '$raw' shown repaired"
 	body_lacks 'MÃ' "html: no mojibake left"
