@@ -368,9 +368,12 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 		er = arxiv_meta(m, o, why);
 	else if ((m = harvest_xml_child(md, HARVEST_NS_OAI_DC, "dc")) != NULL)
 		er = dc_meta(hdr, m, o, why);
+	else if ((m = harvest_xml_child(md, HARVEST_NS_ARXIVRAW, "arXivRaw")) !=
+	    NULL)
+		er = harvest_arxivraw_meta(m, o, why);
 	else {
 		snprintf(why, HARVEST_WHY_LEN,
-		    "record without arXiv or "
+		    "record without arXiv, arXivRaw or "
 		    "oai_dc metadata");
 		er = CORE_EINPUT;
 	}
