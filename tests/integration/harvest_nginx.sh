@@ -249,6 +249,12 @@ http {
 			rewrite ^ /files/openalex/authors_list_deleted.json last;
 		}
 
+		# Works of which none is on arXiv (a real, complete answer:
+		# the 24 works citing W2766808518): nothing to write.
+		location = /oanone/works {
+			rewrite ^ /files/openalex/works_cited_by_W2766808518.json last;
+		}
+
 		# Semantic Scholar batches (POST), and a 429 first.
 		location = /s2/paper/batch {
 			rewrite ^ /files/s2/test_get_papers_return_not_found.json last;
@@ -262,6 +268,11 @@ http {
 			error_page 429 = @retry429;
 			error_page 405 =200 /files/s2/test_get_papers_return_not_found.json;
 			alias $HV_WWW/;
+		}
+		# Three papers, but without the citationCount asked for (the
+		# real answer to a request for other fields): nothing to write.
+		location = /s2nocount/paper/batch {
+			rewrite ^ /files/s2/test_get_papers.json last;
 		}
 		location = /s2bad/paper/batch {
 			rewrite ^ /files/openalex/authors_list.json last;
