@@ -245,14 +245,6 @@ harvest_arxivraw_authors(const char *s)
 	return out;
 }
 
-/* Adds key: a string (cleaned) or null to o. */
-static void
-put_str(json_t *o, const char *key, const char *s)
-{
-	json_object_set_new(o, key,
-	    s != NULL && *s != '\0' ? core_json_str(s) : json_null());
-}
-
 /* The versions: [{"version":1,"date":"2007-04-02","size":"443kb"}, ...]
  * in number order; -1 with why for a version without a number or a
  * date, or one given twice. */
@@ -350,7 +342,7 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		snprintf(why, HARVEST_WHY_LEN, "%s: no title", id.id);
 		goto out;
 	}
-	put_str(o, "title", s);
+	harvest_put_str(o, "title", s);
 	free(s);
 	/* The abstract keeps its line breaks, as the loader keeps them. */
 	s = harvest_xml_text_raw(
@@ -395,7 +387,7 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
 		s = harvest_xml_text(
 		    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, opt[i].el));
-		put_str(o, opt[i].key, s);
+		harvest_put_str(o, opt[i].key, s);
 		free(s);
 		s = NULL;
 	}
