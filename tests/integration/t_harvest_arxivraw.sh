@@ -41,6 +41,18 @@ hv_nginx_up || { echo "1..0 # SKIP nginx did not start"; exit 0; }
 [ "$(sql "SELECT count(*) FROM papers WHERE arxiv_id IN ($IDS)")" = 15 ] ||
     { echo "1..0 # SKIP the bundled Kaggle papers are not loaded"; exit 0; }
 sql "DELETE FROM harvest_cursors" >/dev/null
+# The rows as the bundled load left them, restored at the end (what a
+# run of this test left, if it was interrupted, is undone first).
+sql "CREATE TABLE IF NOT EXISTS t_arxivraw_saved AS
+    SELECT arxiv_id, (SELECT jsonb_agg(v - 'size')
+                        FROM jsonb_array_elements(versions) v) AS versions,
+           class_codes FROM papers WHERE arxiv_id IN ($IDS)" >/dev/null
+restore() {
+	sql "UPDATE papers p SET versions = s.versions,
+	    class_codes = s.class_codes FROM t_arxivraw_saved s
+	    WHERE s.arxiv_id = p.arxiv_id" >/dev/null
+}
+restore
 
 p_before=$(papers)
 a_before=$(authors)
@@ -111,5 +123,6 @@ ok $? "refused format: nothing written"
 hv arxiv oai --prefix arXivRawX
 is_rc 2 "an unknown prefix is a usage error"
 
-sql "DELETE FROM harvest_cursors" >/dev/null
+restore
+sql "DROP TABLE t_arxivraw_saved; DELETE FROM harvest_cursors" >/dev/null
 done_testing
