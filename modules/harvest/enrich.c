@@ -125,14 +125,12 @@ stage_authors(struct harvest_run *r, const struct harvest_oa_list *l,
 	char seq[24], fy[16], ly[16];
 	size_t i, j;
 
+	r->seen += (long)json_array_size(l->results);
 	json_array_foreach(l->results, i, v)
 	{
 		memset(&a, 0, sizeof(a));
 		if (harvest_oa_author_parse(v, &a, &why) != CORE_OK) {
-			core_log(CORE_LOG_WARN, "harvest.openalex",
-			    "author "
-			    "skipped: %s",
-			    why);
+			harvest_run_skip(r, why);
 			harvest_author_free(&a);
 			continue;
 		}
@@ -270,6 +268,7 @@ oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
 
 	core_buf_reset(&r->st_a);
 	core_buf_reset(&r->st_b);
+	r->seen += (long)json_array_size(works->results);
 	/* The authors of works that are arXiv papers, 50 ids a request. */
 	json_array_foreach(works->results, i, w)
 	{
@@ -460,6 +459,8 @@ openalex_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 			harvest_oa_list_free(&l);
 		}
 	}
+	if (harvest_run_judge(&r, "no work has an arXiv DOI") != 0)
+		goto out;
 	rc = harvest_run_done(&r);
 	printf("openalex: %ld works with an arXiv DOI, %ld requests, %ld "
 	       "retries\n",
@@ -595,6 +596,7 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 
 			if (!b.v[k].found)
 				continue;
+			r.seen++;
 			if (authors) {
 				snprintf(c1, sizeof(c1), "%ld", b.v[k].h_index);
 				snprintf(c2, sizeof(c2), "%ld",
@@ -617,14 +619,19 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 				 strlen(b.v[k].arxiv), &got,
 				 &used) != CORE_OK ||
 				strcmp(got.id, want) != 0)) {
-				core_log(CORE_LOG_WARN, "harvest.s2",
-				    "result "
-				    "for %s names %s: skipped",
-				    want, b.v[k].arxiv);
+				snprintf(why, sizeof(why),
+				    "the result for %s names %s", want,
+				    b.v[k].arxiv);
+				harvest_run_skip(&r, why);
 				continue;
 			}
-			if (b.v[k].citations < 0)
+			if (b.v[k].citations < 0) {
+				snprintf(why, sizeof(why),
+				    "the result for %s has no citationCount",
+				    want);
+				harvest_run_skip(&r, why);
 				continue;
+			}
 			snprintf(c1, sizeof(c1), "%ld", b.v[k].citations);
 			er = harvest_exec0(r.db, HARVEST_SQL_HV_PAPER_CITATIONS,
 			    (const char *const[]){ want, c1, "s2" }, 3);
@@ -642,6 +649,8 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 		}
 		harvest_run_progress(&r, 0);
 	}
+	if (harvest_run_judge(&r, "nothing to write") != 0)
+		goto out;
 	rc = harvest_run_done(&r);
 	printf("s2 %s: %ld found of %zu, %ld requests, %ld retries\n",
 	    authors ? "authors" : "papers", r.records, json_array_size(ids),

@@ -555,7 +555,8 @@ out:
 	"status: 0 done, 1 failed (the message says why; batches before\n"     \
 	"the failure are kept), 2 usage.\n"
 
-static const char *const oai_prefixes[] = { "arXiv", "oai_dc", NULL };
+static const char *const oai_prefixes[] = { "arXiv", "oai_dc", "arXivRaw",
+	NULL };
 
 static const struct core_opt oai_opts[] = {
 	{ "--from", CORE_OPT_STR, offsetof(struct oai_args, from), "YYYY-MM-DD",

@@ -32,9 +32,8 @@ canon_id(const char *s, struct core_arxiv_id *id)
 	return 0;
 }
 
-/* Adds key: a string (cleaned) or null to o. */
-static void
-put_str(json_t *o, const char *key, const char *s)
+void
+harvest_put_str(json_t *o, const char *key, const char *s)
 {
 	json_object_set_new(o, key,
 	    s != NULL && *s != '\0' ? core_json_str(s) : json_null());
@@ -116,7 +115,7 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		snprintf(why, HARVEST_WHY_LEN, "%s: no title", id.id);
 		goto out;
 	}
-	put_str(o, "title", s);
+	harvest_put_str(o, "title", s);
 	free(s);
 	s = harvest_xml_text_raw(
 	    harvest_xml_child(m, HARVEST_NS_ARXIV, "abstract"));
@@ -150,7 +149,7 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
 		s = harvest_xml_text(
 		    harvest_xml_child(m, HARVEST_NS_ARXIV, opt[i].el));
-		put_str(o, opt[i].key, s);
+		harvest_put_str(o, opt[i].key, s);
 		free(s);
 	}
 	s = NULL;
@@ -222,10 +221,10 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 	json_object_set_new(o, "authors", auth);
 	json_object_set_new(o, "categories", cats);
 	json_object_set_new(o, "versions", vers);
-	put_str(o, "doi", NULL);
-	put_str(o, "journal_ref", NULL);
-	put_str(o, "comment", NULL);
-	put_str(o, "license", NULL);
+	harvest_put_str(o, "doi", NULL);
+	harvest_put_str(o, "journal_ref", NULL);
+	harvest_put_str(o, "comment", NULL);
+	harvest_put_str(o, "license", NULL);
 	json_object_set_new(o, "abstract", json_string(""));
 	for (n = m->children; n != NULL; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE || n->ns == NULL ||
@@ -233,7 +232,7 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 			continue;
 		s = harvest_xml_text(n);
 		if (strcmp((const char *)n->name, "title") == 0 && *s)
-			put_str(o, "title", s);
+			harvest_put_str(o, "title", s);
 		else if (strcmp((const char *)n->name, "creator") == 0 && *s) {
 			if (json_array_size(auth) >= HARVEST_MAX_AUTHORS) {
 				snprintf(why, HARVEST_WHY_LEN,
@@ -247,7 +246,8 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 				"affiliations"));
 		} else if (strcmp((const char *)n->name, "description") == 0) {
 			if (strncmp(s, "Comment:", 8) == 0)
-				put_str(o, "comment", harvest_squash_ws(s + 8));
+				harvest_put_str(o, "comment",
+				    harvest_squash_ws(s + 8));
 			else if (json_string_value(
 				     json_object_get(o, "abstract")) == NULL ||
 			    *json_string_value(
@@ -255,7 +255,7 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 				/* Its line breaks kept, as the loader's. */
 				free(s);
 				s = harvest_xml_text_raw(n);
-				put_str(o, "abstract", s);
+				harvest_put_str(o, "abstract", s);
 			}
 		} else if (strcmp((const char *)n->name, "date") == 0) {
 			if (harvest_date10(s, d) != 0) {
@@ -274,10 +274,10 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 			    canon_id(abs + 14, &id) == 0)
 				have_id = 1;
 			else if (strncmp(s, "doi:", 4) == 0)
-				put_str(o, "doi", s + 4);
+				harvest_put_str(o, "doi", s + 4);
 			else if (abs == NULL && strncmp(s, "http", 4) != 0 &&
 			    json_is_null(json_object_get(o, "journal_ref")))
-				put_str(o, "journal_ref", s);
+				harvest_put_str(o, "journal_ref", s);
 		}
 		free(s);
 		s = NULL;
@@ -320,8 +320,8 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 		    json_object_get(json_array_get(vers, (size_t)v - 1),
 			"date"));
 	} else {
-		put_str(o, "published", NULL);
-		put_str(o, "updated", NULL);
+		harvest_put_str(o, "published", NULL);
+		harvest_put_str(o, "updated", NULL);
 	}
 	json_object_set_new(o, "source", json_string("arxiv-oai-dc"));
 	er = CORE_OK;
@@ -368,9 +368,12 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 		er = arxiv_meta(m, o, why);
 	else if ((m = harvest_xml_child(md, HARVEST_NS_OAI_DC, "dc")) != NULL)
 		er = dc_meta(hdr, m, o, why);
+	else if ((m = harvest_xml_child(md, HARVEST_NS_ARXIVRAW, "arXivRaw")) !=
+	    NULL)
+		er = harvest_arxivraw_meta(m, o, why);
 	else {
 		snprintf(why, HARVEST_WHY_LEN,
-		    "record without arXiv or "
+		    "record without arXiv, arXivRaw or "
 		    "oai_dc metadata");
 		er = CORE_EINPUT;
 	}

@@ -152,6 +152,7 @@ xmlDoc *harvest_xml_read(const char *p, size_t n, char why[HARVEST_WHY_LEN]);
 #define HARVEST_NS_ATOM     "http://www.w3.org/2005/Atom"
 #define HARVEST_NS_OSEARCH  "http://a9.com/-/spec/opensearch/1.1/"
 #define HARVEST_NS_ARXIVAPI "http://arxiv.org/schemas/atom"
+#define HARVEST_NS_ARXIVRAW "http://arxiv.org/OAI/arXivRaw/"
 
 /* 1 when n is an element named name in namespace ns (NULL: any). */
 int harvest_xml_is(const xmlNode *n, const char *ns, const char *name);
@@ -202,6 +203,8 @@ xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
  * nothing else, -1 otherwise.  Takes ownership of s and frees it.
  */
 long harvest_count_take(char *s);
+/* Sets o's key to s (cleaned), or to null when s is NULL or "" (oai.c). */
+void harvest_put_str(json_t *o, const char *key, const char *s);
 /* Squashes white space in place (as harvest_xml_text()); returns s. */
 char *harvest_squash_ws(char *s);
 
@@ -219,6 +222,32 @@ char *harvest_squash_ws(char *s);
  */
 enum core_err harvest_oai_parse(const char *p, size_t n,
     struct harvest_page *pg, char why[HARVEST_WHY_LEN]);
+
+/* ------------------------------------------------------------------ */
+/* arxivraw.c: the OAI-PMH arXivRaw format                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One <arXivRaw> element m into the paper object o (see above), with
+ * "source" "arxiv-oai-raw", every version with its date and, where
+ * given, its "size" ("609kb"), "submitter" (string or null), the MSC
+ * and ACM classes appended to "categories" (the harvester moves them to
+ * the class codes).  CORE_EINPUT with why for a bad id, no title, no
+ * categories, a version without a number or a date, or too many
+ * authors.
+ */
+enum core_err harvest_arxivraw_meta(const xmlNode *m, json_t *o,
+    char why[HARVEST_WHY_LEN]);
+/*
+ * arXiv's authors line ("A. One, B. Two (MIT) and C. Three (1, 2)
+ * ((1) CERN, (2) DESY)") as [{"name": "A. One", "affiliations": []},
+ * ...]: split at ',', ';' and "and" outside parentheses, a
+ * parenthesised group is an affiliation, numbered references resolve
+ * through the numbered list; "et al." is dropped.  At most one author
+ * past HARVEST_MAX_AUTHORS.  s may be NULL (an empty array).  Caller
+ * owns the result.
+ */
+json_t *harvest_arxivraw_authors(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* atom.c: the arXiv API (Atom 1.0 + opensearch + arxiv namespaces)     */
@@ -351,7 +380,16 @@ struct harvest_run {
 	long expect; /* records expected, -1: unknown */
 	struct timespec t0;
 	int tty;
+	/* Records of the input read and skipped (harvest_run_judge()). */
+	long seen, skipped;
+	char first_skip[HARVEST_WHY_LEN];
 };
+
+/*
+ * More records of a run's input skipped than this share, or none
+ * written from a non-empty input, fails the run (issue 16).
+ */
+#define HARVEST_MAX_SKIP_PCT 5
 
 /*
  * Connects (all prepared statements, the staging tables) and, when src
@@ -378,6 +416,18 @@ enum core_err harvest_run_start(struct harvest_run *, const char *params);
 int harvest_run_done(struct harvest_run *);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
+/* Counts one record of the input skipped; the first why is kept. */
+void harvest_run_skip(struct harvest_run *, const char *why);
+/*
+ * At the end of a run that counted r->seen records of input: -1, the
+ * cause recorded with harvest_run_fail() ("50 records read, none
+ * written (none: no work has an arXiv DOI)", "7 of 40 records skipped,
+ * more than 5% (first: ...)"), when it wrote nothing (r->records 0)
+ * from a non-empty input or skipped more than HARVEST_MAX_SKIP_PCT of
+ * it; 0 otherwise.  none says why nothing was usable when nothing was
+ * skipped.
+ */
+int harvest_run_judge(struct harvest_run *, const char *none);
 /* core_db_exec() without a result. */
 enum core_err harvest_exec0(struct core_db *, int stmt, const char *const *p,
     int n);

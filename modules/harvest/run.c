@@ -138,6 +138,37 @@ harvest_run_fail(struct harvest_run *r, const char *msg)
 	    (const char *const[]){ r->key, msg, nreq }, 3);
 }
 
+void
+harvest_run_skip(struct harvest_run *r, const char *why)
+{
+	core_log(CORE_LOG_WARN, "harvest.skip", "%s: skipped: %s", r->label,
+	    why);
+	if (r->skipped++ == 0)
+		snprintf(r->first_skip, sizeof(r->first_skip), "%s", why);
+}
+
+int
+harvest_run_judge(struct harvest_run *r, const char *none)
+{
+	char msg[2 * HARVEST_WHY_LEN];
+
+	if (r->seen <= 0)
+		return 0;
+	if (r->records == 0)
+		snprintf(msg, sizeof(msg),
+		    "%ld records read, none written (%s: %s)", r->seen,
+		    r->skipped ? "first skipped" : "none",
+		    r->skipped ? r->first_skip : none);
+	else if (r->skipped * 100 > r->seen * HARVEST_MAX_SKIP_PCT)
+		snprintf(msg, sizeof(msg),
+		    "%ld of %ld records skipped, more than %d%% (first: %s)",
+		    r->skipped, r->seen, HARVEST_MAX_SKIP_PCT, r->first_skip);
+	else
+		return 0;
+	harvest_run_fail(r, msg);
+	return -1;
+}
+
 /* Runs a statement whose result is not needed. */
 enum core_err
 harvest_exec0(struct core_db *db, int stmt, const char *const *p, int n)

@@ -516,7 +516,8 @@ SELECT DISTINCT ON (arxiv_id) line, arxiv_id
 -- A snapshot never erases what a richer source (the API, OAI-PMH) wrote:
 -- DOI, journal ref, licence and version history are only overwritten by
 -- values, never by NULL, and a version list only grows (a shorter one,
--- such as the OAI arXiv format's [v1], never replaces a longer one).
+-- such as the OAI arXiv format's [v1], never replaces a longer one;
+-- one as long without arXivRaw's sizes never replaces one with them).
 -- oai_dc has no category codes, only the record's sets ("cs", or
 -- "unknown" without one): it never replaces an existing paper's
 -- categories (issue 16: math.CO must not become math).
@@ -552,8 +553,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
                             jsonb_array_length(p.versions)
                          OR (jsonb_array_length(excluded.versions) =
                              jsonb_array_length(p.versions)
-                             AND (excluded.versions -> -1 ->> 'version')::int
-                               < (p.versions -> -1 ->> 'version')::int)
+                             AND ((excluded.versions -> -1 ->> 'version')::int
+                               < (p.versions -> -1 ->> 'version')::int
+                               OR (p.versions -> -1 ? 'size'
+                                   AND NOT excluded.versions -> -1 ? 'size')))
                        THEN p.versions ELSE excluded.versions END,
        doi = coalesce(excluded.doi, p.doi),
        journal_ref = coalesce(excluded.journal_ref, p.journal_ref),
@@ -577,8 +580,10 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
                   jsonb_array_length(p.versions)
                OR (jsonb_array_length(excluded.versions) =
                    jsonb_array_length(p.versions)
-                   AND (excluded.versions -> -1 ->> 'version')::int
-                     < (p.versions -> -1 ->> 'version')::int)
+                   AND ((excluded.versions -> -1 ->> 'version')::int
+                     < (p.versions -> -1 ->> 'version')::int
+                     OR (p.versions -> -1 ? 'size'
+                         AND NOT excluded.versions -> -1 ? 'size')))
              THEN p.versions ELSE excluded.versions END,
         coalesce(excluded.doi, p.doi),
         coalesce(excluded.journal_ref, p.journal_ref),

@@ -78,11 +78,16 @@ hv_nginx_up() {
 	mkdir -p "$HV_NGX" "$HV_WWW/bad"
 	chmod 755 "$T_TMP" "$HV_NGX" "$HV_WWW"
 	cp -r "$HV_DATA"/oai "$HV_DATA"/atom "$HV_DATA"/openalex \
-	    "$HV_DATA"/s2 "$HV_WWW"/
+	    "$HV_DATA"/s2 "$HV_DATA"/arxivraw "$HV_WWW"/
 	oai_dc=atomiklabs_ListRecords_oai_dc_cs_2024-01-25_with_resumptionToken.xml
 	hep=hepcrawl_arxiv-physics-hep-ex.xml
 	# Failure fixtures, derived here from the recorded ones.
 	head -c 3000 "$HV_WWW/oai/$oai_dc" >"$HV_WWW/bad/truncated.xml"
+	head -c 6000 "$HV_WWW/arxivraw/ListRecords_arXivRaw_0704.xml" \
+	    >"$HV_WWW/bad/raw_truncated.xml"
+	sed 's#<size>[^<]*</size>##g' \
+	    "$HV_WWW/arxivraw/ListRecords_arXivRaw_0704.xml" \
+	    >"$HV_WWW/bad/raw_nosize.xml"
 	printf '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title>'\
 '</head><body><h1>Bad Gateway</h1></body></html>\n' >"$HV_WWW/bad/error.html"
 	head -c $((50 * 1024 * 1024)) /dev/zero | tr '\0' 'x' \
@@ -155,6 +160,26 @@ http {
 			return 503 "busy\n";
 		}
 
+		# OAI-PMH arXivRaw: one page, only for that metadataPrefix
+		# (another is refused as arXiv refuses an unknown one:
+		# cannotDisseminateFormat); a truncated copy.
+		location = /oairaw/ok {
+			if (\$arg_metadataPrefix != "arXivRaw") {
+				rewrite ^ /oairaw/noformat last;
+			}
+			rewrite ^ /files/arxivraw/ListRecords_arXivRaw_0704.xml last;
+		}
+		location = /oairaw/noformat {
+			default_type application/xml;
+			return 200 '<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-12-02T00:00:00Z</responseDate><request verb="ListRecords">http://export.arxiv.org/oai2</request><error code="cannotDisseminateFormat">Unknown metadata format</error></OAI-PMH>';
+		}
+		location = /oairaw/nosize {
+			rewrite ^ /files/bad/raw_nosize.xml last;
+		}
+		location = /oairaw/truncated {
+			rewrite ^ /files/bad/raw_truncated.xml last;
+		}
+
 		# The Atom API: search paging by start, ids by id_list.
 		location ~ ^/(api|api429)/query\$ {
 			set \$f "";
@@ -224,6 +249,12 @@ http {
 			rewrite ^ /files/openalex/authors_list_deleted.json last;
 		}
 
+		# Works of which none is on arXiv (a real, complete answer:
+		# the 24 works citing W2766808518): nothing to write.
+		location = /oanone/works {
+			rewrite ^ /files/openalex/works_cited_by_W2766808518.json last;
+		}
+
 		# Semantic Scholar batches (POST), and a 429 first.
 		location = /s2/paper/batch {
 			rewrite ^ /files/s2/test_get_papers_return_not_found.json last;
@@ -237,6 +268,11 @@ http {
 			error_page 429 = @retry429;
 			error_page 405 =200 /files/s2/test_get_papers_return_not_found.json;
 			alias $HV_WWW/;
+		}
+		# Three papers, but without the citationCount asked for (the
+		# real answer to a request for other fields): nothing to write.
+		location = /s2nocount/paper/batch {
+			rewrite ^ /files/s2/test_get_papers.json last;
 		}
 		location = /s2bad/paper/batch {
 			rewrite ^ /files/openalex/authors_list.json last;
