@@ -1,6 +1,7 @@
 /*
  * module.c -- the chat plugin's descriptor: routes, statements, init
- * (the LLM client, when llm_url is set, and the quotas) and fini.  nginx
+ * (the LLM client, when llm_url is set, the quotas, the semantic index)
+ * and fini.  nginx
  * sends this module /chat and /chat/..., unbuffered.
  */
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "core.h"
 #include "chat.h"
 #include "chat_sql.h"
+#include "vindex.h"
 
 static const struct core_route routes[] = {
 	{ "GET", "/chat", chat_list_get },
@@ -30,6 +32,8 @@ init(struct core_ctx *ctx)
 	core_log(CORE_LOG_INFO, "chat_start", "mode=%s",
 	    st->llm != NULL ? "llm" : "extractive");
 	ctx->mod_state = st;
+	/* The semantic index retrieval ranks with (answer.c). */
+	pages_vindex_init_stmt(ctx, CHAT_SQL_VECTOR_INDEX_LATEST);
 	return CORE_OK;
 }
 
@@ -38,6 +42,7 @@ fini(struct core_ctx *ctx)
 {
 	struct chat_state *st = ctx->mod_state;
 
+	pages_vindex_fini();
 	if (st == NULL)
 		return;
 	core_llm_close(st->llm);
