@@ -376,7 +376,8 @@ retrieve(struct core_db *db, enum chat_scope scope, const char *arg,
 		else if (vec_score(idx, &vq, c[i].id, &sim) == CORE_OK)
 			c[i].sim = sim;
 	}
-	pages_search_rank(c, n, vec ? PAGES_SEARCH_HYBRID : PAGES_SEARCH_LEXICAL,
+	pages_search_rank(c, n,
+	    vec ? PAGES_SEARCH_HYBRID : PAGES_SEARCH_LEXICAL,
 	    PAGES_SEARCH_RELEVANCE, PAGES_SEARCH_W);
 	core_buf_reset(&ids);
 	core_buf_putc(&ids, '{');

@@ -195,8 +195,7 @@ check(void)
 	int have;
 
 	if (vs.ctx->db == NULL ||
-	    core_db_exec(vs.ctx->db, vs.stmt, NULL, 0,
-		&res) != CORE_OK)
+	    core_db_exec(vs.ctx->db, vs.stmt, NULL, 0, &res) != CORE_OK)
 		return;
 	have = PQntuples(res) == 1;
 	if (have) {
