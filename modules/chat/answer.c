@@ -1,11 +1,17 @@
 /*
- * answer.c -- retrieval and the answer.  The question's words (stemmed,
- * any of them) rank the papers of the scope by PostgreSQL's full text
- * index; the best CHAT_TOPK become numbered references.  With an LLM
- * the titles and abstracts go to it inside a <papers> block that paper
- * text cannot close, with the rule that they are data; without one (or
- * when asked for extracts) the sentences that share most words with the
- * question are quoted, each cited.
+ * answer.c -- retrieval and the answer.  Retrieval is /search's hybrid
+ * ranking (modules/pages/search: pages_search_rank() and its weight
+ * PAGES_SEARCH_W, linked from libpages.a, never copied): the papers of
+ * the scope that share a word with the question (stemmed, any of them,
+ * PostgreSQL's full text index) and those of the semantic index's
+ * nearest to the question (libvectors, the index pages_vectors() keeps
+ * current), scored w * text / max text + (1 - w) * cosine, so a paper
+ * that words the question differently is found too.  Without an index
+ * the ranking is by text alone.  The best CHAT_TOPK become numbered
+ * references.  With an LLM the titles and abstracts go to it inside a
+ * <papers> block that paper text cannot close, with the rule that they
+ * are data; without one (or when asked for extracts) the sentences that
+ * share most words with the question are quoted, each cited.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -17,6 +23,8 @@
 #include "core.h"
 #include "chat.h"
 #include "chat_sql.h"
+#include "search/search.h"
+#include "vindex.h"
 
 const char *const chat_scope_names[CHAT_SCOPE__MAX] = {
 	[CHAT_SCOPE_ALL] = "all",
@@ -295,6 +303,96 @@ emit_all(const struct chat_emit *emit, const char *text)
 		(void)emit->delta(emit->arg, text, strlen(text));
 }
 
+/* A bigint[] literal of the ids of hits[0..n): "{1,2,3}". */
+static void
+ids_literal(struct core_buf *b, const struct vec_hit *hits, size_t n)
+{
+	size_t i;
+
+	core_buf_putc(b, '{');
+	for (i = 0; i < n; i++)
+		core_buf_printf(b, "%s%lld", i > 0 ? "," : "",
+		    (long long)hits[i].paper_id);
+	core_buf_putc(b, '}');
+}
+
+/*
+ * The scope's best CHAT_TOPK papers for question into *res (arXiv id,
+ * slug, title, abstract, published), best first: the candidates of the
+ * scope's CAND_* statement ranked as /search ranks a hybrid search.
+ * CORE_OK or CORE_EDB (logged).
+ */
+static enum core_err
+retrieve(struct core_db *db, enum chat_scope scope, const char *arg,
+    const char *uarg, const char *question, PGresult **res)
+{
+	static const int stmts[CHAT_SCOPE__MAX] = {
+		[CHAT_SCOPE_ALL] = CHAT_SQL_CAND_ALL,
+		[CHAT_SCOPE_RESEARCHER] = CHAT_SQL_CAND_RESEARCHER,
+		[CHAT_SCOPE_FOLLOWED] = CHAT_SQL_CAND_FOLLOWED,
+		[CHAT_SCOPE_SEARCH] = CHAT_SQL_CAND_SEARCH,
+	};
+	const struct vec_index *idx = pages_vectors();
+	struct vec_query vq;
+	struct vec_hit near[CHAT_NEAR];
+	struct pages_search_cand *c = NULL;
+	struct core_buf ids = CORE_BUF_INIT;
+	PGresult *cand = NULL;
+	const char *params[4];
+	char lim[16];
+	size_t nnear = 0, i, j, n;
+	enum core_err er;
+	float sim;
+	int vec = 0;
+
+	*res = NULL;
+	if (idx != NULL && vec_embed(idx, question, &vq) == CORE_OK &&
+	    vec_search(idx, &vq, CHAT_NEAR, -1, near, &nnear) == CORE_OK)
+		vec = 1;
+	ids_literal(&ids, near, nnear);
+	snprintf(lim, sizeof(lim), "%d", CHAT_CANDIDATES);
+	params[0] = question;
+	params[1] = lim;
+	params[2] = core_buf_cstr(&ids);
+	params[3] = scope == CHAT_SCOPE_FOLLOWED ? uarg : arg;
+	if ((er = core_db_exec(db, stmts[scope], params,
+		 scope == CHAT_SCOPE_ALL ? 3 : 4, &cand)) != CORE_OK)
+		goto out;
+	n = (size_t)PQntuples(cand);
+	c = core_xcalloc(n > 0 ? n : 1, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i].id = core_cell_bigint(cand, (int)i, 0, 0);
+		c[i].tier = 1;
+		c[i].citations = -1;
+		c[i].text = strtod(PQgetvalue(cand, (int)i, 1), NULL);
+		snprintf(c[i].published, sizeof(c[i].published), "%s",
+		    PQgetvalue(cand, (int)i, 2));
+		if (!vec)
+			continue;
+		for (j = 0; j < nnear && near[j].paper_id != c[i].id; j++)
+			;
+		if (j < nnear)
+			c[i].sim = near[j].score;
+		else if (vec_score(idx, &vq, c[i].id, &sim) == CORE_OK)
+			c[i].sim = sim;
+	}
+	pages_search_rank(c, n,
+	    vec ? PAGES_SEARCH_HYBRID : PAGES_SEARCH_LEXICAL,
+	    PAGES_SEARCH_RELEVANCE, PAGES_SEARCH_W);
+	core_buf_reset(&ids);
+	core_buf_putc(&ids, '{');
+	for (i = 0; i < n && i < CHAT_TOPK; i++)
+		core_buf_printf(&ids, "%s%lld", i > 0 ? "," : "", c[i].id);
+	core_buf_putc(&ids, '}');
+	params[0] = core_buf_cstr(&ids);
+	er = core_db_exec(db, CHAT_SQL_PAPERS_BY_IDS, params, 1, res);
+out:
+	free(c);
+	PQclear(cand);
+	core_buf_free(&ids);
+	return er;
+}
+
 enum core_err
 chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
     long long uid, const char *question, int extractive,
@@ -304,7 +402,7 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	PGresult *res = NULL;
 	const char *params[3];
 	char kbuf[8], ubuf[24];
-	int stmt, i;
+	int i;
 	struct core_buf ctxt = CORE_BUF_INIT, md = CORE_BUF_INIT;
 	struct core_llm_result r = CORE_LLM_RESULT_INIT;
 	json_t *msgs = NULL;
@@ -315,30 +413,16 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	a->prompt_tokens = a->completion_tokens = -1;
 	snprintf(kbuf, sizeof(kbuf), "%d", CHAT_TOPK);
 	snprintf(ubuf, sizeof(ubuf), "%lld", uid);
-	params[0] = question;
-	params[1] = kbuf;
-	params[2] = arg;
-	switch (scope) {
-	case CHAT_SCOPE_PAPER:
-		stmt = CHAT_SQL_RETRIEVE_PAPER;
-		break;
-	case CHAT_SCOPE_RESEARCHER:
-		stmt = CHAT_SQL_RETRIEVE_RESEARCHER;
-		break;
-	case CHAT_SCOPE_FOLLOWED:
-		stmt = CHAT_SQL_RETRIEVE_FOLLOWED;
-		params[2] = ubuf;
-		break;
-	case CHAT_SCOPE_SEARCH:
-		stmt = CHAT_SQL_RETRIEVE_SEARCH;
-		break;
-	default:
-		stmt = CHAT_SQL_RETRIEVE_ALL;
-		break;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((er = core_db_exec(ctx->db, stmt, params,
-		 stmt == CHAT_SQL_RETRIEVE_ALL ? 2 : 3, &res)) != CORE_OK)
+	if (scope == CHAT_SCOPE_PAPER) {
+		params[0] = question;
+		params[1] = kbuf;
+		params[2] = arg;
+		er = core_db_exec(ctx->db, CHAT_SQL_RETRIEVE_PAPER, params, 3,
+		    &res);
+	} else
+		er = retrieve(ctx->db, scope, arg, ubuf, question, &res);
+	if (er != CORE_OK)
 		goto out;
 	a->retrieve_ms = ms_since(&t0);
 	a->refs = json_array();

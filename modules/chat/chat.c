@@ -914,7 +914,7 @@ chat_ask_post(struct core_req *req)
 	const struct core_params *form = NULL;
 	struct core_params own = { NULL, 0 };
 	const char *question, *arg = NULL, *cv, *mode;
-	enum chat_scope scope;
+	enum chat_scope scope = CHAT_SCOPE_ALL;
 	struct chat_answer a;
 	struct stream sm = { req, CORE_BUF_INIT, 0, 0 };
 	struct chat_emit emit = { stream_refs, stream_delta, &sm };

@@ -21,6 +21,10 @@ struct chat_state {
 #define CHAT_QUESTION_MAX 4000
 /* Papers retrieved per question. */
 #define CHAT_TOPK 6
+/* Candidates ranked for them: the best by the question's words, and the
+ * semantic index's nearest (as many as /search takes). */
+#define CHAT_CANDIDATES 200
+#define CHAT_NEAR       200
 
 enum chat_scope {
 	CHAT_SCOPE_ALL,

@@ -1,11 +1,12 @@
 /*
  * module.c -- the chat plugin's descriptor: routes, statements, init
- * (the LLM client, when llm_url is set, and the quotas) and fini.  nginx
- * sends this module /chat and /chat/..., unbuffered.
+ * (the LLM client, when llm_url is set, the quotas, the semantic index)
+ * and fini.  nginx sends this module /chat and /chat/..., unbuffered.
  */
 #include "core.h"
 #include "chat.h"
 #include "chat_sql.h"
+#include "vindex.h"
 
 static const struct core_route routes[] = {
 	{ "GET", "/chat", chat_list_get },
@@ -27,6 +28,8 @@ init(struct core_ctx *ctx)
 	st->tokens_day = core_conf_int(ctx->conf, "chat_tokens_day", 200000);
 	core_log(CORE_LOG_INFO, "chat_start", "mode=%s",
 	    st->llm != NULL ? "llm" : "extractive");
+	/* The semantic index retrieval ranks with (answer.c). */
+	pages_vindex_init_stmt(ctx, CHAT_SQL_VECTOR_INDEX_LATEST);
 	return CORE_OK;
 }
 
@@ -35,6 +38,7 @@ fini(struct core_ctx *ctx)
 {
 	struct chat_state *st = ctx->mod_state;
 
+	pages_vindex_fini();
 	core_llm_close(st->llm);
 }
 

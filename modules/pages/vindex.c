@@ -21,6 +21,7 @@
 
 static struct {
 	struct core_ctx *ctx;
+	int stmt; /* the statement that reads the newest row */
 	struct vec_index *idx;
 	struct pages_vindex_seen seen;
 	char *path; /* owns seen.path */
@@ -68,8 +69,15 @@ forget(void)
 void
 pages_vindex_init(struct core_ctx *ctx)
 {
+	pages_vindex_init_stmt(ctx, PAGES_SQL_VECTOR_INDEX_LATEST);
+}
+
+void
+pages_vindex_init_stmt(struct core_ctx *ctx, int stmt)
+{
 	forget();
 	vs.ctx = ctx;
+	vs.stmt = stmt;
 	vs.checked = vs.gen_read = 0;
 	vs.gen = vs.seen_gen = -1;
 }
@@ -187,8 +195,7 @@ check(void)
 	int have;
 
 	if (vs.ctx->db == NULL ||
-	    core_db_exec(vs.ctx->db, PAGES_SQL_VECTOR_INDEX_LATEST, NULL, 0,
-		&res) != CORE_OK)
+	    core_db_exec(vs.ctx->db, vs.stmt, NULL, 0, &res) != CORE_OK)
 		return;
 	have = PQntuples(res) == 1;
 	if (have) {

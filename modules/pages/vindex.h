@@ -28,6 +28,12 @@ struct core_ctx;
  */
 void pages_vindex_init(struct core_ctx *);
 void pages_vindex_fini(void);
+/*
+ * The same for another module's worker (chat links this file): stmt is
+ * its own statement reading the newest row, with pages.sql's
+ * VECTOR_INDEX_LATEST columns (version, path) in that order.
+ */
+void pages_vindex_init_stmt(struct core_ctx *, int stmt);
 
 /*
  * This worker's current semantic index, or NULL: no row, a missing,

@@ -6,17 +6,86 @@ SELECT user_id
  WHERE token_hash = $1
    AND expires_at > now();
 
--- Retrieval: the question's words, any of them ($1, stemmed, OR-ed), rank
--- the candidates; a scope restricts them.  At most $2 papers.
--- name: RETRIEVE_ALL
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
-       ts_rank(p.search_vector, q.q) AS rank
-  FROM papers p,
-       (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
-                       '&', '|')::tsquery AS q) q
- WHERE q.q::text <> '' AND p.search_vector @@ q.q
- ORDER BY rank DESC, p.id DESC
- LIMIT $2;
+-- Retrieval (modules/chat/answer.c) is hybrid, as /search's default:
+-- each CAND_* statement gives the candidates of its scope, (id, text
+-- rank, published): the best $2 by the question's words ($1, stemmed,
+-- any of them) and, whatever their words, the scope's papers among the
+-- semantic index's nearest to the question ($3, a bigint[] of ids).  C
+-- scores them by text and vector similarity and reads the best
+-- CHAT_TOPK with PAPERS_BY_IDS.
+-- name: CAND_ALL
+WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
+                          '&', '|')::tsquery AS q)
+(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
+        coalesce(p.published::text, '') AS published
+   FROM papers p, q
+  WHERE q.q::text <> '' AND p.search_vector @@ q.q
+  ORDER BY rank DESC, p.id DESC
+  LIMIT $2)
+UNION
+SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+  FROM papers p, q
+ WHERE p.id = ANY($3::bigint[]);
+
+-- $4: the researcher's id.  Every paper of the scope is a candidate
+-- (the newest first when the words match none), up to $2.
+-- name: CAND_RESEARCHER
+WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
+                          '&', '|')::tsquery AS q),
+     s AS (SELECT DISTINCT a.paper_id AS id
+             FROM authorships a
+            WHERE a.researcher_id = $4::bigint)
+(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
+        coalesce(p.published::text, '') AS published
+   FROM papers p JOIN s ON s.id = p.id, q
+  ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
+  LIMIT $2)
+UNION
+SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+  FROM papers p JOIN s ON s.id = p.id, q
+ WHERE p.id = ANY($3::bigint[]);
+
+-- $4: the user, whose followed researchers' papers are the scope.
+-- name: CAND_FOLLOWED
+WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
+                          '&', '|')::tsquery AS q),
+     s AS (SELECT DISTINCT a.paper_id AS id
+             FROM authorships a
+             JOIN follows f ON f.researcher_id = a.researcher_id
+            WHERE f.user_id = $4::bigint)
+(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
+        coalesce(p.published::text, '') AS published
+   FROM papers p JOIN s ON s.id = p.id, q
+  ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
+  LIMIT $2)
+UNION
+SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+  FROM papers p JOIN s ON s.id = p.id, q
+ WHERE p.id = ANY($3::bigint[]);
+
+-- $4: a search query (websearch syntax, as /search takes it): its
+-- matches are the scope.
+-- name: CAND_SEARCH
+WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
+                          '&', '|')::tsquery AS q,
+                  websearch_to_tsquery('english'::regconfig, $4) AS s)
+(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
+        coalesce(p.published::text, '') AS published
+   FROM papers p, q
+  WHERE p.search_vector @@ q.s
+  ORDER BY rank DESC, p.id DESC
+  LIMIT $2)
+UNION
+SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+  FROM papers p, q
+ WHERE p.id = ANY($3::bigint[]) AND p.search_vector @@ q.s;
+
+-- The papers $1 (a bigint[]) in that order, as RETRIEVE_PAPER gives one.
+-- name: PAPERS_BY_IDS
+SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text
+  FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, n)
+  JOIN papers p ON p.id = u.id
+ ORDER BY u.n;
 
 -- $3: the arXiv id.
 -- name: RETRIEVE_PAPER
@@ -26,42 +95,13 @@ SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
  WHERE p.arxiv_id = $3 AND $1::text IS NOT NULL
  LIMIT $2;
 
--- $3: the researcher's id.
--- name: RETRIEVE_RESEARCHER
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
-       ts_rank(p.search_vector,
-               replace(plainto_tsquery('english'::regconfig, $1)::text,
-                       '&', '|')::tsquery) AS rank
-  FROM papers p
-  JOIN authorships a ON a.paper_id = p.id
- WHERE a.researcher_id = $3
- ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
- LIMIT $2;
-
--- $3: the user, whose followed researchers' papers are the scope.
--- name: RETRIEVE_FOLLOWED
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
-       ts_rank(p.search_vector,
-               replace(plainto_tsquery('english'::regconfig, $1)::text,
-                       '&', '|')::tsquery) AS rank
-  FROM papers p
- WHERE p.id IN (SELECT a.paper_id
-                  FROM authorships a
-                  JOIN follows f ON f.researcher_id = a.researcher_id
-                 WHERE f.user_id = $3)
- ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
- LIMIT $2;
-
--- $3: a search query (websearch syntax, as /search takes it).
--- name: RETRIEVE_SEARCH
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
-       ts_rank(p.search_vector,
-               replace(plainto_tsquery('english'::regconfig, $1)::text,
-                       '&', '|')::tsquery) AS rank
-  FROM papers p
- WHERE p.search_vector @@ websearch_to_tsquery('english'::regconfig, $3)
- ORDER BY rank DESC, p.id DESC
- LIMIT $2;
+-- The newest semantic index (pages.sql's VECTOR_INDEX_LATEST, which
+-- modules/pages/vindex.c reads in the chat worker too).
+-- name: VECTOR_INDEX_LATEST
+SELECT version, path
+  FROM vector_index
+ ORDER BY version DESC
+ LIMIT 1;
 
 -- name: PAPER_EXISTS
 SELECT 1 AS found FROM papers WHERE arxiv_id = $1;

@@ -3,9 +3,10 @@
 // signed out and signed in, at 1366 and 390 px: no horizontal overflow,
 // no console error (a CSP violation is one), no serious or critical
 // axe-core violation (colour contrast under 4.5:1 is one).  Then a new
-// user by clicking: sign up, follow a researcher, make a feed URL, sign
-// out; the verification link comes from the test SMTP server's maildir
-// (WEFT_MAIL).  A screenshot of each page lands in WEFT_SHOTS.  Prints
+// user by clicking: sign up, follow a researcher, make a feed URL, ask
+// about a paper in the chat (the answer streams in; without JavaScript
+// it shows on reload), sign out; the verification link comes from the
+// test SMTP server's maildir (WEFT_MAIL).  A screenshot of each page lands in WEFT_SHOTS.  Prints
 // TAP.
 //
 //   WEFT_URL=http://127.0.0.1:8091 WEFT_SHOTS=dir WEFT_PAGES=json \
@@ -195,6 +196,93 @@ async function mailLink(addr, linkPath) {
 	return null;
 }
 
+// Chat, signed in (issue 17): from a paper's page, "Ask about this
+// paper"; static/chat.js shows the answer growing as the stream comes
+// (the fake LLM sends it slowly: "fake:slow"), then opens the kept
+// conversation.  Without JavaScript the form posts as usual and the
+// conversation page shows the finished answer, on reload too.  With no
+// LLM endpoint (WEFT_CHAT_LLM unset) the extracts come in one piece:
+// the growing is not checked.
+async function chat(ctx, paper) {
+	const llm = process.env.WEFT_CHAT_LLM === '1';
+	const page = await ctx.newPage();
+	await page.setViewport(widths[0]);
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	await page.goto(base + paper.path, { waitUntil: 'load' });
+	const link = await page.$('a[href^="/chat?scope=paper&id="]');
+	ok(link !== null, 'the paper page offers Ask about this paper');
+	if (link === null)
+		return;
+	await Promise.all([
+		page.waitForNavigation({ waitUntil: 'load' }),
+		link.click(),
+	]);
+	ok(new URL(page.url()).pathname === '/chat' &&
+	    (await page.$('form.chat-ask textarea[name="question"]')) !== null,
+	    'it opens the chat with the question form', page.url());
+	await page.type('#q', 'What is this paper about?' +
+	    (llm ? ' fake:slow' : ''));
+	// The answer's text, sampled while the stream comes in.
+	const seen = [];
+	const sampling = setInterval(() => {
+		page.evaluate(() => {
+			const a = document.querySelector('.chat-answer');
+			return a ? a.textContent.length : -1;
+		}).then((n) => seen.push(n), () => {});
+	}, 50);
+	const nav = page.waitForNavigation({ waitUntil: 'load',
+	    timeout: 30000 });
+	await page.click('form.chat-ask button[type="submit"]');
+	await nav;
+	clearInterval(sampling);
+	const lengths = [...new Set(seen.filter((n) => n > 0))];
+	if (llm)
+		ok(lengths.length >= 3 && lengths.every((n, i) =>
+		    i === 0 || n > lengths[i - 1]),
+		    'the answer grows on the page as it streams',
+		    `lengths seen: ${lengths.join(' ')}`);
+	const conv = new URL(page.url()).pathname;
+	ok(/^\/chat\/[0-9]+$/.test(conv),
+	    'after the stream the page is the conversation', page.url());
+	const answer = await page.$eval('.chat-answer',
+	    (a) => a.textContent).catch(() => '');
+	ok(llm ? /Paper \[1\] is titled/.test(answer) :
+	    /Extracts from the papers/.test(answer),
+	    'the conversation shows the finished answer', answer.slice(0, 200));
+	ok(await page.$('a[href^="/papers/"]') !== null,
+	    'with its reference linked to the paper');
+	ok(errors.length === 0, 'no script error while streaming',
+	    errors.join('\n'));
+	await page.close();
+
+	// Without JavaScript: a plain form post, and the answer on reload.
+	const nojs = await ctx.newPage();
+	await nojs.setViewport(widths[1]);
+	await nojs.setJavaScriptEnabled(false);
+	await nojs.goto(base + paper.path, { waitUntil: 'load' });
+	const link2 = await nojs.$('a[href^="/chat?scope=paper&id="]');
+	await Promise.all([
+		nojs.waitForNavigation({ waitUntil: 'load' }),
+		link2.click(),
+	]);
+	await nojs.type('#q', 'What method does it use?');
+	await Promise.all([
+		nojs.waitForNavigation({ waitUntil: 'load', timeout: 30000 }),
+		nojs.click('form.chat-ask button[type="submit"]'),
+	]);
+	const noJsConv = new URL(nojs.url()).pathname;
+	ok(/^\/chat\/[0-9]+$/.test(noJsConv),
+	    'without JavaScript the form leads to the conversation', nojs.url());
+	await nojs.reload({ waitUntil: 'load' });
+	const text = await nojs.$eval('.chat-turn:last-of-type .chat-answer',
+	    (a) => a.textContent).catch(() => '');
+	ok(text.length > 20 && /\[1\]/.test(text),
+	    '... and shows the finished answer, cited, on reload',
+	    text.slice(0, 200));
+	await nojs.close();
+}
+
 async function main() {
 	if (shots)
 		fs.mkdirSync(shots, { recursive: true });
@@ -253,10 +341,13 @@ async function main() {
 		    'making a feed URL shows it');
 		await page.close();
 
+		await chat(ctx, pages.find((p) => p.name === 'paper'));
+
 		await sweep(ctx, 'in', pages.concat([
 			{ name: 'account', path: '/account' },
 			{ name: 'welcome', path: '/account/welcome' },
 			{ name: 'feed', path: '/feed' },
+			{ name: 'chat', path: '/chat' },
 		]));
 
 		const out = await ctx.newPage();

@@ -82,6 +82,38 @@ grep -q "^analyse: 30 analysed, 0 failed" "$T_TMP/hv.out"
 ok $? "the next run does the 30 left" "$(cat "$T_TMP/hv.out")"
 sql_is "SELECT count(*) FROM papers WHERE analysed_at IS NULL" 0 \
     "nothing left"
+# Stopped by a signal in the middle: what was written stays, the batch
+# in flight is dropped, and the next run goes on from there.  Without a
+# terminal each batch logs its progress with the rate and the ETA.
+sql "UPDATE papers SET analysed_at = NULL, summary = NULL, topics = NULL,
+	paper_type = NULL, research_field = NULL, analysis_model = NULL
+      WHERE id IN (SELECT id FROM papers ORDER BY id DESC LIMIT 600)" \
+    >/dev/null
+env WEFT_CONF="$WEFT_VAR/weft.conf" WEFT_LLM_URL= "$BIN" analyse --batch 10 \
+    >"$T_TMP/hv.out" 2>&1 &
+hvpid=$!
+for _ in $(seq 200); do
+	[ "$(sql "SELECT count(*) FROM papers WHERE analysed_at IS NULL")" -le 500 ] &&
+	    break
+	sleep 0.05
+done
+kill -TERM "$hvpid"
+wait "$hvpid"
+HV_RC=$?
+left=$(sql "SELECT count(*) FROM papers WHERE analysed_at IS NULL")
+total=600
+grep -q "stopped: run again to go on" "$T_TMP/hv.out"
+ok $? "SIGTERM mid-run: stops saying how to go on (exit $HV_RC)" \
+    "$(tail -3 "$T_TMP/hv.out")"
+[ "$left" -gt 0 ] && [ "$left" -lt "$total" ]
+ok $? "... with part of the papers done ($left of $total left)"
+grep '"harvest.batch"' "$T_TMP/hv.out" | grep -q 'records.*/s, ETA [0-9]*:[0-9][0-9]'
+ok $? "progress lines with the rate and the ETA" "$(grep -m2 batch "$T_TMP/hv.out")"
+hv analyse
+grep -q "^analyse: $left analysed, 0 failed" "$T_TMP/hv.out"
+ok $? "the next run does exactly the $left left" "$(tail -2 "$T_TMP/hv.out")"
+sql_is "SELECT count(*) FROM papers WHERE analysed_at IS NULL" 0 \
+    "nothing left after the resumed run"
 hv analyse --ids "$ID" --redo
 sql_is "SELECT count(*) FROM papers WHERE analysed_at IS NULL" 0 \
     "--redo --ids redoes the whole set"

@@ -5,7 +5,8 @@
 # overflow, no console error and no serious or critical axe-core violation;
 # a new user signs up, verifies the address from the mail the test SMTP
 # server received, follows a researcher, makes a feed URL and signs out,
-# by clicking.  Screenshots land in $WEFT_VAR/screenshots (printed at the
+# by clicking, and asks about a paper in the chat (streamed with the
+# fake LLM when the stack has it).  Screenshots land in $WEFT_VAR/screenshots (printed at the
 # end).  The node packages come from tests/browser/package-lock.json.
 : "${WEFT_URL:?WEFT_URL must be set}" "${WEFT_VAR:?WEFT_VAR must be set}"
 : "${WEFT_ROOT:?WEFT_ROOT must be set}"
@@ -51,4 +52,10 @@ pages=$(printf '[%s]' "$(printf '{"name":"%s","path":"%s"},' \
 
 shots=$WEFT_VAR/screenshots
 rm -rf "$shots"
-WEFT_SHOTS=$shots WEFT_PAGES=$pages WEFT_MAIL=$WEFT_VAR/mail node "$dir/run.js"
+# The chat streams a model's answer when the stack has an endpoint (the
+# fake: tests/run.sh); otherwise it answers with extracts in one piece.
+llm=0
+grep -q 'mode=llm' "$WEFT_VAR/log/chat.log" 2>/dev/null && llm=1
+rcli --scan --pattern 'weft:chat:m:*' | while read -r k; do rcli del "$k" >/dev/null; done
+WEFT_SHOTS=$shots WEFT_PAGES=$pages WEFT_MAIL=$WEFT_VAR/mail \
+    WEFT_CHAT_LLM=$llm node "$dir/run.js"

@@ -164,22 +164,6 @@ pages_search_words(const char *q, struct core_buf *pos, struct core_buf *neg)
 	}
 }
 
-const char *
-pages_search_word(const char **p, size_t *len)
-{
-	const char *s;
-
-	while (**p == ' ')
-		(*p)++;
-	if (**p == '\0')
-		return NULL;
-	s = *p;
-	while (**p != '\0' && **p != ' ')
-		(*p)++;
-	*len = (size_t)(*p - s);
-	return s;
-}
-
 void
 pages_search_or(const char *words, struct core_buf *out)
 {

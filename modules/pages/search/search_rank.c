@@ -110,6 +110,23 @@ pages_search_rank(struct pages_search_cand *c, size_t n,
 		qsort(c, n, sizeof(*c), cmp);
 }
 
+/* Here, not in search.c, so that chat links the ranking alone. */
+const char *
+pages_search_word(const char **p, size_t *len)
+{
+	const char *s;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '\0')
+		return NULL;
+	s = *p;
+	while (**p != '\0' && **p != ' ')
+		(*p)++;
+	*len = (size_t)(*p - s);
+	return s;
+}
+
 /* One category and its count, for the facets' sort. */
 struct facet {
 	const char *cat;
