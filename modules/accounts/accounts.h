@@ -340,6 +340,13 @@ enum core_err acc_store_feed_token_set(struct core_db *, long long uid,
     const char *hash);
 
 /* A page of the newest papers of researchers uid follows, and the total. */
+/*
+ * The papers of the newest max items of uid's feed, each once, newest
+ * first, as paper objects for core_cite_add() (caller json_decref()s),
+ * and how many items the feed has.
+ */
+enum core_err acc_store_feed_export(struct core_db *, long long uid,
+    long long max, json_t **papers, long long *total);
 enum core_err acc_store_feed(struct core_db *, const char *base, long long uid,
     long page, json_t **items, long long *total);
 
@@ -387,6 +394,9 @@ void acc_render_nav_fragment(struct core_req *, const struct acc_session *s);
  * target; else a sign-in link back to next.
  */
 void acc_render_target_fragment(struct core_req *, int kind, long long id,
+    long long target, const char *next, const struct acc_session *s);
+/* The same for category cat ("cs.DB"): follow it, or remove target. */
+void acc_render_category_fragment(struct core_req *, const char *cat,
     long long target, const char *next, const struct acc_session *s);
 
 /* ------------------------------------------------------------------ */
@@ -691,6 +701,8 @@ enum core_err acc_follows_remove_post(struct core_req *);
 enum core_err acc_follows_new_get(struct core_req *);
 /* The SSI fragment /account/follow/institution/{id}. */
 enum core_err acc_follow_institution_fragment(struct core_req *);
+/* The fragment /account/follow/category/{code}. */
+enum core_err acc_follow_category_fragment(struct core_req *);
 
 /* digest.c */
 

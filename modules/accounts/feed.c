@@ -30,50 +30,44 @@ page_url(const char *base, long page)
 static const enum core_rep feed_offers[6] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON, CORE_REP_BIB, CORE_REP_RIS, CORE_REP_CSL };
 
-/* Pages of /feed an export reads: the newest 40 x 24 items. */
-#define FEED_EXPORT_PAGES 40
+/* The items of /feed an export reads: the newest 40 pages' worth,
+ * said by X-Export-Limit (and X-Export-Total, the items there are). */
+#define FEED_EXPORT_MAX (40 * ACC_PER_PAGE)
 
 /*
  * The feed's papers as citations in the negotiated format, through
- * core's writers (cite.c), like the researcher and search exports:
- * every page up to FEED_EXPORT_PAGES, newest first.  Private.
+ * core's writers (cite.c), like the researcher and search exports: the
+ * papers of the newest FEED_EXPORT_MAX items, each once, newest first,
+ * read in one query and leaving in pieces once long
+ * (core_cite_open_resp()).  Private.
  */
 static enum core_err
 feed_export(struct core_req *req, long long uid)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
-	struct core_buf *body = core_resp_body(req);
 	struct core_cite c;
-	json_t *items = NULL;
+	json_t *papers = NULL;
 	long long total = 0;
-	enum core_err er = CORE_OK;
-	char *url;
-	long page;
-	size_t n;
+	enum core_err er;
+	char *url, num[24];
 
-	core_cite_open(&c, core_req_rep(req), body);
-	for (page = 1; page <= FEED_EXPORT_PAGES; page++) {
-		if ((er = acc_store_feed(ctx->db, ctx->base_url, uid, page,
-			 &items, &total)) != CORE_OK)
-			break;
-		core_cite_add_all(&c, items);
-		n = json_array_size(items);
-		json_decref(items);
-		items = NULL;
-		if (n < ACC_PER_PAGE || page * ACC_PER_PAGE >= total)
-			break;
-	}
-	core_cite_close(&c);
-	if (er != CORE_OK) {
-		core_buf_reset(body);
+	if ((er = acc_store_feed_export(ctx->db, uid, FEED_EXPORT_MAX, &papers,
+		 &total)) != CORE_OK)
 		return er;
-	}
 	url = core_xasprintf("%s/feed", ctx->base_url);
 	core_resp_type(req, core_req_rep(req));
 	core_resp_header(req, "Cache-Control", "private, no-store");
 	core_resp_link(req, url, "canonical");
 	core_resp_alternates(req, url);
 	free(url);
+	snprintf(num, sizeof(num), "%d", FEED_EXPORT_MAX);
+	core_resp_header(req, "X-Export-Limit", num);
+	snprintf(num, sizeof(num), "%lld", total);
+	core_resp_header(req, "X-Export-Total", num);
+	core_cite_open_resp(&c, req);
+	core_cite_add_all(&c, papers);
+	core_cite_close(&c);
+	json_decref(papers);
 	return CORE_OK;
 }
 

@@ -58,6 +58,8 @@ acc_fragment_dispatch(struct core_req *req)
 		return acc_nav_get(req);
 	if (strncmp(p, "/account/follow/institution/", 28) == 0)
 		return acc_follow_institution_fragment(req);
+	if (strncmp(p, "/account/follow/category/", 25) == 0)
+		return acc_follow_category_fragment(req);
 	if (strncmp(p, "/account/follow/", 16) == 0)
 		return acc_follow_fragment_get(req);
 	/* A GET of a POST-only path of ours. */
@@ -221,6 +223,42 @@ acc_follow_institution_fragment(struct core_req *req)
 	    &s);
 	free(next);
 	free(slug);
+	return CORE_OK;
+}
+
+/*
+ * The fragment /account/follow/category/{code}: the browse page's
+ * (/search?category=code) follow button, which comes back to it.
+ */
+enum core_err
+acc_follow_category_fragment(struct core_req *req)
+{
+	struct core_db *db = core_req_ctx(req)->db;
+	const char *p = fragment_path(req), *cat;
+	struct acc_session s;
+	long long target = 0;
+	char *next;
+	int known = 0;
+
+	if (strncmp(p, "/account/follow/category/", 25) != 0)
+		return empty_fragment(req, 404);
+	cat = p + 25;
+	if (!core_category_ok(cat, strlen(cat)))
+		return empty_fragment(req, 404);
+	if (acc_session_load(req, &s) != CORE_OK)
+		return empty_fragment(req, 503);
+	if (s.valid) {
+		if (acc_store_category_known(db, cat, &known) != CORE_OK ||
+		    (known &&
+			acc_store_target_find(db, s.uid, ACC_KIND_CATEGORY, 0,
+			    cat, "", &target) != CORE_OK))
+			return empty_fragment(req, 503);
+		if (!known)
+			return empty_fragment(req, 404);
+	}
+	next = core_xasprintf("/search?category=%s", cat);
+	acc_render_category_fragment(req, cat, target, next, &s);
+	free(next);
 	return CORE_OK;
 }
 

@@ -38,6 +38,7 @@ static const struct core_route routes[] = {
 	{ "GET", "/account/nav", acc_nav_get },
 	{ "GET", "/account/follow/institution/*",
 	    acc_follow_institution_fragment },
+	{ "GET", "/account/follow/category/*", acc_follow_category_fragment },
 	{ "GET", "/account/follow/*", acc_follow_fragment_get },
 	{ "POST", "/account/follows", acc_follows_add_post },
 	{ "POST", "/account/follows/remove", acc_follows_remove_post },

@@ -1065,6 +1065,38 @@ acc_render_target_fragment(struct core_req *req, int kind, long long id,
 	core_buf_free(&href);
 }
 
+void
+acc_render_category_fragment(struct core_req *req, const char *cat,
+    long long target, const char *next, const struct acc_session *s)
+{
+	struct core_html h;
+	char *label;
+
+	if (s == NULL || !s->valid || target != 0) {
+		/* Anonymous (a sign-in link) or the removal form. */
+		acc_render_target_fragment(req, ACC_KIND_CATEGORY, 0, target,
+		    next, s);
+		return;
+	}
+	label = core_xasprintf("Follow new papers in %s", cat);
+	core_html_open(&h, core_resp_sink(req));
+	core_html_elem(&h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"),
+		A(ACTION, "/account/follows"), A(CLASS, "follow-form"), AEND });
+	hidden(&h, "csrf", s->csrf);
+	hidden(&h, "next", next);
+	hidden(&h, "kind", acc_kinds[ACC_KIND_CATEGORY]);
+	hidden(&h, "category", cat);
+	core_html_elemtext(&h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"),
+		A(CLASS, "button button-primary follow-button"), AEND },
+	    label);
+	core_html_pop(&h);
+	core_html_close(&h);
+	fragment_headers(req);
+	free(label);
+}
+
 /* ------------------------------------------------- issue 18: account mail */
 
 /* A labelled password field. */

@@ -429,6 +429,36 @@ acc_store_feed(struct core_db *db, const char *base, long long uid, long page,
 }
 
 enum core_err
+acc_store_feed_export(struct core_db *db, long long uid, long long max,
+    json_t **papers, long long *total)
+{
+	char ub[24], nb[24];
+	const char *p[2] = { ub, nb };
+	PGresult *res = NULL;
+	enum core_err er;
+	int i;
+
+	*papers = NULL;
+	*total = 0;
+	ID(ub, uid);
+	ID(nb, max);
+	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_EXPORT, p, 2, &res)) !=
+	    CORE_OK)
+		return er;
+	*papers = json_array();
+	for (i = 0; i < PQntuples(res); i++) {
+		if (i == 0)
+			*total = core_cell_bigint(res, 0,
+			    ACCOUNTS_FEED_EXPORT__TOTAL, 0);
+		json_array_append_new(*papers,
+		    core_cell_json(res, i, ACCOUNTS_FEED_EXPORT__PAPER,
+			json_null()));
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
+enum core_err
 acc_store_fields(struct core_db *db, json_t **out)
 {
 	static const struct core_cell_field fields[] = {

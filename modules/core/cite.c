@@ -530,6 +530,14 @@ core_cite_open(struct core_cite *c, enum core_rep rep, struct core_buf *out)
 }
 
 void
+core_cite_open_resp(struct core_cite *c, struct core_req *req)
+{
+	core_cite_open(c, core_req_rep(req), core_resp_body(req));
+	c->req = req;
+	core_resp_spill(req);
+}
+
+void
 core_cite_add(struct core_cite *c, const json_t *paper)
 {
 	char *key;
@@ -552,6 +560,9 @@ core_cite_add(struct core_cite *c, const json_t *paper)
 	}
 	c->n++;
 	free(key);
+	/* A long list leaves in pieces (req.c), not whole. */
+	if (c->req != NULL && c->err == CORE_OK)
+		c->err = core_resp_flush(c->req);
 }
 
 void

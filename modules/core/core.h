@@ -287,12 +287,15 @@ int core_rep_from_format(const char *fmt, enum core_rep *rep);
  * author_count when authors lists only the first ones.  Missing fields
  * are left out; a paper without arxiv_id is skipped.
  */
+struct core_req;
 struct core_cite {
 	enum core_rep rep;    /* CORE_REP_BIB, _RIS or _CSL */
 	struct core_buf *out; /* borrowed */
 	size_t n;             /* entries written */
 	char **keys;          /* the keys given so far (open addressing) */
 	size_t nkeys, cap;
+	struct core_req *req; /* core_cite_open_resp(): borrowed, or NULL */
+	enum core_err err;    /* the first failed flush: the client left */
 };
 
 /* 1 for the citation representations (BibTeX, RIS, CSL-JSON). */
@@ -316,6 +319,14 @@ json_t *core_cite_csl(const json_t *paper, const char *key);
  */
 void core_cite_open(struct core_cite *, enum core_rep rep,
     struct core_buf *out);
+/*
+ * core_cite_open() on the response body of req in its negotiated
+ * representation, spilling (core_resp_spill()): after each paper the
+ * body goes out once it is long enough, so an export of any length is
+ * never whole in memory.  Set the headers before the first paper; err
+ * is CORE_EUPSTREAM once the client has gone (stop adding then).
+ */
+void core_cite_open_resp(struct core_cite *, struct core_req *req);
 void core_cite_add(struct core_cite *, const json_t *paper);
 /* core_cite_add() for each element of the array papers. */
 void core_cite_add_all(struct core_cite *, const json_t *papers);
@@ -1157,6 +1168,16 @@ void core_resp_alternate(struct core_req *, const char *url, const char *mime);
  */
 void core_resp_alternates(struct core_req *, const char *url);
 /*
+ * core_resp_alternate() for a feed in each format (core_feed_ext): url
+ * is its address in any one of them (absolute, a query kept), and the
+ * one that is the request's own path is left out, so that a feed names
+ * its siblings and a page all three.  Nothing when url is no feed's.
+ * A negotiated 2xx answer whose handler set no alternate gets
+ * core_resp_alternates() of its own address (without format=) from
+ * core_serve(): every negotiated response names the others.
+ */
+void core_resp_feed_alternates(struct core_req *, const char *url);
+/*
  * A redirect: status (301, 302, 303, 307) and Location (absolute url
  * built from the base url when loc starts with '/').  The body is a
  * short note in the negotiated representation.
@@ -1186,6 +1207,27 @@ enum core_err core_resp_stream_write(struct core_req *, const char *p,
     size_t n);
 /* Has the response been streamed (core_resp_stream_begin() ran)? */
 int core_resp_streamed(const struct core_req *);
+
+/*
+ * Long bodies (an export of every paper of a list), never whole in
+ * memory.  core_resp_spill() lets the response leave in pieces: each
+ * core_resp_flush() then sends the body written so far once it holds
+ * CORE_SPILL_MIN bytes or more, and empties it; the first piece carries
+ * the status and the headers set until then, without Content-Length
+ * (nginx sends the body to the client chunked), and what is left goes
+ * when the handler returns.  A body that never reaches CORE_SPILL_MIN
+ * is an ordinary response (Content-Length, ETag, the page cache); once
+ * a piece has gone, the response has no validator and is not cached,
+ * and a handler error cuts the connection (the client sees a truncated
+ * transfer, never a short body that looks whole).  Flush does nothing
+ * in a subrequest or a streamed response; it returns CORE_EUPSTREAM
+ * once a write failed (the client went away).
+ */
+#define CORE_SPILL_MIN (64u * 1024)
+void core_resp_spill(struct core_req *);
+enum core_err core_resp_flush(struct core_req *);
+/* Has a piece of the response been sent (core_resp_flush())? */
+int core_resp_spilled(const struct core_req *);
 
 /*
  * Fails the request with status (4xx, 5xx) and msg (copied): returns

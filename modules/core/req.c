@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -66,6 +67,9 @@ struct core_req {
 	long long key_id;       /* its API key, 0: none */
 	int streamed;           /* core_resp_stream_begin() sent the head */
 	int stream_err;         /* a streamed write failed */
+	int spill;              /* core_resp_spill(): may go out in pieces */
+	int spilled;            /* ... and the head and a piece went */
+	int sub;                /* a subrequest: never sends anything */
 };
 
 /* The representations errors can be rendered in, in our order. */
@@ -423,6 +427,76 @@ core_resp_alternates(struct core_req *r, const char *url)
 		core_resp_alternate(r, u, core_rep_mime[r->offers[i]]);
 		free(u);
 	}
+}
+
+void
+core_resp_feed_alternates(struct core_req *r, const char *url)
+{
+	size_t q = strcspn(url, "?"), n, plen;
+	enum core_feed_fmt fmt;
+	const char *own = r->path != NULL ? r->path : "";
+	char *path, *u;
+	int i;
+
+	path = core_xstrndup(url, q);
+	if (core_feed_ext_parse(path, &n, &fmt) != 0) {
+		free(path);
+		return;
+	}
+	plen = strlen(own);
+	for (i = 0; i < CORE_FEED__MAX; i++) {
+		u = core_xasprintf("%.*s.%s%s", (int)n, path, core_feed_ext[i],
+		    url + q);
+		/* Not the feed itself: its path ends the absolute url. */
+		if (!(i == (int)fmt && q >= plen &&
+			strcmp(path + q - plen, own) == 0))
+			core_resp_alternate(r, u, core_feed_mime[i]);
+		free(u);
+	}
+	free(path);
+}
+
+/* 1 when a Link rel=alternate has been set. */
+static int
+has_alternate(const struct core_req *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhdrs; i++)
+		if (strcasecmp(r->hdrs[i].name, "Link") == 0 &&
+		    strstr(r->hdrs[i].value, "rel=\"alternate\"") != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The default alternates of a negotiated answer whose handler named
+ * none: the request's own address (its query without format=) in each
+ * other offer, so that every negotiated response says what else there
+ * is, as the pages do with their canonical url.
+ */
+static void
+default_alternates(struct core_req *r)
+{
+	struct core_buf u = CORE_BUF_INIT;
+	const char *p, *e;
+	int first = 1;
+
+	if (r->noffers < 2 || r->status < 200 || r->status >= 300 ||
+	    r->path == NULL || has_alternate(r))
+		return;
+	core_buf_puts(&u, r->ctx->base_url);
+	core_url_encode(&u, r->path, 1);
+	for (p = r->query; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = p + strcspn(p, "&");
+		if (e == p || strncmp(p, "format=", 7) == 0)
+			continue;
+		core_buf_putc(&u, first ? '?' : '&');
+		core_buf_put(&u, p, (size_t)(e - p));
+		first = 0;
+	}
+	core_resp_alternates(r, core_buf_cstr(&u));
+	core_buf_free(&u);
 }
 
 enum core_err
@@ -857,10 +931,11 @@ writev_all(int fd, struct iovec *iov, int n)
  * FCGX_PutStr() copies through an 8 KB buffer and writes whenever it
  * fills (seven writes for a 48 KB page, each waking nginx); its stream
  * stays empty here, so FCGX_Finish_r() still ends the stream and the
- * request with its own records.  A failed write (nginx gone) is left
- * for that to notice, as libfcgi's own writes were.
+ * request with its own records.  -1 when a write failed (nginx gone);
+ * a whole response leaves that for FCGX_Finish_r() to notice, as
+ * libfcgi's own writes were, a spilled one stops writing.
  */
-static void
+static int
 send_stdout(FCGX_Request *f, const char *a, size_t alen, const char *b,
     size_t blen)
 {
@@ -904,7 +979,24 @@ send_stdout(FCGX_Request *f, const char *a, size_t alen, const char *b,
 			off += len;
 		}
 		if (writev_all(f->ipcFd, iov, n) != 0)
-			return;
+			return -1;
+	}
+	return 0;
+}
+
+/* The CGI head's status line and headers (no blank line) into h. */
+static void
+head_lines(const struct core_req *r, struct core_buf *h)
+{
+	size_t i;
+
+	core_buf_printf(h, "Status: %d %s\r\n", r->status,
+	    core_status_reason(r->status));
+	for (i = 0; i < r->nhdrs; i++) {
+		core_buf_puts(h, r->hdrs[i].name);
+		core_buf_put(h, ": ", 2);
+		core_buf_puts(h, r->hdrs[i].value);
+		core_buf_put(h, "\r\n", 2);
 	}
 }
 
@@ -912,20 +1004,12 @@ static void
 write_response(struct core_req *r)
 {
 	struct core_buf h = CORE_BUF_INIT;
-	size_t i;
 	int nobody;
 
 	nobody = r->head || r->status == 304 || r->status == 204;
-	core_buf_printf(&h, "Status: %d %s\r\n", r->status,
-	    core_status_reason(r->status));
 	if (get_header(r, "Content-Type") == NULL && r->status != 304)
 		set_header(r, "Content-Type", core_rep_ctype[CORE_REP_TEXT], 1);
-	for (i = 0; i < r->nhdrs; i++) {
-		core_buf_puts(&h, r->hdrs[i].name);
-		core_buf_put(&h, ": ", 2);
-		core_buf_puts(&h, r->hdrs[i].value);
-		core_buf_put(&h, "\r\n", 2);
-	}
+	head_lines(r, &h);
 	if (r->status != 304)
 		core_buf_printf(&h, "Content-Length: %zu\r\n", r->body.len);
 	/* An estimate for agents' context budgets, as Cloudflare's
@@ -964,7 +1048,6 @@ core_resp_stream_begin(struct core_req *r, const char *ctype)
 {
 	struct core_buf h = CORE_BUF_INIT;
 	enum core_err er;
-	size_t i;
 
 	if (r->streamed || strpbrk(ctype, "\r\n") != NULL)
 		return CORE_EINPUT;
@@ -973,14 +1056,7 @@ core_resp_stream_begin(struct core_req *r, const char *ctype)
 	set_header(r, "Cache-Control", "no-store", 1);
 	/* nginx passes the body on as it comes, whatever its config. */
 	set_header(r, "X-Accel-Buffering", "no", 1);
-	core_buf_printf(&h, "Status: %d %s\r\n", r->status,
-	    core_status_reason(r->status));
-	for (i = 0; i < r->nhdrs; i++) {
-		core_buf_puts(&h, r->hdrs[i].name);
-		core_buf_put(&h, ": ", 2);
-		core_buf_puts(&h, r->hdrs[i].value);
-		core_buf_put(&h, "\r\n", 2);
-	}
+	head_lines(r, &h);
 	core_buf_put(&h, "\r\n", 2);
 	r->streamed = 1;
 	er = core_resp_stream_write(r, h.ptr, h.len);
@@ -992,6 +1068,82 @@ int
 core_resp_streamed(const struct core_req *r)
 {
 	return r->streamed;
+}
+
+/*
+ * Spilling: a long body leaves in pieces of at least CORE_SPILL_MIN
+ * bytes, written straight to nginx as FastCGI stdout records (as whole
+ * responses are), so the worker holds one piece, not the whole body.
+ * The head goes with the first piece and has no Content-Length: nginx
+ * then sends the body to the client chunked.  Neither the page cache
+ * nor the validators can see a body they never hold, so a spilled
+ * response has no ETag and is not stored; one that stays short never
+ * spills and is an ordinary response.
+ */
+void
+core_resp_spill(struct core_req *r)
+{
+	r->spill = 1;
+}
+
+enum core_err
+core_resp_flush(struct core_req *r)
+{
+	struct core_buf h = CORE_BUF_INIT;
+	int rc;
+
+	if (!r->spill || r->sub || r->streamed || r->f == NULL)
+		return CORE_OK;
+	if (r->stream_err)
+		return CORE_EUPSTREAM;
+	if (r->body.len < CORE_SPILL_MIN)
+		return CORE_OK;
+	if (!r->spilled) {
+		r->etag = 0;
+		if (get_header(r, "Content-Type") == NULL)
+			set_header(r, "Content-Type",
+			    core_rep_ctype[CORE_REP_TEXT], 1);
+		head_lines(r, &h);
+		core_buf_put(&h, "\r\n", 2);
+		r->spilled = 1;
+	}
+	/* HEAD: the head alone; the pieces are dropped as they come. */
+	rc = send_stdout(r->f, h.ptr, h.len, r->body.ptr,
+	    r->head ? 0 : r->body.len);
+	core_buf_free(&h);
+	core_buf_reset(&r->body);
+	if (rc != 0) {
+		r->stream_err = 1;
+		return CORE_EUPSTREAM;
+	}
+	return CORE_OK;
+}
+
+int
+core_resp_spilled(const struct core_req *r)
+{
+	return r->spilled;
+}
+
+/*
+ * The end of a spilled response: the last piece, or, when the handler
+ * failed after the head went, a cut connection (nginx then closes the
+ * client's without the last chunk), so that a truncated export never
+ * looks whole.
+ */
+static void
+spill_end(struct core_req *r, enum core_err er)
+{
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "request",
+		    "%s: failed after the head was sent (%s); cut", r->path,
+		    core_err_str(er));
+		shutdown(r->f->ipcFd, SHUT_RDWR);
+		return;
+	}
+	if (!r->stream_err && !r->head && r->body.len > 0 &&
+	    send_stdout(r->f, NULL, 0, r->body.ptr, r->body.len) != 0)
+		r->stream_err = 1;
 }
 
 /* ---------------------------------------------------------------- routing */
@@ -1516,6 +1668,13 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 		er = core_req_limit(&r);
 	if (er == CORE_OK)
 		er = rt->handler(&r);
+	if (r.spilled) {
+		/* The head went with the first piece: send the rest. */
+		spill_end(&r, er);
+		if (locked)
+			core_cache_unlock(ctx, key);
+		goto done;
+	}
 	if (er != CORE_OK) {
 		if (er == CORE_EDB) {
 			set_header(&r, "Retry-After", "5", 1);
@@ -1529,6 +1688,8 @@ core_serve(struct core_ctx *ctx, void *fcgi)
 			core_resp_error(&r, st, msg);
 		}
 	}
+	if (er == CORE_OK && !r.streamed)
+		default_alternates(&r);
 	if (r.streamed) {
 		/* The handler sent it all: nothing to cache or validate. */
 		if (locked)
@@ -1584,6 +1745,7 @@ core_req_sub_new(struct core_req *parent, const char *path, const char *query)
 	r->path = core_xstrdup(path);
 	r->query_own = core_xstrdup(query != NULL ? query : "");
 	r->query = r->query_own;
+	r->sub = 1;
 	memcpy(r->id, parent->id, sizeof(r->id));
 	return r;
 }

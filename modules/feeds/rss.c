@@ -197,6 +197,9 @@ respond(struct core_req *r, struct feeds_feed *f, const char *cc, int lm)
 		return CORE_ESYS;
 	}
 	feeds_finish(r, CORE_REP_RSS, cc, lm ? f->modified : -1);
+	/* The other formats, and the page the feed follows. */
+	core_resp_feed_alternates(r, f->self);
+	core_resp_alternate(r, f->link, core_rep_mime[CORE_REP_HTML]);
 	if (f->fmt != CORE_FEED_RSS)
 		core_resp_ctype(r, core_feed_ctype[f->fmt]);
 	return CORE_OK;

@@ -40,9 +40,10 @@
 #define PAGES_EV_NAMESAKES_MAX 12
 /* The highest ?page= we accept; beyond it the request is malformed. */
 #define PAGES_MAX_PAGE 100000
-/* The most papers one export of a researcher's list holds (the largest
- * list in the corpus is far below), and of a search's results. */
-#define PAGES_EXPORT_MAX        10000
+/* An export of a researcher's list holds every paper (streamed: see
+ * pages_respond_cite()); one of a search's results its first eight
+ * pages (a ranking, not a set), said by X-Export-Limit. */
+#define PAGES_EXPORT_ALL        (1LL << 62)
 #define PAGES_SEARCH_EXPORT_MAX 192 /* eight pages */
 
 /* ------------------------------------------------------------------ */
@@ -118,8 +119,10 @@ extern const enum core_rep pages_paper_offers[6];
  */
 /*
  * A list of papers as citations in the negotiated representation (a
- * core_rep_is_cite() one): pages_store_cite(what, key, max) into the
- * body, then its headers (canonical url, alternates, ETag).
+ * core_rep_is_cite() one): its headers (canonical url, alternates,
+ * ETag while it fits in one piece), then pages_store_cite(what, key,
+ * max) written as the rows come, leaving in pieces once long
+ * (core_cite_open_resp()).
  */
 enum core_err pages_respond_cite(struct core_req *, enum pages_export what,
     const char *key, long long max, const char *url);

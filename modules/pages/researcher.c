@@ -99,7 +99,7 @@ pages_researcher(struct core_req *req)
 
 		snprintf(idbuf, sizeof(idbuf), "%lld", id);
 		er = pages_respond_cite(req, PAGES_EXPORT_RESEARCHER, idbuf,
-		    PAGES_EXPORT_MAX, pages_str(m, "url"));
+		    PAGES_EXPORT_ALL, pages_str(m, "url"));
 		goto out;
 	}
 	if ((er = list_params(req, &sort, &category)) != CORE_OK ||

@@ -29,6 +29,32 @@ page_links(struct core_req *req, const json_t *pg)
 		core_resp_link(req, u, "prev");
 }
 
+/*
+ * Link rel=alternate to the page's feed in each format, as its <link>
+ * tags and its markdown say: a researcher's and an institution's own,
+ * a search's ("feed"), the latest papers on the home page.
+ */
+static void
+feed_alternates(struct core_req *req, enum pages_kind kind, const json_t *model)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const char *feed = pages_str(model, "feed");
+	char *u;
+
+	if (kind == PAGES_RESEARCHER || kind == PAGES_INSTITUTION)
+		u = core_xasprintf("%s/rss/%s/%lld.xml", ctx->base_url,
+		    kind == PAGES_RESEARCHER ? "researchers" : "institutions",
+		    pages_int(model, "id", 0));
+	else if (kind == PAGES_SEARCH && feed != NULL)
+		u = core_xasprintf("%s%s", ctx->base_url, feed);
+	else if (kind == PAGES_HOME)
+		u = core_xasprintf("%s/rss/latest.xml", ctx->base_url);
+	else
+		return;
+	core_resp_feed_alternates(req, u);
+	free(u);
+}
+
 enum core_err
 pages_negotiate(struct core_req *req)
 {
@@ -77,6 +103,7 @@ pages_respond(struct core_req *req, enum pages_kind kind, const json_t *model)
 		core_resp_link(req, url, "canonical");
 		core_resp_alternates(req, url);
 	}
+	feed_alternates(req, kind, model);
 	page_links(req, json_object_get(model, "pagination"));
 	page_links(req,
 	    json_object_get(json_object_get(model, "papers"), "pagination"));
@@ -89,23 +116,21 @@ pages_respond_cite(struct core_req *req, enum pages_export what,
     const char *key, long long max, const char *url)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
-	struct core_buf *body = core_resp_body(req);
 	struct core_cite c;
 	enum core_err er;
 
-	core_cite_open(&c, core_req_rep(req), body);
-	er = pages_store_cite(ctx->db, what, key, max, &c);
-	core_cite_close(&c);
-	if (er != CORE_OK) {
-		/* Nothing half-written: the error page replaces it all. */
-		core_buf_reset(body);
-		return er;
-	}
+	/* The head leaves with the first piece: set it all first. */
 	core_resp_type(req, core_req_rep(req));
 	core_resp_link(req, url, "canonical");
 	core_resp_alternates(req, url);
 	core_resp_etag(req);
-	return CORE_OK;
+	core_cite_open_resp(&c, req);
+	er = pages_store_cite(ctx->db, what, key, max, &c);
+	core_cite_close(&c);
+	if (er != CORE_OK && !core_resp_spilled(req))
+		/* Nothing half-written: the error page replaces it all. */
+		core_buf_reset(core_resp_body(req));
+	return er;
 }
 
 enum core_err

@@ -1126,7 +1126,7 @@ pages_store_cite(struct core_db *db, enum pages_export what, const char *key,
 	params[0] = key;
 	params[1] = lim;
 	params[2] = off;
-	while (done < max) {
+	while (done < max && c->err == CORE_OK) {
 		snprintf(lim, sizeof(lim), "%lld",
 		    max - done < CITE_CHUNK ? max - done : CITE_CHUNK);
 		snprintf(off, sizeof(off), "%lld", done);

@@ -119,6 +119,34 @@ SELECT {{CARD_COLUMNS}}, i.version, to_char(i.at, 'YYYY-MM-DD') AS at,
  ORDER BY i.at DESC NULLS LAST, i.paper_id DESC, i.version DESC
  LIMIT $2::integer OFFSET $3::bigint;
 
+-- name: FEED_EXPORT
+-- The papers of the newest $2 items of $1's merged feed (0026), each
+-- once, in the feed's order, as one json text for the citation writers
+-- (core/cite.c), and how many items the feed has: one query for an
+-- export (feed.c), not a page at a time.
+SELECT json_build_object('arxiv_id', p.arxiv_id, 'title', p.title,
+                         'published', p.published::text,
+                         'primary_category', p.primary_category,
+                         'doi', p.doi, 'journal_ref', p.journal_ref,
+                         'links', json_build_object(
+                             'abs', 'https://arxiv.org/abs/' || p.arxiv_id,
+                             'pdf', 'https://arxiv.org/pdf/' || p.arxiv_id),
+                         'authors', coalesce(
+                             (SELECT json_agg(a.raw_name ORDER BY a.position)
+                                FROM authorships a
+                               WHERE a.paper_id = p.id), '[]'::json))::text
+           AS paper,
+       l.total
+  FROM (SELECT n.paper_id, max(n.at) AS at, max(n.total) AS total
+          FROM (SELECT i.paper_id, i.at, count(*) OVER () AS total
+                  FROM weft_follow_items($1::bigint) i
+                 ORDER BY i.at DESC NULLS LAST, i.paper_id DESC,
+                          i.version DESC
+                 LIMIT $2::bigint) n
+         GROUP BY n.paper_id) l
+  JOIN papers p ON p.id = l.paper_id
+ ORDER BY l.at DESC NULLS LAST, l.paper_id DESC;
+
 -- name: FEED_AUTHORS
 -- The first $2 authors of each paper in $1 ('{1,2,3}'), and every
 -- author $3 follows wherever they stand.

@@ -18,7 +18,8 @@ own_errors(const char *path)
 {
 	static const char *const own[] = { "/signin", "/signup", "/readyz",
 		"/account/nav", "/account/follow/{id}",
-		"/account/follow/institution/{id}", "/account/follows",
+		"/account/follow/institution/{id}",
+		"/account/follow/category/{category}", "/account/follows",
 		"/account/verify", "/account/forgot", "/account/reset",
 		"/account/password", "/account/delete", "/account/keys",
 		"/account/keys/revoke", "/mcp" };

@@ -285,6 +285,38 @@ follow_url(struct core_buf *u, const char *q, const char *cat)
 	}
 }
 
+/* "/account/follows/new?kind=category&category=…" into u. */
+static void
+follow_category_url(struct core_buf *u, const char *cat)
+{
+	core_buf_puts(u, "/account/follows/new?kind=category&category=");
+	core_url_encode(u, cat, 0);
+}
+
+/*
+ * The browse page's "Follow new papers in cs.DB": the accounts module's
+ * button through the SSI slot when signed in (follow or unfollow), the
+ * confirmation form's link otherwise, so the page stays one copy.
+ */
+static void
+follow_category(struct core_html *h, const char *cat)
+{
+	struct core_buf u = CORE_BUF_INIT;
+	char *ssi, *label;
+
+	ssi = core_xasprintf("/account/follow/category/%s", cat);
+	label = core_xasprintf("Follow new papers in %s", cat);
+	follow_category_url(&u, cat);
+	pages_h_open(h, CORE_TAG_DIV, "follow search-follow");
+	core_html_ssi_if_signed_in(h, ssi);
+	pages_h_link(h, core_buf_cstr(&u), "button button-primary", label);
+	core_html_ssi_endif(h);
+	core_html_pop(h);
+	core_buf_free(&u);
+	free(label);
+	free(ssi);
+}
+
 static void
 follow_line(struct core_html *h, const json_t *m)
 {
@@ -293,6 +325,11 @@ follow_line(struct core_html *h, const json_t *m)
 	struct core_buf u = CORE_BUF_INIT;
 	char *label = NULL;
 
+	if ((q == NULL || *q == '\0') && cat != NULL &&
+	    json_is_true(json_object_get(m, "browse"))) {
+		follow_category(h, cat);
+		return;
+	}
 	if (q == NULL || *q == '\0')
 		return;
 	pages_h_open(h, CORE_TAG_P, "search-follow faint");
@@ -300,9 +337,7 @@ follow_line(struct core_html *h, const json_t *m)
 	pages_h_link(h, core_buf_cstr(&u), NULL, "Follow this search");
 	if (cat != NULL) {
 		core_buf_reset(&u);
-		core_buf_puts(&u,
-		    "/account/follows/new?kind=category&category=");
-		core_url_encode(&u, cat, 0);
+		follow_category_url(&u, cat);
 		core_html_text(h, " · ");
 		free(label);
 		label = core_xasprintf("Follow new papers in %s", cat);
@@ -816,13 +851,19 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 	    json_is_true(json_object_get(m, "total_capped")) ? "more than "
 							     : "",
 	    pages_int(m, "total", 0));
-	if (!people) {
-		/* As the HTML's "Follow this search" (follow_line()). */
+	if (!people && (!browse || pages_str(f, "category") != NULL)) {
+		/* As the HTML's "Follow this search" (follow_line()), or
+		 * when browsing, "Follow new papers in cs.DB". */
 		struct core_buf fu = CORE_BUF_INIT;
 
-		follow_url(&fu, q, pages_str(f, "category"));
+		if (browse)
+			follow_category_url(&fu, pages_str(f, "category"));
+		else
+			follow_url(&fu, q, pages_str(f, "category"));
 		u = pages_abs(p->base, core_buf_cstr(&fu));
-		core_buf_puts(b, "- Follow this search (signed in): ");
+		core_buf_puts(b,
+		    browse ? "- Follow this category (signed in): "
+			   : "- Follow this search (signed in): ");
 		core_md_link(b, u, u);
 		core_buf_putc(b, '\n');
 		free(u);

@@ -773,45 +773,74 @@ category_known(struct core_req *req, const struct params *pp)
 /*
  * The papers of a search as citations: the first pages of its results
  * in their order, at most PAGES_SEARCH_EXPORT_MAX papers (a search is a
- * ranking, not a set: the rest is not worth citing blind).
+ * ranking, not a set: the rest is not worth citing blind), said by
+ * X-Export-Limit and X-Export-Total (the results there are).  Written
+ * page by page, leaving in pieces once long (core_cite_open_resp()).
+ * (Not named "export": clang-format takes that for C++'s keyword.)
  */
-static enum core_err export(struct core_req *req, const struct params *pp,
-    const char *url) {
+static enum core_err
+cite_export(struct core_req *req, const struct params *pp, const char *url)
+{
 	struct core_ctx *ctx = core_req_ctx(req);
 	struct core_buf pos = CORE_BUF_INIT, neg = CORE_BUF_INIT;
-	struct core_buf *body = core_resp_body(req); struct pages_search_q sq;
-	struct vec_query vq; struct vec_hit near[NEAR_MAX]; struct core_cite c;
+	struct pages_search_q sq;
+	struct vec_query vq;
+	struct vec_hit near[NEAR_MAX];
+	struct core_cite c;
 	json_t *items = NULL, *facets = NULL, *tf = NULL;
-	json_t *scratch = json_object(); long long total = 0; int capped = 0;
-	long page; size_t n; enum core_err er = CORE_OK;
+	json_t *scratch = json_object();
+	long long total = 0;
+	int capped = 0;
+	long page;
+	size_t n;
+	char num[24];
+	enum core_err er = CORE_OK;
 
 	pages_search_words(pp->q, &pos, &neg);
-	core_cite_open(&c, core_req_rep(req), body);
-	for (page = 1; (page - 1) * PAGES_PER_PAGE < PAGES_SEARCH_EXPORT_MAX;
-	     page++){
-	    memset(&sq, 0, sizeof(sq)); sq.q = pp->q;
-	    sq.pos = core_buf_cstr(&pos); sq.neg = core_buf_cstr(&neg);
-	    sq.sort = pp->sort; sq.f = &pp->f; sq.page = page;
-	    sq.mode = pp->mode; if (pp->mode != PAGES_SEARCH_LEXICAL)
-		semantic(&sq, &vq, near, scratch);
-	    if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
-		     &items, &total, &capped, &facets, &tf)) != CORE_OK) break;
-	    core_cite_add_all(&c, items); n = json_array_size(items);
-	    json_decref(items); json_decref(facets); json_decref(tf);
-	    items = facets = tf = NULL; if (n < PAGES_PER_PAGE) break; }
-core_cite_close(&c);
-core_buf_free(&pos);
-core_buf_free(&neg);
-json_decref(scratch);
-if (er != CORE_OK) {
-	core_buf_reset(body);
+	core_resp_type(req, core_req_rep(req));
+	core_resp_link(req, url, "canonical");
+	core_resp_alternates(req, url);
+	core_resp_etag(req);
+	snprintf(num, sizeof(num), "%d", PAGES_SEARCH_EXPORT_MAX);
+	core_resp_header(req, "X-Export-Limit", num);
+	core_cite_open_resp(&c, req);
+	for (page = 1; (page - 1) * PAGES_PER_PAGE < PAGES_SEARCH_EXPORT_MAX &&
+	     c.err == CORE_OK;
+	     page++) {
+		memset(&sq, 0, sizeof(sq));
+		sq.q = pp->q;
+		sq.pos = core_buf_cstr(&pos);
+		sq.neg = core_buf_cstr(&neg);
+		sq.sort = pp->sort;
+		sq.f = &pp->f;
+		sq.page = page;
+		sq.mode = pp->mode;
+		if (pp->mode != PAGES_SEARCH_LEXICAL)
+			semantic(&sq, &vq, near, scratch);
+		if ((er = pages_search_store_papers(ctx->db, ctx->base_url, &sq,
+			 &items, &total, &capped, &facets, &tf)) != CORE_OK)
+			break;
+		if (page == 1) {
+			/* Before the first piece can leave with the head. */
+			snprintf(num, sizeof(num), "%lld", total);
+			core_resp_header(req, "X-Export-Total", num);
+		}
+		core_cite_add_all(&c, items);
+		n = json_array_size(items);
+		json_decref(items);
+		json_decref(facets);
+		json_decref(tf);
+		items = facets = tf = NULL;
+		if (n < PAGES_PER_PAGE)
+			break;
+	}
+	core_cite_close(&c);
+	core_buf_free(&pos);
+	core_buf_free(&neg);
+	json_decref(scratch);
+	if (er != CORE_OK && !core_resp_spilled(req))
+		core_buf_reset(core_resp_body(req));
 	return er;
-}
-core_resp_type(req, core_req_rep(req));
-core_resp_link(req, url, "canonical");
-core_resp_alternates(req, url);
-core_resp_etag(req);
-return CORE_OK;
 }
 
 enum core_err
@@ -872,7 +901,7 @@ pages_search(struct core_req *req)
 			er = core_req_fail(req, 400,
 			    "an export needs a query (q=) over papers");
 		else
-			er = export(req, &pp, pages_str(m, "url"));
+			er = cite_export(req, &pp, pages_str(m, "url"));
 		goto out;
 	}
 	if (*pp.q == '\0' && !browse) {
@@ -1009,6 +1038,9 @@ search_feed_respond(struct core_req *req, const struct params *pp,
 	f.items = items;
 	f.nitems = n;
 	er = core_feed_render(core_resp_sink(req), fmt, &f);
+	/* The other formats, and the search page the feed follows. */
+	core_resp_feed_alternates(req, self);
+	core_resp_alternate(req, link, core_rep_mime[CORE_REP_HTML]);
 	for (i = 0; i < n; i++) {
 		json_decref(authors[i]);
 		free(strs[2 * i]);
