@@ -484,14 +484,17 @@ out:
 /* s2                                                                  */
 /* ------------------------------------------------------------------ */
 
+/* The options; authors (papers when 0) comes from the descriptor. */
 struct s2_args {
 	size_t limit;
+	int authors;
 };
 
 static int
-s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
-    char **argv)
+s2_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
+	const struct s2_args *opt = args;
+	int authors = opt->authors;
 	struct harvest_run r;
 	struct harvest_s2_batch b;
 	struct core_buf url = CORE_BUF_INIT, body = CORE_BUF_INIT;
@@ -501,7 +504,7 @@ s2_cmd(const struct core_conf *conf, int authors, size_t lim_arg, int argc,
 	PGresult *res = NULL;
 	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64], lim[24];
 	char c1[24], c2[24], c3[24], *arr;
-	long limit = (long)lim_arg, status, n;
+	long limit = (long)opt->limit, status, n;
 	size_t i, k, used, cnt;
 	int m, rc = HARVEST_EXIT_FAIL;
 	enum core_err er;
@@ -915,27 +918,14 @@ const struct core_cmd harvest_cmd_openalex = {
 	.run = openalex_cmd,
 };
 
-static int
-s2_papers(const struct core_conf *conf, void *args, int argc, char **argv)
-{
-	return s2_cmd(conf, 0, ((const struct s2_args *)args)->limit, argc,
-	    argv);
-}
-
-static int
-s2_authors(const struct core_conf *conf, void *args, int argc, char **argv)
-{
-	return s2_cmd(conf, 1, ((const struct s2_args *)args)->limit, argc,
-	    argv);
-}
-
 static const struct core_opt s2_opts[] = {
 	{ "--limit", CORE_OPT_POS, offsetof(struct s2_args, limit), "N", NULL,
 	    "without ids: how many at most (default 1000)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static const struct s2_args s2_init = { 1000 };
+static const struct s2_args s2_papers_init = { 1000, 0 };
+static const struct s2_args s2_authors_init = { 1000, 1 };
 
 #define S2_HELP                                                                \
 	"Semantic Scholar Graph API (s2_url) batch lookups: papers by\n"       \
@@ -950,24 +940,24 @@ const struct core_cmd harvest_cmd_s2_papers = {
 	.name = "s2 papers",
 	.opts = s2_opts,
 	.args_size = sizeof(struct s2_args),
-	.args_init = &s2_init,
+	.args_init = &s2_papers_init,
 	.operands = "[ID...]",
 	.max_args = -1,
 	.summary = "citation counts from Semantic Scholar",
 	.help = S2_HELP,
-	.run = s2_papers,
+	.run = s2_cmd,
 };
 
 const struct core_cmd harvest_cmd_s2_authors = {
 	.name = "s2 authors",
 	.opts = s2_opts,
 	.args_size = sizeof(struct s2_args),
-	.args_init = &s2_init,
+	.args_init = &s2_authors_init,
 	.operands = "[S2ID...]",
 	.max_args = -1,
 	.summary = "researcher metrics from Semantic Scholar",
 	.help = S2_HELP,
-	.run = s2_authors,
+	.run = s2_cmd,
 };
 
 const struct core_cmd harvest_cmd_ror = {

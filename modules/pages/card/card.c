@@ -59,22 +59,13 @@ spec_free(struct spec *s)
 		free(s->own[i]);
 }
 
-/* "13,663" */
+/* "13,663" (a negative count is 0) */
 static char *
 grouped(long long v)
 {
-	char d[32], out[48];
-	size_t n, i, j = 0;
+	char out[48];
 
-	snprintf(d, sizeof(d), "%lld", v < 0 ? 0 : v);
-	n = strlen(d);
-	for (i = 0; i < n; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			out[j++] = ',';
-		out[j++] = d[i];
-	}
-	out[j] = '\0';
-	return core_xstrdup(out);
+	return core_xstrdup(pages_num(out, sizeof(out), v < 0 ? 0 : v));
 }
 
 /* "1 paper", "13,663 papers" */
