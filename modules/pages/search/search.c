@@ -579,6 +579,20 @@ semantic(struct pages_search_q *sq, struct vec_query *vq, struct vec_hit *near,
 	sq->near = near;
 }
 
+/* The store's query for page of pp's search, words split in pos/neg. */
+static void
+search_q(struct pages_search_q *sq, const struct params *pp,
+    struct core_buf *pos, struct core_buf *neg, long page)
+{
+	memset(sq, 0, sizeof(*sq));
+	sq->q = pp->q;
+	sq->pos = core_buf_cstr(pos);
+	sq->neg = core_buf_cstr(neg);
+	sq->sort = pp->sort;
+	sq->f = &pp->f;
+	sq->page = page;
+}
+
 /* The papers part: results, total, facets, pagination. */
 static enum core_err
 papers(struct core_req *req, const struct params *pp, json_t *m)
@@ -595,13 +609,7 @@ papers(struct core_req *req, const struct params *pp, json_t *m)
 	enum core_err er;
 
 	pages_search_words(pp->q, &pos, &neg);
-	memset(&sq, 0, sizeof(sq));
-	sq.q = pp->q;
-	sq.pos = core_buf_cstr(&pos);
-	sq.neg = core_buf_cstr(&neg);
-	sq.sort = pp->sort;
-	sq.f = &pp->f;
-	sq.page = pp->page;
+	search_q(&sq, pp, &pos, &neg, pp->page);
 	/* Browse (no query) lists by date or citations: words only. */
 	sq.mode = *pp->q == '\0' ? PAGES_SEARCH_LEXICAL : pp->mode;
 	if (sq.mode != PAGES_SEARCH_LEXICAL)
@@ -807,13 +815,7 @@ cite_export(struct core_req *req, const struct params *pp, const char *url)
 	for (page = 1; (page - 1) * PAGES_PER_PAGE < PAGES_SEARCH_EXPORT_MAX &&
 	     c.err == CORE_OK;
 	     page++) {
-		memset(&sq, 0, sizeof(sq));
-		sq.q = pp->q;
-		sq.pos = core_buf_cstr(&pos);
-		sq.neg = core_buf_cstr(&neg);
-		sq.sort = pp->sort;
-		sq.f = &pp->f;
-		sq.page = page;
+		search_q(&sq, pp, &pos, &neg, page);
 		sq.mode = pp->mode;
 		if (pp->mode != PAGES_SEARCH_LEXICAL)
 			semantic(&sq, &vq, near, scratch);
