@@ -784,7 +784,7 @@ ror_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	struct ror_load l;
 	struct stat st;
 	gzFile gz = NULL;
-	char *chunk = NULL, why[HARVEST_JSEQ_WHY], msg[HARVEST_WHY_LEN + 64];
+	char *chunk = NULL, why[HARVEST_JSEQ_WHY], msg[HARVEST_WHY_LEN + 128];
 	const char *zmsg;
 	long long total = 0;
 	int got, zerr, rc = HARVEST_EXIT_FAIL;
