@@ -22,7 +22,9 @@ if [ "$what" != integration ]; then
 	# tests/static: `make lint` (clang-format, source rules, shellcheck).
 	tests+=(tests/static/t_*.sh build-san/tests/test_*)
 	# Every fuzz target a few seconds (WEFT_FUZZ_SECONDS, default 5).
-	if [ "$what" != unit ] && make -s FUZZ=1 fuzz-bins; then
+	# A target that does not build fails the run: never skipped.
+	if [ "$what" != unit ]; then
+		make -s FUZZ=1 fuzz-bins || exit 1
 		tests+=(tests/fuzz/t_fuzz.sh)
 	fi
 fi

@@ -324,7 +324,7 @@ target_parse(struct core_req *req, const struct core_params *form,
 		if (acc_search_normalise(core_params_get(form, "q"), t->q,
 			sizeof(t->q), &why) != 0)
 			return core_req_fail(req, 400, why);
-		/* FALLTHROUGH */
+		__attribute__((fallthrough));
 	case ACC_KIND_CATEGORY:
 		if (t->kind == ACC_KIND_CATEGORY && *t->cat == '\0')
 			return core_req_fail(req, 400,
