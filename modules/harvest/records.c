@@ -550,8 +550,9 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	struct core_arxiv_id id;
 	const json_t *a, *au;
 	const char *s;
-	char ax[48], *tex, *name;
+	char ax[48], *name;
 	size_t i, used;
+	enum core_err er;
 
 	p->shape = HARVEST_SHAPE_OPENALEX;
 	p->source = "openalex";
@@ -565,18 +566,10 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 		return CORE_EINPUT;
 	}
 	p->arxiv_id = core_xstrdup(id.id);
-	if (str(o, "title") == NULL) {
-		*why = "no title";
-		return CORE_EINPUT;
-	}
-	tex = harvest_tex_unaccent(str(o, "title"));
-	p->title = harvest_squash(tex);
-	free(tex);
-	if (*p->title == '\0') {
-		*why = "empty title";
-		return CORE_EINPUT;
-	}
-	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
+	/* A work has no "abstract" member: paper_text() gives "". */
+	if ((er = paper_text(o, "abstract", p, why)) != CORE_OK)
+		return er;
+	free(p->abstract);
 	p->abstract =
 	    oa_abstract(json_object_get(o, "abstract_inverted_index"));
 	p->categories = core_xstrdup("[]");
