@@ -31,7 +31,7 @@ target=${WEFT_BENCH_PAPERS:-110000}
 
 [ -n "${WEFT_BENCH_NOUP:-}" ] ||
 	WEFT_NGINX_CACHE=off WEFT_CHAT_PER_MINUTE=0 \
-	    WEFT_CHAT_GLOBAL_PER_MINUTE=0 WEFT_LLM_URL= \
+	    WEFT_CHAT_GLOBAL_PER_MINUTE=0 WEFT_LLM_URL='' \
 	    conf/local.sh up --var "$var" --port "$port" --build "$build" \
 	    >/dev/null
 export WEFT_URL=http://127.0.0.1:$port WEFT_VAR=$var WEFT_ROOT=$root
