@@ -362,7 +362,7 @@ pre_post(struct core_req *req, const struct core_params **form,
 	*er = CORE_OK;
 	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return -1;
-	if (acc_post_begin(req, form) != CORE_OK)
+	if ((*er = acc_post_begin(req, form)) != CORE_OK)
 		return -1;
 	if (acc_csrf_bad(req, core_req_cookie(req, ACC_PRE_COOKIE),
 		field(*form, "csrf"))) {

@@ -115,6 +115,13 @@ with_jar "$T_TMP/jar4" post /signin "${evil[@]}" \
     --data-urlencode "csrf=$c4"
 is_status 403 "sign-in from a foreign Origin"
 track "evil signin"
+# The recovery forms refuse a foreign Origin the same way.
+for path in /account/forgot /account/reset /account/verify; do
+	with_jar "$T_TMP/jar4" post "$path" "${evil[@]}" \
+	    --data-urlencode "email=$email" --data-urlencode "csrf=$c4"
+	is_status 403 "$path from a foreign Origin"
+	track "evil $path"
+done
 [ "$(counts)" = "$before" ]
 ok $? "CSRF and Origin attacks wrote nothing"
 
