@@ -62,8 +62,12 @@ sql_is "SELECT count(*) FROM papers WHERE abstract <> '' AND
 sql_is "SELECT count(*) > 0.9 * (SELECT count(*) FROM papers)
 	FROM papers WHERE cardinality(topics) >= 3" t \
     "nine papers in ten have three topics or more"
-sql_is "SELECT count(*) FROM papers WHERE research_field IS NULL" 0 \
-    "every paper has a research field"
+sql_is "SELECT count(*) FROM papers WHERE research_field IS NULL
+	AND primary_category <> ''" 0 \
+    "every paper with an arXiv category has a research field"
+sql_is "SELECT count(*) FROM papers WHERE research_field IS NOT NULL
+	AND primary_category = ''" 0 \
+    "a paper without a category gets no guessed field"
 sql_is "SELECT research_field FROM papers WHERE arxiv_id = '$ID'" \
     "Computer Science › Software Engineering" "cs.SE's field"
 sql_is "SELECT count(DISTINCT paper_type) >= 5 FROM papers" t \
