@@ -161,11 +161,9 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug,
  ORDER BY a.paper_id, a.position;
 
 -- name: FIELDS
--- Onboarding: the fields with the most papers (a paper known only from
--- OpenAlex has none: '').
+-- Onboarding: the fields with the most papers.
 SELECT primary_category, count(*) AS papers
   FROM papers
- WHERE primary_category <> ''
  GROUP BY primary_category
  ORDER BY count(*) DESC, primary_category
  LIMIT 40;
