@@ -367,6 +367,12 @@ case_ 200 GET "/account/follow/institution/{id}" \
     "/account/follow/institution/$fi_" "$H" "$S"
 case_ 404 GET "/account/follow/institution/{id}" \
     /account/follow/institution/999999999 "$H" "$S"
+fc_=$(sql "SELECT primary_category FROM papers WHERE primary_category <> ''
+    GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
+case_ 200 GET "/account/follow/category/{category}" \
+    "/account/follow/category/$fc_" "$H" "$S"
+case_ 404 GET "/account/follow/category/{category}" \
+    /account/follow/category/zz.XX "$H" "$S"
 case_ 303 POST /account/follows /account/follows "$J" "$S" \
     "kind=search&q=graph+databases&csrf=$c"
 case_ 400 POST /account/follows /account/follows "$J" "$S" \
