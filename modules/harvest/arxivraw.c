@@ -336,40 +336,14 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	if (versions(m, id.id, o, why) != 0)
 		goto out;
 
-	s = harvest_xml_text(
-	    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "title"));
-	if (s == NULL || *s == '\0') {
-		snprintf(why, HARVEST_WHY_LEN, "%s: no title", id.id);
-		goto out;
-	}
-	harvest_put_str(o, "title", s);
-	free(s);
-	/* The abstract keeps its line breaks, as the loader keeps them. */
-	s = harvest_xml_text_raw(
-	    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "abstract"));
-	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
-	free(s);
-
 	/*
-	 * Categories, primary first; the MSC and ACM classes follow them so
-	 * that the harvester files them with the class codes
-	 * (harvest_class_codes()), never as categories.
+	 * Title, abstract, categories (primary first); the MSC and ACM
+	 * classes follow the categories so that the harvester files them
+	 * with the class codes (harvest_class_codes()), never as categories.
 	 */
-	s = harvest_xml_text(
-	    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "categories"));
-	cats = json_array();
-	json_object_set_new(o, "categories", cats);
-	for (tok = s != NULL ? strtok_r(s, " ", &save) : NULL; tok != NULL;
-	     tok = strtok_r(NULL, " ", &save))
-		if (json_array_size(cats) < 64)
-			json_array_append_new(cats, core_json_str(tok));
-	free(s);
-	s = NULL;
-	if (json_array_size(cats) == 0) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: no categories", id.id);
+	if (harvest_oai_text(m, HARVEST_NS_ARXIVRAW, id.id, o, why) != 0)
 		goto out;
-	}
-	json_object_set(o, "primary", json_array_get(cats, 0));
+	cats = json_object_get(o, "categories");
 	for (i = 0; i < 2; i++) {
 		s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIVRAW,
 		    i == 0 ? "msc-class" : "acm-class"));

@@ -55,6 +55,46 @@ versions_one(int v, const char *date)
 }
 
 /*
+ * The title, the abstract (its line breaks kept, as the loader keeps
+ * them), the categories (primary first, at most 64) and "primary" of
+ * metadata m in namespace ns (the arXiv and arXivRaw formats share
+ * them); -1 with why set when the title or the categories are missing.
+ */
+int
+harvest_oai_text(const xmlNode *m, const char *ns, const char *id, json_t *o,
+    char why[HARVEST_WHY_LEN])
+{
+	char *s, *tok, *save = NULL;
+	json_t *cats;
+
+	s = harvest_xml_text(harvest_xml_child(m, ns, "title"));
+	if (s == NULL || *s == '\0') {
+		free(s);
+		snprintf(why, HARVEST_WHY_LEN, "%s: no title", id);
+		return -1;
+	}
+	harvest_put_str(o, "title", s);
+	free(s);
+	s = harvest_xml_text_raw(harvest_xml_child(m, ns, "abstract"));
+	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
+	free(s);
+	s = harvest_xml_text(harvest_xml_child(m, ns, "categories"));
+	cats = json_array();
+	json_object_set_new(o, "categories", cats);
+	for (tok = s != NULL ? strtok_r(s, " ", &save) : NULL; tok != NULL;
+	     tok = strtok_r(NULL, " ", &save))
+		if (json_array_size(cats) < 64)
+			json_array_append_new(cats, core_json_str(tok));
+	free(s);
+	if (json_array_size(cats) == 0) {
+		snprintf(why, HARVEST_WHY_LEN, "%s: no categories", id);
+		return -1;
+	}
+	json_object_set(o, "primary", json_array_get(cats, 0));
+	return 0;
+}
+
+/*
  * The arXiv metadata format.  <categories> is space separated with the
  * primary first; <created> is the first version's date, <updated> the
  * latest (absent when there was one version).
@@ -65,8 +105,8 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	struct core_arxiv_id id;
 	xmlNode *a, *as;
 	int bad;
-	json_t *auth, *cats, *vers;
-	char *s = NULL, *tok, *save, d1[11], d2[11];
+	json_t *auth, *vers;
+	char *s = NULL, d1[11], d2[11];
 	char *kn, *fn, *sx, *name;
 	enum core_err er = CORE_EINPUT;
 
@@ -110,33 +150,8 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	free(s);
 	s = NULL;
 
-	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIV, "title"));
-	if (s == NULL || *s == '\0') {
-		snprintf(why, HARVEST_WHY_LEN, "%s: no title", id.id);
+	if (harvest_oai_text(m, HARVEST_NS_ARXIV, id.id, o, why) != 0)
 		goto out;
-	}
-	harvest_put_str(o, "title", s);
-	free(s);
-	s = harvest_xml_text_raw(
-	    harvest_xml_child(m, HARVEST_NS_ARXIV, "abstract"));
-	json_object_set_new(o, "abstract", core_json_str(s ? s : ""));
-	free(s);
-
-	s = harvest_xml_text(
-	    harvest_xml_child(m, HARVEST_NS_ARXIV, "categories"));
-	cats = json_array();
-	json_object_set_new(o, "categories", cats);
-	for (tok = s != NULL ? strtok_r(s, " ", &save) : NULL; tok != NULL;
-	     tok = strtok_r(NULL, " ", &save))
-		if (json_array_size(cats) < 64)
-			json_array_append_new(cats, core_json_str(tok));
-	if (json_array_size(cats) == 0) {
-		snprintf(why, HARVEST_WHY_LEN, "%s: no categories", id.id);
-		goto out;
-	}
-	json_object_set(o, "primary", json_array_get(cats, 0));
-	free(s);
-	s = NULL;
 
 	static const struct {
 		const char *el, *key;

@@ -203,6 +203,10 @@ xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
  * nothing else, -1 otherwise.  Takes ownership of s and frees it.
  */
 long harvest_count_take(char *s);
+/* Title, abstract, categories and primary of metadata m in namespace ns
+ * (oai.c); -1 with why set when the title or the categories are missing. */
+int harvest_oai_text(const xmlNode *m, const char *ns, const char *id,
+    json_t *o, char why[HARVEST_WHY_LEN]);
 /* Sets o's key to s (cleaned), or to null when s is NULL or "" (oai.c). */
 void harvest_put_str(json_t *o, const char *key, const char *s);
 /* Squashes white space in place (as harvest_xml_text()); returns s. */
