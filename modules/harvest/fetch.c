@@ -98,7 +98,7 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 {
 	const json_t *v;
 	size_t i;
-	char nrec[24], ndel[24], nreq[24], ncomp[24], *ids = NULL;
+	char *ids = NULL;
 	enum core_err er;
 
 	core_buf_reset(&r->st_papers);
@@ -131,30 +131,8 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 			 (const char *const[]){ ids }, 1)) != CORE_OK)
 			goto rollback;
 	}
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
-		 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
-		 NULL, 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
-		CORE_OK)
-		goto rollback;
-	snprintf(nrec, sizeof(nrec), "%zu", json_array_size(papers));
-	snprintf(ndel, sizeof(ndel), "%zu",
-	    deleted ? json_array_size(deleted) : 0);
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
-		 (const char *const[]){ r->key, next ? next : "", nrec, ndel,
-		     nreq, ncomp },
-		 6)) != CORE_OK)
-		goto rollback;
-	if ((er = core_db_cmd(r->db, "COMMIT")) != CORE_OK)
-		goto out;
-	/* Committed: a failed refresh is logged and the next one catches up. */
-	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
-	r->records += (long)json_array_size(papers);
-	r->deleted += deleted ? (long)json_array_size(deleted) : 0;
-	r->batches++;
+	er = harvest_run_commit(r, next, (long)json_array_size(papers),
+	    deleted ? (long)json_array_size(deleted) : 0, complete);
 	goto out;
 rollback:
 	core_db_cmd(r->db, "ROLLBACK");

@@ -418,6 +418,16 @@ enum core_err harvest_run_start(struct harvest_run *, const char *params);
  * HARVEST_EXIT_OK, or HARVEST_EXIT_FAIL when the database refused.
  */
 int harvest_run_done(struct harvest_run *);
+/*
+ * Ends the batch written since BEGIN on r->db: derived columns, stale
+ * marks, the source's cursor (cursor: the position after this batch,
+ * NULL or "" for none; n records written, ndel deleted; complete: the
+ * source's total, -1 unknown), COMMIT, then the refresh after a batch
+ * and the run's counts.  On failure the transaction is rolled back and
+ * the CORE_EDB (logged) returned.
+ */
+enum core_err harvest_run_commit(struct harvest_run *, const char *cursor,
+    long n, long ndel, long complete);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
 /* Counts one record of the input skipped; the first why is kept. */
