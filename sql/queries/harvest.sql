@@ -36,18 +36,6 @@ SELECT version
 INSERT INTO schema_migrations (version, name)
 VALUES ($1::integer, $2);
 
--- name: LOAD_OA_CITATIONS
--- The loader's OpenAlex works (sql/data/openalex_works.jsonl.gz): paper
--- $1's citation count $2, as OpenAlex gave it on $3 (the work's
--- updated_date), owned as HV_PAPER_CITATIONS owns it.
-UPDATE papers
-   SET citation_count = $2::integer, citation_source = 'openalex',
-       citation_at = $3::timestamp AT TIME ZONE 'UTC', modified_at = now()
- WHERE arxiv_id = $1
-   AND (citation_source IS NULL OR citation_source = 'openalex')
-   AND (citation_count, citation_at) IS DISTINCT FROM
-       ($2::integer, $3::timestamp AT TIME ZONE 'UTC');
-
 -- name: LOAD_COUNTS
 -- Prepared by the loader only, once migrations have created the tables.
 SELECT (SELECT count(*) FROM papers) AS papers,
@@ -60,6 +48,18 @@ SELECT (SELECT count(*) FROM papers) AS papers,
 -- ------------------------------------------------- remote sources
 -- The harvester's own statements (fetch.c, enrich.c): prepared, on a
 -- migrated database (0003_harvest.sql creates harvest_cursors).
+
+-- name: LOAD_OA_CITATIONS
+-- The loader's OpenAlex works (sql/data/openalex_works.jsonl.gz): paper
+-- $1's citation count $2, as OpenAlex gave it on $3 (the work's
+-- updated_date), owned as HV_PAPER_CITATIONS owns it.
+UPDATE papers
+   SET citation_count = $2::integer, citation_source = 'openalex',
+       citation_at = $3::timestamp AT TIME ZONE 'UTC', modified_at = now()
+ WHERE arxiv_id = $1
+   AND (citation_source IS NULL OR citation_source = 'openalex')
+   AND (citation_count, citation_at) IS DISTINCT FROM
+       ($2::integer, $3::timestamp AT TIME ZONE 'UTC');
 
 -- name: HV_CURSOR_GET
 SELECT coalesce(cursor, '') AS cursor, params::text, done, run_records
