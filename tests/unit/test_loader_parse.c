@@ -99,15 +99,24 @@ static const char oa_inst[] =
     "[\"UNC\"],\"display_name_alternatives\":[\"UNC-Chapel Hill\"],"
     "\"geo\":{\"city\":\"Chapel Hill\",\"country\":\"United States\"}}";
 
+/* text parsed into p (zeroed first), which must succeed; the JSON. */
+static json_t *
+parse_ok(const char *text, struct harvest_paper *p, const char *what)
+{
+	const char *why = NULL;
+	json_t *o = j(text);
+
+	memset(p, 0, sizeof(*p));
+	T_EQ(harvest_paper_parse(o, p, &why), CORE_OK, what);
+	return o;
+}
+
 static void
 listing_paper(void)
 {
 	struct harvest_paper p;
-	const char *why = NULL;
-	json_t *o = j(listing);
+	json_t *o = parse_ok(listing, &p, "listing parses");
 
-	memset(&p, 0, sizeof(p));
-	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "listing parses");
 	T_EQ(p.shape, HARVEST_SHAPE_LISTING, "listing shape detected");
 	T_STREQ(p.arxiv_id, "2512.20345", "listing id");
 	T_STREQ(p.title,
@@ -164,10 +173,8 @@ openalex_paper(void)
 {
 	struct harvest_paper p;
 	const char *why = NULL;
-	json_t *o = j(oa_work);
+	json_t *o = parse_ok(oa_work, &p, "openalex work parses");
 
-	memset(&p, 0, sizeof(p));
-	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "openalex work parses");
 	T_STREQ(p.arxiv_id, "1305.3328", "arXiv id from the DataCite DOI");
 	T_STREQ(p.source, "openalex", "source");
 	T_STREQ(p.categories, "[]", "no categories invented");
@@ -196,11 +203,8 @@ static void
 kaggle_paper(void)
 {
 	struct harvest_paper p;
-	const char *why = NULL;
-	json_t *o = j(kaggle);
+	json_t *o = parse_ok(kaggle, &p, "kaggle parses");
 
-	memset(&p, 0, sizeof(p));
-	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "kaggle parses");
 	T_EQ(p.shape, HARVEST_SHAPE_KAGGLE, "kaggle shape detected");
 	T_STREQ(p.arxiv_id, "0704.0001", "kaggle id");
 	T_STREQ(p.title,
