@@ -52,8 +52,9 @@ char *harvest_name_join(const char *last, const char *first,
 /* ------------------------------------------------------------------ */
 
 enum harvest_shape {
-	HARVEST_SHAPE_LISTING, /* daily listing: authors as a list */
-	HARVEST_SHAPE_KAGGLE,  /* Kaggle/OAI snapshot: authors_parsed */
+	HARVEST_SHAPE_LISTING,  /* daily listing: authors as a list */
+	HARVEST_SHAPE_KAGGLE,   /* Kaggle/OAI snapshot: authors_parsed */
+	HARVEST_SHAPE_OPENALEX, /* an OpenAlex work carrying an arXiv id */
 	HARVEST_SHAPE__MAX
 };
 
@@ -76,7 +77,7 @@ struct harvest_paper {
 	char *journal_ref;
 	char *license;
 	char *slug;         /* core_slug(title, 80) */
-	const char *source; /* static: "arxiv-listing" or "kaggle" */
+	const char *source; /* static: "arxiv-listing", "kaggle", "openalex" */
 	char **authors;     /* display names, in order */
 	size_t nauthors;
 };
