@@ -13,7 +13,7 @@
 hv_nginx_up || { echo "1..0 # SKIP nginx did not start"; exit 0; }
 [ -x "$HV_BIN" ] || { echo "1..0 # SKIP no $HV_BIN"; exit 0; }
 sql "DELETE FROM s2_papers; DELETE FROM harvest_cursors" >/dev/null
-rows() { sql "SELECT count(*) FROM s2_papers${1:+ WHERE $1}"; }
+rows() { sql "SELECT count(*) FROM s2_papers"; }
 last_error() { # TEXT DESCRIPTION
 	sql_is "SELECT done, last_error LIKE '%' || \$\$$1\$\$ || '%'
 	    FROM harvest_cursors WHERE source = 's2'" "f|t" "$2"
