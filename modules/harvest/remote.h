@@ -351,6 +351,48 @@ enum core_err harvest_s2_parse(const char *p, size_t n, size_t want,
     int authors, struct harvest_s2_batch *b, char why[HARVEST_WHY_LEN]);
 void harvest_s2_batch_free(struct harvest_s2_batch *);
 
+/* The S2 answers that are lists of papers. */
+enum harvest_s2_shape {
+	HARVEST_S2_SEARCH, /* /graph/v1/paper/search: total, offset, next */
+	HARVEST_S2_BULK,   /* /graph/v1/paper/search/bulk: total, token */
+	HARVEST_S2_RECS,   /* /recommendations/v1/papers[/forpaper/ID] */
+	HARVEST_S2_SHAPE__MAX
+};
+
+/* One paper of a list; id NULL for a null result (deleted). */
+struct harvest_s2_paper {
+	char *id;        /* paperId */
+	char *title;     /* NULL when not asked for */
+	char *arxiv;     /* externalIds.ArXiv as given, or NULL */
+	long citations;  /* citationCount, -1: absent */
+	long year;       /* -1: absent */
+	json_t *authors; /* [{"id", "name", "affiliations": [...]}] */
+};
+
+struct harvest_s2_list {
+	struct harvest_s2_paper *v;
+	size_t n;
+	size_t gone; /* null results: papers S2 no longer has */
+	long total;  /* search, bulk: matches in all; -1 otherwise */
+	long next;   /* search: the next page's offset; -1: last page */
+	char *token; /* bulk: the next page's token; NULL: last page */
+};
+
+/*
+ * Parses a page of shape: {"total", "offset", "next", "data": [...]}
+ * (search; "data" left out when empty), {"total", "token", "data"}
+ * (bulk; token null on the last page) or {"recommendedPapers": [...]}.
+ * Every result must be a paper (a paperId) or null; an author where a
+ * paper is expected is refused ("wrong entity type: result 0 is an
+ * author ..."), as is any field of the wrong type.  CORE_EUPSTREAM with
+ * S2's message for its error object, CORE_EINPUT with why otherwise;
+ * *l then holds nothing.  Free with harvest_s2_list_free().
+ */
+enum core_err harvest_s2_list_parse(const char *p, size_t n,
+    enum harvest_s2_shape shape, struct harvest_s2_list *l,
+    char why[HARVEST_WHY_LEN]);
+void harvest_s2_list_free(struct harvest_s2_list *);
+
 /* ------------------------------------------------------------------ */
 /* The harvesters: one descriptor each, listed in main.c's table       */
 /* ------------------------------------------------------------------ */
@@ -367,6 +409,11 @@ extern const struct core_cmd harvest_cmd_openalex;
 extern const struct core_cmd harvest_cmd_s2_papers;
 extern const struct core_cmd harvest_cmd_s2_authors;
 extern const struct core_cmd harvest_cmd_ror;
+/* s2find.c */
+extern const struct core_cmd harvest_cmd_s2_search;
+extern const struct core_cmd harvest_cmd_s2_bulk;
+extern const struct core_cmd harvest_cmd_s2_recommend;
+extern const struct core_cmd harvest_cmd_s2_similar;
 
 /* ------------------------------------------------------------------ */
 /* run.c: what the harvesters' runs share                              */

@@ -237,6 +237,36 @@ SELECT s2_id
  ORDER BY id
  LIMIT $1::integer;
 
+-- name: HV_S2_FOUND
+-- A paper an S2 search, bulk search or recommendation named (0039); a
+-- field the answer lacks keeps its earlier value.  here: the arXiv
+-- paper it is ($3) is one of ours.
+INSERT INTO s2_papers AS s (s2_id, title, arxiv_id, year, citation_count,
+    found_by, query)
+VALUES ($1, $2, $3, $4::integer, $5::integer, $6, $7)
+    ON CONFLICT (s2_id) DO UPDATE
+   SET title = coalesce(excluded.title, s.title),
+       arxiv_id = coalesce(excluded.arxiv_id, s.arxiv_id),
+       year = coalesce(excluded.year, s.year),
+       citation_count = coalesce(excluded.citation_count, s.citation_count),
+       found_by = excluded.found_by, query = excluded.query,
+       seen_at = now()
+RETURNING EXISTS (SELECT 1 FROM papers WHERE arxiv_id = $3) AS here;
+
+-- name: HV_S2_AFFIL
+-- An S2 author's affiliation string ($3) on the authorship at the same
+-- position ($2) of arXiv paper $1, when the family names agree ($4: the
+-- S2 name's key), with source 's2' (issue 16, item 2).
+INSERT INTO authorship_affiliations (paper_id, position, affiliation,
+    source)
+SELECT a.paper_id, a.position, $3, 's2'
+  FROM authorships a
+  JOIN papers p ON p.id = a.paper_id
+ WHERE p.arxiv_id = $1 AND a.position = $2::integer
+   AND $4 <> '' AND $3 <> ''
+   AND split_part(a.name_key, ' ', -1) = split_part($4, ' ', -1)
+    ON CONFLICT DO NOTHING;
+
 -- name: HV_COUNTS
 SELECT (SELECT count(*) FROM papers) AS papers,
        (SELECT count(*) FROM authorships) AS authorships,

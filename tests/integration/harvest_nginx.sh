@@ -93,6 +93,11 @@ hv_nginx_up() {
 	head -c $((50 * 1024 * 1024)) /dev/zero | tr '\0' 'x' \
 	    >"$HV_WWW/bad/big.xml"
 	head -c $((300 * 1024)) /dev/zero | tr '\0' ' ' >"$HV_WWW/bad/slow.xml"
+	# Semantic Scholar pages cut short: a search page, a bulk page 2.
+	head -c 6000 "$HV_WWW/s2/search_turing_p1.json" \
+	    >"$HV_WWW/bad/s2_truncated.json"
+	head -c 60000 "$HV_WWW/s2/bulk_kubernetes_p2.json" \
+	    >"$HV_WWW/bad/s2_bulk_truncated.json"
 	chmod -R a+rX "$HV_WWW"
 	cat >"$HV_NGX/nginx.conf" <<CONF
 worker_processes 1;
@@ -276,6 +281,60 @@ http {
 		}
 		location = /s2bad/paper/batch {
 			rewrite ^ /files/openalex/authors_list.json last;
+		}
+
+		# Semantic Scholar search, bulk search and recommendations
+		# (s2_url $HV_URL/s2f/graph/v1; t_harvest_s2find.sh): the
+		# recorded answers by query and offset or token; errors with
+		# their recorded status and body.
+		location = /s2f/graph/v1/paper/search {
+			set \$f "";
+			set \$k "\$arg_query:\$arg_offset";
+			if (\$k = "turing:0") { set \$f s2/search_turing_p1.json; }
+			if (\$k = "turing:100") { set \$f s2/search_turing_p2.json; }
+			if (\$arg_query ~ "^sublinear") { set \$f s2/search_edit_distance.json; }
+			if (\$arg_query = "mincite") { set \$f s2/search_min_citations.json; }
+			if (\$arg_query = "nothing") { set \$f s2/search_empty.json; }
+			if (\$arg_query = "authors") { set \$f s2/paper_authors.json; }
+			if (\$arg_query = "truncated") { set \$f bad/s2_truncated.json; }
+			if (\$arg_query = "badfields") { return 400; }
+			error_page 400 /files/s2/error_bad_fields.json;
+			if (\$f = "") { return 404; }
+			rewrite ^ /files/\$f last;
+		}
+		location ~ ^/(s2f|s2trunc)/graph/v1/paper/search/bulk\$ {
+			set \$f "";
+			if (\$arg_token = "") { set \$f s2/bulk_kubernetes_p1.json; }
+			if (\$arg_token ~ "^PCOKWVSK") { set \$f s2/bulk_kubernetes_p2.json; }
+			if (\$arg_token ~ "^PCOA3RZLB2ADAEAF") { set \$f s2/bulk_kubernetes_p3.json; }
+			if (\$arg_query != "kubernetes") { return 404; }
+			set \$t "\$uri:\$arg_token";
+			if (\$t ~ "^/s2trunc/.*:PCO") {
+				rewrite ^ /files/bad/s2_bulk_truncated.json last;
+			}
+			if (\$f = "") { return 404; }
+			rewrite ^ /files/\$f last;
+		}
+		location = /s2f/recommendations/v1/papers {
+			# A POST only (the log shows the GET of the redirect).
+			if (\$request_method != POST) { return 405; }
+			rewrite ^ /files/s2/recommend_lists.json last;
+		}
+		location = /s2f/recommendations/v1/papers/forpaper/0 {
+			error_page 404 /files/s2/error_paper_not_found.json;
+			return 404;
+		}
+		location /s2f/recommendations/v1/papers/forpaper/ {
+			rewrite ^ /files/s2/recommend_forpaper.json last;
+		}
+		# Only negative examples: S2's 400 (recorded).
+		location = /s2neg/recommendations/v1/papers {
+			error_page 400 /files/s2/error_no_positive.json;
+			return 400;
+		}
+		# The authors of a paper where recommended papers are expected.
+		location /s2auth/recommendations/v1/papers/forpaper/ {
+			rewrite ^ /files/s2/paper_authors.json last;
 		}
 
 		# Failures.
