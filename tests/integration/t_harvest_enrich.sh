@@ -16,7 +16,7 @@
 DB=weft_t_enrich
 sql() { psql -h "$WEFT_VAR/pg/run" -U weft -d $DB -Atqc "$1"; }
 export WEFT_DB="host=$WEFT_VAR/pg/run dbname=$DB user=weft"
-dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists $DB
+dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists $DB 2>/dev/null
 createdb -h "$WEFT_VAR/pg/run" -U weft $DB || {
 	echo "1..0 # SKIP createdb failed"; exit 0; }
 
@@ -185,5 +185,5 @@ out_has "openalex" "status lists openalex"
 out_has "s2" "status lists s2"
 
 clean
-dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists $DB
+dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists $DB 2>/dev/null
 done_testing
