@@ -135,6 +135,9 @@ struct core_sink {
 };
 /* A sink appending to b (borrowed: b must outlive the sink). */
 struct core_sink core_buf_sink(struct core_buf *b);
+/* FNV-1a (64 bits) of the C string s: for hash tables, and for splits
+ * that must come out the same on every machine and run. */
+uint64_t core_fnv1a(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* UTF-8                                                               */
@@ -356,6 +359,9 @@ void core_date_w3c(char out[32], int64_t t);
 int core_date_day_parse(const char *s, int64_t *t);
 /* 1 when y-m-d (m 1..12) is a day of the Gregorian calendar, else 0. */
 int core_date_is_day(int y, int m, int d);
+/* Seconds from t0 to now, both on CLOCK_MONOTONIC (durations, rates). */
+struct timespec;
+double core_elapsed(const struct timespec *t0);
 
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
@@ -951,6 +957,8 @@ void core_db_close(struct core_db *);
 int core_cell_isnull(const PGresult *, int row, int col);
 /* The text, NULL for NULL. */
 const char *core_cell_text(const PGresult *, int row, int col);
+/* The text, "" for NULL: for printing a cell as it is. */
+const char *core_cell_str(const PGresult *, int row, int col);
 /* An integer column (int2, int4): def for NULL or not a number. */
 int core_cell_int(const PGresult *, int row, int col, int def);
 /* A bigint column (or any integer): def for NULL or not a number. */

@@ -32,37 +32,6 @@
 /* More records skipped than this share fails the run. */
 #define ROR_MAX_SKIP_PCT 5
 
-/* Closes a batch: derived columns, stale marks, cursor, COMMIT. */
-static enum core_err
-finish_batch(struct harvest_run *r, const char *cursor, long n, long complete)
-{
-	char nrec[24], nreq[24], ncomp[24];
-	enum core_err er;
-
-	snprintf(nrec, sizeof(nrec), "%ld", n);
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
-		 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
-		 NULL, 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
-		CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
-		 (const char *const[]){ r->key, cursor ? cursor : "", nrec, "0",
-		     nreq, ncomp },
-		 6)) != CORE_OK ||
-	    (er = core_db_cmd(r->db, "COMMIT")) != CORE_OK) {
-		core_db_cmd(r->db, "ROLLBACK");
-		return er;
-	}
-	/* Committed: a failed refresh is logged and the next one catches up. */
-	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
-	r->records += n;
-	r->batches++;
-	return CORE_OK;
-}
-
 /* ------------------------------------------------------------------ */
 /* openalex                                                            */
 /* ------------------------------------------------------------------ */
@@ -354,7 +323,8 @@ flush_ids:
 			goto rollback;
 		n++;
 	}
-	if ((er = finish_batch(r, cursor, n, works->count)) != CORE_OK) {
+	if ((er = harvest_run_commit(r, cursor, n, 0, works->count)) !=
+	    CORE_OK) {
 		harvest_run_fail(r, "database write failed; batch rolled back");
 		goto out;
 	}
@@ -642,7 +612,7 @@ s2_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		}
 		harvest_s2_batch_free(&b);
 		if (er != CORE_OK ||
-		    finish_batch(&r, "", n, r.expect) != CORE_OK) {
+		    harvest_run_commit(&r, "", n, 0, r.expect) != CORE_OK) {
 			if (er != CORE_OK)
 				core_db_cmd(r.db, "ROLLBACK");
 			harvest_run_fail(&r,
@@ -685,7 +655,7 @@ ror_flush(struct harvest_run *r, long n)
 		 &r->st_a)) != CORE_OK ||
 	    (er = core_db_cmd(r->db, harvest_sql[HARVEST_SQL_MERGE_ROR].sql)) !=
 		CORE_OK ||
-	    (er = finish_batch(r, "", n, -1)) != CORE_OK) {
+	    (er = harvest_run_commit(r, "", n, 0, -1)) != CORE_OK) {
 		core_db_cmd(r->db, "ROLLBACK");
 		return er;
 	}

@@ -98,7 +98,7 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 {
 	const json_t *v;
 	size_t i;
-	char nrec[24], ndel[24], nreq[24], ncomp[24], *ids = NULL;
+	char *ids = NULL;
 	enum core_err er;
 
 	core_buf_reset(&r->st_papers);
@@ -131,30 +131,8 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 			 (const char *const[]){ ids }, 1)) != CORE_OK)
 			goto rollback;
 	}
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
-		 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
-		 NULL, 0)) != CORE_OK ||
-	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
-		CORE_OK)
-		goto rollback;
-	snprintf(nrec, sizeof(nrec), "%zu", json_array_size(papers));
-	snprintf(ndel, sizeof(ndel), "%zu",
-	    deleted ? json_array_size(deleted) : 0);
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
-	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
-		 (const char *const[]){ r->key, next ? next : "", nrec, ndel,
-		     nreq, ncomp },
-		 6)) != CORE_OK)
-		goto rollback;
-	if ((er = core_db_cmd(r->db, "COMMIT")) != CORE_OK)
-		goto out;
-	/* Committed: a failed refresh is logged and the next one catches up. */
-	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
-	r->records += (long)json_array_size(papers);
-	r->deleted += deleted ? (long)json_array_size(deleted) : 0;
-	r->batches++;
+	er = harvest_run_commit(r, next, (long)json_array_size(papers),
+	    deleted ? (long)json_array_size(deleted) : 0, complete);
 	goto out;
 rollback:
 	core_db_cmd(r->db, "ROLLBACK");
@@ -483,15 +461,6 @@ out:
 /* status                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A cell as status prints it: "" for NULL. */
-static const char *
-cell(const PGresult *res, int row, int col)
-{
-	const char *v = core_cell_text(res, row, col);
-
-	return v != NULL ? v : "";
-}
-
 static int
 status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
@@ -511,20 +480,22 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	    "last run", "last ok", "run recs", "records", "requests",
 	    "cursor / last error");
 	for (i = 0; i < PQntuples(res); i++) {
-		const char *err = cell(res, i, HARVEST_HV_STATUS__LAST_ERROR);
-		const char *cur = cell(res, i, HARVEST_HV_STATUS__CURSOR);
+		const char *err =
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_ERROR);
+		const char *cur =
+		    core_cell_str(res, i, HARVEST_HV_STATUS__CURSOR);
 
 		printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s%s%s\n",
-		    cell(res, i, HARVEST_HV_STATUS__SOURCE),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__SOURCE),
 		    *err ? "failed"
 			: core_cell_bool(res, i, HARVEST_HV_STATUS__DONE, 0)
 			? "done"
 			: "partial",
-		    cell(res, i, HARVEST_HV_STATUS__LAST_RUN),
-		    cell(res, i, HARVEST_HV_STATUS__LAST_OK),
-		    cell(res, i, HARVEST_HV_STATUS__RUN_RECORDS),
-		    cell(res, i, HARVEST_HV_STATUS__RECORDS),
-		    cell(res, i, HARVEST_HV_STATUS__REQUESTS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_RUN),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_OK),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__RUN_RECORDS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__RECORDS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__REQUESTS),
 		    *cur ? "cursor " : "", cur, err);
 	}
 	if (PQntuples(res) == 0)
@@ -534,11 +505,11 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (core_db_exec(r.db, HARVEST_SQL_HV_COUNTS, NULL, 0, &res) == CORE_OK)
 		printf("\npapers %s, authorships %s, researchers %s, "
 		       "institutions %s, stale pages %s\n",
-		    cell(res, 0, HARVEST_HV_COUNTS__PAPERS),
-		    cell(res, 0, HARVEST_HV_COUNTS__AUTHORSHIPS),
-		    cell(res, 0, HARVEST_HV_COUNTS__RESEARCHERS),
-		    cell(res, 0, HARVEST_HV_COUNTS__INSTITUTIONS),
-		    cell(res, 0, HARVEST_HV_COUNTS__STALE_PAGES));
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__PAPERS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__AUTHORSHIPS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__RESEARCHERS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__INSTITUTIONS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__STALE_PAGES));
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

@@ -52,8 +52,9 @@ char *harvest_name_join(const char *last, const char *first,
 /* ------------------------------------------------------------------ */
 
 enum harvest_shape {
-	HARVEST_SHAPE_LISTING, /* daily listing: authors as a list */
-	HARVEST_SHAPE_KAGGLE,  /* Kaggle/OAI snapshot: authors_parsed */
+	HARVEST_SHAPE_LISTING,  /* daily listing: authors as a list */
+	HARVEST_SHAPE_KAGGLE,   /* Kaggle/OAI snapshot: authors_parsed */
+	HARVEST_SHAPE_OPENALEX, /* an OpenAlex work carrying an arXiv id */
 	HARVEST_SHAPE__MAX
 };
 
@@ -76,7 +77,7 @@ struct harvest_paper {
 	char *journal_ref;
 	char *license;
 	char *slug;         /* core_slug(title, 80) */
-	const char *source; /* static: "arxiv-listing" or "kaggle" */
+	const char *source; /* static: "arxiv-listing", "kaggle", "openalex" */
 	char **authors;     /* display names, in order */
 	size_t nauthors;
 };
@@ -344,6 +345,14 @@ extern const struct core_cmd harvest_cmd_refresh;
 enum core_err harvest_connect(const struct core_conf *conf, size_t nstmts,
     struct core_db **dbp);
 /*
+ * harvest_connect() with every statement prepared, after checking that
+ * the database is at the newest migration: when it is not, an error is
+ * logged under area ("harvest.load") saying to run "weft-harvest
+ * migrate" and the result is CORE_EDB.
+ */
+enum core_err harvest_connect_migrated(const struct core_conf *conf,
+    const char *area, struct core_db **dbp);
+/*
  * The migration files of sql_dir/schema, "NNNN_name.sql", in version
  * order.  On CORE_OK *files is an array of *n entries (free with
  * harvest_migrations_free()).
@@ -364,8 +373,6 @@ enum core_err harvest_db_version(struct core_db *db, int *version);
  */
 enum core_err harvest_copy_in(struct core_db *, int stmt,
     const struct core_buf *b);
-/* Seconds since t0 (CLOCK_MONOTONIC). */
-double harvest_elapsed(const struct timespec *t0);
 
 /*
  * Moves out of the JSON array list every entry that is not an arXiv

@@ -8,6 +8,7 @@
  * rows whose values differ, so that loading twice changes nothing.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "core.h"
 #include "harvest.h"
 #include "harvest_sql.h"
+#include "remote.h"
 
 #define BATCH          2000
 #define LINE_MAX_BYTES (64u << 20) /* one record; longer is refused */
@@ -54,6 +56,9 @@ static const int kind_merge[KIND__MAX][3] = {
 	{ HARVEST_SQL_MERGE_PAPERS, HARVEST_SQL_MERGE_AUTHORSHIPS, -1 },
 };
 
+/* OpenAlex works carrying arXiv ids: papers, then links (load_oa_works). */
+#define OA_WORKS "openalex_works.jsonl.gz"
+
 /*
  * The bundled files, in load order: institutions before the authors that
  * point at them, papers last.  See sql/data/SOURCES.md.
@@ -71,6 +76,7 @@ static const struct source {
 	{ KIND_PAPERS, "arxiv_cs_se_dc_lg_2025_2026.jsonl.gz", "papers" },
 	{ KIND_PAPERS, "arxiv-metadata-oai-snapshot.first200.jsonl.gz",
 	    "papers (kaggle)" },
+	{ KIND_PAPERS, OA_WORKS, "papers (openalex)" },
 };
 
 /* A gzip (or plain: zlib reads both) file of JSON lines. */
@@ -125,7 +131,7 @@ static void
 progress(struct load *ld, int final)
 {
 	char a[32], b[32], c[32];
-	double secs = harvest_elapsed(&ld->t0), rate;
+	double secs = core_elapsed(&ld->t0), rate;
 	long eta;
 
 	rate = secs > 0 ? (double)ld->done / secs : 0;
@@ -480,16 +486,114 @@ load_anchor(struct load *ld)
 	return flush(ld, KIND_PAPERS, 0);
 }
 
+/*
+ * The bundled OpenAlex works, after their papers are in: each paper's
+ * authorships linked to the researchers of the OpenAlex author ids the
+ * work names (the bundled author records), as "weft-harvest openalex"
+ * links them (HV_LINK_AUTHOR), and its citation count from the richest
+ * work that carries its arXiv id, dated by that work's updated_date.
+ * The file holds every recorded work of an id, the one the paper was
+ * made from last; positions follow that one.
+ */
+static enum core_err
+load_oa_works(struct load *ld, const char *dir)
+{
+	struct reader r;
+	json_error_t je;
+	json_t *last = json_object(), *best = json_object(), *w, *c, *a;
+	const char *ax, *s;
+	char id[48], cnt[24], pos[24];
+	size_t len, i, n;
+	int got, toolong;
+	enum core_err er = CORE_OK;
+
+	memset(&r, 0, sizeof(r));
+	r.path = core_xasprintf("%s/%s", dir, OA_WORKS);
+	if ((r.gz = gzopen(r.path, "rb")) == NULL)
+		goto out; /* not bundled: nothing to link */
+	while ((got = read_line(&r, &len, &toolong)) == 1) {
+		if (toolong || len == 0 ||
+		    (w = json_loadb(r.buf, len, 0, &je)) == NULL)
+			continue;
+		if (harvest_oa_work_arxiv(w, id) != 0 &&
+		    harvest_oa_work_arxiv_loc(w, id) != 0) {
+			json_decref(w);
+			continue;
+		}
+		c = json_object_get(w, "cited_by_count");
+		a = json_object_get(best, id);
+		if (json_is_integer(c) && json_integer_value(c) >= 0 &&
+		    json_integer_value(c) <= 2000000000 &&
+		    json_is_string(json_object_get(w, "updated_date")) &&
+		    (a == NULL ||
+			json_integer_value(c) >
+			    json_integer_value(json_array_get(a, 0))))
+			json_object_set_new(best, id,
+			    json_pack("[O,O]", c,
+				json_object_get(w, "updated_date")));
+		json_object_set_new(last, id, w);
+	}
+	if ((er = core_db_cmd(ld->db, "BEGIN")) != CORE_OK)
+		goto out;
+	json_object_foreach(last, ax, w)
+	{
+		n = 0;
+		json_array_foreach(json_object_get(w, "authorships"), i, a)
+		{
+			const json_t *au = json_object_get(a, "author");
+
+			/* The paper's authors: those with a name (records.c). */
+			if (json_string_value(json_object_get(a,
+				"raw_author_name")) == NULL &&
+			    json_string_value(
+				json_object_get(au, "display_name")) == NULL)
+				continue;
+			n++;
+			if ((s = harvest_oa_short(json_string_value(
+				 json_object_get(au, "id")))) == NULL)
+				continue;
+			snprintf(pos, sizeof(pos), "%zu", n);
+			if ((er = harvest_exec0(ld->db,
+				 HARVEST_SQL_HV_LINK_AUTHOR,
+				 (const char *const[]){ ax, pos, s,
+				     "openalex" },
+				 4)) != CORE_OK)
+				goto rollback;
+		}
+		if ((c = json_object_get(best, ax)) == NULL)
+			continue;
+		snprintf(cnt, sizeof(cnt), "%lld",
+		    (long long)json_integer_value(json_array_get(c, 0)));
+		if ((er = harvest_exec0(ld->db, HARVEST_SQL_LOAD_OA_CITATIONS,
+			 (const char *const[]){ ax, cnt,
+			     json_string_value(json_array_get(c, 1)) },
+			 3)) != CORE_OK)
+			goto rollback;
+	}
+	if ((er = core_db_cmd(ld->db, "COMMIT")) == CORE_OK)
+		goto out;
+rollback:
+	core_db_cmd(ld->db, "ROLLBACK");
+	core_log(CORE_LOG_ERROR, "harvest.load", "%s: linking failed", r.path);
+out:
+	if (r.gz != NULL)
+		gzclose(r.gz);
+	free(r.buf);
+	free((char *)(uintptr_t)r.path);
+	json_decref(last);
+	json_decref(best);
+	return er;
+}
+
 int
 harvest_load(const struct core_conf *conf, const char *dir)
 {
-	struct harvest_mfile *files = NULL;
 	struct load ld;
 	struct harvest_mstats mst;
 	struct timespec t0;
 	PGresult *res = NULL;
-	size_t nfiles = 0, i;
-	int current, rc = HARVEST_EXIT_FAIL;
+	size_t i;
+	int rc = HARVEST_EXIT_FAIL;
 
 	memset(&ld, 0, sizeof(ld));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -498,20 +602,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	ld.tty = isatty(STDERR_FILENO);
 
 	/* Loading into an older schema would fail halfway or, worse, not. */
-	if (harvest_migrations(conf, &files, &nfiles) != CORE_OK ||
-	    harvest_connect(conf, HARVEST_NMIGRATE, &ld.db) != CORE_OK ||
-	    harvest_db_version(ld.db, &current) != CORE_OK)
-		goto out;
-	if (nfiles == 0 || current != files[nfiles - 1].version) {
-		core_log(CORE_LOG_ERROR, "harvest.load",
-		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first",
-		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
-		goto out;
-	}
-	core_db_close(ld.db);
-	ld.db = NULL;
-	if (harvest_connect(conf, HARVEST_NPREPARED, &ld.db) != CORE_OK ||
+	if (harvest_connect_migrated(conf, "harvest.load", &ld.db) != CORE_OK ||
 	    core_db_cmd(ld.db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql) !=
 		CORE_OK)
 		goto out;
@@ -522,7 +613,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	/* Matching replaces the loader's one researcher per name key; it
 	 * ends with the counts that recompute() would write. */
 	memset(&mst, 0, sizeof(mst));
-	if (load_anchor(&ld) != CORE_OK ||
+	if (load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
 	    harvest_match_run(conf, ld.db, &mst) != CORE_OK)
 		goto out;
 
@@ -532,7 +623,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	printf("loaded %ld records in %.1f s (%ld lines skipped): "
 	       "%s papers, %s authorships, %s researchers, %s institutions, "
 	       "%s affiliations\n",
-	    ld.records, harvest_elapsed(&t0), ld.skipped,
+	    ld.records, core_elapsed(&t0), ld.skipped,
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__PAPERS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__AUTHORSHIPS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__RESEARCHERS),
@@ -551,6 +642,5 @@ out:
 	for (i = 0; i < STAGE__MAX; i++)
 		core_buf_free(&ld.stage[i]);
 	core_db_close(ld.db);
-	harvest_migrations_free(files, nfiles);
 	return rc;
 }

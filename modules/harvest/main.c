@@ -130,8 +130,11 @@ static const char help_eval[] =
     "sources' author ids and ORCIDs.  People are split by a fixed seed\n"
     "into a tuning and a held-out part: prints precision and recall of\n"
     "both, and per case type (same form, accents, initials, middle name,\n"
-    "order, other).  Then the split/merge counts of the database as the\n"
-    "last match left it.";
+    "order, other), first on the sources' ids alone, then with the ids\n"
+    "that eval_adjudicated (default: tests/data/harvest/gold/\n"
+    "adjudicated.jsonl) says are one person, each with its evidence\n"
+    "(eval_pairs=1 lists the wrong pairs).  Then the split/merge counts\n"
+    "of the database as the last match left it.";
 
 static const struct core_cmd cmd_eval = {
 	.name = "eval",

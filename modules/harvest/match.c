@@ -40,16 +40,6 @@ struct sset {
 	size_t cap, n;
 };
 
-static uint64_t
-fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static int
 sset_has(const struct sset *s, const char *k)
 {
@@ -57,7 +47,7 @@ sset_has(const struct sset *s, const char *k)
 
 	if (s->cap == 0)
 		return 0;
-	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
 	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return 1;
@@ -91,7 +81,7 @@ sset_add(struct sset *s, const char *k)
 		return;
 	if ((s->n + 1) * 2 > s->cap)
 		sset_grow(s);
-	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
 	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return;
@@ -511,6 +501,21 @@ names_fit(const struct cluster *c, const char *key, int ambiguous)
 	return c->names.n > 0;
 }
 
+/*
+ * Whether every name of the cluster has as many tokens as key (given
+ * names, middle names, family name): no middle name on one side only.
+ */
+static int
+same_ntokens(const struct cluster *c, const char *key)
+{
+	size_t i, n = ntokens(key);
+
+	for (i = 0; i < c->names.cap; i++)
+		if (c->names.v[i] != NULL && ntokens(c->names.v[i]) != n)
+			return 0;
+	return 1;
+}
+
 static void
 absorb(struct cluster *c, const struct harvest_mitem *it)
 {
@@ -658,6 +663,15 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 					bco = score;
 				continue;
 			}
+			/*
+			 * A middle name on one side only ("Fei Wang", "Fei-Yue
+			 * Wang"; "T. Kumar", "T.M. Pramod Kumar") with nothing
+			 * but a shared field: two people as often as one.
+			 */
+			if (why == HARVEST_MR_FIELDS &&
+			    !sset_has(&c[j].names, it->name_key) &&
+			    !same_ntokens(&c[j], it->name_key))
+				continue;
 			/* Co-authors beat fields whatever the numbers. */
 			if (best == nc ||
 			    (why == HARVEST_MR_COAUTHORS &&

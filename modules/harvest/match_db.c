@@ -722,6 +722,7 @@ out:
 #define GOLD_SEED    "weft-gold-16"
 #define GOLD_HELD    50 /* per cent of the people held out */
 #define GOLD_DEFAULT "tests/data/harvest/gold/authorships.jsonl.gz"
+#define GOLD_ADJ     "tests/data/harvest/gold/adjudicated.jsonl"
 
 /* One gold authorship. */
 struct gitem {
@@ -1024,16 +1025,6 @@ gold_orient(struct gold *gd)
 	return map;
 }
 
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* Counts of one part: [case][tp, fp, fn]. */
 struct gcount {
 	long c[HARVEST_NC__MAX][3];
@@ -1072,6 +1063,146 @@ print_part(const char *what, const struct gcount *gc, long people, long items)
 	}
 }
 
+/* One scoring of the gold set: its parts, as gold_score() leaves them. */
+struct gscore {
+	struct gcount parts[2]; /* tuning, held-out */
+	long people[2], items[2];
+	const char **minid; /* per person (root): its least id, borrowed */
+	int *held;          /* per person (root): 1 if held out */
+	json_t *missed;     /* least id -> pairs missed */
+};
+
+/*
+ * Scores the matcher's clusters (g[].label, g[].cluster) against the
+ * people of the union-find (g[].ident): each person's part by the seed
+ * and its least id, then the pairs said to be one person (one block,
+ * one cluster) and the pairs that are one person but were kept apart.
+ * Across sources without ORCIDs a pair is unknown and not counted.
+ * gs is reset first; it borrows the items' ids.  With pairs, each
+ * wrong pair is written there (eval_pairs: the candidates of the
+ * adjudication file).
+ */
+static void
+gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
+{
+	size_t i, j, s, e, a, b;
+	char *id;
+	json_t *v;
+
+	memset(gs->parts, 0, sizeof(gs->parts));
+	memset(gs->people, 0, sizeof(gs->people));
+	memset(gs->items, 0, sizeof(gs->items));
+	memset(gs->minid, 0, n * sizeof(*gs->minid));
+	memset(gs->held, 0, n * sizeof(*gs->held));
+	json_object_clear(gs->missed);
+	for (i = 0; i < n; i++) {
+		a = ufind(g, i);
+		if (gs->minid[a] == NULL ||
+		    strcmp(g[i].truth, gs->minid[a]) < 0)
+			gs->minid[a] = g[i].truth;
+	}
+	for (i = 0; i < n; i++) {
+		if (gs->minid[i] == NULL)
+			continue;
+		id = core_xasprintf("%s:%s", GOLD_SEED, gs->minid[i]);
+		gs->held[i] = core_fnv1a(id) % 100 < GOLD_HELD;
+		free(id);
+		gs->people[gs->held[i]]++;
+	}
+	for (i = 0; i < n; i++)
+		gs->items[gs->held[ufind(g, i)]]++;
+	for (s = 0; s < n; s = e) {
+		for (e = s + 1; e < n && g[e].label == g[s].label; e++)
+			continue;
+		for (i = s; i < e; i++)
+			for (j = i + 1; j < e; j++) {
+				int same, part;
+				enum harvest_ncase c;
+
+				if (g[i].cluster != g[j].cluster)
+					continue;
+				a = ufind(g, i);
+				b = ufind(g, j);
+				same = a == b;
+				if (!same && strcmp(g[i].src, g[j].src) != 0 &&
+				    (g[i].orcid == NULL || g[j].orcid == NULL))
+					continue; /* unknown */
+				part = gs->held[a] || gs->held[b];
+				c = harvest_name_case(g[i].raw, g[j].raw);
+				gs->parts[part].c[c][same ? 0 : 1]++;
+				if (!same && pairs != NULL)
+					fprintf(pairs,
+					    "wrong pair (%s): %s \"%s\" %s | "
+					    "%s \"%s\" %s\n",
+					    part ? "held-out" : "tuning",
+					    g[i].truth, g[i].raw, g[i].work,
+					    g[j].truth, g[j].raw, g[j].work);
+			}
+	}
+	for (i = 0; i < n; i++) {
+		a = ufind(g, i);
+		for (j = i + 1; j < n; j++) {
+			enum harvest_ncase c;
+
+			if (ufind(g, j) != a ||
+			    (g[i].label == g[j].label &&
+				g[i].cluster == g[j].cluster))
+				continue;
+			c = harvest_name_case(g[i].raw, g[j].raw);
+			gs->parts[gs->held[a]].c[c][2]++;
+			v = json_object_get(gs->missed, gs->minid[a]);
+			json_object_set_new(gs->missed, gs->minid[a],
+			    json_integer(json_integer_value(v) + 1));
+		}
+	}
+}
+
+/*
+ * The adjudication file (GOLD_ADJ): one JSON line per pair of one
+ * source's author ids that the source keeps apart, with the evidence
+ * from the recordings and a verdict.  The ids of each entry whose
+ * "same" is true are joined into one person.  Returns the number of
+ * entries applied (both ids present in the gold set), -1 when the file
+ * cannot be read.
+ */
+static int
+gold_adjudicate(struct gold *gd, const char *path)
+{
+	json_t *o, *e, *ids, *va, *vb;
+	size_t i, k, a, b;
+	int applied = 0;
+
+	if ((o = load_json(path)) == NULL)
+		return -1;
+	json_array_foreach(o, i, e)
+	{
+		if (!json_is_true(json_object_get(e, "same")))
+			continue;
+		ids = json_object_get(e, "ids");
+		va = json_object_get(gd->ids,
+		    json_string_value(json_array_get(ids, 0)) != NULL
+			? json_string_value(json_array_get(ids, 0))
+			: "");
+		if (va == NULL)
+			continue;
+		for (k = 1; k < json_array_size(ids); k++) {
+			const char *idb =
+			    json_string_value(json_array_get(ids, k));
+
+			if (idb == NULL ||
+			    (vb = json_object_get(gd->ids, idb)) == NULL)
+				continue;
+			a = ufind(gd->g, (size_t)json_integer_value(va));
+			b = ufind(gd->g, (size_t)json_integer_value(vb));
+			if (a != b)
+				gd->g[a > b ? a : b].ident = a < b ? a : b;
+			applied++;
+		}
+	}
+	json_decref(o);
+	return applied;
+}
+
 int
 harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 {
@@ -1081,19 +1212,18 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	struct gold gd;
 	struct gitem *g;
 	struct core_db *db = NULL;
-	struct gcount parts[2];
-	json_t *o, *w, *res_a, *line, *missed = json_object(), *v;
+	struct gscore gs;
+	json_t *o, *w, *res_a, *line, *v;
 	json_t *orient = NULL;
-	const char *mk, *path0;
+	const char *mk, *path0, *adj;
 	PGresult *res = NULL;
-	char *path, *id, **minid = NULL;
-	size_t n, i, j, s, e, blocks = 0, nr, *ord = NULL, a, b;
-	long people[2] = { 0, 0 }, items[2] = { 0, 0 };
-	int f, rc = HARVEST_EXIT_FAIL, nd, *held = NULL;
+	char *path, *id;
+	size_t n, i, j, s, e, blocks = 0, nr;
+	int f, rc = HARVEST_EXIT_FAIL, nd;
 
 	memset(&st, 0, sizeof(st));
 	memset(&gd, 0, sizeof(gd));
-	memset(parts, 0, sizeof(parts));
+	memset(&gs, 0, sizeof(gs));
 	gd.seen = json_object();
 	gd.ids = json_object();
 	gd.works = json_object();
@@ -1166,70 +1296,10 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 			free(id);
 		}
 	}
-	/* The part of a person: the seed and its least id. */
-	minid = core_xcalloc(n, sizeof(*minid));
-	held = core_xcalloc(n, sizeof(*held));
-	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
-		if (minid[a] == NULL || strcmp(g[i].truth, minid[a]) < 0)
-			minid[a] = g[i].truth;
-	}
-	for (i = 0; i < n; i++) {
-		if (minid[i] == NULL)
-			continue;
-		id = core_xasprintf("%s:%s", GOLD_SEED, minid[i]);
-		held[i] = fnv1a(id) % 100 < GOLD_HELD;
-		free(id);
-		people[held[i]]++;
-	}
-	for (i = 0; i < n; i++)
-		items[held[ufind(g, i)]]++;
-
-	/*
-	 * Pairs said to be one person (one block, one cluster), then pairs
-	 * that are one person but were kept apart.
-	 */
-	ord = core_xcalloc(n, sizeof(*ord));
-	for (i = 0; i < n; i++)
-		ord[i] = i;
-	for (s = 0; s < n; s = e) {
-		for (e = s + 1; e < n && g[e].label == g[s].label; e++)
-			continue;
-		for (i = s; i < e; i++)
-			for (j = i + 1; j < e; j++) {
-				int same, part;
-				enum harvest_ncase c;
-
-				if (g[i].cluster != g[j].cluster)
-					continue;
-				a = ufind(g, i);
-				b = ufind(g, j);
-				same = a == b;
-				if (!same && strcmp(g[i].src, g[j].src) != 0 &&
-				    (g[i].orcid == NULL || g[j].orcid == NULL))
-					continue; /* unknown */
-				part = held[a] || held[b];
-				c = harvest_name_case(g[i].raw, g[j].raw);
-				parts[part].c[c][same ? 0 : 1]++;
-			}
-	}
-	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
-		for (j = i + 1; j < n; j++) {
-			enum harvest_ncase c;
-
-			if (ufind(g, j) != a ||
-			    (g[i].label == g[j].label &&
-				g[i].cluster == g[j].cluster))
-				continue;
-			c = harvest_name_case(g[i].raw, g[j].raw);
-			parts[held[a]].c[c][2]++;
-			v = json_object_get(missed, minid[a]);
-			json_object_set_new(missed, minid[a],
-			    json_integer(json_integer_value(v) + 1));
-		}
-	}
-
+	gs.minid = core_xcalloc(n, sizeof(*gs.minid));
+	gs.held = core_xcalloc(n, sizeof(*gs.held));
+	gs.missed = json_object();
+	gold_score(g, n, &gs, NULL);
 	printf("gold: %zu works (", gd.nworks);
 	f = 0;
 	json_object_foreach(gd.works, mk, v)
@@ -1239,15 +1309,37 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	}
 	printf("), %zu authorships with an author id, %ld people, %zu name "
 	       "blocks; split by seed \"%s\", %d%% of the people held out\n",
-	    n, people[0] + people[1], blocks, GOLD_SEED, GOLD_HELD);
-	print_part("tuning", &parts[0], people[0], items[0]);
-	print_part("held-out", &parts[1], people[1], items[1]);
+	    n, gs.people[0] + gs.people[1], blocks, GOLD_SEED, GOLD_HELD);
+	/*
+	 * First the sources' own identities; then, with the default gold
+	 * set, the same after the adjudicated joins (the figures that
+	 * count: a source's split of one person is not the matcher's
+	 * error).
+	 */
+	adj =
+	    nfiles > 0 ? "" : core_conf_get(conf, "eval_adjudicated", GOLD_ADJ);
+	print_part(*adj != '\0' ? "sources only, tuning" : "tuning",
+	    &gs.parts[0], gs.people[0], gs.items[0]);
+	print_part(*adj != '\0' ? "sources only, held-out" : "held-out",
+	    &gs.parts[1], gs.people[1], gs.items[1]);
+	if (*adj != '\0') {
+		if ((f = gold_adjudicate(&gd, adj)) < 0)
+			goto out;
+		gold_score(g, n, &gs,
+		    *core_conf_get(conf, "eval_pairs", "") != '\0' ? stdout
+								   : NULL);
+		printf("adjudicated: %s, %d pairs of one source's ids joined; "
+		       "%ld people\n",
+		    adj, f, gs.people[0] + gs.people[1]);
+		print_part("tuning", &gs.parts[0], gs.people[0], gs.items[0]);
+		print_part("held-out", &gs.parts[1], gs.people[1], gs.items[1]);
+	}
 	/* What was missed, named in the tuning part only. */
-	json_object_foreach(missed, mk, v)
+	json_object_foreach(gs.missed, mk, v)
 	{
 		for (i = 0; i < n && strcmp(g[i].truth, mk) != 0; i++)
 			continue;
-		if (i < n && !held[ufind(g, i)])
+		if (i < n && !gs.held[ufind(g, i)])
 			printf("missed (tuning): %s (%s): %lld pairs\n", mk,
 			    g[i].raw, (long long)json_integer_value(v));
 	}
@@ -1307,16 +1399,15 @@ out:
 	}
 	free(gd.g);
 	free(mi);
-	free(ord);
-	free(minid);
-	free(held);
+	free(gs.minid);
+	free(gs.held);
 	for (i = 0; i < gd.nkeep; i++)
 		free(gd.keep[i]);
 	free(gd.keep);
 	json_decref(gd.seen);
 	json_decref(gd.ids);
 	json_decref(gd.works);
-	json_decref(missed);
+	json_decref(gs.missed);
 	json_decref(orient);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "core.h"
 #include "harvest.h"
+#include "remote.h"
 
 #define PAPER_SLUG_MAX 80
 #define NAME_SLUG_MAX  60
@@ -501,6 +502,105 @@ out:
 	return er;
 }
 
+/*
+ * An OpenAlex work's abstract: OpenAlex ships it as an inverted index
+ * ({"word": [positions]}); the words put back in order, one space
+ * apart.  "" without one, or when a position is out of range.
+ */
+static char *
+oa_abstract(json_t *inv)
+{
+	json_t *pos, *v;
+	const char *w, **at;
+	struct core_buf b = CORE_BUF_INIT;
+	json_int_t max = -1, k;
+	size_t i;
+	char *r;
+
+	json_object_foreach(inv, w, pos) json_array_foreach(pos, i,
+	    v) if (json_integer_value(v) > max) max = json_integer_value(v);
+	if (max < 0 || max > 100000)
+		return core_xstrdup("");
+	at = core_xcalloc((size_t)max + 1, sizeof(*at));
+	json_object_foreach(inv, w, pos) json_array_foreach(pos, i, v)
+	{
+		k = json_integer_value(v);
+		if (json_is_integer(v) && k >= 0 && k <= max)
+			at[k] = w;
+	}
+	for (k = 0; k <= max; k++)
+		if (at[k] != NULL)
+			core_buf_printf(&b, "%s%s", b.len > 0 ? " " : "",
+			    at[k]);
+	free(at);
+	r = core_xstrdup(b.ptr != NULL ? core_buf_cstr(&b) : "");
+	core_buf_free(&b);
+	return r;
+}
+
+/*
+ * An OpenAlex work that carries an arXiv id (its DataCite DOI
+ * 10.48550/arXiv.ID, else an arxiv.org location): the paper as OpenAlex
+ * knows it.  OpenAlex has no arXiv categories, so the paper has none
+ * (never a guessed one; a later arXiv harvest fills them); no versions.
+ */
+static enum core_err
+openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
+{
+	struct core_arxiv_id id;
+	const json_t *a, *au;
+	const char *s;
+	char ax[48], *name;
+	size_t i, used;
+	enum core_err er;
+
+	p->shape = HARVEST_SHAPE_OPENALEX;
+	p->source = "openalex";
+	if (harvest_oa_work_arxiv(o, ax) != 0 &&
+	    harvest_oa_work_arxiv_loc(o, ax) != 0) {
+		*why = "an OpenAlex work without an arXiv id";
+		return CORE_EINPUT;
+	}
+	if (core_arxiv_parse(ax, strlen(ax), &id, &used) != CORE_OK) {
+		*why = "id is not an arXiv identifier";
+		return CORE_EINPUT;
+	}
+	p->arxiv_id = core_xstrdup(id.id);
+	/* A work has no "abstract" member: paper_text() gives "". */
+	if ((er = paper_text(o, "abstract", p, why)) != CORE_OK)
+		return er;
+	free(p->abstract);
+	p->abstract =
+	    oa_abstract(json_object_get(o, "abstract_inverted_index"));
+	p->categories = core_xstrdup("[]");
+	p->class_codes = core_xstrdup("[]");
+	p->primary = core_xstrdup("");
+	p->versions = core_xstrdup("[]");
+	if ((s = str(o, "publication_date")) != NULL && is_date(s)) {
+		p->published = core_xstrdup(s);
+		p->updated = core_xstrdup(s);
+	}
+	/* The DOI of the work itself, not arXiv's DataCite one. */
+	if ((s = str(o, "doi")) != NULL &&
+	    strncasecmp(s, "https://doi.org/", 16) == 0 &&
+	    strncasecmp(s + 16, "10.48550/", 9) != 0)
+		p->doi = core_xstrdup(s + 16);
+	json_array_foreach(json_object_get(o, "authorships"), i, a)
+	{
+		au = json_object_get(a, "author");
+		if ((s = str(a, "raw_author_name")) == NULL &&
+		    (s = str(au, "display_name")) == NULL)
+			continue;
+		name = harvest_squash(s);
+		if (!has_word(name)) {
+			free(name);
+			continue;
+		}
+		add_author(p, name);
+	}
+	return CORE_OK;
+}
+
 /* Each shape's source, the keys of its abstract and comment, the rest. */
 static const struct shape {
 	const char *source, *abstract, *comment;
@@ -543,7 +643,9 @@ harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	}
 	/* The listing has a list of names; Kaggle a string plus
 	 * authors_parsed. */
-	if (json_is_array(json_object_get(o, "authors")))
+	if (json_is_array(json_object_get(o, "authorships")))
+		er = openalex_parse(o, p, why);
+	else if (json_is_array(json_object_get(o, "authors")))
 		er = shaped_parse(o, HARVEST_SHAPE_LISTING, p, why);
 	else if (json_object_get(o, "authors_parsed") != NULL)
 		er = shaped_parse(o, HARVEST_SHAPE_KAGGLE, p, why);

@@ -207,6 +207,9 @@ long harvest_count_take(char *s);
  * (oai.c); -1 with why set when the title or the categories are missing. */
 int harvest_oai_text(const xmlNode *m, const char *ns, const char *id,
     json_t *o, char why[HARVEST_WHY_LEN]);
+/* comment, journal_ref, doi and license of metadata m in namespace ns,
+ * each null when absent (oai.c; the arXiv and arXivRaw formats). */
+void harvest_oai_notes(const xmlNode *m, const char *ns, json_t *o);
 /* Sets o's key to s (cleaned), or to null when s is NULL or "" (oai.c). */
 void harvest_put_str(json_t *o, const char *key, const char *s);
 /* Squashes white space in place (as harvest_xml_text()); returns s. */
@@ -465,6 +468,16 @@ enum core_err harvest_run_start(struct harvest_run *, const char *params);
  * HARVEST_EXIT_OK, or HARVEST_EXIT_FAIL when the database refused.
  */
 int harvest_run_done(struct harvest_run *);
+/*
+ * Ends the batch written since BEGIN on r->db: derived columns, stale
+ * marks, the source's cursor (cursor: the position after this batch,
+ * NULL or "" for none; n records written, ndel deleted; complete: the
+ * source's total, -1 unknown), COMMIT, then the refresh after a batch
+ * and the run's counts.  On failure the transaction is rolled back and
+ * the CORE_EDB (logged) returned.
+ */
+enum core_err harvest_run_commit(struct harvest_run *, const char *cursor,
+    long n, long ndel, long complete);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
 /* Counts one record of the input skipped; the first why is kept. */

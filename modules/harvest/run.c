@@ -20,21 +20,11 @@
 /* Runs: connection, staging, batches, progress                        */
 /* ------------------------------------------------------------------ */
 
-double
-harvest_elapsed(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Progress: a rewritten line on a terminal, one log line per batch else. */
 void
 harvest_run_progress(struct harvest_run *r, int final)
 {
-	double s = harvest_elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
+	double s = core_elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
 	char eta[32] = "?";
 	long left;
 
@@ -121,6 +111,39 @@ harvest_run_done(struct harvest_run *r)
 		return HARVEST_EXIT_FAIL;
 	harvest_run_progress(r, 1);
 	return HARVEST_EXIT_OK;
+}
+
+enum core_err
+harvest_run_commit(struct harvest_run *r, const char *cursor, long n, long ndel,
+    long complete)
+{
+	char nrec[24], nd[24], nreq[24], ncomp[24];
+	enum core_err er;
+
+	snprintf(nrec, sizeof(nrec), "%ld", n);
+	snprintf(nd, sizeof(nd), "%ld", ndel);
+	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
+	snprintf(ncomp, sizeof(ncomp), "%ld", complete);
+	if ((er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_BATCH, NULL,
+		 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_RECOMPUTE_RESEARCHERS,
+		 NULL, 0)) != CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
+		CORE_OK ||
+	    (er = harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_STEP,
+		 (const char *const[]){ r->key, cursor ? cursor : "", nrec, nd,
+		     nreq, ncomp },
+		 6)) != CORE_OK ||
+	    (er = core_db_cmd(r->db, "COMMIT")) != CORE_OK) {
+		core_db_cmd(r->db, "ROLLBACK");
+		return er;
+	}
+	/* Committed: a failed refresh is logged and the next one catches up. */
+	(void)harvest_after_write(r->conf, r->db, HARVEST_AFTER_BATCH);
+	r->records += n;
+	r->deleted += ndel;
+	r->batches++;
+	return CORE_OK;
 }
 
 /* Records the failure in harvest_cursors (outside any transaction). */

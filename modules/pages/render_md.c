@@ -151,10 +151,13 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 		    "matched to researcher profiles; the others are given as "
 		    "written on the paper\n",
 		    matched, n);
-	item(b, "Categories");
-	categories(b, json_object_get(m, "categories"),
-	    pages_str(m, "primary_category"));
-	core_buf_putc(b, '\n');
+	/* A paper known only from OpenAlex has no arXiv categories. */
+	if (json_array_size(json_object_get(m, "categories")) > 0) {
+		item(b, "Categories");
+		categories(b, json_object_get(m, "categories"),
+		    pages_str(m, "primary_category"));
+		core_buf_putc(b, '\n');
+	}
 	fact(b, "Published", pages_str(m, "published"));
 	fact(b, "Updated", pages_str(m, "updated"));
 	if (json_array_size(json_object_get(m, "versions")) > 0) {

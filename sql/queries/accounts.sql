@@ -161,9 +161,11 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug,
  ORDER BY a.paper_id, a.position;
 
 -- name: FIELDS
--- Onboarding: the fields with the most papers.
+-- Onboarding: the fields with the most papers (a paper known only from
+-- OpenAlex has none: '').
 SELECT primary_category, count(*) AS papers
   FROM papers
+ WHERE primary_category <> ''
  GROUP BY primary_category
  ORDER BY count(*) DESC, primary_category
  LIMIT 40;

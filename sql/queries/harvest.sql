@@ -49,6 +49,18 @@ SELECT (SELECT count(*) FROM papers) AS papers,
 -- The harvester's own statements (fetch.c, enrich.c): prepared, on a
 -- migrated database (0003_harvest.sql creates harvest_cursors).
 
+-- name: LOAD_OA_CITATIONS
+-- The loader's OpenAlex works (sql/data/openalex_works.jsonl.gz): paper
+-- $1's citation count $2, as OpenAlex gave it on $3 (the work's
+-- updated_date), owned as HV_PAPER_CITATIONS owns it.
+UPDATE papers
+   SET citation_count = $2::integer, citation_source = 'openalex',
+       citation_at = $3::timestamp AT TIME ZONE 'UTC', modified_at = now()
+ WHERE arxiv_id = $1
+   AND (citation_source IS NULL OR citation_source = 'openalex')
+   AND (citation_count, citation_at) IS DISTINCT FROM
+       ($2::integer, $3::timestamp AT TIME ZONE 'UTC');
+
 -- name: HV_CURSOR_GET
 SELECT coalesce(cursor, '') AS cursor, params::text, done, run_records
   FROM harvest_cursors
@@ -558,9 +570,11 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
    SET title = excluded.title,
        abstract = excluded.abstract,
        comment = excluded.comment,
-       categories = CASE WHEN excluded.source = 'arxiv-oai-dc'
+       categories = CASE WHEN excluded.source IN ('arxiv-oai-dc',
+                                                  'openalex')
                          THEN p.categories ELSE excluded.categories END,
-       primary_category = CASE WHEN excluded.source = 'arxiv-oai-dc'
+       primary_category = CASE WHEN excluded.source IN ('arxiv-oai-dc',
+                                                        'openalex')
                                THEN p.primary_category
                                ELSE excluded.primary_category END,
        published = coalesce(excluded.published, p.published),
@@ -586,9 +600,9 @@ SELECT s.arxiv_id, s.title, s.abstract, s.comment,
         p.license, p.slug, p.class_codes)
        IS DISTINCT FROM
        (excluded.title, excluded.abstract, excluded.comment,
-        CASE WHEN excluded.source = 'arxiv-oai-dc'
+        CASE WHEN excluded.source IN ('arxiv-oai-dc', 'openalex')
              THEN p.categories ELSE excluded.categories END,
-        CASE WHEN excluded.source = 'arxiv-oai-dc'
+        CASE WHEN excluded.source IN ('arxiv-oai-dc', 'openalex')
              THEN p.primary_category ELSE excluded.primary_category END,
         coalesce(excluded.published, p.published),
         coalesce(excluded.updated, p.updated),

@@ -95,4 +95,29 @@ get "/researchers/$OA" -L
 body_has "Figures from OpenAlex, as of $AS_OF." "html: source and date"
 body_has "badge-red" "html: the source's h-index badge"
 
+# The bundled data itself (issue 16, item 7): the OpenAlex works bundled
+# as papers link their authors to the bundled OpenAlex researchers, so
+# some researcher has papers here and a source's figures with its date,
+# and the papers carry OpenAlex's citation counts with theirs.
+read -r BR BN < <(sql "SELECT id, paper_count FROM researchers
+    WHERE metrics_source = 'openalex' AND h_index IS NOT NULL
+      AND paper_count > 0 ORDER BY paper_count DESC, id LIMIT 1" | tr '|' ' ')
+[ -n "$BR" ]
+ok $? "bundled: a researcher with papers and OpenAlex figures ($BR)"
+get "/researchers/$BR" -L -H "Accept: application/json"
+json_is ".metrics.papers_here" "$BN" "bundled: papers here ($BN)"
+json_is "[.metrics.source, (.metrics.h_index != null),
+    (.metrics.as_of | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}$\"))]
+    | map(tostring) | join(\",\")" "openalex,true,true" \
+    "bundled: h-index from OpenAlex, dated"
+json_is ".metrics.here.papers_with_citations > 0" true \
+    "bundled: its papers have citation counts"
+json_is ".metrics.here.sources | index(\"openalex\") != null" true \
+    "bundled: counted by OpenAlex"
+get "/researchers/$BR" -L
+body_has "Figures from OpenAlex, as of" "bundled html: source and date"
+[ "$(sql "SELECT count(*) FROM papers WHERE source = 'openalex'
+    AND citation_source = 'openalex' AND citation_at IS NOT NULL")" -ge 10 ]
+ok $? "bundled: the OpenAlex papers carry dated OpenAlex counts"
+
 done_testing

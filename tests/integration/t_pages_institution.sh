@@ -173,4 +173,18 @@ json_is .error.status 404 "404 in JSON"
 get "/institutions/$(printf 'x%.0s' $(seq 400))"
 is_status 404 "an overlong name: 404"
 
+# The bundled data itself (issue 16, item 7): an institution with papers
+# of its researchers, without any test rows.
+BI=$(sql "SELECT ri.institution_id FROM researcher_institutions ri
+    JOIN authorships a ON a.researcher_id = ri.researcher_id
+    WHERE ri.source <> 'test' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
+[ -n "$BI" ]
+ok $? "bundled: an institution whose researchers have papers ($BI)"
+get "/institutions/$BI" -L -H "Accept: application/json"
+is_status 200 "bundled: its page"
+json_is ".pagination.total > 0" true "bundled: it lists papers"
+json_is .indexable true "bundled: and is indexable"
+get "/institutions/$BI" -L
+body_lacks '<meta name="robots" content="noindex">' "bundled html: indexed"
+
 done_testing

@@ -99,15 +99,24 @@ static const char oa_inst[] =
     "[\"UNC\"],\"display_name_alternatives\":[\"UNC-Chapel Hill\"],"
     "\"geo\":{\"city\":\"Chapel Hill\",\"country\":\"United States\"}}";
 
+/* text parsed into p (zeroed first), which must succeed; the JSON. */
+static json_t *
+parse_ok(const char *text, struct harvest_paper *p, const char *what)
+{
+	const char *why = NULL;
+	json_t *o = j(text);
+
+	memset(p, 0, sizeof(*p));
+	T_EQ(harvest_paper_parse(o, p, &why), CORE_OK, what);
+	return o;
+}
+
 static void
 listing_paper(void)
 {
 	struct harvest_paper p;
-	const char *why = NULL;
-	json_t *o = j(listing);
+	json_t *o = parse_ok(listing, &p, "listing parses");
 
-	memset(&p, 0, sizeof(p));
-	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "listing parses");
 	T_EQ(p.shape, HARVEST_SHAPE_LISTING, "listing shape detected");
 	T_STREQ(p.arxiv_id, "2512.20345", "listing id");
 	T_STREQ(p.title,
@@ -137,15 +146,65 @@ listing_paper(void)
 	json_decref(o);
 }
 
+/*
+ * An OpenAlex work as bundled (sql/data/openalex_works.jsonl.gz), the
+ * DataCite record of 1305.3328, trimmed to the members read; values as
+ * recorded (the abstract's index shortened to its first words).
+ */
+static const char oa_work[] =
+    "{\"id\": \"https://openalex.org/W4301303362\", "
+    "\"doi\": \"https://doi.org/10.48550/arxiv.1305.3328\", "
+    "\"title\": \"Riding the crest of the altmetrics wave: How librarians "
+    "can help prepare faculty for the next generation of research impact "
+    "metrics\", \"publication_date\": \"2013-01-01\", "
+    "\"ids\": {\"openalex\": \"https://openalex.org/W4301303362\", "
+    "\"doi\": \"https://doi.org/10.48550/arxiv.1305.3328\"}, "
+    "\"cited_by_count\": 0, "
+    "\"abstract_inverted_index\": {\"As\": [0], \"scholars\": [1], "
+    "\"migrate\": [2]}, "
+    "\"authorships\": [{\"author\": {\"id\": "
+    "\"https://openalex.org/A5089455644\", \"display_name\": "
+    "\"Scott Lapinski\"}, \"raw_author_name\": \"Lapinski, Scott\"}, "
+    "{\"author\": {\"id\": \"https://openalex.org/A5048491430\", "
+    "\"display_name\": \"Heather Piwowar\"}}]}";
+
+static void
+openalex_paper(void)
+{
+	struct harvest_paper p;
+	const char *why = NULL;
+	json_t *o = parse_ok(oa_work, &p, "openalex work parses");
+
+	T_STREQ(p.arxiv_id, "1305.3328", "arXiv id from the DataCite DOI");
+	T_STREQ(p.source, "openalex", "source");
+	T_STREQ(p.categories, "[]", "no categories invented");
+	T_STREQ(p.primary, "", "no primary category invented");
+	T_STREQ(p.published, "2013-01-01", "publication date");
+	T_STREQ(p.abstract, "As scholars migrate", "abstract from its index");
+	T_OK(p.doi == NULL, "the arXiv DOI is not the work's DOI");
+	T_EQ(p.nauthors, 2, "two authors");
+	if (p.nauthors == 2) {
+		T_STREQ(p.authors[0], "Lapinski, Scott", "raw author name");
+		T_STREQ(p.authors[1], "Heather Piwowar",
+		    "display name without a raw one");
+	}
+	harvest_paper_free(&p);
+	json_decref(o);
+	/* A work without an arXiv id is no paper here. */
+	o = j("{\"id\": \"https://openalex.org/W1\", \"title\": \"x\", "
+	      "\"authorships\": []}");
+	memset(&p, 0, sizeof(p));
+	T_EQ(harvest_paper_parse(o, &p, &why), CORE_EINPUT,
+	    "a work without an arXiv id is refused");
+	json_decref(o);
+}
+
 static void
 kaggle_paper(void)
 {
 	struct harvest_paper p;
-	const char *why = NULL;
-	json_t *o = j(kaggle);
+	json_t *o = parse_ok(kaggle, &p, "kaggle parses");
 
-	memset(&p, 0, sizeof(p));
-	T_EQ(harvest_paper_parse(o, &p, &why), CORE_OK, "kaggle parses");
 	T_EQ(p.shape, HARVEST_SHAPE_KAGGLE, "kaggle shape detected");
 	T_STREQ(p.arxiv_id, "0704.0001", "kaggle id");
 	T_STREQ(p.title,
@@ -455,6 +514,7 @@ main(void)
 	listing_paper();
 	listing_punctuation();
 	kaggle_paper();
+	openalex_paper();
 	bad_papers();
 	ror_record();
 	openalex_inst();
