@@ -368,7 +368,7 @@ harvest_s2_list_parse(const char *p, size_t n, enum harvest_s2_shape shape,
     struct harvest_s2_list *l, char why[HARVEST_WHY_LEN])
 {
 	json_t *root;
-	const json_t *arr;
+	const json_t *arr, *other;
 	size_t i;
 	enum core_err er;
 
@@ -377,11 +377,17 @@ harvest_s2_list_parse(const char *p, size_t n, enum harvest_s2_shape shape,
 	if ((er = s2_root(p, n, &root, why)) != CORE_OK)
 		return er;
 	er = CORE_EINPUT;
+	/* Where papers are expected, an author list (a batch's array or a
+	 * list's "data") is the wrong entity type: say so first. */
+	other = json_is_array(root)
+	    ? json_array_get(root, 0)
+	    : json_array_get(json_object_get(root, "data"), 0);
 	if (!json_is_object(root)) {
-		snprintf(why, HARVEST_WHY_LEN, "not %s: %s",
-		    s2_shapes[shape].what,
-		    json_is_array(root) ? "an array (a batch answer?)"
-					: "not an object");
+		if (author_not_paper(other, 0, why) == 0)
+			snprintf(why, HARVEST_WHY_LEN, "not %s: %s",
+			    s2_shapes[shape].what,
+			    json_is_array(root) ? "an array (a batch answer?)"
+						: "not an object");
 		goto out;
 	}
 	arr = json_object_get(root, s2_shapes[shape].array);
@@ -390,14 +396,9 @@ harvest_s2_list_parse(const char *p, size_t n, enum harvest_s2_shape shape,
 	    json_object_get(root, "total") != NULL)
 		arr = NULL;
 	else if (!json_is_array(arr)) {
-		/* Another list (an author list's "data"): say what it holds. */
-		if (author_not_paper(json_array_get(json_object_get(root,
-							"data"),
-					 0),
-			0, why) != 0)
-			goto out;
-		snprintf(why, HARVEST_WHY_LEN, "not %s: no %s array",
-		    s2_shapes[shape].what, s2_shapes[shape].array);
+		if (author_not_paper(other, 0, why) == 0)
+			snprintf(why, HARVEST_WHY_LEN, "not %s: no %s array",
+			    s2_shapes[shape].what, s2_shapes[shape].array);
 		goto out;
 	}
 	if (json_array_size(arr) > HARVEST_MAX_ITEMS) {

@@ -199,7 +199,7 @@ s2f_page(struct s2f *f, const struct harvest_s2_list *l, const char *cursor)
 	const struct harvest_s2_paper *pp;
 	struct core_arxiv_id id;
 	PGresult *res = NULL;
-	char year[24], cites[24], nrec[24], ngone[24], nreq[24], total[24];
+	char year[24], cites[24];
 	const char *ax;
 	size_t i, used;
 	long n = 0;
@@ -247,22 +247,9 @@ s2f_page(struct s2f *f, const struct harvest_s2_list *l, const char *cursor)
 		if ((er = write_arxiv(f, ax, pp)) != CORE_OK)
 			goto rollback;
 	}
-	snprintf(nrec, sizeof(nrec), "%ld", n);
-	snprintf(ngone, sizeof(ngone), "%zu", l->gone);
-	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(&f->r));
-	snprintf(total, sizeof(total), "%ld", l->total);
-	if ((er = harvest_exec0(f->r.db, HARVEST_SQL_HV_MARK_STALE, NULL, 0)) !=
-		CORE_OK ||
-	    (er = harvest_exec0(f->r.db, HARVEST_SQL_HV_CURSOR_STEP,
-		 (const char *const[]){ f->r.key, cursor, nrec, ngone, nreq,
-		     total },
-		 6)) != CORE_OK ||
-	    (er = core_db_cmd(f->r.db, "COMMIT")) != CORE_OK)
-		goto rollback;
-	/* Committed: a failed refresh is logged and the next one catches up. */
-	(void)harvest_after_write(f->r.conf, f->r.db, HARVEST_AFTER_BATCH);
-	f->r.records += n;
-	f->r.batches++;
+	if ((er = harvest_run_commit(&f->r, cursor, n, (long)l->gone,
+		 l->total)) != CORE_OK)
+		goto fail; /* rolled back */
 	harvest_run_progress(&f->r, 0);
 	return CORE_OK;
 rollback:

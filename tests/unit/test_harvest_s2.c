@@ -100,6 +100,9 @@ main(void)
 	    CORE_EINPUT, "an author list where papers are expected");
 	T_CONTAINS(why, "wrong entity type: result 0 is an author", "says so");
 	T_OK(l.v == NULL && l.n == 0, "nothing kept");
+	T_EQ(file("s2/test_get_authors.json", HARVEST_S2_BULK, &l, why),
+	    CORE_EINPUT, "an author batch where a bulk page is expected");
+	T_CONTAINS(why, "wrong entity type: result 0 is an author", "says so");
 	T_EQ(file("s2/test_get_papers.json", HARVEST_S2_SEARCH, &l, why),
 	    CORE_EINPUT, "a batch answer where a search page is expected");
 	T_CONTAINS(why, "an array", "says so");
