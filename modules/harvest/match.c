@@ -501,21 +501,6 @@ names_fit(const struct cluster *c, const char *key, int ambiguous)
 	return c->names.n > 0;
 }
 
-/*
- * Whether every name of the cluster has as many tokens as key (given
- * names, middle names, family name): no middle name on one side only.
- */
-static int
-same_ntokens(const struct cluster *c, const char *key)
-{
-	size_t i, n = ntokens(key);
-
-	for (i = 0; i < c->names.cap; i++)
-		if (c->names.v[i] != NULL && ntokens(c->names.v[i]) != n)
-			return 0;
-	return 1;
-}
-
 static void
 absorb(struct cluster *c, const struct harvest_mitem *it)
 {
@@ -663,15 +648,6 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 					bco = score;
 				continue;
 			}
-			/*
-			 * A middle name on one side only ("Fei Wang", "Fei-Yue
-			 * Wang"; "T. Kumar", "T.M. Pramod Kumar") with nothing
-			 * but a shared field: two people as often as one.
-			 */
-			if (why == HARVEST_MR_FIELDS &&
-			    !sset_has(&c[j].names, it->name_key) &&
-			    !same_ntokens(&c[j], it->name_key))
-				continue;
 			/* Co-authors beat fields whatever the numbers. */
 			if (best == nc ||
 			    (why == HARVEST_MR_COAUTHORS &&
