@@ -156,6 +156,8 @@ static const struct core_cmd *const cmds[] = {
 	&harvest_cmd_s2_papers,
 	&harvest_cmd_s2_authors,
 	&harvest_cmd_ror,
+	&harvest_cmd_affil_link,
+	&harvest_cmd_affil_eval,
 	&harvest_cmd_status,
 	&harvest_cmd_analyse,
 	NULL,

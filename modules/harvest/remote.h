@@ -364,6 +364,9 @@ extern const struct core_cmd harvest_cmd_openalex;
 extern const struct core_cmd harvest_cmd_s2_papers;
 extern const struct core_cmd harvest_cmd_s2_authors;
 extern const struct core_cmd harvest_cmd_ror;
+/* affil.c */
+extern const struct core_cmd harvest_cmd_affil_eval;
+extern const struct core_cmd harvest_cmd_affil_link;
 
 /* ------------------------------------------------------------------ */
 /* run.c: what the harvesters' runs share                              */
