@@ -170,8 +170,9 @@ affil_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 			     : core_xasprintf("%s/%s",
 				   core_conf_get(conf, "data_dir", "sql/data"),
 				   "ror_v2_records_from_ror-records.jsonl.gz");
-	gold = argc > 0 ? argv[0]
-			: "tests/data/harvest/affil/crossref_affiliations.json.gz";
+	gold = argc > 0
+	    ? argv[0]
+	    : "tests/data/harvest/affil/crossref_affiliations.json.gz";
 	e.x = harvest_affix_new();
 	e.ids = json_array();
 	e.known = json_object();
@@ -183,7 +184,8 @@ affil_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 	}
 	if (harvest_affix_size(e.x) == 0 || json_array_size(g.items) == 0) {
 		fprintf(stderr, "weft-harvest: no %s\n",
-		    harvest_affix_size(e.x) == 0 ? "ROR record" : "gold string");
+		    harvest_affix_size(e.x) == 0 ? "ROR record"
+						 : "gold string");
 		goto out;
 	}
 	json_array_foreach(g.items, i, it)
@@ -223,8 +225,9 @@ affil_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 		if (a->misses && p == 0) {
 			const char *key;
 
-			json_object_foreach(want, key, v) if (!json_is_true(
-				v) && json_object_get(e.known, key) != NULL)
+			json_object_foreach(want, key,
+			    v) if (!json_is_true(v) &&
+			    json_object_get(e.known, key) != NULL)
 			    printf("fn\t%s\t%s\n", key, raw);
 		}
 		json_decref(want);
@@ -232,8 +235,8 @@ affil_eval(const struct core_conf *conf, void *args, int argc, char **argv)
 	printf("affiliation matching: %zu ROR institutions, seed %s\n",
 	    harvest_affix_size(e.x), AFF_SEED);
 	printf("%-9s %7s %6s %10s %6s %5s %5s %9s %8s %10s\n", "part",
-	    "strings", "gold", "gold_in_ror", "links", "tp", "fp",
-	    "precision", "recall", "recall_all");
+	    "strings", "gold", "gold_in_ror", "links", "tp", "fp", "precision",
+	    "recall", "recall_all");
 	for (p = 0; p < 2; p++)
 		printf("%-9s %7ld %6ld %10ld %6ld %5ld %5ld %9.4f %8.4f "
 		       "%10.4f\n",
@@ -362,8 +365,7 @@ affil_link(const struct core_conf *conf, void *args, int argc, char **argv)
 		r.records++;
 	}
 	if (harvest_exec0(r.db, HARVEST_SQL_AFFIL_LINKS, NULL, 0) != CORE_OK ||
-	    harvest_exec0(r.db, HARVEST_SQL_AFFIL_COUNTS, NULL, 0) !=
-		CORE_OK ||
+	    harvest_exec0(r.db, HARVEST_SQL_AFFIL_COUNTS, NULL, 0) != CORE_OK ||
 	    harvest_exec0(r.db, HARVEST_SQL_HV_MARK_STALE, NULL, 0) != CORE_OK)
 		goto rollback;
 	if (core_db_cmd(r.db, "COMMIT") != CORE_OK)

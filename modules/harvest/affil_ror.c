@@ -10,8 +10,9 @@
  * and labels in other languages.  An acronym counts only written as
  * ROR writes it (case and all), as a part of its own, and only when the
  * string names the institution's country.  A country named in the
- * string (a part that is a country's name or code) removes candidates
- * of other countries.  Precision first: a part that still names two
+ * string (a part that is a country's name) removes candidates of other
+ * countries, and a name made only of common words ("Institute of
+ * Education") counts only where one is named.  Precision first: a part that still names two
  * institutions names none, and a string whose parts name institutions
  * of different countries gives nothing.  Pure functions, no database.
  */
@@ -26,10 +27,13 @@
 #include "core.h"
 #include "harvest.h"
 
-#define AFF_MAX_PARTS 32  /* parts of one string looked at */
-#define AFF_MAX_BYTES 2000 /* longer strings are cut there */
-#define AFF_JOIN 3	   /* neighbouring parts keyed together */
+#define AFF_MAX_PARTS  32   /* parts of one string looked at */
+#define AFF_MAX_BYTES  2000 /* longer strings are cut there */
+#define AFF_JOIN       3    /* neighbouring parts keyed together */
 #define AFF_GENERIC_DF 150  /* a word in more name keys is common */
+
+/* What cuts a string into parts (also as a character reference). */
+#define SEPS ",;()[]|\n\r\t"
 
 struct aff_inst {
 	long long id;
@@ -199,8 +203,8 @@ char_ref(const char *s, long *cp)
 		hex = 1;
 		p++;
 	}
-	for (; nd < 7 && (hex ? isxdigit((unsigned char)*p)
-				: isdigit((unsigned char)*p));
+	for (; nd < 7 &&
+	     (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p));
 	     p++, nd++)
 		v = v * (hex ? 16 : 10) +
 		    (isdigit((unsigned char)*p)
@@ -228,12 +232,13 @@ harvest_affil_split(const char *raw, char ***partsp)
 		    s + k <= end) {
 			/* A decoded separator still separates. */
 			s += k - 1;
-			if (cp == ',' || cp == ';')
+			if (cp > 0 && cp < 0x80 &&
+			    strchr(SEPS, (int)cp) != NULL)
 				goto cut;
 			put_cp(&b, cp);
 			continue;
 		}
-		if (s < end && strchr(",;()[]|\n\r\t", *s) == NULL) {
+		if (s < end && strchr(SEPS, *s) == NULL) {
 			core_buf_putc(&b, *s);
 			continue;
 		}
@@ -431,8 +436,7 @@ is_acronym(const char *s)
 	for (; *s != '\0'; s++, n++) {
 		if (isupper((unsigned char)*s))
 			up++;
-		else if (!isdigit((unsigned char)*s) && *s != '&' &&
-		    *s != '-')
+		else if (!isdigit((unsigned char)*s) && *s != '&' && *s != '-')
 			return 0;
 	}
 	/* Two letters are too often a state ("CA", "MI") or initials. */
@@ -504,7 +508,8 @@ struct cand {
 /*
  * The candidates of array a (indexes), filtered by the string's country
  * cc ("" unknown): of another country, out; then, when several are left,
- * the active ones.  The one institution left, or -1.
+ * the active ones.  The one institution left, or -1; -1 also when key
+ * (the name looked up, or NULL) is common and the country unknown.
  */
 static long
 pick_key(const struct harvest_affix *x, const json_t *a, const char *cc,

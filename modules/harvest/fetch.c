@@ -54,11 +54,14 @@ stage_paper(struct harvest_run *r, const json_t *p)
 		    6);
 		/* The raw affiliation strings, for "affil link". */
 		json_array_foreach(json_object_get(a, "affiliations"), j, f)
-		    if (json_string_value(f) != NULL)
+		{
+			if (json_string_value(f) == NULL)
+				continue;
 			harvest_copy_row(&r->st_a,
 			    (const char *const[]){ seq, pos,
 				json_string_value(f) },
 			    3);
+		}
 		free(clean);
 		free(key);
 		free(aslug);

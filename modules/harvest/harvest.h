@@ -420,7 +420,6 @@ int harvest_jseq_push(struct harvest_jseq *, const char *p, size_t n,
  */
 int harvest_jseq_end(struct harvest_jseq *, char why[HARVEST_JSEQ_WHY]);
 
-
 /* ------------------------------------------------------------------ */
 /* affil_ror.c: raw affiliation strings to ROR institutions            */
 /* ------------------------------------------------------------------ */

@@ -49,6 +49,11 @@ main(void)
 	T_STREQ(parts[0], "Aerospace Science & Industry & Co",
 	    "references decoded");
 	harvest_affil_parts_free(parts, n);
+	/* fuzz_affil: a decoded ')' left inside a part. */
+	n = harvest_affil_split("WB&#41; The J", &parts);
+	T_EQ(n, 2, "a decoded parenthesis cuts too");
+	T_STREQ(parts[1], "The J", "the part after it");
+	harvest_affil_parts_free(parts, n);
 	T_EQ(harvest_affil_split(" , ;() ", &parts), 0, "nothing: no part");
 	T_OK(parts == NULL, "and no array");
 	n = harvest_affil_split("&#xFFFFFFFF; &#0; &bogus; &#12", &parts);
@@ -67,8 +72,8 @@ main(void)
 	    "university of california berkeley", "a comma in a name");
 
 	x = harvest_affix_new();
-	harvest_affix_add(x, 1, "University College London",
-	    "[\"UCL\"]", "GB", "United Kingdom", 1);
+	harvest_affix_add(x, 1, "University College London", "[\"UCL\"]", "GB",
+	    "United Kingdom", 1);
 	harvest_affix_add(x, 2, "Université catholique de Louvain",
 	    "[\"UCL\", \"UCLouvain\"]", "BE", "Belgium", 1);
 	harvest_affix_add(x, 3, "University of California, Berkeley",
@@ -77,8 +82,8 @@ main(void)
 	    1);
 	harvest_affix_add(x, 5, "Institute of Physics", "[]", "HR", "Croatia",
 	    1);
-	harvest_affix_add(x, 6, "Kyoto University", "[\"Kyōto daigaku\"]",
-	    "JP", "Japan", 1);
+	harvest_affix_add(x, 6, "Kyoto University", "[\"Kyōto daigaku\"]", "JP",
+	    "Japan", 1);
 	harvest_affix_add(x, 7, "Kyoto University", "[]", "JP", "Japan", 0);
 
 	T_EQ(one(x, "Dept. of Physics, University College London, UK"), 1,
