@@ -135,6 +135,35 @@ stage_authors(struct harvest_run *r, const struct harvest_oa_list *l,
 	}
 }
 
+/*
+ * Issue 16: each institution of an OpenAlex authorship links its author
+ * to it with the paper's year (not only the author's last-known ones).
+ */
+static enum core_err
+link_institutions(struct harvest_run *r, const char *arxiv, const char *aid,
+    const json_t *authorship)
+{
+	const json_t *in;
+	char *ror, *oa;
+	size_t i;
+	enum core_err er = CORE_OK;
+
+	json_array_foreach(json_object_get(authorship, "institutions"), i, in)
+	{
+		ror = harvest_oa_ror(in);
+		oa = harvest_oa_inst_id(in);
+		if (ror != NULL || oa != NULL)
+			er = harvest_exec0(r->db,
+			    HARVEST_SQL_HV_LINK_INSTITUTION,
+			    (const char *const[]){ arxiv, aid, ror, oa }, 4);
+		free(ror);
+		free(oa);
+		if (er != CORE_OK)
+			break;
+	}
+	return er;
+}
+
 /* Links the work's authorships to researchers, by position and name. */
 static enum core_err
 link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
@@ -175,6 +204,8 @@ link_work(struct harvest_run *r, const char *arxiv, const json_t *work)
 			    (const char *const[]){ arxiv, pos, aid,
 				"openalex" },
 			    4);
+			if (er == CORE_OK)
+				er = link_institutions(r, arxiv, aid, a);
 		}
 		free(w1);
 		free(w2);
@@ -323,6 +354,9 @@ flush_ids:
 			goto rollback;
 		n++;
 	}
+	if ((er = harvest_exec0(r->db, HARVEST_SQL_AFFIL_COUNTS, NULL, 0)) !=
+	    CORE_OK)
+		goto rollback;
 	if ((er = harvest_run_commit(r, cursor, n, 0, works->count)) !=
 	    CORE_OK) {
 		harvest_run_fail(r, "database write failed; batch rolled back");

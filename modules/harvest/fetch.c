@@ -30,12 +30,12 @@
 static void
 stage_paper(struct harvest_run *r, const json_t *p)
 {
-	const json_t *auth = json_object_get(p, "authors"), *a;
+	const json_t *auth = json_object_get(p, "authors"), *a, *f;
 	const char *arxiv = json_string_value(json_object_get(p, "arxiv_id"));
 	char seq[24], pos[24], count[24], *cats, *vers, *slug, *title, *ccodes;
 	json_t *all, *codes;
 	char *key, *aslug, *clean;
-	size_t i;
+	size_t i, j;
 	int matched = json_array_size(auth) > 0;
 
 	r->seq++;
@@ -52,6 +52,16 @@ stage_paper(struct harvest_run *r, const json_t *p)
 		harvest_copy_row(&r->st_authors,
 		    (const char *const[]){ seq, arxiv, pos, clean, key, aslug },
 		    6);
+		/* The raw affiliation strings, for "affil link". */
+		json_array_foreach(json_object_get(a, "affiliations"), j, f)
+		{
+			if (json_string_value(f) == NULL)
+				continue;
+			harvest_copy_row(&r->st_a,
+			    (const char *const[]){ seq, pos,
+				json_string_value(f) },
+			    3);
+		}
 		free(clean);
 		free(key);
 		free(aslug);
@@ -103,6 +113,7 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 
 	core_buf_reset(&r->st_papers);
 	core_buf_reset(&r->st_authors);
+	core_buf_reset(&r->st_a);
 	json_array_foreach(papers, i, v) stage_paper(r, v);
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		return er;
@@ -116,7 +127,12 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		     harvest_sql[HARVEST_SQL_MERGE_PAPERS].sql)) != CORE_OK ||
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) !=
-		    CORE_OK))
+		    CORE_OK ||
+		(r->st_a.len > 0 &&
+		    (er = harvest_copy_in(r->db, HARVEST_SQL_COPY_AFFILS,
+			 &r->st_a)) != CORE_OK) ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_MERGE_AFFILS].sql)) != CORE_OK))
 		goto rollback;
 	if (deleted != NULL && json_array_size(deleted) > 0) {
 		/* A text[] literal: ids hold no quotes or commas. */

@@ -151,6 +151,12 @@ void harvest_inst_free(struct harvest_inst *in);
 
 /* An OpenAlex author entity, same contract; OpenAlex's "Deleted Author"
  * placeholder parses with a->deleted set and *why saying so. */
+/*
+ * An OpenAlex institution object's ROR id ("02jx3x895") and OpenAlex id
+ * ("I45129253"), NULL when it has none.  Caller frees.
+ */
+char *harvest_oa_ror(const json_t *inst);
+char *harvest_oa_inst_id(const json_t *inst);
 enum core_err harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
     const char **why);
 void harvest_author_free(struct harvest_author *a);
@@ -420,5 +426,48 @@ int harvest_jseq_push(struct harvest_jseq *, const char *p, size_t n,
  * a record or an open array ("truncated: ..."), or was empty.
  */
 int harvest_jseq_end(struct harvest_jseq *, char why[HARVEST_JSEQ_WHY]);
+
+/* ------------------------------------------------------------------ */
+/* affil_ror.c: raw affiliation strings to ROR institutions            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The parts of a raw affiliation string: HTML character references
+ * decoded, cut at , ; ( ) [ ] | and line breaks, white space squashed,
+ * trailing dots dropped, empty parts left out (at most 32 parts of the
+ * first 2,000 bytes).  The count; *parts is an array the caller frees
+ * with harvest_affil_parts_free() (NULL when the count is 0).
+ */
+size_t harvest_affil_split(const char *raw, char ***parts);
+void harvest_affil_parts_free(char **parts, size_t n);
+/*
+ * The lookup key of a name or a part: harvest_name_key() of it (commas
+ * read as spaces), the usual abbreviations spelt out ("univ" university,
+ * "dept" department, "centre" center ...), "and" and "the" left out.
+ * Caller frees.
+ */
+char *harvest_affil_key(const char *s);
+
+/* The institutions a matcher knows: names, aliases, acronyms, countries. */
+struct harvest_affix;
+/* An empty index; free with harvest_affix_free(). */
+struct harvest_affix *harvest_affix_new(void);
+void harvest_affix_free(struct harvest_affix *);
+/*
+ * Adds institution id: its name, its aliases (JSON array text of names,
+ * acronyms and labels in other languages, as harvest_ror_parse() gives
+ * them; NULL for none), its country code and name (either NULL), and
+ * whether it is active.  Strings are copied as keys.
+ */
+void harvest_affix_add(struct harvest_affix *, long long id, const char *name,
+    const char *aliases, const char *cc, const char *country, int active);
+size_t harvest_affix_size(const struct harvest_affix *);
+/*
+ * The institutions raw names, at most max of them into ids[] (each once),
+ * their count; 0 when none is named unambiguously (precision first: see
+ * affil_ror.c for the rules).
+ */
+size_t harvest_affix_match(const struct harvest_affix *, const char *raw,
+    long long *ids, size_t max);
 
 #endif /* HARVEST_H */

@@ -163,6 +163,8 @@ static const struct core_cmd *const cmds[] = {
 	&harvest_cmd_s2_recommend,
 	&harvest_cmd_s2_similar,
 	&harvest_cmd_ror,
+	&harvest_cmd_affil_link,
+	&harvest_cmd_affil_eval,
 	&harvest_cmd_status,
 	&harvest_cmd_analyse,
 	NULL,

@@ -64,6 +64,18 @@ oa_id(const char *s, const char *kind)
 	return s != NULL && strstr(s, kind) != NULL ? last_part(s) : NULL;
 }
 
+char *
+harvest_oa_ror(const json_t *inst)
+{
+	return last_part(str(inst, "ror"));
+}
+
+char *
+harvest_oa_inst_id(const json_t *inst)
+{
+	return oa_id(str(inst, "id"), "openalex.org/I");
+}
+
 /*
  * What every OpenAlex entity starts with: an object whose "id" is an
  * OpenAlex URL of that kind (into *id; else *why is bad_id) and a

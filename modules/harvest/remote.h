@@ -414,6 +414,9 @@ extern const struct core_cmd harvest_cmd_s2_search;
 extern const struct core_cmd harvest_cmd_s2_bulk;
 extern const struct core_cmd harvest_cmd_s2_recommend;
 extern const struct core_cmd harvest_cmd_s2_similar;
+/* affil.c */
+extern const struct core_cmd harvest_cmd_affil_eval;
+extern const struct core_cmd harvest_cmd_affil_link;
 
 /* ------------------------------------------------------------------ */
 /* run.c: what the harvesters' runs share                              */

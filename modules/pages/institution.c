@@ -14,6 +14,27 @@
 #include "core.h"
 #include "pages.h"
 
+const char pages_while_there[] =
+    "Papers its researchers wrote while there: published within the "
+    "years of their link to it, or in any year where the link has no "
+    "years.";
+
+char *
+pages_link_years(const json_t *v)
+{
+	long long f = pages_int(v, "first_year", 0);
+	long long l = pages_int(v, "last_year", 0);
+
+	if (f > 0 && l > 0)
+		return f == l ? core_xasprintf("%lld", f)
+			      : core_xasprintf("%lld–%lld", f, l);
+	if (f > 0)
+		return core_xasprintf("since %lld", f);
+	if (l > 0)
+		return core_xasprintf("until %lld", l);
+	return core_xstrdup("any year");
+}
+
 /* Longer lookups are not names of institutions. */
 #define NAME_MAX_LEN 300
 

@@ -329,6 +329,14 @@ enum core_err pages_home(struct core_req *);
 enum core_err pages_paper(struct core_req *);
 enum core_err pages_researcher(struct core_req *);
 enum core_err pages_institution(struct core_req *);
+/*
+ * The years of an institution page's researcher item v (its links'
+ * first_year and last_year): "2019–2024", "2024", "since 2019", "until
+ * 2020", or "any year" when its links have none.  Caller frees.
+ */
+char *pages_link_years(const json_t *v);
+/* The sentence saying which papers an institution page lists. */
+extern const char pages_while_there[];
 enum core_err pages_researchers(struct core_req *);
 enum core_err pages_institutions(struct core_req *);
 /* /about, /privacy, /contact, /developers: the document the path names. */

@@ -1110,6 +1110,10 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 			    "papers");
 			pages_h_text(h, CORE_TAG_SPAN, "faint", c);
 			free(c);
+			c = pages_link_years(v);
+			core_html_text(h, " ");
+			pages_h_text(h, CORE_TAG_SPAN, "faint", c);
+			free(c);
 			core_html_pop(h);
 		}
 		core_html_pop(h);
@@ -1132,6 +1136,7 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
 	else {
+		pages_h_text(h, CORE_TAG_P, "caption", pages_while_there);
 		cards(h, p, json_object_get(m, "recent_papers"));
 		pages_html_pager(h, p, json_object_get(m, "pagination"),
 		    "← newer", "older →");

@@ -421,6 +421,7 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 	const json_t *m = p->model;
 	const char *base = p->base;
 	const json_t *rs = json_object_get(m, "researchers"), *v;
+	char *years;
 	size_t i;
 
 	core_md_heading(b, 1, pages_str(m, "name"));
@@ -457,14 +458,17 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 	{
 		core_buf_puts(b, "- ");
 		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld paper%s\n",
+		years = pages_link_years(v);
+		core_buf_printf(b, " — %lld paper%s, %s\n",
 		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		    pages_int(v, "papers", 0) == 1 ? "" : "s", years);
+		free(years);
 	}
 	core_buf_puts(b, "\n## Recent papers\n\n");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
 		core_buf_puts(b, "No papers yet.\n");
 	else {
+		core_buf_printf(b, "%s\n\n", pages_while_there);
 		cards(b, json_object_get(m, "recent_papers"));
 		pages_md_pager(b, json_object_get(m, "pagination"));
 	}

@@ -840,7 +840,7 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 	PGresult *res = NULL, *rr = NULL;
 	const char *params[3];
 	char idbuf[24], nbuf[16], offbuf[24];
-	json_t *o = NULL, *a, *papers = NULL;
+	json_t *o = NULL, *a, *v, *papers = NULL;
 	enum core_err er;
 	long long total = 0;
 	int i;
@@ -893,6 +893,14 @@ pages_store_institution(struct core_db *db, const char *base, long long id,
 			"h_index",
 			core_cell_jint(rr, i,
 			    PAGES_INSTITUTION_RESEARCHERS__H_INDEX)));
+		/* The years of the links; null: any year (issue 16). */
+		v = json_array_get(a, json_array_size(a) - 1);
+		json_object_set_new(v, "first_year",
+		    core_cell_jint(rr, i,
+			PAGES_INSTITUTION_RESEARCHERS__FIRST_YEAR));
+		json_object_set_new(v, "last_year",
+		    core_cell_jint(rr, i,
+			PAGES_INSTITUTION_RESEARCHERS__LAST_YEAR));
 	}
 	json_object_set_new(o, "researchers",
 	    json_pack("{s:I,s:o}", "total", (json_int_t)total, "items", a));

@@ -47,7 +47,9 @@ SELECT {{FEED_ITEM_COLUMNS}}
  ORDER BY p.published DESC NULLS LAST, p.id DESC
  LIMIT $1::integer;
 
--- Papers of the researchers who work (or worked) at the institution.
+-- The papers the institution's researchers wrote while there, as its
+-- page lists them (pages.sql INSTITUTION_PAPERS): within the years of a
+-- link, any year for a link without years.
 -- name: RSS_INSTITUTION
 SELECT {{FEED_ITEM_COLUMNS}}
   FROM papers p
@@ -55,7 +57,9 @@ SELECT {{FEED_ITEM_COLUMNS}}
                   FROM authorships a
                   JOIN researcher_institutions ri
                     ON ri.researcher_id = a.researcher_id
-                 WHERE ri.institution_id = $2::bigint)
+                  JOIN papers q ON q.id = a.paper_id
+                 WHERE ri.institution_id = $2::bigint
+                   AND {{WHILE_THERE}})
  ORDER BY p.published DESC NULLS LAST, p.id DESC
  LIMIT $1::integer;
 
@@ -183,11 +187,26 @@ SELECT (i.id - 1) / $1::bigint + 1 AS n,
  GROUP BY n
  ORDER BY n;
 
+-- An institution whose page lists papers (RSS_INSTITUTION's): one with
+-- nobody and nothing is noindex and out of the sitemap.
 -- fragment: INSTITUTION_HAS_PAPERS
 EXISTS (SELECT 1
           FROM researcher_institutions ri
           JOIN researchers r ON r.id = ri.researcher_id
-         WHERE ri.institution_id = i.id AND r.paper_count > 0)
+          JOIN authorships a ON a.researcher_id = ri.researcher_id
+          JOIN papers q ON q.id = a.paper_id
+         WHERE ri.institution_id = i.id AND r.paper_count > 0
+           AND (ri.first_year IS NULL
+                OR extract(year FROM q.published) >= ri.first_year)
+           AND (ri.last_year IS NULL
+                OR extract(year FROM q.published) <= ri.last_year))
+
+-- Paper q written during link ri (pages.sql has the same fragment).
+-- fragment: WHILE_THERE
+(ri.first_year IS NULL
+ OR extract(year FROM q.published) >= ri.first_year)
+AND (ri.last_year IS NULL
+     OR extract(year FROM q.published) <= ri.last_year)
 
 -- The newest change of each table, for the static pages' lastmod.
 -- name: SITEMAP_NEWEST

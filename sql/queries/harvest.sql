@@ -177,6 +177,82 @@ SELECT 'researcher', id FROM researchers WHERE modified_at = now()
 SELECT 'institution', id FROM institutions WHERE modified_at = now()
     ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
+-- name: AFFIL_INSTITUTIONS
+-- What the affiliation matcher knows (affil_ror.c): the ROR institutions.
+SELECT id, name, to_json(aliases)::text AS aliases, country_code,
+       country_name, coalesce(status, 'active') = 'active' AS active
+  FROM institutions
+ WHERE ror_id IS NOT NULL;
+
+-- name: AFFIL_TODO
+-- The raw strings not matched yet.
+SELECT DISTINCT raw
+  FROM authorship_affiliations
+ WHERE institution_ids IS NULL;
+
+-- name: AFFIL_SET
+UPDATE authorship_affiliations
+   SET institution_ids = $2::bigint[]
+ WHERE raw = $1 AND institution_ids IS NULL;
+
+-- name: AFFIL_RESET
+-- "affil link --again": every string is matched afresh.
+UPDATE authorship_affiliations
+   SET institution_ids = NULL
+ WHERE institution_ids IS NOT NULL;
+
+-- name: AFFIL_LINKS
+-- The links of sources 'arxiv' and 's2' (the raw strings they gave),
+-- rebuilt from the matched strings: a researcher is linked to each
+-- institution one of their authorships names, per source, from the year of the first such paper to the year of the last.
+-- Links no string supports any more go; only changed rows are written,
+-- and the institutions whose links changed are marked modified.
+WITH l AS (
+  SELECT a.researcher_id, u.iid AS institution_id, f.source,
+         min(extract(year FROM p.published))::integer AS first_year,
+         max(extract(year FROM p.published))::integer AS last_year
+    FROM authorship_affiliations f
+    JOIN authorships a ON a.paper_id = f.paper_id AND a.position = f.position
+    JOIN papers p ON p.id = f.paper_id
+   CROSS JOIN LATERAL unnest(f.institution_ids) AS u(iid)
+    JOIN institutions i ON i.id = u.iid
+   WHERE a.researcher_id IS NOT NULL
+   GROUP BY a.researcher_id, u.iid, f.source
+), gone AS (
+  DELETE FROM researcher_institutions ri
+   WHERE ri.source IN ('arxiv', 's2')
+     AND NOT EXISTS (SELECT 1 FROM l
+                      WHERE l.researcher_id = ri.researcher_id
+                        AND l.institution_id = ri.institution_id
+                        AND l.source = ri.source)
+  RETURNING ri.institution_id
+), put AS (
+  INSERT INTO researcher_institutions AS ri (researcher_id, institution_id,
+      source, last_known, first_year, last_year)
+  SELECT researcher_id, institution_id, source, false, first_year,
+         last_year
+    FROM l
+      ON CONFLICT (researcher_id, institution_id, source) DO UPDATE
+     SET first_year = excluded.first_year,
+         last_year = excluded.last_year
+   WHERE (ri.first_year, ri.last_year) IS DISTINCT FROM
+         (excluded.first_year, excluded.last_year)
+  RETURNING ri.institution_id
+)
+UPDATE institutions i
+   SET modified_at = now()
+ WHERE i.id IN (SELECT institution_id FROM gone
+                UNION SELECT institution_id FROM put);
+
+-- name: AFFIL_COUNTS
+-- After AFFIL_LINKS (which sees the links as they were): the researcher
+-- counts of the institutions it marked.
+UPDATE institutions i
+   SET researcher_count = (SELECT count(DISTINCT ri.researcher_id)
+                             FROM researcher_institutions ri
+                            WHERE ri.institution_id = i.id)
+ WHERE i.modified_at = now();
+
 -- name: HV_PAPER_CITATIONS
 -- The first source to give a paper's citation count owns it; the same
 -- source updates it, another one does not overwrite it.  citation_at
@@ -210,6 +286,38 @@ UPDATE authorships a
         OR a.match_reason IS DISTINCT FROM
            CASE $4::text WHEN 'openalex' THEN 'openalex_id'
            ELSE $4::text END);
+
+-- name: HV_LINK_INSTITUTION
+-- An OpenAlex work's authorship (paper $1, author $2) names institution
+-- $3 (ROR id) or $4 (OpenAlex id): the author's researcher is linked to
+-- it, source 'openalex-work', for the paper's year; a link with years
+-- widens to take it in (one without years, "any year", stays so).  Its
+-- own source: MERGE_OA_AFFILS replaces an author's 'openalex' links
+-- (the author record's) on every page that names the author.  The
+-- institution is marked modified when its links changed (AFFIL_COUNTS).
+WITH put AS (
+  INSERT INTO researcher_institutions AS ri (researcher_id, institution_id,
+      source, last_known, first_year, last_year)
+  SELECT r.id, i.id, 'openalex-work', false, y.y, y.y
+    FROM researchers r
+    JOIN institutions i
+      ON i.id = coalesce((SELECT id FROM institutions WHERE ror_id = $3),
+                         (SELECT id FROM institutions
+                           WHERE openalex_id = $4))
+   CROSS JOIN (SELECT extract(year FROM published)::integer AS y
+                 FROM papers WHERE arxiv_id = $1) y
+   WHERE r.openalex_id = $2
+      ON CONFLICT (researcher_id, institution_id, source) DO UPDATE
+     SET first_year = least(ri.first_year, excluded.first_year),
+         last_year = greatest(ri.last_year, excluded.last_year)
+   WHERE ri.first_year IS NOT NULL AND excluded.first_year IS NOT NULL
+     AND (excluded.first_year < ri.first_year
+          OR excluded.last_year > ri.last_year)
+  RETURNING ri.institution_id
+)
+UPDATE institutions
+   SET modified_at = now()
+ WHERE id IN (SELECT institution_id FROM put);
 
 -- name: HV_PAPERS_TO_ENRICH
 -- Papers without a citation count from source $1, newest first.
@@ -257,8 +365,7 @@ RETURNING EXISTS (SELECT 1 FROM papers WHERE arxiv_id = $3) AS here;
 -- An S2 author's affiliation string ($3) on the authorship at the same
 -- position ($2) of arXiv paper $1, when the family names agree ($4: the
 -- S2 name's key), with source 's2' (issue 16, item 2).
-INSERT INTO authorship_affiliations (paper_id, position, affiliation,
-    source)
+INSERT INTO authorship_affiliations (paper_id, position, raw, source)
 SELECT a.paper_id, a.position, $3, 's2'
   FROM authorships a
   JOIN papers p ON p.id = a.paper_id
@@ -460,6 +567,11 @@ CREATE TEMP TABLE stage_authors (
 	name_key        text NOT NULL,
 	slug            text NOT NULL
 ) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE stage_affils (
+	line            bigint NOT NULL,
+	position        integer NOT NULL,
+	raw             text NOT NULL
+) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_winners (
 	line            bigint PRIMARY KEY,
 	arxiv_id        text NOT NULL UNIQUE,
@@ -517,6 +629,29 @@ FROM STDIN;
 -- name: COPY_AUTHORS
 COPY stage_authors (line, arxiv_id, position, raw_name, name_key, slug)
 FROM STDIN;
+
+-- name: COPY_AFFILS
+COPY stage_affils (line, position, raw) FROM STDIN;
+
+-- name: MERGE_AFFILS
+-- After MERGE_AUTHORSHIPS: the raw affiliation strings of the batch's
+-- authorships.  A paper whose new record names affiliations gets exactly
+-- those; one whose record names none (a listing, oai_dc) keeps what a
+-- richer source gave it.
+DELETE FROM authorship_affiliations f
+ USING stage_winners w
+ WHERE f.paper_id = w.paper_id
+   AND f.source = 'arxiv'
+   AND EXISTS (SELECT 1 FROM stage_affils s WHERE s.line = w.line)
+   AND NOT EXISTS (SELECT 1 FROM stage_affils s
+                    WHERE s.line = w.line AND s.position = f.position
+                      AND s.raw = f.raw);
+INSERT INTO authorship_affiliations (paper_id, position, raw, source)
+SELECT DISTINCT w.paper_id, s.position, s.raw, 'arxiv'
+  FROM stage_affils s
+  JOIN stage_winners w ON w.line = s.line
+  JOIN authorships a ON a.paper_id = w.paper_id AND a.position = s.position
+    ON CONFLICT DO NOTHING;
 
 -- name: COPY_INSTITUTIONS
 COPY stage_institutions (line, ror_id, openalex_id, name, slug, aliases,
@@ -842,9 +977,8 @@ SELECT DISTINCT ON (r.id, i.id) r.id, i.id, 'openalex', s.last_known,
                        (SELECT id FROM institutions
                          WHERE openalex_id = s.openalex_id))
  ORDER BY r.id, i.id, s.last_known DESC
-    ON CONFLICT (researcher_id, institution_id) DO UPDATE
-   SET source = excluded.source,
-       last_known = excluded.last_known,
+    ON CONFLICT (researcher_id, institution_id, source) DO UPDATE
+   SET last_known = excluded.last_known,
        first_year = excluded.first_year,
        last_year = excluded.last_year
  WHERE (ri.source, ri.last_known, ri.first_year, ri.last_year)

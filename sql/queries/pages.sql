@@ -300,9 +300,14 @@ SELECT json_build_object(
 	                                  last_year DESC NULLS LAST, name, id)
 		   FROM (SELECT i.id, i.name, i.slug, i.ror_id, i.country_name,
 		                ri.last_known, ri.first_year, ri.last_year
-		           FROM researcher_institutions ri
+		           FROM (SELECT institution_id,
+		                        bool_or(last_known) AS last_known,
+		                        min(first_year) AS first_year,
+		                        max(last_year) AS last_year
+		                   FROM researcher_institutions
+		                  WHERE researcher_id = $1::bigint
+		                  GROUP BY institution_id) ri
 		           JOIN institutions i ON i.id = ri.institution_id
-		          WHERE ri.researcher_id = $1::bigint
 		          ORDER BY ri.last_known DESC,
 		                   ri.last_year DESC NULLS LAST, i.name, i.id
 		          LIMIT {{PAGES_INSTITUTIONS_MAX}}) s),
@@ -346,17 +351,29 @@ SELECT id, name, slug, country_name, researcher_count
  ORDER BY researcher_count DESC, name, id
  LIMIT 50;
 
+-- The institution's researchers, one row each whatever the number of
+-- sources linking them (0037: one link per source), with the years of
+-- their links: first_year and last_year NULL when a link has none (then
+-- their papers of every year count as written there).
 -- name: INSTITUTION_RESEARCHERS
 SELECT r.id, r.name, r.slug, r.paper_count, r.h_index,
-       count(*) OVER () AS total
-  FROM researcher_institutions ri
-  JOIN researchers r ON r.id = ri.researcher_id
- WHERE ri.institution_id = $1::bigint
+       l.first_year, l.last_year, count(*) OVER () AS total
+  FROM (SELECT researcher_id,
+               CASE WHEN bool_and(first_year IS NOT NULL)
+                    THEN min(first_year) END AS first_year,
+               CASE WHEN bool_and(last_year IS NOT NULL)
+                    THEN max(last_year) END AS last_year
+          FROM researcher_institutions
+         WHERE institution_id = $1::bigint
+         GROUP BY researcher_id) l
+  JOIN researchers r ON r.id = l.researcher_id
  ORDER BY r.paper_count DESC, r.id
  LIMIT $2::integer;
 
--- The papers of the institution's researchers, newest first, a page of
--- $2 from offset $3, with their number.
+-- The papers the institution's researchers wrote while there (issue 16):
+-- published within the years of one of their links to it, or in any
+-- year when that link has no years; newest first, a page of $2 from
+-- offset $3, with their number.
 -- name: INSTITUTION_PAPERS
 SELECT {{CARD_COLUMNS}},
        {{CARD_AUTHOR_LIST}} AS authors,
@@ -366,9 +383,19 @@ SELECT {{CARD_COLUMNS}},
                   FROM authorships a
                   JOIN researcher_institutions ri
                     ON ri.researcher_id = a.researcher_id
-                 WHERE ri.institution_id = $1::bigint)
+                  JOIN papers q ON q.id = a.paper_id
+                 WHERE ri.institution_id = $1::bigint
+                   AND {{WHILE_THERE}})
  ORDER BY published DESC NULLS LAST, id DESC
  LIMIT $2::integer OFFSET $3::bigint;
+
+-- Paper q written during link ri: its year within the link's years (a
+-- bound the link lacks is open).
+-- fragment: WHILE_THERE
+(ri.first_year IS NULL
+ OR extract(year FROM q.published) >= ri.first_year)
+AND (ri.last_year IS NULL
+     OR extract(year FROM q.published) <= ri.last_year)
 
 -- name: RESEARCHERS_COUNT
 SELECT researchers FROM corpus_counts;

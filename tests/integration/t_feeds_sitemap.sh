@@ -99,8 +99,14 @@ ok $? "every researcher with papers is listed" "$(got researchers)"
 [ "$(got institutions)" = "$(sql "SELECT count(*) FROM institutions i
     WHERE EXISTS (SELECT 1 FROM researcher_institutions ri
                     JOIN researchers r ON r.id = ri.researcher_id
-                   WHERE ri.institution_id = i.id AND r.paper_count > 0)")" ]
-ok $? "every institution with papers here is listed" "$(got institutions)"
+                    JOIN authorships a ON a.researcher_id = r.id
+                    JOIN papers p ON p.id = a.paper_id
+                   WHERE ri.institution_id = i.id AND r.paper_count > 0
+                     AND extract(year FROM p.published) BETWEEN
+                         coalesce(ri.first_year, 0)
+                         AND coalesce(ri.last_year, 9999))")" ]
+ok $? "every institution with papers written there is listed" \
+    "$(got institutions)"
 [ "$(got institutions)" -lt "$(sql "SELECT count(*) FROM institutions")" ]
 ok $? "institutions without papers here are not (they are noindex)"
 [ "$(got static)" -ge 5 ]
