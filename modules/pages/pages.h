@@ -428,6 +428,14 @@ void pages_md_card_head(struct core_buf *, const json_t *c);
 /* A list item of a researcher (people) or an institution v: its linked
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
+/*
+ * The start of a markdown list item of v: "- [v's key](v's url)"; then,
+ * when count is not NULL, " — N" of v's count and, when unit is not NULL,
+ * " unit" ("units" unless N is 1).  The caller adds the rest and the
+ * newline.
+ */
+void pages_md_link_row(struct core_buf *, const json_t *v, const char *key,
+    const char *count, const char *unit);
 
 /*
  * analysis.c: a paper's analysis (weft-harvest analyse).  Sets on the

@@ -249,13 +249,26 @@ pages_md_pager(struct core_buf *b, const json_t *pg)
 }
 
 void
+pages_md_link_row(struct core_buf *b, const json_t *v, const char *key,
+    const char *count, const char *unit)
+{
+	long long n;
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(v, key), pages_str(v, "url"));
+	if (count == NULL)
+		return;
+	n = pages_int(v, count, 0);
+	core_buf_printf(b, " — %lld", n);
+	if (unit != NULL)
+		core_buf_printf(b, " %s%s", unit, n == 1 ? "" : "s");
+}
+
+void
 pages_md_name_row(struct core_buf *b, const json_t *v, int people)
 {
-	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+	pages_md_link_row(b, v, "name", people ? "papers" : NULL, "paper");
 	if (people) {
-		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
 		if (pages_has_int(v, "h_index"))
 			core_buf_printf(b, ", h-index %lld",
 			    pages_int(v, "h_index", 0));

@@ -54,6 +54,18 @@ metric_words(struct core_buf *b, char *s)
 	free(s);
 }
 
+/* "- [name](url), country\n": an institution v in a list. */
+static void
+place_row(struct core_buf *b, const json_t *v)
+{
+	pages_md_link_row(b, v, "name", NULL, NULL);
+	if (pages_str(v, "country") != NULL) {
+		core_buf_puts(b, ", ");
+		core_md_text(b, pages_str(v, "country"));
+	}
+	core_buf_putc(b, '\n');
+}
+
 /* "- RSS: [url](url)\n" and the other formats: the entity's own feed,
  * /rss/KIND/ID.xml. */
 static void
@@ -335,12 +347,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Same name\n\n");
 		json_array_foreach(items, i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld paper%s",
-			    pages_int(v, "papers", 0),
-			    pages_int(v, "papers", 0) == 1 ? "" : "s");
+			pages_md_link_row(b, v, "name", "papers", "paper");
 			if (pages_has_int(v, "h_index"))
 				core_buf_printf(b, ", h %lld",
 				    pages_int(v, "h_index", 0));
@@ -357,14 +364,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Institutions\n\n");
 		json_array_foreach(json_object_get(m, "institutions"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			if (pages_str(v, "country") != NULL) {
-				core_buf_puts(b, ", ");
-				core_md_text(b, pages_str(v, "country"));
-			}
-			core_buf_putc(b, '\n');
+			place_row(b, v);
 		}
 	}
 
@@ -373,11 +373,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "No co-author is matched to a profile yet.\n");
 	json_array_foreach(json_object_get(net, "nodes"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld joint paper%s",
-		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		pages_md_link_row(b, v, "name", "papers", "joint paper");
 		coauthor_links(b, net, pages_int(v, "id", 0),
 		    pages_int(json_object_get(net, "center"), "id", 0));
 		core_buf_putc(b, '\n');
@@ -452,11 +448,8 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 		    "yet.\n");
 	json_array_foreach(json_object_get(rs, "items"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld paper%s\n",
-		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		pages_md_link_row(b, v, "name", "papers", "paper");
+		core_buf_putc(b, '\n');
 	}
 	core_buf_puts(b, "\n## Recent papers\n\n");
 	if (json_array_size(json_object_get(m, "recent_papers")) == 0)
@@ -539,13 +532,7 @@ pages_md_choices(struct core_buf *b, const struct pages_page *p)
 	core_buf_puts(b, ":\n\n");
 	json_array_foreach(json_object_get(m, "candidates"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		if (pages_str(v, "country") != NULL) {
-			core_buf_puts(b, ", ");
-			core_md_text(b, pages_str(v, "country"));
-		}
-		core_buf_putc(b, '\n');
+		place_row(b, v);
 	}
 }
 

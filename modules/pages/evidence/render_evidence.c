@@ -333,12 +333,8 @@ pages_md_evidence_summary(struct core_buf *b, const json_t *ev)
 		{
 			ka = json_object_get(v, "kept_apart");
 			pa = json_object_get(ka, "paper");
-			n = pages_int(v, "papers", 0);
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld paper%s: ", n,
-			    n == 1 ? "" : "s");
+			pages_md_link_row(b, v, "name", "papers", "paper");
+			core_buf_puts(b, ": ");
 			core_md_text(b, pages_str(ka, "text"));
 			if (json_is_object(pa)) {
 				char *t =

@@ -814,9 +814,7 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		    "## Examples\n\n");
 		json_array_foreach(json_object_get(m, "suggestions"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "query"),
-			    pages_str(v, "url"));
+			pages_md_link_row(b, v, "query", NULL, NULL);
 			core_buf_putc(b, '\n');
 		}
 		return;
@@ -918,11 +916,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Categories\n\n");
 		json_array_foreach(json_object_get(m, "facets"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "category"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld\n",
-			    pages_int(v, "count", 0));
+			pages_md_link_row(b, v, "category", "count", NULL);
+			core_buf_putc(b, '\n');
 		}
 	}
 	if (json_array_size(json_object_get(m, "paper_type_facets")) > 0) {
@@ -930,11 +925,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		json_array_foreach(json_object_get(m, "paper_type_facets"), i,
 		    v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "label"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld\n",
-			    pages_int(v, "count", 0));
+			pages_md_link_row(b, v, "label", "count", NULL);
+			core_buf_putc(b, '\n');
 		}
 	}
 	md_few(b, json_object_get(m, "researchers"), "Researchers");
