@@ -119,20 +119,35 @@ hit(const char *base, const PGresult *res, int r, double score)
 	return o;
 }
 
+/*
+ * Runs stmt with the parameters q, n and, unless offset is negative,
+ * offset (a text, a count and where a page starts): the name statements
+ * and the rare words.
+ */
+static enum core_err
+names(struct core_db *db, int stmt, const char *q, int n, long long offset,
+    PGresult **res)
+{
+	const char *params[3];
+	char nbuf[16], obuf[24];
+
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	snprintf(obuf, sizeof(obuf), "%lld", offset);
+	params[0] = q;
+	params[1] = nbuf;
+	params[2] = obuf;
+	return core_db_exec(db, stmt, params, offset < 0 ? 2 : 3, res);
+}
+
 /* The words of pos rare enough to find any-word matches, "a or b". */
 static enum core_err
 rare_words(struct core_db *db, const char *pos, struct core_buf *out)
 {
 	PGresult *res = NULL;
-	const char *params[2];
-	char nbuf[16];
 	enum core_err er;
 	int i;
 
-	snprintf(nbuf, sizeof(nbuf), "%d", RARE_NDOC);
-	params[0] = pos;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_RARE_WORDS, params, 2,
+	if ((er = names(db, PAGES_SQL_SEARCH_RARE_WORDS, pos, RARE_NDOC, -1,
 		 &res)) != CORE_OK)
 		return er;
 	for (i = 0; i < PQntuples(res); i++) {
@@ -380,22 +395,6 @@ out:
 	return er;
 }
 
-/* Researchers or institutions: stmt with q, n, offset. */
-static enum core_err
-names(struct core_db *db, int stmt, const char *q, int n, long long offset,
-    PGresult **res)
-{
-	const char *params[3];
-	char nbuf[16], obuf[24];
-
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	snprintf(obuf, sizeof(obuf), "%lld", offset);
-	params[0] = q;
-	params[1] = nbuf;
-	params[2] = obuf;
-	return core_db_exec(db, stmt, params, 3, res);
-}
-
 /*
  * A kind of name result as one statement returns it: its "type", the
  * path of its page, the columns of its id, name and slug, and the rest
@@ -520,19 +519,14 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
     long long *itotal)
 {
 	PGresult *res = NULL;
-	const char *params[2];
 	const char *kind;
-	char nbuf[16];
 	enum core_err er;
 	int i;
 
 	*researchers = *institutions = NULL;
 	*rtotal = *itotal = 0;
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	params[0] = q;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_NAMES_FEW, params, 2,
-		 &res)) != CORE_OK)
+	if ((er = names(db, PAGES_SQL_SEARCH_NAMES_FEW, q, n, -1, &res)) !=
+	    CORE_OK)
 		return er;
 	*researchers = json_array();
 	*institutions = json_array();
