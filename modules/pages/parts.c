@@ -66,35 +66,69 @@ author_url(const json_t *a)
 	return u;
 }
 
-void
-pages_html_authors(struct core_html *h, const struct pages_page *p,
+/*
+ * How a representation writes an author line: the separator, an author
+ * (url NULL when unmatched) and the "more" of n authors not listed.  w is
+ * its writer (struct core_html or struct core_buf).
+ */
+struct authors_out {
+	void (*sep)(void *w);
+	void (*author)(void *w, const struct pages_page *p, const char *name,
+	    const char *url);
+	void (*more)(void *w, long long n);
+};
+
+/* The authors line of authors (total in all) through out's writer w. */
+static void
+authors_walk(const struct authors_out *out, void *w, const struct pages_page *p,
     const json_t *authors, long long total)
 {
 	const json_t *a;
-	const char *u;
 	size_t i;
 
 	json_array_foreach(authors, i, a)
 	{
 		if (i > 0)
-			core_html_text(h, ", ");
-		u = author_url(a);
-		if (u != NULL)
-			pages_h_link(h, pages_rel(p->base, u), "author",
-			    pages_str(a, "name"));
-		else
-			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
-			    pages_str(a, "name"));
+			out->sep(w);
+		out->author(w, p, pages_str(a, "name"), author_url(a));
 	}
-	if (total > (long long)json_array_size(authors)) {
-		char *more =
-		    pages_count_of(total - (long long)json_array_size(authors),
-			"more author", "more authors");
+	if (total > (long long)json_array_size(authors))
+		out->more(w, total - (long long)json_array_size(authors));
+}
 
-		core_html_text(h, ", ");
-		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
-		free(more);
-	}
+static void
+h_author_sep(void *w)
+{
+	core_html_text(w, ", ");
+}
+
+static void
+h_author(void *w, const struct pages_page *p, const char *name, const char *url)
+{
+	if (url != NULL)
+		pages_h_link(w, pages_rel(p->base, url), "author", name);
+	else
+		pages_h_text(w, CORE_TAG_SPAN, "author unmatched", name);
+}
+
+static void
+h_authors_more(void *w, long long n)
+{
+	char *more = pages_count_of(n, "more author", "more authors");
+
+	core_html_text(w, ", ");
+	pages_h_text(w, CORE_TAG_SPAN, "faint", more);
+	free(more);
+}
+
+void
+pages_html_authors(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	static const struct authors_out html = { h_author_sep, h_author,
+		h_authors_more };
+
+	authors_walk(&html, h, p, authors, total);
 }
 
 void
@@ -183,26 +217,36 @@ pages_html_citations(struct core_html *h, const json_t *c)
 
 /* ---------------------------------------------------------------- markdown */
 
+static void
+md_author_sep(void *w)
+{
+	core_buf_puts(w, ", ");
+}
+
+static void
+md_author(void *w, const struct pages_page *p, const char *name,
+    const char *url)
+{
+	(void)p; /* markdown links are absolute */
+	if (url != NULL)
+		core_md_link(w, name, url);
+	else
+		core_md_text(w, name);
+}
+
+static void
+md_authors_more(void *w, long long n)
+{
+	core_buf_printf(w, " and %lld more", n);
+}
+
 void
 pages_md_authors(struct core_buf *b, const json_t *as, long long total)
 {
-	const json_t *a;
-	const char *u;
-	size_t i;
+	static const struct authors_out md = { md_author_sep, md_author,
+		md_authors_more };
 
-	json_array_foreach(as, i, a)
-	{
-		if (i > 0)
-			core_buf_puts(b, ", ");
-		u = author_url(a);
-		if (u != NULL)
-			core_md_link(b, pages_str(a, "name"), u);
-		else
-			core_md_text(b, pages_str(a, "name"));
-	}
-	if (total > (long long)json_array_size(as))
-		core_buf_printf(b, " and %lld more",
-		    total - (long long)json_array_size(as));
+	authors_walk(&md, b, NULL, as, total);
 }
 
 void
