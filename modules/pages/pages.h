@@ -262,6 +262,12 @@ void pages_excerpt(struct core_buf *b, const char *s, size_t max);
  * CORE_EDB (logged).  URLs inside are absolute, built on base.
  */
 
+/* The LIMIT and OFFSET parameters of list page "page" (from 1). */
+struct pages_window {
+	char lim[16], off[24];
+};
+void pages_window(struct pages_window *, long page);
+
 /* The paper with canonical arXiv id: every field, authors and versions. */
 enum core_err pages_store_paper(struct core_db *, const char *base,
     const char *arxiv_id, json_t **out);
