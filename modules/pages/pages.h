@@ -435,6 +435,13 @@ void pages_md_card_head(struct core_buf *, const json_t *c);
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
 /*
+ * The label of the i-th (from 0) entry of a paper's versions, ver its
+ * "version": "v2" for 2, its text for a string, else "v<i+1>".  Written
+ * into buf, or borrowed from ver.
+ */
+const char *pages_version_label(char *buf, size_t sz, const json_t *ver,
+    size_t i);
+/*
  * The start of a markdown list item of v: "- [v's key](v's url)"; then,
  * when count is not NULL, " — N" of v's count and, when unit is not NULL,
  * " unit" ("units" unless N is 1).  The caller adds the rest and the

@@ -40,6 +40,18 @@ pages_count_of(long long n, const char *one, const char *many)
 	    n == 1 ? one : many);
 }
 
+const char *
+pages_version_label(char *buf, size_t sz, const json_t *ver, size_t i)
+{
+	if (json_is_string(ver))
+		return json_string_value(ver);
+	if (json_is_integer(ver))
+		snprintf(buf, sz, "v%lld", (long long)json_integer_value(ver));
+	else
+		snprintf(buf, sz, "v%zu", i + 1);
+	return buf;
+}
+
 /* ---------------------------------------------------------------- HTML */
 
 void

@@ -213,6 +213,7 @@ static void
 versions(struct core_html *h, const json_t *vs)
 {
 	const json_t *v;
+	char label[32];
 	size_t i;
 
 	pages_h_open(h, CORE_TAG_OL, "versions");
@@ -230,13 +231,8 @@ versions(struct core_html *h, const json_t *vs)
 			    (const struct core_attr[]){
 				CORE_A(HREF, pages_str(v, "url")),
 				CORE_A_END });
-		if (json_is_integer(ver))
-			core_html_textf(h, "v%lld",
-			    (long long)json_integer_value(ver));
-		else if (json_is_string(ver))
-			core_html_text(h, json_string_value(ver));
-		else
-			core_html_textf(h, "v%zu", i + 1);
+		core_html_text(h,
+		    pages_version_label(label, sizeof(label), ver, i));
 		if (pages_str(v, "url") != NULL)
 			core_html_pop(h);
 		if (d != NULL) {

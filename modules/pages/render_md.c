@@ -148,6 +148,7 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	long long matched = pages_int(m, "authors_matched", 0);
 	size_t i, n = json_array_size(as);
 	const char *s;
+	char label[32];
 	char *t = core_tex_plain(pages_str(m, "title"), 1);
 
 	core_md_heading(b, 1, t);
@@ -180,13 +181,8 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 			/* Linked to arXiv's page of the version. */
 			if (pages_str(v, "url") != NULL)
 				core_buf_putc(b, '[');
-			if (json_is_integer(ver))
-				core_buf_printf(b, "v%lld",
-				    (long long)json_integer_value(ver));
-			else if (json_is_string(ver))
-				core_md_text(b, json_string_value(ver));
-			else
-				core_buf_printf(b, "v%zu", i + 1);
+			core_md_text(b,
+			    pages_version_label(label, sizeof(label), ver, i));
 			if (pages_str(v, "url") != NULL)
 				core_buf_printf(b, "](%s)",
 				    pages_str(v, "url"));
