@@ -441,6 +441,8 @@ void pages_md_name_row(struct core_buf *, const json_t *v, int people);
  */
 const char *pages_version_label(char *buf, size_t sz, const json_t *ver,
     size_t i);
+/* The strings of array a as markdown text, sep between two entries. */
+void pages_md_join(struct core_buf *, const json_t *a, const char *sep);
 /*
  * The start of a markdown list item of v: "- [v's key](v's url)"; then,
  * when count is not NULL, " — N" of v's count and, when unit is not NULL,

@@ -305,6 +305,20 @@ pages_md_pager(struct core_buf *b, const json_t *pg)
 }
 
 void
+pages_md_join(struct core_buf *b, const json_t *a, const char *sep)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+	{
+		if (i > 0)
+			core_buf_puts(b, sep);
+		core_md_text(b, json_string_value(v)); /* NULL: nothing */
+	}
+}
+
+void
 pages_md_link_row(struct core_buf *b, const json_t *v, const char *key,
     const char *count, const char *unit)
 {

@@ -200,12 +200,7 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	link_fact(b, "DOI", pages_str(m, "doi"), pages_str(m, "doi_url"));
 	if (json_array_size(json_object_get(m, "class_codes")) > 0) {
 		item(b, "Classes (MSC/ACM)");
-		json_array_foreach(json_object_get(m, "class_codes"), i, v)
-		{
-			if (i > 0)
-				core_buf_puts(b, ", ");
-			core_md_text(b, json_string_value(v));
-		}
+		pages_md_join(b, json_object_get(m, "class_codes"), ", ");
 		core_buf_putc(b, '\n');
 	}
 	fact(b, "Journal ref", pages_str(m, "journal_ref"));
@@ -426,13 +421,7 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 		    pages_int(m, "established", 0));
 	if (json_array_size(json_object_get(m, "aliases")) > 0) {
 		item(b, "Also known as");
-		json_array_foreach(json_object_get(m, "aliases"), i, v)
-		{
-			if (i > 0)
-				core_buf_puts(b, "; ");
-			if (json_is_string(v))
-				core_md_text(b, json_string_value(v));
-		}
+		pages_md_join(b, json_object_get(m, "aliases"), "; ");
 		core_buf_putc(b, '\n');
 	}
 	core_buf_printf(b, "- Researchers here: %lld\n",

@@ -356,9 +356,9 @@ void
 pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
-	const json_t *fi, *v2;
+	const json_t *fi;
 	const char *reason;
-	size_t i, j;
+	size_t i;
 	char *t;
 
 	core_buf_puts(b, "# Why these papers are here: ");
@@ -406,12 +406,7 @@ pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 		fi = json_object_get(v, "shared_fields");
 		if (json_array_size(fi) > 0) {
 			core_buf_puts(b, "; fields also on newer papers: ");
-			json_array_foreach(fi, j, v2)
-			{
-				if (j > 0)
-					core_buf_puts(b, ", ");
-				core_md_text(b, json_string_value(v2));
-			}
+			pages_md_join(b, fi, ", ");
 		}
 		core_buf_putc(b, '\n');
 	}
