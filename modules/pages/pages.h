@@ -407,6 +407,13 @@ void pages_html_category(struct core_html *, const char *code, int primary);
  * exceeds the list. */
 void pages_html_authors(struct core_html *, const struct pages_page *,
     const json_t *authors, long long total);
+/*
+ * A list of items: <ul class="cls"> and row(h, p, item) for each item,
+ * each row writing its own <li>.
+ */
+void pages_html_list(struct core_html *, const struct pages_page *,
+    const json_t *items, const char *cls,
+    void (*row)(struct core_html *, const struct pages_page *, const json_t *));
 /* Previous/next links (with these texts) and "page N of M"; nothing
  * for a single page. */
 void pages_html_pager(struct core_html *, const struct pages_page *,

@@ -144,6 +144,19 @@ pages_html_authors(struct core_html *h, const struct pages_page *p,
 }
 
 void
+pages_html_list(struct core_html *h, const struct pages_page *p,
+    const json_t *items, const char *cls,
+    void (*row)(struct core_html *, const struct pages_page *, const json_t *))
+{
+	const json_t *v;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_UL, cls);
+	json_array_foreach(items, i, v) row(h, p, v);
+	core_html_pop(h);
+}
+
+void
 pages_html_pager(struct core_html *h, const struct pages_page *p,
     const json_t *pg, const char *prev_text, const char *next_text)
 {

@@ -228,11 +228,10 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 void
 pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 {
-	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
+	const json_t *m = p->model, *r = json_object_get(m, "researcher");
 	const json_t *items = json_object_get(m, "items");
 	long long total;
 	char *title, num[32];
-	size_t i;
 
 	title = core_xasprintf("Why these papers are here: %s",
 	    pages_str(m, "name") != NULL ? pages_str(m, "name") : "");
@@ -265,9 +264,7 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	if (json_array_size(items) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
 		    "No paper is attached to this profile yet.");
-	pages_h_open(h, CORE_TAG_UL, "cards");
-	json_array_foreach(items, i, v) h_item(h, p, v);
-	core_html_pop(h);
+	pages_html_list(h, p, items, "cards", h_item);
 	pages_html_pager(h, p, json_object_get(m, "pagination"), "← previous",
 	    "next →");
 	core_html_pop(h);
