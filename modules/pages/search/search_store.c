@@ -414,32 +414,37 @@ struct name_cols {
 		    sizeof(fields) / sizeof((fields)[0])                       \
 	}
 
+/*
+ * The fields after the head of a researcher (papers from column
+ * st__papers) and of an institution (researchers from st__researchers),
+ * for statement st.
+ */
+/* clang-format off */
+#define RESEARCHER_FIELDS(st, papers)					\
+	{ "papers", st##__##papers, CORE_CELL_INT },			\
+	{ "h_index", st##__H_INDEX, CORE_CELL_INT },			\
+	{ "citations", st##__CITATIONS, CORE_CELL_INT }
+#define INSTITUTION_FIELDS(st, researchers)				\
+	{ "country", st##__COUNTRY_NAME, CORE_CELL_TEXT },		\
+	{ "institution_type", st##__TYPE, CORE_CELL_TEXT },		\
+	{ "researchers", st##__##researchers, CORE_CELL_INT }
+/* clang-format on */
+
 static const struct core_cell_field researchers_fields[] = {
-	{ "papers", PAGES_SEARCH_RESEARCHERS__PAPER_COUNT, CORE_CELL_INT },
-	{ "h_index", PAGES_SEARCH_RESEARCHERS__H_INDEX, CORE_CELL_INT },
-	{ "citations", PAGES_SEARCH_RESEARCHERS__CITATIONS, CORE_CELL_INT },
+	RESEARCHER_FIELDS(PAGES_SEARCH_RESEARCHERS, PAPER_COUNT),
 };
 static const struct core_cell_field institutions_fields[] = {
-	{ "country", PAGES_SEARCH_INSTITUTIONS__COUNTRY_NAME, CORE_CELL_TEXT },
-	{ "institution_type", PAGES_SEARCH_INSTITUTIONS__TYPE, CORE_CELL_TEXT },
-	{ "researchers", PAGES_SEARCH_INSTITUTIONS__RESEARCHER_COUNT,
-	    CORE_CELL_INT },
+	INSTITUTION_FIELDS(PAGES_SEARCH_INSTITUTIONS, RESEARCHER_COUNT),
 };
 static const struct core_cell_field exact_fields[] = {
-	{ "papers", PAGES_RESEARCHERS_EXACT__PAPER_COUNT, CORE_CELL_INT },
-	{ "h_index", PAGES_RESEARCHERS_EXACT__H_INDEX, CORE_CELL_INT },
-	{ "citations", PAGES_RESEARCHERS_EXACT__CITATIONS, CORE_CELL_INT },
+	RESEARCHER_FIELDS(PAGES_RESEARCHERS_EXACT, PAPER_COUNT),
 };
 /* SEARCH_NAMES_FEW: "size" is papers in 'r' rows, researchers in 'i'. */
 static const struct core_cell_field few_r_fields[] = {
-	{ "papers", PAGES_SEARCH_NAMES_FEW__SIZE, CORE_CELL_INT },
-	{ "h_index", PAGES_SEARCH_NAMES_FEW__H_INDEX, CORE_CELL_INT },
-	{ "citations", PAGES_SEARCH_NAMES_FEW__CITATIONS, CORE_CELL_INT },
+	RESEARCHER_FIELDS(PAGES_SEARCH_NAMES_FEW, SIZE),
 };
 static const struct core_cell_field few_i_fields[] = {
-	{ "country", PAGES_SEARCH_NAMES_FEW__COUNTRY_NAME, CORE_CELL_TEXT },
-	{ "institution_type", PAGES_SEARCH_NAMES_FEW__TYPE, CORE_CELL_TEXT },
-	{ "researchers", PAGES_SEARCH_NAMES_FEW__SIZE, CORE_CELL_INT },
+	INSTITUTION_FIELDS(PAGES_SEARCH_NAMES_FEW, SIZE),
 };
 
 static const struct name_cols researchers_cols = NAME_COLS("researcher",
