@@ -127,10 +127,9 @@ pages_html_analysis(struct core_html *h, const json_t *m)
 void
 pages_md_analysis(struct core_buf *b, const json_t *m)
 {
-	const json_t *topics = json_object_get(m, "topics"), *v;
+	const json_t *topics = json_object_get(m, "topics");
 	const json_t *an = json_object_get(m, "analysis");
 	const char *s, *label;
-	size_t i;
 
 	if (!json_is_true(json_object_get(m, "analysed")))
 		return;
@@ -152,12 +151,7 @@ pages_md_analysis(struct core_buf *b, const json_t *m)
 	}
 	if (json_array_size(topics) > 0) {
 		core_buf_puts(b, "- Topics: ");
-		json_array_foreach(topics, i, v)
-		{
-			if (i > 0)
-				core_buf_puts(b, ", ");
-			core_md_text(b, json_string_value(v));
-		}
+		pages_md_join(b, topics, ", ");
 		core_buf_putc(b, '\n');
 	}
 	if ((s = pages_str(m, "novelty")) != NULL) {

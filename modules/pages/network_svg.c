@@ -597,6 +597,22 @@ name_list(struct core_html *h, const struct node *nodes, size_t n,
 	core_buf_free(&href);
 }
 
+/* Opens an inline <svg> of viewBox vb, its role, label and class. */
+static void
+svg_open(struct core_html *h, const char *vb, const char *role,
+    struct core_buf *label, const char *cls)
+{
+	core_html_elem(h, CORE_TAG_SVG,
+	    (const struct core_attr[]){
+		{ CORE_ATTR_XMLNS, SVG_NS },
+		{ CORE_ATTR_VIEWBOX, vb },
+		{ CORE_ATTR_ROLE, role },
+		{ CORE_ATTR_ARIA_LABEL, core_buf_cstr(label) },
+		{ CORE_ATTR_CLASS, cls },
+		{ CORE_ATTR__MAX, NULL },
+	    });
+}
+
 void
 pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 {
@@ -624,17 +640,9 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 	snprintf(vb, sizeof(vb), "0 0 %.0f %.0f", NET_SIZE, NET_SIZE);
 	core_buf_puts(&aria, "Co-author network of ");
 	core_buf_puts(&aria, centre.name != NULL ? centre.name : "?");
-	core_html_elem(h, CORE_TAG_SVG,
-	    (const struct core_attr[]){
-		{ CORE_ATTR_XMLNS, SVG_NS },
-		{ CORE_ATTR_VIEWBOX, vb },
-		/* A group, not an image: its co-authors are links, and an
-		 * image's children are hidden from assistive technology. */
-		{ CORE_ATTR_ROLE, "group" },
-		{ CORE_ATTR_ARIA_LABEL, core_buf_cstr(&aria) },
-		{ CORE_ATTR_CLASS, "net" },
-		{ CORE_ATTR__MAX, NULL },
-	    });
+	/* A group, not an image: its co-authors are links, and an image's
+	 * children are hidden from assistive technology. */
+	svg_open(h, vb, "group", &aria, "net");
 	draw_edges(h, net, centre.id, nodes, n);
 	core_html_elem(h, CORE_TAG_G,
 	    (const struct core_attr[]){
@@ -707,15 +715,7 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 	    TL_TOP + TL_BARS + TL_FOOT);
 	core_buf_printf(&aria, "Publications per year, %lld to %lld",
 	    (long long)lo, (long long)hi);
-	core_html_elem(h, CORE_TAG_SVG,
-	    (const struct core_attr[]){
-		{ CORE_ATTR_XMLNS, SVG_NS },
-		{ CORE_ATTR_VIEWBOX, vb },
-		{ CORE_ATTR_ROLE, "img" },
-		{ CORE_ATTR_ARIA_LABEL, core_buf_cstr(&aria) },
-		{ CORE_ATTR_CLASS, "timeline" },
-		{ CORE_ATTR__MAX, NULL },
-	    });
+	svg_open(h, vb, "img", &aria, "timeline");
 	for (i = 0; i < span; i++) {
 		c = count[i];
 		y = lo + (json_int_t)i;

@@ -262,6 +262,12 @@ void pages_excerpt(struct core_buf *b, const char *s, size_t max);
  * CORE_EDB (logged).  URLs inside are absolute, built on base.
  */
 
+/* The LIMIT and OFFSET parameters of list page "page" (from 1). */
+struct pages_window {
+	char lim[16], off[24];
+};
+void pages_window(struct pages_window *, long page);
+
 /* The paper with canonical arXiv id: every field, authors and versions. */
 enum core_err pages_store_paper(struct core_db *, const char *base,
     const char *arxiv_id, json_t **out);
@@ -409,6 +415,13 @@ void pages_html_category(struct core_html *, const char *code, int primary);
  * exceeds the list. */
 void pages_html_authors(struct core_html *, const struct pages_page *,
     const json_t *authors, long long total);
+/*
+ * A list of items: <ul class="cls"> and row(h, p, item) for each item,
+ * each row writing its own <li>.
+ */
+void pages_html_list(struct core_html *, const struct pages_page *,
+    const json_t *items, const char *cls,
+    void (*row)(struct core_html *, const struct pages_page *, const json_t *));
 /* Previous/next links (with these texts) and "page N of M"; nothing
  * for a single page. */
 void pages_html_pager(struct core_html *, const struct pages_page *,
@@ -436,6 +449,23 @@ void pages_md_card_head(struct core_buf *, const json_t *c);
 /* A list item of a researcher (people) or an institution v: its linked
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
+/*
+ * The label of the i-th (from 0) entry of a paper's versions, ver its
+ * "version": "v2" for 2, its text for a string, else "v<i+1>".  Written
+ * into buf, or borrowed from ver.
+ */
+const char *pages_version_label(char *buf, size_t sz, const json_t *ver,
+    size_t i);
+/* The strings of array a as markdown text, sep between two entries. */
+void pages_md_join(struct core_buf *, const json_t *a, const char *sep);
+/*
+ * The start of a markdown list item of v: "- [v's key](v's url)"; then,
+ * when count is not NULL, " — N" of v's count and, when unit is not NULL,
+ * " unit" ("units" unless N is 1).  The caller adds the rest and the
+ * newline.
+ */
+void pages_md_link_row(struct core_buf *, const json_t *v, const char *key,
+    const char *count, const char *unit);
 
 /*
  * analysis.c: a paper's analysis (weft-harvest analyse).  Sets on the

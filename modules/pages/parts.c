@@ -40,6 +40,18 @@ pages_count_of(long long n, const char *one, const char *many)
 	    n == 1 ? one : many);
 }
 
+const char *
+pages_version_label(char *buf, size_t sz, const json_t *ver, size_t i)
+{
+	if (json_is_string(ver))
+		return json_string_value(ver);
+	if (json_is_integer(ver))
+		snprintf(buf, sz, "v%lld", (long long)json_integer_value(ver));
+	else
+		snprintf(buf, sz, "v%zu", i + 1);
+	return buf;
+}
+
 /* ---------------------------------------------------------------- HTML */
 
 void
@@ -66,35 +78,82 @@ author_url(const json_t *a)
 	return u;
 }
 
-void
-pages_html_authors(struct core_html *h, const struct pages_page *p,
+/*
+ * How a representation writes an author line: the separator, an author
+ * (url NULL when unmatched) and the "more" of n authors not listed.  w is
+ * its writer (struct core_html or struct core_buf).
+ */
+struct authors_out {
+	void (*sep)(void *w);
+	void (*author)(void *w, const struct pages_page *p, const char *name,
+	    const char *url);
+	void (*more)(void *w, long long n);
+};
+
+/* The authors line of authors (total in all) through out's writer w. */
+static void
+authors_walk(const struct authors_out *out, void *w, const struct pages_page *p,
     const json_t *authors, long long total)
 {
 	const json_t *a;
-	const char *u;
 	size_t i;
 
 	json_array_foreach(authors, i, a)
 	{
 		if (i > 0)
-			core_html_text(h, ", ");
-		u = author_url(a);
-		if (u != NULL)
-			pages_h_link(h, pages_rel(p->base, u), "author",
-			    pages_str(a, "name"));
-		else
-			pages_h_text(h, CORE_TAG_SPAN, "author unmatched",
-			    pages_str(a, "name"));
+			out->sep(w);
+		out->author(w, p, pages_str(a, "name"), author_url(a));
 	}
-	if (total > (long long)json_array_size(authors)) {
-		char *more =
-		    pages_count_of(total - (long long)json_array_size(authors),
-			"more author", "more authors");
+	if (total > (long long)json_array_size(authors))
+		out->more(w, total - (long long)json_array_size(authors));
+}
 
-		core_html_text(h, ", ");
-		pages_h_text(h, CORE_TAG_SPAN, "faint", more);
-		free(more);
-	}
+static void
+h_author_sep(void *w)
+{
+	core_html_text(w, ", ");
+}
+
+static void
+h_author(void *w, const struct pages_page *p, const char *name, const char *url)
+{
+	if (url != NULL)
+		pages_h_link(w, pages_rel(p->base, url), "author", name);
+	else
+		pages_h_text(w, CORE_TAG_SPAN, "author unmatched", name);
+}
+
+static void
+h_authors_more(void *w, long long n)
+{
+	char *more = pages_count_of(n, "more author", "more authors");
+
+	core_html_text(w, ", ");
+	pages_h_text(w, CORE_TAG_SPAN, "faint", more);
+	free(more);
+}
+
+void
+pages_html_authors(struct core_html *h, const struct pages_page *p,
+    const json_t *authors, long long total)
+{
+	static const struct authors_out html = { h_author_sep, h_author,
+		h_authors_more };
+
+	authors_walk(&html, h, p, authors, total);
+}
+
+void
+pages_html_list(struct core_html *h, const struct pages_page *p,
+    const json_t *items, const char *cls,
+    void (*row)(struct core_html *, const struct pages_page *, const json_t *))
+{
+	const json_t *v;
+	size_t i;
+
+	pages_h_open(h, CORE_TAG_UL, cls);
+	json_array_foreach(items, i, v) row(h, p, v);
+	core_html_pop(h);
 }
 
 void
@@ -183,26 +242,36 @@ pages_html_citations(struct core_html *h, const json_t *c)
 
 /* ---------------------------------------------------------------- markdown */
 
+static void
+md_author_sep(void *w)
+{
+	core_buf_puts(w, ", ");
+}
+
+static void
+md_author(void *w, const struct pages_page *p, const char *name,
+    const char *url)
+{
+	(void)p; /* markdown links are absolute */
+	if (url != NULL)
+		core_md_link(w, name, url);
+	else
+		core_md_text(w, name);
+}
+
+static void
+md_authors_more(void *w, long long n)
+{
+	core_buf_printf(w, " and %lld more", n);
+}
+
 void
 pages_md_authors(struct core_buf *b, const json_t *as, long long total)
 {
-	const json_t *a;
-	const char *u;
-	size_t i;
+	static const struct authors_out md = { md_author_sep, md_author,
+		md_authors_more };
 
-	json_array_foreach(as, i, a)
-	{
-		if (i > 0)
-			core_buf_puts(b, ", ");
-		u = author_url(a);
-		if (u != NULL)
-			core_md_link(b, pages_str(a, "name"), u);
-		else
-			core_md_text(b, pages_str(a, "name"));
-	}
-	if (total > (long long)json_array_size(as))
-		core_buf_printf(b, " and %lld more",
-		    total - (long long)json_array_size(as));
+	authors_walk(&md, b, NULL, as, total);
 }
 
 void
@@ -249,13 +318,40 @@ pages_md_pager(struct core_buf *b, const json_t *pg)
 }
 
 void
+pages_md_join(struct core_buf *b, const json_t *a, const char *sep)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+	{
+		if (i > 0)
+			core_buf_puts(b, sep);
+		core_md_text(b, json_string_value(v)); /* NULL: nothing */
+	}
+}
+
+void
+pages_md_link_row(struct core_buf *b, const json_t *v, const char *key,
+    const char *count, const char *unit)
+{
+	long long n;
+
+	core_buf_puts(b, "- ");
+	core_md_link(b, pages_str(v, key), pages_str(v, "url"));
+	if (count == NULL)
+		return;
+	n = pages_int(v, count, 0);
+	core_buf_printf(b, " — %lld", n);
+	if (unit != NULL)
+		core_buf_printf(b, " %s%s", unit, n == 1 ? "" : "s");
+}
+
+void
 pages_md_name_row(struct core_buf *b, const json_t *v, int people)
 {
-	core_buf_puts(b, "- ");
-	core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+	pages_md_link_row(b, v, "name", people ? "papers" : NULL, "paper");
 	if (people) {
-		core_buf_printf(b, " — %lld paper%s", pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
 		if (pages_has_int(v, "h_index"))
 			core_buf_printf(b, ", h-index %lld",
 			    pages_int(v, "h_index", 0));

@@ -85,17 +85,6 @@ card(struct core_html *h, const struct pages_page *p, const json_t *c)
 	core_html_pop(h);
 }
 
-static void
-cards(struct core_html *h, const struct pages_page *p, const json_t *items)
-{
-	const json_t *c;
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_UL, "cards");
-	json_array_foreach(items, i, c) card(h, p, c);
-	core_html_pop(h);
-}
-
 /* A badge: "<n> <unit>"; none for a metric no source gave. */
 static void
 badge(struct core_html *h, const json_t *metrics, const char *key,
@@ -213,6 +202,7 @@ static void
 versions(struct core_html *h, const json_t *vs)
 {
 	const json_t *v;
+	char label[32];
 	size_t i;
 
 	pages_h_open(h, CORE_TAG_OL, "versions");
@@ -230,13 +220,8 @@ versions(struct core_html *h, const json_t *vs)
 			    (const struct core_attr[]){
 				CORE_A(HREF, pages_str(v, "url")),
 				CORE_A_END });
-		if (json_is_integer(ver))
-			core_html_textf(h, "v%lld",
-			    (long long)json_integer_value(ver));
-		else if (json_is_string(ver))
-			core_html_text(h, json_string_value(ver));
-		else
-			core_html_textf(h, "v%zu", i + 1);
+		core_html_text(h,
+		    pages_version_label(label, sizeof(label), ver, i));
 		if (pages_str(v, "url") != NULL)
 			core_html_pop(h);
 		if (d != NULL) {
@@ -679,37 +664,36 @@ fields_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* A namesake r: linked name, papers and h-index. */
+static void
+same_name_row(struct core_html *h, const struct pages_page *p, const json_t *r)
+{
+	char *s;
+
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	pages_h_link(h, href(p, pages_str(r, "url")), NULL,
+	    pages_str(r, "name"));
+	s = pages_count_of(pages_int(r, "papers", 0), "paper", "papers");
+	pages_h_open(h, CORE_TAG_SPAN, "faint");
+	core_html_textf(h, " — %s", s);
+	if (pages_has_int(r, "h_index"))
+		core_html_textf(h, ", h %lld", pages_int(r, "h_index", 0));
+	core_html_pop(h);
+	free(s);
+	core_html_pop(h);
+}
+
 static void
 same_name_block(struct core_html *h, const struct pages_page *p,
     const json_t *sn)
 {
-	const json_t *items = json_object_get(sn, "items"), *r;
+	const json_t *items = json_object_get(sn, "items");
 	long long total = pages_int(sn, "total", 0);
-	size_t i;
 
 	if (json_array_size(items) == 0)
 		return;
 	pages_h_block(h, "same name");
-	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(items, i, r)
-	{
-		char *s;
-
-		core_html_elem(h, CORE_TAG_LI, NULL);
-		pages_h_link(h, href(p, pages_str(r, "url")), NULL,
-		    pages_str(r, "name"));
-		s = pages_count_of(pages_int(r, "papers", 0), "paper",
-		    "papers");
-		pages_h_open(h, CORE_TAG_SPAN, "faint");
-		core_html_textf(h, " — %s", s);
-		if (pages_has_int(r, "h_index"))
-			core_html_textf(h, ", h %lld",
-			    pages_int(r, "h_index", 0));
-		core_html_pop(h);
-		free(s);
-		core_html_pop(h);
-	}
-	core_html_pop(h);
+	pages_html_list(h, p, items, "plain", same_name_row);
 	if (total > (long long)json_array_size(items)) {
 		pages_h_open(h, CORE_TAG_P, "caption");
 		core_html_textf(h, "and %lld more with this name.",
@@ -752,36 +736,35 @@ identity_block(struct core_html *h, const json_t *profiles)
 	core_html_pop(h);
 }
 
+/* An institution in of the researcher: linked name, country, latest. */
+static void
+institution_row(struct core_html *h, const struct pages_page *p,
+    const json_t *in)
+{
+	const char *c = pages_str(in, "country");
+
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	pages_h_link(h, href(p, pages_str(in, "url")), NULL,
+	    pages_str(in, "name"));
+	if (c != NULL || json_is_true(json_object_get(in, "last_known"))) {
+		pages_h_open(h, CORE_TAG_SPAN, "faint");
+		if (c != NULL)
+			core_html_textf(h, " · %s", c);
+		if (json_is_true(json_object_get(in, "last_known")))
+			core_html_text(h, " · latest");
+		core_html_pop(h);
+	}
+	core_html_pop(h);
+}
+
 static void
 institutions_block(struct core_html *h, const struct pages_page *p,
     const json_t *insts)
 {
-	const json_t *in;
-	size_t i;
-
 	if (json_array_size(insts) == 0)
 		return;
 	pages_h_block(h, "institutions");
-	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(insts, i, in)
-	{
-		const char *c = pages_str(in, "country");
-
-		core_html_elem(h, CORE_TAG_LI, NULL);
-		pages_h_link(h, href(p, pages_str(in, "url")), NULL,
-		    pages_str(in, "name"));
-		if (c != NULL ||
-		    json_is_true(json_object_get(in, "last_known"))) {
-			pages_h_open(h, CORE_TAG_SPAN, "faint");
-			if (c != NULL)
-				core_html_textf(h, " · %s", c);
-			if (json_is_true(json_object_get(in, "last_known")))
-				core_html_text(h, " · latest");
-			core_html_pop(h);
-		}
-		core_html_pop(h);
-	}
-	core_html_pop(h);
+	pages_html_list(h, p, insts, "plain", institution_row);
 	core_html_pop(h);
 }
 
@@ -880,7 +863,8 @@ papers_block(struct core_html *h, const struct pages_page *p, const json_t *pl)
 			? "No papers of this researcher in this category."
 			: "No papers are attached to this profile yet.");
 	else
-		cards(h, p, json_object_get(pl, "items"));
+		pages_html_list(h, p, json_object_get(pl, "items"), "cards",
+		    card);
 	pages_html_pager(h, p, pg, cites ? "← more cited" : "← newer",
 	    cites ? "less cited →" : "older →");
 	core_html_pop(h);
@@ -1137,7 +1121,8 @@ pages_html_institution(struct core_html *h, const struct pages_page *p)
 		pages_h_text(h, CORE_TAG_P, "note", "No papers yet.");
 	else {
 		pages_h_text(h, CORE_TAG_P, "caption", pages_while_there);
-		cards(h, p, json_object_get(m, "recent_papers"));
+		pages_html_list(h, p, json_object_get(m, "recent_papers"),
+		    "cards", card);
 		pages_html_pager(h, p, json_object_get(m, "pagination"),
 		    "← newer", "older →");
 	}
@@ -1296,7 +1281,8 @@ pages_html_home(struct core_html *h, const struct pages_page *p)
 		pages_h_text(h, CORE_TAG_P, "note",
 		    "No papers are loaded yet.");
 	else
-		cards(h, p, json_object_get(m, "latest"));
+		pages_html_list(h, p, json_object_get(m, "latest"), "cards",
+		    card);
 	core_html_pop(h);
 
 	pages_layout_close(h, p);

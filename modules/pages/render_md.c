@@ -54,6 +54,18 @@ metric_words(struct core_buf *b, char *s)
 	free(s);
 }
 
+/* "- [name](url), country\n": an institution v in a list. */
+static void
+place_row(struct core_buf *b, const json_t *v)
+{
+	pages_md_link_row(b, v, "name", NULL, NULL);
+	if (pages_str(v, "country") != NULL) {
+		core_buf_puts(b, ", ");
+		core_md_text(b, pages_str(v, "country"));
+	}
+	core_buf_putc(b, '\n');
+}
+
 /* "- RSS: [url](url)\n" and the other formats: the entity's own feed,
  * /rss/KIND/ID.xml. */
 static void
@@ -136,6 +148,7 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	long long matched = pages_int(m, "authors_matched", 0);
 	size_t i, n = json_array_size(as);
 	const char *s;
+	char label[32];
 	char *t = core_tex_plain(pages_str(m, "title"), 1);
 
 	core_md_heading(b, 1, t);
@@ -171,13 +184,8 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 			/* Linked to arXiv's page of the version. */
 			if (pages_str(v, "url") != NULL)
 				core_buf_putc(b, '[');
-			if (json_is_integer(ver))
-				core_buf_printf(b, "v%lld",
-				    (long long)json_integer_value(ver));
-			else if (json_is_string(ver))
-				core_md_text(b, json_string_value(ver));
-			else
-				core_buf_printf(b, "v%zu", i + 1);
+			core_md_text(b,
+			    pages_version_label(label, sizeof(label), ver, i));
 			if (pages_str(v, "url") != NULL)
 				core_buf_printf(b, "](%s)",
 				    pages_str(v, "url"));
@@ -195,12 +203,7 @@ pages_md_paper(struct core_buf *b, const struct pages_page *p)
 	link_fact(b, "DOI", pages_str(m, "doi"), pages_str(m, "doi_url"));
 	if (json_array_size(json_object_get(m, "class_codes")) > 0) {
 		item(b, "Classes (MSC/ACM)");
-		json_array_foreach(json_object_get(m, "class_codes"), i, v)
-		{
-			if (i > 0)
-				core_buf_puts(b, ", ");
-			core_md_text(b, json_string_value(v));
-		}
+		pages_md_join(b, json_object_get(m, "class_codes"), ", ");
 		core_buf_putc(b, '\n');
 	}
 	fact(b, "Journal ref", pages_str(m, "journal_ref"));
@@ -338,12 +341,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Same name\n\n");
 		json_array_foreach(items, i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld paper%s",
-			    pages_int(v, "papers", 0),
-			    pages_int(v, "papers", 0) == 1 ? "" : "s");
+			pages_md_link_row(b, v, "name", "papers", "paper");
 			if (pages_has_int(v, "h_index"))
 				core_buf_printf(b, ", h %lld",
 				    pages_int(v, "h_index", 0));
@@ -360,14 +358,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Institutions\n\n");
 		json_array_foreach(json_object_get(m, "institutions"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			if (pages_str(v, "country") != NULL) {
-				core_buf_puts(b, ", ");
-				core_md_text(b, pages_str(v, "country"));
-			}
-			core_buf_putc(b, '\n');
+			place_row(b, v);
 		}
 	}
 
@@ -376,11 +367,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "No co-author is matched to a profile yet.\n");
 	json_array_foreach(json_object_get(net, "nodes"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld joint paper%s",
-		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		pages_md_link_row(b, v, "name", "papers", "joint paper");
 		coauthor_links(b, net, pages_int(v, "id", 0),
 		    pages_int(json_object_get(net, "center"), "id", 0));
 		core_buf_putc(b, '\n');
@@ -438,13 +425,7 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 		    pages_int(m, "established", 0));
 	if (json_array_size(json_object_get(m, "aliases")) > 0) {
 		item(b, "Also known as");
-		json_array_foreach(json_object_get(m, "aliases"), i, v)
-		{
-			if (i > 0)
-				core_buf_puts(b, "; ");
-			if (json_is_string(v))
-				core_md_text(b, json_string_value(v));
-		}
+		pages_md_join(b, json_object_get(m, "aliases"), "; ");
 		core_buf_putc(b, '\n');
 	}
 	core_buf_printf(b, "- Researchers here: %lld\n",
@@ -456,12 +437,9 @@ pages_md_institution(struct core_buf *b, const struct pages_page *p)
 		    "yet.\n");
 	json_array_foreach(json_object_get(rs, "items"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
+		pages_md_link_row(b, v, "name", "papers", "paper");
 		years = pages_link_years(v);
-		core_buf_printf(b, " — %lld paper%s, %s\n",
-		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s", years);
+		core_buf_printf(b, ", %s\n", years);
 		free(years);
 	}
 	core_buf_puts(b, "\n## Recent papers\n\n");
@@ -546,13 +524,7 @@ pages_md_choices(struct core_buf *b, const struct pages_page *p)
 	core_buf_puts(b, ":\n\n");
 	json_array_foreach(json_object_get(m, "candidates"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "name"), pages_str(v, "url"));
-		if (pages_str(v, "country") != NULL) {
-			core_buf_puts(b, ", ");
-			core_md_text(b, pages_str(v, "country"));
-		}
-		core_buf_putc(b, '\n');
+		place_row(b, v);
 	}
 }
 

@@ -26,6 +26,14 @@
  * enums of pages_sql.h; json documents with named fields with these.
  */
 
+void
+pages_window(struct pages_window *w, long page)
+{
+	snprintf(w->lim, sizeof(w->lim), "%d", PAGES_PER_PAGE);
+	snprintf(w->off, sizeof(w->off), "%lld",
+	    (long long)(page - 1) * PAGES_PER_PAGE);
+}
+
 /* Field k of a json object, a new reference (null when absent). */
 static json_t *
 fv(const json_t *o, const char *k)
@@ -613,18 +621,17 @@ pages_store_researcher_papers(struct core_db *db, const char *base,
 		    PAGES_SQL_RESEARCHER_PAPERS_CAT_CITATIONS },
 	};
 	const char *params[4];
-	char idbuf[24], lim[16], off[24];
+	struct pages_window w;
+	char idbuf[24];
 	enum core_err er;
 	int cat = category != NULL;
 
 	*items = NULL;
 	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
-	snprintf(off, sizeof(off), "%lld",
-	    (long long)(page - 1) * PAGES_PER_PAGE);
+	pages_window(&w, page);
 	params[0] = idbuf;
-	params[1] = lim;
-	params[2] = off;
+	params[1] = w.lim;
+	params[2] = w.off;
 	params[3] = category;
 	if ((er = card_query(db, base, stmts[cat][sort], params, cat ? 4 : 3,
 		 items, total)) != CORE_OK ||
@@ -1060,7 +1067,7 @@ dir_page(struct core_db *db, const char *base, const struct dir_spec *d,
 {
 	PGresult *res = NULL;
 	const char *params[2];
-	char lim[16], off[24];
+	struct pages_window w;
 	enum core_err er;
 	json_t *o;
 	size_t k;
@@ -1070,11 +1077,9 @@ dir_page(struct core_db *db, const char *base, const struct dir_spec *d,
 	if ((er = count_query(db, d->count_stmt, d->count_col, NULL, 0,
 		 total)) != CORE_OK)
 		return er;
-	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
-	snprintf(off, sizeof(off), "%lld",
-	    (long long)(page - 1) * PAGES_PER_PAGE);
-	params[0] = lim;
-	params[1] = off;
+	pages_window(&w, page);
+	params[0] = w.lim;
+	params[1] = w.off;
 	if ((er = core_db_exec(db, d->page_stmt, params, 2, &res)) != CORE_OK)
 		return er;
 	*items = json_array();

@@ -31,6 +31,16 @@ enum card_kind {
 static const char *const kind_names[CARD_KIND__MAX] = { "site", "paper",
 	"researcher", "institution" };
 
+/* The lines a kind's title and subtitle may take, and the title's size. */
+static const struct {
+	int title_lines, sub_lines, title_px;
+} boxes[CARD_KIND__MAX] = {
+	[CARD_SITE] = { 2, 2, 56 },
+	[CARD_PAPER] = { 3, 1, 54 },
+	[CARD_RESEARCHER] = { 2, 2, 66 },
+	[CARD_INSTITUTION] = { 2, 1, 62 },
+};
+
 /* What a card shows, owned: strings freed by spec_free(). */
 struct spec {
 	struct card c;
@@ -57,6 +67,15 @@ spec_free(struct spec *s)
 
 	for (i = 0; i < s->nown; i++)
 		free(s->own[i]);
+}
+
+/* The subtitle from b, if it holds any text; b is freed. */
+static void
+sub_of(struct spec *s, struct core_buf *b)
+{
+	if (b->len > 0)
+		s->c.sub = keep(s, core_buf_steal(b));
+	core_buf_free(b);
 }
 
 /* "13,663" (a negative count is 0) */
@@ -106,9 +125,6 @@ site_spec(struct core_ctx *ctx, struct spec *s)
 	s->c.title = "Papers, researchers and institutions, woven together";
 	s->c.sub = "arXiv papers linked to the people who wrote them and the "
 		   "places they work.";
-	s->c.title_lines = 2;
-	s->c.sub_lines = 2;
-	s->c.title_px = 56;
 	s->c.chips[0] = count(s, pages_int(m, "papers", 0), "paper", "papers");
 	s->c.chips[1] = count(s, pages_int(m, "researchers", 0), "researcher",
 	    "researchers");
@@ -150,12 +166,7 @@ paper_spec(struct core_ctx *ctx, const char *id, struct spec *s)
 	}
 	if (n > CARD_AUTHORS)
 		core_buf_printf(&b, " and %zu more", n - CARD_AUTHORS);
-	if (b.len > 0)
-		s->c.sub = keep(s, core_buf_steal(&b));
-	core_buf_free(&b);
-	s->c.title_lines = 3;
-	s->c.sub_lines = 1;
-	s->c.title_px = 54;
+	sub_of(s, &b);
 	n = 0;
 	if (pages_str(m, "primary_category") != NULL)
 		s->c.chips[n++] =
@@ -208,12 +219,7 @@ researcher_spec(struct core_ctx *ctx, long long id, struct spec *s)
 			core_buf_puts(&b, " · ");
 		core_buf_puts(&b, pages_str(it, "category"));
 	}
-	if (b.len > 0)
-		s->c.sub = keep(s, core_buf_steal(&b));
-	core_buf_free(&b);
-	s->c.title_lines = 2;
-	s->c.sub_lines = 2;
-	s->c.title_px = 66;
+	sub_of(s, &b);
 	met = json_object_get(m, "metrics");
 	s->c.red_chip = -1;
 	s->c.chips[n++] = count(s, pages_int(met, "papers_here", 0),
@@ -257,9 +263,6 @@ institution_spec(struct core_ctx *ctx, long long id, struct spec *s)
 	else if (country != NULL || kind != NULL)
 		s->c.sub =
 		    keep(s, core_xstrdup(country != NULL ? country : kind));
-	s->c.title_lines = 2;
-	s->c.sub_lines = 1;
-	s->c.title_px = 62;
 	s->c.chips[n++] =
 	    count(s, pages_int(json_object_get(m, "researchers"), "total", 0),
 		"researcher here", "researchers here");
@@ -379,6 +382,9 @@ pages_card(struct core_req *req)
 	if (gen < 0 || cache_get(ctx, rkey, &png, &drawn) != 0) {
 		memset(&s, 0, sizeof(s));
 		s.c.red_chip = -1;
+		s.c.title_lines = boxes[kind].title_lines;
+		s.c.sub_lines = boxes[kind].sub_lines;
+		s.c.title_px = boxes[kind].title_px;
 		switch (kind) {
 		case CARD_SITE:
 			er = site_spec(ctx, &s);

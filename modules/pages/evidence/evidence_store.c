@@ -202,7 +202,8 @@ pages_store_evidence_papers(struct core_db *db, const char *base, long long id,
 {
 	PGresult *res = NULL;
 	const char *params[3];
-	char idbuf[24], lim[16], off[24];
+	struct pages_window w;
+	char idbuf[24];
 	json_t *a = NULL, *o, *co, *cats;
 	enum core_err er;
 	int i, n;
@@ -210,12 +211,10 @@ pages_store_evidence_papers(struct core_db *db, const char *base, long long id,
 	*items = NULL;
 	*total = 0;
 	snprintf(idbuf, sizeof(idbuf), "%lld", id);
-	snprintf(lim, sizeof(lim), "%d", PAGES_PER_PAGE);
-	snprintf(off, sizeof(off), "%lld",
-	    (long long)(page - 1) * PAGES_PER_PAGE);
+	pages_window(&w, page);
 	params[0] = idbuf;
-	params[1] = lim;
-	params[2] = off;
+	params[1] = w.lim;
+	params[2] = w.off;
 	if ((er = core_db_exec(db, PAGES_SQL_EVIDENCE_PAPERS, params, 3,
 		 &res)) != CORE_OK)
 		goto out;

@@ -228,11 +228,10 @@ h_item(struct core_html *h, const struct pages_page *p, const json_t *it)
 void
 pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 {
-	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
+	const json_t *m = p->model, *r = json_object_get(m, "researcher");
 	const json_t *items = json_object_get(m, "items");
 	long long total;
 	char *title, num[32];
-	size_t i;
 
 	title = core_xasprintf("Why these papers are here: %s",
 	    pages_str(m, "name") != NULL ? pages_str(m, "name") : "");
@@ -265,9 +264,7 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 	if (json_array_size(items) == 0)
 		pages_h_text(h, CORE_TAG_P, "note",
 		    "No paper is attached to this profile yet.");
-	pages_h_open(h, CORE_TAG_UL, "cards");
-	json_array_foreach(items, i, v) h_item(h, p, v);
-	core_html_pop(h);
+	pages_html_list(h, p, items, "cards", h_item);
 	pages_html_pager(h, p, json_object_get(m, "pagination"), "← previous",
 	    "next →");
 	core_html_pop(h);
@@ -333,12 +330,8 @@ pages_md_evidence_summary(struct core_buf *b, const json_t *ev)
 		{
 			ka = json_object_get(v, "kept_apart");
 			pa = json_object_get(ka, "paper");
-			n = pages_int(v, "papers", 0);
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "name"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld paper%s: ", n,
-			    n == 1 ? "" : "s");
+			pages_md_link_row(b, v, "name", "papers", "paper");
+			core_buf_puts(b, ": ");
 			core_md_text(b, pages_str(ka, "text"));
 			if (json_is_object(pa)) {
 				char *t =
@@ -360,9 +353,9 @@ void
 pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model, *r = json_object_get(m, "researcher"), *v;
-	const json_t *fi, *v2;
+	const json_t *fi;
 	const char *reason;
-	size_t i, j;
+	size_t i;
 	char *t;
 
 	core_buf_puts(b, "# Why these papers are here: ");
@@ -410,12 +403,7 @@ pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 		fi = json_object_get(v, "shared_fields");
 		if (json_array_size(fi) > 0) {
 			core_buf_puts(b, "; fields also on newer papers: ");
-			json_array_foreach(fi, j, v2)
-			{
-				if (j > 0)
-					core_buf_puts(b, ", ");
-				core_md_text(b, json_string_value(v2));
-			}
+			pages_md_join(b, fi, ", ");
 		}
 		core_buf_putc(b, '\n');
 	}

@@ -101,10 +101,7 @@ pages_render_categories_md(struct core_buf *b, const struct pages_page *p)
 	    pages_int(m, "total", 0));
 	json_array_foreach(json_object_get(m, "items"), i, v)
 	{
-		core_buf_puts(b, "- ");
-		core_md_link(b, pages_str(v, "category"), pages_str(v, "url"));
-		core_buf_printf(b, " — %lld paper%s\n",
-		    pages_int(v, "papers", 0),
-		    pages_int(v, "papers", 0) == 1 ? "" : "s");
+		pages_md_link_row(b, v, "category", "papers", "paper");
+		core_buf_putc(b, '\n');
 	}
 }

@@ -506,17 +506,6 @@ name_row(struct core_html *h, const struct pages_page *p, const json_t *v)
 	core_html_pop(h);
 }
 
-static void
-name_list(struct core_html *h, const struct pages_page *p, const json_t *items)
-{
-	const json_t *v;
-	size_t i;
-
-	pages_h_open(h, CORE_TAG_UL, "rows");
-	json_array_foreach(items, i, v) name_row(h, p, v);
-	core_html_pop(h);
-}
-
 /* Researchers named as the query: before everything else. */
 static void
 exact(struct core_html *h, const struct pages_page *p, const json_t *items)
@@ -528,7 +517,7 @@ exact(struct core_html *h, const struct pages_page *p, const json_t *items)
 	pages_h_block(h,
 	    n == 1 ? "Researcher with this name"
 		   : "Researchers with this name");
-	name_list(h, p, items);
+	pages_html_list(h, p, items, "rows", name_row);
 	core_html_pop(h);
 }
 
@@ -543,7 +532,7 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
 		return;
 	pages_h_block(h, label);
-	name_list(h, p, json_object_get(blk, "items"));
+	pages_html_list(h, p, json_object_get(blk, "items"), "rows", name_row);
 	/* The total counts close matches; the link lists looser ones too. */
 	if (pages_int(blk, "total", 0) >
 	    (long long)json_array_size(json_object_get(blk, "items")))
@@ -627,7 +616,7 @@ suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
 void
 pages_render_search_html(struct core_html *h, const struct pages_page *p)
 {
-	const json_t *m = p->model, *v;
+	const json_t *m = p->model;
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
 	const char *feed = pages_str(m, "feed");
@@ -636,7 +625,6 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 		strcmp(type, "institutions") == 0);
 	int browse = json_is_true(json_object_get(m, "browse"));
 	struct pages_head hd;
-	size_t i;
 
 	memset(&hd, 0, sizeof(hd));
 	hd.title = pages_str(m, "title");
@@ -680,12 +668,11 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 		    "Nothing matches. Try fewer or other words, or remove a "
 		    "filter.");
 	else if (people)
-		name_list(h, p, json_object_get(m, "results"));
+		pages_html_list(h, p, json_object_get(m, "results"), "rows",
+		    name_row);
 	else {
-		pages_h_open(h, CORE_TAG_UL, "cards");
-		json_array_foreach(json_object_get(m, "results"), i, v)
-		    paper_card(h, p, v);
-		core_html_pop(h);
+		pages_html_list(h, p, json_object_get(m, "results"), "cards",
+		    paper_card);
 	}
 	pages_html_pager(h, p, json_object_get(m, "pagination"), "← previous",
 	    "next →");
@@ -814,9 +801,7 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		    "## Examples\n\n");
 		json_array_foreach(json_object_get(m, "suggestions"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "query"),
-			    pages_str(v, "url"));
+			pages_md_link_row(b, v, "query", NULL, NULL);
 			core_buf_putc(b, '\n');
 		}
 		return;
@@ -918,11 +903,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "\n## Categories\n\n");
 		json_array_foreach(json_object_get(m, "facets"), i, v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "category"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld\n",
-			    pages_int(v, "count", 0));
+			pages_md_link_row(b, v, "category", "count", NULL);
+			core_buf_putc(b, '\n');
 		}
 	}
 	if (json_array_size(json_object_get(m, "paper_type_facets")) > 0) {
@@ -930,11 +912,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		json_array_foreach(json_object_get(m, "paper_type_facets"), i,
 		    v)
 		{
-			core_buf_puts(b, "- ");
-			core_md_link(b, pages_str(v, "label"),
-			    pages_str(v, "url"));
-			core_buf_printf(b, " — %lld\n",
-			    pages_int(v, "count", 0));
+			pages_md_link_row(b, v, "label", "count", NULL);
+			core_buf_putc(b, '\n');
 		}
 	}
 	md_few(b, json_object_get(m, "researchers"), "Researchers");

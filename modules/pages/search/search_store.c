@@ -119,20 +119,35 @@ hit(const char *base, const PGresult *res, int r, double score)
 	return o;
 }
 
+/*
+ * Runs stmt with the parameters q, n and, unless offset is negative,
+ * offset (a text, a count and where a page starts): the name statements
+ * and the rare words.
+ */
+static enum core_err
+names(struct core_db *db, int stmt, const char *q, int n, long long offset,
+    PGresult **res)
+{
+	const char *params[3];
+	char nbuf[16], obuf[24];
+
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	snprintf(obuf, sizeof(obuf), "%lld", offset);
+	params[0] = q;
+	params[1] = nbuf;
+	params[2] = obuf;
+	return core_db_exec(db, stmt, params, offset < 0 ? 2 : 3, res);
+}
+
 /* The words of pos rare enough to find any-word matches, "a or b". */
 static enum core_err
 rare_words(struct core_db *db, const char *pos, struct core_buf *out)
 {
 	PGresult *res = NULL;
-	const char *params[2];
-	char nbuf[16];
 	enum core_err er;
 	int i;
 
-	snprintf(nbuf, sizeof(nbuf), "%d", RARE_NDOC);
-	params[0] = pos;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_RARE_WORDS, params, 2,
+	if ((er = names(db, PAGES_SQL_SEARCH_RARE_WORDS, pos, RARE_NDOC, -1,
 		 &res)) != CORE_OK)
 		return er;
 	for (i = 0; i < PQntuples(res); i++) {
@@ -380,96 +395,91 @@ out:
 	return er;
 }
 
-/* Researchers or institutions: stmt with q, n, offset. */
-static enum core_err
-names(struct core_db *db, int stmt, const char *q, int n, long long offset,
-    PGresult **res)
-{
-	const char *params[3];
-	char nbuf[16], obuf[24];
-
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	snprintf(obuf, sizeof(obuf), "%lld", offset);
-	params[0] = q;
-	params[1] = nbuf;
-	params[2] = obuf;
-	return core_db_exec(db, stmt, params, 3, res);
-}
-
 /*
- * Where a name statement keeps each field of a result (its column enums);
- * -1 for a field it does not have.
+ * A kind of name result as one statement returns it: its "type", the
+ * path of its page, the columns of its id, name and slug, and the rest
+ * of its object (after type, id, name and url) as a cell table.
  */
 struct name_cols {
-	int id, name, slug, papers, h_index, citations;
-	int country, type, researchers;
+	const char *type;
+	char *(*path)(long long id, const char *slug);
+	int id, name, slug;
+	const struct core_cell_field *fields;
+	size_t nfields;
 };
 
-static const struct name_cols researchers_cols = { PAGES_SEARCH_RESEARCHERS__ID,
-	PAGES_SEARCH_RESEARCHERS__NAME, PAGES_SEARCH_RESEARCHERS__SLUG,
-	PAGES_SEARCH_RESEARCHERS__PAPER_COUNT,
-	PAGES_SEARCH_RESEARCHERS__H_INDEX, PAGES_SEARCH_RESEARCHERS__CITATIONS,
-	-1, -1, -1 };
-static const struct name_cols institutions_cols = {
-	PAGES_SEARCH_INSTITUTIONS__ID, PAGES_SEARCH_INSTITUTIONS__NAME,
-	PAGES_SEARCH_INSTITUTIONS__SLUG, -1, -1, -1,
-	PAGES_SEARCH_INSTITUTIONS__COUNTRY_NAME,
-	PAGES_SEARCH_INSTITUTIONS__TYPE,
-	PAGES_SEARCH_INSTITUTIONS__RESEARCHER_COUNT
+#define NAME_COLS(type, path, st, fields)                                      \
+	{                                                                      \
+		type, path, st##__ID, st##__NAME, st##__SLUG, fields,          \
+		    sizeof(fields) / sizeof((fields)[0])                       \
+	}
+
+/*
+ * The fields after the head of a researcher (papers from column
+ * st__papers) and of an institution (researchers from st__researchers),
+ * for statement st.
+ */
+/* clang-format off */
+#define RESEARCHER_FIELDS(st, papers)					\
+	{ "papers", st##__##papers, CORE_CELL_INT },			\
+	{ "h_index", st##__H_INDEX, CORE_CELL_INT },			\
+	{ "citations", st##__CITATIONS, CORE_CELL_INT }
+#define INSTITUTION_FIELDS(st, researchers)				\
+	{ "country", st##__COUNTRY_NAME, CORE_CELL_TEXT },		\
+	{ "institution_type", st##__TYPE, CORE_CELL_TEXT },		\
+	{ "researchers", st##__##researchers, CORE_CELL_INT }
+/* clang-format on */
+
+static const struct core_cell_field researchers_fields[] = {
+	RESEARCHER_FIELDS(PAGES_SEARCH_RESEARCHERS, PAPER_COUNT),
 };
-static const struct name_cols exact_cols = { PAGES_RESEARCHERS_EXACT__ID,
-	PAGES_RESEARCHERS_EXACT__NAME, PAGES_RESEARCHERS_EXACT__SLUG,
-	PAGES_RESEARCHERS_EXACT__PAPER_COUNT, PAGES_RESEARCHERS_EXACT__H_INDEX,
-	PAGES_RESEARCHERS_EXACT__CITATIONS, -1, -1, -1 };
+static const struct core_cell_field institutions_fields[] = {
+	INSTITUTION_FIELDS(PAGES_SEARCH_INSTITUTIONS, RESEARCHER_COUNT),
+};
+static const struct core_cell_field exact_fields[] = {
+	RESEARCHER_FIELDS(PAGES_RESEARCHERS_EXACT, PAPER_COUNT),
+};
 /* SEARCH_NAMES_FEW: "size" is papers in 'r' rows, researchers in 'i'. */
-static const struct name_cols few_cols = { PAGES_SEARCH_NAMES_FEW__ID,
-	PAGES_SEARCH_NAMES_FEW__NAME, PAGES_SEARCH_NAMES_FEW__SLUG,
-	PAGES_SEARCH_NAMES_FEW__SIZE, PAGES_SEARCH_NAMES_FEW__H_INDEX,
-	PAGES_SEARCH_NAMES_FEW__CITATIONS, PAGES_SEARCH_NAMES_FEW__COUNTRY_NAME,
-	PAGES_SEARCH_NAMES_FEW__TYPE, PAGES_SEARCH_NAMES_FEW__SIZE };
+static const struct core_cell_field few_r_fields[] = {
+	RESEARCHER_FIELDS(PAGES_SEARCH_NAMES_FEW, SIZE),
+};
+static const struct core_cell_field few_i_fields[] = {
+	INSTITUTION_FIELDS(PAGES_SEARCH_NAMES_FEW, SIZE),
+};
 
-/* A researcher result from row r, its fields where k says. */
+static const struct name_cols researchers_cols = NAME_COLS("researcher",
+    pages_researcher_path, PAGES_SEARCH_RESEARCHERS, researchers_fields);
+static const struct name_cols institutions_cols = NAME_COLS("institution",
+    pages_institution_path, PAGES_SEARCH_INSTITUTIONS, institutions_fields);
+static const struct name_cols exact_cols = NAME_COLS("researcher",
+    pages_researcher_path, PAGES_RESEARCHERS_EXACT, exact_fields);
+static const struct name_cols few_r_cols = NAME_COLS("researcher",
+    pages_researcher_path, PAGES_SEARCH_NAMES_FEW, few_r_fields);
+static const struct name_cols few_i_cols = NAME_COLS("institution",
+    pages_institution_path, PAGES_SEARCH_NAMES_FEW, few_i_fields);
+
+/* A researcher or institution result from row r, as k says (new). */
 static json_t *
-researcher(const char *base, const PGresult *res, int r,
+name_row(const char *base, const PGresult *res, int r,
     const struct name_cols *k)
 {
 	long long id = core_cell_bigint(res, r, k->id, 0);
+	json_t *o;
 
-	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "researcher",
-	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
-	    "url",
+	o = json_pack("{s:s,s:I,s:o,s:o}", "type", k->type, "id",
+	    (json_int_t)id, "name", core_cell_jtext(res, r, k->name), "url",
 	    pages_json_abs_free(base,
-		pages_researcher_path(id, core_cell_text(res, r, k->slug))),
-	    "papers", core_cell_jint(res, r, k->papers), "h_index",
-	    core_cell_jint(res, r, k->h_index), "citations",
-	    core_cell_jint(res, r, k->citations));
-}
-
-/* An institution result from row r, its fields where k says. */
-static json_t *
-institution(const char *base, const PGresult *res, int r,
-    const struct name_cols *k)
-{
-	long long id = core_cell_bigint(res, r, k->id, 0);
-
-	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o}", "type", "institution",
-	    "id", (json_int_t)id, "name", core_cell_jtext(res, r, k->name),
-	    "url",
-	    pages_json_abs_free(base,
-		pages_institution_path(id, core_cell_text(res, r, k->slug))),
-	    "country", core_cell_jtext(res, r, k->country), "institution_type",
-	    core_cell_jtext(res, r, k->type), "researchers",
-	    core_cell_jint(res, r, k->researchers));
+		k->path(id, core_cell_text(res, r, k->slug))));
+	core_row_set(o, res, r, k->fields, k->nfields);
+	return o;
 }
 
 /*
- * Results of name statement stmt for q, their fields where k says, each
- * built by row(); *total from column total_col of the last row.
+ * Results of name statement stmt for q, each built as k says; *total
+ * from column total_col of the last row.
  */
 static enum core_err
 name_results(struct core_db *db, const char *base, int stmt,
-    json_t *(
-	*row)(const char *, const PGresult *, int, const struct name_cols *),
     const struct name_cols *k, int total_col, const char *q, int n,
     long long offset, json_t **items, long long *total)
 {
@@ -483,7 +493,7 @@ name_results(struct core_db *db, const char *base, int stmt,
 		return er;
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
-		json_array_append_new(*items, row(base, res, i, k));
+		json_array_append_new(*items, name_row(base, res, i, k));
 		*total = core_cell_bigint(res, i, total_col, 0);
 	}
 	PQclear(res);
@@ -494,7 +504,7 @@ enum core_err
 pages_search_store_researchers(struct core_db *db, const char *base,
     const char *q, int n, long long offset, json_t **items, long long *total)
 {
-	return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS, researcher,
+	return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS,
 	    &researchers_cols, PAGES_SEARCH_RESEARCHERS__TOTAL, q, n, offset,
 	    items, total);
 }
@@ -504,8 +514,8 @@ pages_search_store_institutions(struct core_db *db, const char *base,
     const char *q, int n, long long offset, json_t **items, long long *total)
 {
 	return name_results(db, base, PAGES_SQL_SEARCH_INSTITUTIONS,
-	    institution, &institutions_cols, PAGES_SEARCH_INSTITUTIONS__TOTAL,
-	    q, n, offset, items, total);
+	    &institutions_cols, PAGES_SEARCH_INSTITUTIONS__TOTAL, q, n, offset,
+	    items, total);
 }
 
 enum core_err
@@ -514,19 +524,14 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
     long long *itotal)
 {
 	PGresult *res = NULL;
-	const char *params[2];
 	const char *kind;
-	char nbuf[16];
 	enum core_err er;
 	int i;
 
 	*researchers = *institutions = NULL;
 	*rtotal = *itotal = 0;
-	snprintf(nbuf, sizeof(nbuf), "%d", n);
-	params[0] = q;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_NAMES_FEW, params, 2,
-		 &res)) != CORE_OK)
+	if ((er = names(db, PAGES_SQL_SEARCH_NAMES_FEW, q, n, -1, &res)) !=
+	    CORE_OK)
 		return er;
 	*researchers = json_array();
 	*institutions = json_array();
@@ -534,12 +539,12 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 		kind = core_cell_text(res, i, PAGES_SEARCH_NAMES_FEW__KIND);
 		if (kind != NULL && kind[0] == 'r') {
 			json_array_append_new(*researchers,
-			    researcher(base, res, i, &few_cols));
+			    name_row(base, res, i, &few_r_cols));
 			*rtotal = core_cell_bigint(res, i,
 			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
 		} else {
 			json_array_append_new(*institutions,
-			    institution(base, res, i, &few_cols));
+			    name_row(base, res, i, &few_i_cols));
 			*itotal = core_cell_bigint(res, i,
 			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
 		}
@@ -563,7 +568,7 @@ pages_search_store_exact(struct core_db *db, const char *base, const char *q,
 	*items = json_array();
 	for (i = 0; i < PQntuples(res); i++)
 		json_array_append_new(*items,
-		    researcher(base, res, i, &exact_cols));
+		    name_row(base, res, i, &exact_cols));
 	PQclear(res);
 	return CORE_OK;
 }
