@@ -1029,6 +1029,13 @@ enum core_err core_redis_cmd(struct core_redis *, struct redisReply **reply,
     const char *fmt, ...);
 enum core_err core_redis_vcmd(struct core_redis *, struct redisReply **reply,
     const char *fmt, va_list ap);
+/*
+ * A fixed-window counter: INCR key and, on its first hit, EXPIRE it
+ * after ttl seconds.  On CORE_OK *n is the new count (0 if Redis
+ * answered something else); CORE_ECACHE (logged) when Redis fails.
+ */
+enum core_err core_redis_incr(struct core_redis *, const char *key, long ttl,
+    long long *n);
 void core_redis_close(struct core_redis *);
 
 /* ------------------------------------------------------------------ */
