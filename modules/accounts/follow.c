@@ -574,13 +574,8 @@ acc_follows_new_get(struct core_req *req)
 	    "ok", 1, "links", "form", "action", "/account/follows", "csrf",
 	    s.csrf, "button", id != 0 ? "Follow (already followed)" : "Follow",
 	    "fields", fields);
-	if (m == NULL) {
-		er = CORE_ESYS;
-		goto out;
-	}
 	er = acc_respond_message(req, 200, m, &s);
 out:
-	json_decref(m);
 	core_buf_free(&self);
 	core_buf_free(&title);
 	return er;
