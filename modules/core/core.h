@@ -357,6 +357,10 @@ int core_date_day_parse(const char *s, int64_t *t);
 /* 1 when y-m-d (m 1..12) is a day of the Gregorian calendar, else 0. */
 int core_date_is_day(int y, int m, int d);
 
+struct timespec;
+/* Seconds since t0, a time CLOCK_MONOTONIC gave: for durations. */
+double core_elapsed(const struct timespec *t0);
+
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
 /* ------------------------------------------------------------------ */
