@@ -559,10 +559,11 @@ enum core_err acc_store_sessions_end_others(struct core_db *, long long uid,
  * A page with a title, a message (a notice when ok, else an error) and
  * optionally a form: model {title, message, ok, form?: {action, csrf,
  * token?, password: "current"|"new"|null, email?: true, button}, links?:
- * [{href,text}]}.
+ * [{href,text}]}.  Takes ownership of model; NULL (a json_pack() that
+ * failed) answers CORE_ESYS.
  */
-enum core_err acc_respond_message(struct core_req *, int status,
-    const json_t *model, const struct acc_session *s);
+enum core_err acc_respond_message(struct core_req *, int status, json_t *model,
+    const struct acc_session *s);
 
 /* recover.c: sign-up's end, verification, reset */
 

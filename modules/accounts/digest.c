@@ -87,11 +87,7 @@ acc_unsubscribe_get(struct core_req *req)
 	    "on again on your account page.",
 	    "ok", 1, "links", "form", "action", "/account/unsubscribe", "csrf",
 	    "", "token", tok, "button", "Stop the digests");
-	if (m == NULL)
-		return CORE_ESYS;
-	er = acc_respond_message(req, 200, m, NULL);
-	json_decref(m);
-	return er;
+	return acc_respond_message(req, 200, m, NULL);
 }
 
 enum core_err
@@ -130,11 +126,7 @@ acc_unsubscribe_post(struct core_req *req)
 	    "You will get no more digest emails. You can turn them on again "
 	    "on your account page.",
 	    "ok", 1, "form", "links");
-	if (m == NULL)
-		return CORE_ESYS;
-	er = acc_respond_message(req, 200, m, NULL);
-	json_decref(m);
-	return er;
+	return acc_respond_message(req, 200, m, NULL);
 }
 
 /* ---------------------------------------------------------------- sender */

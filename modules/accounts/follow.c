@@ -48,6 +48,35 @@ fragment_path(struct core_req *req)
 	return d != NULL && *d != '\0' ? d : core_req_path(req);
 }
 
+/*
+ * The start of a follow button fragment for prefix{id}: its id and the
+ * session.  0, or the status of the empty fragment to answer: 404 for
+ * a path that is not prefix{id}, 503 when the session cannot be read.
+ */
+static int
+fragment_open(struct core_req *req, const char *prefix, long long *id,
+    struct acc_session *s)
+{
+	const char *p = fragment_path(req);
+	size_t n = strlen(prefix);
+
+	if (strncmp(p, prefix, n) != 0 ||
+	    acc_parse_id(p + n, strlen(p + n), id) != 0)
+		return 404;
+	if (acc_session_load(req, s) != CORE_OK)
+		return 503;
+	return 0;
+}
+
+/* The status of a fragment whose target's state was looked up with er. */
+static int
+state_status(enum core_err er)
+{
+	if (er == CORE_ENOTFOUND)
+		return 404;
+	return er != CORE_OK ? 503 : 0;
+}
+
 enum core_err
 acc_fragment_dispatch(struct core_req *req)
 {
@@ -83,28 +112,17 @@ acc_fragment_dispatch(struct core_req *req)
 enum core_err
 acc_follow_fragment_get(struct core_req *req)
 {
-	const char *p = fragment_path(req), *rest;
 	struct acc_session s;
 	char *slug = NULL;
 	long long rid;
-	int following = 0;
-	enum core_err er;
+	int following = 0, status;
 
-	if (strncmp(p, "/account/follow/", 16) != 0)
-		return empty_fragment(req, 404);
-	rest = p + 16;
-	if (acc_parse_id(rest, strlen(rest), &rid) != 0)
-		return empty_fragment(req, 404);
-	if (acc_session_load(req, &s) != CORE_OK)
-		return empty_fragment(req, 503);
-	if (s.valid) {
-		er = acc_store_follow_state(core_req_ctx(req)->db, s.uid, rid,
-		    &slug, &following);
-		if (er == CORE_ENOTFOUND)
-			return empty_fragment(req, 404);
-		if (er != CORE_OK)
-			return empty_fragment(req, 503);
-	}
+	if ((status = fragment_open(req, "/account/follow/", &rid, &s)) != 0)
+		return empty_fragment(req, status);
+	if (s.valid &&
+	    (status = state_status(acc_store_follow_state(core_req_ctx(req)->db,
+		 s.uid, rid, &slug, &following))) != 0)
+		return empty_fragment(req, status);
 	acc_render_follow_fragment(req, rid, slug, &s, following);
 	free(slug);
 	return CORE_OK;
@@ -195,27 +213,19 @@ out:
 enum core_err
 acc_follow_institution_fragment(struct core_req *req)
 {
-	const char *p = fragment_path(req), *rest;
 	struct acc_session s;
 	char *slug = NULL, *next;
 	long long iid, target = 0;
-	enum core_err er;
+	int status;
 
-	if (strncmp(p, "/account/follow/institution/", 28) != 0)
-		return empty_fragment(req, 404);
-	rest = p + 28;
-	if (acc_parse_id(rest, strlen(rest), &iid) != 0)
-		return empty_fragment(req, 404);
-	if (acc_session_load(req, &s) != CORE_OK)
-		return empty_fragment(req, 503);
-	if (s.valid) {
-		er = acc_store_institution_state(core_req_ctx(req)->db, s.uid,
-		    iid, &slug, &target);
-		if (er == CORE_ENOTFOUND)
-			return empty_fragment(req, 404);
-		if (er != CORE_OK)
-			return empty_fragment(req, 503);
-	}
+	if ((status = fragment_open(req, "/account/follow/institution/", &iid,
+		 &s)) != 0)
+		return empty_fragment(req, status);
+	if (s.valid &&
+	    (status = state_status(
+		 acc_store_institution_state(core_req_ctx(req)->db, s.uid, iid,
+		     &slug, &target))) != 0)
+		return empty_fragment(req, status);
 	next = slug != NULL && *slug != '\0'
 	    ? core_xasprintf("/institutions/%lld-%s", iid, slug)
 	    : core_xasprintf("/institutions/%lld", iid);
@@ -564,13 +574,8 @@ acc_follows_new_get(struct core_req *req)
 	    "ok", 1, "links", "form", "action", "/account/follows", "csrf",
 	    s.csrf, "button", id != 0 ? "Follow (already followed)" : "Follow",
 	    "fields", fields);
-	if (m == NULL) {
-		er = CORE_ESYS;
-		goto out;
-	}
 	er = acc_respond_message(req, 200, m, &s);
 out:
-	json_decref(m);
 	core_buf_free(&self);
 	core_buf_free(&title);
 	return er;

@@ -60,18 +60,9 @@ hit(struct core_redis *rc, const char *key, long limit, long window)
 	long long n;
 	long ttl;
 
-	if (core_redis_cmd(rc, &r, "INCR %s", key) != CORE_OK)
+	if (core_redis_incr(rc, key, window, &n) != CORE_OK)
 		return 0;
-	n = r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
-	freeReplyObject(r);
-	r = NULL;
-	if (n == 1) {
-		if (core_redis_cmd(rc, &r, "EXPIRE %s %ld", key, window) ==
-		    CORE_OK)
-			freeReplyObject(r);
-		return 0;
-	}
-	if (n <= limit)
+	if (n == 1 || n <= limit)
 		return 0;
 	if (core_redis_cmd(rc, &r, "TTL %s", key) != CORE_OK)
 		return WINDOW;

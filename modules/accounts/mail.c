@@ -20,12 +20,18 @@
 #include "core.h"
 #include "accounts.h"
 
+/* The mailer's strings: each owned, and wiped when freed. */
+enum mail_str {
+	MAIL_URL,      /* smtp://host:port or smtps://host:port */
+	MAIL_FROM,     /* the From header as configured */
+	MAIL_ENVELOPE, /* its addr-spec, for MAIL FROM */
+	MAIL_USER,     /* NULL: no AUTH */
+	MAIL_PASSWORD,
+	MAIL__MAX
+};
+
 struct acc_mailer {
-	char *url;      /* smtp://host:port or smtps://host:port */
-	char *from;     /* the From header as configured */
-	char *envelope; /* its addr-spec, for MAIL FROM */
-	char *user;     /* NULL: no AUTH */
-	char *password;
+	char *s[MAIL__MAX];
 	long timeout; /* seconds, the whole exchange */
 	int starttls; /* smtp:// must upgrade with STARTTLS */
 };
@@ -378,17 +384,17 @@ acc_mailer_new(const struct core_conf *conf, struct acc_mailer **mp)
 		return CORE_EINPUT;
 	}
 	m = core_xcalloc(1, sizeof(*m));
-	m->url = core_xstrdup(url);
-	m->from = core_xstrdup(from);
-	m->envelope = core_xstrdup(addr);
+	m->s[MAIL_URL] = core_xstrdup(url);
+	m->s[MAIL_FROM] = core_xstrdup(from);
+	m->s[MAIL_ENVELOPE] = core_xstrdup(addr);
 	m->timeout = core_conf_int(conf, "smtp_timeout", 10);
 	if (m->timeout < 1 || m->timeout > 120)
 		m->timeout = 10;
 	m->starttls = strcmp(tls, "on") == 0;
 	if (*user != '\0') {
-		m->user = core_xstrdup(user);
+		m->s[MAIL_USER] = core_xstrdup(user);
 		if (core_conf_secret(conf, "smtp_password_file",
-			&m->password) != CORE_OK) {
+			&m->s[MAIL_PASSWORD]) != CORE_OK) {
 			acc_mailer_free(m);
 			return CORE_EINPUT;
 		}
@@ -400,16 +406,15 @@ acc_mailer_new(const struct core_conf *conf, struct acc_mailer **mp)
 void
 acc_mailer_free(struct acc_mailer *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
-	free(m->url);
-	free(m->from);
-	free(m->envelope);
-	free(m->user);
-	if (m->password != NULL) {
-		sodium_memzero(m->password, strlen(m->password));
-		free(m->password);
-	}
+	for (i = 0; i < MAIL__MAX; i++)
+		if (m->s[i] != NULL) {
+			sodium_memzero(m->s[i], strlen(m->s[i]));
+			free(m->s[i]);
+		}
 	free(m);
 }
 
@@ -446,12 +451,12 @@ smtp_send(const struct acc_mailer *m, struct core_metrics *metrics,
 
 	if ((c = curl_easy_init()) == NULL)
 		goto out;
-	env = core_xasprintf("<%s>", m->envelope);
+	env = core_xasprintf("<%s>", m->s[MAIL_ENVELOPE]);
 	envto = core_xasprintf("<%s>", to);
 	rcpt = curl_slist_append(NULL, envto);
 	u.p = msg->ptr;
 	u.left = msg->len;
-	curl_easy_setopt(c, CURLOPT_URL, m->url);
+	curl_easy_setopt(c, CURLOPT_URL, m->s[MAIL_URL]);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, m->timeout);
@@ -465,10 +470,11 @@ smtp_send(const struct acc_mailer *m, struct core_metrics *metrics,
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)msg->len);
 	if (m->starttls)
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
-	if (m->user != NULL) {
-		curl_easy_setopt(c, CURLOPT_USERNAME, m->user);
-		if (m->password != NULL)
-			curl_easy_setopt(c, CURLOPT_PASSWORD, m->password);
+	if (m->s[MAIL_USER] != NULL) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, m->s[MAIL_USER]);
+		if (m->s[MAIL_PASSWORD] != NULL)
+			curl_easy_setopt(c, CURLOPT_PASSWORD,
+			    m->s[MAIL_PASSWORD]);
 	}
 	if ((cc = curl_easy_perform(c)) != CURLE_OK) {
 		/* curl's message names the relay and the step, not the
@@ -508,8 +514,8 @@ acc_mail_send_digest(struct core_ctx *ctx, const char *to, const char *subject,
 	}
 	randombytes_buf(rnd, sizeof(rnd));
 	sodium_bin2hex(idl, sizeof(idl), rnd, sizeof(rnd));
-	if (acc_mail_build_digest(&msg, m->from, to, subject, text, html,
-		unsubscribe, (long long)time(NULL), idl) != 0) {
+	if (acc_mail_build_digest(&msg, m->s[MAIL_FROM], to, subject, text,
+		html, unsubscribe, (long long)time(NULL), idl) != 0) {
 		core_log(CORE_LOG_ERROR, "mail", "not sent: unusable header");
 		core_metrics_count(ctx->metrics, CORE_METRIC_MAIL_FAILED);
 		goto out;

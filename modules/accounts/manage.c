@@ -251,9 +251,5 @@ acc_delete_post(struct core_req *req)
 	    "your private feed are gone.",
 	    "ok", 1, "form", "links", "href", "/", "text",
 	    "Go to the home page");
-	if (m == NULL)
-		return CORE_ESYS;
-	er = acc_respond_message(req, 200, m, NULL);
-	json_decref(m);
-	return er;
+	return acc_respond_message(req, 200, m, NULL);
 }

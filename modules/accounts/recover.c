@@ -109,7 +109,6 @@ message(struct core_req *req, int status, const char *title, const char *msg,
     int ok, json_t *form, json_t *links)
 {
 	char csrf[ACC_HASH_HEX + 1];
-	enum core_err er;
 	json_t *m;
 
 	if (form != NULL) {
@@ -120,11 +119,7 @@ message(struct core_req *req, int status, const char *title, const char *msg,
 	    core_json_str(msg), "ok", ok, "form",
 	    form != NULL ? form : json_null(), "links",
 	    links != NULL ? links : json_array());
-	if (m == NULL)
-		return CORE_ESYS;
-	er = acc_respond_message(req, status, m, NULL);
-	json_decref(m);
-	return er;
+	return acc_respond_message(req, status, m, NULL);
 }
 
 static json_t *

@@ -1505,8 +1505,9 @@ md_message(struct core_buf *b, const char *base, const json_t *m)
 	}
 }
 
-enum core_err
-acc_respond_message(struct core_req *req, int status, const json_t *m,
+/* acc_respond_message() once the model is there: m stays the caller's. */
+static enum core_err
+respond_message(struct core_req *req, int status, const json_t *m,
     const struct acc_session *s)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
@@ -1542,4 +1543,17 @@ acc_respond_message(struct core_req *req, int status, const json_t *m,
 	core_resp_type(req, rep);
 	acc_private_headers(req);
 	return CORE_OK;
+}
+
+enum core_err
+acc_respond_message(struct core_req *req, int status, json_t *m,
+    const struct acc_session *s)
+{
+	enum core_err er;
+
+	if (m == NULL)
+		return CORE_ESYS;
+	er = respond_message(req, status, m, s);
+	json_decref(m);
+	return er;
 }

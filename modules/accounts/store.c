@@ -14,6 +14,23 @@
 
 #define ID(buf, v) snprintf((buf), sizeof(buf), "%lld", (long long)(v))
 
+/*
+ * Runs stmt with the integers ids[0..n) as $1..$n (n at most 2).  On
+ * CORE_OK the caller PQclear()s *resp.
+ */
+static enum core_err
+exec_ids(struct core_db *db, int stmt, const long long *ids, int n,
+    PGresult **resp)
+{
+	char b[2][24];
+	const char *p[2] = { b[0], b[1] };
+	int i;
+
+	for (i = 0; i < n && i < 2; i++)
+		ID(b[i], ids[i]);
+	return core_db_exec(db, stmt, p, n < 2 ? n : 2, resp);
+}
+
 static json_t *
 abs_url(const char *base, const char *path)
 {
@@ -137,17 +154,13 @@ enum core_err
 acc_store_follow_state(struct core_db *db, long long uid, long long rid,
     char **slug, int *following)
 {
-	char ub[24], rb[24];
-	const char *p[2] = { ub, rb };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*slug = NULL;
 	*following = 0;
-	ID(ub, uid);
-	ID(rb, rid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FOLLOW_STATE, p, 2, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_FOLLOW_STATE,
+		 (const long long[]){ uid, rid }, 2, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) != 1)
 		er = CORE_ENOTFOUND;
@@ -164,14 +177,10 @@ acc_store_follow_state(struct core_db *db, long long uid, long long rid,
 static enum core_err
 pair(struct core_db *db, int stmt, long long a, long long b)
 {
-	char ab[24], bb[24];
-	const char *p[2] = { ab, bb };
 	PGresult *res = NULL;
 	enum core_err er;
 
-	ID(ab, a);
-	ID(bb, b);
-	er = core_db_exec(db, stmt, p, 2, &res);
+	er = exec_ids(db, stmt, (const long long[]){ a, b }, 2, &res);
 	PQclear(res);
 	return er;
 }
@@ -229,17 +238,14 @@ enum core_err
 acc_store_following(struct core_db *db, const char *base, long long uid,
     json_t **out)
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	enum core_err er;
 	json_t *a, *o;
 	int i;
 
 	*out = NULL;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FOLLOWING, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_FOLLOWING,
+		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
@@ -256,15 +262,12 @@ acc_store_following(struct core_db *db, const char *base, long long uid,
 enum core_err
 acc_store_feed_token_created(struct core_db *db, long long uid, char **created)
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*created = NULL;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_TOKEN_CREATED, p, 1,
-		 &res)) != CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_FEED_TOKEN_CREATED,
+		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
 		return er;
 	*created = core_xstrdup(PQntuples(res) == 1 &&
 		    !core_cell_isnull(res, 0,
@@ -432,18 +435,14 @@ enum core_err
 acc_store_feed_export(struct core_db *db, long long uid, long long max,
     json_t **papers, long long *total)
 {
-	char ub[24], nb[24];
-	const char *p[2] = { ub, nb };
 	PGresult *res = NULL;
 	enum core_err er;
 	int i;
 
 	*papers = NULL;
 	*total = 0;
-	ID(ub, uid);
-	ID(nb, max);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FEED_EXPORT, p, 2, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_FEED_EXPORT,
+		 (const long long[]){ uid, max }, 2, &res)) != CORE_OK)
 		return er;
 	*papers = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
@@ -581,15 +580,12 @@ acc_store_user_mail_state(struct core_db *db, const char *email, long long *uid,
 enum core_err
 acc_store_user_get(struct core_db *db, long long uid, struct acc_user *u)
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	memset(u, 0, sizeof(*u));
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_BY_ID, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_USER_BY_ID,
+		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) != 1) {
 		PQclear(res);
@@ -752,15 +748,12 @@ static enum core_err
 delete_of_user(struct core_db *db, int stmt, long long uid, long long id,
     int *gone)
 {
-	char ub[24], ib[24];
-	const char *p[2] = { ub, ib };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*gone = 0;
-	ID(ub, uid);
-	ID(ib, id);
-	if ((er = core_db_exec(db, stmt, p, 2, &res)) != CORE_OK)
+	if ((er = exec_ids(db, stmt, (const long long[]){ uid, id }, 2,
+		 &res)) != CORE_OK)
 		return er;
 	*gone = atoi(PQcmdTuples(res)) > 0;
 	PQclear(res);
@@ -873,16 +866,12 @@ enum core_err
 acc_store_api_key_revoke(struct core_db *db, long long uid, long long id,
     char hash[65])
 {
-	char ub[24], ib[24];
-	const char *p[2] = { ub, ib };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	hash[0] = '\0';
-	ID(ub, uid);
-	ID(ib, id);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEY_REVOKE, p, 2, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_API_KEY_REVOKE,
+		 (const long long[]){ uid, id }, 2, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) == 1)
 		snprintf(hash, 65, "%s",
@@ -896,15 +885,12 @@ acc_store_api_key_revoke(struct core_db *db, long long uid, long long id,
 enum core_err
 acc_store_follow_total(struct core_db *db, long long uid, long long *n)
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*n = 0;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_FOLLOW_TOTAL, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_FOLLOW_TOTAL,
+		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
 		return er;
 	*n = core_cell_bigint(res, 0, ACCOUNTS_FOLLOW_TOTAL__TOTAL, 0);
 	PQclear(res);
@@ -964,8 +950,6 @@ enum core_err
 acc_store_targets(struct core_db *db, const char *base, long long uid,
     json_t **out)
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	struct core_buf path = CORE_BUF_INIT;
 	const char *kind, *cat, *q, *slug;
@@ -975,9 +959,8 @@ acc_store_targets(struct core_db *db, const char *base, long long uid,
 	int i;
 
 	*out = NULL;
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_TARGETS, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_TARGETS, (const long long[]){ uid },
+		 1, &res)) != CORE_OK)
 		return er;
 	a = json_array();
 	for (i = 0; i < PQntuples(res); i++) {
@@ -1032,17 +1015,13 @@ enum core_err
 acc_store_institution_state(struct core_db *db, long long uid, long long iid,
     char **slug, long long *target)
 {
-	char ub[24], ib[24];
-	const char *p[2] = { ub, ib };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	*slug = NULL;
 	*target = 0;
-	ID(ub, uid);
-	ID(ib, iid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_INSTITUTION_STATE, p, 2,
-		 &res)) != CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_INSTITUTION_STATE,
+		 (const long long[]){ uid, iid }, 2, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) == 0) {
 		PQclear(res);
@@ -1075,15 +1054,12 @@ acc_store_category_known(struct core_db *db, const char *cat, int *known)
 enum core_err
 acc_store_digest_get(struct core_db *db, long long uid, char mode[8])
 {
-	char ub[24];
-	const char *p[1] = { ub };
 	PGresult *res = NULL;
 	enum core_err er;
 
 	snprintf(mode, 8, "off");
-	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_DIGEST_STATE, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_ids(db, ACCOUNTS_SQL_DIGEST_STATE,
+		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
 		snprintf(mode, 8, "%s",

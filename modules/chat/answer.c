@@ -276,16 +276,6 @@ put_data(struct core_buf *b, const char *s)
 		core_buf_putc(b, *s == '<' ? '(' : *s == '>' ? ')' : *s);
 }
 
-static double
-ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) * 1e3 +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 static int
 keep_going(void *arg, const char *p, size_t n)
 {
@@ -424,7 +414,7 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 		er = retrieve(ctx->db, scope, arg, ubuf, question, &res);
 	if (er != CORE_OK)
 		goto out;
-	a->retrieve_ms = ms_since(&t0);
+	a->retrieve_ms = 1e3 * core_elapsed(&t0);
 	a->refs = json_array();
 	core_buf_puts(&ctxt, "<papers>\n");
 	for (i = 0; i < PQntuples(res); i++) {

@@ -234,31 +234,20 @@ quota(struct core_ctx *ctx, long long uid)
 	long minute = (long)(now / 60), day = (long)(now / 86400);
 	long wait_min = 60 - (long)(now % 60);
 	char key[96];
+	long long n;
 	long v;
 
 	if (ctx->redis == NULL)
 		return 0;
 	snprintf(key, sizeof(key), "weft:chat:m:%lld:%ld", uid, minute);
-	if (core_redis_cmd(ctx->redis, &rep, "INCR %s", key) != CORE_OK)
+	if (core_redis_incr(ctx->redis, key, 120, &n) != CORE_OK)
 		return 0;
-	v = rep->type == REDIS_REPLY_INTEGER ? (long)rep->integer : 0;
-	freeReplyObject(rep);
-	rep = NULL;
-	if (v == 1 &&
-	    core_redis_cmd(ctx->redis, &rep, "EXPIRE %s 120", key) == CORE_OK)
-		freeReplyObject(rep);
-	if (st->per_minute > 0 && v > st->per_minute)
+	if (st->per_minute > 0 && n > st->per_minute)
 		return wait_min;
 	snprintf(key, sizeof(key), "weft:chat:g:%ld", minute);
-	if (core_redis_cmd(ctx->redis, &rep, "INCR %s", key) != CORE_OK)
+	if (core_redis_incr(ctx->redis, key, 120, &n) != CORE_OK)
 		return 0;
-	v = rep->type == REDIS_REPLY_INTEGER ? (long)rep->integer : 0;
-	freeReplyObject(rep);
-	rep = NULL;
-	if (v == 1 &&
-	    core_redis_cmd(ctx->redis, &rep, "EXPIRE %s 120", key) == CORE_OK)
-		freeReplyObject(rep);
-	if (st->global_minute > 0 && v > st->global_minute)
+	if (st->global_minute > 0 && n > st->global_minute)
 		return wait_min;
 	snprintf(key, sizeof(key), "weft:chat:t:%lld:%ld", uid, day);
 	if (core_redis_cmd(ctx->redis, &rep, "GET %s", key) != CORE_OK)

@@ -363,6 +363,10 @@ int core_date_is_day(int y, int m, int d);
 struct timespec;
 double core_elapsed(const struct timespec *t0);
 
+struct timespec;
+/* Seconds since t0, a time CLOCK_MONOTONIC gave: for durations. */
+double core_elapsed(const struct timespec *t0);
+
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
 /* ------------------------------------------------------------------ */
@@ -1037,6 +1041,13 @@ enum core_err core_redis_cmd(struct core_redis *, struct redisReply **reply,
     const char *fmt, ...);
 enum core_err core_redis_vcmd(struct core_redis *, struct redisReply **reply,
     const char *fmt, va_list ap);
+/*
+ * A fixed-window counter: INCR key and, on its first hit, EXPIRE it
+ * after ttl seconds.  On CORE_OK *n is the new count (0 if Redis
+ * answered something else); CORE_ECACHE (logged) when Redis fails.
+ */
+enum core_err core_redis_incr(struct core_redis *, const char *key, long ttl,
+    long long *n);
 void core_redis_close(struct core_redis *);
 
 /* ------------------------------------------------------------------ */

@@ -296,6 +296,25 @@ core_redis_cmd(struct core_redis *r, struct redisReply **replyp,
 	return er;
 }
 
+enum core_err
+core_redis_incr(struct core_redis *r, const char *key, long ttl, long long *n)
+{
+	struct redisReply *rep = NULL;
+	enum core_err er;
+
+	*n = 0;
+	if ((er = core_redis_cmd(r, &rep, "INCR %s", key)) != CORE_OK)
+		return er;
+	*n = rep->type == REDIS_REPLY_INTEGER ? rep->integer : 0;
+	freeReplyObject(rep);
+	rep = NULL;
+	/* A lost EXPIRE is the caller's to notice (TTL -1). */
+	if (*n == 1 &&
+	    core_redis_cmd(r, &rep, "EXPIRE %s %ld", key, ttl) == CORE_OK)
+		freeReplyObject(rep);
+	return CORE_OK;
+}
+
 /* Frees a secret, wiped first. */
 static void
 redis_forget(char *secret)

@@ -30,13 +30,19 @@
  */
 #define FEEDS_SITEMAP_LOC_MAX 950
 
+/* The documents guide.c builds once and serves from memory. */
+enum feeds_doc {
+	FEEDS_DOC_ROBOTS,    /* robots.txt */
+	FEEDS_DOC_LLMS,      /* llms.txt */
+	FEEDS_DOC_LLMS_FULL, /* llms-full.txt */
+	FEEDS_DOC_OPENAPI,   /* openapi.json with servers[0].url filled in */
+	FEEDS_DOC__MAX
+};
+
 /* Process state, in ctx->mod_state (built once by init). */
 struct feeds_state {
-	char *robots;      /* robots.txt */
-	char *llms;        /* llms.txt */
-	char *llms_full;   /* llms-full.txt */
-	char *openapi;     /* openapi.json with servers[0].url filled in */
-	char *content_dir; /* the static pages' markdown, for lastmod */
+	char *doc[FEEDS_DOC__MAX]; /* owned, freed by feeds_guide_free() */
+	char *content_dir;         /* the static pages' markdown, for lastmod */
 };
 
 /* ------------------------------------------------------------------ */
@@ -145,10 +151,9 @@ enum core_err feeds_guide_build(struct feeds_state *st, const char *base,
     const struct core_conf *conf);
 void feeds_guide_free(struct feeds_state *st);
 
-enum core_err feeds_robots(struct core_req *);
-enum core_err feeds_llms(struct core_req *);
-enum core_err feeds_llms_full(struct core_req *);
-enum core_err feeds_openapi(struct core_req *);
+/* Serves the document whose path the request has (robots.txt, llms.txt,
+ * llms-full.txt, openapi.json). */
+enum core_err feeds_guide(struct core_req *);
 
 /* ------------------------------------------------------------------ */
 /* respond.c: validators shared by every handler                       */

@@ -236,6 +236,17 @@ openapi_build(const char *base, char **out)
 	return CORE_OK;
 }
 
+/* Where each document is served, and as what. */
+static const struct {
+	const char *path;
+	enum core_rep rep;
+} docs[FEEDS_DOC__MAX] = {
+	[FEEDS_DOC_ROBOTS] = { "/robots.txt", CORE_REP_TEXT },
+	[FEEDS_DOC_LLMS] = { "/llms.txt", CORE_REP_MD },
+	[FEEDS_DOC_LLMS_FULL] = { "/llms-full.txt", CORE_REP_MD },
+	[FEEDS_DOC_OPENAPI] = { "/openapi.json", CORE_REP_JSON },
+};
+
 enum core_err
 feeds_guide_build(struct feeds_state *st, const char *base,
     const struct core_conf *conf)
@@ -243,12 +254,13 @@ feeds_guide_build(struct feeds_state *st, const char *base,
 	enum core_err er;
 	char *dev;
 
-	if ((er = openapi_build(base, &st->openapi)) != CORE_OK)
+	if ((er = openapi_build(base, &st->doc[FEEDS_DOC_OPENAPI])) != CORE_OK)
 		return er;
-	st->robots = robots_build(base);
-	st->llms = llms_build(base, conf);
+	st->doc[FEEDS_DOC_ROBOTS] = robots_build(base);
+	st->doc[FEEDS_DOC_LLMS] = llms_build(base, conf);
 	dev = developers_read(conf, base);
-	st->llms_full = llms_full_build(st->llms, dev);
+	st->doc[FEEDS_DOC_LLMS_FULL] =
+	    llms_full_build(st->doc[FEEDS_DOC_LLMS], dev);
 	free(dev);
 	return CORE_OK;
 }
@@ -256,22 +268,32 @@ feeds_guide_build(struct feeds_state *st, const char *base,
 void
 feeds_guide_free(struct feeds_state *st)
 {
+	size_t i;
+
 	if (st == NULL)
 		return;
-	free(st->robots);
-	free(st->llms);
-	free(st->llms_full);
-	free(st->openapi);
-	st->robots = st->llms = st->llms_full = st->openapi = NULL;
+	for (i = 0; i < FEEDS_DOC__MAX; i++) {
+		free(st->doc[i]);
+		st->doc[i] = NULL;
+	}
 }
 
-static enum core_err
-serve(struct core_req *r, const char *doc, enum core_rep rep)
+enum core_err
+feeds_guide(struct core_req *r)
 {
+	struct feeds_state *st = core_req_ctx(r)->mod_state;
+	const char *path = core_req_path(r), *doc;
+	enum core_rep rep;
 	char n[24];
+	size_t i;
 
-	if (doc == NULL)
+	for (i = 0; i < FEEDS_DOC__MAX; i++)
+		if (strcmp(path, docs[i].path) == 0)
+			break;
+	/* Only the routes in module.c lead here. */
+	if (i == FEEDS_DOC__MAX || (doc = st->doc[i]) == NULL)
 		return CORE_ESYS;
+	rep = docs[i].rep;
 	core_buf_puts(core_resp_body(r), doc);
 	/* As Cloudflare's markdown for agents: a token estimate. */
 	if (rep == CORE_REP_MD) {
@@ -280,36 +302,4 @@ serve(struct core_req *r, const char *doc, enum core_rep rep)
 	}
 	feeds_finish(r, rep, CC_GUIDE, -1);
 	return CORE_OK;
-}
-
-enum core_err
-feeds_robots(struct core_req *r)
-{
-	struct feeds_state *st = core_req_ctx(r)->mod_state;
-
-	return serve(r, st->robots, CORE_REP_TEXT);
-}
-
-enum core_err
-feeds_llms(struct core_req *r)
-{
-	struct feeds_state *st = core_req_ctx(r)->mod_state;
-
-	return serve(r, st->llms, CORE_REP_MD);
-}
-
-enum core_err
-feeds_llms_full(struct core_req *r)
-{
-	struct feeds_state *st = core_req_ctx(r)->mod_state;
-
-	return serve(r, st->llms_full, CORE_REP_MD);
-}
-
-enum core_err
-feeds_openapi(struct core_req *r)
-{
-	struct feeds_state *st = core_req_ctx(r)->mod_state;
-
-	return serve(r, st->openapi, CORE_REP_JSON);
 }

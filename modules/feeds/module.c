@@ -18,10 +18,10 @@ static const struct core_route routes[] = {
 	{ "GET", "/rss/feed/*", feeds_rss_private },
 	{ "GET", "/sitemap.xml", feeds_sitemap_index },
 	{ "GET", "/sitemaps/*", feeds_sitemap_chunk },
-	{ "GET", "/robots.txt", feeds_robots },
-	{ "GET", "/llms.txt", feeds_llms },
-	{ "GET", "/llms-full.txt", feeds_llms_full },
-	{ "GET", "/openapi.json", feeds_openapi },
+	{ "GET", "/robots.txt", feeds_guide },
+	{ "GET", "/llms.txt", feeds_guide },
+	{ "GET", "/llms-full.txt", feeds_guide },
+	{ "GET", "/openapi.json", feeds_guide },
 	{ NULL, NULL, NULL },
 };
 

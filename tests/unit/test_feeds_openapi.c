@@ -138,7 +138,7 @@ guide(void)
 	memset(&st, 0, sizeof(st));
 	T_EQ(feeds_guide_build(&st, "https://weft.example", conf), CORE_OK,
 	    "guide documents build");
-	doc = json_loads(st.openapi, 0, NULL);
+	doc = json_loads(st.doc[FEEDS_DOC_OPENAPI], 0, NULL);
 	T_STREQ(json_string_value(
 		    json_object_get(json_array_get(json_object_get(doc,
 						       "servers"),
@@ -146,31 +146,40 @@ guide(void)
 			"url")),
 	    "https://weft.example", "servers[0].url is the base URL");
 	json_decref(doc);
-	T_CONTAINS(st.robots, "Sitemap: https://weft.example/sitemap.xml\n",
+	T_CONTAINS(st.doc[FEEDS_DOC_ROBOTS],
+	    "Sitemap: https://weft.example/sitemap.xml\n",
 	    "robots.txt names the sitemap");
-	T_CONTAINS(st.robots, "Disallow: /rss/feed/\n",
+	T_CONTAINS(st.doc[FEEDS_DOC_ROBOTS], "Disallow: /rss/feed/\n",
 	    "robots.txt keeps private feeds out");
-	T_CONTAINS(st.robots, "Disallow: /account\n", "and the account");
-	T_OK(strncmp(st.llms, "# weft\n\n> ", 10) == 0,
+	T_CONTAINS(st.doc[FEEDS_DOC_ROBOTS], "Disallow: /account\n",
+	    "and the account");
+	T_OK(strncmp(st.doc[FEEDS_DOC_LLMS], "# weft\n\n> ", 10) == 0,
 	    "llms.txt starts with the title and the summary");
-	T_CONTAINS(st.llms, "`Accept: text/markdown`", "markdown by Accept");
-	T_CONTAINS(st.llms, "`?format=md`", "markdown by ?format");
-	T_CONTAINS(st.llms, "`Accept: application/json`", "JSON");
-	T_CONTAINS(st.llms, "\n## Optional\n", "an Optional section");
-	T_CONTAINS(st.llms, "(https://weft.example/openapi.json)",
-	    "absolute links");
-	T_LACKS(st.llms, "](/", "no relative links");
-	T_CONTAINS(st.llms, "\n## Fair use and API keys\n",
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS], "`Accept: text/markdown`",
+	    "markdown by Accept");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS], "`?format=md`",
+	    "markdown by ?format");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS], "`Accept: application/json`",
+	    "JSON");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS], "\n## Optional\n",
+	    "an Optional section");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS],
+	    "(https://weft.example/openapi.json)", "absolute links");
+	T_LACKS(st.doc[FEEDS_DOC_LLMS], "](/", "no relative links");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS], "\n## Fair use and API keys\n",
 	    "llms.txt states the limits");
-	T_CONTAINS(st.llms, "RateLimit-Policy: \"read\";q=120;w=60",
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS],
+	    "RateLimit-Policy: \"read\";q=120;w=60",
 	    "with the policy header of the default limits");
-	T_OK(strncmp(st.llms_full, st.llms, strlen(st.llms)) == 0,
+	T_OK(strncmp(st.doc[FEEDS_DOC_LLMS_FULL], st.doc[FEEDS_DOC_LLMS],
+		 strlen(st.doc[FEEDS_DOC_LLMS])) == 0,
 	    "llms-full.txt begins with llms.txt");
-	T_CONTAINS(st.llms_full, "\n### MCP server\n",
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS_FULL], "\n### MCP server\n",
 	    "llms-full.txt has the developers' guide, MCP included");
-	T_CONTAINS(st.llms_full, "| `get_paper` |", "with the tools");
-	T_CONTAINS(st.llms_full, "(https://weft.example/rss/latest.xml)",
-	    "its links absolute");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS_FULL], "| `get_paper` |",
+	    "with the tools");
+	T_CONTAINS(st.doc[FEEDS_DOC_LLMS_FULL],
+	    "(https://weft.example/rss/latest.xml)", "its links absolute");
 	feeds_guide_free(&st);
 	core_conf_free(conf);
 }
