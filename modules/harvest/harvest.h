@@ -344,6 +344,14 @@ extern const struct core_cmd harvest_cmd_refresh;
 enum core_err harvest_connect(const struct core_conf *conf, size_t nstmts,
     struct core_db **dbp);
 /*
+ * harvest_connect() with every statement prepared, after checking that
+ * the database is at the newest migration: when it is not, an error is
+ * logged under area ("harvest.load") saying to run "weft-harvest
+ * migrate" and the result is CORE_EDB.
+ */
+enum core_err harvest_connect_migrated(const struct core_conf *conf,
+    const char *area, struct core_db **dbp);
+/*
  * The migration files of sql_dir/schema, "NNNN_name.sql", in version
  * order.  On CORE_OK *files is an array of *n entries (free with
  * harvest_migrations_free()).

@@ -483,13 +483,12 @@ load_anchor(struct load *ld)
 int
 harvest_load(const struct core_conf *conf, const char *dir)
 {
-	struct harvest_mfile *files = NULL;
 	struct load ld;
 	struct harvest_mstats mst;
 	struct timespec t0;
 	PGresult *res = NULL;
-	size_t nfiles = 0, i;
-	int current, rc = HARVEST_EXIT_FAIL;
+	size_t i;
+	int rc = HARVEST_EXIT_FAIL;
 
 	memset(&ld, 0, sizeof(ld));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -498,20 +497,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	ld.tty = isatty(STDERR_FILENO);
 
 	/* Loading into an older schema would fail halfway or, worse, not. */
-	if (harvest_migrations(conf, &files, &nfiles) != CORE_OK ||
-	    harvest_connect(conf, HARVEST_NMIGRATE, &ld.db) != CORE_OK ||
-	    harvest_db_version(ld.db, &current) != CORE_OK)
-		goto out;
-	if (nfiles == 0 || current != files[nfiles - 1].version) {
-		core_log(CORE_LOG_ERROR, "harvest.load",
-		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first",
-		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
-		goto out;
-	}
-	core_db_close(ld.db);
-	ld.db = NULL;
-	if (harvest_connect(conf, HARVEST_NPREPARED, &ld.db) != CORE_OK ||
+	if (harvest_connect_migrated(conf, "harvest.load", &ld.db) != CORE_OK ||
 	    core_db_cmd(ld.db, harvest_sql[HARVEST_SQL_STAGE_CREATE].sql) !=
 		CORE_OK)
 		goto out;
@@ -551,6 +537,5 @@ out:
 	for (i = 0; i < STAGE__MAX; i++)
 		core_buf_free(&ld.stage[i]);
 	core_db_close(ld.db);
-	harvest_migrations_free(files, nfiles);
 	return rc;
 }

@@ -658,36 +658,6 @@ print_stats(const char *what, const struct harvest_mstats *st)
 	    st->initials);
 }
 
-/* Connects to a migrated database with every statement prepared. */
-static enum core_err
-connect_migrated(const struct core_conf *conf, struct core_db **dbp)
-{
-	struct harvest_mfile *files = NULL;
-	size_t nfiles = 0;
-	int current = 0;
-	enum core_err er;
-
-	*dbp = NULL;
-	if ((er = harvest_migrations(conf, &files, &nfiles)) != CORE_OK ||
-	    (er = harvest_connect(conf, HARVEST_NMIGRATE, dbp)) != CORE_OK ||
-	    (er = harvest_db_version(*dbp, &current)) != CORE_OK)
-		goto out;
-	if (nfiles == 0 || current != files[nfiles - 1].version) {
-		core_log(CORE_LOG_ERROR, "harvest.match",
-		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first",
-		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
-		er = CORE_EDB;
-		goto out;
-	}
-	core_db_close(*dbp);
-	*dbp = NULL;
-	er = harvest_connect(conf, HARVEST_NPREPARED, dbp);
-out:
-	harvest_migrations_free(files, nfiles);
-	return er;
-}
-
 int
 harvest_match(const struct core_conf *conf)
 {
@@ -696,7 +666,7 @@ harvest_match(const struct core_conf *conf)
 	int rc = HARVEST_EXIT_FAIL;
 
 	memset(&st, 0, sizeof(st));
-	if (connect_migrated(conf, &db) != CORE_OK ||
+	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK ||
 	    harvest_match_run(conf, db, &st) != CORE_OK)
 		goto out;
 	print_stats("matched", &st);
@@ -1254,7 +1224,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	print_stats("gold matching", &st);
 
 	/* The bundled dataset as the last "match" left it. */
-	if (connect_migrated(conf, &db) != CORE_OK) {
+	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK) {
 		printf("database: not reachable, no split/merge counts\n");
 		rc = HARVEST_EXIT_OK;
 		goto out;

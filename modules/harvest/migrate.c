@@ -173,6 +173,40 @@ out:
 	return er;
 }
 
+enum core_err
+harvest_connect_migrated(const struct core_conf *conf, const char *area,
+    struct core_db **dbp)
+{
+	struct harvest_mfile *files = NULL;
+	size_t nfiles = 0;
+	int current = 0;
+	enum core_err er;
+
+	*dbp = NULL;
+	if ((er = harvest_migrations(conf, &files, &nfiles)) != CORE_OK ||
+	    (er = harvest_connect(conf, HARVEST_NMIGRATE, dbp)) != CORE_OK ||
+	    (er = harvest_db_version(*dbp, &current)) != CORE_OK)
+		goto out;
+	if (nfiles == 0 || current != files[nfiles - 1].version) {
+		core_log(CORE_LOG_ERROR, area,
+		    "the database is at version %d, the migrations at %d: "
+		    "run weft-harvest migrate first",
+		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
+		er = CORE_EDB;
+		goto out;
+	}
+	core_db_close(*dbp);
+	*dbp = NULL;
+	er = harvest_connect(conf, HARVEST_NPREPARED, dbp);
+out:
+	if (er != CORE_OK) {
+		core_db_close(*dbp);
+		*dbp = NULL;
+	}
+	harvest_migrations_free(files, nfiles);
+	return er;
+}
+
 /* The whole file at path, NUL-terminated; NULL (logged) on failure.
  * Caller frees. */
 static char *
