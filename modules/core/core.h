@@ -356,6 +356,9 @@ void core_date_w3c(char out[32], int64_t t);
 int core_date_day_parse(const char *s, int64_t *t);
 /* 1 when y-m-d (m 1..12) is a day of the Gregorian calendar, else 0. */
 int core_date_is_day(int y, int m, int d);
+/* Seconds from t0 to now, both on CLOCK_MONOTONIC (durations, rates). */
+struct timespec;
+double core_elapsed(const struct timespec *t0);
 
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */

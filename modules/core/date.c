@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
 
@@ -290,4 +291,14 @@ core_date_day_parse(const char *s, int64_t *t)
 		return -1;
 	*t = (int64_t)days_from_civil(y, m, d) * 86400;
 	return 0;
+}
+
+double
+core_elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }

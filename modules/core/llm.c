@@ -380,16 +380,6 @@ struct xfer {
 	struct timespec t0;
 };
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Retry-After: delta-seconds (an HTTP date is taken as unknown). */
 static size_t
 on_header(char *p, size_t size, size_t nmemb, void *arg)
@@ -427,7 +417,7 @@ on_write(char *p, size_t size, size_t nmemb, void *arg)
 		return n;
 	}
 	if (x->r->first_byte < 0)
-		x->r->first_byte = since(&x->t0);
+		x->r->first_byte = core_elapsed(&x->t0);
 	if (core_llm_sse_feed(&x->sse, p, n) != CORE_LLM_OK)
 		return 0; /* stops the transfer: CURLE_WRITE_ERROR */
 	return n;
@@ -545,7 +535,7 @@ core_llm_chat(struct core_llm *l, const json_t *messages,
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
 	r->fail = classify(&x, cc);
 	if (!x.streaming && r->fail == CORE_LLM_OK && r->first_byte < 0)
-		r->first_byte = since(&x.t0);
+		r->first_byte = core_elapsed(&x.t0);
 out:
 	if (r->fail != CORE_LLM_OK && r->fail != CORE_LLM_EABORT)
 		core_log(CORE_LOG_WARN, "llm_fail", "%s (HTTP %ld, curl: %s)",

@@ -65,7 +65,7 @@ refresh(struct core_db *db, int full)
 	printf("derived tables, statistics and search terms refreshed (%s) "
 	       "in %.1f s; cached pages are stale\n",
 	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT),
-	    harvest_elapsed(&t0));
+	    core_elapsed(&t0));
 out:
 	PQclear(res);
 	return er;

@@ -568,7 +568,7 @@ run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
 	    stopping ? ", stopped: run again to go on" : "", model);
 	core_log(CORE_LOG_INFO, "harvest.analyse",
 	    "%ld analysed, %ld failed in %.1f s%s", ok, failed,
-	    harvest_elapsed(&r.t0), stopping ? " (stopped)" : "");
+	    core_elapsed(&r.t0), stopping ? " (stopped)" : "");
 	rc = stopping ? HARVEST_EXIT_FAIL : HARVEST_EXIT_OK;
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);

@@ -372,8 +372,6 @@ enum core_err harvest_db_version(struct core_db *db, int *version);
  */
 enum core_err harvest_copy_in(struct core_db *, int stmt,
     const struct core_buf *b);
-/* Seconds since t0 (CLOCK_MONOTONIC). */
-double harvest_elapsed(const struct timespec *t0);
 
 /*
  * Moves out of the JSON array list every entry that is not an arXiv

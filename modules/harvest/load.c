@@ -125,7 +125,7 @@ static void
 progress(struct load *ld, int final)
 {
 	char a[32], b[32], c[32];
-	double secs = harvest_elapsed(&ld->t0), rate;
+	double secs = core_elapsed(&ld->t0), rate;
 	long eta;
 
 	rate = secs > 0 ? (double)ld->done / secs : 0;
@@ -518,7 +518,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	printf("loaded %ld records in %.1f s (%ld lines skipped): "
 	       "%s papers, %s authorships, %s researchers, %s institutions, "
 	       "%s affiliations\n",
-	    ld.records, harvest_elapsed(&t0), ld.skipped,
+	    ld.records, core_elapsed(&t0), ld.skipped,
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__PAPERS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__AUTHORSHIPS),
 	    core_cell_text(res, 0, HARVEST_LOAD_COUNTS__RESEARCHERS),

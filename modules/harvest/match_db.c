@@ -56,16 +56,6 @@ struct mrun {
 	struct timespec t0;
 };
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* "a|b|c" split in place; *v is allocated (caller frees). */
 static size_t
 split(char *s, const char ***v)
@@ -360,7 +350,7 @@ flush(struct mrun *m, size_t n)
 		return er;
 	m->done += (long)n;
 	core_log(CORE_LOG_INFO, "harvest.match", "%ld authorships, %.0f/s",
-	    m->done, m->done / (since(&m->t0) + 1e-9));
+	    m->done, m->done / (core_elapsed(&m->t0) + 1e-9));
 	return CORE_OK;
 rollback:
 	core_db_cmd(m->db, "ROLLBACK");
@@ -634,7 +624,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	er = core_db_cmd(db, "COMMIT");
 	core_log(CORE_LOG_INFO, "harvest.match",
 	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away",
-	    m.done, since(&m.t0), m.created, m.removed);
+	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
 	PQclear(res);
 	for (i = 0; i < m.n; i++)

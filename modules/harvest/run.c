@@ -20,21 +20,11 @@
 /* Runs: connection, staging, batches, progress                        */
 /* ------------------------------------------------------------------ */
 
-double
-harvest_elapsed(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Progress: a rewritten line on a terminal, one log line per batch else. */
 void
 harvest_run_progress(struct harvest_run *r, int final)
 {
-	double s = harvest_elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
+	double s = core_elapsed(&r->t0), rate = s > 0 ? r->records / s : 0;
 	char eta[32] = "?";
 	long left;
 
