@@ -225,18 +225,6 @@ measure(const struct vec_index *idx, const struct vec_bench_opts *o,
 	free(w);
 }
 
-/* Seconds of CPU the calling thread has used: unlike the clock, not
- * counting the time other processes had the core. */
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Papers in the nprobe lists nearest to q (what search_ivf reads). */
 static size_t
 rows_read(const struct vec_index *idx, const struct vec_query *q, size_t nprobe,
@@ -309,11 +297,11 @@ qset_make(const struct vec_index *idx, size_t k, int similar, struct qset *s)
 		}
 		s->n++;
 	}
-	t = cpu_now();
+	t = vec_cpu_now(1);
 	for (i = 0; i < s->n; i++)
 		vec_search_probe(idx, &s->q[i], k, s->self[i], 0,
 		    s->exact + i * k, &s->nexact[i]);
-	s->exact_us = s->n ? (cpu_now() - t) * 1e6 / (double)s->n : 0;
+	s->exact_us = s->n ? (vec_cpu_now(1) - t) * 1e6 / (double)s->n : 0;
 	core_buf_free(&text);
 }
 
@@ -392,11 +380,11 @@ recall(const struct vec_index *idx, size_t k, int similar)
 		/* CPU time, the best of three passes: other work on the
 		 * machine only ever adds to it (caches, memory). */
 		for (us = INFINITY, pass = 0; pass < 3; pass++) {
-			t = cpu_now();
+			t = vec_cpu_now(1);
 			for (i = 0; i < s.n; i++)
 				vec_search_probe(idx, &s.q[i], k, s.self[i],
 				    probes[p], b, &nb);
-			t = s.n ? (cpu_now() - t) * 1e6 / (double)s.n : 0;
+			t = s.n ? (vec_cpu_now(1) - t) * 1e6 / (double)s.n : 0;
 			if (t < us)
 				us = t;
 		}

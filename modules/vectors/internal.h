@@ -418,6 +418,12 @@ void vec_progress_start(struct vec_progress *, const char *what, size_t total);
 void vec_progress_tick(struct vec_progress *, size_t done);
 void vec_progress_end(struct vec_progress *);
 double vec_now(void);
+/*
+ * Seconds of CPU used by the calling thread (thread 1) or by the whole
+ * process (0; all its threads), 0 when the clock cannot be read: unlike
+ * vec_now(), not counting the time other processes had the core.
+ */
+double vec_cpu_now(int thread);
 
 /* ------------------------------------------- build.c, eval.c, bench.c */
 

@@ -10,13 +10,28 @@
 #include "core.h"
 #include "internal.h"
 
-double
-vec_now(void)
+/* Seconds on clock id, 0 when it cannot be read. */
+static double
+seconds(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double
+vec_now(void)
+{
+	return seconds(CLOCK_MONOTONIC);
+}
+
+double
+vec_cpu_now(int thread)
+{
+	return seconds(
+	    thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID);
 }
 
 void

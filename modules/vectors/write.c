@@ -157,17 +157,6 @@ vec_writer_lists(struct vec_writer *w, size_t nlist)
 	w->nlist = nlist;
 }
 
-/* Seconds of CPU this process has used (all its threads). */
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * The rows written so far, read and written through: the memory buffer
  * itself, or a shared mapping of the file up to the end of the vectors
@@ -236,7 +225,7 @@ write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
 	uint32_t *list = NULL, *slot = NULL, *row = NULL, *off = NULL;
 	float *cscales = NULL, *scales = NULL;
 	size_t maplen = 0, r, c;
-	double t0 = vec_now(), c0 = cpu_now(), fit;
+	double t0 = vec_now(), c0 = vec_cpu_now(0), fit;
 	int rc = -1;
 
 	slot = core_xcalloc(w->n + 1, sizeof(*slot));
@@ -279,7 +268,7 @@ write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
 		core_log(CORE_LOG_INFO, "vectors",
 		    "%zu lists for %zu papers in %.1f s (%.1f s of CPU), mean "
 		    "cosine to the centroid %.3f",
-		    nlist, w->n, vec_now() - t0, cpu_now() - c0, fit);
+		    nlist, w->n, vec_now() - t0, vec_cpu_now(0) - c0, fit);
 	}
 	pad(w, l->ids);
 	emit(w, w->ids, w->n * sizeof(*w->ids));
