@@ -312,15 +312,6 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 	char *s = NULL, *tok, *save;
 	size_t used = 0, i;
 	enum core_err er = CORE_EINPUT;
-	static const struct {
-		const char *el, *key;
-	} opt[] = {
-		{ "comments", "comment" },
-		{ "journal-ref", "journal_ref" },
-		{ "doi", "doi" },
-		{ "license", "license" },
-		{ "submitter", "submitter" },
-	};
 
 	s = harvest_xml_text(harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "id"));
 	if (s == NULL ||
@@ -358,13 +349,12 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		s = NULL;
 	}
 
-	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
-		s = harvest_xml_text(
-		    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, opt[i].el));
-		harvest_put_str(o, opt[i].key, s);
-		free(s);
-		s = NULL;
-	}
+	harvest_oai_notes(m, HARVEST_NS_ARXIVRAW, o);
+	s = harvest_xml_text(
+	    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "submitter"));
+	harvest_put_str(o, "submitter", s);
+	free(s);
+	s = NULL;
 
 	s = harvest_xml_text(
 	    harvest_xml_child(m, HARVEST_NS_ARXIVRAW, "authors"));

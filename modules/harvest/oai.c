@@ -94,6 +94,27 @@ harvest_oai_text(const xmlNode *m, const char *ns, const char *id, json_t *o,
 	return 0;
 }
 
+void
+harvest_oai_notes(const xmlNode *m, const char *ns, json_t *o)
+{
+	static const struct {
+		const char *el, *key;
+	} opt[] = {
+		{ "comments", "comment" },
+		{ "journal-ref", "journal_ref" },
+		{ "doi", "doi" },
+		{ "license", "license" },
+	};
+	char *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		s = harvest_xml_text(harvest_xml_child(m, ns, opt[i].el));
+		harvest_put_str(o, opt[i].key, s);
+		free(s);
+	}
+}
+
 /*
  * The arXiv metadata format.  <categories> is space separated with the
  * primary first; <created> is the first version's date, <updated> the
@@ -152,22 +173,7 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 
 	if (harvest_oai_text(m, HARVEST_NS_ARXIV, id.id, o, why) != 0)
 		goto out;
-
-	static const struct {
-		const char *el, *key;
-	} opt[] = {
-		{ "comments", "comment" },
-		{ "journal-ref", "journal_ref" },
-		{ "doi", "doi" },
-		{ "license", "license" },
-	};
-	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
-		s = harvest_xml_text(
-		    harvest_xml_child(m, HARVEST_NS_ARXIV, opt[i].el));
-		harvest_put_str(o, opt[i].key, s);
-		free(s);
-	}
-	s = NULL;
+	harvest_oai_notes(m, HARVEST_NS_ARXIV, o);
 
 	auth = json_array();
 	json_object_set_new(o, "authors", auth);

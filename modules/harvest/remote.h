@@ -207,6 +207,9 @@ long harvest_count_take(char *s);
  * (oai.c); -1 with why set when the title or the categories are missing. */
 int harvest_oai_text(const xmlNode *m, const char *ns, const char *id,
     json_t *o, char why[HARVEST_WHY_LEN]);
+/* comment, journal_ref, doi and license of metadata m in namespace ns,
+ * each null when absent (oai.c; the arXiv and arXivRaw formats). */
+void harvest_oai_notes(const xmlNode *m, const char *ns, json_t *o);
 /* Sets o's key to s (cleaned), or to null when s is NULL or "" (oai.c). */
 void harvest_put_str(json_t *o, const char *key, const char *s);
 /* Squashes white space in place (as harvest_xml_text()); returns s. */
