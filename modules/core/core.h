@@ -954,6 +954,8 @@ void core_db_close(struct core_db *);
 int core_cell_isnull(const PGresult *, int row, int col);
 /* The text, NULL for NULL. */
 const char *core_cell_text(const PGresult *, int row, int col);
+/* The text, "" for NULL: for printing a cell as it is. */
+const char *core_cell_str(const PGresult *, int row, int col);
 /* An integer column (int2, int4): def for NULL or not a number. */
 int core_cell_int(const PGresult *, int row, int col, int def);
 /* A bigint column (or any integer): def for NULL or not a number. */

@@ -225,6 +225,14 @@ core_cell_text(const PGresult *res, int row, int col)
 	return PQgetisnull(res, row, col) ? NULL : PQgetvalue(res, row, col);
 }
 
+const char *
+core_cell_str(const PGresult *res, int row, int col)
+{
+	const char *v = core_cell_text(res, row, col);
+
+	return v != NULL ? v : "";
+}
+
 /* The integer in cell (row, col); 0 with *ok 0 for NULL or not a number. */
 static long long
 cell_ll(const PGresult *res, int row, int col, int *ok)

@@ -461,15 +461,6 @@ out:
 /* status                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A cell as status prints it: "" for NULL. */
-static const char *
-cell(const PGresult *res, int row, int col)
-{
-	const char *v = core_cell_text(res, row, col);
-
-	return v != NULL ? v : "";
-}
-
 static int
 status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 {
@@ -489,20 +480,22 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	    "last run", "last ok", "run recs", "records", "requests",
 	    "cursor / last error");
 	for (i = 0; i < PQntuples(res); i++) {
-		const char *err = cell(res, i, HARVEST_HV_STATUS__LAST_ERROR);
-		const char *cur = cell(res, i, HARVEST_HV_STATUS__CURSOR);
+		const char *err =
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_ERROR);
+		const char *cur =
+		    core_cell_str(res, i, HARVEST_HV_STATUS__CURSOR);
 
 		printf("%-10s %-8s %-19s %-19s %9s %9s %8s  %s%s%s\n",
-		    cell(res, i, HARVEST_HV_STATUS__SOURCE),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__SOURCE),
 		    *err ? "failed"
 			: core_cell_bool(res, i, HARVEST_HV_STATUS__DONE, 0)
 			? "done"
 			: "partial",
-		    cell(res, i, HARVEST_HV_STATUS__LAST_RUN),
-		    cell(res, i, HARVEST_HV_STATUS__LAST_OK),
-		    cell(res, i, HARVEST_HV_STATUS__RUN_RECORDS),
-		    cell(res, i, HARVEST_HV_STATUS__RECORDS),
-		    cell(res, i, HARVEST_HV_STATUS__REQUESTS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_RUN),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__LAST_OK),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__RUN_RECORDS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__RECORDS),
+		    core_cell_str(res, i, HARVEST_HV_STATUS__REQUESTS),
 		    *cur ? "cursor " : "", cur, err);
 	}
 	if (PQntuples(res) == 0)
@@ -512,11 +505,11 @@ status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	if (core_db_exec(r.db, HARVEST_SQL_HV_COUNTS, NULL, 0, &res) == CORE_OK)
 		printf("\npapers %s, authorships %s, researchers %s, "
 		       "institutions %s, stale pages %s\n",
-		    cell(res, 0, HARVEST_HV_COUNTS__PAPERS),
-		    cell(res, 0, HARVEST_HV_COUNTS__AUTHORSHIPS),
-		    cell(res, 0, HARVEST_HV_COUNTS__RESEARCHERS),
-		    cell(res, 0, HARVEST_HV_COUNTS__INSTITUTIONS),
-		    cell(res, 0, HARVEST_HV_COUNTS__STALE_PAGES));
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__PAPERS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__AUTHORSHIPS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__RESEARCHERS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__INSTITUTIONS),
+		    core_cell_str(res, 0, HARVEST_HV_COUNTS__STALE_PAGES));
 	rc = HARVEST_EXIT_OK;
 out:
 	PQclear(res);

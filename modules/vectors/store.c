@@ -35,15 +35,6 @@ vec_store_open(const struct core_conf *conf, int readonly, struct core_db **dbp)
 	return er;
 }
 
-/* A text cell, "" for NULL (borrowed until PQclear). */
-static const char *
-text(const PGresult *res, int r, int c)
-{
-	const char *v = core_cell_text(res, r, c);
-
-	return v != NULL ? v : "";
-}
-
 enum core_err
 vec_store_each(struct core_db *db, vec_paper_fn fn, void *arg)
 {
@@ -64,10 +55,11 @@ vec_store_each(struct core_db *db, vec_paper_fn fn, void *arg)
 		n = PQntuples(res);
 		for (i = 0; i < n; i++) {
 			p.id = core_cell_bigint(res, i, VECTORS_PAPERS__ID, 0);
-			p.title = text(res, i, VECTORS_PAPERS__TITLE);
-			p.abstract = text(res, i, VECTORS_PAPERS__ABSTRACT);
-			p.primary =
-			    text(res, i, VECTORS_PAPERS__PRIMARY_CATEGORY);
+			p.title = core_cell_str(res, i, VECTORS_PAPERS__TITLE);
+			p.abstract =
+			    core_cell_str(res, i, VECTORS_PAPERS__ABSTRACT);
+			p.primary = core_cell_str(res, i,
+			    VECTORS_PAPERS__PRIMARY_CATEGORY);
 			last = p.id;
 			if ((er = fn(arg, &p)) != CORE_OK)
 				goto out;
@@ -94,9 +86,9 @@ vec_store_state(struct core_db *db, size_t *count, char *fp, size_t fpsz)
 		return er;
 	*count = (size_t)core_cell_bigint(res, 0, VECTORS_STATE__PAPERS, 0);
 	snprintf(fp, fpsz, "papers=%s max_id=%s modified=%s format=%d",
-	    text(res, 0, VECTORS_STATE__PAPERS),
-	    text(res, 0, VECTORS_STATE__MAX_ID),
-	    text(res, 0, VECTORS_STATE__MODIFIED_AT), VEC_FORMAT);
+	    core_cell_str(res, 0, VECTORS_STATE__PAPERS),
+	    core_cell_str(res, 0, VECTORS_STATE__MAX_ID),
+	    core_cell_str(res, 0, VECTORS_STATE__MODIFIED_AT), VEC_FORMAT);
 	PQclear(res);
 	return CORE_OK;
 }
