@@ -130,3 +130,13 @@ core_buf_sink(struct core_buf *b)
 
 	return s;
 }
+
+uint64_t
+core_fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}

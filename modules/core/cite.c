@@ -115,17 +115,6 @@ core_cite_key(const json_t *paper)
 	return s;
 }
 
-/* FNV-1a, for the set of keys already given in a list. */
-static size_t
-key_hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static int
 key_seen(const struct core_cite *c, const char *k)
 {
@@ -133,7 +122,7 @@ key_seen(const struct core_cite *c, const char *k)
 
 	if (c->cap == 0)
 		return 0;
-	for (i = key_hash(k) & (c->cap - 1); c->keys[i] != NULL;
+	for (i = core_fnv1a(k) & (c->cap - 1); c->keys[i] != NULL;
 	     i = (i + 1) & (c->cap - 1))
 		if (strcmp(c->keys[i], k) == 0)
 			return 1;
@@ -153,14 +142,14 @@ key_add(struct core_cite *c, char *k)
 		for (j = 0; j < ocap; j++) {
 			if (old[j] == NULL)
 				continue;
-			for (i = key_hash(old[j]) & (c->cap - 1);
+			for (i = core_fnv1a(old[j]) & (c->cap - 1);
 			     c->keys[i] != NULL; i = (i + 1) & (c->cap - 1))
 				;
 			c->keys[i] = old[j];
 		}
 		free(old);
 	}
-	for (i = key_hash(k) & (c->cap - 1); c->keys[i] != NULL;
+	for (i = core_fnv1a(k) & (c->cap - 1); c->keys[i] != NULL;
 	     i = (i + 1) & (c->cap - 1))
 		;
 	c->keys[i] = k;

@@ -135,6 +135,9 @@ struct core_sink {
 };
 /* A sink appending to b (borrowed: b must outlive the sink). */
 struct core_sink core_buf_sink(struct core_buf *b);
+/* FNV-1a (64 bits) of the C string s: for hash tables, and for splits
+ * that must come out the same on every machine and run. */
+uint64_t core_fnv1a(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* UTF-8                                                               */

@@ -40,16 +40,6 @@ struct sset {
 	size_t cap, n;
 };
 
-static uint64_t
-fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static int
 sset_has(const struct sset *s, const char *k)
 {
@@ -57,7 +47,7 @@ sset_has(const struct sset *s, const char *k)
 
 	if (s->cap == 0)
 		return 0;
-	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
 	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return 1;
@@ -91,7 +81,7 @@ sset_add(struct sset *s, const char *k)
 		return;
 	if ((s->n + 1) * 2 > s->cap)
 		sset_grow(s);
-	for (i = fnv(k) & (s->cap - 1); s->v[i] != NULL;
+	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
 	     i = (i + 1) & (s->cap - 1))
 		if (strcmp(s->v[i], k) == 0)
 			return;

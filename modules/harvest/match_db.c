@@ -984,16 +984,6 @@ gold_orient(struct gold *gd)
 	return map;
 }
 
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* Counts of one part: [case][tp, fp, fn]. */
 struct gcount {
 	long c[HARVEST_NC__MAX][3];
@@ -1138,7 +1128,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 		if (minid[i] == NULL)
 			continue;
 		id = core_xasprintf("%s:%s", GOLD_SEED, minid[i]);
-		held[i] = fnv1a(id) % 100 < GOLD_HELD;
+		held[i] = core_fnv1a(id) % 100 < GOLD_HELD;
 		free(id);
 		people[held[i]]++;
 	}
