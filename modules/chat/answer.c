@@ -276,15 +276,6 @@ put_data(struct core_buf *b, const char *s)
 		core_buf_putc(b, *s == '<' ? '(' : *s == '>' ? ')' : *s);
 }
 
-static int
-keep_going(void *arg, const char *p, size_t n)
-{
-	(void)arg;
-	(void)p;
-	(void)n;
-	return 0;
-}
-
 /* The whole of text as one piece for emit, when there is one. */
 static void
 emit_all(const struct chat_emit *emit, const char *text)
@@ -470,7 +461,7 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	 * in the middle still leaves the text received, shown as partial.
 	 */
 	(void)core_llm_chat(st->llm, msgs, NULL,
-	    emit != NULL ? emit->delta : keep_going,
+	    emit != NULL ? emit->delta : core_llm_keep_going,
 	    emit != NULL ? emit->arg : NULL, &r);
 	a->model = core_xstrdup(core_llm_model(st->llm));
 	a->prompt_tokens = r.prompt_tokens;

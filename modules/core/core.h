@@ -363,10 +363,6 @@ int core_date_is_day(int y, int m, int d);
 struct timespec;
 double core_elapsed(const struct timespec *t0);
 
-struct timespec;
-/* Seconds since t0, a time CLOCK_MONOTONIC gave: for durations. */
-double core_elapsed(const struct timespec *t0);
-
 /* ------------------------------------------------------------------ */
 /* Slugs and identifiers                                               */
 /* ------------------------------------------------------------------ */

@@ -370,6 +370,15 @@ core_llm_model(const struct core_llm *l)
 	return l->model;
 }
 
+int
+core_llm_keep_going(void *arg, const char *p, size_t n)
+{
+	(void)arg;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
 /* What one transfer's callbacks share. */
 struct xfer {
 	CURL *curl;

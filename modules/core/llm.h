@@ -71,6 +71,12 @@ void core_llm_result_free(struct core_llm_result *r);
  * CORE_LLM_EABORT.
  */
 typedef int (*core_llm_delta)(void *arg, const char *p, size_t n);
+/*
+ * The delta callback of a caller that wants the answer streamed (so
+ * that a stream cut short still leaves the text received in r->text)
+ * but does nothing with the pieces: it never stops the request.
+ */
+int core_llm_keep_going(void *arg, const char *p, size_t n);
 
 /*
  * The incremental parser of a streamed answer, exposed for the unit tests

@@ -128,15 +128,6 @@ static const char system_prompt[] =
     "significance_score (1 to 10) and significance_rationale (one "
     "sentence).  Say only what the abstract supports.";
 
-static int
-ignore_delta(void *arg, const char *p, size_t n)
-{
-	(void)arg;
-	(void)p;
-	(void)n;
-	return 0;
-}
-
 /* One paper through the model: CORE_OK with it->a, else it->why. */
 static void
 ask(struct core_llm *llm, long tries, struct item *it)
@@ -171,8 +162,8 @@ ask(struct core_llm *llm, long tries, struct item *it)
 		}
 		it->why[0] = '\0';
 		it->tries = (int)t;
-		if (core_llm_chat(llm, msgs, fmt, ignore_delta, NULL, &r) ==
-			CORE_OK &&
+		if (core_llm_chat(llm, msgs, fmt, core_llm_keep_going, NULL,
+			&r) == CORE_OK &&
 		    harvest_analysis_validate(core_buf_cstr(&r.text),
 			r.text.len, &it->a, it->why) == CORE_OK)
 			break;

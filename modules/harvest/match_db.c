@@ -56,16 +56,6 @@ struct mrun {
 	struct timespec t0;
 };
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* "a|b|c" split in place; *v is allocated (caller frees). */
 static size_t
 split(char *s, const char ***v)
@@ -360,7 +350,7 @@ flush(struct mrun *m, size_t n)
 		return er;
 	m->done += (long)n;
 	core_log(CORE_LOG_INFO, "harvest.match", "%ld authorships, %.0f/s",
-	    m->done, m->done / (since(&m->t0) + 1e-9));
+	    m->done, m->done / (core_elapsed(&m->t0) + 1e-9));
 	return CORE_OK;
 rollback:
 	core_db_cmd(m->db, "ROLLBACK");
@@ -634,7 +624,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	er = core_db_cmd(db, "COMMIT");
 	core_log(CORE_LOG_INFO, "harvest.match",
 	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away",
-	    m.done, since(&m.t0), m.created, m.removed);
+	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
 	PQclear(res);
 	for (i = 0; i < m.n; i++)
@@ -658,36 +648,6 @@ print_stats(const char *what, const struct harvest_mstats *st)
 	    st->initials);
 }
 
-/* Connects to a migrated database with every statement prepared. */
-static enum core_err
-connect_migrated(const struct core_conf *conf, struct core_db **dbp)
-{
-	struct harvest_mfile *files = NULL;
-	size_t nfiles = 0;
-	int current = 0;
-	enum core_err er;
-
-	*dbp = NULL;
-	if ((er = harvest_migrations(conf, &files, &nfiles)) != CORE_OK ||
-	    (er = harvest_connect(conf, HARVEST_NMIGRATE, dbp)) != CORE_OK ||
-	    (er = harvest_db_version(*dbp, &current)) != CORE_OK)
-		goto out;
-	if (nfiles == 0 || current != files[nfiles - 1].version) {
-		core_log(CORE_LOG_ERROR, "harvest.match",
-		    "the database is at version %d, the migrations at %d: "
-		    "run weft-harvest migrate first",
-		    current, nfiles > 0 ? files[nfiles - 1].version : 0);
-		er = CORE_EDB;
-		goto out;
-	}
-	core_db_close(*dbp);
-	*dbp = NULL;
-	er = harvest_connect(conf, HARVEST_NPREPARED, dbp);
-out:
-	harvest_migrations_free(files, nfiles);
-	return er;
-}
-
 int
 harvest_match(const struct core_conf *conf)
 {
@@ -696,7 +656,7 @@ harvest_match(const struct core_conf *conf)
 	int rc = HARVEST_EXIT_FAIL;
 
 	memset(&st, 0, sizeof(st));
-	if (connect_migrated(conf, &db) != CORE_OK ||
+	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK ||
 	    harvest_match_run(conf, db, &st) != CORE_OK)
 		goto out;
 	print_stats("matched", &st);
@@ -1346,7 +1306,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	print_stats("gold matching", &st);
 
 	/* The bundled dataset as the last "match" left it. */
-	if (connect_migrated(conf, &db) != CORE_OK) {
+	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK) {
 		printf("database: not reachable, no split/merge counts\n");
 		rc = HARVEST_EXIT_OK;
 		goto out;
