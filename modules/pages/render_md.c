@@ -117,10 +117,13 @@ categories(struct core_buf *b, const json_t *cats, const char *prim)
 static void
 card(struct core_buf *b, const json_t *c)
 {
+	const json_t *cats = json_object_get(c, "categories");
+
 	pages_md_card_head(b, c);
-	core_buf_puts(b, "; ");
-	categories(b, json_object_get(c, "categories"),
-	    pages_str(c, "primary_category"));
+	if (json_array_size(cats) > 0) { /* none: a paper from OpenAlex */
+		core_buf_puts(b, "; ");
+		categories(b, cats, pages_str(c, "primary_category"));
+	}
 	if (pages_has_int(c, "citation_count"))
 		core_buf_printf(b, "; %lld citation%s",
 		    pages_int(c, "citation_count", 0),
