@@ -216,6 +216,49 @@ paper_id(const json_t *o, struct harvest_paper *p, const char **why)
 	return CORE_OK;
 }
 
+/*
+ * The inline markup Crossref passes on in OpenAlex titles ("Models
+ * Using<b>lme4</b>", "CO<sub>2</sub>", "<i>E. coli</i>"): the tags go,
+ * their text stays.  Where a b/i/em/strong/u/scp tag stood between two
+ * letters, the space it replaced comes back; sub and sup join
+ * ("CO2").  Anything else that starts with '<' is text ("p < 0.05").
+ */
+static void
+strip_title_markup(char *s)
+{
+	static const struct {
+		const char *name;
+		int spaced;
+	} tags[] = { { "b", 1 }, { "i", 1 }, { "em", 1 }, { "strong", 1 },
+		{ "u", 1 }, { "scp", 1 }, { "sub", 0 }, { "sup", 0 } };
+	char *w = s, *r = s;
+	size_t i, n;
+
+	while (*r != '\0') {
+		if (*r != '<') {
+			*w++ = *r++;
+			continue;
+		}
+		n = r[1] == '/' ? 2 : 1;
+		for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+			size_t k = strlen(tags[i].name);
+
+			if (strncasecmp(r + n, tags[i].name, k) == 0 &&
+			    r[n + k] == '>')
+				break;
+		}
+		if (i == sizeof(tags) / sizeof(tags[0])) {
+			*w++ = *r++;
+			continue;
+		}
+		r += n + strlen(tags[i].name) + 1;
+		if (tags[i].spaced && w > s && isalnum((unsigned char)w[-1]) &&
+		    isalnum((unsigned char)*r))
+			*w++ = ' ';
+	}
+	*w = '\0';
+}
+
 /* Title and abstract, common to both shapes. */
 static enum core_err
 paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
@@ -581,6 +624,9 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	/* A work has no "abstract" member: paper_text() gives "". */
 	if ((er = paper_text(o, "abstract", p, why)) != CORE_OK)
 		return er;
+	strip_title_markup(p->title);
+	free(p->slug);
+	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
 	free(p->abstract);
 	p->abstract =
 	    oa_abstract(json_object_get(o, "abstract_inverted_index"));

@@ -190,6 +190,20 @@ openalex_paper(void)
 	}
 	harvest_paper_free(&p);
 	json_decref(o);
+	/* Crossref's inline markup in a title: the tags go, text stays. */
+	o = parse_ok("{\"id\": \"https://openalex.org/W2\", \"doi\": "
+		     "\"https://doi.org/10.48550/arxiv.1406.5823\", "
+		     "\"title\": \"Fitting Linear Mixed-Effects Models "
+		     "Using<b>lme4</b> for CO<sub>2</sub>\", "
+		     "\"authorships\": [{\"author\": {\"display_name\": "
+		     "\"Douglas Bates\"}}]}",
+	    &p, "a work with markup in its title parses");
+	T_STREQ(p.title,
+	    "Fitting Linear Mixed-Effects Models Using lme4 for CO2",
+	    "tags stripped, the lost space back, sub joined");
+	T_OK(strstr(p.slug, "using-lme4-for-co2") != NULL, p.slug);
+	harvest_paper_free(&p);
+	json_decref(o);
 	/* A work without an arXiv id is no paper here. */
 	o = j("{\"id\": \"https://openalex.org/W1\", \"title\": \"x\", "
 	      "\"authorships\": []}");
