@@ -53,9 +53,16 @@ trap cleanup EXIT
 # ------------------------------------------------------------ fixtures
 RID=$(sql "SELECT id FROM researchers WHERE paper_count > 0
     ORDER BY paper_count DESC, id LIMIT 1")
+# An institution with a paper its researchers wrote while there (within
+# the link's years, as the feed lists them).
 IID=$(sql "SELECT ri.institution_id FROM researcher_institutions ri
-    JOIN researchers r ON r.id = ri.researcher_id
-    WHERE r.paper_count > 0 ORDER BY ri.institution_id LIMIT 1")
+    JOIN authorships a ON a.researcher_id = ri.researcher_id
+    JOIN papers p ON p.id = a.paper_id
+    WHERE (ri.first_year IS NULL
+           OR extract(year FROM p.published) >= ri.first_year)
+      AND (ri.last_year IS NULL
+           OR extract(year FROM p.published) <= ri.last_year)
+    ORDER BY ri.institution_id LIMIT 1")
 # An XPath test true for the items of papers without categories.
 uncat=$(sql "SELECT string_agg(' and not(contains(guid, ''/papers/' ||
     arxiv_id || '-''))', '') FROM papers WHERE primary_category = ''")
