@@ -30,7 +30,8 @@ clean() {
 	                ON ri.institution_id = q.id GROUP BY q.id) c
 	     WHERE c.id = i.id AND i.researcher_count <> c.n;" >/dev/null
 }
-trap 'clean; data_changed' EXIT
+# (replaces hv_nginx_up's trap: stop the fixture server too)
+trap 'clean; data_changed; hv_nginx_down; rm -rf "$T_TMP"' EXIT
 clean
 HARVARD=$(sql "SELECT id FROM institutions WHERE ror_id = '03vek6s52'")
 
@@ -185,7 +186,4 @@ get "/sitemaps/institutions-$chunk.xml"
 body_lacks "/institutions/$EMPTY-" "left out of the sitemap"
 body_has "/institutions/$IID-" "the one with papers is in it"
 
-clean
-trap - EXIT
-data_changed
 done_testing
