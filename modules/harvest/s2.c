@@ -237,6 +237,7 @@ paper_authors(const json_t *o, size_t i, json_t *out, char why[HARVEST_WHY_LEN])
 		if (get_str(a, "name", &name) != 0 ||
 		    (f != NULL && !json_is_null(f) && !json_is_array(f))) {
 			free(id);
+			free(name);
 			snprintf(why, HARVEST_WHY_LEN,
 			    "result %zu: author %zu has a bad name or "
 			    "affiliations",
