@@ -280,19 +280,22 @@ spend(struct core_ctx *ctx, long long uid, long tokens)
 /* Rendering                                                           */
 /* ------------------------------------------------------------------ */
 
+/* An element with one attribute and its text: a link, a label, a button. */
+static void
+elem_attr(struct core_html *h, enum core_tag tag, enum core_attrname key,
+    const char *val, const char *text)
+{
+	core_html_elemtext(h, tag,
+	    (const struct core_attr[]){ { key, val }, CORE_A_END }, text);
+}
+
 /* The header's account corner: the account page and the chat. */
 static void
 account_slot(struct core_html *h, const void *arg)
 {
 	(void)arg;
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/chat" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Chat");
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/account" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Account");
+	elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF, "/chat", "Chat");
+	elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF, "/account", "Account");
 }
 
 static void
@@ -359,19 +362,13 @@ ask_form(struct core_html *h, struct core_req *req, const char *scope,
 		hidden(h, "id", arg);
 	if (conv != NULL)
 		hidden(h, "conversation", conv);
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ { CORE_ATTR_FOR, "q" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Your question");
+	elem_attr(h, CORE_TAG_LABEL, CORE_ATTR_FOR, "q", "Your question");
 	core_html_elem(h, CORE_TAG_TEXTAREA,
 	    (const struct core_attr[]){ { CORE_ATTR_ID, "q" },
 		{ CORE_ATTR_NAME, "question" }, { CORE_ATTR_REQUIRED, "" },
 		{ CORE_ATTR_MAXLENGTH, "4000" }, { CORE_ATTR__MAX, NULL } });
 	core_html_pop(h);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ { CORE_ATTR_TYPE, "submit" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Ask");
+	elem_attr(h, CORE_TAG_BUTTON, CORE_ATTR_TYPE, "submit", "Ask");
 	core_html_pop(h);
 }
 
@@ -484,9 +481,7 @@ chat_list_get(struct core_req *req)
 			    core_cell_str(res, i, CHAT_CONV_LIST__ID));
 
 			core_html_elem(&h, CORE_TAG_LI, NULL);
-			core_html_elemtext(&h, CORE_TAG_A,
-			    (const struct core_attr[]){ { CORE_ATTR_HREF, u },
-				{ CORE_ATTR__MAX, NULL } },
+			elem_attr(&h, CORE_TAG_A, CORE_ATTR_HREF, u,
 			    core_cell_str(res, i, CHAT_CONV_LIST__TITLE));
 			core_html_pop(&h);
 			free(u);
@@ -590,10 +585,7 @@ html_turn(struct core_html *h, const json_t *t)
 		{ CORE_ATTR__MAX, NULL } });
 	core_html_elemtext(h, CORE_TAG_H2, NULL, core_json_text(t, "question"));
 	if (core_json_text(t, "note") != NULL)
-		core_html_elemtext(h, CORE_TAG_P,
-		    (const struct core_attr[]){
-			{ CORE_ATTR_CLASS, "chat-note" },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(h, CORE_TAG_P, CORE_ATTR_CLASS, "chat-note",
 		    core_json_text(t, "note"));
 	core_html_elem(h, CORE_TAG_DIV,
 	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "chat-answer" },
@@ -606,11 +598,8 @@ html_turn(struct core_html *h, const json_t *t)
 	json_array_foreach(refs, i, r)
 	{
 		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			{ CORE_ATTR_HREF, core_json_text(r, "path") },
-			{ CORE_ATTR__MAX, NULL } },
-		    core_json_text(r, "title"));
+		elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF,
+		    core_json_text(r, "path"), core_json_text(r, "title"));
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -685,9 +674,7 @@ chat_one_get(struct core_req *req)
 					       : "all",
 		    core_json_text(sc, "id"), ibuf);
 		core_html_elem(&h, CORE_TAG_P, NULL);
-		core_html_elemtext(&h, CORE_TAG_A,
-		    (const struct core_attr[]){ { CORE_ATTR_HREF, md },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(&h, CORE_TAG_A, CORE_ATTR_HREF, md,
 		    "Export as markdown");
 		core_html_pop(&h);
 		csrf_of(req, csrf);
@@ -695,9 +682,7 @@ chat_one_get(struct core_req *req)
 		    (const struct core_attr[]){ { CORE_ATTR_METHOD, "post" },
 			{ CORE_ATTR_ACTION, del }, { CORE_ATTR__MAX, NULL } });
 		hidden(&h, "csrf", csrf);
-		core_html_elemtext(&h, CORE_TAG_BUTTON,
-		    (const struct core_attr[]){ { CORE_ATTR_TYPE, "submit" },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(&h, CORE_TAG_BUTTON, CORE_ATTR_TYPE, "submit",
 		    "Delete this conversation");
 		core_html_pop(&h);
 		page_close(&h);
