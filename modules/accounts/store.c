@@ -918,7 +918,7 @@ target_exec(struct core_db *db, int stmt, long long uid, enum acc_kind k,
 	if ((er = core_db_exec(db, stmt, p, 5, &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
-		*id = core_cell_bigint(res, 0, 0, 0);
+		*id = core_cell_bigint(res, 0, ACCOUNTS_TARGET_ADD__ID, 0);
 	PQclear(res);
 	return CORE_OK;
 }
@@ -1087,7 +1087,8 @@ acc_store_digest_unsubscribe(struct core_db *db, const char *hash,
 		 &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
-		*uid = core_cell_bigint(res, 0, 0, 0);
+		*uid = core_cell_bigint(res, 0, ACCOUNTS_DIGEST_UNSUBSCRIBE__ID,
+		    0);
 	PQclear(res);
 	return CORE_OK;
 }

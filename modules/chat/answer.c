@@ -242,7 +242,8 @@ extracts(const PGresult *res, const char *question)
 	k.words = words;
 	for (i = 0; i < PQntuples(res); i++) {
 		k.ref = i + 1;
-		chat_sentences(PQgetvalue(res, i, 3), collect, &k);
+		chat_sentences(core_cell_str(res, i, CHAT_PAPER__ABSTRACT),
+		    collect, &k);
 	}
 	qsort(k.c, k.n, sizeof(*k.c), by_score);
 	core_buf_puts(&b,
@@ -342,12 +343,13 @@ retrieve(struct core_db *db, enum chat_scope scope, const char *arg,
 	n = (size_t)PQntuples(cand);
 	c = core_xcalloc(n > 0 ? n : 1, sizeof(*c));
 	for (i = 0; i < n; i++) {
-		c[i].id = core_cell_bigint(cand, (int)i, 0, 0);
+		c[i].id = core_cell_bigint(cand, (int)i, CHAT_CAND__ID, 0);
 		c[i].tier = 1;
 		c[i].citations = -1;
-		c[i].text = strtod(PQgetvalue(cand, (int)i, 1), NULL);
+		c[i].text =
+		    strtod(core_cell_str(cand, (int)i, CHAT_CAND__RANK), NULL);
 		snprintf(c[i].published, sizeof(c[i].published), "%s",
-		    PQgetvalue(cand, (int)i, 2));
+		    core_cell_str(cand, (int)i, CHAT_CAND__PUBLISHED));
 		if (!vec)
 			continue;
 		for (j = 0; j < nnear && near[j].paper_id != c[i].id; j++)
@@ -409,23 +411,24 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	a->refs = json_array();
 	core_buf_puts(&ctxt, "<papers>\n");
 	for (i = 0; i < PQntuples(res); i++) {
-		char *path = core_paper_path(PQgetvalue(res, i, 0),
-		    PQgetvalue(res, i, 1));
+		const char *aid = core_cell_str(res, i, CHAT_PAPER__ARXIV_ID);
+		const char *title = core_cell_str(res, i, CHAT_PAPER__TITLE);
+		const char *pub = core_cell_text(res, i, CHAT_PAPER__PUBLISHED);
+		char *path = core_paper_path(aid,
+		    core_cell_str(res, i, CHAT_PAPER__SLUG));
 
 		json_array_append_new(a->refs,
 		    json_pack("{s:i, s:s, s:s, s:s, s:s?}", "n", i + 1,
-			"arxiv_id", PQgetvalue(res, i, 0), "title",
-			PQgetvalue(res, i, 2), "path", path, "published",
-			core_cell_isnull(res, i, 4) ? NULL
-						    : PQgetvalue(res, i, 4)));
+			"arxiv_id", aid, "title", title, "path", path,
+			"published", pub));
 		free(path);
 		core_buf_printf(&ctxt, "[%d] ", i + 1);
-		put_data(&ctxt, PQgetvalue(res, i, 2));
-		core_buf_printf(&ctxt, " (arXiv:%s", PQgetvalue(res, i, 0));
-		if (!core_cell_isnull(res, i, 4))
-			core_buf_printf(&ctxt, ", %s", PQgetvalue(res, i, 4));
+		put_data(&ctxt, title);
+		core_buf_printf(&ctxt, " (arXiv:%s", aid);
+		if (pub != NULL)
+			core_buf_printf(&ctxt, ", %s", pub);
 		core_buf_puts(&ctxt, ")\n");
-		put_data(&ctxt, PQgetvalue(res, i, 3));
+		put_data(&ctxt, core_cell_str(res, i, CHAT_PAPER__ABSTRACT));
 		core_buf_puts(&ctxt, "\n\n");
 	}
 	if (emit != NULL)

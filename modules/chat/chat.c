@@ -45,7 +45,7 @@ who(struct core_req *req, long long *uid)
 		 &res)) != CORE_OK)
 		return er;
 	if (PQntuples(res) > 0)
-		*uid = core_cell_bigint(res, 0, 0, 0);
+		*uid = core_cell_bigint(res, 0, CHAT_SESSION_USER__USER_ID, 0);
 	PQclear(res);
 	return CORE_OK;
 }
@@ -280,19 +280,22 @@ spend(struct core_ctx *ctx, long long uid, long tokens)
 /* Rendering                                                           */
 /* ------------------------------------------------------------------ */
 
+/* An element with one attribute and its text: a link, a label, a button. */
+static void
+elem_attr(struct core_html *h, enum core_tag tag, enum core_attrname key,
+    const char *val, const char *text)
+{
+	core_html_elemtext(h, tag,
+	    (const struct core_attr[]){ { key, val }, CORE_A_END }, text);
+}
+
 /* The header's account corner: the account page and the chat. */
 static void
 account_slot(struct core_html *h, const void *arg)
 {
 	(void)arg;
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/chat" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Chat");
-	core_html_elemtext(h, CORE_TAG_A,
-	    (const struct core_attr[]){ { CORE_ATTR_HREF, "/account" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Account");
+	elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF, "/chat", "Chat");
+	elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF, "/account", "Account");
 }
 
 static void
@@ -359,19 +362,13 @@ ask_form(struct core_html *h, struct core_req *req, const char *scope,
 		hidden(h, "id", arg);
 	if (conv != NULL)
 		hidden(h, "conversation", conv);
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ { CORE_ATTR_FOR, "q" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Your question");
+	elem_attr(h, CORE_TAG_LABEL, CORE_ATTR_FOR, "q", "Your question");
 	core_html_elem(h, CORE_TAG_TEXTAREA,
 	    (const struct core_attr[]){ { CORE_ATTR_ID, "q" },
 		{ CORE_ATTR_NAME, "question" }, { CORE_ATTR_REQUIRED, "" },
 		{ CORE_ATTR_MAXLENGTH, "4000" }, { CORE_ATTR__MAX, NULL } });
 	core_html_pop(h);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ { CORE_ATTR_TYPE, "submit" },
-		{ CORE_ATTR__MAX, NULL } },
-	    "Ask");
+	elem_attr(h, CORE_TAG_BUTTON, CORE_ATTR_TYPE, "submit", "Ask");
 	core_html_pop(h);
 }
 
@@ -408,11 +405,17 @@ chat_list_get(struct core_req *req)
 		for (i = 0; i < PQntuples(res); i++)
 			json_array_append_new(a,
 			    json_pack("{s:I, s:s, s:s, s:s, s:s}", "id",
-				(json_int_t)core_cell_bigint(res, i, 0, 0),
-				"title", PQgetvalue(res, i, 1), "created",
-				PQgetvalue(res, i, 2), "updated",
-				PQgetvalue(res, i, 3), "url",
-				"")); /* filled below */
+				(json_int_t)core_cell_bigint(res, i,
+				    CHAT_CONV_LIST__ID, 0),
+				"title",
+				core_cell_str(res, i, CHAT_CONV_LIST__TITLE),
+				"created",
+				core_cell_str(res, i,
+				    CHAT_CONV_LIST__CREATED_AT),
+				"updated",
+				core_cell_str(res, i,
+				    CHAT_CONV_LIST__UPDATED_AT),
+				"url", "")); /* filled below */
 		for (i = 0; i < (int)json_array_size(a); i++) {
 			json_t *c = json_array_get(a, i);
 			char *u = core_xasprintf("/chat/%lld",
@@ -430,11 +433,12 @@ chat_list_get(struct core_req *req)
 		core_md_heading(b, 1, "Your conversations");
 		core_buf_puts(b, "\n");
 		for (i = 0; i < PQntuples(res); i++) {
-			char *u =
-			    core_xasprintf("/chat/%s", PQgetvalue(res, i, 0));
+			char *u = core_xasprintf("/chat/%s",
+			    core_cell_str(res, i, CHAT_CONV_LIST__ID));
 
 			core_buf_puts(b, "- ");
-			core_md_link(b, PQgetvalue(res, i, 1), u);
+			core_md_link(b,
+			    core_cell_str(res, i, CHAT_CONV_LIST__TITLE), u);
 			core_buf_puts(b, "\n");
 			free(u);
 		}
@@ -473,14 +477,12 @@ chat_list_get(struct core_req *req)
 		core_html_elemtext(&h, CORE_TAG_H2, NULL, "Your conversations");
 		core_html_elem(&h, CORE_TAG_UL, NULL);
 		for (i = 0; i < PQntuples(res); i++) {
-			char *u =
-			    core_xasprintf("/chat/%s", PQgetvalue(res, i, 0));
+			char *u = core_xasprintf("/chat/%s",
+			    core_cell_str(res, i, CHAT_CONV_LIST__ID));
 
 			core_html_elem(&h, CORE_TAG_LI, NULL);
-			core_html_elemtext(&h, CORE_TAG_A,
-			    (const struct core_attr[]){ { CORE_ATTR_HREF, u },
-				{ CORE_ATTR__MAX, NULL } },
-			    PQgetvalue(res, i, 1));
+			elem_attr(&h, CORE_TAG_A, CORE_ATTR_HREF, u,
+			    core_cell_str(res, i, CHAT_CONV_LIST__TITLE));
 			core_html_pop(&h);
 			free(u);
 		}
@@ -521,17 +523,28 @@ turns_json(const PGresult *res)
 		json_array_append_new(a,
 		    json_pack("{s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:b, "
 			      "s:o, s:s}",
-			"question", PQgetvalue(res, i, 0), "answer",
-			PQgetvalue(res, i, 1), "scope",
-			core_cell_json(res, i, 2, json_object()), "references",
-			core_cell_json(res, i, 3, json_array()), "mode",
-			PQgetvalue(res, i, 4), "model",
-			core_cell_jtext(res, i, 5), "prompt_tokens",
-			core_cell_jint(res, i, 6), "completion_tokens",
-			core_cell_jint(res, i, 7), "partial",
-			core_cell_bool(res, i, 8, 0), "note",
-			core_cell_jtext(res, i, 9), "created",
-			PQgetvalue(res, i, 10)));
+			"question",
+			core_cell_str(res, i, CHAT_CONV_TURNS__QUESTION),
+			"answer",
+			core_cell_str(res, i, CHAT_CONV_TURNS__ANSWER), "scope",
+			core_cell_json(res, i, CHAT_CONV_TURNS__SCOPE,
+			    json_object()),
+			"references",
+			core_cell_json(res, i, CHAT_CONV_TURNS__REFS,
+			    json_array()),
+			"mode", core_cell_str(res, i, CHAT_CONV_TURNS__MODE),
+			"model",
+			core_cell_jtext(res, i, CHAT_CONV_TURNS__MODEL),
+			"prompt_tokens",
+			core_cell_jint(res, i, CHAT_CONV_TURNS__PROMPT_TOKENS),
+			"completion_tokens",
+			core_cell_jint(res, i,
+			    CHAT_CONV_TURNS__COMPLETION_TOKENS),
+			"partial",
+			core_cell_bool(res, i, CHAT_CONV_TURNS__PARTIAL, 0),
+			"note", core_cell_jtext(res, i, CHAT_CONV_TURNS__NOTE),
+			"created",
+			core_cell_str(res, i, CHAT_CONV_TURNS__CREATED_AT)));
 	return a;
 }
 
@@ -572,10 +585,7 @@ html_turn(struct core_html *h, const json_t *t)
 		{ CORE_ATTR__MAX, NULL } });
 	core_html_elemtext(h, CORE_TAG_H2, NULL, core_json_text(t, "question"));
 	if (core_json_text(t, "note") != NULL)
-		core_html_elemtext(h, CORE_TAG_P,
-		    (const struct core_attr[]){
-			{ CORE_ATTR_CLASS, "chat-note" },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(h, CORE_TAG_P, CORE_ATTR_CLASS, "chat-note",
 		    core_json_text(t, "note"));
 	core_html_elem(h, CORE_TAG_DIV,
 	    (const struct core_attr[]){ { CORE_ATTR_CLASS, "chat-answer" },
@@ -588,11 +598,8 @@ html_turn(struct core_html *h, const json_t *t)
 	json_array_foreach(refs, i, r)
 	{
 		core_html_elem(h, CORE_TAG_LI, NULL);
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			{ CORE_ATTR_HREF, core_json_text(r, "path") },
-			{ CORE_ATTR__MAX, NULL } },
-		    core_json_text(r, "title"));
+		elem_attr(h, CORE_TAG_A, CORE_ATTR_HREF,
+		    core_json_text(r, "path"), core_json_text(r, "title"));
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -609,6 +616,7 @@ chat_one_get(struct core_req *req)
 	const char *params[2] = { ibuf, ubuf };
 	PGresult *res = NULL, *tres = NULL;
 	json_t *turns = NULL, *o = NULL;
+	const char *title;
 	enum core_err er;
 	size_t i;
 
@@ -630,11 +638,13 @@ chat_one_get(struct core_req *req)
 		 &tres)) != CORE_OK)
 		goto out;
 	turns = turns_json(tres);
+	title = core_cell_str(res, 0, CHAT_CONV_ONE__TITLE);
 	core_resp_type(req, core_req_rep(req));
 	if (core_req_rep(req) == CORE_REP_JSON) {
 		o = json_pack("{s:I, s:s, s:s, s:O}", "id", (json_int_t)id,
-		    "title", PQgetvalue(res, 0, 1), "created",
-		    PQgetvalue(res, 0, 2), "turns", turns);
+		    "title", title, "created",
+		    core_cell_str(res, 0, CHAT_CONV_ONE__CREATED_AT), "turns",
+		    turns);
 		core_json_render(core_resp_body(req), o, 1);
 	} else if (core_req_rep(req) == CORE_REP_MD) {
 		struct core_buf *b = core_resp_body(req);
@@ -643,7 +653,7 @@ chat_one_get(struct core_req *req)
 
 		core_resp_header(req, "Content-Disposition", cd);
 		free(cd);
-		core_md_heading(b, 1, PQgetvalue(res, 0, 1));
+		core_md_heading(b, 1, title);
 		core_buf_puts(b, "\n");
 		for (i = 0; i < json_array_size(turns); i++)
 			md_turn(b, json_array_get(turns, i));
@@ -656,7 +666,7 @@ chat_one_get(struct core_req *req)
 		char *md = core_xasprintf("/chat/%lld?format=md", id);
 		char csrf[ACC_HASH_HEX + 1];
 
-		page_open(&h, req, PQgetvalue(res, 0, 1));
+		page_open(&h, req, title);
 		for (i = 0; i < json_array_size(turns); i++)
 			html_turn(&h, json_array_get(turns, i));
 		ask_form(&h, req,
@@ -664,9 +674,7 @@ chat_one_get(struct core_req *req)
 					       : "all",
 		    core_json_text(sc, "id"), ibuf);
 		core_html_elem(&h, CORE_TAG_P, NULL);
-		core_html_elemtext(&h, CORE_TAG_A,
-		    (const struct core_attr[]){ { CORE_ATTR_HREF, md },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(&h, CORE_TAG_A, CORE_ATTR_HREF, md,
 		    "Export as markdown");
 		core_html_pop(&h);
 		csrf_of(req, csrf);
@@ -674,9 +682,7 @@ chat_one_get(struct core_req *req)
 		    (const struct core_attr[]){ { CORE_ATTR_METHOD, "post" },
 			{ CORE_ATTR_ACTION, del }, { CORE_ATTR__MAX, NULL } });
 		hidden(&h, "csrf", csrf);
-		core_html_elemtext(&h, CORE_TAG_BUTTON,
-		    (const struct core_attr[]){ { CORE_ATTR_TYPE, "submit" },
-			{ CORE_ATTR__MAX, NULL } },
+		elem_attr(&h, CORE_TAG_BUTTON, CORE_ATTR_TYPE, "submit",
 		    "Delete this conversation");
 		core_html_pop(&h);
 		page_close(&h);
@@ -1011,7 +1017,7 @@ chat_ask_post(struct core_req *req)
 		if ((er = core_db_exec(ctx->db, CHAT_SQL_CONV_NEW, p, 2,
 			 &res)) != CORE_OK)
 			goto rollback;
-		conv = core_cell_bigint(res, 0, 0, 0);
+		conv = core_cell_bigint(res, 0, CHAT_CONV_NEW__ID, 0);
 	} else {
 		p[0] = cv;
 		p[1] = ubuf;

@@ -219,6 +219,9 @@ out:
 	return er;
 }
 
+/* The column of "SELECT weft_api_key($1)", named as PostgreSQL names it. */
+enum { API_KEY__WEFT_API_KEY };
+
 enum core_err
 core_key_lookup(struct core_ctx *ctx, const char *secret, long long *id)
 {
@@ -255,8 +258,7 @@ core_key_lookup(struct core_ctx *ctx, const char *secret, long long *id)
 		er = CORE_EDB;
 		goto out;
 	}
-	if (!PQgetisnull(res, 0, 0))
-		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	*id = core_cell_bigint(res, 0, API_KEY__WEFT_API_KEY, *id);
 	if (*id > 0 &&
 	    core_redis_cmd(ctx->redis, &r, "SET weft:apikey:%s %lld EX 60", hex,
 		*id) == CORE_OK)

@@ -322,7 +322,9 @@ open_index(struct core_db *db)
 	if (core_db_exec(db, HARVEST_SQL_ANALYSE_INDEX, NULL, 0, &res) ==
 		CORE_OK &&
 	    PQntuples(res) == 1)
-		(void)vec_open(core_cell_text(res, 0, 0), &idx);
+		(void)vec_open(core_cell_text(res, 0,
+				   HARVEST_ANALYSE_INDEX__PATH),
+		    &idx);
 	if (idx == NULL)
 		core_log(CORE_LOG_WARN, "harvest.analyse",
 		    "no semantic index: key phrases weigh every word alike");
@@ -382,14 +384,19 @@ eval_types(struct core_db *db, const char *path)
 	if (core_db_exec(db, HARVEST_SQL_ANALYSE_EVAL, p, 1, &res) != CORE_OK)
 		goto out;
 	for (r = 0; r < PQntuples(res); r++) {
-		const char *aid = core_cell_text(res, r, 0);
+		const char *aid =
+		    core_cell_text(res, r, HARVEST_ANALYSE_EVAL__ARXIV_ID);
 
 		for (i = 0; i < nlab && strcmp(lab[i].id, aid) != 0; i++)
 			;
 		if (i == nlab || (want = harvest_ptype_parse(lab[i].type)) < 0)
 			continue;
-		got = harvest_ptype_rules(core_cell_text(res, r, 1),
-		    core_cell_text(res, r, 2), core_cell_text(res, r, 3), NULL);
+		got = harvest_ptype_rules(core_cell_text(res, r,
+					      HARVEST_ANALYSE_EVAL__TITLE),
+		    core_cell_text(res, r, HARVEST_ANALYSE_EVAL__ABSTRACT),
+		    core_cell_text(res, r,
+			HARVEST_ANALYSE_EVAL__PRIMARY_CATEGORY),
+		    NULL);
 		part = strcmp(lab[i].part, "test") == 0;
 		tot[part]++;
 		ok[part] += got == want;
@@ -433,7 +440,7 @@ count_left(struct core_db *db, const char *retry, const char *upgrade,
 	long long n = -1;
 
 	if (core_db_exec(db, HARVEST_SQL_ANALYSE_LEFT, p, 3, &res) == CORE_OK)
-		n = core_cell_bigint(res, 0, 0, -1);
+		n = core_cell_bigint(res, 0, HARVEST_ANALYSE_LEFT__N, -1);
 	PQclear(res);
 	return n;
 }
@@ -524,11 +531,16 @@ run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
 			break;
 		items = core_xcalloc(n, sizeof(*items));
 		for (i = 0; i < n; i++) {
-			items[i].id = core_cell_bigint(res, (int)i, 0, 0);
-			items[i].arxiv_id = core_cell_text(res, (int)i, 1);
-			items[i].title = core_cell_text(res, (int)i, 2);
-			items[i].abstract = core_cell_text(res, (int)i, 3);
-			items[i].category = core_cell_text(res, (int)i, 4);
+			items[i].id = core_cell_bigint(res, (int)i,
+			    HARVEST_ANALYSE_TODO__ID, 0);
+			items[i].arxiv_id = core_cell_text(res, (int)i,
+			    HARVEST_ANALYSE_TODO__ARXIV_ID);
+			items[i].title = core_cell_text(res, (int)i,
+			    HARVEST_ANALYSE_TODO__TITLE);
+			items[i].abstract = core_cell_text(res, (int)i,
+			    HARVEST_ANALYSE_TODO__ABSTRACT);
+			items[i].category = core_cell_text(res, (int)i,
+			    HARVEST_ANALYSE_TODO__PRIMARY_CATEGORY);
 			items[i].a.ptype = -1;
 		}
 		snprintf(after, sizeof(after), "%lld", items[n - 1].id);

@@ -1147,7 +1147,8 @@ pages_store_cite(struct core_db *db, enum pages_export what, const char *key,
 			break;
 		n = PQntuples(res);
 		for (i = 0; i < n; i++) {
-			p = core_cell_json(res, i, 0, NULL);
+			p = core_cell_json(res, i,
+			    PAGES_RESEARCHER_EXPORT__PAPER, NULL);
 			core_cite_add(c, p);
 			json_decref(p);
 		}

@@ -12,18 +12,22 @@ SELECT user_id
 -- any of them) and, whatever their words, the scope's papers among the
 -- semantic index's nearest to the question ($3, a bigint[] of ids).  C
 -- scores them by text and vector similarity and reads the best
--- CHAT_TOPK with PAPERS_BY_IDS.
+-- CHAT_TOPK with PAPERS_BY_IDS.  All four select CAND_COLUMNS, so C
+-- reads the rows of any of them with CHAT_CAND__*.
+-- fragment: CAND_COLUMNS
+p.id, ts_rank(p.search_vector, q.q) AS rank,
+coalesce(p.published::text, '') AS published
+
 -- name: CAND_ALL
 WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
                           '&', '|')::tsquery AS q)
-(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
-        coalesce(p.published::text, '') AS published
+(SELECT {{CAND_COLUMNS}}
    FROM papers p, q
   WHERE q.q::text <> '' AND p.search_vector @@ q.q
   ORDER BY rank DESC, p.id DESC
   LIMIT $2)
 UNION
-SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+SELECT {{CAND_COLUMNS}}
   FROM papers p, q
  WHERE p.id = ANY($3::bigint[]);
 
@@ -35,13 +39,12 @@ WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
      s AS (SELECT DISTINCT a.paper_id AS id
              FROM authorships a
             WHERE a.researcher_id = $4::bigint)
-(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
-        coalesce(p.published::text, '') AS published
+(SELECT {{CAND_COLUMNS}}
    FROM papers p JOIN s ON s.id = p.id, q
   ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
   LIMIT $2)
 UNION
-SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+SELECT {{CAND_COLUMNS}}
   FROM papers p JOIN s ON s.id = p.id, q
  WHERE p.id = ANY($3::bigint[]);
 
@@ -53,13 +56,12 @@ WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
              FROM authorships a
              JOIN follows f ON f.researcher_id = a.researcher_id
             WHERE f.user_id = $4::bigint)
-(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
-        coalesce(p.published::text, '') AS published
+(SELECT {{CAND_COLUMNS}}
    FROM papers p JOIN s ON s.id = p.id, q
   ORDER BY rank DESC, p.published DESC NULLS LAST, p.id DESC
   LIMIT $2)
 UNION
-SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+SELECT {{CAND_COLUMNS}}
   FROM papers p JOIN s ON s.id = p.id, q
  WHERE p.id = ANY($3::bigint[]);
 
@@ -69,28 +71,31 @@ SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
 WITH q AS (SELECT replace(plainto_tsquery('english'::regconfig, $1)::text,
                           '&', '|')::tsquery AS q,
                   websearch_to_tsquery('english'::regconfig, $4) AS s)
-(SELECT p.id, ts_rank(p.search_vector, q.q) AS rank,
-        coalesce(p.published::text, '') AS published
+(SELECT {{CAND_COLUMNS}}
    FROM papers p, q
   WHERE p.search_vector @@ q.s
   ORDER BY rank DESC, p.id DESC
   LIMIT $2)
 UNION
-SELECT p.id, ts_rank(p.search_vector, q.q), coalesce(p.published::text, '')
+SELECT {{CAND_COLUMNS}}
   FROM papers p, q
  WHERE p.id = ANY($3::bigint[]) AND p.search_vector @@ q.s;
 
--- The papers $1 (a bigint[]) in that order, as RETRIEVE_PAPER gives one.
+-- A retrieved paper, as PAPERS_BY_IDS and RETRIEVE_PAPER give it: C
+-- reads either's rows with the CHAT_PAPER__* columns.
+-- fragment: PAPER_COLUMNS
+p.arxiv_id, p.slug, p.title, p.abstract, p.published::text
+
+-- The papers $1 (a bigint[]) in that order.
 -- name: PAPERS_BY_IDS
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text
+SELECT {{PAPER_COLUMNS}}
   FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, n)
   JOIN papers p ON p.id = u.id
  ORDER BY u.n;
 
 -- $3: the arXiv id.
 -- name: RETRIEVE_PAPER
-SELECT p.arxiv_id, p.slug, p.title, p.abstract, p.published::text,
-       1.0::real AS rank
+SELECT {{PAPER_COLUMNS}}, 1.0::real AS rank
   FROM papers p
  WHERE p.arxiv_id = $3 AND $1::text IS NOT NULL
  LIMIT $2;

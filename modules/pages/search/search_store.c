@@ -585,7 +585,8 @@ pages_search_store_category_known(struct core_db *db, const char *cat,
 	if ((er = core_db_exec(db, PAGES_SQL_CATEGORY_EXISTS, params, 1,
 		 &res)) == CORE_OK &&
 	    PQntuples(res) == 1)
-		*known = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+		*known =
+		    core_cell_bool(res, 0, PAGES_CATEGORY_EXISTS__EXISTS, 0);
 	PQclear(res);
 	return er;
 }
