@@ -508,17 +508,22 @@ static const struct core_opt search_opts[] = {
 
 static const char *const pools[] = { "recent", "all-cs", NULL };
 
+/* The recommendations' --limit (the API's cap is 500). */
+#define RECS_LIMIT                                                             \
+	{                                                                      \
+		"--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit),     \
+		    "N", NULL, "papers at most (default 100, at most 500)"     \
+	}
+
 static const struct core_opt recommend_opts[] = {
-	{ "--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit), "N", NULL,
-	    "papers at most (default 100, at most 500)" },
+	RECS_LIMIT,
 	{ "--negative", CORE_OPT_STR, offsetof(struct s2f_args, negative),
 	    "IDS", NULL, "papers unlike the ones wanted, comma-separated" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const struct core_opt similar_opts[] = {
-	{ "--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit), "N", NULL,
-	    "papers at most (default 100, at most 500)" },
+	RECS_LIMIT,
 	{ "--pool", CORE_OPT_STR, offsetof(struct s2f_args, pool), "POOL",
 	    pools, "where to look: recent (default) or all-cs" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
