@@ -42,26 +42,66 @@ in_group(const struct core_cmd *cmd, const char *w)
 	return strlen(w) == n && strncmp(cmd->name, w, n) == 0;
 }
 
+/* The i-th command of cli, in the usage's order; NULL past the last. */
+static const struct core_cmd *
+nth_cmd(const struct core_cli *cli, size_t i)
+{
+	const struct core_cmd *const *t, *c;
+
+	for (t = cli->tables; *t != NULL; t++)
+		for (c = *t; c->name != NULL; c++)
+			if (i-- == 0)
+				return c;
+	return NULL;
+}
+
 /* "NAME: oai, ids or query?" -- the commands of a group. */
 static void
 group_question(const struct core_cli *cli, const char *group,
     struct core_buf *err)
 {
-	const struct core_cmd *const *c;
+	const struct core_cmd *c;
+	size_t i;
 	size_t n = 0, k = 0;
 
-	for (c = cli->cmds; *c != NULL; c++)
-		n += in_group(*c, group);
+	for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++)
+		n += in_group(c, group);
 	core_buf_printf(err, "%s: %s: ", cli->prog, group);
-	for (c = cli->cmds; *c != NULL; c++) {
-		if (!in_group(*c, group))
+	for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++) {
+		if (!in_group(c, group))
 			continue;
 		if (k > 0)
 			core_buf_puts(err, k + 1 == n ? " or " : ", ");
-		core_buf_puts(err, (*c)->name + first_len((*c)->name) + 1);
+		core_buf_puts(err, c->name + first_len(c->name) + 1);
 		k++;
 	}
 	core_buf_putc(err, '?');
+}
+
+/*
+ * How many operands cmd takes, counted on its synopsis so that the two
+ * cannot disagree: a word is one, "[WORD]" may be left out, "WORD..."
+ * may repeat.  max_args, when not 0, caps the repetition.
+ */
+static void
+arity(const struct core_cmd *cmd, int *min, int *max)
+{
+	const char *w;
+	size_t n;
+	int opt, rep;
+
+	*min = *max = 0;
+	for (w = cmd->operands; w != NULL && *w != '\0';
+	     w += n + (w[n] == ' ')) {
+		n = first_len(w);
+		opt = w[0] == '[';
+		rep = n >= (size_t)(3 + opt) &&
+		    strncmp(w + n - 3 - opt, "...", 3) == 0;
+		*min += !opt;
+		*max = *max < 0 || rep ? -1 : *max + 1;
+	}
+	if (cmd->max_args != 0)
+		*max = cmd->max_args;
 }
 
 static void
@@ -82,20 +122,21 @@ static enum core_err
 name_word(const struct core_cli *cli, struct core_cli_args *a, const char *w,
     struct core_buf *err)
 {
-	const struct core_cmd *const *c;
+	const struct core_cmd *c;
+	size_t i;
 	size_t n;
 
-	for (c = cli->cmds; *c != NULL; c++) {
-		n = first_len((*c)->name);
+	for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++) {
+		n = first_len(c->name);
 		if (a->group != NULL) {
-			if (in_group(*c, a->group) && (*c)->name[n] == ' ' &&
-			    strcmp((*c)->name + n + 1, w) == 0) {
-				select_cmd(a, *c);
+			if (in_group(c, a->group) && c->name[n] == ' ' &&
+			    strcmp(c->name + n + 1, w) == 0) {
+				select_cmd(a, c);
 				return CORE_OK;
 			}
-		} else if (in_group(*c, w)) {
-			if ((*c)->name[n] == '\0') {
-				select_cmd(a, *c);
+		} else if (in_group(c, w)) {
+			if (c->name[n] == '\0') {
+				select_cmd(a, c);
 				return CORE_OK;
 			}
 			a->group = w; /* its second word must follow */
@@ -237,7 +278,7 @@ core_cli_parse(const struct core_cli *cli, int argc, char **argv,
     struct core_cli_args *a, struct core_buf *err)
 {
 	enum core_err er;
-	int i, options = 1;
+	int i, min, max, options = 1;
 
 	memset(a, 0, sizeof(*a));
 	a->argv = core_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof(char *));
@@ -261,7 +302,8 @@ core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 				return er;
 			continue;
 		}
-		if (a->cmd->max_args >= 0 && a->argc >= a->cmd->max_args) {
+		arity(a->cmd, &min, &max);
+		if (max >= 0 && a->argc >= max) {
 			core_buf_printf(err, "%s: unexpected \"%s\"", cli->prog,
 			    s);
 			return CORE_EINPUT;
@@ -274,7 +316,8 @@ core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 			group_question(cli, a->group, err);
 		return CORE_EINPUT;
 	}
-	if (a->argc < a->cmd->min_args) {
+	arity(a->cmd, &min, &max);
+	if (a->argc < min) {
 		core_buf_printf(err, "%s: %s: missing %s", cli->prog,
 		    a->cmd->name,
 		    a->cmd->operands != NULL ? a->cmd->operands : "operands");
@@ -286,8 +329,6 @@ core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 void
 core_cli_args_free(struct core_cli_args *a)
 {
-	if (a == NULL)
-		return;
 	free(a->args);
 	free(a->argv);
 	a->args = NULL;
@@ -434,7 +475,8 @@ void
 core_cli_usage(const struct core_cli *cli, const struct core_cmd *cmd,
     const char *group, struct core_buf *out)
 {
-	const struct core_cmd *const *c;
+	const struct core_cmd *c;
+	size_t i;
 	struct core_buf syn = CORE_BUF_INIT;
 	int k = 0;
 
@@ -444,15 +486,15 @@ core_cli_usage(const struct core_cli *cli, const struct core_cmd *cmd,
 	}
 	if (group != NULL) {
 		/* The synopses, then what each does. */
-		for (c = cli->cmds; *c != NULL; c++)
-			if (in_group(*c, group))
-				usage_line(cli, *c,
+		for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++)
+			if (in_group(c, group))
+				usage_line(cli, c,
 				    k++ > 0 ? "       " : "usage: ", out);
 		core_buf_putc(out, '\n');
-		for (c = cli->cmds; *c != NULL; c++)
-			if (in_group(*c, group) && (*c)->summary != NULL)
+		for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++)
+			if (in_group(c, group) && c->summary != NULL)
 				core_buf_printf(out, "  %-*s  %s\n", 14,
-				    (*c)->name, (*c)->summary);
+				    c->name, c->summary);
 		core_buf_printf(out, "\n\"%s %s COMMAND --help\" says more.\n",
 		    cli->prog, group);
 		return;
@@ -461,14 +503,14 @@ core_cli_usage(const struct core_cli *cli, const struct core_cmd *cmd,
 	    "usage: %s [-c FILE] COMMAND [OPTIONS]\n\n"
 	    "Commands:\n",
 	    cli->prog);
-	for (c = cli->cmds; *c != NULL; c++) {
+	for (i = 0; (c = nth_cmd(cli, i)) != NULL; i++) {
 		core_buf_reset(&syn);
-		synopsis(&syn, *c);
+		synopsis(&syn, c);
 		core_buf_puts(out, "  ");
 		wrap(out, core_buf_cstr(&syn), 2, 8);
 		core_buf_putc(out, '\n');
-		if ((*c)->summary != NULL)
-			indented(out, (*c)->summary, 8);
+		if (c->summary != NULL)
+			indented(out, c->summary, 8);
 	}
 	core_buf_printf(out,
 	    "\nOptions:\n"

@@ -1557,8 +1557,9 @@ struct core_opt {
  * One subcommand.  name is one word or two ("arxiv oai": a group of
  * commands sharing the first word).  The options (a table ending with a
  * NULL name, or NULL) fill a struct of args_size bytes that starts as a
- * copy of args_init (zeros when NULL); the operands (other words, in
- * order) number from min_args to max_args (-1: any).  run gets the
+ * copy of args_init (zeros when NULL).  The operands (other words, in
+ * order) are counted on their synopsis: a word is one, "[WORD]" may be
+ * left out, "WORD..." may repeat (up to max_args when not 0).  run gets the
  * loaded configuration, that struct and the operands, and returns a
  * core_exit; for CORE_EXIT_USAGE (run printed why) the command's usage
  * follows on stderr.
@@ -1569,16 +1570,23 @@ struct core_cmd {
 	size_t args_size;
 	const void *args_init;
 	const char *operands; /* their synopsis: "[FILE...]", or NULL */
-	int min_args, max_args;
-	const char *summary; /* for the list of commands; may hold '\n' */
-	const char *help;    /* paragraphs for COMMAND --help, or NULL */
+	int max_args;         /* 0: as operands says */
+	const char *summary;  /* for the list of commands; may hold '\n' */
+	const char *help;     /* paragraphs for COMMAND --help, or NULL */
 	int (*run)(const struct core_conf *, void *args, int argc, char **argv);
 };
 
-/* A program: its name, its commands (NULL-terminated), closing text. */
+/* A command's args_size and args_init, for a struct that starts as init. */
+#define CORE_CMD_ARGS(init) .args_size = sizeof(init), .args_init = &(init)
+
+/*
+ * A program: its name, its commands and closing text.  The commands come
+ * in tables (each ending with a NULL name), listed NULL-terminated, in
+ * the order of the usage: a source file keeps its commands together.
+ */
 struct core_cli {
 	const char *prog;
-	const struct core_cmd *const *cmds;
+	const struct core_cmd *const *tables;
 	const char *footer; /* after the options of the main usage, or NULL */
 };
 

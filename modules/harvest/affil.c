@@ -265,26 +265,6 @@ static const struct core_opt affil_eval_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-const struct core_cmd harvest_cmd_affil_eval = {
-	.name = "affil eval",
-	.opts = affil_eval_opts,
-	.args_size = sizeof(struct affil_eval_args),
-	.operands = "[FILE]",
-	.max_args = 1,
-	.summary = "affiliation matching precision/recall on labelled strings",
-	.help =
-	    "Matches labelled raw affiliation strings (default: tests/data/"
-	    "harvest/affil/\ncrossref_affiliations.json.gz, ROR's Crossref "
-	    "test set: a JSON list of\n{\"affiliation\", \"ror_ids\"}) to "
-	    "the ROR records and compares.  The strings\nare split by a "
-	    "fixed seed (FNV-1a of \"" AFF_SEED "\" and the string) into a\n"
-	    "tuning and a held-out part; the rules were tuned on the tuning "
-	    "part only.\nPrecision is over the links made; recall over the "
-	    "gold ids among the ROR\nrecords loaded (recall_all: over every "
-	    "gold id).",
-	.run = affil_eval,
-};
-
 /* ------------------------------------------------------------ link */
 
 struct affil_link_args {
@@ -396,20 +376,49 @@ static const struct core_opt affil_link_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-const struct core_cmd harvest_cmd_affil_link = {
-	.name = "affil link",
-	.opts = affil_link_opts,
-	.args_size = sizeof(struct affil_link_args),
-	.summary = "match arXiv affiliation strings to ROR, link researchers",
-	.help =
-	    "Matches the raw affiliation strings the arXiv harvesters kept "
-	    "(Atom\narxiv:affiliation, arXivRaw) and not matched yet to the "
-	    "ROR institutions\n(names, aliases, acronyms, labels in other "
-	    "languages, country; an\nambiguous or weak string gets none), "
-	    "then rebuilds the researcher-\ninstitution links of source "
-	    "'arxiv': each researcher whose authorship\nnames an institution, "
-	    "with the years of the first and last such paper.\nRun it after "
-	    "\"match\" (links follow the researchers of the authorships).\n"
-	    "One transaction; a rerun changes nothing.",
-	.run = affil_link,
+const struct core_cmd harvest_cmds_affil[] = {
+	{ .name = "affil link",
+	    .opts = affil_link_opts,
+	    .args_size = sizeof(struct affil_link_args),
+	    .summary =
+		"match arXiv affiliation strings to ROR, link researchers",
+	    .help =
+		"Matches the raw affiliation strings the arXiv harvesters "
+		"kept (Atom\n"
+		"arxiv:affiliation, arXivRaw) and not matched yet to the ROR "
+		"institutions\n"
+		"(names, aliases, acronyms, labels in other languages, "
+		"country; an\n"
+		"ambiguous or weak string gets none), then rebuilds the "
+		"researcher-\n"
+		"institution links of source 'arxiv': each researcher whose "
+		"authorship\n"
+		"names an institution, with the years of the first and last "
+		"such paper.\n"
+		"Run it after \"match\" (links follow the researchers of the "
+		"authorships).\n"
+		"One transaction; a rerun changes nothing.",
+	    .run = affil_link },
+	{ .name = "affil eval",
+	    .operands = "[FILE]",
+	    .opts = affil_eval_opts,
+	    .args_size = sizeof(struct affil_eval_args),
+	    .summary =
+		"affiliation matching precision/recall on labelled strings",
+	    .help =
+		"Matches labelled raw affiliation strings (default: "
+		"tests/data/harvest/affil/\n"
+		"crossref_affiliations.json.gz, ROR's Crossref test set: a "
+		"JSON list of\n"
+		"{\"affiliation\", \"ror_ids\"}) to the ROR records and "
+		"compares.  The strings\n"
+		"are split by a fixed seed (FNV-1a of \"" AFF_SEED
+		"\" and the string) into a\n"
+		"tuning and a held-out part; the rules were tuned on the "
+		"tuning part only.\n"
+		"Precision is over the links made; recall over the gold ids "
+		"among the ROR\n"
+		"records loaded (recall_all: over every gold id).",
+	    .run = affil_eval },
+	{ .name = NULL },
 };

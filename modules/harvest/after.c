@@ -111,12 +111,13 @@ static const struct core_opt refresh_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-const struct core_cmd harvest_cmd_refresh = {
-	.name = "refresh",
-	.opts = refresh_opts,
-	.args_size = sizeof(struct refresh_args),
-	.summary = "bring the derived tables up to date",
-	.help = "What load and match run at their end: the planner's "
+const struct core_cmd harvest_cmds_refresh[] = {
+	{ .name = "refresh",
+	    .opts = refresh_opts,
+	    .args_size = sizeof(struct refresh_args),
+	    .summary = "bring the derived tables up to date",
+	    .help =
+		"What load and match run at their end: the planner's "
 		"statistics, then the\n"
 		"co-author pairs, researcher stats, evidence, paper cards and "
 		"search terms\n"
@@ -124,5 +125,6 @@ const struct core_cmd harvest_cmd_refresh = {
 		"refresh (every\n"
 		"row with --full: the same result, slower), then a new cache "
 		"generation.",
-	.run = run_refresh,
+	    .run = run_refresh },
+	{ .name = NULL },
 };

@@ -627,12 +627,13 @@ static const char help_analyse[] =
     "transaction each: stopped, it goes on where it was when run again.\n"
     "Progress with rate and ETA on a terminal.";
 
-const struct core_cmd harvest_cmd_analyse = {
-	.name = "analyse",
-	.opts = analyse_opts,
-	.args_size = sizeof(struct analyse_args),
-	.args_init = &analyse_init,
-	.summary = "summaries, topics, types of the papers not analysed yet",
-	.help = help_analyse,
-	.run = run_analyse,
+const struct core_cmd harvest_cmds_analyse[] = {
+	{ .name = "analyse",
+	    .opts = analyse_opts,
+	    CORE_CMD_ARGS(analyse_init),
+	    .summary =
+		"summaries, topics, types of the papers not analysed yet",
+	    .help = help_analyse,
+	    .run = run_analyse },
+	{ .name = NULL },
 };

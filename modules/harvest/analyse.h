@@ -123,6 +123,6 @@ enum core_err harvest_analysis_validate(const char *text, size_t n,
 /* ------------------------------------------------------------------ */
 
 struct core_cmd;
-extern const struct core_cmd harvest_cmd_analyse;
+extern const struct core_cmd harvest_cmds_analyse[];
 
 #endif /* HARVEST_ANALYSE_H */

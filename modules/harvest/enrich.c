@@ -894,34 +894,6 @@ static const struct core_opt openalex_opts[] = {
 
 static const struct openalex_args openalex_init = { NULL, 1000 };
 
-const struct core_cmd harvest_cmd_openalex = {
-	.name = "openalex",
-	.opts = openalex_opts,
-	.args_size = sizeof(struct openalex_args),
-	.args_init = &openalex_init,
-	.operands = "[works]",
-	.max_args = 1,
-	.summary = "enrich papers and researchers from OpenAlex",
-	.help =
-	    "Enriches papers from OpenAlex (openalex_url): each work with an "
-	    "arXiv\n"
-	    "DOI (10.48550/arXiv.ID) gives its paper's citation count, and "
-	    "its\n"
-	    "authors (OpenAlex id, ORCID, h-index, citations, works count, "
-	    "last\n"
-	    "known institutions) become researchers linked to the authorships "
-	    "at\n"
-	    "the same position with a compatible name.  Without --filter: the\n"
-	    "papers lacking an OpenAlex count, newest first (--limit, default\n"
-	    "1000), 50 DOIs a request.  With --filter (an OpenAlex filter, "
-	    "e.g.\n"
-	    "author.id:A5023888391): every page of it, by cursor.\n"
-	    "Keys: openalex_delay (ms, default 100), harvest_contact "
-	    "(mailto),\n"
-	    "openalex_api_key.\n",
-	.run = openalex_cmd,
-};
-
 static const struct core_opt s2_opts[] = {
 	{ "--limit", CORE_OPT_POS, offsetof(struct s2_args, limit), "N", NULL,
 	    "without ids: how many at most (default 1000)" },
@@ -940,40 +912,56 @@ static const struct s2_args s2_authors_init = { 1000, 1 };
 	"(default 1000), 500 a\nrequest.  Keys: s2_delay (ms, default "        \
 	"1000), s2_api_key.\n"
 
-const struct core_cmd harvest_cmd_s2_papers = {
-	.name = "s2 papers",
-	.opts = s2_opts,
-	.args_size = sizeof(struct s2_args),
-	.args_init = &s2_papers_init,
-	.operands = "[ID...]",
-	.max_args = -1,
-	.summary = "citation counts from Semantic Scholar",
-	.help = S2_HELP,
-	.run = s2_cmd,
+/* s2 papers and s2 authors: one struct, options, help and function. */
+#define S2_CMD(nm, ops, init, sum)                                             \
+	{                                                                      \
+		.name = nm, .operands = ops, .opts = s2_opts,                  \
+		CORE_CMD_ARGS(init), .summary = sum, .help = S2_HELP,          \
+		.run = s2_cmd                                                  \
+	}
+
+const struct core_cmd harvest_cmds_enrich[] = {
+	{ .name = "openalex",
+	    .operands = "[works]",
+	    .opts = openalex_opts,
+	    CORE_CMD_ARGS(openalex_init),
+	    .summary = "enrich papers and researchers from OpenAlex",
+	    .help =
+		"Enriches papers from OpenAlex (openalex_url): each work with "
+		"an arXiv\n"
+		"DOI (10.48550/arXiv.ID) gives its paper's citation count, "
+		"and its\n"
+		"authors (OpenAlex id, ORCID, h-index, citations, works "
+		"count, last\n"
+		"known institutions) become researchers linked to the "
+		"authorships at\n"
+		"the same position with a compatible name.  Without --filter: "
+		"the\n"
+		"papers lacking an OpenAlex count, newest first (--limit, "
+		"default\n"
+		"1000), 50 DOIs a request.  With --filter (an OpenAlex "
+		"filter, e.g.\n"
+		"author.id:A5023888391): every page of it, by cursor.\n"
+		"Keys: openalex_delay (ms, default 100), harvest_contact "
+		"(mailto),\n"
+		"openalex_api_key.\n",
+	    .run = openalex_cmd },
+	S2_CMD("s2 papers", "[ID...]", s2_papers_init,
+	    "citation counts from Semantic Scholar"),
+	S2_CMD("s2 authors", "[S2ID...]", s2_authors_init,
+	    "researcher metrics from Semantic Scholar"),
+	{ .name = NULL },
 };
 
-const struct core_cmd harvest_cmd_s2_authors = {
-	.name = "s2 authors",
-	.opts = s2_opts,
-	.args_size = sizeof(struct s2_args),
-	.args_init = &s2_authors_init,
-	.operands = "[S2ID...]",
-	.max_args = -1,
-	.summary = "researcher metrics from Semantic Scholar",
-	.help = S2_HELP,
-	.run = s2_cmd,
-};
-
-const struct core_cmd harvest_cmd_ror = {
-	.name = "ror",
-	.operands = "FILE",
-	.min_args = 1,
-	.max_args = 1,
-	.summary = "load institutions from a ROR v2 dump",
-	.help = "Loads institutions (with status and relationships) from a ROR "
-		"v2 file,\n"
-		"gzip or plain: the data dump (one JSON array of records), one "
-		"record,\n"
+const struct core_cmd harvest_cmds_ror[] = {
+	{ .name = "ror",
+	    .operands = "FILE",
+	    .summary = "load institutions from a ROR v2 dump",
+	    .help =
+		"Loads institutions (with status and relationships) from a "
+		"ROR v2 file,\n"
+		"gzip or plain: the data dump (one JSON array of records), "
+		"one record,\n"
 		"the API's search answer, or JSON lines.  The whole file is "
 		"checked,\n"
 		"then written in one transaction.  A malformed record is "
@@ -981,5 +969,6 @@ const struct core_cmd harvest_cmd_ror = {
 		"skipped; more than 5% skipped, no record at all, a truncated "
 		"file, one\n"
 		"not in UTF-8 or over 4 GB fails the run and writes nothing.\n",
-	.run = ror_cmd,
+	    .run = ror_cmd },
+	{ .name = NULL },
 };

@@ -561,33 +561,6 @@ static const struct core_opt oai_opts[] = {
 
 static const struct oai_args oai_init = { NULL, NULL, NULL, "arXiv" };
 
-const struct core_cmd harvest_cmd_arxiv_oai = {
-	.name = "arxiv oai",
-	.opts = oai_opts,
-	.args_size = sizeof(struct oai_args),
-	.args_init = &oai_init,
-	.summary = "harvest arXiv by OAI-PMH",
-	.help =
-	    "OAI-PMH ListRecords from arxiv_oai_url, following "
-	    "resumptionToken;\n"
-	    "the position is stored after every page, so an interrupted run "
-	    "with\n"
-	    "the same options resumes there.  Without --from: from the last\n"
-	    "successful run's end.\n" ARXIV_NOTE,
-	.run = arxiv_oai,
-};
-
-const struct core_cmd harvest_cmd_arxiv_ids = {
-	.name = "arxiv ids",
-	.operands = "ID...",
-	.min_args = 1,
-	.max_args = -1,
-	.summary = "papers by arXiv id (Atom API)",
-	.help = "The Atom API (arxiv_api_url) by id_list, 100 ids a request;\n"
-		"new-style, old-style and versioned ids.\n" ARXIV_NOTE,
-	.run = arxiv_ids,
-};
-
 static const struct core_opt query_opts[] = {
 	{ "--max", CORE_OPT_POS, offsetof(struct query_args, max), "N", NULL,
 	    "papers at most (default 100)" },
@@ -598,24 +571,44 @@ static const struct core_opt query_opts[] = {
 
 static const struct query_args query_init = { 100, 100 };
 
-const struct core_cmd harvest_cmd_arxiv_query = {
-	.name = "arxiv query",
-	.opts = query_opts,
-	.args_size = sizeof(struct query_args),
-	.args_init = &query_init,
-	.operands = "QUERY",
-	.min_args = 1,
-	.max_args = 1,
-	.summary = "papers matching an arXiv search_query (Atom API)",
-	.help = "The Atom API's search_query, paged by "
-		"start/max_results.\n" ARXIV_NOTE,
-	.run = arxiv_query,
+const struct core_cmd harvest_cmds_arxiv[] = {
+	{ .name = "arxiv oai",
+	    .opts = oai_opts,
+	    CORE_CMD_ARGS(oai_init),
+	    .summary = "harvest arXiv by OAI-PMH",
+	    .help =
+		"OAI-PMH ListRecords from arxiv_oai_url, following "
+		"resumptionToken;\n"
+		"the position is stored after every page, so an interrupted "
+		"run with\n"
+		"the same options resumes there.  Without --from: from the "
+		"last\n"
+		"successful run's end.\n" ARXIV_NOTE,
+	    .run = arxiv_oai },
+	{ .name = "arxiv ids",
+	    .operands = "ID...",
+	    .summary = "papers by arXiv id (Atom API)",
+	    .help =
+		"The Atom API (arxiv_api_url) by id_list, 100 ids a request;\n"
+		"new-style, old-style and versioned ids.\n" ARXIV_NOTE,
+	    .run = arxiv_ids },
+	{ .name = "arxiv query",
+	    .opts = query_opts,
+	    CORE_CMD_ARGS(query_init),
+	    .operands = "QUERY",
+	    .summary = "papers matching an arXiv search_query (Atom API)",
+	    .help = "The Atom API's search_query, paged by "
+		    "start/max_results.\n" ARXIV_NOTE,
+	    .run = arxiv_query },
+	{ .name = NULL },
 };
 
-const struct core_cmd harvest_cmd_status = {
-	.name = "status",
-	.summary = "each source's cursor, last run, errors, counts",
-	.help = "Each source's cursor, last run, last success, last error and "
+const struct core_cmd harvest_cmds_status[] = {
+	{ .name = "status",
+	    .summary = "each source's cursor, last run, errors, counts",
+	    .help =
+		"Each source's cursor, last run, last success, last error and "
 		"counts.",
-	.run = status_cmd,
+	    .run = status_cmd },
+	{ .name = NULL },
 };

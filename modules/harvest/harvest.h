@@ -340,7 +340,7 @@ enum harvest_after {
 enum core_err harvest_after_write(const struct core_conf *conf,
     struct core_db *db, enum harvest_after how);
 /* "weft-harvest refresh [--full]" (after.c). */
-extern const struct core_cmd harvest_cmd_refresh;
+extern const struct core_cmd harvest_cmds_refresh[];
 
 /*
  * Connects as the subcommands do: schema_migrations is created if

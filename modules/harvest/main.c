@@ -1,7 +1,7 @@
 /*
- * main.c -- weft-harvest, the ingest command: the table of subcommands.
- * The remote ones (each harvester) are descriptors in fetch.c and
- * enrich.c; core_cli_main() parses, answers --help, loads the
+ * main.c -- weft-harvest, the ingest command: the tables of subcommands.
+ * The remote ones (the harvesters) are tables in fetch.c, enrich.c,
+ * s2find.c and affil.c; core_cli_main() parses, answers --help, loads the
  * configuration and runs one.  Exit codes: 0 done, 1 failed, 2 usage,
  * 3 "migrate --check" found the database behind the migration files.
  */
@@ -40,15 +40,6 @@ static const char help_migrate[] =
     "own transaction, and records them.  Running it again does nothing.\n"
     "A database newer than the newest file is an error.";
 
-static const struct core_cmd cmd_migrate = {
-	.name = "migrate",
-	.opts = migrate_opts,
-	.args_size = sizeof(struct migrate_args),
-	.summary = "apply sql/schema/NNNN_*.sql not yet applied",
-	.help = help_migrate,
-	.run = run_migrate,
-};
-
 struct load_args {
 	const char *data;
 };
@@ -77,15 +68,6 @@ static const char help_load[] =
     "transaction; a malformed line is reported and skipped.  Loading the\n"
     "same data again changes nothing.  The database must be migrated.";
 
-static const struct core_cmd cmd_load = {
-	.name = "load",
-	.opts = load_opts,
-	.args_size = sizeof(struct load_args),
-	.summary = "load the bundled dataset (idempotent)",
-	.help = help_load,
-	.run = run_load,
-};
-
 static int
 run_match(const struct core_conf *conf, void *args, int argc, char **argv)
 {
@@ -106,13 +88,6 @@ static const char help_match[] =
     "the survivor.  Then paper counts and fully_matched (metrics come\n"
     "only from a source: OpenAlex or S2, with their date).  One\n"
     "transaction per batch; a rerun changes nothing.  \"load\" runs it.";
-
-static const struct core_cmd cmd_match = {
-	.name = "match",
-	.summary = "attach authorships to researchers (evidence kept)",
-	.help = help_match,
-	.run = run_match,
-};
 
 static int
 run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
@@ -136,43 +111,48 @@ static const char help_eval[] =
     "(eval_pairs=1 lists the wrong pairs).  Then the split/merge counts\n"
     "of the database as the last match left it.";
 
-static const struct core_cmd cmd_eval = {
-	.name = "eval",
-	.operands = "[FILE...]",
-	.max_args = -1,
-	.summary = "matching precision/recall on the gold authorships",
-	.help = help_eval,
-	.run = run_eval,
+static const struct core_cmd main_cmds[] = {
+	{ .name = "migrate",
+	    .opts = migrate_opts,
+	    .args_size = sizeof(struct migrate_args),
+	    .summary = "apply sql/schema/NNNN_*.sql not yet applied",
+	    .help = help_migrate,
+	    .run = run_migrate },
+	{ .name = "load",
+	    .opts = load_opts,
+	    .args_size = sizeof(struct load_args),
+	    .summary = "load the bundled dataset (idempotent)",
+	    .help = help_load,
+	    .run = run_load },
+	{ .name = "match",
+	    .summary = "attach authorships to researchers (evidence kept)",
+	    .help = help_match,
+	    .run = run_match },
+	{ .name = "eval",
+	    .operands = "[FILE...]",
+	    .summary = "matching precision/recall on the gold authorships",
+	    .help = help_eval,
+	    .run = run_eval },
+	{ .name = NULL },
 };
 
-/* The order of the usage; a new harvester adds its descriptor here. */
-static const struct core_cmd *const cmds[] = {
-	&cmd_migrate,
-	&cmd_load,
-	&cmd_match,
-	&cmd_eval,
-	&harvest_cmd_refresh,
-	&harvest_cmd_arxiv_oai,
-	&harvest_cmd_arxiv_ids,
-	&harvest_cmd_arxiv_query,
-	&harvest_cmd_openalex,
-	&harvest_cmd_s2_papers,
-	&harvest_cmd_s2_authors,
-	&harvest_cmd_s2_search,
-	&harvest_cmd_s2_bulk,
-	&harvest_cmd_s2_recommend,
-	&harvest_cmd_s2_similar,
-	&harvest_cmd_ror,
-	&harvest_cmd_affil_link,
-	&harvest_cmd_affil_eval,
-	&harvest_cmd_status,
-	&harvest_cmd_analyse,
+/* The order of the usage; a new harvester adds its table here. */
+static const struct core_cmd *const tables[] = {
+	main_cmds,
+	harvest_cmds_refresh,
+	harvest_cmds_arxiv,
+	harvest_cmds_enrich,
+	harvest_cmds_s2find,
+	harvest_cmds_ror,
+	harvest_cmds_affil,
+	harvest_cmds_status,
+	harvest_cmds_analyse,
 	NULL,
 };
 
 static const struct core_cli cli = {
 	.prog = "weft-harvest",
-	.cmds = cmds,
+	.tables = tables,
 	.footer =
 	    "Configuration keys: db (libpq conninfo), sql_dir (default sql),\n"
 	    "data_dir (default sql/data), log_level.  WEFT_<KEY> in the\n"

@@ -394,29 +394,19 @@ enum core_err harvest_s2_list_parse(const char *p, size_t n,
 void harvest_s2_list_free(struct harvest_s2_list *);
 
 /* ------------------------------------------------------------------ */
-/* The harvesters: one descriptor each, listed in main.c's table       */
+/* The harvesters: tables of subcommands, listed in main.c            */
 /* ------------------------------------------------------------------ */
 
 struct core_cmd;
 
-/* fetch.c */
-extern const struct core_cmd harvest_cmd_arxiv_oai;
-extern const struct core_cmd harvest_cmd_arxiv_ids;
-extern const struct core_cmd harvest_cmd_arxiv_query;
-extern const struct core_cmd harvest_cmd_status;
-/* enrich.c */
-extern const struct core_cmd harvest_cmd_openalex;
-extern const struct core_cmd harvest_cmd_s2_papers;
-extern const struct core_cmd harvest_cmd_s2_authors;
-extern const struct core_cmd harvest_cmd_ror;
-/* s2find.c */
-extern const struct core_cmd harvest_cmd_s2_search;
-extern const struct core_cmd harvest_cmd_s2_bulk;
-extern const struct core_cmd harvest_cmd_s2_recommend;
-extern const struct core_cmd harvest_cmd_s2_similar;
-/* affil.c */
-extern const struct core_cmd harvest_cmd_affil_eval;
-extern const struct core_cmd harvest_cmd_affil_link;
+/* fetch.c: arxiv oai, ids, query; status */
+extern const struct core_cmd harvest_cmds_arxiv[], harvest_cmds_status[];
+/* enrich.c: openalex, s2 papers, s2 authors; ror */
+extern const struct core_cmd harvest_cmds_enrich[], harvest_cmds_ror[];
+/* s2find.c: s2 search, bulk, recommend, similar */
+extern const struct core_cmd harvest_cmds_s2find[];
+/* affil.c: affil link, eval */
+extern const struct core_cmd harvest_cmds_affil[];
 
 /* ------------------------------------------------------------------ */
 /* run.c: what the harvesters' runs share                              */

@@ -508,17 +508,22 @@ static const struct core_opt search_opts[] = {
 
 static const char *const pools[] = { "recent", "all-cs", NULL };
 
+/* The recommendations' --limit (the API's cap is 500). */
+#define RECS_LIMIT                                                             \
+	{                                                                      \
+		"--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit),     \
+		    "N", NULL, "papers at most (default 100, at most 500)"     \
+	}
+
 static const struct core_opt recommend_opts[] = {
-	{ "--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit), "N", NULL,
-	    "papers at most (default 100, at most 500)" },
+	RECS_LIMIT,
 	{ "--negative", CORE_OPT_STR, offsetof(struct s2f_args, negative),
 	    "IDS", NULL, "papers unlike the ones wanted, comma-separated" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const struct core_opt similar_opts[] = {
-	{ "--limit", CORE_OPT_POS, offsetof(struct s2f_args, limit), "N", NULL,
-	    "papers at most (default 100, at most 500)" },
+	RECS_LIMIT,
 	{ "--pool", CORE_OPT_STR, offsetof(struct s2f_args, pool), "POOL",
 	    pools, "where to look: recent (default) or all-cs" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
@@ -541,67 +546,47 @@ static const struct s2f_args similar_init = { S2F_SIMILAR, 100, NULL,
 	"run with the cause, and writes\nnothing of that page.  Keys: "        \
 	"s2_url, s2_delay, s2_api_key.\n"
 
-const struct core_cmd harvest_cmd_s2_search = {
-	.name = "s2 search",
-	.opts = search_opts,
-	.args_size = sizeof(struct s2f_args),
-	.args_init = &search_init,
-	.operands = "QUERY",
-	.min_args = 1,
-	.max_args = 1,
-	.summary = "papers Semantic Scholar's relevance search finds",
-	.help = "Semantic Scholar relevance search (GET s2_url/paper/search), "
-		"page by\npage (100 a page) while the answer names a next "
-		"offset, up to --limit.\n" S2F_HELP_TAIL,
-	.run = s2f_cmd,
-};
+static const char help_search[] =
+    "Semantic Scholar relevance search (GET s2_url/paper/search), page by\n"
+    "page (100 a page) while the answer names a next offset, up to "
+    "--limit.\n" S2F_HELP_TAIL;
 
-const struct core_cmd harvest_cmd_s2_bulk = {
-	.name = "s2 bulk",
-	.opts = search_opts,
-	.args_size = sizeof(struct s2f_args),
-	.args_init = &bulk_init,
-	.operands = "QUERY",
-	.min_args = 1,
-	.max_args = 1,
-	.summary = "papers Semantic Scholar's bulk search finds",
-	.help =
-	    "Semantic Scholar bulk search (GET s2_url/paper/search/bulk), "
-	    "up to 1000\npapers a page, following each page's token to "
-	    "the next until it is null\nor --limit is reached.\n" S2F_HELP_TAIL,
-	.run = s2f_cmd,
-};
+static const char help_bulk[] =
+    "Semantic Scholar bulk search (GET s2_url/paper/search/bulk), up to "
+    "1000\npapers a page, following each page's token to the next until "
+    "it is null\nor --limit is reached.\n" S2F_HELP_TAIL;
 
-const struct core_cmd harvest_cmd_s2_recommend = {
-	.name = "s2 recommend",
-	.opts = recommend_opts,
-	.args_size = sizeof(struct s2f_args),
-	.args_init = &recommend_init,
-	.operands = "ID...",
-	.min_args = 1,
-	.max_args = S2_SEEDS_MAX,
-	.summary = "papers Semantic Scholar recommends from seed papers",
-	.help =
-	    "Semantic Scholar recommendations from lists of papers (POST\n"
-	    "/recommendations/v1/papers beside s2_url's /graph/v1): the "
-	    "papers like\nthe IDs given and unlike --negative.  An ID is an "
-	    "arXiv id (sent as\nARXIV:id), an S2 paper id, CorpusId:N or a "
-	    "DOI.\n" S2F_HELP_TAIL,
-	.run = s2f_cmd,
-};
+static const char help_recommend[] =
+    "Semantic Scholar recommendations from lists of papers (POST\n"
+    "/recommendations/v1/papers beside s2_url's /graph/v1): the papers "
+    "like\nthe IDs given and unlike --negative.  An ID is an arXiv id "
+    "(sent as\nARXIV:id), an S2 paper id, CorpusId:N or a "
+    "DOI.\n" S2F_HELP_TAIL;
 
-const struct core_cmd harvest_cmd_s2_similar = {
-	.name = "s2 similar",
-	.opts = similar_opts,
-	.args_size = sizeof(struct s2f_args),
-	.args_init = &similar_init,
-	.operands = "ID",
-	.min_args = 1,
-	.max_args = 1,
-	.summary = "papers Semantic Scholar recommends for one paper",
-	.help = "Semantic Scholar recommendations for one paper (GET\n"
-		"/recommendations/v1/papers/forpaper/ID beside s2_url's "
-		"/graph/v1), from\nthe --pool of recent papers or of all "
-		"computer science.  ID as for\ns2 recommend.\n" S2F_HELP_TAIL,
-	.run = s2f_cmd,
+static const char help_similar[] =
+    "Semantic Scholar recommendations for one paper (GET\n"
+    "/recommendations/v1/papers/forpaper/ID beside s2_url's /graph/v1), "
+    "from\nthe --pool of recent papers or of all computer science.  ID "
+    "as for\ns2 recommend.\n" S2F_HELP_TAIL;
+
+/* A row of the table: the four share their struct and their function. */
+#define S2F_CMD(nm, ops, max, o, init, sum, hlp)                               \
+	{                                                                      \
+		.name = nm, .operands = ops, .max_args = max, .opts = o,       \
+		CORE_CMD_ARGS(init), .summary = sum, .help = hlp,              \
+		.run = s2f_cmd                                                 \
+	}
+
+const struct core_cmd harvest_cmds_s2find[] = {
+	S2F_CMD("s2 search", "QUERY", 0, search_opts, search_init,
+	    "papers Semantic Scholar's relevance search finds", help_search),
+	S2F_CMD("s2 bulk", "QUERY", 0, search_opts, bulk_init,
+	    "papers Semantic Scholar's bulk search finds", help_bulk),
+	S2F_CMD("s2 recommend", "ID...", S2_SEEDS_MAX, recommend_opts,
+	    recommend_init,
+	    "papers Semantic Scholar recommends from seed papers",
+	    help_recommend),
+	S2F_CMD("s2 similar", "ID", 0, similar_opts, similar_init,
+	    "papers Semantic Scholar recommends for one paper", help_similar),
+	{ .name = NULL },
 };

@@ -109,15 +109,6 @@ static const char summary_build[] =
     "default var/vectors) and record it in vector_index.  Does\n"
     "nothing when the papers did not change, unless --force.";
 
-static const struct core_cmd cmd_build = {
-	.name = "build",
-	.opts = build_opts,
-	.args_size = sizeof(struct vec_build_opts),
-	.args_init = &build_init,
-	.summary = summary_build,
-	.run = run_build,
-};
-
 /* eval's numbers other than --queries are read as strtoull/strtod do. */
 struct eval_args {
 	size_t queries;
@@ -170,15 +161,6 @@ static const char summary_eval[] =
     "memory; writes nothing.  Word vectors as the config says\n"
     "unless --wordvecs.";
 
-static const struct core_cmd cmd_eval = {
-	.name = "eval",
-	.opts = eval_opts,
-	.args_size = sizeof(struct eval_args),
-	.args_init = &eval_init,
-	.summary = summary_eval,
-	.run = run_eval,
-};
-
 struct bench_args {
 	size_t papers, queries, threads;
 	const char *file;
@@ -224,20 +206,13 @@ static const struct core_opt bench_opts[] = {
 static const struct bench_args bench_init = { 2500000, 200, 2, NULL, SIZE_MAX,
 	NULL };
 
-static const struct core_cmd cmd_bench = {
-	.name = "bench",
-	.opts = bench_opts,
-	.args_size = sizeof(struct bench_args),
-	.args_init = &bench_init,
-	.summary =
-	    "query time (similar: top 16; text: embed + top 200) over N\n"
-	    "synthetic papers (default 2500000), shaped like the papers\n"
-	    "of index FILE when given (N 0: FILE's own papers), with L\n"
-	    "lists (default: as a build would), and recall against the\n"
-	    "brute force for a few numbers of lists read.  Text\n"
-	    "queries: lines of FILE, else six random words.",
-	.run = run_bench,
-};
+static const char summary_bench[] =
+    "query time (similar: top 16; text: embed + top 200) over N\n"
+    "synthetic papers (default 2500000), shaped like the papers\n"
+    "of index FILE when given (N 0: FILE's own papers), with L\n"
+    "lists (default: as a build would), and recall against the\n"
+    "brute force for a few numbers of lists read.  Text\n"
+    "queries: lines of FILE, else six random words.";
 
 static int
 run_check(const struct core_conf *conf, void *args, int argc, char **argv)
@@ -248,14 +223,6 @@ run_check(const struct core_conf *conf, void *args, int argc, char **argv)
 
 static const char summary_check[] =
     "open and check an index (default: the newest recorded).";
-
-static const struct core_cmd cmd_check_desc = {
-	.name = "check",
-	.operands = "[FILE]",
-	.max_args = 1,
-	.summary = summary_check,
-	.run = run_check,
-};
 
 struct query_args {
 	const char *file;
@@ -295,28 +262,40 @@ static const struct core_opt query_opts[] = {
 static const char summary_query[] =
     "the 10 papers nearest to TEXT or to paper ID.";
 
-static const struct core_cmd cmd_query_desc = {
-	.name = "query",
-	.opts = query_opts,
-	.args_size = sizeof(struct query_args),
-	.operands = "[TEXT...]",
-	.max_args = -1,
-	.summary = summary_query,
-	.run = run_query,
+static const struct core_cmd cmds[] = {
+	{ .name = "build",
+	    .opts = build_opts,
+	    CORE_CMD_ARGS(build_init),
+	    .summary = summary_build,
+	    .run = run_build },
+	{ .name = "eval",
+	    .opts = eval_opts,
+	    CORE_CMD_ARGS(eval_init),
+	    .summary = summary_eval,
+	    .run = run_eval },
+	{ .name = "bench",
+	    .opts = bench_opts,
+	    CORE_CMD_ARGS(bench_init),
+	    .summary = summary_bench,
+	    .run = run_bench },
+	{ .name = "check",
+	    .operands = "[FILE]",
+	    .summary = summary_check,
+	    .run = run_check },
+	{ .name = "query",
+	    .operands = "[TEXT...]",
+	    .opts = query_opts,
+	    .args_size = sizeof(struct query_args),
+	    .summary = summary_query,
+	    .run = run_query },
+	{ .name = NULL },
 };
 
-static const struct core_cmd *const cmds[] = {
-	&cmd_build,
-	&cmd_eval,
-	&cmd_bench,
-	&cmd_check_desc,
-	&cmd_query_desc,
-	NULL,
-};
+static const struct core_cmd *const tables[] = { cmds, NULL };
 
 static const struct core_cli cli = {
 	.prog = "weft-vectors",
-	.cmds = cmds,
+	.tables = tables,
 	.footer =
 	    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
 	    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"

@@ -50,32 +50,29 @@ static const struct core_opt opts[] = {
 
 static const struct fetch_args init = { 0, NULL, "arXiv", 100, 7 };
 
-static const struct core_cmd plain = {
-	.name = "plain",
-	.summary = "no options, no operands",
-	.run = run,
+/* Two tables, as weft-harvest's commands come from several files. */
+static const struct core_cmd first[] = {
+	{ .name = "plain", .summary = "no options, no operands", .run = run },
+	{ .name = NULL },
 };
-static const struct core_cmd oai = {
-	.name = "src oai",
-	.opts = opts,
-	.args_size = sizeof(struct fetch_args),
-	.args_init = &init,
-	.operands = "[FILE...]",
-	.max_args = -1,
-	.summary = "harvest by OAI",
-	.help = "Harvests by OAI-PMH.",
-	.run = run,
+static const struct core_cmd src[] = {
+	{ .name = "src oai",
+	    .opts = opts,
+	    CORE_CMD_ARGS(init),
+	    .operands = "[FILE...]",
+	    .summary = "harvest by OAI",
+	    .help = "Harvests by OAI-PMH.",
+	    .run = run },
+	{ .name = "src ids",
+	    .operands = "ID...",
+	    .max_args = 2,
+	    .summary = "by id",
+	    .run = run },
+	{ .name = NULL },
 };
-static const struct core_cmd ids = {
-	.name = "src ids",
-	.operands = "ID...",
-	.min_args = 1,
-	.max_args = 2,
-	.summary = "by id",
-	.run = run,
-};
-static const struct core_cmd *const cmds[] = { &plain, &oai, &ids, NULL };
-static const struct core_cli cli = { "prog", cmds, "Footer text.\n" };
+static const struct core_cmd *const plain = &first[0], *const oai = &src[0];
+static const struct core_cmd *const tables[] = { first, src, NULL };
+static const struct core_cli cli = { "prog", tables, "Footer text.\n" };
 
 /* Parses the words of line (at most 30); returns the error or "". */
 static enum core_err
@@ -115,7 +112,7 @@ accepted(void)
 	const struct fetch_args *f;
 
 	T_EQ(parse("plain", &a, &err), CORE_OK, "one-word command");
-	T_OK(a.cmd == &plain && a.argc == 0 && a.conf == NULL && !a.help,
+	T_OK(a.cmd == plain && a.argc == 0 && a.conf == NULL && !a.help,
 	    "plain: no conf, no help, no operands");
 	core_cli_args_free(&a);
 
@@ -124,7 +121,7 @@ accepted(void)
 		 &a, &err),
 	    CORE_OK, "group command with every type of option");
 	f = a.args;
-	T_OK(a.cmd == &oai, "src oai chosen");
+	T_OK(a.cmd == oai, "src oai chosen");
 	T_STREQ(a.conf, "x.conf", "-c before the command");
 	T_EQ(f->check, 1, "flag set");
 	T_STREQ(f->from, "2024-01-25", "string value");
@@ -210,7 +207,7 @@ missing_values(void)
 	T_STREQ(refused("plain --config"), "prog: missing value for --config",
 	    "--config at the end");
 	T_STREQ(refused("src ids"), "prog: src ids: missing ID...",
-	    "fewer operands than min_args");
+	    "fewer operands than the synopsis names");
 }
 
 static void
@@ -224,7 +221,7 @@ help(void)
 	core_cli_args_free(&a);
 	T_EQ(parse("src oai -h --bogus", &a, &err), CORE_OK,
 	    "-h stops the parse before a bad option");
-	T_OK(a.help && a.cmd == &oai, "the command's help");
+	T_OK(a.help && a.cmd == oai, "the command's help");
 	core_cli_args_free(&a);
 	T_EQ(parse("src -h", &a, &err), CORE_OK, "help of a group");
 	T_OK(a.help && a.cmd == NULL && strcmp(a.group, "src") == 0,
@@ -246,7 +243,7 @@ help(void)
 	T_CONTAINS(core_buf_cstr(&out), "\nFooter text.\n", "footer");
 
 	core_buf_reset(&out);
-	core_cli_usage(&cli, &oai, NULL, &out);
+	core_cli_usage(&cli, oai, NULL, &out);
 	T_CONTAINS(core_buf_cstr(&out),
 	    "usage: prog [-c FILE] src oai "
 	    "[--check] [--from YYYY-MM-DD]\n",
