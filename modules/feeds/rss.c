@@ -371,7 +371,8 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 out:
 	free(msg);
 	free(path);
-	feeds_subject_free(&s);
+	free(s.name);
+	free(s.slug);
 	feeds_feed_free(&f);
 	return er;
 }
