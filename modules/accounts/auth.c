@@ -22,13 +22,35 @@
 	"The page to return to (next=) must be a path on this "                \
 	"site."
 
+int
+acc_need_session(struct core_req *req, struct acc_session *s, const char *back,
+    enum core_err *er)
+{
+	*er = acc_session_load(req, s);
+	if (*er != CORE_OK)
+		return 0;
+	if (s->valid)
+		return 1;
+	if (s->had_cookie)
+		acc_cookie_expire(req); /* stale: stop the SSI subrequests */
+	acc_redirect_signin(req, back);
+	return 0;
+}
+
+enum core_err
+acc_see_other(struct core_req *req, const char *to)
+{
+	core_resp_redirect(req, 303, to);
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
 void
 acc_redirect_signin(struct core_req *req, const char *path)
 {
 	char *to = acc_path_next("/signin", path);
 
-	core_resp_redirect(req, 303, to);
-	acc_private_headers(req);
+	acc_see_other(req, to);
 	free(to);
 }
 
@@ -90,9 +112,7 @@ get_form(struct core_req *req, enum acc_view v)
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
 	if (s.valid) {
-		core_resp_redirect(req, 303, next != NULL ? next : "/account");
-		acc_private_headers(req);
-		return CORE_OK;
+		return acc_see_other(req, next != NULL ? next : "/account");
 	}
 	return form_page(req, v, 200, NULL, next, NULL);
 }
@@ -188,9 +208,7 @@ sign_in(struct core_req *req, long long uid, const char *email, const char *key,
 	if ((er = acc_sign_in_fresh(req, uid, email, &s)) != CORE_OK)
 		return er;
 	acc_device_remember(req, key);
-	core_resp_redirect(req, 303, to);
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, to);
 }
 
 enum core_err
@@ -281,7 +299,5 @@ acc_signout_post(struct core_req *req)
 		return core_req_fail(req, 403, ACC_MSG_CSRF);
 	if ((er = acc_session_end(req, &s)) != CORE_OK)
 		return er;
-	core_resp_redirect(req, 303, "/");
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, "/");
 }

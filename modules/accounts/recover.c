@@ -449,8 +449,7 @@ acc_verify_post(struct core_req *req)
 	    uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
 		goto out;
-	core_resp_redirect(req, 303, next != NULL ? next : "/account/welcome");
-	acc_private_headers(req);
+	acc_see_other(req, next != NULL ? next : "/account/welcome");
 out:
 	if (pending != NULL) {
 		sodium_memzero(pending, strlen(pending));
@@ -475,8 +474,7 @@ acc_verify_resend_post(struct core_req *req)
 	if ((er = acc_store_user_get(db, s.uid, &u)) != CORE_OK)
 		goto out;
 	if (u.verified) {
-		core_resp_redirect(req, 303, "/account");
-		acc_private_headers(req);
+		acc_see_other(req, "/account");
 		goto out;
 	}
 	if (limited(req, "mail", u.email, &er))
@@ -490,8 +488,7 @@ acc_verify_resend_post(struct core_req *req)
 		    link1("/account", "Back to your account"));
 		goto out;
 	}
-	core_resp_redirect(req, 303, "/account?done=sent");
-	acc_private_headers(req);
+	acc_see_other(req, "/account?done=sent");
 out:
 	acc_user_clear(&u);
 	return er;
@@ -637,8 +634,7 @@ acc_reset_post(struct core_req *req)
 	core_log(CORE_LOG_INFO, "reset", "user %lld set a new password", uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
 		goto out;
-	core_resp_redirect(req, 303, "/account?done=reset");
-	acc_private_headers(req);
+	acc_see_other(req, "/account?done=reset");
 out:
 	acc_user_clear(&u);
 	return er;
