@@ -354,14 +354,11 @@ static int
 pre_post(struct core_req *req, const struct core_params **form,
     enum core_err *er)
 {
-	*er = CORE_OK;
-	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return -1;
-	if ((*er = acc_post_begin(req, form)) != CORE_OK)
+	if ((*er = acc_post_open(req, form)) != CORE_OK)
 		return -1;
 	if (acc_csrf_bad(req, core_req_cookie(req, ACC_PRE_COOKIE),
 		field(*form, "csrf"))) {
-		core_resp_error(req, 403, ACC_MSG_CSRF);
+		*er = core_req_fail(req, 403, ACC_MSG_CSRF);
 		return -1;
 	}
 	return 0;
