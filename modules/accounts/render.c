@@ -326,15 +326,21 @@ static void
 html_account_follows(struct core_html *h, const json_t *m,
     const struct acc_session *s)
 {
-	static const char *const titles[ACC_KIND__MAX] = {
-		NULL,
-		"Institutions you follow",
-		"Categories you follow",
-		"Searches you follow",
+	/* Each kind's section: its id, its title, and what it says empty. */
+	static const struct {
+		const char *id, *title, *none;
+	} sections[ACC_KIND__MAX] = {
+		[ACC_KIND_INSTITUTION] = { "following-institutions",
+		    "Institutions you follow",
+		    "None yet: follow one from its page." },
+		[ACC_KIND_CATEGORY] = { "following-categories",
+		    "Categories you follow",
+		    "None yet: follow one from a search filtered by "
+		    "category." },
+		[ACC_KIND_SEARCH] = { "following-searches",
+		    "Searches you follow",
+		    "None yet: follow one from the search page." },
 	};
-	static const char *const ids[ACC_KIND__MAX] = { NULL,
-		"following-institutions", "following-categories",
-		"following-searches" };
 	static const struct {
 		const char *value, *text;
 	} modes[] = {
@@ -348,7 +354,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 	int k;
 
 	for (k = ACC_KIND_INSTITUTION; k < ACC_KIND__MAX; k++) {
-		section_open(h, ids[k], titles[k]);
+		section_open(h, sections[k].id, sections[k].title);
 		n = 0;
 		json_array_foreach(fol, i, t)
 		{
@@ -378,13 +384,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 			core_html_pop(h);
 		else
 			core_html_elemtext(h, CORE_TAG_P, NULL,
-			    k == ACC_KIND_INSTITUTION
-				? "None yet: follow one from its page."
-				: k == ACC_KIND_CATEGORY
-				? "None yet: follow one from a search "
-				  "filtered by category."
-				: "None yet: follow one from the search "
-				  "page.");
+			    sections[k].none);
 		core_html_pop(h);
 	}
 
