@@ -16,26 +16,6 @@
 #include "core.h"
 #include "accounts.h"
 
-/*
- * Loads the session of a page that needs one.  Returns 1 when signed in;
- * 0 when the response (303 to /signin, or an error) is set, *er telling
- * the handler what to return.
- */
-static int
-need_session(struct core_req *req, struct acc_session *s, const char *back,
-    enum core_err *er)
-{
-	*er = acc_session_load(req, s);
-	if (*er != CORE_OK)
-		return 0;
-	if (s->valid)
-		return 1;
-	if (s->had_cookie)
-		acc_cookie_expire(req); /* stale: stop the SSI subrequests */
-	acc_redirect_signin(req, back);
-	return 0;
-}
-
 static enum core_err
 account_page_status(struct core_req *req, const struct acc_session *s,
     const char *new_url, const char *new_key, int status, const char *error)
@@ -124,7 +104,7 @@ acc_account_get(struct core_req *req)
 
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (!need_session(req, &s, "/account", &er))
+	if (!acc_need_session(req, &s, "/account", &er))
 		return er;
 	return account_page(req, &s, NULL);
 }
@@ -138,12 +118,8 @@ acc_feed_token_post(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = acc_post_open(req, &form)) != CORE_OK)
+	if (acc_post_session(req, &form, &s, &er) != 0)
 		return er;
-	if (!need_session(req, &s, "/account", &er))
-		return er;
-	if (acc_csrf_bad(req, s.token, core_params_get(form, "csrf")))
-		return core_req_fail(req, 403, ACC_MSG_CSRF);
 	acc_token_new(tok);
 	acc_token_hash(tok, hash);
 	if ((er = acc_store_feed_token_set(ctx->db, s.uid, hash)) != CORE_OK)
@@ -185,7 +161,7 @@ acc_welcome_get(struct core_req *req)
 
 	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
-	if (!need_session(req, &s, "/account/welcome", &er))
+	if (!acc_need_session(req, &s, "/account/welcome", &er))
 		return er;
 	field = core_req_param(req, "field");
 	q = core_req_param(req, "q");

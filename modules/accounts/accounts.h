@@ -422,6 +422,16 @@ enum core_err acc_feed_get(struct core_req *);
 /* Helpers shared by handlers (auth.c). */
 /* 303 to /signin?next=path (path percent-encoded). */
 void acc_redirect_signin(struct core_req *, const char *path);
+/*
+ * Loads the session of a page that needs one.  Returns 1 when signed in;
+ * 0 when the response (303 to /signin?next=back, the stale cookie
+ * dropped, or an error) is set, *er telling the handler what to return.
+ */
+int acc_need_session(struct core_req *, struct acc_session *s, const char *back,
+    enum core_err *er);
+/* A 303 to another page of the site, with the private headers: the end
+ * of most POSTs.  CORE_OK. */
+enum core_err acc_see_other(struct core_req *, const char *to);
 
 /* ------------------------------------------------------------------ */
 /* Issue 18: mail, verification, reset, sessions, deletion             */
@@ -589,7 +599,8 @@ enum core_err acc_reset_post(struct core_req *);
  * The start of every signed-in POST: negotiation, Origin, the form
  * (acc_post_open), a live session (else a redirect to sign in, and an
  * expired cookie dropped) and its CSRF token (else 403).  0, or -1 with
- * the response set and *er what to return.  *form is borrowed.
+ * the response set or the failure recorded, and *er what to return.
+ * *form is borrowed.
  */
 int acc_post_session(struct core_req *, const struct core_params **form,
     struct acc_session *s, enum core_err *er);

@@ -144,8 +144,6 @@ acc_api_key_revoke_post(struct core_req *req)
 		core_log(CORE_LOG_INFO, "apikey",
 		    "user %lld revoked API key %lld", s.uid, kid);
 	}
-	core_resp_redirect(req, 303,
+	return acc_see_other(req,
 	    hash[0] != '\0' ? "/account?done=key" : "/account");
-	acc_private_headers(req);
-	return CORE_OK;
 }

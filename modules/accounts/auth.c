@@ -22,13 +22,35 @@
 	"The page to return to (next=) must be a path on this "                \
 	"site."
 
+int
+acc_need_session(struct core_req *req, struct acc_session *s, const char *back,
+    enum core_err *er)
+{
+	*er = acc_session_load(req, s);
+	if (*er != CORE_OK)
+		return 0;
+	if (s->valid)
+		return 1;
+	if (s->had_cookie)
+		acc_cookie_expire(req); /* stale: stop the SSI subrequests */
+	acc_redirect_signin(req, back);
+	return 0;
+}
+
+enum core_err
+acc_see_other(struct core_req *req, const char *to)
+{
+	core_resp_redirect(req, 303, to);
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
 void
 acc_redirect_signin(struct core_req *req, const char *path)
 {
 	char *to = acc_path_next("/signin", path);
 
-	core_resp_redirect(req, 303, to);
-	acc_private_headers(req);
+	acc_see_other(req, to);
 	free(to);
 }
 
@@ -90,9 +112,7 @@ get_form(struct core_req *req, enum acc_view v)
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
 	if (s.valid) {
-		core_resp_redirect(req, 303, next != NULL ? next : "/account");
-		acc_private_headers(req);
-		return CORE_OK;
+		return acc_see_other(req, next != NULL ? next : "/account");
 	}
 	return form_page(req, v, 200, NULL, next, NULL);
 }
@@ -110,9 +130,28 @@ acc_signup_get(struct core_req *req)
 }
 
 /*
- * The checks shared by both POSTs.  Returns 0 with *email normalised
- * into ebuf, its account key (acc_email_key) in kbuf, and the password
- * and next set, or -1 when the response (an error form) is already set.
+ * 429 with Retry-After when over a limit; 1 when sent.  key is the
+ * account's (acc_email_key), so every spelling of one address shares its
+ * counters; a browser that signed in to it before counts apart (limit.c).
+ */
+static int
+limited(struct core_req *req, enum acc_view v, const char *action,
+    const char *email, const char *key, const char *next, enum core_err *er)
+{
+	char dev[33];
+
+	acc_device_known(req, key, dev);
+	if (acc_limited(req, action, key, dev) == 0)
+		return 0;
+	*er = form_page(req, v, 429, email, next, ACC_MSG_LIMITED);
+	return 1;
+}
+
+/*
+ * The checks shared by both POSTs, the rate limits last.  Returns 0
+ * with *email normalised into ebuf, its account key (acc_email_key) in
+ * kbuf, and the password and next set, or -1 when the response (an
+ * error form) is already set.
  */
 static int
 post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
@@ -151,25 +190,11 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 		*er = form_page(req, v, 400, ebuf, *next, why);
 		return -1;
 	}
+	if (limited(req, v, v == ACC_VIEW_SIGNUP ? "signup" : "signin", ebuf,
+		kbuf, *next, er))
+		return -1;
+	acc_email_keys_backfill(core_req_ctx(req));
 	return 0;
-}
-
-/*
- * 429 with Retry-After when over a limit; 1 when sent.  key is the
- * account's (acc_email_key), so every spelling of one address shares its
- * counters; a browser that signed in to it before counts apart (limit.c).
- */
-static int
-limited(struct core_req *req, enum acc_view v, const char *action,
-    const char *email, const char *key, const char *next, enum core_err *er)
-{
-	char dev[33];
-
-	acc_device_known(req, key, dev);
-	if (acc_limited(req, action, key, dev) == 0)
-		return 0;
-	*er = form_page(req, v, 429, email, next, ACC_MSG_LIMITED);
-	return 1;
 }
 
 /*
@@ -188,9 +213,7 @@ sign_in(struct core_req *req, long long uid, const char *email, const char *key,
 	if ((er = acc_sign_in_fresh(req, uid, email, &s)) != CORE_OK)
 		return er;
 	acc_device_remember(req, key);
-	core_resp_redirect(req, 303, to);
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, to);
 }
 
 enum core_err
@@ -208,9 +231,6 @@ acc_signin_post(struct core_req *req)
 	if (post_checks(req, ACC_VIEW_SIGNIN, email, sizeof(email), key,
 		sizeof(key), &pw, &next, &er) != 0)
 		return er;
-	if (limited(req, ACC_VIEW_SIGNIN, "signin", email, key, next, &er))
-		return er;
-	acc_email_keys_backfill(core_req_ctx(req));
 	if ((er = acc_store_user_by_email(db, key, &uid, &hash, &stored)) !=
 	    CORE_OK)
 		return er;
@@ -246,9 +266,6 @@ acc_signup_post(struct core_req *req)
 	if (post_checks(req, ACC_VIEW_SIGNUP, email, sizeof(email), key,
 		sizeof(key), &pw, &next, &er) != 0)
 		return er;
-	if (limited(req, ACC_VIEW_SIGNUP, "signup", email, key, next, &er))
-		return er;
-	acc_email_keys_backfill(core_req_ctx(req));
 	if (crypto_pwhash_str(hash, pw, strlen(pw),
 		crypto_pwhash_OPSLIMIT_INTERACTIVE,
 		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
@@ -281,7 +298,5 @@ acc_signout_post(struct core_req *req)
 		return core_req_fail(req, 403, ACC_MSG_CSRF);
 	if ((er = acc_session_end(req, &s)) != CORE_OK)
 		return er;
-	core_resp_redirect(req, 303, "/");
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, "/");
 }

@@ -41,9 +41,7 @@ acc_digest_post(struct core_req *req)
 	if ((er = acc_store_digest_set(ctx->db, s.uid, mode)) != CORE_OK)
 		return er;
 	core_log(CORE_LOG_INFO, "digest", "user %lld digest %s", s.uid, mode);
-	core_resp_redirect(req, 303, "/account?done=digest#digest");
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, "/account?done=digest#digest");
 }
 
 /* The token of an unsubscribe request: the query's, else the form's. */

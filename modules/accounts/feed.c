@@ -97,14 +97,8 @@ acc_feed_get(struct core_req *req)
 			    "from 1 to 100000");
 		}
 	}
-	if ((er = acc_session_load(req, &s)) != CORE_OK)
+	if (!acc_need_session(req, &s, "/feed", &er))
 		return er;
-	if (!s.valid) {
-		if (s.had_cookie)
-			acc_cookie_expire(req);
-		acc_redirect_signin(req, "/feed");
-		return CORE_OK;
-	}
 	if (core_rep_is_cite(core_req_rep(req)))
 		return feed_export(req, s.uid);
 	if ((er = acc_store_following(ctx->db, ctx->base_url, s.uid, &fol)) !=

@@ -128,6 +128,21 @@ acc_follow_fragment_get(struct core_req *req)
 	return CORE_OK;
 }
 
+/* next= of a form: NULL when absent; a 400 when not a path of ours. */
+static enum core_err
+form_next(struct core_req *req, const struct core_params *form,
+    const char **next)
+{
+	*next = core_params_get(form, "next");
+	if (*next != NULL && **next == '\0')
+		*next = NULL;
+	if (*next != NULL && !acc_next_ok(*next))
+		return core_req_fail(req, 400,
+		    "The page to return to (next=) must be a path on this "
+		    "site.");
+	return CORE_OK;
+}
+
 /* POST /researchers/{id}/follow|unfollow. */
 enum core_err
 acc_follow_post(struct core_req *req)
@@ -136,7 +151,7 @@ acc_follow_post(struct core_req *req)
 	const char *rest = core_req_rest(req), *slash, *next;
 	const struct core_params *form = NULL;
 	struct acc_session s;
-	char *slug = NULL, *back = NULL;
+	char *slug = NULL, *back = NULL, page[40];
 	long long rid;
 	int follow, following;
 	enum core_err er;
@@ -150,29 +165,14 @@ acc_follow_post(struct core_req *req)
 		follow = 0;
 	else
 		return CORE_ENOTFOUND;
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+	if ((er = acc_post_open(req, &form)) != CORE_OK)
 		return er;
-	if ((er = acc_post_begin(req, &form)) != CORE_OK)
+	if ((er = form_next(req, form, &next)) != CORE_OK)
 		return er;
-	next = core_params_get(form, "next");
-	if (next != NULL && *next == '\0')
-		next = NULL;
-	if (next != NULL && !acc_next_ok(next)) {
-		return core_req_fail(req, 400,
-		    "The page to return to (next=) must "
-		    "be a path on this site.");
-	}
-	if ((er = acc_session_load(req, &s)) != CORE_OK)
+	/* Anonymous: sign in first, then come back to the page. */
+	snprintf(page, sizeof(page), "/researchers/%lld", rid);
+	if (!acc_need_session(req, &s, next != NULL ? next : page, &er))
 		return er;
-	if (!s.valid) {
-		/* Anonymous: sign in first, then come back to the page. */
-		back = core_xasprintf("/researchers/%lld", rid);
-		if (s.had_cookie)
-			acc_cookie_expire(req);
-		acc_redirect_signin(req, next != NULL ? next : back);
-		free(back);
-		return CORE_OK;
-	}
 	if (acc_csrf_bad(req, s.token, core_params_get(form, "csrf")))
 		return core_req_fail(req, 403,
 		    "This form has expired or was not "
@@ -199,8 +199,7 @@ acc_follow_post(struct core_req *req)
 		back = *slug != '\0'
 		    ? core_xasprintf("/researchers/%lld-%s", rid, slug)
 		    : core_xasprintf("/researchers/%lld", rid);
-	core_resp_redirect(req, 303, next != NULL ? next : back);
-	acc_private_headers(req);
+	acc_see_other(req, next != NULL ? next : back);
 out:
 	free(slug);
 	free(back);
@@ -378,21 +377,6 @@ target_parse(struct core_req *req, const struct core_params *form,
 	return CORE_OK;
 }
 
-/* next= of a form: NULL when absent; a 400 when not a path of ours. */
-static enum core_err
-form_next(struct core_req *req, const struct core_params *form,
-    const char **next)
-{
-	*next = core_params_get(form, "next");
-	if (*next != NULL && **next == '\0')
-		*next = NULL;
-	if (*next != NULL && !acc_next_ok(*next))
-		return core_req_fail(req, 400,
-		    "The page to return to (next=) must be a path on this "
-		    "site.");
-	return CORE_OK;
-}
-
 enum core_err
 acc_follows_add_post(struct core_req *req)
 {
@@ -443,8 +427,7 @@ acc_follows_add_post(struct core_req *req)
 		    s.uid, t.kind == ACC_KIND_INSTITUTION ? "n" : "",
 		    acc_kinds[t.kind]);
 	}
-	core_resp_redirect(req, 303, next != NULL ? next : t.back);
-	acc_private_headers(req);
+	acc_see_other(req, next != NULL ? next : t.back);
 out:
 	free(slug);
 	free(t.back);
@@ -482,10 +465,7 @@ acc_follows_remove_post(struct core_req *req)
 		return er;
 	core_log(CORE_LOG_INFO, "follow", "user %lld unfollows a%s %s", s.uid,
 	    k == ACC_KIND_INSTITUTION ? "n" : "", acc_kinds[k]);
-	core_resp_redirect(req, 303,
-	    next != NULL ? next : "/account#following");
-	acc_private_headers(req);
-	return CORE_OK;
+	return acc_see_other(req, next != NULL ? next : "/account#following");
 }
 
 /* GET /account/follows/new?kind=category|search&category=&q=. */
@@ -532,14 +512,8 @@ acc_follows_new_get(struct core_req *req)
 		core_buf_puts(&self, "&category=");
 		core_url_encode(&self, cat, 0);
 	}
-	if ((er = acc_session_load(req, &s)) != CORE_OK)
+	if (!acc_need_session(req, &s, core_buf_cstr(&self), &er))
 		goto out;
-	if (!s.valid) {
-		if (s.had_cookie)
-			acc_cookie_expire(req);
-		acc_redirect_signin(req, core_buf_cstr(&self));
-		goto out;
-	}
 	if (cat != NULL &&
 	    (er = acc_store_category_known(ctx->db, cat, &known)) != CORE_OK)
 		goto out;

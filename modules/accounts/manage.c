@@ -80,19 +80,12 @@ int
 acc_post_session(struct core_req *req, const struct core_params **form,
     struct acc_session *s, enum core_err *er)
 {
-	*er = CORE_OK;
 	if ((*er = acc_post_open(req, form)) != CORE_OK)
 		return -1; /* the 406, 403, 400 or 413 it set */
-	if ((*er = acc_session_load(req, s)) != CORE_OK)
+	if (!acc_need_session(req, s, "/account", er))
 		return -1;
-	if (!s->valid) {
-		if (s->had_cookie)
-			acc_cookie_expire(req);
-		acc_redirect_signin(req, "/account");
-		return -1;
-	}
 	if (acc_csrf_bad(req, s->token, core_params_get(*form, "csrf"))) {
-		core_resp_error(req, 403, ACC_MSG_CSRF);
+		*er = core_req_fail(req, 403, ACC_MSG_CSRF);
 		return -1;
 	}
 	return 0;
@@ -132,13 +125,6 @@ check_current(struct core_req *req, const struct core_params *form,
 	return -1;
 }
 
-static void
-done(struct core_req *req, const char *to)
-{
-	core_resp_redirect(req, 303, to);
-	acc_private_headers(req);
-}
-
 enum core_err
 acc_password_post(struct core_req *req)
 {
@@ -171,8 +157,7 @@ acc_password_post(struct core_req *req)
 		return er;
 	core_log(CORE_LOG_INFO, "password", "user %lld changed their password",
 	    s.uid);
-	done(req, "/account?done=password");
-	return CORE_OK;
+	return acc_see_other(req, "/account?done=password");
 }
 
 enum core_err
@@ -202,11 +187,9 @@ acc_session_end_post(struct core_req *req)
 		return er;
 	if (!after.valid) {
 		acc_cookie_expire(req);
-		done(req, "/");
-		return CORE_OK;
+		return acc_see_other(req, "/");
 	}
-	done(req, gone ? "/account?done=session" : "/account");
-	return CORE_OK;
+	return acc_see_other(req, gone ? "/account?done=session" : "/account");
 }
 
 enum core_err
@@ -223,8 +206,7 @@ acc_sessions_end_others_post(struct core_req *req)
 		return er;
 	core_log(CORE_LOG_INFO, "sessions",
 	    "user %lld signed out everywhere else", s.uid);
-	done(req, "/account?done=others");
-	return CORE_OK;
+	return acc_see_other(req, "/account?done=others");
 }
 
 enum core_err

@@ -354,14 +354,11 @@ static int
 pre_post(struct core_req *req, const struct core_params **form,
     enum core_err *er)
 {
-	*er = CORE_OK;
-	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return -1;
-	if ((*er = acc_post_begin(req, form)) != CORE_OK)
+	if ((*er = acc_post_open(req, form)) != CORE_OK)
 		return -1;
 	if (acc_csrf_bad(req, core_req_cookie(req, ACC_PRE_COOKIE),
 		field(*form, "csrf"))) {
-		core_resp_error(req, 403, ACC_MSG_CSRF);
+		*er = core_req_fail(req, 403, ACC_MSG_CSRF);
 		return -1;
 	}
 	return 0;
@@ -449,8 +446,7 @@ acc_verify_post(struct core_req *req)
 	    uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
 		goto out;
-	core_resp_redirect(req, 303, next != NULL ? next : "/account/welcome");
-	acc_private_headers(req);
+	acc_see_other(req, next != NULL ? next : "/account/welcome");
 out:
 	if (pending != NULL) {
 		sodium_memzero(pending, strlen(pending));
@@ -475,8 +471,7 @@ acc_verify_resend_post(struct core_req *req)
 	if ((er = acc_store_user_get(db, s.uid, &u)) != CORE_OK)
 		goto out;
 	if (u.verified) {
-		core_resp_redirect(req, 303, "/account");
-		acc_private_headers(req);
+		acc_see_other(req, "/account");
 		goto out;
 	}
 	if (limited(req, "mail", u.email, &er))
@@ -490,8 +485,7 @@ acc_verify_resend_post(struct core_req *req)
 		    link1("/account", "Back to your account"));
 		goto out;
 	}
-	core_resp_redirect(req, 303, "/account?done=sent");
-	acc_private_headers(req);
+	acc_see_other(req, "/account?done=sent");
 out:
 	acc_user_clear(&u);
 	return er;
@@ -637,8 +631,7 @@ acc_reset_post(struct core_req *req)
 	core_log(CORE_LOG_INFO, "reset", "user %lld set a new password", uid);
 	if ((er = acc_sign_in_fresh(req, uid, u.email, &s)) != CORE_OK)
 		goto out;
-	core_resp_redirect(req, 303, "/account?done=reset");
-	acc_private_headers(req);
+	acc_see_other(req, "/account?done=reset");
 out:
 	acc_user_clear(&u);
 	return er;

@@ -15,6 +15,37 @@
 const enum core_rep acc_offers[3] = { CORE_REP_HTML, CORE_REP_MD,
 	CORE_REP_JSON };
 
+/* ---------------------------------------------------------------- inputs */
+
+static void
+hidden(struct core_html *h, const char *name, const char *value)
+{
+	if (value == NULL)
+		return;
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, name),
+		A(VALUE, value), AEND });
+}
+
+static void
+submit(struct core_html *h, const char *cls, const char *text)
+{
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, cls),
+		AEND },
+	    text);
+}
+
+/* The button of a follow form, which says whether one follows. */
+static void
+follow_button(struct core_html *h, int following)
+{
+	submit(h,
+	    following ? "button follow-button following"
+		      : "button button-primary follow-button",
+	    following ? "Following — unfollow" : "Follow");
+}
+
 /* ---------------------------------------------------------------- shell */
 
 /* The signed-in account links: the header slot and the nav fragment. */
@@ -37,13 +68,8 @@ account_links(struct core_html *h, const struct acc_session *s)
 	core_html_elem(h, CORE_TAG_FORM,
 	    (const struct core_attr[]){ A(METHOD, "post"),
 		A(ACTION, "/signout"), A(CLASS, "signout"), AEND });
-	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, "csrf"),
-		A(VALUE, s->csrf), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
-	    "Sign out");
+	hidden(h, "csrf", s->csrf);
+	submit(h, "button", "Sign out");
 	core_html_pop(h); /* form */
 }
 
@@ -98,14 +124,25 @@ shell_close(struct core_html *h)
 
 /* ---------------------------------------------------------------- pieces */
 
+/* A form field's label. */
 static void
-hidden(struct core_html *h, const char *name, const char *value)
+field_label(struct core_html *h, const char *id, const char *text)
 {
-	if (value == NULL)
-		return;
-	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ A(TYPE, "hidden"), A(NAME, name),
-		A(VALUE, value), AEND });
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ A(FOR, id), AEND }, text);
+}
+
+/* A form that posts csrf (and id=value when name is not NULL). */
+static void
+post_form_open(struct core_html *h, const char *action, const char *csrf,
+    const char *name, const char *value)
+{
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ A(METHOD, "post"), A(ACTION, action),
+		A(CLASS, "form"), AEND });
+	hidden(h, "csrf", csrf);
+	if (name != NULL)
+		hidden(h, name, value);
 }
 
 static void
@@ -127,6 +164,44 @@ notice(struct core_html *h, const char *msg)
 	    (const struct core_attr[]){ A(CLASS, "notice"), A(ROLE, "status"),
 		AEND },
 	    msg);
+}
+
+/*
+ * A secret the site keeps only as a hash (a feed URL, an API key): the
+ * notice that says so, then the secret in <code id=id>.
+ */
+static void
+shown_once(struct core_html *h, const char *msg, const char *id,
+    const char *secret)
+{
+	notice(h, msg);
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_elemtext(h, CORE_TAG_CODE,
+	    (const struct core_attr[]){ A(CLASS, "feed-url"), A(ID, id), AEND },
+	    secret);
+	core_html_pop(h);
+}
+
+/* What the account and the feed say while nothing is followed: why,
+ * then the way to the onboarding page. */
+static void
+nothing_followed(struct core_html *h, const char *why)
+{
+	core_html_elem(h, CORE_TAG_P, NULL);
+	core_html_text(h, why);
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, "/account/welcome"), AEND },
+	    "Find researchers to follow");
+	core_html_text(h, ".");
+	core_html_pop(h);
+}
+
+/* A <time> element that shows the timestamp it holds. */
+static void
+time_elem(struct core_html *h, const char *when)
+{
+	core_html_elemtext(h, CORE_TAG_TIME,
+	    (const struct core_attr[]){ A(DATETIME, when), AEND }, when);
 }
 
 /* Opens a section of a page: <section id=id><h2>title</h2>. */
@@ -156,13 +231,7 @@ follow_form(struct core_html *h, long long rid, int following, const char *csrf,
 		AEND });
 	hidden(h, "csrf", csrf);
 	hidden(h, "next", next);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS,
-		    following ? "button follow-button following"
-			      : "button button-primary follow-button"),
-		AEND },
-	    following ? "Following — unfollow" : "Follow");
+	follow_button(h, following);
 	core_html_pop(h);
 	free(action);
 }
@@ -204,15 +273,13 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		A(CLASS, "form auth-form"), AEND });
 	hidden(h, "csrf", core_json_text(m, "csrf"));
 	hidden(h, "next", next);
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "email"), AEND }, "Email");
+	field_label(h, "email", "Email");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "email"), A(NAME, "email"),
 		A(TYPE, "email"), A(AUTOCOMPLETE, up ? "email" : "username"),
 		A(MAXLENGTH, "254"), A(REQUIRED, ""),
 		A(VALUE, core_json_text(m, "email")), AEND });
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "password"), AEND }, "Password");
+	field_label(h, "password", "Password");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "password"), A(NAME, "password"),
 		A(TYPE, "password"),
@@ -223,10 +290,7 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 		core_html_elemtext(h, CORE_TAG_P,
 		    (const struct core_attr[]){ A(CLASS, "hint"), AEND },
 		    "At least 10 characters.");
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS, "button button-primary"), AEND },
-	    up ? "Create account" : "Sign in");
+	submit(h, "button button-primary", up ? "Create account" : "Sign in");
 	core_html_pop(h); /* form */
 	if (!up) {
 		core_html_elem(h, CORE_TAG_P, NULL);
@@ -248,8 +312,6 @@ html_auth(struct core_html *h, enum acc_view v, const json_t *m)
 
 static void target_form(struct core_html *, int kind, long long id,
     long long target, const char *csrf, const char *next);
-static void post_form_open(struct core_html *, const char *action,
-    const char *csrf, const char *name, const char *value);
 static void html_account_status(struct core_html *, const json_t *,
     const struct acc_session *);
 static void html_account_security(struct core_html *, const json_t *,
@@ -264,15 +326,21 @@ static void
 html_account_follows(struct core_html *h, const json_t *m,
     const struct acc_session *s)
 {
-	static const char *const titles[ACC_KIND__MAX] = {
-		NULL,
-		"Institutions you follow",
-		"Categories you follow",
-		"Searches you follow",
+	/* Each kind's section: its id, its title, and what it says empty. */
+	static const struct {
+		const char *id, *title, *none;
+	} sections[ACC_KIND__MAX] = {
+		[ACC_KIND_INSTITUTION] = { "following-institutions",
+		    "Institutions you follow",
+		    "None yet: follow one from its page." },
+		[ACC_KIND_CATEGORY] = { "following-categories",
+		    "Categories you follow",
+		    "None yet: follow one from a search filtered by "
+		    "category." },
+		[ACC_KIND_SEARCH] = { "following-searches",
+		    "Searches you follow",
+		    "None yet: follow one from the search page." },
 	};
-	static const char *const ids[ACC_KIND__MAX] = { NULL,
-		"following-institutions", "following-categories",
-		"following-searches" };
 	static const struct {
 		const char *value, *text;
 	} modes[] = {
@@ -286,7 +354,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 	int k;
 
 	for (k = ACC_KIND_INSTITUTION; k < ACC_KIND__MAX; k++) {
-		section_open(h, ids[k], titles[k]);
+		section_open(h, sections[k].id, sections[k].title);
 		n = 0;
 		json_array_foreach(fol, i, t)
 		{
@@ -316,13 +384,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 			core_html_pop(h);
 		else
 			core_html_elemtext(h, CORE_TAG_P, NULL,
-			    k == ACC_KIND_INSTITUTION
-				? "None yet: follow one from its page."
-				: k == ACC_KIND_CATEGORY
-				? "None yet: follow one from a search "
-				  "filtered by category."
-				: "None yet: follow one from the search "
-				  "page.");
+			    sections[k].none);
 		core_html_pop(h);
 	}
 
@@ -331,9 +393,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 	    "Everything new that you follow, by email, once a day or once a "
 	    "week (only to a confirmed address; nothing new, no mail).");
 	post_form_open(h, "/account/digest", s->csrf, NULL, NULL);
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "digest-mode"), AEND },
-	    "Send me a digest");
+	field_label(h, "digest-mode", "Send me a digest");
 	core_html_elem(h, CORE_TAG_SELECT,
 	    (const struct core_attr[]){ A(ID, "digest-mode"), A(NAME, "digest"),
 		AEND });
@@ -346,10 +406,7 @@ html_account_follows(struct core_html *h, const json_t *m,
 			      AEND },
 		    modes[i].text);
 	core_html_pop(h); /* select */
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
-	    "Save");
+	submit(h, "button", "Save");
 	core_html_pop(h); /* form */
 	core_html_pop(h); /* section */
 }
@@ -373,16 +430,9 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	html_account_status(h, m, s);
 
 	section_open(h, "following", "Researchers you follow");
-	if (json_array_size(fol) == 0) {
-		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_text(h, "You follow nobody yet. ");
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
-			AEND },
-		    "Find researchers to follow");
-		core_html_text(h, ".");
-		core_html_pop(h);
-	} else {
+	if (json_array_size(fol) == 0)
+		nothing_followed(h, "You follow nobody yet. ");
+	else {
 		core_html_elem(h, CORE_TAG_UL,
 		    (const struct core_attr[]){ A(CLASS, "following-list"),
 			AEND });
@@ -412,21 +462,14 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	url = core_json_text(pf, "url");
 	created = core_json_text(pf, "created_at");
 	if (url != NULL) {
-		notice(h,
+		shown_once(h,
 		    "Your new private feed URL (shown only "
-		    "this once; copy it into your feed reader now):");
-		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_elemtext(h, CORE_TAG_CODE,
-		    (const struct core_attr[]){ A(CLASS, "feed-url"),
-			A(ID, "feed-url"), AEND },
-		    url);
-		core_html_pop(h);
+		    "this once; copy it into your feed reader now):",
+		    "feed-url", url);
 	} else if (created != NULL && *created != '\0') {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "You have a private feed URL (created ");
-		core_html_elemtext(h, CORE_TAG_TIME,
-		    (const struct core_attr[]){ A(DATETIME, created), AEND },
-		    created);
+		time_elem(h, created);
 		core_html_text(h,
 		    "). It is stored only as a hash, so it "
 		    "cannot be shown again; make a new one if you lost it.");
@@ -440,13 +483,8 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 	    "This URL works like a password: "
 	    "anyone who has it can read your feed and see whom you follow. "
 	    "Do not share it. Making a new URL stops the old one at once.");
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(METHOD, "post"),
-		A(ACTION, "/account/feed-token"), A(CLASS, "form"), AEND });
-	hidden(h, "csrf", s->csrf);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
+	post_form_open(h, "/account/feed-token", s->csrf, NULL, NULL);
+	submit(h, "button",
 	    (created != NULL && *created != '\0') || url != NULL
 		? "Make a new private feed URL (the old one stops working)"
 		: "Create my private feed URL");
@@ -457,16 +495,10 @@ html_account(struct core_html *h, const json_t *m, const struct acc_session *s)
 
 	core_html_elem(h, CORE_TAG_SECTION, NULL);
 	core_html_elemtext(h, CORE_TAG_H2, NULL, "Sign out");
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(METHOD, "post"),
-		A(ACTION, "/signout"), A(CLASS, "form"), AEND });
-	hidden(h, "csrf", s->csrf);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
-	    "Sign out");
-	core_html_pop(h);
-	core_html_pop(h);
+	post_form_open(h, "/signout", s->csrf, NULL, NULL);
+	submit(h, "button", "Sign out");
+	core_html_pop(h); /* form */
+	core_html_pop(h); /* section */
 }
 
 static void
@@ -508,16 +540,9 @@ html_feed(struct core_html *h, const json_t *m)
 
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Your feed");
 	if (core_json_int(m, "following_count", 0) == 0) {
-		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_text(h,
+		nothing_followed(h,
 		    "Follow researchers, institutions, categories or "
 		    "searches to see their new papers here. ");
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, "/account/welcome"),
-			AEND },
-		    "Find researchers to follow");
-		core_html_text(h, ".");
-		core_html_pop(h);
 		return;
 	}
 	core_html_elem(h, CORE_TAG_P,
@@ -624,8 +649,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	    (const struct core_attr[]){ A(METHOD, "get"),
 		A(ACTION, "/account/welcome"), A(CLASS, "form inline-form"),
 		AEND });
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "field"), AEND }, "Field");
+	field_label(h, "field", "Field");
 	core_html_elem(h, CORE_TAG_SELECT,
 	    (const struct core_attr[]){ A(ID, "field"), A(NAME, "field"),
 		AEND });
@@ -648,26 +672,19 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 		core_html_pop(h);
 	}
 	core_html_pop(h); /* select */
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
-	    "Show");
+	submit(h, "button", "Show");
 	core_html_pop(h); /* form */
 
 	core_html_elem(h, CORE_TAG_FORM,
 	    (const struct core_attr[]){ A(METHOD, "get"),
 		A(ACTION, "/account/welcome"), A(CLASS, "form inline-form"),
 		A(ROLE, "search"), AEND });
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "q"), AEND }, "Name");
+	field_label(h, "q", "Name");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "q"), A(NAME, "q"),
 		A(TYPE, "search"), A(VALUE, q), A(MAXLENGTH, "200"),
 		A(PLACEHOLDER, "e.g. Hinton"), AEND });
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, "button"),
-		AEND },
-	    "Search");
+	submit(h, "button", "Search");
 	core_html_pop(h);
 
 	if (field != NULL || q != NULL) {
@@ -700,21 +717,16 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_pop(h);
 }
 
-static const char *const view_title[ACC_VIEW__MAX] = {
-	[ACC_VIEW_SIGNIN] = "Sign in",
-	[ACC_VIEW_SIGNUP] = "Create an account",
-	[ACC_VIEW_ACCOUNT] = "Your account",
-	[ACC_VIEW_FEED] = "Your feed",
-	[ACC_VIEW_WELCOME] = "Follow some researchers",
-};
-
-/* The page's <main> class: its layout in weft.css. */
-static const char *const main_class[ACC_VIEW__MAX] = {
-	[ACC_VIEW_SIGNIN] = "wrap doc account-form",
-	[ACC_VIEW_SIGNUP] = "wrap doc account-form",
-	[ACC_VIEW_ACCOUNT] = "wrap doc account-page",
-	[ACC_VIEW_FEED] = "wrap doc feed-page",
-	[ACC_VIEW_WELCOME] = "wrap doc account-page welcome-page",
+/* Each view's title and its <main> class (its layout in weft.css). */
+static const struct {
+	const char *title, *main_class;
+} views[ACC_VIEW__MAX] = {
+	[ACC_VIEW_SIGNIN] = { "Sign in", "wrap doc account-form" },
+	[ACC_VIEW_SIGNUP] = { "Create an account", "wrap doc account-form" },
+	[ACC_VIEW_ACCOUNT] = { "Your account", "wrap doc account-page" },
+	[ACC_VIEW_FEED] = { "Your feed", "wrap doc feed-page" },
+	[ACC_VIEW_WELCOME] = { "Follow some researchers",
+	    "wrap doc account-page welcome-page" },
 };
 
 static enum core_err
@@ -724,7 +736,7 @@ render_html(struct core_buf *b, enum acc_view v, const json_t *m,
 	struct core_html h;
 
 	core_html_open(&h, core_buf_sink(b));
-	shell_open(&h, view_title[v], s, main_class[v]);
+	shell_open(&h, views[v].title, s, views[v].main_class);
 	switch (v) {
 	case ACC_VIEW_SIGNIN:
 	case ACC_VIEW_SIGNUP:
@@ -794,7 +806,7 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 	char *u;
 	size_t i;
 
-	core_md_heading(b, 1, view_title[v]);
+	core_md_heading(b, 1, views[v].title);
 	if (core_json_text(m, "error") != NULL) {
 		core_buf_puts(b, "**Error:** ");
 		core_md_text(b, core_json_text(m, "error"));
@@ -920,6 +932,26 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 
 /* ---------------------------------------------------------------- respond */
 
+/*
+ * The end of every page of this module, once its body is written: the
+ * status, the type and the private headers; or, when er (the writer's
+ * error) is set, CORE_ESYS, logged with what was rendered.
+ */
+static enum core_err
+respond_done(struct core_req *req, enum core_err er, int status,
+    enum core_rep rep, const char *what)
+{
+	if (er != CORE_OK) {
+		core_log(CORE_LOG_ERROR, "render", "%s: %s", what,
+		    core_err_str(er));
+		return CORE_ESYS;
+	}
+	core_resp_status(req, status);
+	core_resp_type(req, rep);
+	acc_private_headers(req);
+	return CORE_OK;
+}
+
 enum core_err
 acc_respond(struct core_req *req, enum acc_view v, int status,
     const json_t *model, const struct acc_session *s)
@@ -942,15 +974,7 @@ acc_respond(struct core_req *req, enum acc_view v, int status,
 		er = render_html(body, v, model, s);
 		break;
 	}
-	if (er != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "render", "view %d: %s", (int)v,
-		    core_err_str(er));
-		return CORE_ESYS;
-	}
-	core_resp_status(req, status);
-	core_resp_type(req, rep);
-	acc_private_headers(req);
-	return CORE_OK;
+	return respond_done(req, er, status, rep, "view");
 }
 
 void
@@ -975,30 +999,38 @@ fragment_headers(struct core_req *req)
 	core_resp_header(req, "Cache-Control", "private, no-store");
 }
 
+/* The anonymous fragment: a link to sign in and come back to next. */
+static void
+signin_to_follow(struct core_html *h, const char *next)
+{
+	struct core_buf href = CORE_BUF_INIT;
+
+	core_buf_puts(&href, "/signin?next=");
+	core_url_encode(&href, next, 0);
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ A(HREF, core_buf_cstr(&href)),
+		A(CLASS, "button button-primary"), A(REL, "nofollow"), AEND },
+	    "Follow");
+	core_buf_free(&href);
+}
+
 void
 acc_render_follow_fragment(struct core_req *req, long long rid,
     const char *slug, const struct acc_session *s, int following)
 {
 	struct core_html h;
-	struct core_buf next = CORE_BUF_INIT, href = CORE_BUF_INIT;
+	struct core_buf next = CORE_BUF_INIT;
 
 	core_buf_printf(&next, "/researchers/%lld%s%s", rid,
 	    slug != NULL && *slug != '\0' ? "-" : "", slug != NULL ? slug : "");
 	core_html_open(&h, core_resp_sink(req));
-	if (s == NULL || !s->valid) {
-		core_buf_puts(&href, "/signin?next=");
-		core_url_encode(&href, core_buf_cstr(&next), 0);
-		core_html_elemtext(&h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, core_buf_cstr(&href)),
-			A(CLASS, "button button-primary"), A(REL, "nofollow"),
-			AEND },
-		    "Follow");
-	} else
+	if (s == NULL || !s->valid)
+		signin_to_follow(&h, core_buf_cstr(&next));
+	else
 		follow_form(&h, rid, following, s->csrf, core_buf_cstr(&next));
 	core_html_close(&h);
 	fragment_headers(req);
 	core_buf_free(&next);
-	core_buf_free(&href);
 }
 
 void
@@ -1032,13 +1064,7 @@ target_form(struct core_html *h, int kind, long long id, long long target,
 	hidden(h, "next", next);
 	hidden(h, "kind", acc_kinds[kind]);
 	hidden(h, "id", ib);
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS,
-		    target != 0 ? "button follow-button following"
-				: "button button-primary follow-button"),
-		AEND },
-	    target != 0 ? "Following — unfollow" : "Follow");
+	follow_button(h, target != 0);
 	core_html_pop(h);
 }
 
@@ -1047,22 +1073,14 @@ acc_render_target_fragment(struct core_req *req, int kind, long long id,
     long long target, const char *next, const struct acc_session *s)
 {
 	struct core_html h;
-	struct core_buf href = CORE_BUF_INIT;
 
 	core_html_open(&h, core_resp_sink(req));
-	if (s == NULL || !s->valid) {
-		core_buf_puts(&href, "/signin?next=");
-		core_url_encode(&href, next, 0);
-		core_html_elemtext(&h, CORE_TAG_A,
-		    (const struct core_attr[]){ A(HREF, core_buf_cstr(&href)),
-			A(CLASS, "button button-primary"), A(REL, "nofollow"),
-			AEND },
-		    "Follow");
-	} else
+	if (s == NULL || !s->valid)
+		signin_to_follow(&h, next);
+	else
 		target_form(&h, kind, id, target, s->csrf, next);
 	core_html_close(&h);
 	fragment_headers(req);
-	core_buf_free(&href);
 }
 
 void
@@ -1087,10 +1105,7 @@ acc_render_category_fragment(struct core_req *req, const char *cat,
 	hidden(&h, "next", next);
 	hidden(&h, "kind", acc_kinds[ACC_KIND_CATEGORY]);
 	hidden(&h, "category", cat);
-	core_html_elemtext(&h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"),
-		A(CLASS, "button button-primary follow-button"), AEND },
-	    label);
+	submit(&h, "button button-primary follow-button", label);
 	core_html_pop(&h);
 	core_html_close(&h);
 	fragment_headers(req);
@@ -1104,34 +1119,11 @@ static void
 password_field(struct core_html *h, const char *id, const char *name,
     const char *label, const char *autocomplete)
 {
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, id), AEND }, label);
+	field_label(h, id, label);
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, id), A(NAME, name),
 		A(TYPE, "password"), A(AUTOCOMPLETE, autocomplete),
 		A(MAXLENGTH, "1024"), A(REQUIRED, ""), AEND });
-}
-
-/* A form that posts csrf (and id=value when name is not NULL). */
-static void
-post_form_open(struct core_html *h, const char *action, const char *csrf,
-    const char *name, const char *value)
-{
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ A(METHOD, "post"), A(ACTION, action),
-		A(CLASS, "form"), AEND });
-	hidden(h, "csrf", csrf);
-	if (name != NULL)
-		hidden(h, name, value);
-}
-
-static void
-submit(struct core_html *h, const char *cls, const char *text)
-{
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ A(TYPE, "submit"), A(CLASS, cls),
-		AEND },
-	    text);
 }
 
 /* The notice or error of the last action, and the email's status. */
@@ -1149,11 +1141,7 @@ html_account_status(struct core_html *h, const json_t *m,
 	if (json_is_true(json_object_get(m, "email_verified"))) {
 		core_html_elem(h, CORE_TAG_P, NULL);
 		core_html_text(h, "Your address is confirmed (");
-		core_html_elemtext(h, CORE_TAG_TIME,
-		    (const struct core_attr[]){
-			A(DATETIME, core_json_text(m, "email_verified_at")),
-			AEND },
-		    core_json_text(m, "email_verified_at"));
+		time_elem(h, core_json_text(m, "email_verified_at"));
 		core_html_text(h, ").");
 		core_html_pop(h);
 	} else {
@@ -1193,16 +1181,10 @@ html_api_keys(struct core_html *h, const json_t *ak,
 	    "How to use one");
 	core_html_text(h, ".");
 	core_html_pop(h);
-	if (nk != NULL) {
-		notice(h,
-		    "Your new API key (shown only this once; copy it now):");
-		core_html_elem(h, CORE_TAG_P, NULL);
-		core_html_elemtext(h, CORE_TAG_CODE,
-		    (const struct core_attr[]){ A(CLASS, "feed-url"),
-			A(ID, "api-key"), AEND },
-		    nk);
-		core_html_pop(h);
-	}
+	if (nk != NULL)
+		shown_once(h,
+		    "Your new API key (shown only this once; copy it now):",
+		    "api-key", nk);
 	if (json_array_size(list) > 0) {
 		core_html_elem(h, CORE_TAG_UL,
 		    (const struct core_attr[]){ A(CLASS, "session-list"),
@@ -1214,11 +1196,7 @@ html_api_keys(struct core_html *h, const json_t *ak,
 			    core_json_text(x, "name"));
 			core_html_elem(h, CORE_TAG_SMALL, NULL);
 			core_html_text(h, " made ");
-			core_html_elemtext(h, CORE_TAG_TIME,
-			    (const struct core_attr[]){
-				A(DATETIME, core_json_text(x, "created_at")),
-				AEND },
-			    core_json_text(x, "created_at"));
+			time_elem(h, core_json_text(x, "created_at"));
 			core_html_textf(h, ", %lld requests ",
 			    core_json_int(x, "requests", 0));
 			core_html_pop(h);
@@ -1239,9 +1217,7 @@ html_api_keys(struct core_html *h, const json_t *ak,
 	    "A key works like a password for your share of the site: do "
 	    "not publish it. Revoking a key stops it at once.");
 	post_form_open(h, "/account/keys", s->csrf, NULL, NULL);
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ A(FOR, "key-name"), AEND },
-	    "Name of the new key");
+	field_label(h, "key-name", "Name of the new key");
 	core_html_elem(h, CORE_TAG_INPUT,
 	    (const struct core_attr[]){ A(ID, "key-name"), A(NAME, "name"),
 		A(TYPE, "text"), A(MAXLENGTH, "100"), A(REQUIRED, ""), AEND });
@@ -1288,15 +1264,9 @@ html_account_security(struct core_html *h, const json_t *m,
 			core_html_text(h, " (this browser)");
 		core_html_elem(h, CORE_TAG_SMALL, NULL);
 		core_html_text(h, " signed in ");
-		core_html_elemtext(h, CORE_TAG_TIME,
-		    (const struct core_attr[]){
-			A(DATETIME, core_json_text(x, "created_at")), AEND },
-		    core_json_text(x, "created_at"));
+		time_elem(h, core_json_text(x, "created_at"));
 		core_html_text(h, ", last seen ");
-		core_html_elemtext(h, CORE_TAG_TIME,
-		    (const struct core_attr[]){
-			A(DATETIME, core_json_text(x, "last_seen_at")), AEND },
-		    core_json_text(x, "last_seen_at"));
+		time_elem(h, core_json_text(x, "last_seen_at"));
 		core_html_text(h, " ");
 		core_html_pop(h);
 		snprintf(id, sizeof(id), "%lld", core_json_int(x, "id", 0));
@@ -1424,9 +1394,7 @@ html_message(struct core_html *h, const json_t *m)
 			hidden(h, key, json_string_value(v));
 		}
 		if (json_is_true(json_object_get(f, "email"))) {
-			core_html_elemtext(h, CORE_TAG_LABEL,
-			    (const struct core_attr[]){ A(FOR, "email"), AEND },
-			    "Email");
+			field_label(h, "email", "Email");
 			core_html_elem(h, CORE_TAG_INPUT,
 			    (const struct core_attr[]){ A(ID, "email"),
 				A(NAME, "email"), A(TYPE, "email"),
@@ -1534,15 +1502,7 @@ respond_message(struct core_req *req, int status, const json_t *m,
 		er = core_html_close(&h);
 		break;
 	}
-	if (er != CORE_OK) {
-		core_log(CORE_LOG_ERROR, "render", "message: %s",
-		    core_err_str(er));
-		return CORE_ESYS;
-	}
-	core_resp_status(req, status);
-	core_resp_type(req, rep);
-	acc_private_headers(req);
-	return CORE_OK;
+	return respond_done(req, er, status, rep, "message");
 }
 
 enum core_err

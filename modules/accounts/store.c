@@ -31,6 +31,26 @@ exec_ids(struct core_db *db, int stmt, const long long *ids, int n,
 	return core_db_exec(db, stmt, p, n < 2 ? n : 2, resp);
 }
 
+/*
+ * Runs stmt with the parameters p[0..n) and reads the bigint in column
+ * col of its single row into *v: 0 when it returns no row.
+ */
+static enum core_err
+exec_bigint(struct core_db *db, int stmt, const char *const *p, int n, int col,
+    long long *v)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+
+	*v = 0;
+	if ((er = core_db_exec(db, stmt, p, n, &res)) != CORE_OK)
+		return er;
+	if (PQntuples(res) == 1)
+		*v = core_cell_bigint(res, 0, col, 0);
+	PQclear(res);
+	return CORE_OK;
+}
+
 static json_t *
 abs_url(const char *base, const char *path)
 {
@@ -57,17 +77,9 @@ acc_store_user_create(struct core_db *db, const char *email, const char *key,
     const char *hash, long long *uid)
 {
 	const char *p[3] = { email, hash, key };
-	PGresult *res = NULL;
-	enum core_err er;
 
-	*uid = 0;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_CREATE, p, 3, &res)) !=
-	    CORE_OK)
-		return er;
-	if (PQntuples(res) == 1)
-		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_CREATE__ID, 0);
-	PQclear(res);
-	return CORE_OK;
+	return exec_bigint(db, ACCOUNTS_SQL_USER_CREATE, p, 3,
+	    ACCOUNTS_USER_CREATE__ID, uid);
 }
 
 enum core_err
@@ -848,18 +860,10 @@ acc_store_api_key_add(struct core_db *db, long long uid, const char *name,
 {
 	char ub[24];
 	const char *p[3] = { ub, name, hash };
-	PGresult *res = NULL;
-	enum core_err er;
 
-	*id = 0;
 	ID(ub, uid);
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_API_KEY_ADD, p, 3, &res)) !=
-	    CORE_OK)
-		return er;
-	if (PQntuples(res) == 1)
-		*id = core_cell_bigint(res, 0, ACCOUNTS_API_KEY_ADD__ID, 0);
-	PQclear(res);
-	return CORE_OK;
+	return exec_bigint(db, ACCOUNTS_SQL_API_KEY_ADD, p, 3,
+	    ACCOUNTS_API_KEY_ADD__ID, id);
 }
 
 enum core_err
@@ -885,16 +889,12 @@ acc_store_api_key_revoke(struct core_db *db, long long uid, long long id,
 enum core_err
 acc_store_follow_total(struct core_db *db, long long uid, long long *n)
 {
-	PGresult *res = NULL;
-	enum core_err er;
+	char ub[24];
+	const char *p[1] = { ub };
 
-	*n = 0;
-	if ((er = exec_ids(db, ACCOUNTS_SQL_FOLLOW_TOTAL,
-		 (const long long[]){ uid }, 1, &res)) != CORE_OK)
-		return er;
-	*n = core_cell_bigint(res, 0, ACCOUNTS_FOLLOW_TOTAL__TOTAL, 0);
-	PQclear(res);
-	return CORE_OK;
+	ID(ub, uid);
+	return exec_bigint(db, ACCOUNTS_SQL_FOLLOW_TOTAL, p, 1,
+	    ACCOUNTS_FOLLOW_TOTAL__TOTAL, n);
 }
 
 /* The parameters of TARGET_ADD and TARGET_FIND for a target. */

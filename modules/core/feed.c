@@ -101,18 +101,28 @@ rss_item(struct core_xml *x, const struct core_feed_item *it)
 	core_xml_end(x);
 }
 
-static enum core_err
-rss_render(struct core_sink sink, const struct core_feed *f)
+/*
+ * Opens a feed document on sink: its root element name with the
+ * attributes attrs (name, value pairs; NULL after the last).
+ */
+static struct core_xml *
+feed_open(struct core_sink sink, const char *name, const char *const *attrs)
 {
-	struct core_xml *x;
+	struct core_xml *x = core_xml_open(sink);
+
+	core_xml_start(x, name);
+	for (; attrs[0] != NULL; attrs += 2)
+		core_xml_attr(x, attrs[0], attrs[1]);
+	return x;
+}
+
+/* The inside of an RSS document's root: its channel. */
+static void
+rss_channel(struct core_xml *x, const struct core_feed *f)
+{
 	char date[32];
 	size_t i;
 
-	x = core_xml_open(sink);
-	core_xml_start(x, "rss");
-	core_xml_attr(x, "version", "2.0");
-	core_xml_attr(x, "xmlns:atom", NS_ATOM);
-	core_xml_attr(x, "xmlns:dc", NS_DC);
 	core_xml_start(x, "channel");
 	core_xml_elemtext(x, "title", f->title);
 	core_xml_elemtext(x, "link", f->link);
@@ -133,11 +143,19 @@ rss_render(struct core_sink sink, const struct core_feed *f)
 	for (i = 0; i < f->nitems; i++)
 		rss_item(x, &f->items[i]);
 	core_xml_end(x); /* channel */
-	core_xml_end(x); /* rss */
-	return core_xml_close(x);
 }
 
 /* ---------------------------------------------------------------- Atom */
+
+/* An Atom text construct in plain text: <name type="text">. */
+static void
+atom_text(struct core_xml *x, const char *name, const char *text)
+{
+	core_xml_start(x, name);
+	core_xml_attr(x, "type", "text");
+	core_xml_text(x, text);
+	core_xml_end(x);
+}
 
 static void
 atom_link(struct core_xml *x, const char *rel, const char *type,
@@ -169,10 +187,7 @@ atom_entry(struct core_xml *x, const struct core_feed *f,
 
 	core_xml_start(x, "entry");
 	core_xml_elemtext(x, "id", it->id);
-	core_xml_start(x, "title");
-	core_xml_attr(x, "type", "text");
-	core_xml_text(x, it->title);
-	core_xml_end(x);
+	atom_text(x, "title", it->title);
 	core_date_w3c(date, item_updated(f, it));
 	core_xml_elemtext(x, "updated", date);
 	if (it->published >= 0) {
@@ -194,34 +209,21 @@ atom_entry(struct core_xml *x, const struct core_feed *f,
 		core_xml_attr(x, "term", json_string_value(v));
 		core_xml_end(x);
 	}
-	core_xml_start(x, "summary");
-	core_xml_attr(x, "type", "text");
-	core_xml_text(x, it->summary != NULL ? it->summary : "");
-	core_xml_end(x);
+	atom_text(x, "summary", it->summary != NULL ? it->summary : "");
 	core_xml_end(x);
 }
 
-static enum core_err
-atom_render(struct core_sink sink, const struct core_feed *f)
+/* The inside of an Atom document's root <feed>. */
+static void
+atom_feed(struct core_xml *x, const struct core_feed *f)
 {
-	struct core_xml *x;
 	char date[32];
 	size_t i;
 
-	x = core_xml_open(sink);
-	core_xml_start(x, "feed");
-	core_xml_attr(x, "xmlns", NS_ATOM);
-	core_xml_attr(x, "xml:lang", "en");
 	/* The feed's id is its own address: stable and unique. */
 	core_xml_elemtext(x, "id", f->self);
-	core_xml_start(x, "title");
-	core_xml_attr(x, "type", "text");
-	core_xml_text(x, f->title);
-	core_xml_end(x);
-	core_xml_start(x, "subtitle");
-	core_xml_attr(x, "type", "text");
-	core_xml_text(x, f->description);
-	core_xml_end(x);
+	atom_text(x, "title", f->title);
+	atom_text(x, "subtitle", f->description);
 	core_date_w3c(date, f->updated >= 0 ? f->updated : 0);
 	core_xml_elemtext(x, "updated", date);
 	atom_link(x, "self", core_feed_mime[CORE_FEED_ATOM], f->self);
@@ -231,8 +233,6 @@ atom_render(struct core_sink sink, const struct core_feed *f)
 	core_xml_elemtext(x, "generator", "weft");
 	for (i = 0; i < f->nitems; i++)
 		atom_entry(x, f, &f->items[i]);
-	core_xml_end(x); /* feed */
-	return core_xml_close(x);
 }
 
 /* ---------------------------------------------------------- JSON Feed */
@@ -316,12 +316,24 @@ enum core_err
 core_feed_render(struct core_sink sink, enum core_feed_fmt fmt,
     const struct core_feed *f)
 {
+	struct core_xml *x;
+
 	switch (fmt) {
-	case CORE_FEED_ATOM:
-		return atom_render(sink, f);
 	case CORE_FEED_JSON:
 		return json_render(sink, f);
+	case CORE_FEED_ATOM:
+		x = feed_open(sink, "feed",
+		    (const char *const[]){ "xmlns", NS_ATOM, "xml:lang", "en",
+			NULL });
+		atom_feed(x, f);
+		break;
 	default:
-		return rss_render(sink, f);
+		x = feed_open(sink, "rss",
+		    (const char *const[]){ "version", "2.0", "xmlns:atom",
+			NS_ATOM, "xmlns:dc", NS_DC, NULL });
+		rss_channel(x, f);
+		break;
 	}
+	core_xml_end(x); /* the root */
+	return core_xml_close(x);
 }

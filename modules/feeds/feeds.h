@@ -172,13 +172,13 @@ void feeds_finish(struct core_req *r, enum core_rep rep, const char *cc,
 /* store.c                                                             */
 /* ------------------------------------------------------------------ */
 
-/* The channel subject of a feed: a researcher or an institution. */
+/* The channel subject of a feed: a researcher or an institution (the
+ * caller frees name and slug). */
 struct feeds_subject {
 	char *name;
 	char *slug;
 	int64_t modified;
 };
-void feeds_subject_free(struct feeds_subject *);
 
 /*
  * Each loads up to limit items (the latest: FEEDS_RSS_ITEMS), newest

@@ -209,11 +209,10 @@ enum core_err
 feeds_rss_latest(struct core_req *r)
 {
 	struct core_ctx *ctx = core_req_ctx(r);
-	struct feeds_feed f;
+	struct feeds_feed f = { 0 };
 	enum core_err er;
 	size_t n;
 
-	memset(&f, 0, sizeof(f));
 	/* Routed as /rss/latest.xml, .atom and .json only. */
 	if (core_feed_ext_parse(core_req_path(r), &n, &f.fmt) != 0)
 		return CORE_ENOTFOUND;
@@ -238,12 +237,11 @@ feeds_rss_category(struct core_req *r)
 {
 	struct core_ctx *ctx = core_req_ctx(r);
 	const char *rest = core_req_rest(r);
-	struct feeds_feed f;
+	struct feeds_feed f = { 0 };
 	char *cat = NULL, *path = NULL;
 	enum core_err er;
 	size_t n;
 
-	memset(&f, 0, sizeof(f));
 	if (core_feed_ext_parse(rest, &n, &f.fmt) != 0) {
 		er = core_req_fail(r, 404,
 		    "category feeds are at "
@@ -324,15 +322,13 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 {
 	struct core_ctx *ctx = core_req_ctx(r);
 	const char *rest = core_req_rest(r);
-	struct feeds_subject s;
-	struct feeds_feed f;
+	struct feeds_subject s = { 0 };
+	struct feeds_feed f = { 0 };
 	char *path = NULL, *msg = NULL, idbuf[24];
 	enum core_err er;
 	long long id;
 	size_t n;
 
-	memset(&s, 0, sizeof(s));
-	memset(&f, 0, sizeof(f));
 	if (core_feed_ext_parse(rest, &n, &f.fmt) != 0 ||
 	    core_id_parse(rest, n, &id) != 0) {
 		msg = core_xasprintf("%s feeds are at /rss/%s/{id}.xml (or "
@@ -371,7 +367,8 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 out:
 	free(msg);
 	free(path);
-	feeds_subject_free(&s);
+	free(s.name);
+	free(s.slug);
 	feeds_feed_free(&f);
 	return er;
 }
@@ -399,12 +396,11 @@ feeds_rss_private(struct core_req *r)
 {
 	struct core_ctx *ctx = core_req_ctx(r);
 	const char *rest = core_req_rest(r);
-	struct feeds_feed f;
+	struct feeds_feed f = { 0 };
 	char hash[65], *user = NULL, *tok = NULL, *path = NULL;
 	enum core_err er;
 	size_t n;
 
-	memset(&f, 0, sizeof(f));
 	if (feeds_strip_xml(rest, &n) != 0 || !feeds_token_ok(rest, n)) {
 		er = CORE_ENOTFOUND;
 		goto out;

@@ -282,16 +282,6 @@ feeds_add_versions(struct core_db *db, enum feeds_versions kind,
 
 /* ---------------------------------------------------------------- subjects */
 
-void
-feeds_subject_free(struct feeds_subject *s)
-{
-	if (s == NULL)
-		return;
-	free(s->name);
-	free(s->slug);
-	memset(s, 0, sizeof(*s));
-}
-
 static enum core_err
 load_subject(struct core_db *db, int stmt, long long id,
     struct feeds_subject *s)
