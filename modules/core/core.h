@@ -665,6 +665,14 @@ void core_site_error(struct core_html *, int status, const char *title,
 
 /* Appends s HTML-escaped to b (for code that builds attribute text). */
 void core_html_escape(struct core_buf *b, const char *s);
+/*
+ * The bytes the HTML writer escapes and their entity names, X(byte,
+ * name) each: one list for html.c and for xml.c, whose HTML text must
+ * escape exactly what the HTML writer does.  The single quote is
+ * escaped too, so text is safe inside either kind of quoted attribute.
+ */
+#define CORE_HTML_ENTITIES(X)                                                  \
+	X('&', "amp") X('<', "lt") X('>', "gt") X('"', "quot") X('\'', "#39")
 
 /* ------------------------------------------------------------------ */
 /* Markdown writer (output for agents)                                 */

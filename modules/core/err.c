@@ -8,48 +8,37 @@
 
 #include "core.h"
 
-static const int statuses[CORE_ERR__MAX] = {
-	[CORE_OK] = 200,
-	[CORE_EINPUT] = 400,
-	[CORE_EFORBIDDEN] = 403,
-	[CORE_ENOTFOUND] = 404,
-	[CORE_EMETHOD] = 405,
-	[CORE_ENOTACCEPT] = 406,
-	[CORE_ETOOLARGE] = 413,
-	[CORE_ELIMIT] = 429,
-	[CORE_EDB] = 503,
-	[CORE_EUPSTREAM] = 502,
-	[CORE_ECACHE] = 500,
-	[CORE_ESYS] = 500,
-	[CORE_EFAIL] = 500, /* its own status is in a struct core_fail */
-};
-
-static const char *const texts[CORE_ERR__MAX] = {
-	[CORE_OK] = "ok",
-	[CORE_EINPUT] = "the request is malformed",
-	[CORE_EFORBIDDEN] = "this request is not allowed",
-	[CORE_ENOTFOUND] = "nothing is here",
-	[CORE_EMETHOD] = "this method is not allowed here",
-	[CORE_ENOTACCEPT] = "no acceptable representation",
-	[CORE_ETOOLARGE] = "the request body is too large",
-	[CORE_ELIMIT] = "too many requests, try again later",
-	[CORE_EDB] = "the database is unavailable, try again shortly",
-	[CORE_EUPSTREAM] = "a remote source failed",
-	[CORE_ECACHE] = "the cache is unavailable",
-	[CORE_ESYS] = "an internal error occurred",
-	[CORE_EFAIL] = "the request failed",
+/* Each error's HTTP status and the text its answer says. */
+static const struct errinfo {
+	int status;
+	const char *text;
+} errs[CORE_ERR__MAX] = {
+	[CORE_OK] = { 200, "ok" },
+	[CORE_EINPUT] = { 400, "the request is malformed" },
+	[CORE_EFORBIDDEN] = { 403, "this request is not allowed" },
+	[CORE_ENOTFOUND] = { 404, "nothing is here" },
+	[CORE_EMETHOD] = { 405, "this method is not allowed here" },
+	[CORE_ENOTACCEPT] = { 406, "no acceptable representation" },
+	[CORE_ETOOLARGE] = { 413, "the request body is too large" },
+	[CORE_ELIMIT] = { 429, "too many requests, try again later" },
+	[CORE_EDB] = { 503, "the database is unavailable, try again shortly" },
+	[CORE_EUPSTREAM] = { 502, "a remote source failed" },
+	[CORE_ECACHE] = { 500, "the cache is unavailable" },
+	[CORE_ESYS] = { 500, "an internal error occurred" },
+	/* Its own status is in a struct core_fail. */
+	[CORE_EFAIL] = { 500, "the request failed" },
 };
 
 int
 core_err_status(enum core_err e)
 {
-	return (unsigned)e < CORE_ERR__MAX ? statuses[e] : 500;
+	return (unsigned)e < CORE_ERR__MAX ? errs[e].status : 500;
 }
 
 const char *
 core_err_str(enum core_err e)
 {
-	return (unsigned)e < CORE_ERR__MAX ? texts[e] : "unknown error";
+	return (unsigned)e < CORE_ERR__MAX ? errs[e].text : "unknown error";
 }
 
 enum core_err

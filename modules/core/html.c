@@ -204,17 +204,10 @@ fail(struct core_html *h, enum core_err er)
 		h->err = er;
 }
 
-/*
- * The entities of the HTML-special bytes.  The single quote is escaped
- * too, so text is safe inside either kind of quoted attribute.
- */
-static const char *const entities[128] = {
-	['&'] = "&amp;",
-	['<'] = "&lt;",
-	['>'] = "&gt;",
-	['"'] = "&quot;",
-	['\''] = "&#39;",
-};
+/* The entities of the HTML-special bytes ("&amp;" for '&'). */
+#define ENTITY(c, name) [c] = "&" name ";",
+static const char *const entities[128] = { CORE_HTML_ENTITIES(ENTITY) };
+#undef ENTITY
 
 /*
  * Writes s[0..n) escaped.  Invalid UTF-8 and controls are cleaned in

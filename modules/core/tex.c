@@ -439,34 +439,24 @@ accent_mark(const char *name, size_t len)
  * Commands whose one argument is text to show as it is, their markup
  * dropped (\emph{x} gives x).
  */
-static int
-is_textarg_cmd(const char *name, size_t len)
-{
-	static const char *const names[] = { "textbf", "textit", "emph",
-		"textsc", "texttt", "textsf", "textrm", "textnormal", "textup",
-		"textsl", "underline", "uline", "mbox", "text", "textmd",
-		"mathrm", "mathit", "mathbf", "mathsf", "mathtt" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (cmd_is(name, len, names[i]))
-			return 1;
-	return 0;
-}
+static const char *const textarg_cmds[] = { "textbf", "textit", "emph",
+	"textsc", "texttt", "textsf", "textrm", "textnormal", "textup",
+	"textsl", "underline", "uline", "mbox", "text", "textmd", "mathrm",
+	"mathit", "mathbf", "mathsf", "mathtt", NULL };
 
 /* Font switches with no argument, dropped in text and in math. */
-static int
-is_decl_cmd(const char *name, size_t len)
-{
-	static const char *const names[] = { "em", "it", "bf", "sc", "rm", "tt",
-		"sf", "sl", "cal", "normalfont", "displaystyle", "textstyle",
-		"scriptstyle", "limits", "nolimits", "left", "right", "middle",
-		"big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
-		"biggl", "biggr" };
-	size_t i;
+static const char *const decl_cmds[] = { "em", "it", "bf", "sc", "rm", "tt",
+	"sf", "sl", "cal", "normalfont", "displaystyle", "textstyle",
+	"scriptstyle", "limits", "nolimits", "left", "right", "middle", "big",
+	"Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
+	NULL };
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (cmd_is(name, len, names[i]))
+/* Whether the command name[0..len) is one of the NULL-ended names. */
+static int
+cmd_in(const char *name, size_t len, const char *const *names)
+{
+	for (; *names != NULL; names++)
+		if (cmd_is(name, len, *names))
 			return 1;
 	return 0;
 }
@@ -642,45 +632,52 @@ mraw_arg(struct mparse *p, size_t *len)
 	return r;
 }
 
+/*
+ * The mathematical alphabets: the font commands that select one, the
+ * code points of its A, a and 0 (0: it has no digits), and the letters
+ * Unicode encoded before the math alphabets, which are holes in them.
+ */
+static const long bb_holecp[] = { 0x2102, 0x210d, 0x2115, 0x2119, 0x211a,
+	0x211d, 0x2124 };
+static const long cal_holecp[] = { 0x212c, 0x2130, 0x2131, 0x210b, 0x2110,
+	0x2112, 0x2133, 0x211b, 0x212f, 0x210a, 0x2134 };
+static const struct alphabet {
+	const char *fonts[4]; /* NULL-ended */
+	long upper, lower, digit;
+	const char *hole;
+	const long *holecp;
+} alphabets[] = {
+	{ { "mathbb" }, 0x1d538, 0x1d552, 0x1d7d8, "CHNPQRZ", bb_holecp },
+	{ { "mathcal", "mathscr" }, 0x1d49c, 0x1d4b6, 0, "BEFHILMRego",
+	    cal_holecp },
+	{ { "mathbf", "boldsymbol", "bm" }, 0x1d400, 0x1d41a, 0x1d7ce, "",
+	    NULL },
+};
+
 /* Maps a letter or digit to a mathematical alphabet; 0 if it has none. */
 static long
 alphabet(const char *font, char c)
 {
-	/* The letters Unicode encoded before the math alphabets. */
-	static const char bbhole[] = "CHNPQRZ";
-	static const long bbcp[] = { 0x2102, 0x210d, 0x2115, 0x2119, 0x211a,
-		0x211d, 0x2124 };
-	static const char calhole[] = "BEFHILMReg"
-				      "o";
-	static const long calcp[] = { 0x212c, 0x2130, 0x2131, 0x210b, 0x2110,
-		0x2112, 0x2133, 0x211b, 0x212f, 0x210a, 0x2134 };
+	const struct alphabet *a;
 	const char *q;
+	size_t i, k;
 
-	if (strcmp(font, "mathbb") == 0) {
-		if ((q = strchr(bbhole, c)) != NULL && c != '\0')
-			return bbcp[q - bbhole];
+	for (i = 0; i < sizeof(alphabets) / sizeof(alphabets[0]); i++) {
+		a = &alphabets[i];
+		for (k = 0; a->fonts[k] != NULL; k++)
+			if (strcmp(font, a->fonts[k]) == 0)
+				break;
+		if (a->fonts[k] == NULL)
+			continue;
+		if ((q = strchr(a->hole, c)) != NULL && c != '\0')
+			return a->holecp[q - a->hole];
 		if (c >= 'A' && c <= 'Z')
-			return 0x1d538 + (c - 'A');
+			return a->upper + (c - 'A');
 		if (c >= 'a' && c <= 'z')
-			return 0x1d552 + (c - 'a');
-		if (is_digit(c))
-			return 0x1d7d8 + (c - '0');
-	} else if (strcmp(font, "mathcal") == 0 ||
-	    strcmp(font, "mathscr") == 0) {
-		if ((q = strchr(calhole, c)) != NULL && c != '\0')
-			return calcp[q - calhole];
-		if (c >= 'A' && c <= 'Z')
-			return 0x1d49c + (c - 'A');
-		if (c >= 'a' && c <= 'z')
-			return 0x1d4b6 + (c - 'a');
-	} else if (strcmp(font, "mathbf") == 0 ||
-	    strcmp(font, "boldsymbol") == 0 || strcmp(font, "bm") == 0) {
-		if (c >= 'A' && c <= 'Z')
-			return 0x1d400 + (c - 'A');
-		if (c >= 'a' && c <= 'z')
-			return 0x1d41a + (c - 'a');
-		if (is_digit(c))
-			return 0x1d7ce + (c - '0');
+			return a->lower + (c - 'a');
+		if (is_digit(c) && a->digit != 0)
+			return a->digit + (c - '0');
+		return 0;
 	}
 	return 0;
 }
@@ -930,7 +927,7 @@ mcommand(struct mparse *p)
 		p->i = e + 1;
 		return mleaf_cp(p, M_MO, cp);
 	}
-	if (is_decl_cmd(name, len)) {
+	if (cmd_in(name, len, decl_cmds)) {
 		/* \left. and \right. draw nothing. */
 		mskip_space(p);
 		if (p->i < p->n && p->s[p->i] == '.')
@@ -1142,6 +1139,12 @@ static void
 mml(struct tex *t, struct mparse *p, int x, int wrap)
 {
 	struct mnode *m = &p->nodes[x];
+	static const enum core_tag leaf[] = {
+		[M_MI] = CORE_TAG_MI,
+		[M_MN] = CORE_TAG_MN,
+		[M_MO] = CORE_TAG_MO,
+		[M_MTEXT] = CORE_TAG_MTEXT,
+	};
 	static const enum core_tag two[] = {
 		[M_SUP] = CORE_TAG_MSUP,
 		[M_SUB] = CORE_TAG_MSUB,
@@ -1154,16 +1157,10 @@ mml(struct tex *t, struct mparse *p, int x, int wrap)
 
 	switch (m->kind) {
 	case M_MI:
-		mml_leaf(t, p, CORE_TAG_MI, x);
-		break;
 	case M_MN:
-		mml_leaf(t, p, CORE_TAG_MN, x);
-		break;
 	case M_MO:
-		mml_leaf(t, p, CORE_TAG_MO, x);
-		break;
 	case M_MTEXT:
-		mml_leaf(t, p, CORE_TAG_MTEXT, x);
+		mml_leaf(t, p, leaf[m->kind], x);
 		break;
 	case M_ROW:
 		if (row_count(p, x) == 1) {
@@ -1683,7 +1680,7 @@ text_command(struct tex *t, const char *s, size_t i, size_t n, int depth)
 		return j - i;
 	}
 	if (is_alpha(name[0]) && depth < TEXT_DEPTH &&
-	    (is_textarg_cmd(name, len) || cmd_is(name, len, "url") ||
+	    (cmd_in(name, len, textarg_cmds) || cmd_is(name, len, "url") ||
 		cmd_is(name, len, "href") ||
 		cmd_is(name, len, "textsuperscript") ||
 		cmd_is(name, len, "textsubscript")) &&
@@ -1722,7 +1719,7 @@ text_command(struct tex *t, const char *s, size_t i, size_t n, int depth)
 		text_run(t, s + j + 1, e - j - 1, depth + 1);
 		return e + 1 - i;
 	}
-	if (is_alpha(name[0]) && is_decl_cmd(name, len)) {
+	if (is_alpha(name[0]) && cmd_in(name, len, decl_cmds)) {
 		if (j < n && s[j] == ' ')
 			j++;
 		return j - i;

@@ -195,16 +195,15 @@ core_xml_attr(struct core_xml *x, const char *name, const char *val)
 
 /*
  * text_escapes after the HTML writer's entities (html.c): what the XML
- * text of HTML-escaped text is, so that both escapes take one pass.
+ * text of HTML-escaped text is ("&amp;lt;" for '<'), so that both
+ * escapes take one pass.
  */
+#define HTML_ENTITY_TEXT(c, name) [c] = "&amp;" name ";",
 static const char *const html_text_escapes[128] = {
-	['<'] = "&amp;lt;",
-	['>'] = "&amp;gt;",
-	['&'] = "&amp;amp;",
-	['"'] = "&amp;quot;",
-	['\''] = "&amp;#39;",
-	['\r'] = "&#13;",
+	['\r'] = "&#13;", /* as in text_escapes */
+	CORE_HTML_ENTITIES(HTML_ENTITY_TEXT)
 };
+#undef HTML_ENTITY_TEXT
 
 /* Text escaped with table, cleaned and written raw (see below). */
 static void

@@ -117,6 +117,34 @@ pages_h_block(struct core_html *h, const char *eyebrow)
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", eyebrow);
 }
 
+void
+pages_h_search_open(struct core_html *h, const char *cls)
+{
+	core_html_elem(h, CORE_TAG_FORM,
+	    (const struct core_attr[]){ CORE_A(CLASS, cls),
+		CORE_A(ACTION, "/search"), CORE_A(METHOD, "get"),
+		CORE_A(ROLE, "search"), CORE_A_END });
+}
+
+void
+pages_h_search_box(struct core_html *h, const char *id, const char *value,
+    const char *placeholder, const char *maxlength)
+{
+	core_html_elemtext(h, CORE_TAG_LABEL,
+	    (const struct core_attr[]){ CORE_A(CLASS, "sr-only"),
+		CORE_A(FOR, id), CORE_A_END },
+	    "Search the archive");
+	core_html_elem(h, CORE_TAG_INPUT,
+	    (const struct core_attr[]){ CORE_A(ID, id), CORE_A(TYPE, "search"),
+		CORE_A(NAME, "q"), CORE_A(VALUE, value),
+		CORE_A(PLACEHOLDER, placeholder), CORE_A(MAXLENGTH, maxlength),
+		CORE_A_END });
+	core_html_elemtext(h, CORE_TAG_BUTTON,
+	    (const struct core_attr[]){ CORE_A(TYPE, "submit"),
+		CORE_A(CLASS, "button button-primary"), CORE_A_END },
+	    "Search");
+}
+
 /* <meta key="name" content="content"> (key: name or property). */
 static void
 meta(struct core_html *h, enum core_attrname key, const char *name,

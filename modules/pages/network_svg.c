@@ -668,12 +668,30 @@ pages_network_svg(struct core_html *h, const json_t *net, const char *base_path)
 #define TL_BARS 80.0 /* the tallest bar */
 #define TL_FOOT 16.0 /* room for the year labels */
 
+/* A number of the timeline (a count or a year) centred on x, at y. */
+static void
+tl_number(struct core_html *h, const char *cls, const char *x, double y,
+    json_int_t n)
+{
+	char ys[16], t[24];
+
+	snprintf(t, sizeof(t), "%lld", (long long)n);
+	core_html_elemtext(h, CORE_TAG_TEXT,
+	    (const struct core_attr[]){
+		{ CORE_ATTR_CLASS, cls },
+		{ CORE_ATTR_X, x },
+		{ CORE_ATTR_Y, pages_svg_num(ys, sizeof(ys), y) },
+		{ CORE_ATTR_TEXT_ANCHOR, "middle" },
+		{ CORE_ATTR__MAX, NULL },
+	    },
+	    t);
+}
+
 void
 pages_timeline_svg(struct core_html *h, const json_t *years)
 {
 	json_int_t count[TL_SPAN], y, c, lo, hi, max;
-	char vb[48], x[16], bx[16], by[16], bw[16], bh[16], cy[16], ly[16];
-	char t[24];
+	char vb[48], x[16], bx[16], by[16], bw[16], bh[16];
 	struct core_buf aria = CORE_BUF_INIT;
 	const json_t *o;
 	size_t i, span, every;
@@ -749,33 +767,12 @@ pages_timeline_svg(struct core_html *h, const json_t *years)
 				    pages_svg_num(bh, sizeof(bh), bar) },
 				{ CORE_ATTR__MAX, NULL },
 			    });
-			snprintf(t, sizeof(t), "%lld", (long long)c);
-			core_html_elemtext(h, CORE_TAG_TEXT,
-			    (const struct core_attr[]){
-				{ CORE_ATTR_CLASS, "tl-count" },
-				{ CORE_ATTR_X, x },
-				{ CORE_ATTR_Y,
-				    pages_svg_num(cy, sizeof(cy),
-					TL_TOP + TL_BARS - bar - 3) },
-				{ CORE_ATTR_TEXT_ANCHOR, "middle" },
-				{ CORE_ATTR__MAX, NULL },
-			    },
-			    t);
+			tl_number(h, "tl-count", x, TL_TOP + TL_BARS - bar - 3,
+			    c);
 		}
 		/* The last year is always labelled, then every "every"th. */
 		if ((span - 1 - i) % every == 0) {
-			snprintf(t, sizeof(t), "%lld", (long long)y);
-			core_html_elemtext(h, CORE_TAG_TEXT,
-			    (const struct core_attr[]){
-				{ CORE_ATTR_CLASS, "tl-label" },
-				{ CORE_ATTR_X, x },
-				{ CORE_ATTR_Y,
-				    pages_svg_num(ly, sizeof(ly),
-					TL_TOP + TL_BARS + 12) },
-				{ CORE_ATTR_TEXT_ANCHOR, "middle" },
-				{ CORE_ATTR__MAX, NULL },
-			    },
-			    t);
+			tl_number(h, "tl-label", x, TL_TOP + TL_BARS + 12, y);
 		}
 		core_html_pop(h);
 	}

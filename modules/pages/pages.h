@@ -526,6 +526,11 @@ void pages_h_eyebrow(struct core_html *, const char *text);
 char *pages_feed_path(const char *xml, enum core_feed_fmt fmt);
 void pages_h_feed_links(struct core_html *, const char *xml, const char *cls);
 void pages_md_feed_links(struct core_buf *, const char *base, const char *xml);
+/* Opens the GET form of /search, class cls. */
+void pages_h_search_open(struct core_html *, const char *cls);
+/* The search form's field q (labelled, value may be NULL) and button. */
+void pages_h_search_box(struct core_html *, const char *id, const char *value,
+    const char *placeholder, const char *maxlength);
 /* Opens <section class="block"> with its <h2 class="eyebrow">. */
 void pages_h_block(struct core_html *, const char *eyebrow);
 

@@ -156,6 +156,19 @@ pages_html_list(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* The pager's link to url (rel "prev" or "next"), when there is one. */
+static void
+pager_link(struct core_html *h, const struct pages_page *p, const char *url,
+    const char *rel, const char *text)
+{
+	if (url == NULL)
+		return;
+	core_html_elemtext(h, CORE_TAG_A,
+	    (const struct core_attr[]){ CORE_A(HREF, pages_rel(p->base, url)),
+		CORE_A(REL, rel), CORE_A(CLASS, "button"), CORE_A_END },
+	    text);
+}
+
 void
 pages_html_pager(struct core_html *h, const struct pages_page *p,
     const json_t *pg, const char *prev_text, const char *next_text)
@@ -167,25 +180,13 @@ pages_html_pager(struct core_html *h, const struct pages_page *p,
 	core_html_elem(h, CORE_TAG_NAV,
 	    (const struct core_attr[]){ CORE_A(CLASS, "pager"),
 		CORE_A(ARIA_LABEL, "Pages"), CORE_A_END });
-	if (prev != NULL)
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, pages_rel(p->base, prev)),
-			CORE_A(REL, "prev"), CORE_A(CLASS, "button"),
-			CORE_A_END },
-		    prev_text);
+	pager_link(h, p, prev, "prev", prev_text);
 	core_html_elem(h, CORE_TAG_SPAN,
 	    (const struct core_attr[]){ CORE_A(CLASS, "faint"), CORE_A_END });
 	core_html_textf(h, "page %lld of %lld", pages_int(pg, "page", 1),
 	    pages_int(pg, "pages", 1));
 	core_html_pop(h);
-	if (next != NULL)
-		core_html_elemtext(h, CORE_TAG_A,
-		    (const struct core_attr[]){
-			CORE_A(HREF, pages_rel(p->base, next)),
-			CORE_A(REL, "next"), CORE_A(CLASS, "button"),
-			CORE_A_END },
-		    next_text);
+	pager_link(h, p, next, "next", next_text);
 	core_html_pop(h);
 }
 

@@ -707,32 +707,29 @@ same_name_block(struct core_html *h, const struct pages_page *p,
 	core_html_pop(h);
 }
 
+/* A linked external profile: the source's name, then its id. */
 static void
-identity_block(struct core_html *h, const json_t *profiles)
+profile_row(struct core_html *h, const struct pages_page *p, const json_t *pr)
 {
-	const json_t *pr;
-	size_t i;
+	(void)p;
+	core_html_elem(h, CORE_TAG_LI, NULL);
+	pages_h_link(h, pages_str(pr, "url"), NULL, pages_str(pr, "name"));
+	core_html_text(h, " ");
+	pages_h_text(h, CORE_TAG_SPAN, "mono faint", pages_str(pr, "id"));
+	core_html_pop(h);
+}
 
+static void
+identity_block(struct core_html *h, const struct pages_page *p,
+    const json_t *profiles)
+{
 	pages_h_block(h, "identity via OpenAlex / Semantic Scholar / ORCID");
-	if (json_array_size(profiles) == 0) {
+	if (json_array_size(profiles) == 0)
 		pages_h_text(h, CORE_TAG_P, "caption",
 		    "No OpenAlex, Semantic "
 		    "Scholar or ORCID record is linked to this profile yet.");
-		core_html_pop(h);
-		return;
-	}
-	pages_h_open(h, CORE_TAG_UL, "plain");
-	json_array_foreach(profiles, i, pr)
-	{
-		core_html_elem(h, CORE_TAG_LI, NULL);
-		pages_h_link(h, pages_str(pr, "url"), NULL,
-		    pages_str(pr, "name"));
-		core_html_text(h, " ");
-		pages_h_text(h, CORE_TAG_SPAN, "mono faint",
-		    pages_str(pr, "id"));
-		core_html_pop(h);
-	}
-	core_html_pop(h);
+	else
+		pages_html_list(h, p, profiles, "plain", profile_row);
 	core_html_pop(h);
 }
 
@@ -956,7 +953,7 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	    pages_str(pl, "category"));
 	same_name_block(h, p, json_object_get(m, "same_name"));
 	pages_html_evidence_summary(h, p, json_object_get(m, "evidence"), 1);
-	identity_block(h, json_object_get(m, "profiles"));
+	identity_block(h, p, json_object_get(m, "profiles"));
 	institutions_block(h, p, json_object_get(m, "institutions"));
 	core_html_pop(h); /* aside */
 
@@ -1202,24 +1199,9 @@ pages_html_directory(struct core_html *h, const struct pages_page *p)
 static void
 search_form(struct core_html *h, const char *cls, const char *id)
 {
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ CORE_A(CLASS, cls),
-		CORE_A(ACTION, "/search"), CORE_A(METHOD, "get"),
-		CORE_A(ROLE, "search"), CORE_A_END });
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ CORE_A(CLASS, "sr-only"),
-		CORE_A(FOR, id), CORE_A_END },
-	    "Search the archive");
-	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ CORE_A(ID, id), CORE_A(TYPE, "search"),
-		CORE_A(NAME, "q"),
-		CORE_A(PLACEHOLDER,
-		    "A title, a researcher, an institution, an arXiv id"),
-		CORE_A(MAXLENGTH, "300"), CORE_A_END });
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ CORE_A(TYPE, "submit"),
-		CORE_A(CLASS, "button button-primary"), CORE_A_END },
-	    "Search");
+	pages_h_search_open(h, cls);
+	pages_h_search_box(h, id, NULL,
+	    "A title, a researcher, an institution, an arXiv id", "300");
 	core_html_pop(h);
 }
 

@@ -52,6 +52,13 @@ static const char *const list_sorts[] = { "newest", "citations", NULL };
 		"page", ARG_INTEGER, 0, NULL, PAGES_MAX_PAGE,                  \
 		    "Page of the results, from 1 (24 a page)"                  \
 	}
+/* The researcher a tool is about (researcher, researcher_papers). */
+#define ARG_RESEARCHER                                                         \
+	{                                                                      \
+		"id", ARG_ID, 1, NULL, 64,                                     \
+		    "weft's researcher id (123 or 123-name), an ORCID, "       \
+		    "openalex:A… or s2:…"                                  \
+	}
 #define ARG_END                                                                \
 	{                                                                      \
 		NULL, ARG__MAX, 0, NULL, 0, NULL                               \
@@ -91,15 +98,11 @@ static const struct arg paper_args[] = {
 	ARG_END,
 };
 static const struct arg researcher_args[] = {
-	{ "id", ARG_ID, 1, NULL, 64,
-	    "weft's researcher id (123 or 123-name), an ORCID, "
-	    "openalex:A… or s2:…" },
+	ARG_RESEARCHER,
 	ARG_END,
 };
 static const struct arg researcher_papers_args[] = {
-	{ "id", ARG_ID, 1, NULL, 64,
-	    "weft's researcher id (123 or 123-name), an ORCID, "
-	    "openalex:A… or s2:…" },
+	ARG_RESEARCHER,
 	{ "sort", ARG_STRING, 0, list_sorts, 0,
 	    "newest (default) or citations" },
 	{ "category", ARG_STRING, 0, NULL, 32,

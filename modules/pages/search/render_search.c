@@ -143,25 +143,10 @@ form(struct core_html *h, const json_t *m)
 		type = "all";
 	if (sort == NULL)
 		sort = "relevance";
-	core_html_elem(h, CORE_TAG_FORM,
-	    (const struct core_attr[]){ CORE_A(CLASS, "search-form"),
-		CORE_A(ACTION, "/search"), CORE_A(METHOD, "get"),
-		CORE_A(ROLE, "search"), CORE_A_END });
+	pages_h_search_open(h, "search-form");
 	pages_h_open(h, CORE_TAG_DIV, "hero-search");
-	core_html_elemtext(h, CORE_TAG_LABEL,
-	    (const struct core_attr[]){ CORE_A(CLASS, "sr-only"),
-		CORE_A(FOR, "search-q"), CORE_A_END },
-	    "Search the archive");
-	core_html_elem(h, CORE_TAG_INPUT,
-	    (const struct core_attr[]){ CORE_A(ID, "search-q"),
-		CORE_A(TYPE, "search"), CORE_A(NAME, "q"),
-		CORE_A(VALUE, pages_str(m, "query")),
-		CORE_A(PLACEHOLDER, "Words of a title or abstract, a name"),
-		CORE_A(MAXLENGTH, "512"), CORE_A_END });
-	core_html_elemtext(h, CORE_TAG_BUTTON,
-	    (const struct core_attr[]){ CORE_A(TYPE, "submit"),
-		CORE_A(CLASS, "button button-primary"), CORE_A_END },
-	    "Search");
+	pages_h_search_box(h, "search-q", pages_str(m, "query"),
+	    "Words of a title or abstract, a name", "512");
 	core_html_pop(h);
 
 	core_html_elem(h, CORE_TAG_DETAILS,

@@ -642,33 +642,27 @@ out:
 	return er;
 }
 
-typedef enum core_err (*names_fn)(struct core_db *, const char *, const char *,
-    int, long long, json_t **, long long *);
-
 /* Researchers or institutions (type=): a page of the result. */
 static enum core_err
 names(struct core_req *req, const struct params *pp, json_t *m,
     enum pages_search_type type)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
-	names_fn fn = type == PAGES_SEARCH_RESEARCHERS
-	    ? pages_search_store_researchers
-	    : pages_search_store_institutions;
 	json_t *items = NULL;
 	long long total = 0;
 	char *lp = NULL;
 	enum core_err er;
 
-	if ((er = fn(ctx->db, ctx->base_url, pp->q, PAGES_PER_PAGE,
-		 (long long)(pp->page - 1) * PAGES_PER_PAGE, &items, &total)) !=
-	    CORE_OK)
+	if ((er = pages_search_store_names(ctx->db, ctx->base_url, type, pp->q,
+		 PAGES_PER_PAGE, (long long)(pp->page - 1) * PAGES_PER_PAGE,
+		 &items, &total)) != CORE_OK)
 		return er;
 	if (json_array_size(items) == 0 && pp->page > 1) {
 		/* Beyond the last: the total comes from page 1. */
 		json_decref(items);
 		items = NULL;
-		if ((er = fn(ctx->db, ctx->base_url, pp->q, 1, 0, &items,
-			 &total)) != CORE_OK)
+		if ((er = pages_search_store_names(ctx->db, ctx->base_url, type,
+			 pp->q, 1, 0, &items, &total)) != CORE_OK)
 			return er;
 	}
 	if ((er = pages_beyond_last(req, pp->page, total)) != CORE_OK) {

@@ -177,13 +177,11 @@ void pages_render_categories_md(struct core_buf *, const struct pages_page *);
 enum core_err pages_search_store_papers(struct core_db *, const char *base,
     const struct pages_search_q *, json_t **items, long long *total,
     int *capped, json_t **facets, json_t **tfacets);
-/* Researchers or institutions by name: a page (n from offset) and the
- * total.  CORE_OK or CORE_EDB. */
-enum core_err pages_search_store_researchers(struct core_db *, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total);
-enum core_err pages_search_store_institutions(struct core_db *,
-    const char *base, const char *q, int n, long long offset, json_t **items,
-    long long *total);
+/* Researchers or institutions (type) by name: a page (n from offset)
+ * and the total.  CORE_OK or CORE_EDB. */
+enum core_err pages_search_store_names(struct core_db *, const char *base,
+    enum pages_search_type type, const char *q, int n, long long offset,
+    json_t **items, long long *total);
 /* With no type: the top n researchers and institutions among the close
  * matches (a word of the name like the query) and how many there are,
  * in one statement.  CORE_OK or CORE_EDB. */

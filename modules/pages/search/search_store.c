@@ -183,37 +183,55 @@ pool_cap(const struct pages_search_q *sq)
 	    : POOL_CAP;
 }
 
+/* The text of a filter's ids, for filter_params(). */
+struct filter_bufs {
+	char researcher[24], institution[24];
+};
+
+/*
+ * The five parameters of filter f, in the order both the candidates and
+ * the browse statement take them: category, from, to, researcher,
+ * institution (NULL when not filtered on); the ids' text goes in fb.
+ */
+static void
+filter_params(const struct pages_search_filter *f, const char **params,
+    struct filter_bufs *fb)
+{
+	snprintf(fb->researcher, sizeof(fb->researcher), "%lld", f->researcher);
+	snprintf(fb->institution, sizeof(fb->institution), "%lld",
+	    f->institution);
+	params[0] = f->category;
+	params[1] = f->from[0] != '\0' ? f->from : NULL;
+	params[2] = f->to[0] != '\0' ? f->to : NULL;
+	params[3] = f->researcher > 0 ? fb->researcher : NULL;
+	params[4] = f->institution > 0 ? fb->institution : NULL;
+}
+
 /* The candidates statement: every mode and sort. */
 static enum core_err
 run_candidates(struct core_db *db, const struct pages_search_q *sq,
     const char *qo, const char *qr, PGresult **res)
 {
-	const struct pages_search_filter *f = sq->f;
+	struct filter_bufs fb;
 	struct core_buf near = CORE_BUF_INIT;
 	const char *params[14];
-	char rbuf[24], ibuf[24], pbuf[16], fbuf[16];
+	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
 
 	near_array(&near, sq);
-	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
-	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
 	snprintf(pbuf, sizeof(pbuf), "%d", lexical ? pool_cap(sq) : 0);
 	snprintf(fbuf, sizeof(fbuf), "%d", lexical ? FILL_CAP : 0);
 	params[0] = sq->q;
 	params[1] = qo;
 	params[2] = qr;
 	params[3] = sq->neg;
-	params[4] = f->category;
-	params[5] = f->from[0] != '\0' ? f->from : NULL;
-	params[6] = f->to[0] != '\0' ? f->to : NULL;
-	params[7] = f->researcher > 0 ? rbuf : NULL;
-	params[8] = f->institution > 0 ? ibuf : NULL;
+	filter_params(sq->f, params + 4, &fb);
 	params[9] = pbuf;
 	params[10] = fbuf;
 	params[11] = pages_search_sorts[sq->sort];
 	params[12] = core_buf_cstr(&near);
-	params[13] = f->paper_type;
+	params[13] = sq->f->paper_type;
 	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 14, res);
 	core_buf_free(&near);
 	return er;
@@ -226,18 +244,12 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 static enum core_err
 run_browse(struct core_db *db, const struct pages_search_q *sq, PGresult **res)
 {
-	const struct pages_search_filter *f = sq->f;
-	char rbuf[24], ibuf[24], cbuf[16];
+	struct filter_bufs fb;
+	char cbuf[16];
 	const char *params[7];
 
-	snprintf(rbuf, sizeof(rbuf), "%lld", f->researcher);
-	snprintf(ibuf, sizeof(ibuf), "%lld", f->institution);
 	snprintf(cbuf, sizeof(cbuf), "%d", BROWSE_CAP);
-	params[0] = f->category;
-	params[1] = f->from[0] != '\0' ? f->from : NULL;
-	params[2] = f->to[0] != '\0' ? f->to : NULL;
-	params[3] = f->researcher > 0 ? rbuf : NULL;
-	params[4] = f->institution > 0 ? ibuf : NULL;
+	filter_params(sq->f, params, &fb);
 	params[5] = cbuf;
 	params[6] = pages_search_sorts[sq->sort];
 	return core_db_exec(db, PAGES_SQL_SEARCH_BROWSE, params, 7, res);
@@ -501,18 +513,14 @@ name_results(struct core_db *db, const char *base, int stmt,
 }
 
 enum core_err
-pages_search_store_researchers(struct core_db *db, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total)
+pages_search_store_names(struct core_db *db, const char *base,
+    enum pages_search_type type, const char *q, int n, long long offset,
+    json_t **items, long long *total)
 {
-	return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS,
-	    &researchers_cols, PAGES_SEARCH_RESEARCHERS__TOTAL, q, n, offset,
-	    items, total);
-}
-
-enum core_err
-pages_search_store_institutions(struct core_db *db, const char *base,
-    const char *q, int n, long long offset, json_t **items, long long *total)
-{
+	if (type == PAGES_SEARCH_RESEARCHERS)
+		return name_results(db, base, PAGES_SQL_SEARCH_RESEARCHERS,
+		    &researchers_cols, PAGES_SEARCH_RESEARCHERS__TOTAL, q, n,
+		    offset, items, total);
 	return name_results(db, base, PAGES_SQL_SEARCH_INSTITUTIONS,
 	    &institutions_cols, PAGES_SEARCH_INSTITUTIONS__TOTAL, q, n, offset,
 	    items, total);
