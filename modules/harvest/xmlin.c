@@ -302,6 +302,30 @@ harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
 	return doc;
 }
 
+enum core_err
+harvest_page_each(const xmlNode *parent, const char *ns, const char *name,
+    const char *what, struct harvest_page *pg,
+    enum core_err (
+	*fn)(const xmlNode *, struct harvest_page *, char[HARVEST_WHY_LEN]),
+    char why[HARVEST_WHY_LEN])
+{
+	const xmlNode *e;
+	size_t count = 0;
+	enum core_err er;
+
+	for (e = harvest_xml_child(parent, ns, name); e != NULL;
+	     e = harvest_xml_next(e, ns, name)) {
+		if (++count > HARVEST_MAX_ITEMS) {
+			snprintf(why, HARVEST_WHY_LEN, "more than %d %s",
+			    HARVEST_MAX_ITEMS, what);
+			return CORE_EINPUT;
+		}
+		if ((er = fn(e, pg, why)) != CORE_OK)
+			return er;
+	}
+	return CORE_OK;
+}
+
 long
 harvest_count_take(char *s)
 {
