@@ -101,6 +101,7 @@ struct harvest_inst {
 	 * predecessor, successor); NULL where the source has none.
 	 */
 	char *relationships;
+	struct core_pool pool; /* owns the strings above */
 };
 
 /* One institution an OpenAlex author is linked to. */
@@ -126,10 +127,11 @@ struct harvest_author {
 	char *h_index; /* decimal text; NULL when unknown */
 	char *citations;
 	char *works_count;
-	struct harvest_affil *affils;
+	struct harvest_affil *affils; /* their strings in pool */
 	size_t naffils;
 	int deleted; /* OpenAlex's "Deleted Author" placeholder: never staged
 			as a researcher (issue 16) */
+	struct core_pool pool; /* owns the strings above */
 };
 
 /*

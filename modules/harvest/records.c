@@ -79,22 +79,22 @@ harvest_oa_inst_id(const json_t *inst)
 /*
  * What every OpenAlex entity starts with: an object whose "id" is an
  * OpenAlex URL of that kind (into *id; else *why is bad_id) and a
- * display name (into *name).  The strings go to the caller's struct.
+ * display name (into *name).  The strings go to the caller's pool.
  */
 static enum core_err
-oa_entity(const json_t *o, const char *kind, const char *bad_id, char **id,
-    char **name, const char **why)
+oa_entity(const json_t *o, const char *kind, const char *bad_id,
+    struct core_pool *pl, char **id, char **name, const char **why)
 {
 	*why = NULL;
 	if (!json_is_object(o)) {
 		*why = "not a JSON object";
 		return CORE_EINPUT;
 	}
-	if ((*id = oa_id(str(o, "id"), kind)) == NULL) {
+	if ((*id = core_pool_keep(pl, oa_id(str(o, "id"), kind))) == NULL) {
 		*why = bad_id;
 		return CORE_EINPUT;
 	}
-	if ((*name = opt_str(o, "display_name")) == NULL) {
+	if ((*name = core_pool_keep(pl, opt_str(o, "display_name"))) == NULL) {
 		*why = "no display_name";
 		return CORE_EINPUT;
 	}
@@ -727,18 +727,7 @@ harvest_inst_free(struct harvest_inst *in)
 {
 	if (in == NULL)
 		return;
-	free(in->ror_id);
-	free(in->openalex_id);
-	free(in->name);
-	free(in->slug);
-	free(in->aliases);
-	free(in->country_code);
-	free(in->country_name);
-	free(in->type);
-	free(in->status);
-	free(in->website);
-	free(in->established);
-	free(in->relationships);
+	core_pool_free(&in->pool);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -806,7 +795,7 @@ ror_relationships(const json_t *o, struct harvest_inst *in, const char **why)
 			core_json_str(str(v, "label"))));
 		free(id);
 	}
-	in->relationships = json_text(out);
+	in->relationships = core_pool_keep(&in->pool, json_text(out));
 	json_decref(out);
 	return CORE_OK;
 }
@@ -831,7 +820,7 @@ inst_parse(const json_t *o, struct harvest_inst *in, const char **why,
 	} else
 		er = fill(o, in, aliases, why);
 	if (er == CORE_OK)
-		in->aliases = json_text(aliases);
+		in->aliases = core_pool_keep(&in->pool, json_text(aliases));
 	else
 		harvest_inst_free(in);
 	json_decref(aliases);
@@ -842,11 +831,13 @@ static enum core_err
 ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
     const char **why)
 {
+	struct core_pool *pl = &in->pool;
 	json_t *names, *n, *disp = NULL, *geo, *v;
 	const char *s;
 	size_t i;
 
-	if ((in->ror_id = last_part(str(o, "id"))) == NULL ||
+	if ((in->ror_id = core_pool_keep(pl, last_part(str(o, "id")))) ==
+		NULL ||
 	    strstr(str(o, "id"), "ror.org/") == NULL) {
 		*why = "id is not a ROR URL";
 		return CORE_EINPUT;
@@ -863,12 +854,12 @@ ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
 		*why = "no ror_display name";
 		return CORE_EINPUT;
 	}
-	in->name = harvest_squash(str(disp, "value"));
+	in->name = core_pool_keep(pl, harvest_squash(str(disp, "value")));
 	if (*in->name == '\0') {
 		*why = "empty ror_display name";
 		return CORE_EINPUT;
 	}
-	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+	in->slug = core_pool_keep(pl, core_slug(in->name, NAME_SLUG_MAX));
 	json_array_foreach(names, i, n)
 	{
 		if (n == disp)
@@ -881,21 +872,21 @@ ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
 	geo =
 	    json_object_get(json_array_get(json_object_get(o, "locations"), 0),
 		"geonames_details");
-	in->country_code = opt_str(geo, "country_code");
-	in->country_name = opt_str(geo, "country_name");
+	in->country_code = core_pool_keep(pl, opt_str(geo, "country_code"));
+	in->country_name = core_pool_keep(pl, opt_str(geo, "country_name"));
 	if ((s = json_string_value(
 		 json_array_get(json_object_get(o, "types"), 0))) != NULL &&
 	    *s != '\0')
-		in->type = core_xstrdup(s);
-	in->status = opt_str(o, "status");
+		in->type = core_pool_keep(pl, core_xstrdup(s));
+	in->status = core_pool_keep(pl, opt_str(o, "status"));
 	json_array_foreach(json_object_get(o, "links"), i,
 	    v) if ((s = str(v, "type")) != NULL && strcmp(s, "website") == 0 &&
 	    str(v, "value") != NULL)
 	{
-		in->website = opt_str(v, "value");
+		in->website = core_pool_keep(pl, opt_str(v, "value"));
 		break;
 	}
-	in->established = int_text(o, "established");
+	in->established = core_pool_keep(pl, int_text(o, "established"));
 	return ror_relationships(o, in, why);
 }
 
@@ -909,26 +900,28 @@ static enum core_err
 oa_inst_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
     const char **why)
 {
+	struct core_pool *pl = &in->pool;
 	json_t *v;
 	const char *s;
 	size_t i;
 	enum core_err er;
 
 	if ((er = oa_entity(o, "openalex.org/I",
-		 "id is not an OpenAlex institution URL", &in->openalex_id,
+		 "id is not an OpenAlex institution URL", pl, &in->openalex_id,
 		 &in->name, why)) != CORE_OK)
 		return er;
 	if ((s = str(o, "ror")) != NULL)
-		in->ror_id = last_part(s);
-	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+		in->ror_id = core_pool_keep(pl, last_part(s));
+	in->slug = core_pool_keep(pl, core_slug(in->name, NAME_SLUG_MAX));
 	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
 	    v) alias_add(aliases, json_string_value(v), in->name);
 	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
 	    alias_add(aliases, json_string_value(v), in->name);
-	in->country_code = opt_str(o, "country_code");
-	in->country_name = opt_str(json_object_get(o, "geo"), "country");
-	in->type = opt_str(o, "type");
-	in->website = opt_str(o, "homepage_url");
+	in->country_code = core_pool_keep(pl, opt_str(o, "country_code"));
+	in->country_name =
+	    core_pool_keep(pl, opt_str(json_object_get(o, "geo"), "country"));
+	in->type = core_pool_keep(pl, opt_str(o, "type"));
+	in->website = core_pool_keep(pl, opt_str(o, "homepage_url"));
 	return CORE_OK;
 }
 
@@ -944,26 +937,9 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 void
 harvest_author_free(struct harvest_author *a)
 {
-	size_t i;
-
 	if (a == NULL)
 		return;
-	free(a->openalex_id);
-	free(a->name);
-	free(a->name_key);
-	free(a->slug);
-	free(a->orcid);
-	free(a->h_index);
-	free(a->citations);
-	free(a->works_count);
-	for (i = 0; i < a->naffils; i++) {
-		free(a->affils[i].ror_id);
-		free(a->affils[i].openalex_id);
-		free(a->affils[i].name);
-		free(a->affils[i].slug);
-		free(a->affils[i].country_code);
-		free(a->affils[i].type);
-	}
+	core_pool_free(&a->pool);
 	free(a->affils);
 	memset(a, 0, sizeof(*a));
 }
@@ -1029,12 +1005,14 @@ affil_get(struct harvest_author *a, const json_t *inst)
 	    core_xrealloc(a->affils, (a->naffils + 1) * sizeof(*a->affils));
 	f = &a->affils[a->naffils++];
 	memset(f, 0, sizeof(*f));
-	f->ror_id = ror;
-	f->openalex_id = oa;
-	f->name = harvest_squash(str(inst, "display_name"));
-	f->slug = core_slug(f->name, NAME_SLUG_MAX);
-	f->country_code = opt_str(inst, "country_code");
-	f->type = opt_str(inst, "type");
+	f->ror_id = core_pool_keep(&a->pool, ror);
+	f->openalex_id = core_pool_keep(&a->pool, oa);
+	f->name =
+	    core_pool_keep(&a->pool, harvest_squash(str(inst, "display_name")));
+	f->slug = core_pool_keep(&a->pool, core_slug(f->name, NAME_SLUG_MAX));
+	f->country_code =
+	    core_pool_keep(&a->pool, opt_str(inst, "country_code"));
+	f->type = core_pool_keep(&a->pool, opt_str(inst, "type"));
 	return f;
 }
 
@@ -1042,6 +1020,7 @@ enum core_err
 harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
     const char **why)
 {
+	struct core_pool *pl = &a->pool;
 	struct harvest_affil *f;
 	json_t *v, *y;
 	size_t i, j;
@@ -1049,8 +1028,8 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 	enum core_err er = CORE_EINPUT;
 
 	if ((er = oa_entity(o, "openalex.org/A",
-		 "id is not an OpenAlex author URL", &a->openalex_id, &a->name,
-		 why)) != CORE_OK)
+		 "id is not an OpenAlex author URL", pl, &a->openalex_id,
+		 &a->name, why)) != CORE_OK)
 		goto out;
 	/* What OpenAlex leaves of a removed or merged profile: its works
 	 * moved elsewhere, the name is a placeholder ("Deleted Author ID"). */
@@ -1059,12 +1038,13 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 		a->deleted = 1;
 		*why = "a Deleted Author record";
 	}
-	a->name_key = harvest_name_key(a->name);
-	a->slug = core_slug(a->name, NAME_SLUG_MAX);
-	a->orcid = orcid_bare(str(o, "orcid"));
-	a->h_index = int_text(json_object_get(o, "summary_stats"), "h_index");
-	a->citations = int_text(o, "cited_by_count");
-	a->works_count = int_text(o, "works_count");
+	a->name_key = core_pool_keep(pl, harvest_name_key(a->name));
+	a->slug = core_pool_keep(pl, core_slug(a->name, NAME_SLUG_MAX));
+	a->orcid = core_pool_keep(pl, orcid_bare(str(o, "orcid")));
+	a->h_index = core_pool_keep(pl,
+	    int_text(json_object_get(o, "summary_stats"), "h_index"));
+	a->citations = core_pool_keep(pl, int_text(o, "cited_by_count"));
+	a->works_count = core_pool_keep(pl, int_text(o, "works_count"));
 
 	json_array_foreach(json_object_get(o, "affiliations"), i, v)
 	{
