@@ -102,6 +102,8 @@ struct core_pool {
 };
 void *core_pool_keep(struct core_pool *pl, void *p);
 void core_pool_free(struct core_pool *pl);
+/* Frees the n strings of v, then v (NULL when n is 0 passes). */
+void core_strv_free(char **v, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Buffers and sinks                                                   */

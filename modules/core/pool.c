@@ -22,6 +22,16 @@ core_pool_keep(struct core_pool *pl, void *p)
 }
 
 void
+core_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
 core_pool_free(struct core_pool *pl)
 {
 	size_t i;

@@ -438,10 +438,9 @@ int harvest_jseq_end(struct harvest_jseq *, char why[HARVEST_JSEQ_WHY]);
  * decoded, cut at , ; ( ) [ ] | and line breaks, white space squashed,
  * trailing dots dropped, empty parts left out (at most 32 parts of the
  * first 2,000 bytes).  The count; *parts is an array the caller frees
- * with harvest_affil_parts_free() (NULL when the count is 0).
+ * with core_strv_free() (NULL when the count is 0).
  */
 size_t harvest_affil_split(const char *raw, char ***parts);
-void harvest_affil_parts_free(char **parts, size_t n);
 /*
  * The lookup key of a name or a part: harvest_name_key() of it (commas
  * read as spaces), the usual abbreviations spelt out ("univ" university,

@@ -171,8 +171,6 @@ harvest_rfc2822_date(const char *s, char out[11])
 void
 harvest_paper_free(struct harvest_paper *p)
 {
-	size_t i;
-
 	if (p == NULL)
 		return;
 	free(p->arxiv_id);
@@ -189,9 +187,7 @@ harvest_paper_free(struct harvest_paper *p)
 	free(p->journal_ref);
 	free(p->license);
 	free(p->slug);
-	for (i = 0; i < p->nauthors; i++)
-		free(p->authors[i]);
-	free(p->authors);
+	core_strv_free(p->authors, p->nauthors);
 	memset(p, 0, sizeof(*p));
 }
 
