@@ -201,20 +201,6 @@ harvest_squash_ws(char *s)
 }
 
 char *
-harvest_xml_text(const xmlNode *n)
-{
-	xmlChar *c;
-	char *s;
-
-	if (n == NULL)
-		return NULL;
-	c = xmlNodeGetContent(n);
-	s = core_xstrdup(c != NULL ? (const char *)c : "");
-	xmlFree(c);
-	return harvest_squash_ws(s);
-}
-
-char *
 harvest_xml_text_raw(const xmlNode *n)
 {
 	xmlChar *c;
@@ -233,6 +219,15 @@ harvest_xml_text_raw(const xmlNode *n)
 	s = core_xstrndup(b, len);
 	xmlFree(c);
 	return s;
+}
+
+/* Squashing the trimmed text gives what squashing all of it would. */
+char *
+harvest_xml_text(const xmlNode *n)
+{
+	char *s = harvest_xml_text_raw(n);
+
+	return s != NULL ? harvest_squash_ws(s) : NULL;
 }
 
 char *
