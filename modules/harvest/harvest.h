@@ -80,6 +80,7 @@ struct harvest_paper {
 	const char *source; /* static: "arxiv-listing", "kaggle", "openalex" */
 	char **authors;     /* display names, in order */
 	size_t nauthors;
+	struct core_pool pool; /* owns the strings above */
 };
 
 /* An institution (from ROR, or from OpenAlex). */

@@ -173,21 +173,8 @@ harvest_paper_free(struct harvest_paper *p)
 {
 	if (p == NULL)
 		return;
-	free(p->arxiv_id);
-	free(p->title);
-	free(p->abstract);
-	free(p->comment);
-	free(p->categories);
-	free(p->class_codes);
-	free(p->primary);
-	free(p->published);
-	free(p->updated);
-	free(p->versions);
-	free(p->doi);
-	free(p->journal_ref);
-	free(p->license);
-	free(p->slug);
-	core_strv_free(p->authors, p->nauthors);
+	core_pool_free(&p->pool);
+	free(p->authors);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -208,7 +195,7 @@ paper_id(const json_t *o, struct harvest_paper *p, const char **why)
 		*why = "id is not an arXiv identifier";
 		return CORE_EINPUT;
 	}
-	p->arxiv_id = core_xstrdup(id.id);
+	p->arxiv_id = core_pool_keep(&p->pool, core_xstrdup(id.id));
 	return CORE_OK;
 }
 
@@ -268,13 +255,13 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 		return CORE_EINPUT;
 	}
 	tex = harvest_tex_unaccent(s);
-	p->title = harvest_squash(tex);
+	p->title = core_pool_keep(&p->pool, harvest_squash(tex));
 	free(tex);
 	if (*p->title == '\0') {
 		*why = "empty title";
 		return CORE_EINPUT;
 	}
-	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
+	p->slug = core_pool_keep(&p->pool, core_slug(p->title, PAPER_SLUG_MAX));
 	/*
 	 * The abstract keeps its line breaks (arXiv's hard wrapping and
 	 * paragraph breaks); only the ends are trimmed.
@@ -284,7 +271,7 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 		s = "";
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 		s++;
-	p->abstract = core_xstrdup(s);
+	p->abstract = core_pool_keep(&p->pool, core_xstrdup(s));
 	{
 		size_t n = strlen(p->abstract);
 
@@ -368,14 +355,15 @@ paper_cats(json_t *list, struct harvest_paper *p, const char **why)
 {
 	json_t *codes = harvest_class_codes(list);
 
-	p->class_codes = json_text(codes);
+	p->class_codes = core_pool_keep(&p->pool, json_text(codes));
 	json_decref(codes);
 	if (json_array_size(list) == 0) {
 		*why = "no categories";
 		return CORE_EINPUT;
 	}
-	p->primary = core_xstrdup(json_string_value(json_array_get(list, 0)));
-	p->categories = json_text(list);
+	p->primary = core_pool_keep(&p->pool,
+	    core_xstrdup(json_string_value(json_array_get(list, 0))));
+	p->categories = core_pool_keep(&p->pool, json_text(list));
 	return CORE_OK;
 }
 
@@ -394,7 +382,7 @@ add_author(struct harvest_paper *p, char *name)
 {
 	p->authors =
 	    core_xrealloc(p->authors, (p->nauthors + 1) * sizeof(*p->authors));
-	p->authors[p->nauthors++] = name;
+	p->authors[p->nauthors++] = core_pool_keep(&p->pool, name);
 }
 
 static enum core_err
@@ -452,10 +440,10 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			er = CORE_EINPUT;
 			goto out;
 		}
-		p->published = core_xstrdup(s);
-		p->updated = core_xstrdup(s);
+		p->published = core_pool_keep(&p->pool, core_xstrdup(s));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(s));
 	}
-	p->versions = core_xstrdup("[]");
+	p->versions = core_pool_keep(&p->pool, core_xstrdup("[]"));
 out:
 	json_decref(cats);
 	return er;
@@ -466,14 +454,14 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 {
 	json_t *cats = NULL, *vers = NULL, *v, *ap;
 	const char *s, *start, *end;
-	char date[11], *name;
+	char date[11], first[11], last[11], *name;
 	size_t i;
 	long n, lo = 0, hi = 0;
 	enum core_err er;
 
-	p->doi = opt_str(o, "doi");
-	p->journal_ref = opt_str(o, "journal-ref");
-	p->license = opt_str(o, "license");
+	p->doi = core_pool_keep(&p->pool, opt_str(o, "doi"));
+	p->journal_ref = core_pool_keep(&p->pool, opt_str(o, "journal-ref"));
+	p->license = core_pool_keep(&p->pool, opt_str(o, "license"));
 
 	/* "math.CO cs.CG": space-separated, primary first. */
 	cats = json_array();
@@ -506,18 +494,21 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			date));
 		if (lo == 0 || n < lo) {
 			lo = n;
-			free(p->published);
-			p->published = core_xstrdup(date);
+			memcpy(first, date, sizeof(first));
 		}
 		if (n > hi) {
 			hi = n;
-			free(p->updated);
-			p->updated = core_xstrdup(date);
+			memcpy(last, date, sizeof(last));
 		}
 	}
-	p->versions = json_text(vers);
+	if (lo > 0) {
+		p->published = core_pool_keep(&p->pool, core_xstrdup(first));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(last));
+	}
+	p->versions = core_pool_keep(&p->pool, json_text(vers));
 	if (p->updated == NULL && is_date(str(o, "update_date")))
-		p->updated = core_xstrdup(str(o, "update_date"));
+		p->updated = core_pool_keep(&p->pool,
+		    core_xstrdup(str(o, "update_date")));
 
 	/* [[last, first, suffix], ...] */
 	ap = json_object_get(o, "authors_parsed");
@@ -616,29 +607,28 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 		*why = "id is not an arXiv identifier";
 		return CORE_EINPUT;
 	}
-	p->arxiv_id = core_xstrdup(id.id);
+	p->arxiv_id = core_pool_keep(&p->pool, core_xstrdup(id.id));
 	/* A work has no "abstract" member: paper_text() gives "". */
 	if ((er = paper_text(o, "abstract", p, why)) != CORE_OK)
 		return er;
+	/* The slug and abstract paper_text() made stay in the pool. */
 	strip_title_markup(p->title);
-	free(p->slug);
-	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
-	free(p->abstract);
-	p->abstract =
-	    oa_abstract(json_object_get(o, "abstract_inverted_index"));
-	p->categories = core_xstrdup("[]");
-	p->class_codes = core_xstrdup("[]");
-	p->primary = core_xstrdup("");
-	p->versions = core_xstrdup("[]");
+	p->slug = core_pool_keep(&p->pool, core_slug(p->title, PAPER_SLUG_MAX));
+	p->abstract = core_pool_keep(&p->pool,
+	    oa_abstract(json_object_get(o, "abstract_inverted_index")));
+	p->categories = core_pool_keep(&p->pool, core_xstrdup("[]"));
+	p->class_codes = core_pool_keep(&p->pool, core_xstrdup("[]"));
+	p->primary = core_pool_keep(&p->pool, core_xstrdup(""));
+	p->versions = core_pool_keep(&p->pool, core_xstrdup("[]"));
 	if ((s = str(o, "publication_date")) != NULL && is_date(s)) {
-		p->published = core_xstrdup(s);
-		p->updated = core_xstrdup(s);
+		p->published = core_pool_keep(&p->pool, core_xstrdup(s));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(s));
 	}
 	/* The DOI of the work itself, not arXiv's DataCite one. */
 	if ((s = str(o, "doi")) != NULL &&
 	    strncasecmp(s, "https://doi.org/", 16) == 0 &&
 	    strncasecmp(s + 16, "10.48550/", 9) != 0)
-		p->doi = core_xstrdup(s + 16);
+		p->doi = core_pool_keep(&p->pool, core_xstrdup(s + 16));
 	json_array_foreach(json_object_get(o, "authorships"), i, a)
 	{
 		au = json_object_get(a, "author");
@@ -679,7 +669,7 @@ shaped_parse(const json_t *o, enum harvest_shape k, struct harvest_paper *p,
 	p->source = sh->source;
 	if ((er = paper_id(o, p, why)) == CORE_OK &&
 	    (er = paper_text(o, sh->abstract, p, why)) == CORE_OK) {
-		p->comment = opt_str(o, sh->comment);
+		p->comment = core_pool_keep(&p->pool, opt_str(o, sh->comment));
 		er = sh->parse(o, p, why);
 	}
 	return er;
