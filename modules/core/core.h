@@ -91,6 +91,20 @@ char *core_xstrndup(const char *s, size_t n);
 char *core_xasprintf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/*
+ * Allocations freed together (pool.c): a record's strings.  Zeroed is
+ * empty.  core_pool_keep() takes p (from malloc; NULL passes through)
+ * and returns it; core_pool_free() frees all it took and empties it.
+ */
+struct core_pool {
+	void **v;
+	size_t n, cap;
+};
+void *core_pool_keep(struct core_pool *pl, void *p);
+void core_pool_free(struct core_pool *pl);
+/* Frees the n strings of v, then v (NULL when n is 0 passes). */
+void core_strv_free(char **v, size_t n);
+
 /* ------------------------------------------------------------------ */
 /* Buffers and sinks                                                   */
 /* ------------------------------------------------------------------ */

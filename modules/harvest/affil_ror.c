@@ -262,16 +262,6 @@ cut:
 	return n;
 }
 
-void
-harvest_affil_parts_free(char **parts, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(parts[i]);
-	free(parts);
-}
-
 char *
 harvest_affil_key(const char *s)
 {
@@ -676,6 +666,6 @@ harvest_affix_match(const struct harvest_affix *x, const char *raw,
 		free(keys[i]);
 	free(covered);
 	core_buf_free(&run);
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 	return nout;
 }

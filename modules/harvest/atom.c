@@ -49,7 +49,7 @@ add_cat(json_t *cats, const char *term)
 }
 
 static enum core_err
-entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
+entry(const xmlNode *e, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 {
 	struct core_arxiv_id id;
 	xmlNode *n, *a;
@@ -160,7 +160,7 @@ entry(const xmlNode *e, json_t *papers, char why[HARVEST_WHY_LEN])
 		s = NULL;
 	}
 	json_object_set_new(o, "source", json_string("arxiv-api"));
-	json_array_append(papers, o);
+	json_array_append(pg->papers, o);
 	er = CORE_OK;
 out:
 	free(s);
@@ -173,8 +173,7 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
     char why[HARVEST_WHY_LEN])
 {
 	xmlDoc *doc;
-	xmlNode *root, *e;
-	size_t count = 0;
+	xmlNode *root;
 	enum core_err er = CORE_EINPUT;
 
 	if ((doc = harvest_page_read(p, n, pg, HARVEST_NS_ATOM, "feed",
@@ -187,17 +186,9 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
 	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "startIndex"));
 	pg->per_page = text_long(
 	    harvest_xml_child(root, HARVEST_NS_OSEARCH, "itemsPerPage"));
-	for (e = harvest_xml_child(root, HARVEST_NS_ATOM, "entry"); e != NULL;
-	     e = harvest_xml_next(e, HARVEST_NS_ATOM, "entry")) {
-		if (++count > HARVEST_MAX_ITEMS) {
-			snprintf(why, HARVEST_WHY_LEN, "more than %d entries",
-			    HARVEST_MAX_ITEMS);
-			er = CORE_EINPUT;
-			goto out;
-		}
-		if ((er = entry(e, pg->papers, why)) != CORE_OK)
-			goto out;
-	}
+	if ((er = harvest_page_each(root, HARVEST_NS_ATOM, "entry", "entries",
+		 pg, entry, why)) != CORE_OK)
+		goto out;
 	if (pg->total < 0) {
 		snprintf(why, HARVEST_WHY_LEN,
 		    "feed without "

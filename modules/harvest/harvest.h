@@ -80,6 +80,7 @@ struct harvest_paper {
 	const char *source; /* static: "arxiv-listing", "kaggle", "openalex" */
 	char **authors;     /* display names, in order */
 	size_t nauthors;
+	struct core_pool pool; /* owns the strings above */
 };
 
 /* An institution (from ROR, or from OpenAlex). */
@@ -101,6 +102,7 @@ struct harvest_inst {
 	 * predecessor, successor); NULL where the source has none.
 	 */
 	char *relationships;
+	struct core_pool pool; /* owns the strings above */
 };
 
 /* One institution an OpenAlex author is linked to. */
@@ -126,10 +128,11 @@ struct harvest_author {
 	char *h_index; /* decimal text; NULL when unknown */
 	char *citations;
 	char *works_count;
-	struct harvest_affil *affils;
+	struct harvest_affil *affils; /* their strings in pool */
 	size_t naffils;
 	int deleted; /* OpenAlex's "Deleted Author" placeholder: never staged
 			as a researcher (issue 16) */
+	struct core_pool pool; /* owns the strings above */
 };
 
 /*
@@ -436,10 +439,9 @@ int harvest_jseq_end(struct harvest_jseq *, char why[HARVEST_JSEQ_WHY]);
  * decoded, cut at , ; ( ) [ ] | and line breaks, white space squashed,
  * trailing dots dropped, empty parts left out (at most 32 parts of the
  * first 2,000 bytes).  The count; *parts is an array the caller frees
- * with harvest_affil_parts_free() (NULL when the count is 0).
+ * with core_strv_free() (NULL when the count is 0).
  */
 size_t harvest_affil_split(const char *raw, char ***parts);
-void harvest_affil_parts_free(char **parts, size_t n);
 /*
  * The lookup key of a name or a part: harvest_name_key() of it (commas
  * read as spaces), the usual abbreviations spelt out ("univ" university,

@@ -1361,9 +1361,7 @@ out:
 	free(mi);
 	free(gs.minid);
 	free(gs.held);
-	for (i = 0; i < gd.nkeep; i++)
-		free(gd.keep[i]);
-	free(gd.keep);
+	core_strv_free(gd.keep, gd.nkeep);
 	json_decref(gd.seen);
 	json_decref(gd.ids);
 	json_decref(gd.works);

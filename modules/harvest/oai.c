@@ -419,7 +419,6 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 	xmlNode *root, *list, *r, *e;
 	char *code, *msg;
 	enum core_err er = CORE_EINPUT;
-	size_t nrec = 0;
 
 	if ((doc = harvest_page_read(p, n, pg, HARVEST_NS_OAI, "OAI-PMH",
 		 "an OAI-PMH response", why)) == NULL)
@@ -449,18 +448,9 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 		    "ListRecords");
 		goto out;
 	}
-	for (r = harvest_xml_child(list, HARVEST_NS_OAI, "record"); r != NULL;
-	     r = harvest_xml_next(r, HARVEST_NS_OAI, "record")) {
-		if (++nrec > HARVEST_MAX_ITEMS) {
-			snprintf(why, HARVEST_WHY_LEN, "more than %d records",
-			    HARVEST_MAX_ITEMS);
-			er = CORE_EINPUT;
-			goto out;
-		}
-		if ((er = record(r, pg, why)) != CORE_OK)
-			goto out;
-	}
-	er = CORE_OK;
+	if ((er = harvest_page_each(list, HARVEST_NS_OAI, "record", "records",
+		 pg, record, why)) != CORE_OK)
+		goto out;
 	if ((r = harvest_xml_child(list, HARVEST_NS_OAI, "resumptionToken")) !=
 	    NULL) {
 		pg->token = harvest_xml_text(r);

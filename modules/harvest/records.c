@@ -79,22 +79,22 @@ harvest_oa_inst_id(const json_t *inst)
 /*
  * What every OpenAlex entity starts with: an object whose "id" is an
  * OpenAlex URL of that kind (into *id; else *why is bad_id) and a
- * display name (into *name).  The strings go to the caller's struct.
+ * display name (into *name).  The strings go to the caller's pool.
  */
 static enum core_err
-oa_entity(const json_t *o, const char *kind, const char *bad_id, char **id,
-    char **name, const char **why)
+oa_entity(const json_t *o, const char *kind, const char *bad_id,
+    struct core_pool *pl, char **id, char **name, const char **why)
 {
 	*why = NULL;
 	if (!json_is_object(o)) {
 		*why = "not a JSON object";
 		return CORE_EINPUT;
 	}
-	if ((*id = oa_id(str(o, "id"), kind)) == NULL) {
+	if ((*id = core_pool_keep(pl, oa_id(str(o, "id"), kind))) == NULL) {
 		*why = bad_id;
 		return CORE_EINPUT;
 	}
-	if ((*name = opt_str(o, "display_name")) == NULL) {
+	if ((*name = core_pool_keep(pl, opt_str(o, "display_name"))) == NULL) {
 		*why = "no display_name";
 		return CORE_EINPUT;
 	}
@@ -171,26 +171,9 @@ harvest_rfc2822_date(const char *s, char out[11])
 void
 harvest_paper_free(struct harvest_paper *p)
 {
-	size_t i;
-
 	if (p == NULL)
 		return;
-	free(p->arxiv_id);
-	free(p->title);
-	free(p->abstract);
-	free(p->comment);
-	free(p->categories);
-	free(p->class_codes);
-	free(p->primary);
-	free(p->published);
-	free(p->updated);
-	free(p->versions);
-	free(p->doi);
-	free(p->journal_ref);
-	free(p->license);
-	free(p->slug);
-	for (i = 0; i < p->nauthors; i++)
-		free(p->authors[i]);
+	core_pool_free(&p->pool);
 	free(p->authors);
 	memset(p, 0, sizeof(*p));
 }
@@ -212,7 +195,7 @@ paper_id(const json_t *o, struct harvest_paper *p, const char **why)
 		*why = "id is not an arXiv identifier";
 		return CORE_EINPUT;
 	}
-	p->arxiv_id = core_xstrdup(id.id);
+	p->arxiv_id = core_pool_keep(&p->pool, core_xstrdup(id.id));
 	return CORE_OK;
 }
 
@@ -272,13 +255,13 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 		return CORE_EINPUT;
 	}
 	tex = harvest_tex_unaccent(s);
-	p->title = harvest_squash(tex);
+	p->title = core_pool_keep(&p->pool, harvest_squash(tex));
 	free(tex);
 	if (*p->title == '\0') {
 		*why = "empty title";
 		return CORE_EINPUT;
 	}
-	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
+	p->slug = core_pool_keep(&p->pool, core_slug(p->title, PAPER_SLUG_MAX));
 	/*
 	 * The abstract keeps its line breaks (arXiv's hard wrapping and
 	 * paragraph breaks); only the ends are trimmed.
@@ -288,7 +271,7 @@ paper_text(const json_t *o, const char *abskey, struct harvest_paper *p,
 		s = "";
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 		s++;
-	p->abstract = core_xstrdup(s);
+	p->abstract = core_pool_keep(&p->pool, core_xstrdup(s));
 	{
 		size_t n = strlen(p->abstract);
 
@@ -372,14 +355,15 @@ paper_cats(json_t *list, struct harvest_paper *p, const char **why)
 {
 	json_t *codes = harvest_class_codes(list);
 
-	p->class_codes = json_text(codes);
+	p->class_codes = core_pool_keep(&p->pool, json_text(codes));
 	json_decref(codes);
 	if (json_array_size(list) == 0) {
 		*why = "no categories";
 		return CORE_EINPUT;
 	}
-	p->primary = core_xstrdup(json_string_value(json_array_get(list, 0)));
-	p->categories = json_text(list);
+	p->primary = core_pool_keep(&p->pool,
+	    core_xstrdup(json_string_value(json_array_get(list, 0))));
+	p->categories = core_pool_keep(&p->pool, json_text(list));
 	return CORE_OK;
 }
 
@@ -398,7 +382,7 @@ add_author(struct harvest_paper *p, char *name)
 {
 	p->authors =
 	    core_xrealloc(p->authors, (p->nauthors + 1) * sizeof(*p->authors));
-	p->authors[p->nauthors++] = name;
+	p->authors[p->nauthors++] = core_pool_keep(&p->pool, name);
 }
 
 static enum core_err
@@ -456,10 +440,10 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			er = CORE_EINPUT;
 			goto out;
 		}
-		p->published = core_xstrdup(s);
-		p->updated = core_xstrdup(s);
+		p->published = core_pool_keep(&p->pool, core_xstrdup(s));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(s));
 	}
-	p->versions = core_xstrdup("[]");
+	p->versions = core_pool_keep(&p->pool, core_xstrdup("[]"));
 out:
 	json_decref(cats);
 	return er;
@@ -470,14 +454,14 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 {
 	json_t *cats = NULL, *vers = NULL, *v, *ap;
 	const char *s, *start, *end;
-	char date[11], *name;
+	char date[11], first[11], last[11], *name;
 	size_t i;
 	long n, lo = 0, hi = 0;
 	enum core_err er;
 
-	p->doi = opt_str(o, "doi");
-	p->journal_ref = opt_str(o, "journal-ref");
-	p->license = opt_str(o, "license");
+	p->doi = core_pool_keep(&p->pool, opt_str(o, "doi"));
+	p->journal_ref = core_pool_keep(&p->pool, opt_str(o, "journal-ref"));
+	p->license = core_pool_keep(&p->pool, opt_str(o, "license"));
 
 	/* "math.CO cs.CG": space-separated, primary first. */
 	cats = json_array();
@@ -510,18 +494,21 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			date));
 		if (lo == 0 || n < lo) {
 			lo = n;
-			free(p->published);
-			p->published = core_xstrdup(date);
+			memcpy(first, date, sizeof(first));
 		}
 		if (n > hi) {
 			hi = n;
-			free(p->updated);
-			p->updated = core_xstrdup(date);
+			memcpy(last, date, sizeof(last));
 		}
 	}
-	p->versions = json_text(vers);
+	if (lo > 0) {
+		p->published = core_pool_keep(&p->pool, core_xstrdup(first));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(last));
+	}
+	p->versions = core_pool_keep(&p->pool, json_text(vers));
 	if (p->updated == NULL && is_date(str(o, "update_date")))
-		p->updated = core_xstrdup(str(o, "update_date"));
+		p->updated = core_pool_keep(&p->pool,
+		    core_xstrdup(str(o, "update_date")));
 
 	/* [[last, first, suffix], ...] */
 	ap = json_object_get(o, "authors_parsed");
@@ -620,29 +607,28 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 		*why = "id is not an arXiv identifier";
 		return CORE_EINPUT;
 	}
-	p->arxiv_id = core_xstrdup(id.id);
+	p->arxiv_id = core_pool_keep(&p->pool, core_xstrdup(id.id));
 	/* A work has no "abstract" member: paper_text() gives "". */
 	if ((er = paper_text(o, "abstract", p, why)) != CORE_OK)
 		return er;
+	/* The slug and abstract paper_text() made stay in the pool. */
 	strip_title_markup(p->title);
-	free(p->slug);
-	p->slug = core_slug(p->title, PAPER_SLUG_MAX);
-	free(p->abstract);
-	p->abstract =
-	    oa_abstract(json_object_get(o, "abstract_inverted_index"));
-	p->categories = core_xstrdup("[]");
-	p->class_codes = core_xstrdup("[]");
-	p->primary = core_xstrdup("");
-	p->versions = core_xstrdup("[]");
+	p->slug = core_pool_keep(&p->pool, core_slug(p->title, PAPER_SLUG_MAX));
+	p->abstract = core_pool_keep(&p->pool,
+	    oa_abstract(json_object_get(o, "abstract_inverted_index")));
+	p->categories = core_pool_keep(&p->pool, core_xstrdup("[]"));
+	p->class_codes = core_pool_keep(&p->pool, core_xstrdup("[]"));
+	p->primary = core_pool_keep(&p->pool, core_xstrdup(""));
+	p->versions = core_pool_keep(&p->pool, core_xstrdup("[]"));
 	if ((s = str(o, "publication_date")) != NULL && is_date(s)) {
-		p->published = core_xstrdup(s);
-		p->updated = core_xstrdup(s);
+		p->published = core_pool_keep(&p->pool, core_xstrdup(s));
+		p->updated = core_pool_keep(&p->pool, core_xstrdup(s));
 	}
 	/* The DOI of the work itself, not arXiv's DataCite one. */
 	if ((s = str(o, "doi")) != NULL &&
 	    strncasecmp(s, "https://doi.org/", 16) == 0 &&
 	    strncasecmp(s + 16, "10.48550/", 9) != 0)
-		p->doi = core_xstrdup(s + 16);
+		p->doi = core_pool_keep(&p->pool, core_xstrdup(s + 16));
 	json_array_foreach(json_object_get(o, "authorships"), i, a)
 	{
 		au = json_object_get(a, "author");
@@ -683,7 +669,7 @@ shaped_parse(const json_t *o, enum harvest_shape k, struct harvest_paper *p,
 	p->source = sh->source;
 	if ((er = paper_id(o, p, why)) == CORE_OK &&
 	    (er = paper_text(o, sh->abstract, p, why)) == CORE_OK) {
-		p->comment = opt_str(o, sh->comment);
+		p->comment = core_pool_keep(&p->pool, opt_str(o, sh->comment));
 		er = sh->parse(o, p, why);
 	}
 	return er;
@@ -727,18 +713,7 @@ harvest_inst_free(struct harvest_inst *in)
 {
 	if (in == NULL)
 		return;
-	free(in->ror_id);
-	free(in->openalex_id);
-	free(in->name);
-	free(in->slug);
-	free(in->aliases);
-	free(in->country_code);
-	free(in->country_name);
-	free(in->type);
-	free(in->status);
-	free(in->website);
-	free(in->established);
-	free(in->relationships);
+	core_pool_free(&in->pool);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -806,7 +781,7 @@ ror_relationships(const json_t *o, struct harvest_inst *in, const char **why)
 			core_json_str(str(v, "label"))));
 		free(id);
 	}
-	in->relationships = json_text(out);
+	in->relationships = core_pool_keep(&in->pool, json_text(out));
 	json_decref(out);
 	return CORE_OK;
 }
@@ -831,7 +806,7 @@ inst_parse(const json_t *o, struct harvest_inst *in, const char **why,
 	} else
 		er = fill(o, in, aliases, why);
 	if (er == CORE_OK)
-		in->aliases = json_text(aliases);
+		in->aliases = core_pool_keep(&in->pool, json_text(aliases));
 	else
 		harvest_inst_free(in);
 	json_decref(aliases);
@@ -842,11 +817,13 @@ static enum core_err
 ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
     const char **why)
 {
+	struct core_pool *pl = &in->pool;
 	json_t *names, *n, *disp = NULL, *geo, *v;
 	const char *s;
 	size_t i;
 
-	if ((in->ror_id = last_part(str(o, "id"))) == NULL ||
+	if ((in->ror_id = core_pool_keep(pl, last_part(str(o, "id")))) ==
+		NULL ||
 	    strstr(str(o, "id"), "ror.org/") == NULL) {
 		*why = "id is not a ROR URL";
 		return CORE_EINPUT;
@@ -863,12 +840,12 @@ ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
 		*why = "no ror_display name";
 		return CORE_EINPUT;
 	}
-	in->name = harvest_squash(str(disp, "value"));
+	in->name = core_pool_keep(pl, harvest_squash(str(disp, "value")));
 	if (*in->name == '\0') {
 		*why = "empty ror_display name";
 		return CORE_EINPUT;
 	}
-	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+	in->slug = core_pool_keep(pl, core_slug(in->name, NAME_SLUG_MAX));
 	json_array_foreach(names, i, n)
 	{
 		if (n == disp)
@@ -881,21 +858,21 @@ ror_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
 	geo =
 	    json_object_get(json_array_get(json_object_get(o, "locations"), 0),
 		"geonames_details");
-	in->country_code = opt_str(geo, "country_code");
-	in->country_name = opt_str(geo, "country_name");
+	in->country_code = core_pool_keep(pl, opt_str(geo, "country_code"));
+	in->country_name = core_pool_keep(pl, opt_str(geo, "country_name"));
 	if ((s = json_string_value(
 		 json_array_get(json_object_get(o, "types"), 0))) != NULL &&
 	    *s != '\0')
-		in->type = core_xstrdup(s);
-	in->status = opt_str(o, "status");
+		in->type = core_pool_keep(pl, core_xstrdup(s));
+	in->status = core_pool_keep(pl, opt_str(o, "status"));
 	json_array_foreach(json_object_get(o, "links"), i,
 	    v) if ((s = str(v, "type")) != NULL && strcmp(s, "website") == 0 &&
 	    str(v, "value") != NULL)
 	{
-		in->website = opt_str(v, "value");
+		in->website = core_pool_keep(pl, opt_str(v, "value"));
 		break;
 	}
-	in->established = int_text(o, "established");
+	in->established = core_pool_keep(pl, int_text(o, "established"));
 	return ror_relationships(o, in, why);
 }
 
@@ -909,26 +886,28 @@ static enum core_err
 oa_inst_fill(const json_t *o, struct harvest_inst *in, json_t *aliases,
     const char **why)
 {
+	struct core_pool *pl = &in->pool;
 	json_t *v;
 	const char *s;
 	size_t i;
 	enum core_err er;
 
 	if ((er = oa_entity(o, "openalex.org/I",
-		 "id is not an OpenAlex institution URL", &in->openalex_id,
+		 "id is not an OpenAlex institution URL", pl, &in->openalex_id,
 		 &in->name, why)) != CORE_OK)
 		return er;
 	if ((s = str(o, "ror")) != NULL)
-		in->ror_id = last_part(s);
-	in->slug = core_slug(in->name, NAME_SLUG_MAX);
+		in->ror_id = core_pool_keep(pl, last_part(s));
+	in->slug = core_pool_keep(pl, core_slug(in->name, NAME_SLUG_MAX));
 	json_array_foreach(json_object_get(o, "display_name_alternatives"), i,
 	    v) alias_add(aliases, json_string_value(v), in->name);
 	json_array_foreach(json_object_get(o, "display_name_acronyms"), i, v)
 	    alias_add(aliases, json_string_value(v), in->name);
-	in->country_code = opt_str(o, "country_code");
-	in->country_name = opt_str(json_object_get(o, "geo"), "country");
-	in->type = opt_str(o, "type");
-	in->website = opt_str(o, "homepage_url");
+	in->country_code = core_pool_keep(pl, opt_str(o, "country_code"));
+	in->country_name =
+	    core_pool_keep(pl, opt_str(json_object_get(o, "geo"), "country"));
+	in->type = core_pool_keep(pl, opt_str(o, "type"));
+	in->website = core_pool_keep(pl, opt_str(o, "homepage_url"));
 	return CORE_OK;
 }
 
@@ -944,26 +923,9 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 void
 harvest_author_free(struct harvest_author *a)
 {
-	size_t i;
-
 	if (a == NULL)
 		return;
-	free(a->openalex_id);
-	free(a->name);
-	free(a->name_key);
-	free(a->slug);
-	free(a->orcid);
-	free(a->h_index);
-	free(a->citations);
-	free(a->works_count);
-	for (i = 0; i < a->naffils; i++) {
-		free(a->affils[i].ror_id);
-		free(a->affils[i].openalex_id);
-		free(a->affils[i].name);
-		free(a->affils[i].slug);
-		free(a->affils[i].country_code);
-		free(a->affils[i].type);
-	}
+	core_pool_free(&a->pool);
 	free(a->affils);
 	memset(a, 0, sizeof(*a));
 }
@@ -1029,12 +991,14 @@ affil_get(struct harvest_author *a, const json_t *inst)
 	    core_xrealloc(a->affils, (a->naffils + 1) * sizeof(*a->affils));
 	f = &a->affils[a->naffils++];
 	memset(f, 0, sizeof(*f));
-	f->ror_id = ror;
-	f->openalex_id = oa;
-	f->name = harvest_squash(str(inst, "display_name"));
-	f->slug = core_slug(f->name, NAME_SLUG_MAX);
-	f->country_code = opt_str(inst, "country_code");
-	f->type = opt_str(inst, "type");
+	f->ror_id = core_pool_keep(&a->pool, ror);
+	f->openalex_id = core_pool_keep(&a->pool, oa);
+	f->name =
+	    core_pool_keep(&a->pool, harvest_squash(str(inst, "display_name")));
+	f->slug = core_pool_keep(&a->pool, core_slug(f->name, NAME_SLUG_MAX));
+	f->country_code =
+	    core_pool_keep(&a->pool, opt_str(inst, "country_code"));
+	f->type = core_pool_keep(&a->pool, opt_str(inst, "type"));
 	return f;
 }
 
@@ -1042,6 +1006,7 @@ enum core_err
 harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
     const char **why)
 {
+	struct core_pool *pl = &a->pool;
 	struct harvest_affil *f;
 	json_t *v, *y;
 	size_t i, j;
@@ -1049,8 +1014,8 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 	enum core_err er = CORE_EINPUT;
 
 	if ((er = oa_entity(o, "openalex.org/A",
-		 "id is not an OpenAlex author URL", &a->openalex_id, &a->name,
-		 why)) != CORE_OK)
+		 "id is not an OpenAlex author URL", pl, &a->openalex_id,
+		 &a->name, why)) != CORE_OK)
 		goto out;
 	/* What OpenAlex leaves of a removed or merged profile: its works
 	 * moved elsewhere, the name is a placeholder ("Deleted Author ID"). */
@@ -1059,12 +1024,13 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 		a->deleted = 1;
 		*why = "a Deleted Author record";
 	}
-	a->name_key = harvest_name_key(a->name);
-	a->slug = core_slug(a->name, NAME_SLUG_MAX);
-	a->orcid = orcid_bare(str(o, "orcid"));
-	a->h_index = int_text(json_object_get(o, "summary_stats"), "h_index");
-	a->citations = int_text(o, "cited_by_count");
-	a->works_count = int_text(o, "works_count");
+	a->name_key = core_pool_keep(pl, harvest_name_key(a->name));
+	a->slug = core_pool_keep(pl, core_slug(a->name, NAME_SLUG_MAX));
+	a->orcid = core_pool_keep(pl, orcid_bare(str(o, "orcid")));
+	a->h_index = core_pool_keep(pl,
+	    int_text(json_object_get(o, "summary_stats"), "h_index"));
+	a->citations = core_pool_keep(pl, int_text(o, "cited_by_count"));
+	a->works_count = core_pool_keep(pl, int_text(o, "works_count"));
 
 	json_array_foreach(json_object_get(o, "affiliations"), i, v)
 	{

@@ -199,6 +199,17 @@ xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
     const char *ns, const char *root, const char *what,
     char why[HARVEST_WHY_LEN]);
 /*
+ * Calls fn for each ns:name child of parent, in order, stopping at the
+ * first that fails (its error, why filled by fn) or past
+ * HARVEST_MAX_ITEMS of them ("more than 50000 entries" with what
+ * "entries").
+ */
+enum core_err harvest_page_each(const xmlNode *parent, const char *ns,
+    const char *name, const char *what, struct harvest_page *pg,
+    enum core_err (
+	*fn)(const xmlNode *, struct harvest_page *, char[HARVEST_WHY_LEN]),
+    char why[HARVEST_WHY_LEN]);
+/*
  * s (which may be NULL) as a count: a non-negative decimal integer and
  * nothing else, -1 otherwise.  Takes ownership of s and frees it.
  */

@@ -28,9 +28,9 @@ get_count(const json_t *o, const char *key, long *out)
 	return 0;
 }
 
-/* An optional string field: a copy in *out (NULL when absent/null). */
+/* An optional string field, borrowed from o (NULL when absent/null). */
 static int
-get_str(const json_t *o, const char *key, char **out)
+get_cstr(const json_t *o, const char *key, const char **out)
 {
 	const json_t *v = json_object_get(o, key);
 
@@ -39,7 +39,21 @@ get_str(const json_t *o, const char *key, char **out)
 		return 0;
 	if (!json_is_string(v))
 		return -1;
-	*out = core_xstrdup(json_string_value(v));
+	*out = json_string_value(v);
+	return 0;
+}
+
+/* The same as a copy in *out. */
+static int
+get_str(const json_t *o, const char *key, char **out)
+{
+	const char *s;
+
+	*out = NULL;
+	if (get_cstr(o, key, &s) != 0)
+		return -1;
+	if (s != NULL)
+		*out = core_xstrdup(s);
 	return 0;
 }
 
@@ -214,7 +228,7 @@ paper_authors(const json_t *o, size_t i, json_t *out, char why[HARVEST_WHY_LEN])
 {
 	const json_t *au = json_object_get(o, "authors"), *a, *f, *x;
 	json_t *affs;
-	char *id = NULL, *name = NULL;
+	const char *id, *name;
 	size_t j, k;
 
 	if (au == NULL || json_is_null(au))
@@ -229,15 +243,13 @@ paper_authors(const json_t *o, size_t i, json_t *out, char why[HARVEST_WHY_LEN])
 	{
 		f = json_is_object(a) ? json_object_get(a, "affiliations")
 				      : NULL;
-		if (!json_is_object(a) || get_str(a, "authorId", &id) != 0) {
+		if (!json_is_object(a) || get_cstr(a, "authorId", &id) != 0) {
 			snprintf(why, HARVEST_WHY_LEN,
 			    "result %zu: author %zu is not an S2 author", i, j);
 			return -1;
 		}
-		if (get_str(a, "name", &name) != 0 ||
+		if (get_cstr(a, "name", &name) != 0 ||
 		    (f != NULL && !json_is_null(f) && !json_is_array(f))) {
-			free(id);
-			free(name);
 			snprintf(why, HARVEST_WHY_LEN,
 			    "result %zu: author %zu has a bad name or "
 			    "affiliations",
@@ -253,8 +265,6 @@ paper_authors(const json_t *o, size_t i, json_t *out, char why[HARVEST_WHY_LEN])
 				    "is not a string",
 				    i, j);
 				json_decref(affs);
-				free(id);
-				free(name);
 				return -1;
 			}
 			if (json_string_length(x) > 0 &&
@@ -265,8 +275,6 @@ paper_authors(const json_t *o, size_t i, json_t *out, char why[HARVEST_WHY_LEN])
 		json_array_append_new(out,
 		    json_pack("{s:o, s:o, s:o}", "id", core_json_str(id),
 			"name", core_json_str(name), "affiliations", affs));
-		free(id);
-		free(name);
 	}
 	return 0;
 }

@@ -201,20 +201,6 @@ harvest_squash_ws(char *s)
 }
 
 char *
-harvest_xml_text(const xmlNode *n)
-{
-	xmlChar *c;
-	char *s;
-
-	if (n == NULL)
-		return NULL;
-	c = xmlNodeGetContent(n);
-	s = core_xstrdup(c != NULL ? (const char *)c : "");
-	xmlFree(c);
-	return harvest_squash_ws(s);
-}
-
-char *
 harvest_xml_text_raw(const xmlNode *n)
 {
 	xmlChar *c;
@@ -233,6 +219,15 @@ harvest_xml_text_raw(const xmlNode *n)
 	s = core_xstrndup(b, len);
 	xmlFree(c);
 	return s;
+}
+
+/* Squashing the trimmed text gives what squashing all of it would. */
+char *
+harvest_xml_text(const xmlNode *n)
+{
+	char *s = harvest_xml_text_raw(n);
+
+	return s != NULL ? harvest_squash_ws(s) : NULL;
 }
 
 char *
@@ -300,6 +295,30 @@ harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
 		return NULL;
 	}
 	return doc;
+}
+
+enum core_err
+harvest_page_each(const xmlNode *parent, const char *ns, const char *name,
+    const char *what, struct harvest_page *pg,
+    enum core_err (
+	*fn)(const xmlNode *, struct harvest_page *, char[HARVEST_WHY_LEN]),
+    char why[HARVEST_WHY_LEN])
+{
+	const xmlNode *e;
+	size_t count = 0;
+	enum core_err er;
+
+	for (e = harvest_xml_child(parent, ns, name); e != NULL;
+	     e = harvest_xml_next(e, ns, name)) {
+		if (++count > HARVEST_MAX_ITEMS) {
+			snprintf(why, HARVEST_WHY_LEN, "more than %d %s",
+			    HARVEST_MAX_ITEMS, what);
+			return CORE_EINPUT;
+		}
+		if ((er = fn(e, pg, why)) != CORE_OK)
+			return er;
+	}
+	return CORE_OK;
 }
 
 long

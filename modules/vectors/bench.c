@@ -99,11 +99,7 @@ texts_load(const char *path)
 static void
 texts_free(void)
 {
-	size_t i;
-
-	for (i = 0; i < ntexts; i++)
-		free(texts[i]);
-	free(texts);
+	core_strv_free(texts, ntexts);
 	texts = NULL;
 	ntexts = 0;
 }

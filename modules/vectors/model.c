@@ -36,13 +36,9 @@ vec_vocab_new(void)
 void
 vec_vocab_free(struct vec_vocab *v)
 {
-	size_t i;
-
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->n; i++)
-		free(v->terms[i]);
-	free(v->terms);
+	core_strv_free(v->terms, v->n);
 	free(v->slot);
 	free(v);
 }
@@ -248,13 +244,9 @@ vec_fit_defaults(struct vec_fit_opts *o)
 void
 vec_model_free(struct vec_model *m)
 {
-	size_t i;
-
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->nterms; i++)
-		free(m->terms[i]);
-	free(m->terms);
+	core_strv_free(m->terms, m->nterms);
 	free(m->idf);
 	free(m->proj);
 	memset(m, 0, sizeof(*m));

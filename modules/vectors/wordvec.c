@@ -34,11 +34,7 @@ extern char **environ;
 void
 vec_wv_free(struct vec_wordvecs *wv)
 {
-	size_t i;
-
-	for (i = 0; i < wv->n; i++)
-		free(wv->words[i]);
-	free(wv->words);
+	core_strv_free(wv->words, wv->n);
 	free(wv->v);
 	memset(wv, 0, sizeof(*wv));
 }

@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(key);
 	}
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 	n = harvest_affix_match(ix, in, ids, 8);
 	for (i = 0; i < n; i++) {
 		if (ids[i] < 1 || ids[i] > 4)

@@ -41,25 +41,25 @@ main(void)
 	T_STREQ(parts[0], "Dept. of Physics", "first part");
 	T_STREQ(parts[2], "UCL", "parenthesised part");
 	T_STREQ(parts[4], "UK", "trailing dot dropped");
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 	n = harvest_affil_split("Aerospace Science &#x0026; Industry &amp; "
 				"Co&#44;Shenzhen",
 	    &parts);
 	T_EQ(n, 2, "a decoded comma cuts");
 	T_STREQ(parts[0], "Aerospace Science & Industry & Co",
 	    "references decoded");
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 	/* fuzz_affil: a decoded ')' left inside a part. */
 	n = harvest_affil_split("WB&#41; The J", &parts);
 	T_EQ(n, 2, "a decoded parenthesis cuts too");
 	T_STREQ(parts[1], "The J", "the part after it");
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 	T_EQ(harvest_affil_split(" , ;() ", &parts), 0, "nothing: no part");
 	T_OK(parts == NULL, "and no array");
 	n = harvest_affil_split("&#xFFFFFFFF; &#0; &bogus; &#12", &parts);
 	T_EQ(n, 3, "bad references kept as text, NUL dropped");
 	T_STREQ(parts[0], "&#xFFFFFFFF", "too long: text");
-	harvest_affil_parts_free(parts, n);
+	core_strv_free(parts, n);
 
 	key_is("Toyohashi Univ. of Tech.", "toyohashi university of technology",
 	    "abbreviations spelt out");
