@@ -115,47 +115,6 @@ core_cite_key(const json_t *paper)
 	return s;
 }
 
-static int
-key_seen(const struct core_cite *c, const char *k)
-{
-	size_t i;
-
-	if (c->cap == 0)
-		return 0;
-	for (i = core_fnv1a(k) & (c->cap - 1); c->keys[i] != NULL;
-	     i = (i + 1) & (c->cap - 1))
-		if (strcmp(c->keys[i], k) == 0)
-			return 1;
-	return 0;
-}
-
-/* Takes ownership of k. */
-static void
-key_add(struct core_cite *c, char *k)
-{
-	char **old = c->keys;
-	size_t ocap = c->cap, i, j;
-
-	if (2 * (c->nkeys + 1) > c->cap) {
-		c->cap = ocap != 0 ? 2 * ocap : 64;
-		c->keys = core_xcalloc(c->cap, sizeof(*c->keys));
-		for (j = 0; j < ocap; j++) {
-			if (old[j] == NULL)
-				continue;
-			for (i = core_fnv1a(old[j]) & (c->cap - 1);
-			     c->keys[i] != NULL; i = (i + 1) & (c->cap - 1))
-				;
-			c->keys[i] = old[j];
-		}
-		free(old);
-	}
-	for (i = core_fnv1a(k) & (c->cap - 1); c->keys[i] != NULL;
-	     i = (i + 1) & (c->cap - 1))
-		;
-	c->keys[i] = k;
-	c->nkeys++;
-}
-
 /*
  * The key of paper within this list: its own key the first time, then
  * "b", "c" ... "z", then "_27", "_28" ... appended, the first suffix
@@ -168,13 +127,14 @@ list_key(struct core_cite *c, const json_t *paper)
 	char *base = core_cite_key(paper), *k = core_xstrdup(base);
 	int n;
 
-	for (n = 2; key_seen(c, k); n++) {
+	for (n = 2; core_sset_has(&c->keys, k); n++) {
 		free(k);
 		k = n <= 26 ? core_xasprintf("%s%c", base, 'a' + n - 1)
 			    : core_xasprintf("%s_%d", base, n);
 	}
 	free(base);
-	key_add(c, core_xstrdup(k));
+	(void)core_sset_add(&c->keys,
+	    core_pool_keep(&c->owned, core_xstrdup(k)));
 	return k;
 }
 
@@ -566,14 +526,9 @@ core_cite_add_all(struct core_cite *c, const json_t *papers)
 void
 core_cite_close(struct core_cite *c)
 {
-	size_t i;
-
 	/* CSL-JSON is one array, empty or not. */
 	if (c->rep == CORE_REP_CSL)
 		core_buf_puts(c->out, c->n > 0 ? "\n]\n" : "[]\n");
-	for (i = 0; i < c->cap; i++)
-		free(c->keys[i]);
-	free(c->keys);
-	c->keys = NULL;
-	c->cap = c->nkeys = 0;
+	core_sset_free(&c->keys);
+	core_pool_free(&c->owned);
 }

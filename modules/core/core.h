@@ -105,6 +105,20 @@ void core_pool_free(struct core_pool *pl);
 /* Frees the n strings of v, then v (NULL when n is 0 passes). */
 void core_strv_free(char **v, size_t n);
 
+/*
+ * A set of strings (sset.c): zeroed is empty; it holds the pointers, the
+ * caller owns the strings.  core_sset_add() returns 1 if k was added, 0
+ * if an equal string was there.  core_sset_free() frees the table only.
+ * The members are the non-NULL v[i], i < cap.
+ */
+struct core_sset {
+	const char **v;
+	size_t cap, n;
+};
+int core_sset_has(const struct core_sset *s, const char *k);
+int core_sset_add(struct core_sset *s, const char *k);
+void core_sset_free(struct core_sset *s);
+
 /* ------------------------------------------------------------------ */
 /* Buffers and sinks                                                   */
 /* ------------------------------------------------------------------ */
@@ -306,13 +320,13 @@ int core_rep_from_format(const char *fmt, enum core_rep *rep);
  */
 struct core_req;
 struct core_cite {
-	enum core_rep rep;    /* CORE_REP_BIB, _RIS or _CSL */
-	struct core_buf *out; /* borrowed */
-	size_t n;             /* entries written */
-	char **keys;          /* the keys given so far (open addressing) */
-	size_t nkeys, cap;
-	struct core_req *req; /* core_cite_open_resp(): borrowed, or NULL */
-	enum core_err err;    /* the first failed flush: the client left */
+	enum core_rep rep;      /* CORE_REP_BIB, _RIS or _CSL */
+	struct core_buf *out;   /* borrowed */
+	size_t n;               /* entries written */
+	struct core_sset keys;  /* the keys given so far, */
+	struct core_pool owned; /* which it holds here */
+	struct core_req *req;   /* core_cite_open_resp(): borrowed, or NULL */
+	enum core_err err;      /* the first failed flush: the client left */
 };
 
 /* 1 for the citation representations (BibTeX, RIS, CSL-JSON). */

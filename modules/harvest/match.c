@@ -34,63 +34,17 @@ const char *const harvest_mreasons[HARVEST_MR__MAX] = {
 };
 /* clang-format on */
 
-/* A set of borrowed strings: open addressing, FNV-1a. */
-struct sset {
-	const char **v;
-	size_t cap, n;
-};
-
-static int
-sset_has(const struct sset *s, const char *k)
-{
-	size_t i;
-
-	if (s->cap == 0)
-		return 0;
-	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
-	     i = (i + 1) & (s->cap - 1))
-		if (strcmp(s->v[i], k) == 0)
-			return 1;
-	return 0;
-}
-
-static void sset_add(struct sset *s, const char *k);
-
+/* Name keys, co-authors and fields as sets of borrowed strings; an
+ * empty key (a name with no letters) is never a member. */
 static void
-sset_grow(struct sset *s)
+sset_add(struct core_sset *s, const char *k)
 {
-	struct sset n;
-	size_t i;
-
-	n.cap = s->cap ? s->cap * 2 : 16;
-	n.n = 0;
-	n.v = core_xcalloc(n.cap, sizeof(*n.v));
-	for (i = 0; i < s->cap; i++)
-		if (s->v[i] != NULL)
-			sset_add(&n, s->v[i]);
-	free(s->v);
-	*s = n;
+	if (*k != '\0')
+		(void)core_sset_add(s, k);
 }
 
 static void
-sset_add(struct sset *s, const char *k)
-{
-	size_t i;
-
-	if (*k == '\0')
-		return;
-	if ((s->n + 1) * 2 > s->cap)
-		sset_grow(s);
-	for (i = core_fnv1a(k) & (s->cap - 1); s->v[i] != NULL;
-	     i = (i + 1) & (s->cap - 1))
-		if (strcmp(s->v[i], k) == 0)
-			return;
-	s->v[i] = k;
-	s->n++;
-}
-
-static void
-sset_union(struct sset *into, const struct sset *from)
+sset_union(struct core_sset *into, const struct core_sset *from)
 {
 	size_t i;
 
@@ -101,9 +55,9 @@ sset_union(struct sset *into, const struct sset *from)
 
 /* A cluster: one person so far. */
 struct cluster {
-	struct sset names;     /* name keys seen */
-	struct sset coauthors; /* co-authors' name keys */
-	struct sset fields;
+	struct core_sset names;     /* name keys seen */
+	struct core_sset coauthors; /* co-authors' name keys */
+	struct core_sset fields;
 	const char *ext_id; /* borrowed from an item, or NULL */
 	size_t parent;      /* union-find: merged into parent */
 	size_t size;
@@ -456,11 +410,11 @@ evidence(const struct harvest_mitem *it, const struct cluster *c, double *co,
 
 	*shared = 0;
 	for (j = 0; j < it->ncoauthors; j++)
-		if (sset_has(&c->coauthors, it->coauthors[j]))
+		if (core_sset_has(&c->coauthors, it->coauthors[j]))
 			(*shared)++;
 	*co = it->ncoauthors > 0 ? (double)*shared / (double)it->ncoauthors : 0;
 	for (j = 0; j < it->nfields; j++)
-		if (sset_has(&c->fields, it->fields[j]))
+		if (core_sset_has(&c->fields, it->fields[j]))
 			nf++;
 	*fi = it->nfields > 0 ? (double)nf / (double)it->nfields : 0;
 }
@@ -492,7 +446,7 @@ names_fit(const struct cluster *c, const char *key, int ambiguous)
 {
 	size_t i;
 
-	if (sset_has(&c->names, key))
+	if (core_sset_has(&c->names, key))
 		return 1;
 	for (i = 0; i < c->names.cap; i++)
 		if (c->names.v[i] != NULL &&
@@ -517,9 +471,9 @@ absorb(struct cluster *c, const struct harvest_mitem *it)
 static void
 cluster_free(struct cluster *c)
 {
-	free(c->names.v);
-	free(c->coauthors.v);
-	free(c->fields.v);
+	core_sset_free(&c->names);
+	core_sset_free(&c->coauthors);
+	core_sset_free(&c->fields);
 }
 
 /* Same-name groups (one name key) and those split across clusters. */
@@ -726,7 +680,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 				st->joins_coauthors++;
 			else
 				st->joins_fields++;
-			if (!sset_has(&c[best].names, it->name_key))
+			if (!core_sset_has(&c[best].names, it->name_key))
 				st->initials++;
 		}
 		absorb(&c[best], it);
