@@ -36,7 +36,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
