@@ -48,10 +48,8 @@ chat_answer_free(struct chat_answer *a)
 {
 	if (a == NULL)
 		return;
-	free(a->md);
+	core_pool_free(&a->pool);
 	json_decref(a->refs);
-	free(a->note);
-	free(a->model);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -436,18 +434,19 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	core_buf_puts(&ctxt, "</papers>\n\nQuestion: ");
 	put_data(&ctxt, question);
 	if (PQntuples(res) == 0) {
-		a->md = core_xstrdup("No paper in this scope matches the "
-				     "question: these papers do not say.\n");
+		a->md = core_pool_keep(&a->pool,
+		    core_xstrdup("No paper in this scope matches the "
+				 "question: these papers do not say.\n"));
 		emit_all(emit, a->md);
 		goto out;
 	}
 	if (st->llm == NULL || extractive) {
-		a->md = extracts(res, question);
+		a->md = core_pool_keep(&a->pool, extracts(res, question));
 		emit_all(emit, a->md);
 		if (st->llm == NULL)
-			a->note =
+			a->note = core_pool_keep(&a->pool,
 			    core_xstrdup("no language model is configured: "
-					 "extracts");
+					 "extracts"));
 		goto out;
 	}
 	msgs =
@@ -455,7 +454,7 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 		system_prompt, "role", "user", "content", core_buf_cstr(&ctxt));
 	if (msgs == NULL) {
 		/* Not valid UTF-8 somewhere: answer with extracts. */
-		a->md = extracts(res, question);
+		a->md = core_pool_keep(&a->pool, extracts(res, question));
 		emit_all(emit, a->md);
 		goto out;
 	}
@@ -466,31 +465,32 @@ chat_answer(struct core_ctx *ctx, enum chat_scope scope, const char *arg,
 	(void)core_llm_chat(st->llm, msgs, NULL,
 	    emit != NULL ? emit->delta : core_llm_keep_going,
 	    emit != NULL ? emit->arg : NULL, &r);
-	a->model = core_xstrdup(core_llm_model(st->llm));
 	a->prompt_tokens = r.prompt_tokens;
 	a->completion_tokens = r.completion_tokens;
 	if (r.fail == CORE_LLM_OK || r.text.len > 0) {
 		a->llm = 1;
+		a->model = core_pool_keep(&a->pool,
+		    core_xstrdup(core_llm_model(st->llm)));
 		chat_md_safe(&md, core_buf_cstr(&r.text));
 		core_buf_putc(&md, '\n');
 		if (r.fail != CORE_LLM_OK) {
 			a->partial = 1;
-			a->note = core_xasprintf("partial answer: %s",
-			    core_llm_fail_str(r.fail));
+			a->note = core_pool_keep(&a->pool,
+			    core_xasprintf("partial answer: %s",
+				core_llm_fail_str(r.fail)));
 			core_buf_printf(&md, "\n*(Partial answer: %s.)*\n",
 			    core_llm_fail_str(r.fail));
 		}
-		a->md = core_buf_steal(&md);
+		a->md = core_pool_keep(&a->pool, core_buf_steal(&md));
 	} else {
 		/* Nothing came: the extracts, and why. */
-		free(a->model);
-		a->model = NULL;
-		a->md = extracts(res, question);
+		a->md = core_pool_keep(&a->pool, extracts(res, question));
 		if (r.fail != CORE_LLM_EABORT)
 			emit_all(emit, a->md);
-		a->note = core_xasprintf("%s%s: extracts instead",
-		    core_llm_fail_str(r.fail),
-		    r.fail == CORE_LLM_ELIMIT ? ", try again later" : "");
+		a->note = core_pool_keep(&a->pool,
+		    core_xasprintf("%s%s: extracts instead",
+			core_llm_fail_str(r.fail),
+			r.fail == CORE_LLM_ELIMIT ? ", try again later" : ""));
 	}
 out:
 	core_llm_result_free(&r);

@@ -46,7 +46,8 @@ struct chat_answer {
 	char *model;        /* NULL for extracts */
 	long prompt_tokens; /* -1 when unknown */
 	long completion_tokens;
-	double retrieve_ms; /* time spent retrieving */
+	double retrieve_ms;    /* time spent retrieving */
+	struct core_pool pool; /* owns md, note and model */
 };
 void chat_answer_free(struct chat_answer *);
 

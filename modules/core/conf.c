@@ -14,7 +14,6 @@
 
 struct core_conf {
 	struct core_params kv; /* reuses the key/value list */
-	char *envbuf;          /* last environment lookup, see conf_env() */
 };
 
 static char *
@@ -100,7 +99,7 @@ core_conf_load(const char *path, struct core_conf **cp)
 
 /* WEFT_<KEY> with '.' and '-' as '_', upper case. */
 static const char *
-conf_env(const struct core_conf *c, const char *key)
+conf_env(const char *key)
 {
 	char name[128];
 	size_t i, n;
@@ -114,7 +113,6 @@ conf_env(const struct core_conf *c, const char *key)
 		else
 			name[i] = (char)toupper((unsigned char)name[i]);
 	}
-	(void)c;
 	return getenv(name);
 }
 
@@ -123,7 +121,7 @@ core_conf_get(const struct core_conf *c, const char *key, const char *def)
 {
 	const char *v;
 
-	if ((v = conf_env(c, key)) != NULL)
+	if ((v = conf_env(key)) != NULL)
 		return v;
 	if (c != NULL && (v = core_params_get(&c->kv, key)) != NULL)
 		return v;
@@ -178,7 +176,6 @@ core_conf_free(struct core_conf *c)
 	if (c == NULL)
 		return;
 	core_params_free(&c->kv);
-	free(c->envbuf);
 	free(c);
 }
 

@@ -13,9 +13,9 @@
 
 struct core_db {
 	PGconn *conn;
-	char *conninfo;
 	const struct core_stmt *stmts;
 	size_t nstmts;
+	char conninfo[]; /* allocated with the handle, freed with it */
 };
 
 /*
@@ -125,10 +125,11 @@ core_db_open(const char *conninfo, const struct core_stmt *stmts, size_t n,
     struct core_db **dbp)
 {
 	struct core_db *db;
+	size_t len = strlen(conninfo) + 1;
 	enum core_err er;
 
-	db = core_xcalloc(1, sizeof(*db));
-	db->conninfo = core_xstrdup(conninfo);
+	db = core_xcalloc(1, sizeof(*db) + len);
+	memcpy(db->conninfo, conninfo, len);
 	db->stmts = stmts;
 	db->nstmts = n;
 	*dbp = db;
@@ -207,7 +208,6 @@ core_db_close(struct core_db *db)
 	if (db == NULL)
 		return;
 	PQfinish(db->conn);
-	free(db->conninfo);
 	free(db);
 }
 

@@ -34,6 +34,7 @@ struct core_llm {
 	long connect_ms;
 	long timeout_ms;
 	long max_tokens;
+	struct core_pool pool; /* owns url, model and auth */
 };
 
 static const char *const fails[CORE_LLM__MAX] = {
@@ -328,10 +329,13 @@ core_llm_open(const struct core_conf *c)
 	l = core_xcalloc(1, sizeof(*l));
 	while (n > 0 && url[n - 1] == '/')
 		n--;
-	l->url = core_xasprintf("%.*s/chat/completions", (int)n, url);
-	l->model = core_xstrdup(core_conf_get(c, "llm_model", "default"));
+	l->url = core_pool_keep(&l->pool,
+	    core_xasprintf("%.*s/chat/completions", (int)n, url));
+	l->model = core_pool_keep(&l->pool,
+	    core_xstrdup(core_conf_get(c, "llm_model", "default")));
 	if (key != NULL) {
-		l->auth = core_xasprintf("Authorization: Bearer %s", key);
+		l->auth = core_pool_keep(&l->pool,
+		    core_xasprintf("Authorization: Bearer %s", key));
 		free(key);
 	}
 	l->connect_ms = 1000 * core_conf_int(c, "llm_connect_timeout", 5);
@@ -358,9 +362,7 @@ core_llm_close(struct core_llm *l)
 		return;
 	if (l->curl != NULL)
 		curl_easy_cleanup(l->curl);
-	free(l->url);
-	free(l->model);
-	free(l->auth);
+	core_pool_free(&l->pool);
 	free(l);
 }
 

@@ -36,6 +36,7 @@ struct core_redis {
 	char *sentinels[REDIS_SENTINELS_MAX];
 	int nsentinels;
 	time_t last_try;
+	struct core_pool pool; /* owns the strings but the two secrets */
 };
 
 static const struct timeval redis_timeout = { 0, 200000 };
@@ -209,7 +210,8 @@ redis_sentinels(struct core_redis *r, const char *list)
 		p += strspn(p, " ,\t");
 		if ((n = strcspn(p, " ,\t")) == 0)
 			break;
-		r->sentinels[r->nsentinels++] = core_xstrndup(p, n);
+		r->sentinels[r->nsentinels++] =
+		    core_pool_keep(&r->pool, core_xstrndup(p, n));
 		p += n;
 	}
 }
@@ -227,15 +229,16 @@ core_redis_open(const struct core_conf *conf)
 	r = core_xcalloc(1, sizeof(*r));
 	if (*sentinels != '\0') {
 		redis_sentinels(r, sentinels);
-		r->master =
-		    core_xstrdup(core_conf_get(conf, "redis_master", "weft"));
-		r->where = core_xasprintf("the primary of %s", r->master);
+		r->master = core_pool_keep(&r->pool,
+		    core_xstrdup(core_conf_get(conf, "redis_master", "weft")));
+		r->where = core_pool_keep(&r->pool,
+		    core_xasprintf("the primary of %s", r->master));
 		(void)core_conf_secret(conf, "redis_sentinel_password_file",
 		    &r->sentinel_password);
 	} else
-		r->where = core_xstrdup(where);
+		r->where = core_pool_keep(&r->pool, core_xstrdup(where));
 	if (*user != '\0')
-		r->user = core_xstrdup(user);
+		r->user = core_pool_keep(&r->pool, core_xstrdup(user));
 	(void)core_conf_secret(conf, "redis_password_file", &r->password);
 	redis_connect(r);
 	return r;
@@ -327,17 +330,11 @@ redis_forget(char *secret)
 void
 core_redis_close(struct core_redis *r)
 {
-	int i;
-
 	if (r == NULL)
 		return;
 	redisFree(r->c);
-	free(r->where);
-	free(r->user);
 	redis_forget(r->password);
 	redis_forget(r->sentinel_password);
-	free(r->master);
-	for (i = 0; i < r->nsentinels; i++)
-		free(r->sentinels[i]);
+	core_pool_free(&r->pool);
 	free(r);
 }

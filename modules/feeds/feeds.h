@@ -91,6 +91,7 @@ struct feeds_feed {
 	struct feeds_item *items;
 	size_t nitems;
 	enum core_feed_fmt fmt; /* the format written (0: RSS) */
+	struct core_pool pool;  /* owns title, link, description, self */
 };
 
 void feeds_feed_free(struct feeds_feed *);

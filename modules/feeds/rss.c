@@ -28,10 +28,7 @@ feeds_feed_free(struct feeds_feed *f)
 {
 	if (f == NULL)
 		return;
-	free(f->title);
-	free(f->link);
-	free(f->description);
-	free(f->self);
+	core_pool_free(&f->pool);
 	feeds_items_free(f->items, f->nitems);
 	memset(f, 0, sizeof(*f));
 }
@@ -39,74 +36,58 @@ feeds_feed_free(struct feeds_feed *f)
 /* ---------------------------------------------------------------- render */
 
 /*
- * The strings of one core_feed_item that a feeds_item does not hold:
- * its link, GUID, title and summary (owned, freed by strings_free()).
+ * Fills o from it; the strings o needs that it does not hold (its link,
+ * title and summary) go to pl, freed together once the feed is written.
  */
-struct item_strings {
-	char *link;
-	char *id;
-	char *title;
-	char *summary;
-};
-
 static void
 item_fill(const char *base, const struct feeds_item *it,
-    struct core_feed_item *o, struct item_strings *s)
+    struct core_feed_item *o, struct core_pool *pl)
 {
-	char *path, *title, day[32];
+	char *path, *title, *summary, day[32];
 
 	path = core_paper_path(it->arxiv_id, it->slug);
-	s->link = core_xasprintf("%s%s", base, path);
+	o->link = core_pool_keep(pl, core_xasprintf("%s%s", base, path));
 	free(path);
 	/* Titles and abstracts are TeX: readers get them as plain text. */
 	title = core_tex_plain(it->title, 0);
-	s->summary = core_tex_plain(it->abstract, 0);
+	summary = core_tex_plain(it->abstract, 0);
 	if (it->version >= 2) {
 		/*
 		 * A new version: its own GUID, the paper's arXiv abs URL
 		 * with the version (arXiv's own name for it), so that a
 		 * reader shows each version once.
 		 */
-		s->id = core_xasprintf("https://arxiv.org/abs/%sv%d",
-		    it->arxiv_id, it->version);
-		s->title = core_xasprintf("v%d replaced v%d: %s", it->version,
-		    it->version - 1, title != NULL ? title : "");
+		o->id = core_pool_keep(pl,
+		    core_xasprintf("https://arxiv.org/abs/%sv%d", it->arxiv_id,
+			it->version));
+		o->title = core_pool_keep(pl,
+		    core_xasprintf("v%d replaced v%d: %s", it->version,
+			it->version - 1, title != NULL ? title : ""));
 		core_date_w3c(day, it->version_date);
 		day[10] = '\0';
 		path = core_xasprintf("arXiv:%s v%d of %s replaced v%d. %s",
 		    it->arxiv_id, it->version, day, it->version - 1,
-		    s->summary != NULL ? s->summary : "");
-		free(s->summary);
-		s->summary = path;
+		    summary != NULL ? summary : "");
+		free(summary);
+		summary = path;
 		free(title);
 	} else {
-		s->id = core_xstrdup(s->link);
-		s->title = title;
+		o->id = o->link;
+		o->title = core_pool_keep(pl, title);
 	}
 	if (it->why != NULL) {
 		/* The private feed says why, as /feed does. */
 		path = core_xasprintf("%s.\n\n%s", it->why,
-		    s->summary != NULL ? s->summary : "");
-		free(s->summary);
-		s->summary = path;
+		    summary != NULL ? summary : "");
+		free(summary);
+		summary = path;
 	}
-	o->id = s->id;
-	o->link = s->link;
-	o->title = s->title;
-	o->summary = s->summary != NULL ? s->summary : "";
+	o->summary = summary != NULL ? summary : "";
+	core_pool_keep(pl, summary);
 	o->authors = it->authors;
 	o->categories = it->categories;
 	o->published = it->version >= 2 ? it->version_date : it->published;
 	o->updated = it->version >= 2 ? it->version_date : it->modified;
-}
-
-static void
-strings_free(struct item_strings *s)
-{
-	free(s->link);
-	free(s->id);
-	free(s->title);
-	free(s->summary);
 }
 
 enum core_err
@@ -115,14 +96,13 @@ feeds_render(struct core_sink sink, const char *base,
 {
 	struct core_feed cf;
 	struct core_feed_item *items;
-	struct item_strings *strs;
+	struct core_pool pl = { 0 };
 	enum core_err er;
 	size_t i;
 
 	items = core_xcalloc(f->nitems + 1, sizeof(*items));
-	strs = core_xcalloc(f->nitems + 1, sizeof(*strs));
 	for (i = 0; i < f->nitems; i++)
-		item_fill(base, &f->items[i], &items[i], &strs[i]);
+		item_fill(base, &f->items[i], &items[i], &pl);
 	memset(&cf, 0, sizeof(cf));
 	cf.title = f->title;
 	cf.link = f->link;
@@ -132,9 +112,7 @@ feeds_render(struct core_sink sink, const char *base,
 	cf.items = items;
 	cf.nitems = f->nitems;
 	er = core_feed_render(sink, f->fmt, &cf);
-	for (i = 0; i < f->nitems; i++)
-		strings_free(&strs[i]);
-	free(strs);
+	core_pool_free(&pl);
 	free(items);
 	return er;
 }
@@ -176,10 +154,10 @@ static void
 channel(struct core_req *r, struct feeds_feed *f, const char *title,
     const char *link, const char *description, const char *self)
 {
-	f->title = core_xstrdup(title);
-	f->link = core_abs_url(r, link);
-	f->description = core_xstrdup(description);
-	f->self = core_abs_url(r, self);
+	f->title = core_pool_keep(&f->pool, core_xstrdup(title));
+	f->link = core_pool_keep(&f->pool, core_abs_url(r, link));
+	f->description = core_pool_keep(&f->pool, core_xstrdup(description));
+	f->self = core_pool_keep(&f->pool, core_abs_url(r, self));
 	f->modified = newest(f, -1);
 }
 
@@ -266,16 +244,17 @@ feeds_rss_category(struct core_req *r)
 		er = core_req_fail(r, 404, "no paper here is in this category");
 		goto out;
 	}
-	f.title = core_xasprintf("weft: %s", cat);
+	f.title = core_pool_keep(&f.pool, core_xasprintf("weft: %s", cat));
 	path = core_xasprintf("/search?category=%s&sort=newest", cat);
-	f.link = core_abs_url(r, path);
-	f.description = core_xasprintf("The newest papers on weft in the "
-				       "arXiv category %s.",
-	    cat);
+	f.link = core_pool_keep(&f.pool, core_abs_url(r, path));
+	f.description = core_pool_keep(&f.pool,
+	    core_xasprintf("The newest papers on weft in the "
+			   "arXiv category %s.",
+		cat));
 	free(path);
 	path =
 	    core_xasprintf("/rss/categories/%s.%s", cat, core_feed_ext[f.fmt]);
-	f.self = core_abs_url(r, path);
+	f.self = core_pool_keep(&f.pool, core_abs_url(r, path));
 	f.modified = newest(&f, -1);
 	er = respond(r, &f, CC_PUBLIC, 1);
 out:
@@ -354,14 +333,15 @@ subject_feed(struct core_req *r, const struct subject_kind *k)
 			 FEEDS_RSS_ITEMS, &f.items, &f.nitems)) != CORE_OK)
 			goto out;
 	}
-	f.title = core_xasprintf("weft: %s", s.name);
+	f.title = core_pool_keep(&f.pool, core_xasprintf("weft: %s", s.name));
 	path = k->page(id, s.slug);
-	f.link = core_abs_url(r, path);
-	f.description = core_xasprintf("%s%s.", k->describe, s.name);
+	f.link = core_pool_keep(&f.pool, core_abs_url(r, path));
+	f.description = core_pool_keep(&f.pool,
+	    core_xasprintf("%s%s.", k->describe, s.name));
 	free(path);
 	path =
 	    core_xasprintf("/rss/%s/%lld.%s", k->dir, id, core_feed_ext[f.fmt]);
-	f.self = core_abs_url(r, path);
+	f.self = core_pool_keep(&f.pool, core_abs_url(r, path));
 	f.modified = newest(&f, s.modified);
 	er = respond(r, &f, CC_PUBLIC, 1);
 out:

@@ -76,10 +76,11 @@ render(void)
 	xmlDocPtr doc;
 
 	memset(&f, 0, sizeof(f));
-	f.title = strdup("weft: a & b");
-	f.link = strdup("http://x.test/");
-	f.description = strdup("d\x01<esc>");
-	f.self = strdup("http://x.test/rss/latest.xml");
+	f.title = core_pool_keep(&f.pool, strdup("weft: a & b"));
+	f.link = core_pool_keep(&f.pool, strdup("http://x.test/"));
+	f.description = core_pool_keep(&f.pool, strdup("d\x01<esc>"));
+	f.self =
+	    core_pool_keep(&f.pool, strdup("http://x.test/rss/latest.xml"));
 	f.modified = 1766707200;
 	f.nitems = 3;
 	f.items = calloc(4, sizeof(*f.items));
@@ -207,10 +208,11 @@ formats(void)
 	size_t n;
 
 	memset(&f, 0, sizeof(f));
-	f.title = strdup("weft: t");
-	f.link = strdup("http://x.test/");
-	f.description = strdup("d");
-	f.self = strdup("http://x.test/rss/latest.atom");
+	f.title = core_pool_keep(&f.pool, strdup("weft: t"));
+	f.link = core_pool_keep(&f.pool, strdup("http://x.test/"));
+	f.description = core_pool_keep(&f.pool, strdup("d"));
+	f.self =
+	    core_pool_keep(&f.pool, strdup("http://x.test/rss/latest.atom"));
 	f.modified = 1766707200;
 	f.nitems = 2;
 	f.items = calloc(3, sizeof(*f.items));
