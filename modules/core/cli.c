@@ -329,6 +329,8 @@ core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 void
 core_cli_args_free(struct core_cli_args *a)
 {
+	if (a == NULL)
+		return;
 	free(a->args);
 	free(a->argv);
 	a->args = NULL;
