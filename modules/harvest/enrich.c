@@ -248,6 +248,30 @@ page_counts(const json_t *works, json_t *counts)
 }
 
 /*
+ * The OpenAlex authors whose ids ids holds ("A1|A2|..."), fetched in one
+ * request and staged; ids is emptied.
+ */
+static enum core_err
+oa_authors(struct harvest_run *r, struct core_buf *ids, json_t *seen,
+    long *gone)
+{
+	struct harvest_oa_list al;
+	struct core_buf url = CORE_BUF_INIT;
+	enum core_err er;
+
+	core_buf_printf(&url, "%s/authors?filter=ids.openalex:%s&per-page=%d",
+	    harvest_http_base(r->http), core_buf_cstr(ids), OA_PER_PAGE);
+	core_buf_reset(ids);
+	er = oa_get(r, core_buf_cstr(&url), 'A', &al);
+	core_buf_free(&url);
+	if (er != CORE_OK)
+		return er;
+	stage_authors(r, &al, seen, gone);
+	harvest_oa_list_free(&al);
+	return CORE_OK;
+}
+
+/*
  * One page of works: fetch its authors, then write it all at once.  A
  * failure is recorded where it happens (harvest_run_fail): a malformed
  * answer by oa_get(), a database error here, so `status` shows the real
@@ -257,8 +281,7 @@ static enum core_err
 oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
     const char *cursor, json_t *best, long *gone)
 {
-	struct harvest_oa_list al;
-	struct core_buf url = CORE_BUF_INIT, ids = CORE_BUF_INIT;
+	struct core_buf ids = CORE_BUF_INIT;
 	json_t *seen = json_object(), *counts = json_object(), *w, *a, *c;
 	char ax[48], cnt[24];
 	const char *aid, *key;
@@ -282,39 +305,15 @@ oa_page(struct harvest_run *r, const struct harvest_oa_list *works,
 			if (aid == NULL || json_object_get(seen, aid) != NULL)
 				continue;
 			json_object_set_new(seen, aid, json_true());
-			core_buf_printf(&ids, "%s%s",
-			    nid % OA_PER_PAGE ? "|" : "", aid);
-			if (++nid % OA_PER_PAGE != 0 &&
-			    json_object_size(seen) < 5000)
-				continue;
-			goto flush_ids;
+			core_buf_printf(&ids, "%s%s", ids.len ? "|" : "", aid);
+			if ((++nid % OA_PER_PAGE == 0 ||
+				json_object_size(seen) >= 5000) &&
+			    (er = oa_authors(r, &ids, seen, gone)) != CORE_OK)
+				goto out;
 		}
-		continue;
-flush_ids:
-		core_buf_reset(&url);
-		core_buf_printf(&url,
-		    "%s/authors?filter=ids.openalex:%s"
-		    "&per-page=%d",
-		    harvest_http_base(r->http), core_buf_cstr(&ids),
-		    OA_PER_PAGE);
-		core_buf_reset(&ids);
-		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
-			goto out;
-		stage_authors(r, &al, seen, gone);
-		harvest_oa_list_free(&al);
 	}
-	if (ids.len > 0) {
-		core_buf_reset(&url);
-		core_buf_printf(&url,
-		    "%s/authors?filter=ids.openalex:%s"
-		    "&per-page=%d",
-		    harvest_http_base(r->http), core_buf_cstr(&ids),
-		    OA_PER_PAGE);
-		if ((er = oa_get(r, core_buf_cstr(&url), 'A', &al)) != CORE_OK)
-			goto out;
-		stage_authors(r, &al, seen, gone);
-		harvest_oa_list_free(&al);
-	}
+	if (ids.len > 0 && (er = oa_authors(r, &ids, seen, gone)) != CORE_OK)
+		goto out;
 
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		goto out;
@@ -370,7 +369,6 @@ rollback:
 out:
 	json_decref(seen);
 	json_decref(counts);
-	core_buf_free(&url);
 	core_buf_free(&ids);
 	return er;
 }
