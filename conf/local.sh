@@ -7,6 +7,7 @@
 #   conf/local.sh down    [--var DIR]
 #   conf/local.sh status  [--var DIR]
 #   conf/local.sh deps    installs the Debian packages that are missing
+#   conf/local.sh deps-test   the same, with what only make test needs
 #
 # Mail goes to a local SMTP server (Debian's python3-aiosmtpd) on
 # 127.0.0.1:$WEFT_SMTP_PORT (default: the HTTP port + 10000), which keeps
@@ -56,9 +57,14 @@ fonts-liberation fonts-lato fonts-dejavu-core"
 # make lint (tests/static): the format check and shellcheck.
 PACKAGES="$PACKAGES clang-format shellcheck"
 
-deps() {
+# Only for make test (`deps-test`): the browser suite
+# (tests/integration/t_browser.sh) drives Debian's chromium, headless,
+# through puppeteer-core from npm; make run does not need it.
+TEST_PACKAGES="chromium"
+
+deps() { # [more packages]
 	local missing=
-	for p in $PACKAGES; do
+	for p in $PACKAGES "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		    grep -q "install ok installed" || missing="$missing $p"
 	done
@@ -343,6 +349,9 @@ case "$cmd" in
 deps)
 	deps
 	;;
+deps-test)
+	deps $TEST_PACKAGES
+	;;
 up)
 	deps
 	san=
@@ -383,7 +392,7 @@ status)
 	    echo "nginx: stopped"
 	;;
 *)
-	echo "usage: conf/local.sh up|down|status|deps [--var DIR] [--port N]" >&2
+	echo "usage: conf/local.sh up|down|status|deps|deps-test [--var DIR] [--port N]" >&2
 	exit 2
 	;;
 esac

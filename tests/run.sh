@@ -14,7 +14,7 @@ what=${1:-all}
 var=$root/var/test
 port=${WEFT_TEST_PORT:-8091}
 
-conf/local.sh deps || exit 1
+conf/local.sh deps-test || exit 1
 make -s SAN=1 all unit-bins || exit 1
 
 tests=()
