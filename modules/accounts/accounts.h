@@ -57,6 +57,9 @@
 #define ACC_MSG_CSRF                                                           \
 	"This form has expired or was not sent from this site's own page. "    \
 	"Please try again."
+/* The answer to a next= that is not a path of this site. */
+#define ACC_MSG_NEXT                                                           \
+	"The page to return to (next=) must be a path on this site."
 /* The answer of every 429. */
 #define ACC_MSG_LIMITED "Too many attempts. Please wait a minute and try again."
 

@@ -18,9 +18,6 @@
 #include "accounts.h"
 
 #define MSG_BAD_LOGIN "The email address or the password is wrong."
-#define MSG_NEXT                                                               \
-	"The page to return to (next=) must be a path on this "                \
-	"site."
 
 int
 acc_need_session(struct core_req *req, struct acc_session *s, const char *back,
@@ -108,7 +105,7 @@ get_form(struct core_req *req, enum acc_view v)
 	if (next != NULL && *next == '\0')
 		next = NULL;
 	if (next != NULL && !acc_next_ok(next))
-		return form_page(req, v, 400, NULL, NULL, MSG_NEXT);
+		return form_page(req, v, 400, NULL, NULL, ACC_MSG_NEXT);
 	if ((er = acc_session_load(req, &s)) != CORE_OK)
 		return er;
 	if (s.valid) {
@@ -173,7 +170,7 @@ post_checks(struct core_req *req, enum acc_view v, char *ebuf, size_t esz,
 		return -1;
 	}
 	if (*next != NULL && !acc_next_ok(*next)) {
-		*er = form_page(req, v, 400, email, NULL, MSG_NEXT);
+		*er = form_page(req, v, 400, email, NULL, ACC_MSG_NEXT);
 		return -1;
 	}
 	if (acc_email_normalise(email, ebuf, esz, &why) != 0) {

@@ -137,9 +137,7 @@ form_next(struct core_req *req, const struct core_params *form,
 	if (*next != NULL && **next == '\0')
 		*next = NULL;
 	if (*next != NULL && !acc_next_ok(*next))
-		return core_req_fail(req, 400,
-		    "The page to return to (next=) must be a path on this "
-		    "site.");
+		return core_req_fail(req, 400, ACC_MSG_NEXT);
 	return CORE_OK;
 }
 
