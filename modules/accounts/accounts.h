@@ -588,12 +588,12 @@ enum core_err acc_respond_message(struct core_req *, int status, json_t *model,
  */
 enum core_err acc_signup_finish(struct core_req *, const char *email,
     const char *key, const char *hash, const char *next);
-enum core_err acc_verify_get(struct core_req *);
+/* GET /account/verify and /account/reset: the page of a mailed link. */
+enum core_err acc_link_get(struct core_req *);
 enum core_err acc_verify_post(struct core_req *);
 enum core_err acc_verify_resend_post(struct core_req *);
 enum core_err acc_forgot_get(struct core_req *);
 enum core_err acc_forgot_post(struct core_req *);
-enum core_err acc_reset_get(struct core_req *);
 enum core_err acc_reset_post(struct core_req *);
 
 /* manage.c: what a signed-in user does to their account */

@@ -271,28 +271,35 @@ acc_signup_finish(struct core_req *req, const char *email, const char *key,
 /* ---------------------------------------------------------------- verify */
 
 /*
- * The GET of a mailed link: negotiates the representation and looks the
- * token (query "token") up without using it.  *uid is 0 when the token
- * is missing, malformed, used or expired; *tok is the token as sent.
+ * The two kinds of mailed link.  Each opens a page with a form (a POST:
+ * mail scanners that fetch links must not use the token up) or, once the
+ * token is spent, a 410 saying where a new link comes from.
  */
-static enum core_err
-link_peek(struct core_req *req, const char *purpose, const char **tok,
-    long long *uid)
-{
-	char hash[ACC_HASH_HEX + 1], *pending = NULL;
-	enum core_err er;
+struct link_kind {
+	const char *purpose; /* mail_tokens.purpose */
+	const char *title;
+	const char *spent;              /* the GET's 410 */
+	const char *again, *again_text; /* where a new link comes from */
+	const char *intro;              /* above the form */
+	const char *action, *button, *password;
+	int next; /* the form carries next= */
+};
 
-	*uid = 0;
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return er;
-	*tok = core_req_param(req, "token");
-	if (*tok != NULL && token_hash(*tok, hash) == 0 &&
-	    (er = acc_store_mail_token_user(core_req_ctx(req)->db, hash,
-		 purpose, 0, uid, &pending)) != CORE_OK)
-		return er;
-	free(pending);
-	return CORE_OK;
-}
+enum { LINK_VERIFY, LINK_RESET };
+
+/* By kind; the GET of a link finds its kind by its path (action). */
+static const struct link_kind links[] = {
+	[LINK_VERIFY] = { "verify", "Confirm your email address",
+	    MSG_LINK " Sign in to ask for a new one.", "/signin", "Sign in",
+	    "Type the password of your account to confirm that this address "
+	    "is yours.",
+	    "/account/verify", "Confirm my address", "current", 1 },
+	[LINK_RESET] = { "reset", "Choose a new password",
+	    MSG_LINK " You can ask for a new one.", "/account/forgot",
+	    "Ask for a new link",
+	    "At least 10 characters. Setting it signs you out everywhere.",
+	    "/account/reset", "Set my new password", "new", 0 },
+};
 
 /* next when it is a safe local path, else NULL. */
 static const char *
@@ -301,35 +308,59 @@ next_of(const char *next)
 	return next != NULL && acc_next_ok(next) ? next : NULL;
 }
 
-/* The verification form: the token, a password, and next (or NULL). */
-static json_t *
-verify_form(const char *tok, const char *next)
+/* The 410 of a spent link of kind k, saying msg. */
+static enum core_err
+link_spent(struct core_req *req, const struct link_kind *k, const char *msg)
 {
-	json_t *f =
-	    form_of("/account/verify", "Confirm my address", tok, "current");
+	return message(req, 410, k->title, msg, 0, NULL,
+	    link1(k->again, k->again_text));
+}
+
+/* The form of a link of kind k: the token, a password, next (or NULL). */
+static json_t *
+link_form(const struct link_kind *k, const char *tok, const char *next)
+{
+	json_t *f = form_of(k->action, k->button, tok, k->password);
 
 	if (next != NULL)
 		json_object_set_new(f, "next", json_string(next));
 	return f;
 }
 
+/*
+ * The GET of a mailed link (/account/verify, /account/reset): negotiates
+ * the representation and looks the token (query "token") up without
+ * using it.
+ */
 enum core_err
-acc_verify_get(struct core_req *req)
+acc_link_get(struct core_req *req)
 {
+	char hash[ACC_HASH_HEX + 1], *pending = NULL;
+	const struct link_kind *k = NULL;
 	const char *tok;
-	long long uid;
+	long long uid = 0;
 	enum core_err er;
+	size_t i;
 
-	if ((er = link_peek(req, "verify", &tok, &uid)) != CORE_OK)
+	for (i = 0; i < sizeof(links) / sizeof(*links); i++)
+		if (strcmp(core_req_path(req), links[i].action) == 0)
+			k = &links[i];
+	if (k == NULL)
+		return CORE_ENOTFOUND;
+	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
 		return er;
+	tok = core_req_param(req, "token");
+	if (tok != NULL && token_hash(tok, hash) == 0 &&
+	    (er = acc_store_mail_token_user(core_req_ctx(req)->db, hash,
+		 k->purpose, 0, &uid, &pending)) != CORE_OK)
+		return er;
+	free(pending);
 	if (uid == 0)
-		return message(req, 410, "Confirm your email address",
-		    MSG_LINK " Sign in to ask for a new one.", 0, NULL,
-		    link1("/signin", "Sign in"));
-	return message(req, 200, "Confirm your email address",
-	    "Type the password of your account to confirm that this "
-	    "address is yours.",
-	    1, verify_form(tok, next_of(core_req_param(req, "next"))), NULL);
+		return link_spent(req, k, k->spent);
+	return message(req, 200, k->title, k->intro, 1,
+	    link_form(k, tok,
+		k->next ? next_of(core_req_param(req, "next")) : NULL),
+	    NULL);
 }
 
 enum core_err
@@ -384,6 +415,7 @@ limited(struct core_req *req, const char *action, const char *email,
 enum core_err
 acc_verify_post(struct core_req *req)
 {
+	const struct link_kind *k = &links[LINK_VERIFY];
 	struct core_db *db = core_req_ctx(req)->db;
 	const struct core_params *form = NULL;
 	char hash[ACC_HASH_HEX + 1], *pending = NULL, *taken = NULL;
@@ -406,9 +438,7 @@ acc_verify_post(struct core_req *req)
 		 &pending)) != CORE_OK)
 		return er;
 	if (uid == 0 || acc_store_user_get(db, uid, &u) != CORE_OK) {
-		er = message(req, 410, "Confirm your email address",
-		    MSG_LINK " Sign in to ask for a new one.", 0, NULL,
-		    link1("/signin", "Sign in"));
+		er = link_spent(req, k, k->spent);
 		goto out;
 	}
 	ok = pw != NULL &&
@@ -416,10 +446,10 @@ acc_verify_post(struct core_req *req)
 		strlen(pw)) == 0;
 	if (!ok) {
 		core_log(CORE_LOG_INFO, "verify", "wrong password");
-		er = message(req, 401, "Confirm your email address",
+		er = message(req, 401, k->title,
 		    "That is not the password of this account. Type the "
 		    "password you chose when you signed up.",
-		    0, verify_form(tok, next), NULL);
+		    0, link_form(k, tok, next), NULL);
 		goto out;
 	}
 	/* Use the token up; whoever loses a race gets the expired page. */
@@ -427,8 +457,7 @@ acc_verify_post(struct core_req *req)
 		 &taken)) != CORE_OK)
 		goto out;
 	if (uid2 != uid) {
-		er = message(req, 410, "Confirm your email address", MSG_LINK,
-		    0, NULL, link1("/signin", "Sign in"));
+		er = link_spent(req, k, MSG_LINK);
 		goto out;
 	}
 	if (taken != NULL) {
@@ -569,26 +598,9 @@ acc_forgot_post(struct core_req *req)
 }
 
 enum core_err
-acc_reset_get(struct core_req *req)
-{
-	const char *tok;
-	long long uid;
-	enum core_err er;
-
-	if ((er = link_peek(req, "reset", &tok, &uid)) != CORE_OK)
-		return er;
-	if (uid == 0)
-		return message(req, 410, "Choose a new password",
-		    MSG_LINK " You can ask for a new one.", 0, NULL,
-		    link1("/account/forgot", "Ask for a new link"));
-	return message(req, 200, "Choose a new password",
-	    "At least 10 characters. Setting it signs you out everywhere.", 1,
-	    form_of("/account/reset", "Set my new password", tok, "new"), NULL);
-}
-
-enum core_err
 acc_reset_post(struct core_req *req)
 {
+	const struct link_kind *k = &links[LINK_RESET];
 	struct core_db *db = core_req_ctx(req)->db;
 	const struct core_params *form = NULL;
 	char hash[ACC_HASH_HEX + 1], pwh[crypto_pwhash_STRBYTES];
@@ -604,13 +616,10 @@ acc_reset_post(struct core_req *req)
 	tok = field(form, "token");
 	pw = core_params_get(form, "password");
 	if (tok == NULL || token_hash(tok, hash) != 0)
-		return message(req, 410, "Choose a new password", MSG_LINK, 0,
-		    NULL, link1("/account/forgot", "Ask for a new link"));
+		return link_spent(req, k, MSG_LINK);
 	if (acc_password_check(pw, &why) != 0)
-		return message(req, 400, "Choose a new password", why, 0,
-		    form_of("/account/reset", "Set my new password", tok,
-			"new"),
-		    NULL);
+		return message(req, 400, k->title, why, 0,
+		    link_form(k, tok, NULL), NULL);
 	if (crypto_pwhash_str(pwh, pw, strlen(pw),
 		crypto_pwhash_OPSLIMIT_INTERACTIVE,
 		crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
@@ -622,8 +631,7 @@ acc_reset_post(struct core_req *req)
 		return er;
 	free(pending);
 	if (uid == 0 || acc_store_user_get(db, uid, &u) != CORE_OK)
-		return message(req, 410, "Choose a new password", MSG_LINK, 0,
-		    NULL, link1("/account/forgot", "Ask for a new link"));
+		return link_spent(req, k, MSG_LINK);
 	if ((er = acc_store_user_set_password(db, uid, pwh)) != CORE_OK ||
 	    (er = acc_store_sessions_end_others(db, uid, NULL)) != CORE_OK ||
 	    (er = acc_store_mail_tokens_clear(db, uid, "reset")) != CORE_OK)
