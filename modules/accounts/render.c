@@ -214,6 +214,20 @@ section_open(struct core_html *h, const char *id, const char *title)
 }
 
 /*
+ * An account setting: its section, a line saying what it does, and the
+ * opened form that posts csrf to action (the caller pops form and
+ * section).
+ */
+static void
+setting_open(struct core_html *h, const char *id, const char *title,
+    const char *text, const char *action, const char *csrf)
+{
+	section_open(h, id, title);
+	core_html_elemtext(h, CORE_TAG_P, NULL, text);
+	post_form_open(h, action, csrf, NULL, NULL);
+}
+
+/*
  * The follow/unfollow form of researcher rid: a CSRF field, the page to
  * come back to, and a button naming the state.
  */
@@ -388,11 +402,10 @@ html_account_follows(struct core_html *h, const json_t *m,
 		core_html_pop(h);
 	}
 
-	section_open(h, "digest", "Email digest");
-	core_html_elemtext(h, CORE_TAG_P, NULL,
+	setting_open(h, "digest", "Email digest",
 	    "Everything new that you follow, by email, once a day or once a "
-	    "week (only to a confirmed address; nothing new, no mail).");
-	post_form_open(h, "/account/digest", s->csrf, NULL, NULL);
+	    "week (only to a confirmed address; nothing new, no mail).",
+	    "/account/digest", s->csrf);
 	field_label(h, "digest-mode", "Send me a digest");
 	core_html_elem(h, CORE_TAG_SELECT,
 	    (const struct core_attr[]){ A(ID, "digest-mode"), A(NAME, "digest"),
@@ -1235,10 +1248,9 @@ html_account_security(struct core_html *h, const json_t *m,
 	char id[24];
 	size_t i;
 
-	section_open(h, "password", "Change your password");
-	core_html_elemtext(h, CORE_TAG_P, NULL,
-	    "Changing it signs out every other session.");
-	post_form_open(h, "/account/password", s->csrf, NULL, NULL);
+	setting_open(h, "password", "Change your password",
+	    "Changing it signs out every other session.", "/account/password",
+	    s->csrf);
 	password_field(h, "current", "current", "Current password",
 	    "current-password");
 	password_field(h, "password", "password",
@@ -1284,11 +1296,10 @@ html_account_security(struct core_html *h, const json_t *m,
 	}
 	core_html_pop(h); /* section */
 
-	section_open(h, "delete", "Delete your account");
-	core_html_elemtext(h, CORE_TAG_P, NULL,
+	setting_open(h, "delete", "Delete your account",
 	    "This deletes your account, your sessions, the researchers you "
-	    "follow and your private feed, at once and for good.");
-	post_form_open(h, "/account/delete", s->csrf, NULL, NULL);
+	    "follow and your private feed, at once and for good.",
+	    "/account/delete", s->csrf);
 	password_field(h, "delete-current", "current",
 	    "Type your password to confirm", "current-password");
 	submit(h, "button", "Delete my account");
