@@ -96,15 +96,27 @@ acc_account_page_key(struct core_req *req, const struct acc_session *s,
 	return account_page_status(req, s, NULL, new_key, 200, NULL);
 }
 
+/*
+ * The start of a signed-in page: negotiates the representation and loads
+ * the session, else sends to sign-in and back to back.  1 to go on; 0
+ * when *er is the answer.
+ */
+static int
+signed_in_page(struct core_req *req, struct acc_session *s, const char *back,
+    enum core_err *er)
+{
+	if ((*er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
+		return 0;
+	return acc_need_session(req, s, back, er);
+}
+
 enum core_err
 acc_account_get(struct core_req *req)
 {
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return er;
-	if (!acc_need_session(req, &s, "/account", &er))
+	if (!signed_in_page(req, &s, "/account", &er))
 		return er;
 	return account_page(req, &s, NULL);
 }
@@ -159,9 +171,7 @@ acc_welcome_get(struct core_req *req)
 	struct acc_session s;
 	enum core_err er;
 
-	if ((er = core_req_negotiate(req, acc_offers, 3)) != CORE_OK)
-		return er;
-	if (!acc_need_session(req, &s, "/account/welcome", &er))
+	if (!signed_in_page(req, &s, "/account/welcome", &er))
 		return er;
 	field = core_req_param(req, "field");
 	q = core_req_param(req, "q");
