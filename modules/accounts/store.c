@@ -32,6 +32,27 @@ exec_ids(struct core_db *db, int stmt, const long long *ids, int n,
 }
 
 /*
+ * Runs stmt with the parameters p[0..n).  On CORE_OK *resp is its result
+ * when it returned exactly one row (the caller PQclear()s it), else NULL:
+ * a lookup that found nothing leaves its outputs at their zero values.
+ */
+static enum core_err
+exec_row(struct core_db *db, int stmt, const char *const *p, int n,
+    PGresult **resp)
+{
+	enum core_err er;
+
+	*resp = NULL;
+	if ((er = core_db_exec(db, stmt, p, n, resp)) != CORE_OK)
+		return er;
+	if (PQntuples(*resp) != 1) {
+		PQclear(*resp);
+		*resp = NULL;
+	}
+	return CORE_OK;
+}
+
+/*
  * Runs stmt with the parameters p[0..n) and reads the bigint in column
  * col of its single row into *v: 0 when it returns no row.
  */
@@ -39,14 +60,13 @@ static enum core_err
 exec_bigint(struct core_db *db, int stmt, const char *const *p, int n, int col,
     long long *v)
 {
-	PGresult *res = NULL;
+	PGresult *res;
 	enum core_err er;
 
 	*v = 0;
-	if ((er = core_db_exec(db, stmt, p, n, &res)) != CORE_OK)
+	if ((er = exec_row(db, stmt, p, n, &res)) != CORE_OK || res == NULL)
 		return er;
-	if (PQntuples(res) == 1)
-		*v = core_cell_bigint(res, 0, col, 0);
+	*v = core_cell_bigint(res, 0, col, 0);
 	PQclear(res);
 	return CORE_OK;
 }
@@ -87,22 +107,21 @@ acc_store_user_by_email(struct core_db *db, const char *key, long long *uid,
     char **hash, char **stored)
 {
 	const char *p[1] = { key };
-	PGresult *res = NULL;
+	PGresult *res;
 	enum core_err er;
 
 	*uid = 0;
 	*hash = NULL;
 	*stored = NULL;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_BY_EMAIL, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_row(db, ACCOUNTS_SQL_USER_BY_EMAIL, p, 1, &res)) !=
+		CORE_OK ||
+	    res == NULL)
 		return er;
-	if (PQntuples(res) == 1) {
-		*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_BY_EMAIL__ID, 0);
-		*hash = core_xstrdup(core_cell_text(res, 0,
-		    ACCOUNTS_USER_BY_EMAIL__PASSWORD_HASH));
-		*stored = core_xstrdup(
-		    core_cell_text(res, 0, ACCOUNTS_USER_BY_EMAIL__EMAIL));
-	}
+	*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_BY_EMAIL__ID, 0);
+	*hash = core_xstrdup(
+	    core_cell_text(res, 0, ACCOUNTS_USER_BY_EMAIL__PASSWORD_HASH));
+	*stored =
+	    core_xstrdup(core_cell_text(res, 0, ACCOUNTS_USER_BY_EMAIL__EMAIL));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -133,19 +152,18 @@ acc_store_session_user(struct core_db *db, const char *hash, long long *uid,
     char email[ACC_EMAIL_MAX + 1])
 {
 	const char *p[1] = { hash };
-	PGresult *res = NULL;
+	PGresult *res;
 	enum core_err er;
 
 	*uid = 0;
 	email[0] = '\0';
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_SESSION_USER, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_row(db, ACCOUNTS_SQL_SESSION_USER, p, 1, &res)) !=
+		CORE_OK ||
+	    res == NULL)
 		return er;
-	if (PQntuples(res) == 1) {
-		*uid = core_cell_bigint(res, 0, ACCOUNTS_SESSION_USER__ID, 0);
-		snprintf(email, ACC_EMAIL_MAX + 1, "%s",
-		    core_cell_text(res, 0, ACCOUNTS_SESSION_USER__EMAIL));
-	}
+	*uid = core_cell_bigint(res, 0, ACCOUNTS_SESSION_USER__ID, 0);
+	snprintf(email, ACC_EMAIL_MAX + 1, "%s",
+	    core_cell_text(res, 0, ACCOUNTS_SESSION_USER__EMAIL));
 	PQclear(res);
 	return CORE_OK;
 }
@@ -568,23 +586,21 @@ acc_store_user_mail_state(struct core_db *db, const char *email, long long *uid,
     char stored[ACC_EMAIL_MAX + 1], int *verified)
 {
 	const char *p[1] = { email };
-	PGresult *res = NULL;
+	PGresult *res;
 	enum core_err er;
 
 	*uid = 0;
 	stored[0] = '\0';
 	*verified = 0;
-	if ((er = core_db_exec(db, ACCOUNTS_SQL_USER_MAIL_STATE, p, 1, &res)) !=
-	    CORE_OK)
+	if ((er = exec_row(db, ACCOUNTS_SQL_USER_MAIL_STATE, p, 1, &res)) !=
+		CORE_OK ||
+	    res == NULL)
 		return er;
-	if (PQntuples(res) == 1) {
-		*uid =
-		    core_cell_bigint(res, 0, ACCOUNTS_USER_MAIL_STATE__ID, 0);
-		snprintf(stored, ACC_EMAIL_MAX + 1, "%s",
-		    PQgetvalue(res, 0, ACCOUNTS_USER_MAIL_STATE__EMAIL));
-		*verified = core_cell_bool(res, 0,
-		    ACCOUNTS_USER_MAIL_STATE__VERIFIED, 0);
-	}
+	*uid = core_cell_bigint(res, 0, ACCOUNTS_USER_MAIL_STATE__ID, 0);
+	snprintf(stored, ACC_EMAIL_MAX + 1, "%s",
+	    PQgetvalue(res, 0, ACCOUNTS_USER_MAIL_STATE__EMAIL));
+	*verified =
+	    core_cell_bool(res, 0, ACCOUNTS_USER_MAIL_STATE__VERIFIED, 0);
 	PQclear(res);
 	return CORE_OK;
 }
