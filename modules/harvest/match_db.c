@@ -692,13 +692,13 @@ struct gitem {
 	const char **coauthors, **fields;
 	size_t ncoauthors, nfields;
 	size_t label, cluster; /* block number, cluster in it */
-	size_t ident;          /* union-find over people */
 };
 
 struct gold {
 	struct gitem *g;
 	size_t n, cap, nworks;
-	char **keep; /* name keys the items borrow */
+	size_t *ident; /* people: a union-find over g (core_uf) */
+	char **keep;   /* name keys the items borrow */
 	size_t nkeep;
 	json_t *seen;  /* "src:work" */
 	json_t *ids;   /* identifier -> item index */
@@ -906,29 +906,16 @@ gold_line(struct gold *gd, const json_t *w)
 	free(fields);
 }
 
-static size_t
-ufind(struct gitem *g, size_t i)
-{
-	while (g[i].ident != i)
-		i = g[i].ident = g[g[i].ident].ident;
-	return i;
-}
-
 /* Joins item i's person with the first item that had identifier id. */
 static void
 ujoin(struct gold *gd, size_t i, const char *id)
 {
 	json_t *v = json_object_get(gd->ids, id);
-	size_t a, b;
 
-	if (v == NULL) {
+	if (v == NULL)
 		json_object_set_new(gd->ids, id, json_integer((json_int_t)i));
-		return;
-	}
-	a = ufind(gd->g, i);
-	b = ufind(gd->g, (size_t)json_integer_value(v));
-	if (a != b)
-		gd->g[a > b ? a : b].ident = a < b ? a : b;
+	else
+		core_uf_join(gd->ident, i, (size_t)json_integer_value(v));
 }
 
 /*
@@ -1034,7 +1021,7 @@ struct gscore {
 
 /*
  * Scores the matcher's clusters (g[].label, g[].cluster) against the
- * people of the union-find (g[].ident): each person's part by the seed
+ * people of the union-find (gd->ident): each person's part by the seed
  * and its least id, then the pairs said to be one person (one block,
  * one cluster) and the pairs that are one person but were kept apart.
  * Across sources without ORCIDs a pair is unknown and not counted.
@@ -1043,9 +1030,10 @@ struct gscore {
  * adjudication file).
  */
 static void
-gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
+gold_score(const struct gold *gd, struct gscore *gs, FILE *pairs)
 {
-	size_t i, j, s, e, a, b;
+	const struct gitem *g = gd->g;
+	size_t n = gd->n, i, j, s, e, a, b;
 	char *id;
 	json_t *v;
 
@@ -1056,7 +1044,7 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 	memset(gs->held, 0, n * sizeof(*gs->held));
 	json_object_clear(gs->missed);
 	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
+		a = core_uf_find(gd->ident, i);
 		if (gs->minid[a] == NULL ||
 		    strcmp(g[i].truth, gs->minid[a]) < 0)
 			gs->minid[a] = g[i].truth;
@@ -1070,7 +1058,7 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 		gs->people[gs->held[i]]++;
 	}
 	for (i = 0; i < n; i++)
-		gs->items[gs->held[ufind(g, i)]]++;
+		gs->items[gs->held[core_uf_find(gd->ident, i)]]++;
 	for (s = 0; s < n; s = e) {
 		for (e = s + 1; e < n && g[e].label == g[s].label; e++)
 			continue;
@@ -1081,8 +1069,8 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 
 				if (g[i].cluster != g[j].cluster)
 					continue;
-				a = ufind(g, i);
-				b = ufind(g, j);
+				a = core_uf_find(gd->ident, i);
+				b = core_uf_find(gd->ident, j);
 				same = a == b;
 				if (!same && strcmp(g[i].src, g[j].src) != 0 &&
 				    (g[i].orcid == NULL || g[j].orcid == NULL))
@@ -1100,11 +1088,11 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 			}
 	}
 	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
+		a = core_uf_find(gd->ident, i);
 		for (j = i + 1; j < n; j++) {
 			enum harvest_ncase c;
 
-			if (ufind(g, j) != a ||
+			if (core_uf_find(gd->ident, j) != a ||
 			    (g[i].label == g[j].label &&
 				g[i].cluster == g[j].cluster))
 				continue;
@@ -1129,7 +1117,7 @@ static int
 gold_adjudicate(struct gold *gd, const char *path)
 {
 	json_t *o, *e, *ids, *va, *vb;
-	size_t i, k, a, b;
+	size_t i, k;
 	int applied = 0;
 
 	if ((o = load_json(path)) == NULL)
@@ -1152,10 +1140,8 @@ gold_adjudicate(struct gold *gd, const char *path)
 			if (idb == NULL ||
 			    (vb = json_object_get(gd->ids, idb)) == NULL)
 				continue;
-			a = ufind(gd->g, (size_t)json_integer_value(va));
-			b = ufind(gd->g, (size_t)json_integer_value(vb));
-			if (a != b)
-				gd->g[a > b ? a : b].ident = a < b ? a : b;
+			core_uf_join(gd->ident, (size_t)json_integer_value(va),
+			    (size_t)json_integer_value(vb));
 			applied++;
 		}
 	}
@@ -1246,8 +1232,8 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	}
 
 	/* People: one source's id, or an ORCID, joins authorships. */
-	for (i = 0; i < n; i++)
-		g[i].ident = i;
+	gd.ident = core_xcalloc(n, sizeof(*gd.ident));
+	core_uf_init(gd.ident, n);
 	for (i = 0; i < n; i++) {
 		ujoin(&gd, i, g[i].truth);
 		if (g[i].orcid != NULL) {
@@ -1259,7 +1245,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	gs.minid = core_xcalloc(n, sizeof(*gs.minid));
 	gs.held = core_xcalloc(n, sizeof(*gs.held));
 	gs.missed = json_object();
-	gold_score(g, n, &gs, NULL);
+	gold_score(&gd, &gs, NULL);
 	printf("gold: %zu works (", gd.nworks);
 	f = 0;
 	json_object_foreach(gd.works, mk, v)
@@ -1285,7 +1271,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	if (*adj != '\0') {
 		if ((f = gold_adjudicate(&gd, adj)) < 0)
 			goto out;
-		gold_score(g, n, &gs,
+		gold_score(&gd, &gs,
 		    *core_conf_get(conf, "eval_pairs", "") != '\0' ? stdout
 								   : NULL);
 		printf("adjudicated: %s, %d pairs of one source's ids joined; "
@@ -1299,7 +1285,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	{
 		for (i = 0; i < n && strcmp(g[i].truth, mk) != 0; i++)
 			continue;
-		if (i < n && !gs.held[ufind(g, i)])
+		if (i < n && !gs.held[core_uf_find(gd.ident, i)])
 			printf("missed (tuning): %s (%s): %lld pairs\n", mk,
 			    g[i].raw, (long long)json_integer_value(v));
 	}
@@ -1358,6 +1344,7 @@ out:
 		free(it->fields);
 	}
 	free(gd.g);
+	free(gd.ident);
 	free(mi);
 	free(gs.minid);
 	free(gs.held);
