@@ -37,7 +37,7 @@ text(const PGresult *res, int r, int c)
 	return v != NULL ? v : "";
 }
 
-/* One authorship as the reader gives it.  Strings are owned. */
+/* One authorship as the reader gives it; its strings are in mrun's pool. */
 struct mrow {
 	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
 	const char **coauthors, **fieldv;
@@ -50,6 +50,7 @@ struct mrun {
 	struct core_db *db; /* writes */
 	struct mrow *rows;
 	size_t n, cap;
+	struct core_pool pool; /* the rows' strings and arrays */
 	struct core_buf st, gone;
 	struct harvest_mstats *st_out;
 	long done, created, removed;
@@ -76,19 +77,6 @@ split(char *s, const char ***v)
 		s = p + 1;
 	}
 	return n;
-}
-
-static void
-row_free(struct mrow *r)
-{
-	free(r->block);
-	free(r->raw_name);
-	free(r->name_key);
-	free(r->ext_id);
-	free(r->coauth);
-	free(r->fields);
-	free(r->coauthors);
-	free(r->fieldv);
 }
 
 /* Counts of (cluster, old researcher) pairs, for keeping ids. */
@@ -501,6 +489,13 @@ orient_keys(struct core_db *db)
 	return er;
 }
 
+/* Text cell (i, c) copied into m's pool ("" for NULL). */
+static char *
+keep_text(struct mrun *m, const PGresult *res, int i, int c)
+{
+	return core_pool_keep(&m->pool, core_xstrdup(text(res, i, c)));
+}
+
 static void
 take_row(struct mrun *m, PGresult *res, int i)
 {
@@ -513,29 +508,25 @@ take_row(struct mrun *m, PGresult *res, int i)
 	}
 	r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
-	r->block = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__BLOCK));
+	r->block = keep_text(m, res, i, HARVEST_MATCH_DECLARE__BLOCK);
 	r->paper_id =
 	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
 	r->position = core_cell_int(res, i, HARVEST_MATCH_DECLARE__POSITION, 0);
-	r->raw_name =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__RAW_NAME));
-	r->name_key =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__NAME_KEY));
+	r->raw_name = keep_text(m, res, i, HARVEST_MATCH_DECLARE__RAW_NAME);
+	r->name_key = keep_text(m, res, i, HARVEST_MATCH_DECLARE__NAME_KEY);
 	r->rid =
 	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
 	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_DECLARE__EXT_ID)
 	    ? NULL
-	    : core_xstrdup(
-		  core_cell_text(res, i, HARVEST_MATCH_DECLARE__EXT_ID));
+	    : keep_text(m, res, i, HARVEST_MATCH_DECLARE__EXT_ID);
 	r->rid_ext =
 	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
 	r->rid_followed =
 	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
-	r->coauth =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__COAUTHORS));
-	r->fields =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__CATEGORIES));
+	r->coauth = keep_text(m, res, i, HARVEST_MATCH_DECLARE__COAUTHORS);
+	r->fields = keep_text(m, res, i, HARVEST_MATCH_DECLARE__CATEGORIES);
 	r->ncoauthors = split(r->coauth, &r->coauthors);
+	core_pool_keep(&m->pool, r->coauthors);
 	/* The paper's authors include this one: drop its name once. */
 	for (j = 0; j < r->ncoauthors; j++)
 		if (strcmp(r->coauthors[j], r->name_key) == 0) {
@@ -543,6 +534,7 @@ take_row(struct mrun *m, PGresult *res, int i)
 			break;
 		}
 	r->nfields = split(r->fields, &r->fieldv);
+	core_pool_keep(&m->pool, r->fieldv);
 }
 
 enum core_err
@@ -553,7 +545,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	struct core_db *rd = NULL;
 	struct mrun m;
 	PGresult *res = NULL;
-	size_t i, cut;
+	size_t cut;
 	int nt, r;
 	enum core_err er;
 
@@ -599,8 +591,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 				0) {
 				if ((er = flush(&m, m.n)) != CORE_OK)
 					goto out;
-				for (i = 0; i < m.n; i++)
-					row_free(&m.rows[i]);
+				core_pool_free(&m.pool);
 				m.n = 0;
 			}
 			take_row(&m, res, r);
@@ -627,8 +618,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
 	PQclear(res);
-	for (i = 0; i < m.n; i++)
-		row_free(&m.rows[i]);
+	core_pool_free(&m.pool);
 	free(m.rows);
 	core_buf_free(&m.st);
 	core_buf_free(&m.gone);
@@ -684,10 +674,10 @@ out:
 #define GOLD_DEFAULT "tests/data/harvest/gold/authorships.jsonl.gz"
 #define GOLD_ADJ     "tests/data/harvest/gold/adjudicated.jsonl"
 
-/* One gold authorship. */
+/* One gold authorship; its strings are in the gold set's pool. */
 struct gitem {
-	char *src, *truth, *orcid; /* truth: "src:id" */
-	char *raw, *key, *block, *date, *work;
+	const char *src, *truth, *orcid; /* truth: "src:id" */
+	const char *raw, *key, *block, *date, *work;
 	size_t position;
 	const char **coauthors, **fields;
 	size_t ncoauthors, nfields;
@@ -697,8 +687,9 @@ struct gitem {
 struct gold {
 	struct gitem *g;
 	size_t n, cap, nworks;
-	size_t *ident; /* people: a union-find over g (core_uf) */
-	char **keep;   /* name keys the items borrow */
+	size_t *ident;         /* people: a union-find over g (core_uf) */
+	struct core_pool pool; /* the items' strings and arrays */
+	char **keep;           /* name keys the items borrow */
 	size_t nkeep;
 	json_t *seen;  /* "src:work" */
 	json_t *ids;   /* identifier -> item index */
@@ -832,9 +823,10 @@ static void
 gold_line(struct gold *gd, const json_t *w)
 {
 	const json_t *a, *f, *authors = json_object_get(w, "authors");
-	const char **keys, **fields, *src, *id, *wid, *s;
+	const char **keys, **fields, *src, *id, *wid, *s, *date, *work;
 	size_t i, j, na = json_array_size(authors), nf = 0, first = gd->n;
 	char *k, *seen;
+	struct core_pool *pl = &gd->pool;
 	struct gitem it;
 
 	src = json_string_value(json_object_get(w, "src"));
@@ -853,13 +845,19 @@ gold_line(struct gold *gd, const json_t *w)
 	    json_integer(
 		json_integer_value(json_object_get(gd->works, src)) + 1));
 	gd->nworks++;
+	/* The work's strings, shared by its authorships. */
+	src = core_pool_keep(pl, core_xstrdup(src));
+	work = core_pool_keep(pl, core_xasprintf("%s:%s", src, wid));
+	s = json_string_value(json_object_get(w, "date"));
+	date = core_pool_keep(pl, core_xstrdup(s != NULL ? s : ""));
 	keys = core_xcalloc(na + 1, sizeof(*keys));
-	fields = core_xcalloc(json_array_size(json_object_get(w, "fields")) + 1,
-	    sizeof(*fields));
+	fields = core_pool_keep(pl,
+	    core_xcalloc(json_array_size(json_object_get(w, "fields")) + 1,
+		sizeof(*fields)));
 	json_array_foreach(json_object_get(w, "fields"), i, f)
 	{
 		if ((s = json_string_value(f)) != NULL)
-			fields[nf++] = s;
+			fields[nf++] = core_pool_keep(pl, core_xstrdup(s));
 	}
 	json_array_foreach(authors, i, a)
 	{
@@ -875,35 +873,34 @@ gold_line(struct gold *gd, const json_t *w)
 		    *k == '\0')
 			continue;
 		memset(&it, 0, sizeof(it));
-		it.src = core_xstrdup(src);
-		it.truth = core_xasprintf("%s:%s", src, id);
+		it.src = src;
+		it.truth = core_pool_keep(pl, core_xasprintf("%s:%s", src, id));
 		s = json_string_value(json_object_get(a, "orcid"));
-		it.orcid = s != NULL ? core_xstrdup(s) : NULL;
-		it.raw =
-		    core_xstrdup(json_string_value(json_object_get(a, "name")));
-		it.key = core_xstrdup(k);
-		it.block = harvest_match_block(k);
-		s = json_string_value(json_object_get(w, "date"));
-		it.date = core_xstrdup(s != NULL ? s : "");
-		it.work = core_xasprintf("%s:%s", src, wid);
+		it.orcid =
+		    s != NULL ? core_pool_keep(pl, core_xstrdup(s)) : NULL;
+		it.raw = core_pool_keep(pl,
+		    core_xstrdup(
+			json_string_value(json_object_get(a, "name"))));
+		it.key = core_pool_keep(pl, core_xstrdup(k));
+		it.block = core_pool_keep(pl, harvest_match_block(k));
+		it.date = date;
+		it.work = work;
 		it.position = i;
 		gold_add(gd, &it);
 	}
 	for (i = first; i < gd->n; i++) {
 		struct gitem *g = &gd->g[i];
 
-		g->coauthors = core_xcalloc(na + 1, sizeof(*g->coauthors));
+		g->coauthors = core_pool_keep(pl,
+		    core_xcalloc(na + 1, sizeof(*g->coauthors)));
 		for (j = 0; j < na; j++)
 			if (j != g->position && keys[j] != NULL &&
 			    *keys[j] != '\0')
 				g->coauthors[g->ncoauthors++] = keys[j];
-		g->fields = core_xcalloc(nf + 1, sizeof(*g->fields));
-		for (j = 0; j < nf; j++)
-			g->fields[j] = core_xstrdup(fields[j]);
+		g->fields = fields;
 		g->nfields = nf;
 	}
 	free(keys);
-	free(fields);
 }
 
 /* Joins item i's person with the first item that had identifier id. */
@@ -921,7 +918,7 @@ ujoin(struct gold *gd, size_t i, const char *id)
 /*
  * Family-name-first keys turned (harvest_name_orient()) in the items and
  * their co-authors.  Returns the map old key -> new key, which the
- * co-author lists then borrow from.
+ * turned keys and the co-author lists then borrow from.
  */
 static json_t *
 gold_orient(struct gold *gd)
@@ -957,12 +954,12 @@ gold_orient(struct gold *gd)
 	for (i = 0; i < gd->n; i++) {
 		struct gitem *it = &gd->g[i];
 
+		/* The old key and block stay in the pool until the end. */
 		if ((k = json_string_value(json_object_get(map, it->key))) !=
 		    NULL) {
-			free(it->key);
-			free(it->block);
-			it->key = core_xstrdup(k);
-			it->block = harvest_match_block(k);
+			it->key = k;
+			it->block =
+			    core_pool_keep(&gd->pool, harvest_match_block(k));
 		}
 		for (j = 0; j < it->ncoauthors; j++)
 			if ((k = json_string_value(json_object_get(map,
@@ -1164,7 +1161,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	const char *mk, *path0, *adj;
 	PGresult *res = NULL;
 	char *path, *id;
-	size_t n, i, j, s, e, blocks = 0, nr;
+	size_t n, i, s, e, blocks = 0, nr;
 	int f, rc = HARVEST_EXIT_FAIL, nd;
 
 	memset(&st, 0, sizeof(st));
@@ -1327,22 +1324,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 out:
 	PQclear(res);
 	core_db_close(db);
-	for (i = 0; i < gd.n; i++) {
-		struct gitem *it = &gd.g[i];
-
-		free(it->src);
-		free(it->truth);
-		free(it->orcid);
-		free(it->raw);
-		free(it->key);
-		free(it->block);
-		free(it->date);
-		free(it->work);
-		free(it->coauthors);
-		for (j = 0; j < it->nfields; j++)
-			free((char *)(uintptr_t)it->fields[j]);
-		free(it->fields);
-	}
+	core_pool_free(&gd.pool);
 	free(gd.g);
 	free(gd.ident);
 	free(mi);
