@@ -1676,4 +1676,19 @@ extern const char *const core_paper_types[];
  * one; static storage. */
 const char *core_paper_type_label(const char *s);
 
+/* ------------------------------------------------------------------ */
+/* Union-find (uf.c)                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Sets over items 0..n-1 in a parent array the caller keeps beside them:
+ * core_uf_init() makes each item its own set; core_uf_find() returns the
+ * root of i's set (and shortens the path); core_uf_join() joins the sets
+ * of a and b under the lesser of their roots, and returns it.  A caller
+ * that picks the root itself sets p[root_b] = root_a.
+ */
+void core_uf_init(size_t *p, size_t n);
+size_t core_uf_find(size_t *p, size_t i);
+size_t core_uf_join(size_t *p, size_t a, size_t b);
+
 #endif /* CORE_H */

@@ -59,7 +59,6 @@ struct cluster {
 	struct core_sset coauthors; /* co-authors' name keys */
 	struct core_sset fields;
 	const char *ext_id; /* borrowed from an item, or NULL */
-	size_t parent;      /* union-find: merged into parent */
 	size_t size;
 };
 
@@ -393,14 +392,6 @@ harvest_name_orient(const char *const *keys, const long *counts, size_t n)
 	return out;
 }
 
-static size_t
-find(struct cluster *c, size_t i)
-{
-	while (c[i].parent != i)
-		i = c[i].parent = c[c[i].parent].parent;
-	return i;
-}
-
 /* Item i's evidence for cluster c. */
 static void
 evidence(const struct harvest_mitem *it, const struct cluster *c, double *co,
@@ -513,7 +504,8 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
     struct harvest_mstats *st)
 {
 	struct cluster *c = NULL;
-	size_t *label = NULL, nc = 0, i, j, k, best, nfull = 0, lfull = 0;
+	size_t *parent, *label = NULL, nc = 0, i, j, k, best, nfull = 0,
+			lfull = 0;
 	size_t shared, out;
 	const char *t = "", *full = NULL;
 	enum harvest_mreason why, bwhy;
@@ -523,6 +515,9 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 	if (n == 0)
 		return 0;
 	c = core_xcalloc(n, sizeof(*c));
+	/* Union-find over the clusters: c[k] merged into c[parent[k]]. */
+	parent = core_xcalloc(n, sizeof(*parent));
+	core_uf_init(parent, n);
 	seed = core_xcalloc(n, sizeof(*seed));
 	/*
 	 * An initial is ambiguous when the block holds two different full
@@ -556,14 +551,15 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 			    ? HARVEST_MR_S2
 			    : HARVEST_MR_OPENALEX;
 			for (k = 0; k < nc; k++)
-				if (find(c, k) == k && c[k].ext_id != NULL &&
+				if (core_uf_find(parent, k) == k &&
+				    c[k].ext_id != NULL &&
 				    strcmp(c[k].ext_id, it->ext_id) == 0)
 					break;
 			if (k == nc) {
 				/* A name-only cluster this id explains. */
 				bscore = -1;
 				for (j = 0; j < nc; j++) {
-					if (find(c, j) != j ||
+					if (core_uf_find(parent, j) != j ||
 					    c[j].ext_id != NULL ||
 					    !names_fit(&c[j], it->name_key,
 						ambiguous))
@@ -577,7 +573,6 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 					}
 				}
 				if (k == nc) {
-					c[nc].parent = nc;
 					nc++;
 					seed[i] = 1;
 				}
@@ -593,7 +588,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 		bco = 0;
 		bwhy = HARVEST_MR_NEW;
 		for (j = 0; j < nc; j++) {
-			if (find(c, j) != j ||
+			if (core_uf_find(parent, j) != j ||
 			    !names_fit(&c[j], it->name_key, ambiguous))
 				continue;
 			evidence(it, &c[j], &co, &shared, &fi);
@@ -622,7 +617,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 			size_t fit = nc, nfit = 0;
 
 			for (j = 0; j < nc; j++)
-				if (find(c, j) == j &&
+				if (core_uf_find(parent, j) == j &&
 				    names_fit(&c[j], it->name_key, ambiguous)) {
 					fit = j;
 					nfit++;
@@ -637,7 +632,6 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 			}
 		}
 		if (best == nc) {
-			c[nc].parent = nc;
 			it->cluster = nc++;
 			it->reason = HARVEST_MR_NEW;
 			it->score = bco;
@@ -652,7 +646,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 		 * clusters (it would chain a whole field together).
 		 */
 		for (j = 0; j < nc; j++) {
-			if (j == best || find(c, j) != j ||
+			if (j == best || core_uf_find(parent, j) != j ||
 			    !names_fit(&c[j], it->name_key, ambiguous))
 				continue;
 			evidence(it, &c[j], &co, &shared, &fi);
@@ -668,7 +662,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 			sset_union(&c[best].coauthors, &c[j].coauthors);
 			sset_union(&c[best].fields, &c[j].fields);
 			c[best].size += c[j].size;
-			c[j].parent = best;
+			parent[j] = best; /* best keeps the merged sets */
 			if (st != NULL)
 				st->merges++;
 		}
@@ -692,7 +686,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 		label[k] = SIZE_MAX;
 	out = 0;
 	for (i = 0; i < n; i++) {
-		k = find(c, items[i].cluster);
+		k = core_uf_find(parent, items[i].cluster);
 		if (label[k] == SIZE_MAX)
 			label[k] = out++;
 		items[i].cluster = label[k];
@@ -705,7 +699,8 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 		if (!seed[i] || items[i].reason != HARVEST_MR_NEW)
 			continue;
 		for (k = 0; k < nc; k++)
-			if (find(c, k) == k && label[k] != items[i].cluster &&
+			if (core_uf_find(parent, k) == k &&
+			    label[k] != items[i].cluster &&
 			    names_fit(&c[k], items[i].name_key, ambiguous))
 				break;
 		if (k == nc) {
@@ -721,6 +716,7 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 	for (k = 0; k < nc; k++)
 		cluster_free(&c[k]);
 	free(c);
+	free(parent);
 	free(seed);
 	free(label);
 	return out;

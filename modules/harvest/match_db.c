@@ -37,7 +37,7 @@ text(const PGresult *res, int r, int c)
 	return v != NULL ? v : "";
 }
 
-/* One authorship as the reader gives it.  Strings are owned. */
+/* One authorship as the reader gives it; its strings are in mrun's pool. */
 struct mrow {
 	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
 	const char **coauthors, **fieldv;
@@ -50,6 +50,7 @@ struct mrun {
 	struct core_db *db; /* writes */
 	struct mrow *rows;
 	size_t n, cap;
+	struct core_pool pool; /* the rows' strings and arrays */
 	struct core_buf st, gone;
 	struct harvest_mstats *st_out;
 	long done, created, removed;
@@ -76,19 +77,6 @@ split(char *s, const char ***v)
 		s = p + 1;
 	}
 	return n;
-}
-
-static void
-row_free(struct mrow *r)
-{
-	free(r->block);
-	free(r->raw_name);
-	free(r->name_key);
-	free(r->ext_id);
-	free(r->coauth);
-	free(r->fields);
-	free(r->coauthors);
-	free(r->fieldv);
 }
 
 /* Counts of (cluster, old researcher) pairs, for keeping ids. */
@@ -501,6 +489,13 @@ orient_keys(struct core_db *db)
 	return er;
 }
 
+/* Text cell (i, c) copied into m's pool ("" for NULL). */
+static char *
+keep_text(struct mrun *m, const PGresult *res, int i, int c)
+{
+	return core_pool_keep(&m->pool, core_xstrdup(text(res, i, c)));
+}
+
 static void
 take_row(struct mrun *m, PGresult *res, int i)
 {
@@ -513,29 +508,25 @@ take_row(struct mrun *m, PGresult *res, int i)
 	}
 	r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
-	r->block = core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__BLOCK));
+	r->block = keep_text(m, res, i, HARVEST_MATCH_DECLARE__BLOCK);
 	r->paper_id =
 	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
 	r->position = core_cell_int(res, i, HARVEST_MATCH_DECLARE__POSITION, 0);
-	r->raw_name =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__RAW_NAME));
-	r->name_key =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__NAME_KEY));
+	r->raw_name = keep_text(m, res, i, HARVEST_MATCH_DECLARE__RAW_NAME);
+	r->name_key = keep_text(m, res, i, HARVEST_MATCH_DECLARE__NAME_KEY);
 	r->rid =
 	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
 	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_DECLARE__EXT_ID)
 	    ? NULL
-	    : core_xstrdup(
-		  core_cell_text(res, i, HARVEST_MATCH_DECLARE__EXT_ID));
+	    : keep_text(m, res, i, HARVEST_MATCH_DECLARE__EXT_ID);
 	r->rid_ext =
 	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
 	r->rid_followed =
 	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
-	r->coauth =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__COAUTHORS));
-	r->fields =
-	    core_xstrdup(text(res, i, HARVEST_MATCH_DECLARE__CATEGORIES));
+	r->coauth = keep_text(m, res, i, HARVEST_MATCH_DECLARE__COAUTHORS);
+	r->fields = keep_text(m, res, i, HARVEST_MATCH_DECLARE__CATEGORIES);
 	r->ncoauthors = split(r->coauth, &r->coauthors);
+	core_pool_keep(&m->pool, r->coauthors);
 	/* The paper's authors include this one: drop its name once. */
 	for (j = 0; j < r->ncoauthors; j++)
 		if (strcmp(r->coauthors[j], r->name_key) == 0) {
@@ -543,6 +534,7 @@ take_row(struct mrun *m, PGresult *res, int i)
 			break;
 		}
 	r->nfields = split(r->fields, &r->fieldv);
+	core_pool_keep(&m->pool, r->fieldv);
 }
 
 enum core_err
@@ -553,7 +545,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	struct core_db *rd = NULL;
 	struct mrun m;
 	PGresult *res = NULL;
-	size_t i, cut;
+	size_t cut;
 	int nt, r;
 	enum core_err er;
 
@@ -599,8 +591,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 				0) {
 				if ((er = flush(&m, m.n)) != CORE_OK)
 					goto out;
-				for (i = 0; i < m.n; i++)
-					row_free(&m.rows[i]);
+				core_pool_free(&m.pool);
 				m.n = 0;
 			}
 			take_row(&m, res, r);
@@ -627,8 +618,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
 	PQclear(res);
-	for (i = 0; i < m.n; i++)
-		row_free(&m.rows[i]);
+	core_pool_free(&m.pool);
 	free(m.rows);
 	core_buf_free(&m.st);
 	core_buf_free(&m.gone);
@@ -684,21 +674,22 @@ out:
 #define GOLD_DEFAULT "tests/data/harvest/gold/authorships.jsonl.gz"
 #define GOLD_ADJ     "tests/data/harvest/gold/adjudicated.jsonl"
 
-/* One gold authorship. */
+/* One gold authorship; its strings are in the gold set's pool. */
 struct gitem {
-	char *src, *truth, *orcid; /* truth: "src:id" */
-	char *raw, *key, *block, *date, *work;
+	const char *src, *truth, *orcid; /* truth: "src:id" */
+	const char *raw, *key, *block, *date, *work;
 	size_t position;
 	const char **coauthors, **fields;
 	size_t ncoauthors, nfields;
 	size_t label, cluster; /* block number, cluster in it */
-	size_t ident;          /* union-find over people */
 };
 
 struct gold {
 	struct gitem *g;
 	size_t n, cap, nworks;
-	char **keep; /* name keys the items borrow */
+	size_t *ident;         /* people: a union-find over g (core_uf) */
+	struct core_pool pool; /* the items' strings and arrays */
+	char **keep;           /* name keys the items borrow */
 	size_t nkeep;
 	json_t *seen;  /* "src:work" */
 	json_t *ids;   /* identifier -> item index */
@@ -832,9 +823,10 @@ static void
 gold_line(struct gold *gd, const json_t *w)
 {
 	const json_t *a, *f, *authors = json_object_get(w, "authors");
-	const char **keys, **fields, *src, *id, *wid, *s;
+	const char **keys, **fields, *src, *id, *wid, *s, *date, *work;
 	size_t i, j, na = json_array_size(authors), nf = 0, first = gd->n;
 	char *k, *seen;
+	struct core_pool *pl = &gd->pool;
 	struct gitem it;
 
 	src = json_string_value(json_object_get(w, "src"));
@@ -853,13 +845,19 @@ gold_line(struct gold *gd, const json_t *w)
 	    json_integer(
 		json_integer_value(json_object_get(gd->works, src)) + 1));
 	gd->nworks++;
+	/* The work's strings, shared by its authorships. */
+	src = core_pool_keep(pl, core_xstrdup(src));
+	work = core_pool_keep(pl, core_xasprintf("%s:%s", src, wid));
+	s = json_string_value(json_object_get(w, "date"));
+	date = core_pool_keep(pl, core_xstrdup(s != NULL ? s : ""));
 	keys = core_xcalloc(na + 1, sizeof(*keys));
-	fields = core_xcalloc(json_array_size(json_object_get(w, "fields")) + 1,
-	    sizeof(*fields));
+	fields = core_pool_keep(pl,
+	    core_xcalloc(json_array_size(json_object_get(w, "fields")) + 1,
+		sizeof(*fields)));
 	json_array_foreach(json_object_get(w, "fields"), i, f)
 	{
 		if ((s = json_string_value(f)) != NULL)
-			fields[nf++] = s;
+			fields[nf++] = core_pool_keep(pl, core_xstrdup(s));
 	}
 	json_array_foreach(authors, i, a)
 	{
@@ -875,43 +873,34 @@ gold_line(struct gold *gd, const json_t *w)
 		    *k == '\0')
 			continue;
 		memset(&it, 0, sizeof(it));
-		it.src = core_xstrdup(src);
-		it.truth = core_xasprintf("%s:%s", src, id);
+		it.src = src;
+		it.truth = core_pool_keep(pl, core_xasprintf("%s:%s", src, id));
 		s = json_string_value(json_object_get(a, "orcid"));
-		it.orcid = s != NULL ? core_xstrdup(s) : NULL;
-		it.raw =
-		    core_xstrdup(json_string_value(json_object_get(a, "name")));
-		it.key = core_xstrdup(k);
-		it.block = harvest_match_block(k);
-		s = json_string_value(json_object_get(w, "date"));
-		it.date = core_xstrdup(s != NULL ? s : "");
-		it.work = core_xasprintf("%s:%s", src, wid);
+		it.orcid =
+		    s != NULL ? core_pool_keep(pl, core_xstrdup(s)) : NULL;
+		it.raw = core_pool_keep(pl,
+		    core_xstrdup(
+			json_string_value(json_object_get(a, "name"))));
+		it.key = core_pool_keep(pl, core_xstrdup(k));
+		it.block = core_pool_keep(pl, harvest_match_block(k));
+		it.date = date;
+		it.work = work;
 		it.position = i;
 		gold_add(gd, &it);
 	}
 	for (i = first; i < gd->n; i++) {
 		struct gitem *g = &gd->g[i];
 
-		g->coauthors = core_xcalloc(na + 1, sizeof(*g->coauthors));
+		g->coauthors = core_pool_keep(pl,
+		    core_xcalloc(na + 1, sizeof(*g->coauthors)));
 		for (j = 0; j < na; j++)
 			if (j != g->position && keys[j] != NULL &&
 			    *keys[j] != '\0')
 				g->coauthors[g->ncoauthors++] = keys[j];
-		g->fields = core_xcalloc(nf + 1, sizeof(*g->fields));
-		for (j = 0; j < nf; j++)
-			g->fields[j] = core_xstrdup(fields[j]);
+		g->fields = fields;
 		g->nfields = nf;
 	}
 	free(keys);
-	free(fields);
-}
-
-static size_t
-ufind(struct gitem *g, size_t i)
-{
-	while (g[i].ident != i)
-		i = g[i].ident = g[g[i].ident].ident;
-	return i;
 }
 
 /* Joins item i's person with the first item that had identifier id. */
@@ -919,22 +908,17 @@ static void
 ujoin(struct gold *gd, size_t i, const char *id)
 {
 	json_t *v = json_object_get(gd->ids, id);
-	size_t a, b;
 
-	if (v == NULL) {
+	if (v == NULL)
 		json_object_set_new(gd->ids, id, json_integer((json_int_t)i));
-		return;
-	}
-	a = ufind(gd->g, i);
-	b = ufind(gd->g, (size_t)json_integer_value(v));
-	if (a != b)
-		gd->g[a > b ? a : b].ident = a < b ? a : b;
+	else
+		core_uf_join(gd->ident, i, (size_t)json_integer_value(v));
 }
 
 /*
  * Family-name-first keys turned (harvest_name_orient()) in the items and
  * their co-authors.  Returns the map old key -> new key, which the
- * co-author lists then borrow from.
+ * turned keys and the co-author lists then borrow from.
  */
 static json_t *
 gold_orient(struct gold *gd)
@@ -970,12 +954,12 @@ gold_orient(struct gold *gd)
 	for (i = 0; i < gd->n; i++) {
 		struct gitem *it = &gd->g[i];
 
+		/* The old key and block stay in the pool until the end. */
 		if ((k = json_string_value(json_object_get(map, it->key))) !=
 		    NULL) {
-			free(it->key);
-			free(it->block);
-			it->key = core_xstrdup(k);
-			it->block = harvest_match_block(k);
+			it->key = k;
+			it->block =
+			    core_pool_keep(&gd->pool, harvest_match_block(k));
 		}
 		for (j = 0; j < it->ncoauthors; j++)
 			if ((k = json_string_value(json_object_get(map,
@@ -1034,7 +1018,7 @@ struct gscore {
 
 /*
  * Scores the matcher's clusters (g[].label, g[].cluster) against the
- * people of the union-find (g[].ident): each person's part by the seed
+ * people of the union-find (gd->ident): each person's part by the seed
  * and its least id, then the pairs said to be one person (one block,
  * one cluster) and the pairs that are one person but were kept apart.
  * Across sources without ORCIDs a pair is unknown and not counted.
@@ -1043,9 +1027,10 @@ struct gscore {
  * adjudication file).
  */
 static void
-gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
+gold_score(const struct gold *gd, struct gscore *gs, FILE *pairs)
 {
-	size_t i, j, s, e, a, b;
+	const struct gitem *g = gd->g;
+	size_t n = gd->n, i, j, s, e, a, b;
 	char *id;
 	json_t *v;
 
@@ -1056,7 +1041,7 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 	memset(gs->held, 0, n * sizeof(*gs->held));
 	json_object_clear(gs->missed);
 	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
+		a = core_uf_find(gd->ident, i);
 		if (gs->minid[a] == NULL ||
 		    strcmp(g[i].truth, gs->minid[a]) < 0)
 			gs->minid[a] = g[i].truth;
@@ -1070,7 +1055,7 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 		gs->people[gs->held[i]]++;
 	}
 	for (i = 0; i < n; i++)
-		gs->items[gs->held[ufind(g, i)]]++;
+		gs->items[gs->held[core_uf_find(gd->ident, i)]]++;
 	for (s = 0; s < n; s = e) {
 		for (e = s + 1; e < n && g[e].label == g[s].label; e++)
 			continue;
@@ -1081,8 +1066,8 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 
 				if (g[i].cluster != g[j].cluster)
 					continue;
-				a = ufind(g, i);
-				b = ufind(g, j);
+				a = core_uf_find(gd->ident, i);
+				b = core_uf_find(gd->ident, j);
 				same = a == b;
 				if (!same && strcmp(g[i].src, g[j].src) != 0 &&
 				    (g[i].orcid == NULL || g[j].orcid == NULL))
@@ -1100,11 +1085,11 @@ gold_score(struct gitem *g, size_t n, struct gscore *gs, FILE *pairs)
 			}
 	}
 	for (i = 0; i < n; i++) {
-		a = ufind(g, i);
+		a = core_uf_find(gd->ident, i);
 		for (j = i + 1; j < n; j++) {
 			enum harvest_ncase c;
 
-			if (ufind(g, j) != a ||
+			if (core_uf_find(gd->ident, j) != a ||
 			    (g[i].label == g[j].label &&
 				g[i].cluster == g[j].cluster))
 				continue;
@@ -1129,7 +1114,7 @@ static int
 gold_adjudicate(struct gold *gd, const char *path)
 {
 	json_t *o, *e, *ids, *va, *vb;
-	size_t i, k, a, b;
+	size_t i, k;
 	int applied = 0;
 
 	if ((o = load_json(path)) == NULL)
@@ -1152,10 +1137,8 @@ gold_adjudicate(struct gold *gd, const char *path)
 			if (idb == NULL ||
 			    (vb = json_object_get(gd->ids, idb)) == NULL)
 				continue;
-			a = ufind(gd->g, (size_t)json_integer_value(va));
-			b = ufind(gd->g, (size_t)json_integer_value(vb));
-			if (a != b)
-				gd->g[a > b ? a : b].ident = a < b ? a : b;
+			core_uf_join(gd->ident, (size_t)json_integer_value(va),
+			    (size_t)json_integer_value(vb));
 			applied++;
 		}
 	}
@@ -1178,7 +1161,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	const char *mk, *path0, *adj;
 	PGresult *res = NULL;
 	char *path, *id;
-	size_t n, i, j, s, e, blocks = 0, nr;
+	size_t n, i, s, e, blocks = 0, nr;
 	int f, rc = HARVEST_EXIT_FAIL, nd;
 
 	memset(&st, 0, sizeof(st));
@@ -1246,8 +1229,8 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	}
 
 	/* People: one source's id, or an ORCID, joins authorships. */
-	for (i = 0; i < n; i++)
-		g[i].ident = i;
+	gd.ident = core_xcalloc(n, sizeof(*gd.ident));
+	core_uf_init(gd.ident, n);
 	for (i = 0; i < n; i++) {
 		ujoin(&gd, i, g[i].truth);
 		if (g[i].orcid != NULL) {
@@ -1259,7 +1242,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	gs.minid = core_xcalloc(n, sizeof(*gs.minid));
 	gs.held = core_xcalloc(n, sizeof(*gs.held));
 	gs.missed = json_object();
-	gold_score(g, n, &gs, NULL);
+	gold_score(&gd, &gs, NULL);
 	printf("gold: %zu works (", gd.nworks);
 	f = 0;
 	json_object_foreach(gd.works, mk, v)
@@ -1285,7 +1268,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	if (*adj != '\0') {
 		if ((f = gold_adjudicate(&gd, adj)) < 0)
 			goto out;
-		gold_score(g, n, &gs,
+		gold_score(&gd, &gs,
 		    *core_conf_get(conf, "eval_pairs", "") != '\0' ? stdout
 								   : NULL);
 		printf("adjudicated: %s, %d pairs of one source's ids joined; "
@@ -1299,7 +1282,7 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 	{
 		for (i = 0; i < n && strcmp(g[i].truth, mk) != 0; i++)
 			continue;
-		if (i < n && !gs.held[ufind(g, i)])
+		if (i < n && !gs.held[core_uf_find(gd.ident, i)])
 			printf("missed (tuning): %s (%s): %lld pairs\n", mk,
 			    g[i].raw, (long long)json_integer_value(v));
 	}
@@ -1341,23 +1324,9 @@ harvest_eval(const struct core_conf *conf, char **files, int nfiles)
 out:
 	PQclear(res);
 	core_db_close(db);
-	for (i = 0; i < gd.n; i++) {
-		struct gitem *it = &gd.g[i];
-
-		free(it->src);
-		free(it->truth);
-		free(it->orcid);
-		free(it->raw);
-		free(it->key);
-		free(it->block);
-		free(it->date);
-		free(it->work);
-		free(it->coauthors);
-		for (j = 0; j < it->nfields; j++)
-			free((char *)(uintptr_t)it->fields[j]);
-		free(it->fields);
-	}
+	core_pool_free(&gd.pool);
 	free(gd.g);
+	free(gd.ident);
 	free(mi);
 	free(gs.minid);
 	free(gs.held);
