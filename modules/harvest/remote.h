@@ -289,12 +289,13 @@ enum core_err harvest_atom_parse(const char *p, size_t n,
  * entity of a single-entity response.  Entities are checked for the
  * types of the fields we use ("id" a string starting with
  * https://openalex.org/, numbers numbers, ...) and kept as the JSON
- * objects they are (new references).
+ * objects they are, in the parsed response that doc holds.
  */
 struct harvest_oa_list {
-	json_t *results;   /* array of objects */
-	long count;        /* meta.count, -1 when absent */
-	char *next_cursor; /* meta.next_cursor; NULL: no more pages */
+	json_t *results;         /* array of objects */
+	long count;              /* meta.count, -1 when absent */
+	const char *next_cursor; /* meta.next_cursor; NULL: no more pages */
+	json_t *doc;             /* owns results and next_cursor */
 };
 
 /*
