@@ -246,8 +246,8 @@ enum core_err harvest_oai_parse(const char *p, size_t n,
 /* ------------------------------------------------------------------ */
 
 /*
- * One <arXivRaw> element m into the paper object o (see above), with
- * "source" "arxiv-oai-raw", every version with its date and, where
+ * One <arXivRaw> element m into the paper object o (see above; the
+ * caller adds "source"), every version with its date and, where
  * given, its "size" ("609kb"), "submitter" (string or null), the MSC
  * and ACM classes appended to "categories" (the harvester moves them to
  * the class codes).  CORE_EINPUT with why for a bad id, no title, no
