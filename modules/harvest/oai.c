@@ -467,10 +467,7 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 		}
 	}
 out:
-	xmlFreeDoc(doc);
 	if (er != CORE_OK && er != CORE_EUPSTREAM)
 		er = CORE_EINPUT;
-	if (er != CORE_OK)
-		harvest_page_free(pg);
-	return er;
+	return harvest_page_end(doc, pg, er);
 }

@@ -189,15 +189,21 @@ int harvest_author_add(json_t *auth, const xmlNode *a, const char *ns,
     const char *name, const char *id, char why[HARVEST_WHY_LEN]);
 /*
  * Starts parsing a page: *pg emptied (counts -1, empty paper and deleted
- * arrays, which the caller frees with harvest_page_free() on every
- * path), p[0..n) read as harvest_xml_read() does and its root checked
- * to be ns:root.  The document (caller frees with xmlFreeDoc()), or NULL
- * with why filled ("not an Atom feed (root <html>)" with what "an Atom
- * feed").
+ * arrays), p[0..n) read as harvest_xml_read() does and its root checked
+ * to be ns:root.  The document, or NULL with why filled ("not an Atom
+ * feed (root <html>)" with what "an Atom feed").  Either way the parse
+ * ends with harvest_page_end().
  */
 xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
     const char *ns, const char *root, const char *what,
     char why[HARVEST_WHY_LEN]);
+/*
+ * Ends a parse begun by harvest_page_read(): frees doc (NULL too) and,
+ * unless er is CORE_OK, empties *pg, which then holds nothing.  Returns
+ * er.
+ */
+enum core_err harvest_page_end(xmlDoc *doc, struct harvest_page *pg,
+    enum core_err er);
 /*
  * Calls fn for each ns:name child of parent, in order, stopping at the
  * first that fails (its error, why filled by fn) or past
