@@ -166,15 +166,25 @@ harvest_rfc2822_date(const char *s, char out[11])
 	return 0;
 }
 
+/*
+ * The free function of every record type below: a record keeps all it
+ * owns in its pool pl, so emptying the size bytes at rec is freeing the
+ * pool and zeroing them.
+ */
+static void
+record_free(struct core_pool *pl, void *rec, size_t size)
+{
+	core_pool_free(pl);
+	memset(rec, 0, size);
+}
+
 /* ------------------------------------------------------------ papers */
 
 void
 harvest_paper_free(struct harvest_paper *p)
 {
-	if (p == NULL)
-		return;
-	core_pool_free(&p->pool);
-	memset(p, 0, sizeof(*p));
+	if (p != NULL)
+		record_free(&p->pool, p, sizeof(*p));
 }
 
 /* The canonical id (without version) of the "id" member. */
@@ -715,10 +725,8 @@ harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 void
 harvest_inst_free(struct harvest_inst *in)
 {
-	if (in == NULL)
-		return;
-	core_pool_free(&in->pool);
-	memset(in, 0, sizeof(*in));
+	if (in != NULL)
+		record_free(&in->pool, in, sizeof(*in));
 }
 
 /* 1 if the names[] entry n has type t among its types. */
@@ -927,10 +935,8 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 void
 harvest_author_free(struct harvest_author *a)
 {
-	if (a == NULL)
-		return;
-	core_pool_free(&a->pool);
-	memset(a, 0, sizeof(*a));
+	if (a != NULL)
+		record_free(&a->pool, a, sizeof(*a));
 }
 
 /* A bare ORCID iD from "https://orcid.org/0000-0001-6187-6610", or NULL
