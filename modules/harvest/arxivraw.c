@@ -365,7 +365,6 @@ harvest_arxivraw_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		    id.id, HARVEST_MAX_AUTHORS);
 		goto out;
 	}
-	json_object_set_new(o, "source", json_string("arxiv-oai-raw"));
 	er = CORE_OK;
 out:
 	free(s);

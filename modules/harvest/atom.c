@@ -198,8 +198,5 @@ harvest_atom_parse(const char *p, size_t n, struct harvest_page *pg,
 	}
 	er = CORE_OK;
 out:
-	xmlFreeDoc(doc);
-	if (er != CORE_OK)
-		harvest_page_free(pg);
-	return er;
+	return harvest_page_end(doc, pg, er);
 }

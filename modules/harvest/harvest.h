@@ -80,7 +80,7 @@ struct harvest_paper {
 	const char *source; /* static: "arxiv-listing", "kaggle", "openalex" */
 	char **authors;     /* display names, in order */
 	size_t nauthors;
-	struct core_pool pool; /* owns the strings above */
+	struct core_pool pool; /* owns the strings and array above */
 };
 
 /* An institution (from ROR, or from OpenAlex). */
@@ -128,7 +128,7 @@ struct harvest_author {
 	char *h_index; /* decimal text; NULL when unknown */
 	char *citations;
 	char *works_count;
-	struct harvest_affil *affils; /* their strings in pool */
+	struct harvest_affil *affils; /* in pool, with their strings */
 	size_t naffils;
 	int deleted; /* OpenAlex's "Deleted Author" placeholder: never staged
 			as a researcher (issue 16) */

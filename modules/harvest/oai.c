@@ -199,7 +199,6 @@ arxiv_meta(const xmlNode *m, json_t *o, char why[HARVEST_WHY_LEN])
 		if (bad)
 			goto out;
 	}
-	json_object_set_new(o, "source", json_string("arxiv-oai"));
 	er = CORE_OK;
 out:
 	free(s);
@@ -344,7 +343,6 @@ dc_meta(const xmlNode *hdr, const xmlNode *m, json_t *o,
 		harvest_put_str(o, "published", NULL);
 		harvest_put_str(o, "updated", NULL);
 	}
-	json_object_set_new(o, "source", json_string("arxiv-oai-dc"));
 	er = CORE_OK;
 out:
 	free(s);
@@ -358,6 +356,7 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 	struct core_arxiv_id id;
 	xmlNode *hdr, *md, *m;
 	char *st, *s;
+	const char *source = NULL;
 	json_t *o;
 	enum core_err er;
 
@@ -385,22 +384,28 @@ record(const xmlNode *r, struct harvest_page *pg, char why[HARVEST_WHY_LEN])
 	free(st);
 	md = harvest_xml_child(r, HARVEST_NS_OAI, "metadata");
 	o = json_object();
-	if ((m = harvest_xml_child(md, HARVEST_NS_ARXIV, "arXiv")) != NULL)
+	if ((m = harvest_xml_child(md, HARVEST_NS_ARXIV, "arXiv")) != NULL) {
 		er = arxiv_meta(m, o, why);
-	else if ((m = harvest_xml_child(md, HARVEST_NS_OAI_DC, "dc")) != NULL)
+		source = "arxiv-oai";
+	} else if ((m = harvest_xml_child(md, HARVEST_NS_OAI_DC, "dc")) !=
+	    NULL) {
 		er = dc_meta(hdr, m, o, why);
-	else if ((m = harvest_xml_child(md, HARVEST_NS_ARXIVRAW, "arXivRaw")) !=
-	    NULL)
+		source = "arxiv-oai-dc";
+	} else if ((m = harvest_xml_child(md, HARVEST_NS_ARXIVRAW,
+			"arXivRaw")) != NULL) {
 		er = harvest_arxivraw_meta(m, o, why);
-	else {
+		source = "arxiv-oai-raw";
+	} else {
 		snprintf(why, HARVEST_WHY_LEN,
 		    "record without arXiv, arXivRaw or "
 		    "oai_dc metadata");
 		er = CORE_EINPUT;
 	}
-	if (er == CORE_OK)
+	if (er == CORE_OK) {
+		/* Last, after what the format's parser set: key order shows. */
+		json_object_set_new(o, "source", json_string(source));
 		json_array_append_new(pg->papers, o);
-	else
+	} else
 		json_decref(o);
 	return er;
 }
@@ -462,10 +467,7 @@ harvest_oai_parse(const char *p, size_t n, struct harvest_page *pg,
 		}
 	}
 out:
-	xmlFreeDoc(doc);
 	if (er != CORE_OK && er != CORE_EUPSTREAM)
 		er = CORE_EINPUT;
-	if (er != CORE_OK)
-		harvest_page_free(pg);
-	return er;
+	return harvest_page_end(doc, pg, er);
 }

@@ -200,7 +200,7 @@ harvest_oa_parse(const char *p, size_t n, int entity, struct harvest_oa_list *l,
 	if (entity) {
 		if (check_entity(root, 0, why) != 0)
 			goto out;
-		l->results = json_array();
+		l->results = l->doc = json_array();
 		json_array_append(l->results, root);
 		er = CORE_OK;
 		goto out;
@@ -235,13 +235,12 @@ harvest_oa_parse(const char *p, size_t n, int entity, struct harvest_oa_list *l,
 		if (check_entity(json_array_get(res, i), i, why) != 0)
 			goto out;
 	if (json_is_string(v) && *json_string_value(v) != '\0')
-		l->next_cursor = core_xstrdup(json_string_value(v));
-	l->results = json_incref(res);
+		l->next_cursor = json_string_value(v);
+	l->results = res;
+	l->doc = json_incref(root);
 	er = CORE_OK;
 out:
 	json_decref(root);
-	if (er != CORE_OK)
-		harvest_oa_list_free(l);
 	return er;
 }
 
@@ -250,8 +249,7 @@ harvest_oa_list_free(struct harvest_oa_list *l)
 {
 	if (l == NULL)
 		return;
-	json_decref(l->results);
-	free(l->next_cursor);
+	json_decref(l->doc);
 	memset(l, 0, sizeof(*l));
 	l->count = -1;
 }

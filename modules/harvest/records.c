@@ -166,16 +166,25 @@ harvest_rfc2822_date(const char *s, char out[11])
 	return 0;
 }
 
+/*
+ * The free function of every record type below: a record keeps all it
+ * owns in its pool pl, so emptying the size bytes at rec is freeing the
+ * pool and zeroing them.
+ */
+static void
+record_free(struct core_pool *pl, void *rec, size_t size)
+{
+	core_pool_free(pl);
+	memset(rec, 0, size);
+}
+
 /* ------------------------------------------------------------ papers */
 
 void
 harvest_paper_free(struct harvest_paper *p)
 {
-	if (p == NULL)
-		return;
-	core_pool_free(&p->pool);
-	free(p->authors);
-	memset(p, 0, sizeof(*p));
+	if (p != NULL)
+		record_free(&p->pool, p, sizeof(*p));
 }
 
 /* The canonical id (without version) of the "id" member. */
@@ -377,11 +386,16 @@ has_word(const char *s)
 	return 0;
 }
 
+/*
+ * Appends name to the authors of p, whose source lists room names at
+ * most: the array is made once, that size, and kept in the pool.
+ */
 static void
-add_author(struct harvest_paper *p, char *name)
+add_author(struct harvest_paper *p, size_t room, char *name)
 {
-	p->authors =
-	    core_xrealloc(p->authors, (p->nauthors + 1) * sizeof(*p->authors));
+	if (p->authors == NULL)
+		p->authors = core_pool_keep(&p->pool,
+		    core_xcalloc(room, sizeof(*p->authors)));
 	p->authors[p->nauthors++] = core_pool_keep(&p->pool, name);
 }
 
@@ -430,7 +444,7 @@ listing_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			free(name);
 			continue;
 		}
-		add_author(p, name);
+		add_author(p, json_array_size(authors), name);
 	}
 
 	/* The listing day is the only date this shape has. */
@@ -536,7 +550,7 @@ kaggle_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			er = CORE_EINPUT;
 			goto out;
 		}
-		add_author(p, name);
+		add_author(p, json_array_size(ap), name);
 	}
 out:
 	json_decref(cats);
@@ -590,7 +604,7 @@ static enum core_err
 openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 {
 	struct core_arxiv_id id;
-	const json_t *a, *au;
+	const json_t *ships = json_object_get(o, "authorships"), *a, *au;
 	const char *s;
 	char ax[48], *name;
 	size_t i, used;
@@ -629,7 +643,7 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 	    strncasecmp(s, "https://doi.org/", 16) == 0 &&
 	    strncasecmp(s + 16, "10.48550/", 9) != 0)
 		p->doi = core_pool_keep(&p->pool, core_xstrdup(s + 16));
-	json_array_foreach(json_object_get(o, "authorships"), i, a)
+	json_array_foreach(ships, i, a)
 	{
 		au = json_object_get(a, "author");
 		if ((s = str(a, "raw_author_name")) == NULL &&
@@ -640,7 +654,7 @@ openalex_parse(const json_t *o, struct harvest_paper *p, const char **why)
 			free(name);
 			continue;
 		}
-		add_author(p, name);
+		add_author(p, json_array_size(ships), name);
 	}
 	return CORE_OK;
 }
@@ -711,10 +725,8 @@ harvest_paper_parse(const json_t *o, struct harvest_paper *p, const char **why)
 void
 harvest_inst_free(struct harvest_inst *in)
 {
-	if (in == NULL)
-		return;
-	core_pool_free(&in->pool);
-	memset(in, 0, sizeof(*in));
+	if (in != NULL)
+		record_free(&in->pool, in, sizeof(*in));
 }
 
 /* 1 if the names[] entry n has type t among its types. */
@@ -923,11 +935,8 @@ harvest_oa_inst_parse(const json_t *o, struct harvest_inst *in,
 void
 harvest_author_free(struct harvest_author *a)
 {
-	if (a == NULL)
-		return;
-	core_pool_free(&a->pool);
-	free(a->affils);
-	memset(a, 0, sizeof(*a));
+	if (a != NULL)
+		record_free(&a->pool, a, sizeof(*a));
 }
 
 /* A bare ORCID iD from "https://orcid.org/0000-0001-6187-6610", or NULL
@@ -959,7 +968,8 @@ bad:
 /*
  * The affiliation for institution object inst, found or added; NULL when
  * inst names neither a ROR nor an OpenAlex id.  One entry per
- * institution, keyed by ROR id, else OpenAlex id.
+ * institution, keyed by ROR id, else OpenAlex id, in a->affils (zeroed,
+ * room for every institution the record names).
  */
 static struct harvest_affil *
 affil_get(struct harvest_author *a, const json_t *inst)
@@ -987,10 +997,7 @@ affil_get(struct harvest_author *a, const json_t *inst)
 			return f;
 		}
 	}
-	a->affils =
-	    core_xrealloc(a->affils, (a->naffils + 1) * sizeof(*a->affils));
 	f = &a->affils[a->naffils++];
-	memset(f, 0, sizeof(*f));
 	f->ror_id = core_pool_keep(&a->pool, ror);
 	f->openalex_id = core_pool_keep(&a->pool, oa);
 	f->name =
@@ -1008,7 +1015,7 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 {
 	struct core_pool *pl = &a->pool;
 	struct harvest_affil *f;
-	json_t *v, *y;
+	json_t *affs, *last, *v, *y;
 	size_t i, j;
 	int year;
 	enum core_err er = CORE_EINPUT;
@@ -1032,7 +1039,13 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 	a->citations = core_pool_keep(pl, int_text(o, "cited_by_count"));
 	a->works_count = core_pool_keep(pl, int_text(o, "works_count"));
 
-	json_array_foreach(json_object_get(o, "affiliations"), i, v)
+	/* One entry per institution named, at most; kept in the pool. */
+	affs = json_object_get(o, "affiliations");
+	last = json_object_get(o, "last_known_institutions");
+	a->affils = core_pool_keep(pl,
+	    core_xcalloc(json_array_size(affs) + json_array_size(last),
+		sizeof(*a->affils)));
+	json_array_foreach(affs, i, v)
 	{
 		if ((f = affil_get(a, json_object_get(v, "institution"))) ==
 		    NULL)
@@ -1048,8 +1061,11 @@ harvest_oa_author_parse(const json_t *o, struct harvest_author *a,
 				f->last_year = year;
 		}
 	}
-	json_array_foreach(json_object_get(o, "last_known_institutions"), i,
-	    v) if ((f = affil_get(a, v)) != NULL) f->last_known = 1;
+	json_array_foreach(last, i, v)
+	{
+		if ((f = affil_get(a, v)) != NULL)
+			f->last_known = 1;
+	}
 	er = CORE_OK;
 out:
 	if (er != CORE_OK)

@@ -189,15 +189,21 @@ int harvest_author_add(json_t *auth, const xmlNode *a, const char *ns,
     const char *name, const char *id, char why[HARVEST_WHY_LEN]);
 /*
  * Starts parsing a page: *pg emptied (counts -1, empty paper and deleted
- * arrays, which the caller frees with harvest_page_free() on every
- * path), p[0..n) read as harvest_xml_read() does and its root checked
- * to be ns:root.  The document (caller frees with xmlFreeDoc()), or NULL
- * with why filled ("not an Atom feed (root <html>)" with what "an Atom
- * feed").
+ * arrays), p[0..n) read as harvest_xml_read() does and its root checked
+ * to be ns:root.  The document, or NULL with why filled ("not an Atom
+ * feed (root <html>)" with what "an Atom feed").  Either way the parse
+ * ends with harvest_page_end().
  */
 xmlDoc *harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
     const char *ns, const char *root, const char *what,
     char why[HARVEST_WHY_LEN]);
+/*
+ * Ends a parse begun by harvest_page_read(): frees doc (NULL too) and,
+ * unless er is CORE_OK, empties *pg, which then holds nothing.  Returns
+ * er.
+ */
+enum core_err harvest_page_end(xmlDoc *doc, struct harvest_page *pg,
+    enum core_err er);
 /*
  * Calls fn for each ns:name child of parent, in order, stopping at the
  * first that fails (its error, why filled by fn) or past
@@ -246,8 +252,8 @@ enum core_err harvest_oai_parse(const char *p, size_t n,
 /* ------------------------------------------------------------------ */
 
 /*
- * One <arXivRaw> element m into the paper object o (see above), with
- * "source" "arxiv-oai-raw", every version with its date and, where
+ * One <arXivRaw> element m into the paper object o (see above; the
+ * caller adds "source"), every version with its date and, where
  * given, its "size" ("609kb"), "submitter" (string or null), the MSC
  * and ACM classes appended to "categories" (the harvester moves them to
  * the class codes).  CORE_EINPUT with why for a bad id, no title, no
@@ -289,12 +295,13 @@ enum core_err harvest_atom_parse(const char *p, size_t n,
  * entity of a single-entity response.  Entities are checked for the
  * types of the fields we use ("id" a string starting with
  * https://openalex.org/, numbers numbers, ...) and kept as the JSON
- * objects they are (new references).
+ * objects they are, in the parsed response that doc holds.
  */
 struct harvest_oa_list {
-	json_t *results;   /* array of objects */
-	long count;        /* meta.count, -1 when absent */
-	char *next_cursor; /* meta.next_cursor; NULL: no more pages */
+	json_t *results;         /* array of objects */
+	long count;              /* meta.count, -1 when absent */
+	const char *next_cursor; /* meta.next_cursor; NULL: no more pages */
+	json_t *doc;             /* owns results and next_cursor */
 };
 
 /*

@@ -298,6 +298,15 @@ harvest_page_read(const char *p, size_t n, struct harvest_page *pg,
 }
 
 enum core_err
+harvest_page_end(xmlDoc *doc, struct harvest_page *pg, enum core_err er)
+{
+	xmlFreeDoc(doc);
+	if (er != CORE_OK)
+		harvest_page_free(pg);
+	return er;
+}
+
+enum core_err
 harvest_page_each(const xmlNode *parent, const char *ns, const char *name,
     const char *what, struct harvest_page *pg,
     enum core_err (
