@@ -1598,7 +1598,8 @@ struct core_opt {
  * left out, "WORD..." may repeat (up to max_args when not 0).  run gets the
  * loaded configuration, that struct and the operands, and returns a
  * core_exit; for CORE_EXIT_USAGE (run printed why) the command's usage
- * follows on stderr.
+ * follows on stderr.  A command without operands may set run_opts
+ * instead: the same without the operands it never has.
  */
 struct core_cmd {
 	const char *name;
@@ -1610,6 +1611,7 @@ struct core_cmd {
 	const char *summary;  /* for the list of commands; may hold '\n' */
 	const char *help;     /* paragraphs for COMMAND --help, or NULL */
 	int (*run)(const struct core_conf *, void *args, int argc, char **argv);
+	int (*run_opts)(const struct core_conf *, void *args);
 };
 
 /* A command's args_size and args_init, for a struct that starts as init. */

@@ -446,7 +446,7 @@ count_left(struct core_db *db, const char *retry, const char *upgrade,
 }
 
 static int
-run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
+run_analyse(const struct core_conf *conf, void *args)
 {
 	const struct analyse_args *o = args;
 	struct harvest_run r;
@@ -465,8 +465,6 @@ run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
 	long ok = 0, failed = 0;
 	int rc = HARVEST_EXIT_FAIL;
 
-	(void)argc;
-	(void)argv;
 	memset(&job, 0, sizeof(job));
 	if (conc == 0)
 		conc = (size_t)core_conf_int(conf, "analyse_concurrency",
@@ -634,6 +632,6 @@ const struct core_cmd harvest_cmds_analyse[] = {
 	    .summary =
 		"summaries, topics, types of the papers not analysed yet",
 	    .help = help_analyse,
-	    .run = run_analyse },
+	    .run_opts = run_analyse },
 	{ .name = NULL },
 };

@@ -175,7 +175,7 @@ struct oai_args {
 };
 
 static int
-arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
+arxiv_oai(const struct core_conf *conf, void *args)
 {
 	const struct oai_args *a = args;
 	struct harvest_run r;
@@ -191,8 +191,6 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 	int rc = HARVEST_EXIT_FAIL, resumed = 0;
 	enum core_err er;
 
-	(void)argc;
-	(void)argv;
 	if ((from && harvest_date10(from, date) != 0) ||
 	    (from && strlen(from) != 10) ||
 	    (until &&
@@ -478,15 +476,13 @@ out:
 /* ------------------------------------------------------------------ */
 
 static int
-status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
+status_cmd(const struct core_conf *conf, void *args)
 {
 	struct harvest_run r;
 	PGresult *res = NULL;
 	int i, rc = HARVEST_EXIT_FAIL;
 
 	(void)args;
-	(void)argc;
-	(void)argv;
 	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, NULL,
 		"status") != CORE_OK)
 		goto out;
@@ -584,7 +580,7 @@ const struct core_cmd harvest_cmds_arxiv[] = {
 		"the same options resumes there.  Without --from: from the "
 		"last\n"
 		"successful run's end.\n" ARXIV_NOTE,
-	    .run = arxiv_oai },
+	    .run_opts = arxiv_oai },
 	{ .name = "arxiv ids",
 	    .operands = "ID...",
 	    .summary = "papers by arXiv id (Atom API)",
@@ -609,6 +605,6 @@ const struct core_cmd harvest_cmds_status[] = {
 	    .help =
 		"Each source's cursor, last run, last success, last error and "
 		"counts.",
-	    .run = status_cmd },
+	    .run_opts = status_cmd },
 	{ .name = NULL },
 };
