@@ -535,6 +535,8 @@ core_cli_main(const struct core_cli *cli, int argc, char **argv)
 	struct core_conf *conf = NULL;
 	int rc;
 
+	if (cli->log_name != NULL)
+		core_log_setname(cli->log_name);
 	if (core_cli_parse(cli, argc, argv, &a, &err) != CORE_OK) {
 		if (err.len > 0)
 			fprintf(stderr, "%s\n", core_buf_cstr(&err));

@@ -1625,7 +1625,8 @@ struct core_cmd {
 struct core_cli {
 	const char *prog;
 	const struct core_cmd *const *tables;
-	const char *footer; /* after the options of the main usage, or NULL */
+	const char *footer;   /* after the options of the main usage, or NULL */
+	const char *log_name; /* for core_log_setname(), or NULL */
 };
 
 /*
@@ -1659,10 +1660,10 @@ void core_cli_args_free(struct core_cli_args *);
 void core_cli_usage(const struct core_cli *, const struct core_cmd *cmd,
     const char *group, struct core_buf *out);
 /*
- * The whole of a program's main(): parses, answers --help (stdout, 0)
- * and usage errors (stderr, 2), loads the configuration with
- * core_conf_start() (1 when it fails), runs the command and returns its
- * exit status.
+ * The whole of a program's main(): names its log lines (log_name, when
+ * set), parses, answers --help (stdout, 0) and usage errors (stderr, 2),
+ * loads the configuration with core_conf_start() (1 when it fails), runs
+ * the command and returns its exit status.
  */
 int core_cli_main(const struct core_cli *, int argc, char **argv);
 

@@ -153,11 +153,11 @@ static const struct core_cli cli = {
 	    "environment overrides the file.\n"
 	    "Exit status: 0 ok, 1 failure, 2 usage, 3 migrate --check: "
 	    "behind.\n",
+	.log_name = "harvest",
 };
 
 int
 main(int argc, char *argv[])
 {
-	core_log_setname("harvest");
 	return core_cli_main(&cli, argc, argv);
 }

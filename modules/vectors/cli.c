@@ -294,11 +294,11 @@ static const struct core_cli cli = {
 	    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
 	    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"
 	    "command is installed; on; off).\n",
+	.log_name = "vectors",
 };
 
 int
 main(int argc, char *argv[])
 {
-	core_log_setname("vectors");
 	return core_cli_main(&cli, argc, argv);
 }

@@ -86,7 +86,7 @@ static const struct core_cmd src[] = {
 };
 static const struct core_cmd *const plain = &first[0], *const oai = &src[0];
 static const struct core_cmd *const tables[] = { first, src, NULL };
-static const struct core_cli cli = { "prog", tables, "Footer text.\n" };
+static const struct core_cli cli = { "prog", tables, "Footer text.\n", "prog" };
 
 /* Parses the words of line (at most 30); returns the error or "". */
 static enum core_err
