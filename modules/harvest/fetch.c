@@ -184,7 +184,6 @@ arxiv_oai(const struct core_conf *conf, void *args)
 	const char *from = a->from, *until = a->until, *set = a->set;
 	const char *prefix = a->prefix;
 	char why[HARVEST_WHY_LEN], date[11], *token = NULL, *ptext = NULL;
-	char msg[HARVEST_WHY_LEN + 64];
 	PGresult *res = NULL;
 	json_t *params = NULL, *old = NULL;
 	long status;
@@ -279,12 +278,8 @@ arxiv_oai(const struct core_conf *conf, void *args)
 			continue;
 		}
 		if (er != CORE_OK) {
-			snprintf(msg, sizeof(msg),
-			    "%s response from %s: %s; "
-			    "nothing of it written",
-			    er == CORE_EUPSTREAM ? "error" : "malformed",
-			    harvest_http_base(r.http), why);
-			harvest_run_fail(&r, msg);
+			harvest_run_fail_parse(&r, er, why,
+			    "nothing of it written");
 			goto out;
 		}
 		if (pg.complete > 0)
