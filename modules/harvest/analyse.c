@@ -294,7 +294,6 @@ ids_array(const char *ids)
 {
 	struct core_buf b = CORE_BUF_INIT;
 	const char *p;
-	char *r;
 
 	if (ids == NULL)
 		return NULL;
@@ -307,9 +306,7 @@ ids_array(const char *ids)
 			core_buf_putc(&b, *p);
 	}
 	core_buf_putc(&b, '}');
-	r = core_xstrdup(core_buf_cstr(&b));
-	core_buf_free(&b);
-	return r;
+	return core_buf_steal(&b);
 }
 
 /* The current semantic index, or NULL (logged). */
