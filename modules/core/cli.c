@@ -535,6 +535,8 @@ core_cli_main(const struct core_cli *cli, int argc, char **argv)
 	struct core_conf *conf = NULL;
 	int rc;
 
+	if (cli->log_name != NULL)
+		core_log_setname(cli->log_name);
 	if (core_cli_parse(cli, argc, argv, &a, &err) != CORE_OK) {
 		if (err.len > 0)
 			fprintf(stderr, "%s\n", core_buf_cstr(&err));
@@ -553,7 +555,8 @@ core_cli_main(const struct core_cli *cli, int argc, char **argv)
 		rc = CORE_EXIT_FAIL;
 		goto out;
 	}
-	rc = a.cmd->run(conf, a.args, a.argc, a.argv);
+	rc = a.cmd->run != NULL ? a.cmd->run(conf, a.args, a.argc, a.argv)
+				: a.cmd->run_opts(conf, a.args);
 	if (rc == CORE_EXIT_USAGE) {
 		/* run said what was wrong; the usage says what is right. */
 		core_cli_usage(cli, a.cmd, NULL, &out);

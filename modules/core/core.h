@@ -1598,7 +1598,8 @@ struct core_opt {
  * left out, "WORD..." may repeat (up to max_args when not 0).  run gets the
  * loaded configuration, that struct and the operands, and returns a
  * core_exit; for CORE_EXIT_USAGE (run printed why) the command's usage
- * follows on stderr.
+ * follows on stderr.  A command without operands may set run_opts
+ * instead: the same without the operands it never has.
  */
 struct core_cmd {
 	const char *name;
@@ -1610,6 +1611,7 @@ struct core_cmd {
 	const char *summary;  /* for the list of commands; may hold '\n' */
 	const char *help;     /* paragraphs for COMMAND --help, or NULL */
 	int (*run)(const struct core_conf *, void *args, int argc, char **argv);
+	int (*run_opts)(const struct core_conf *, void *args);
 };
 
 /* A command's args_size and args_init, for a struct that starts as init. */
@@ -1623,7 +1625,8 @@ struct core_cmd {
 struct core_cli {
 	const char *prog;
 	const struct core_cmd *const *tables;
-	const char *footer; /* after the options of the main usage, or NULL */
+	const char *footer;   /* after the options of the main usage, or NULL */
+	const char *log_name; /* for core_log_setname(), or NULL */
 };
 
 /*
@@ -1657,10 +1660,10 @@ void core_cli_args_free(struct core_cli_args *);
 void core_cli_usage(const struct core_cli *, const struct core_cmd *cmd,
     const char *group, struct core_buf *out);
 /*
- * The whole of a program's main(): parses, answers --help (stdout, 0)
- * and usage errors (stderr, 2), loads the configuration with
- * core_conf_start() (1 when it fails), runs the command and returns its
- * exit status.
+ * The whole of a program's main(): names its log lines (log_name, when
+ * set), parses, answers --help (stdout, 0) and usage errors (stderr, 2),
+ * loads the configuration with core_conf_start() (1 when it fails), runs
+ * the command and returns its exit status.
  */
 int core_cli_main(const struct core_cli *, int argc, char **argv);
 

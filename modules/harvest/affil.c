@@ -285,7 +285,7 @@ id_array(struct core_buf *b, const long long *ids, size_t n)
 }
 
 static int
-affil_link(const struct core_conf *conf, void *args, int argc, char **argv)
+affil_link(const struct core_conf *conf, void *args)
 {
 	const struct affil_link_args *a = args;
 	struct harvest_run r;
@@ -297,8 +297,6 @@ affil_link(const struct core_conf *conf, void *args, int argc, char **argv)
 	size_t n;
 	int row, rc = HARVEST_EXIT_FAIL;
 
-	(void)argc;
-	(void)argv;
 	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, "affil",
 		"affil link") != CORE_OK ||
 	    harvest_run_start(&r, "{\"mode\":\"link\"}") != CORE_OK)
@@ -398,7 +396,7 @@ const struct core_cmd harvest_cmds_affil[] = {
 		"Run it after \"match\" (links follow the researchers of the "
 		"authorships).\n"
 		"One transaction; a rerun changes nothing.",
-	    .run = affil_link },
+	    .run_opts = affil_link },
 	{ .name = "affil eval",
 	    .operands = "[FILE]",
 	    .opts = affil_eval_opts,

@@ -294,7 +294,6 @@ ids_array(const char *ids)
 {
 	struct core_buf b = CORE_BUF_INIT;
 	const char *p;
-	char *r;
 
 	if (ids == NULL)
 		return NULL;
@@ -307,9 +306,7 @@ ids_array(const char *ids)
 			core_buf_putc(&b, *p);
 	}
 	core_buf_putc(&b, '}');
-	r = core_xstrdup(core_buf_cstr(&b));
-	core_buf_free(&b);
-	return r;
+	return core_buf_steal(&b);
 }
 
 /* The current semantic index, or NULL (logged). */
@@ -446,7 +443,7 @@ count_left(struct core_db *db, const char *retry, const char *upgrade,
 }
 
 static int
-run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
+run_analyse(const struct core_conf *conf, void *args)
 {
 	const struct analyse_args *o = args;
 	struct harvest_run r;
@@ -465,8 +462,6 @@ run_analyse(const struct core_conf *conf, void *args, int argc, char **argv)
 	long ok = 0, failed = 0;
 	int rc = HARVEST_EXIT_FAIL;
 
-	(void)argc;
-	(void)argv;
 	memset(&job, 0, sizeof(job));
 	if (conc == 0)
 		conc = (size_t)core_conf_int(conf, "analyse_concurrency",
@@ -634,6 +629,6 @@ const struct core_cmd harvest_cmds_analyse[] = {
 	    .summary =
 		"summaries, topics, types of the papers not analysed yet",
 	    .help = help_analyse,
-	    .run = run_analyse },
+	    .run_opts = run_analyse },
 	{ .name = NULL },
 };

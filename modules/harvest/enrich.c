@@ -504,7 +504,7 @@ s2_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 	struct core_arxiv_id id, got;
 	json_t *ids = json_array(), *jid;
 	PGresult *res = NULL;
-	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64], lim[24];
+	char why[HARVEST_WHY_LEN], lim[24];
 	char c1[24], c2[24], c3[24], *arr;
 	long limit = (long)opt->limit, status, n;
 	size_t i, k, used, cnt;
@@ -581,12 +581,8 @@ s2_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
 		}
 		if ((er = harvest_s2_parse(body.ptr, body.len, cnt, authors, &b,
 			 why)) != CORE_OK) {
-			snprintf(msg, sizeof(msg),
-			    "%s response from %s: %s; "
-			    "nothing of this batch written",
-			    er == CORE_EUPSTREAM ? "error" : "malformed",
-			    harvest_http_base(r.http), why);
-			harvest_run_fail(&r, msg);
+			harvest_run_fail_parse(&r, er, why,
+			    "nothing of this batch written");
 			goto out;
 		}
 		if (core_db_cmd(r.db, "BEGIN") != CORE_OK) {

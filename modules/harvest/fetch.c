@@ -175,7 +175,7 @@ struct oai_args {
 };
 
 static int
-arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
+arxiv_oai(const struct core_conf *conf, void *args)
 {
 	const struct oai_args *a = args;
 	struct harvest_run r;
@@ -184,15 +184,12 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 	const char *from = a->from, *until = a->until, *set = a->set;
 	const char *prefix = a->prefix;
 	char why[HARVEST_WHY_LEN], date[11], *token = NULL, *ptext = NULL;
-	char msg[HARVEST_WHY_LEN + 64];
 	PGresult *res = NULL;
 	json_t *params = NULL, *old = NULL;
 	long status;
 	int rc = HARVEST_EXIT_FAIL, resumed = 0;
 	enum core_err er;
 
-	(void)argc;
-	(void)argv;
 	if ((from && harvest_date10(from, date) != 0) ||
 	    (from && strlen(from) != 10) ||
 	    (until &&
@@ -281,12 +278,8 @@ arxiv_oai(const struct core_conf *conf, void *args, int argc, char **argv)
 			continue;
 		}
 		if (er != CORE_OK) {
-			snprintf(msg, sizeof(msg),
-			    "%s response from %s: %s; "
-			    "nothing of it written",
-			    er == CORE_EUPSTREAM ? "error" : "malformed",
-			    harvest_http_base(r.http), why);
-			harvest_run_fail(&r, msg);
+			harvest_run_fail_parse(&r, er, why,
+			    "nothing of it written");
 			goto out;
 		}
 		if (pg.complete > 0)
@@ -478,15 +471,13 @@ out:
 /* ------------------------------------------------------------------ */
 
 static int
-status_cmd(const struct core_conf *conf, void *args, int argc, char **argv)
+status_cmd(const struct core_conf *conf, void *args)
 {
 	struct harvest_run r;
 	PGresult *res = NULL;
 	int i, rc = HARVEST_EXIT_FAIL;
 
 	(void)args;
-	(void)argc;
-	(void)argv;
 	if (harvest_run_open(&r, conf, (enum harvest_src) - 1, NULL,
 		"status") != CORE_OK)
 		goto out;
@@ -584,7 +575,7 @@ const struct core_cmd harvest_cmds_arxiv[] = {
 		"the same options resumes there.  Without --from: from the "
 		"last\n"
 		"successful run's end.\n" ARXIV_NOTE,
-	    .run = arxiv_oai },
+	    .run_opts = arxiv_oai },
 	{ .name = "arxiv ids",
 	    .operands = "ID...",
 	    .summary = "papers by arXiv id (Atom API)",
@@ -609,6 +600,6 @@ const struct core_cmd harvest_cmds_status[] = {
 	    .help =
 		"Each source's cursor, last run, last success, last error and "
 		"counts.",
-	    .run = status_cmd },
+	    .run_opts = status_cmd },
 	{ .name = NULL },
 };

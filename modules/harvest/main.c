@@ -17,12 +17,10 @@ struct migrate_args {
 };
 
 static int
-run_migrate(const struct core_conf *conf, void *args, int argc, char **argv)
+run_migrate(const struct core_conf *conf, void *args)
 {
 	const struct migrate_args *a = args;
 
-	(void)argc;
-	(void)argv;
 	return harvest_migrate(conf, a->check);
 }
 
@@ -45,12 +43,10 @@ struct load_args {
 };
 
 static int
-run_load(const struct core_conf *conf, void *args, int argc, char **argv)
+run_load(const struct core_conf *conf, void *args)
 {
 	const struct load_args *a = args;
 
-	(void)argc;
-	(void)argv;
 	return harvest_load(conf, a->data);
 }
 
@@ -69,11 +65,9 @@ static const char help_load[] =
     "same data again changes nothing.  The database must be migrated.";
 
 static int
-run_match(const struct core_conf *conf, void *args, int argc, char **argv)
+run_match(const struct core_conf *conf, void *args)
 {
 	(void)args;
-	(void)argc;
-	(void)argv;
 	return harvest_match(conf);
 }
 
@@ -117,17 +111,17 @@ static const struct core_cmd main_cmds[] = {
 	    .args_size = sizeof(struct migrate_args),
 	    .summary = "apply sql/schema/NNNN_*.sql not yet applied",
 	    .help = help_migrate,
-	    .run = run_migrate },
+	    .run_opts = run_migrate },
 	{ .name = "load",
 	    .opts = load_opts,
 	    .args_size = sizeof(struct load_args),
 	    .summary = "load the bundled dataset (idempotent)",
 	    .help = help_load,
-	    .run = run_load },
+	    .run_opts = run_load },
 	{ .name = "match",
 	    .summary = "attach authorships to researchers (evidence kept)",
 	    .help = help_match,
-	    .run = run_match },
+	    .run_opts = run_match },
 	{ .name = "eval",
 	    .operands = "[FILE...]",
 	    .summary = "matching precision/recall on the gold authorships",
@@ -159,11 +153,11 @@ static const struct core_cli cli = {
 	    "environment overrides the file.\n"
 	    "Exit status: 0 ok, 1 failure, 2 usage, 3 migrate --check: "
 	    "behind.\n",
+	.log_name = "harvest",
 };
 
 int
 main(int argc, char *argv[])
 {
-	core_log_setname("harvest");
 	return core_cli_main(&cli, argc, argv);
 }

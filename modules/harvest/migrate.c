@@ -26,6 +26,22 @@ notice(void *arg, const char *msg)
 	core_log(CORE_LOG_DEBUG, "harvest.db", "%s", msg);
 }
 
+/* core_db_open() with the quiet notices; *dbp stays NULL on failure. */
+static enum core_err
+open_db(const char *conninfo, const struct core_stmt *stmts, size_t n,
+    struct core_db **dbp)
+{
+	enum core_err er;
+
+	if ((er = core_db_open(conninfo, stmts, n, dbp)) != CORE_OK) {
+		core_db_close(*dbp);
+		*dbp = NULL;
+		return er;
+	}
+	PQsetNoticeProcessor(core_db_conn(*dbp), notice, NULL);
+	return CORE_OK;
+}
+
 enum core_err
 harvest_connect(const struct core_conf *conf, size_t nstmts,
     struct core_db **dbp)
@@ -48,22 +64,13 @@ harvest_connect(const struct core_conf *conf, size_t nstmts,
 	 * prepared, and DDL cannot be prepared: create it on a plain
 	 * connection first.
 	 */
-	if ((er = core_db_open(conninfo, NULL, 0, &db)) != CORE_OK)
-		goto out;
-	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
-	if ((er = core_db_cmd(db,
-		 harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql)) != CORE_OK)
-		goto out;
+	if ((er = open_db(conninfo, NULL, 0, &db)) != CORE_OK)
+		return er;
+	er = core_db_cmd(db, harvest_sql[HARVEST_SQL_MIGRATIONS_ENSURE].sql);
 	core_db_close(db);
-	db = NULL;
-	if ((er = core_db_open(conninfo, harvest_sql, nstmts, &db)) != CORE_OK)
-		goto out;
-	PQsetNoticeProcessor(core_db_conn(db), notice, NULL);
-	*dbp = db;
-	db = NULL;
-out:
-	core_db_close(db);
-	return er;
+	if (er != CORE_OK)
+		return er;
+	return open_db(conninfo, harvest_sql, nstmts, dbp);
 }
 
 enum core_err

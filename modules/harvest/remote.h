@@ -491,6 +491,14 @@ enum core_err harvest_run_commit(struct harvest_run *, const char *cursor,
     long n, long ndel, long complete);
 /* Prints and logs msg and stores it as the source's last error. */
 void harvest_run_fail(struct harvest_run *, const char *msg);
+/*
+ * harvest_run_fail() for a response that did not parse (er from the
+ * parser, why its reason): "error response from BASE: WHY; LOST" when
+ * the source answered with an error (CORE_EUPSTREAM), else "malformed
+ * response ...".  lost says what is not written ("nothing of it written").
+ */
+void harvest_run_fail_parse(struct harvest_run *, enum core_err er,
+    const char *why, const char *lost);
 /* Counts one record of the input skipped; the first why is kept. */
 void harvest_run_skip(struct harvest_run *, const char *why);
 /*

@@ -162,6 +162,18 @@ harvest_run_fail(struct harvest_run *r, const char *msg)
 }
 
 void
+harvest_run_fail_parse(struct harvest_run *r, enum core_err er, const char *why,
+    const char *lost)
+{
+	char msg[HARVEST_WHY_LEN + 64];
+
+	snprintf(msg, sizeof(msg), "%s response from %s: %s; %s",
+	    er == CORE_EUPSTREAM ? "error" : "malformed",
+	    harvest_http_base(r->http), why, lost);
+	harvest_run_fail(r, msg);
+}
+
+void
 harvest_run_skip(struct harvest_run *r, const char *why)
 {
 	core_log(CORE_LOG_WARN, "harvest.skip", "%s: skipped: %s", r->label,

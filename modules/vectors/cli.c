@@ -84,10 +84,8 @@ out:
 /* ------------------------------------------------------------------ */
 
 static int
-run_build(const struct core_conf *conf, void *args, int argc, char **argv)
+run_build(const struct core_conf *conf, void *args)
 {
-	(void)argc;
-	(void)argv;
 	return vec_build(conf, args);
 }
 
@@ -116,13 +114,11 @@ struct eval_args {
 };
 
 static int
-run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
+run_eval(const struct core_conf *conf, void *args)
 {
 	const struct eval_args *a = args;
 	struct vec_eval_opts eo = { 1000, 42, -99, -1, 0 };
 
-	(void)argc;
-	(void)argv;
 	eo.queries = a->queries;
 	if (a->seed != NULL)
 		eo.seed = strtoull(a->seed, NULL, 10);
@@ -169,15 +165,13 @@ struct bench_args {
 };
 
 static int
-run_bench(const struct core_conf *conf, void *args, int argc, char **argv)
+run_bench(const struct core_conf *conf, void *args)
 {
 	const struct bench_args *a = args;
 	struct vec_bench_opts no = { 2500000, 200, 2, 200, NULL, SIZE_MAX,
 		NULL };
 
 	(void)conf;
-	(void)argc;
-	(void)argv;
 	no.papers = a->papers;
 	no.queries = a->queries;
 	no.threads = (unsigned)a->threads;
@@ -267,17 +261,17 @@ static const struct core_cmd cmds[] = {
 	    .opts = build_opts,
 	    CORE_CMD_ARGS(build_init),
 	    .summary = summary_build,
-	    .run = run_build },
+	    .run_opts = run_build },
 	{ .name = "eval",
 	    .opts = eval_opts,
 	    CORE_CMD_ARGS(eval_init),
 	    .summary = summary_eval,
-	    .run = run_eval },
+	    .run_opts = run_eval },
 	{ .name = "bench",
 	    .opts = bench_opts,
 	    CORE_CMD_ARGS(bench_init),
 	    .summary = summary_bench,
-	    .run = run_bench },
+	    .run_opts = run_bench },
 	{ .name = "check",
 	    .operands = "[FILE]",
 	    .summary = summary_check,
@@ -300,11 +294,11 @@ static const struct core_cli cli = {
 	    "Configuration keys: db (libpq conninfo), vectors_dir, log_level,\n"
 	    "vectors_wordvecs (auto: fastText word vectors when the fasttext\n"
 	    "command is installed; on; off).\n",
+	.log_name = "vectors",
 };
 
 int
 main(int argc, char *argv[])
 {
-	core_log_setname("vectors");
 	return core_cli_main(&cli, argc, argv);
 }

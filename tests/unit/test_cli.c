@@ -32,6 +32,18 @@ run(const struct core_conf *conf, void *args, int argc, char **argv)
 						       : CORE_EXIT_OK;
 }
 
+/* A command without operands: run_opts, which gets no argc/argv. */
+static int ran_plain;
+
+static int
+run_plain(const struct core_conf *conf, void *args)
+{
+	(void)conf;
+	(void)args;
+	ran_plain++;
+	return CORE_EXIT_OK;
+}
+
 static const char *const prefixes[] = { "arXiv", "oai_dc", NULL };
 
 static const struct core_opt opts[] = {
@@ -52,7 +64,9 @@ static const struct fetch_args init = { 0, NULL, "arXiv", 100, 7 };
 
 /* Two tables, as weft-harvest's commands come from several files. */
 static const struct core_cmd first[] = {
-	{ .name = "plain", .summary = "no options, no operands", .run = run },
+	{ .name = "plain",
+	    .summary = "no options, no operands",
+	    .run_opts = run_plain },
 	{ .name = NULL },
 };
 static const struct core_cmd src[] = {
@@ -72,7 +86,7 @@ static const struct core_cmd src[] = {
 };
 static const struct core_cmd *const plain = &first[0], *const oai = &src[0];
 static const struct core_cmd *const tables[] = { first, src, NULL };
-static const struct core_cli cli = { "prog", tables, "Footer text.\n" };
+static const struct core_cli cli = { "prog", tables, "Footer text.\n", "prog" };
 
 /* Parses the words of line (at most 30); returns the error or "". */
 static enum core_err
@@ -275,12 +289,16 @@ main_codes(void)
 	char *usage_err[] = { "prog", "src", "oai", "--max", NULL };
 	char *run_usage[] = { "prog", "-c", "/dev/null", "src", "ids", "bad",
 		NULL };
+	char *plain_ok[] = { "prog", "-c", "/dev/null", "plain", NULL };
 	char *no_conf[] = { "prog", "-c", "/nonexistent/x.conf", "plain",
 		NULL };
 	FILE *saved;
 
 	T_EQ(core_cli_main(&cli, 8, ok), CORE_EXIT_OK, "main: runs, 0");
 	T_EQ(ran_argc, 1, "main: run got the operand");
+	T_EQ(core_cli_main(&cli, 4, plain_ok), CORE_EXIT_OK,
+	    "main: run_opts runs, 0");
+	T_EQ(ran_plain, 1, "main: run_opts called once");
 	/* The usage texts go to stderr: keep this output TAP. */
 	saved = stderr;
 	stderr = fopen("/dev/null", "w");
