@@ -89,14 +89,12 @@ struct refresh_args {
 };
 
 static int
-run_refresh(const struct core_conf *conf, void *args, int argc, char **argv)
+run_refresh(const struct core_conf *conf, void *args)
 {
 	const struct refresh_args *a = args;
 	struct core_db *db = NULL;
 	int rc = HARVEST_EXIT_FAIL;
 
-	(void)argc;
-	(void)argv;
 	if (harvest_connect(conf, HARVEST_NPREPARED, &db) == CORE_OK &&
 	    harvest_after_write(conf, db,
 		a->full ? HARVEST_AFTER_FULL : HARVEST_AFTER_BULK) == CORE_OK)
@@ -125,6 +123,6 @@ const struct core_cmd harvest_cmds_refresh[] = {
 		"refresh (every\n"
 		"row with --full: the same result, slower), then a new cache "
 		"generation.",
-	    .run = run_refresh },
+	    .run_opts = run_refresh },
 	{ .name = NULL },
 };

@@ -54,7 +54,7 @@ oa_get(struct harvest_run *r, const char *url, char kind,
     struct harvest_oa_list *l)
 {
 	struct core_buf body = CORE_BUF_INIT;
-	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64];
+	char why[HARVEST_WHY_LEN];
 	long status;
 	enum core_err er;
 
@@ -66,11 +66,8 @@ oa_get(struct harvest_run *r, const char *url, char kind,
 	    (harvest_oa_check_kind(l, kind, why) != 0 &&
 		(er = CORE_EINPUT) != CORE_OK)) {
 		harvest_oa_list_free(l);
-		snprintf(msg, sizeof(msg),
-		    "malformed response from %s: %s; "
-		    "nothing of this batch written",
-		    harvest_http_base(r->http), why);
-		harvest_run_fail(r, msg);
+		harvest_run_fail_parse(r, er, why,
+		    "nothing of this batch written");
 	}
 	core_buf_free(&body);
 	return er;

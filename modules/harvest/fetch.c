@@ -327,7 +327,7 @@ atom_batch(struct harvest_run *r, const char *url, const char *cursor,
 {
 	struct core_buf body = CORE_BUF_INIT;
 	struct harvest_page pg;
-	char why[HARVEST_WHY_LEN], msg[HARVEST_WHY_LEN + 64];
+	char why[HARVEST_WHY_LEN];
 	long status;
 	enum core_err er;
 	int rc = -1;
@@ -346,12 +346,7 @@ atom_batch(struct harvest_run *r, const char *url, const char *cursor,
 	}
 	if ((er = harvest_atom_parse(body.ptr, body.len, &pg, why)) !=
 	    CORE_OK) {
-		snprintf(msg, sizeof(msg),
-		    "%s response from %s: %s; nothing "
-		    "of it written",
-		    er == CORE_EUPSTREAM ? "error" : "malformed",
-		    harvest_http_base(r->http), why);
-		harvest_run_fail(r, msg);
+		harvest_run_fail_parse(r, er, why, "nothing of it written");
 		goto out;
 	}
 	*total = pg.total;
