@@ -446,6 +446,8 @@ void pages_md_pager(struct core_buf *, const json_t *pagination);
 /* A paper card c as the start of a list item: "- [title](url) —
  * authors; date; arXiv id"; the caller adds the rest and the newline. */
 void pages_md_card_head(struct core_buf *, const json_t *c);
+/* Its "{sep}date; arXiv id" (no date, no sep). */
+void pages_md_date_id(struct core_buf *, const json_t *c, const char *sep);
 /* A list item of a researcher (people) or an institution v: its linked
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
@@ -506,6 +508,15 @@ void pages_layout_open(struct core_html *, const struct pages_page *,
 void pages_layout_page(struct core_html *, const struct pages_page *,
     const char *title, const char *description, const char *canonical,
     const json_t *jsonld, const char *main_class);
+/*
+ * pages_layout_page() for a page about one subject at the model's "url"
+ * (a researcher's evidence, a paper's similar papers): then the eyebrow
+ * and an <h1> of the subject's name (TeX when tex) linked to its page,
+ * url.
+ */
+void pages_layout_subject(struct core_html *, const struct pages_page *,
+    const char *title, const char *description, const char *main_class,
+    const char *eyebrow, const char *url, const char *name, int tex);
 /* Closes <main>, writes the footer, closes the document. */
 void pages_layout_close(struct core_html *, const struct pages_page *);
 
