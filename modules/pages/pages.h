@@ -135,6 +135,18 @@ enum core_err pages_respond(struct core_req *, enum pages_kind,
  */
 enum core_err pages_respond_new(struct core_req *, enum pages_kind,
     json_t *model, const char *what);
+/*
+ * A page of its own below a subject's page (a researcher's evidence, a
+ * paper's similar papers), at the subject's canonical path plus suffix:
+ * a 301 there from any other spelling (or when moved), else the model
+ * that model() builds for the subject at that URL (canon), answered with
+ * pages_respond_new().  Takes ownership of subject and path.
+ */
+typedef enum core_err pages_sub_model(struct core_req *, json_t *subject,
+    const char *canon, json_t **model);
+enum core_err pages_respond_sub(struct core_req *, enum pages_kind,
+    json_t *subject, char *path, const char *suffix, int moved,
+    pages_sub_model *model);
 /* Negotiates among pages_offers: CORE_OK, or the error to answer. */
 enum core_err pages_negotiate(struct core_req *);
 
