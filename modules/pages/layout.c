@@ -333,6 +333,26 @@ pages_layout_page(struct core_html *h, const struct pages_page *p,
 }
 
 void
+pages_layout_subject(struct core_html *h, const struct pages_page *p,
+    const char *title, const char *description, const char *main_class,
+    const char *eyebrow, const char *url, const char *name, int tex)
+{
+	pages_layout_page(h, p, title, description, pages_str(p->model, "url"),
+	    NULL, main_class);
+	pages_h_eyebrow(h, eyebrow);
+	pages_h_open(h, CORE_TAG_H1, NULL);
+	core_html_elem(h, CORE_TAG_A,
+	    (const struct core_attr[]){ CORE_A(HREF, pages_rel(p->base, url)),
+		CORE_A_END });
+	if (tex)
+		core_html_tex(h, name);
+	else
+		core_html_text(h, name);
+	core_html_pop(h);
+	core_html_pop(h);
+}
+
+void
 pages_layout_close(struct core_html *h, const struct pages_page *p)
 {
 	(void)p;

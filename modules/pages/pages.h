@@ -135,6 +135,18 @@ enum core_err pages_respond(struct core_req *, enum pages_kind,
  */
 enum core_err pages_respond_new(struct core_req *, enum pages_kind,
     json_t *model, const char *what);
+/*
+ * A page of its own below a subject's page (a researcher's evidence, a
+ * paper's similar papers), at the subject's canonical path plus suffix:
+ * a 301 there from any other spelling (or when moved), else the model
+ * that model() builds for the subject at that URL (canon), answered with
+ * pages_respond_new().  Takes ownership of subject and path.
+ */
+typedef enum core_err pages_sub_model(struct core_req *, json_t *subject,
+    const char *canon, json_t **model);
+enum core_err pages_respond_sub(struct core_req *, enum pages_kind,
+    json_t *subject, char *path, const char *suffix, int moved,
+    pages_sub_model *model);
 /* Negotiates among pages_offers: CORE_OK, or the error to answer. */
 enum core_err pages_negotiate(struct core_req *);
 
@@ -446,6 +458,8 @@ void pages_md_pager(struct core_buf *, const json_t *pagination);
 /* A paper card c as the start of a list item: "- [title](url) —
  * authors; date; arXiv id"; the caller adds the rest and the newline. */
 void pages_md_card_head(struct core_buf *, const json_t *c);
+/* Its "{sep}date; arXiv id" (no date, no sep). */
+void pages_md_date_id(struct core_buf *, const json_t *c, const char *sep);
 /* A list item of a researcher (people) or an institution v: its linked
  * name, papers and h-index, or country and researchers. */
 void pages_md_name_row(struct core_buf *, const json_t *v, int people);
@@ -506,6 +520,15 @@ void pages_layout_open(struct core_html *, const struct pages_page *,
 void pages_layout_page(struct core_html *, const struct pages_page *,
     const char *title, const char *description, const char *canonical,
     const json_t *jsonld, const char *main_class);
+/*
+ * pages_layout_page() for a page about one subject at the model's "url"
+ * (a researcher's evidence, a paper's similar papers): then the eyebrow
+ * and an <h1> of the subject's name (TeX when tex) linked to its page,
+ * url.
+ */
+void pages_layout_subject(struct core_html *, const struct pages_page *,
+    const char *title, const char *description, const char *main_class,
+    const char *eyebrow, const char *url, const char *name, int tex);
 /* Closes <main>, writes the footer, closes the document. */
 void pages_layout_close(struct core_html *, const struct pages_page *);
 

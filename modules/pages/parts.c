@@ -287,13 +287,19 @@ pages_md_card_head(struct core_buf *b, const json_t *c)
 	core_buf_puts(b, " — ");
 	pages_md_authors(b, json_object_get(c, "authors"),
 	    pages_int(c, "author_count", 0));
+	pages_md_date_id(b, c, "; ");
+	pages_md_card_type(b, c);
+}
+
+void
+pages_md_date_id(struct core_buf *b, const json_t *c, const char *sep)
+{
 	if (pages_str(c, "published") != NULL) {
-		core_buf_puts(b, "; ");
+		core_buf_puts(b, sep);
 		core_md_text(b, pages_str(c, "published"));
 	}
 	core_buf_puts(b, "; arXiv ");
 	core_md_text(b, pages_str(c, "arxiv_id"));
-	pages_md_card_type(b, c);
 }
 
 void

@@ -213,3 +213,21 @@ pages_respond_new(struct core_req *req, enum pages_kind kind, json_t *model,
 	json_decref(model);
 	return er;
 }
+
+enum core_err
+pages_respond_sub(struct core_req *req, enum pages_kind kind, json_t *subject,
+    char *path, const char *suffix, int moved, pages_sub_model *model)
+{
+	char *canon = core_xasprintf("%s%s", path, suffix);
+	json_t *m = NULL;
+	enum core_err er = CORE_OK;
+
+	if (moved || !pages_is_canon(req, canon))
+		pages_redirect(req, canon);
+	else if ((er = model(req, subject, canon, &m)) == CORE_OK)
+		er = pages_respond_new(req, kind, m, canon);
+	free(canon);
+	free(path);
+	json_decref(subject);
+	return er;
+}

@@ -142,38 +142,22 @@ pages_evidence_apart(const json_t *ids, const json_t *self,
 	    "score");
 }
 
-enum core_err
-pages_evidence(struct core_req *req)
+/* The page's model for the researcher r at canon. */
+static enum core_err
+evidence_model(struct core_req *req, json_t *r, const char *canon, json_t **m)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
-	const char *rest = core_req_rest(req);
-	json_t *r = NULL, *m = NULL, *items = NULL;
-	char *rpath = NULL, *canon = NULL;
-	long long id, total = 0;
+	json_t *items = NULL;
+	long long total = 0;
 	long page;
-	size_t n;
 	enum core_err er;
 
-	n = strcspn(rest, "-/");
-	if (pages_parse_id(rest, n, &id) != 0)
-		return CORE_ENOTFOUND;
-	if ((er = pages_negotiate(req)) != CORE_OK)
-		return er;
-	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &r)) !=
-	    CORE_OK)
-		return er;
-	rpath = pages_researcher_path(id, pages_str(r, "slug"));
-	canon = core_xasprintf("%s%s", rpath, SUFFIX);
-	if (!pages_is_canon(req, canon)) {
-		pages_redirect(req, canon);
-		goto out;
-	}
 	if ((er = pages_page_param(req, &page)) != CORE_OK)
-		goto out;
+		return er;
 	if ((er = pages_store_evidence_summary(ctx->db, ctx->base_url, r)) !=
 		CORE_OK ||
-	    (er = pages_store_evidence_papers(ctx->db, ctx->base_url, id, page,
-		 &items, &total)) != CORE_OK)
+	    (er = pages_store_evidence_papers(ctx->db, ctx->base_url,
+		 pages_int(r, "id", 0), page, &items, &total)) != CORE_OK)
 		goto out;
 	/* No row to read the total from beyond the last page. */
 	if (json_array_size(items) == 0)
@@ -181,7 +165,7 @@ pages_evidence(struct core_req *req)
 		    pages_int(json_object_get(r, "metrics"), "papers_here", 0);
 	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
 		goto out;
-	m = json_pack("{s:s,s:O,s:O,s:o,s:{s:O,s:O,s:O},s:O,s:o,s:o}", "type",
+	*m = json_pack("{s:s,s:O,s:O,s:o,s:{s:O,s:O,s:O},s:O,s:o,s:o}", "type",
 	    "researcher_evidence", "id", json_object_get(r, "id"), "name",
 	    json_object_get(r, "name"), "url",
 	    pages_json_abs(ctx->base_url, canon), "researcher", "id",
@@ -190,11 +174,28 @@ pages_evidence(struct core_req *req)
 	    json_object_get(r, "evidence"), "items", items, "pagination",
 	    pages_pagination(ctx->base_url, canon, page, total));
 	items = NULL;
-	er = pages_respond_new(req, PAGES_EVIDENCE, m, canon);
 out:
-	free(rpath);
-	free(canon);
 	json_decref(items);
-	json_decref(r);
 	return er;
+}
+
+enum core_err
+pages_evidence(struct core_req *req)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const char *rest = core_req_rest(req);
+	json_t *r = NULL;
+	long long id;
+	enum core_err er;
+
+	if (pages_parse_id(rest, strcspn(rest, "-/"), &id) != 0)
+		return CORE_ENOTFOUND;
+	if ((er = pages_negotiate(req)) != CORE_OK)
+		return er;
+	if ((er = pages_store_researcher(ctx->db, ctx->base_url, id, &r)) !=
+	    CORE_OK)
+		return er;
+	return pages_respond_sub(req, PAGES_EVIDENCE, r,
+	    pages_researcher_path(id, pages_str(r, "slug")), SUFFIX, 0,
+	    evidence_model);
 }

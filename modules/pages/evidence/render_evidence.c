@@ -235,16 +235,11 @@ pages_render_evidence_html(struct core_html *h, const struct pages_page *p)
 
 	title = core_xasprintf("Why these papers are here: %s",
 	    pages_str(m, "name") != NULL ? pages_str(m, "name") : "");
-	pages_layout_page(h, p, title,
+	pages_layout_subject(h, p, title,
 	    "The matching evidence of each paper of this "
 	    "researcher: the reason and its score.",
-	    pages_str(m, "url"), NULL, "wrap evidence-page");
-
-	pages_h_eyebrow(h, "why these papers are here");
-	pages_h_open(h, CORE_TAG_H1, NULL);
-	pages_h_link(h, href(p, pages_str(r, "url")), NULL,
-	    pages_str(r, "name"));
-	core_html_pop(h);
+	    "wrap evidence-page", "why these papers are here",
+	    pages_str(r, "url"), pages_str(r, "name"), 0);
 	pages_h_text(h, CORE_TAG_P, "note",
 	    "Papers are matched to researchers newest first.  An external id "
 	    "(OpenAlex, ORCID, Semantic Scholar) decides; otherwise the name "
@@ -379,12 +374,7 @@ pages_render_evidence_md(struct core_buf *b, const struct pages_page *p)
 		core_buf_puts(b, "- ");
 		core_md_link(b, t, pages_str(v, "url"));
 		free(t);
-		if (pages_str(v, "published") != NULL) {
-			core_buf_puts(b, " — ");
-			core_md_text(b, pages_str(v, "published"));
-		}
-		core_buf_puts(b, "; arXiv ");
-		core_md_text(b, pages_str(v, "arxiv_id"));
+		pages_md_date_id(b, v, " — ");
 		core_buf_printf(b, "; author %lld of %lld as ",
 		    pages_int(v, "position", 0),
 		    pages_int(v, "author_count", 0));

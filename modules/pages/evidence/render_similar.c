@@ -85,19 +85,11 @@ pages_render_similar_html(struct core_html *h, const struct pages_page *p)
 	title = core_xasprintf("Papers similar to %s",
 	    ptitle != NULL ? ptitle : "");
 	free(ptitle);
-	pages_layout_page(h, p, title,
+	pages_layout_subject(h, p, title,
 	    "The papers nearest to this one in weft's semantic "
 	    "index of titles and abstracts.",
-	    pages_str(m, "url"), NULL, "wrap similar-page");
-	pages_h_eyebrow(h, "similar papers");
-	pages_h_open(h, CORE_TAG_H1, NULL);
-	core_html_elem(h, CORE_TAG_A,
-	    (const struct core_attr[]){
-		CORE_A(HREF, pages_rel(p->base, pages_str(paper, "url"))),
-		CORE_A_END });
-	core_html_tex(h, pages_str(paper, "title"));
-	core_html_pop(h);
-	core_html_pop(h);
+	    "wrap similar-page", "similar papers", pages_str(paper, "url"),
+	    pages_str(paper, "title"), 1);
 	pages_h_text(h, CORE_TAG_P, "note",
 	    "The ten papers nearest to this one by the similarity of their "
 	    "titles and abstracts in weft's own semantic index (TF-IDF and a "
@@ -140,12 +132,7 @@ md_list(struct core_buf *b, const json_t *items, const char *notice)
 			    pages_int(c, "author_count", 0) -
 				(long long)json_array_size(
 				    json_object_get(c, "authors")));
-		if (pages_str(c, "published") != NULL) {
-			core_buf_puts(b, "; ");
-			core_md_text(b, pages_str(c, "published"));
-		}
-		core_buf_puts(b, "; arXiv ");
-		core_md_text(b, pages_str(c, "arxiv_id"));
+		pages_md_date_id(b, c, "; ");
 		core_buf_printf(b, "; similarity %.2f\n",
 		    json_number_value(json_object_get(c, "score")));
 	}

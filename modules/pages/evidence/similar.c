@@ -38,14 +38,36 @@ pages_similar_attach(struct core_db *db, const char *base, json_t *m)
 	return er;
 }
 
+/* The page's model for the paper p at canon. */
+static enum core_err
+similar_model(struct core_req *req, json_t *p, const char *canon, json_t **m)
+{
+	struct core_ctx *ctx = core_req_ctx(req);
+	const char *notice = NULL;
+	json_t *items = NULL;
+	enum core_err er;
+
+	if ((er = pages_store_similar(ctx->db, ctx->base_url,
+		 pages_int(p, "paper_id", 0), &items, &notice)) != CORE_OK) {
+		json_decref(items);
+		return er;
+	}
+	*m = json_pack("{s:s,s:o,s:{s:O,s:O,s:O,s:O},s:o,s:o}", "type",
+	    "similar_papers", "url", pages_json_abs(ctx->base_url, canon),
+	    "paper", "arxiv_id", json_object_get(p, "arxiv_id"), "title",
+	    json_object_get(p, "title"), "url", json_object_get(p, "url"),
+	    "published", json_object_get(p, "published"), "items", items,
+	    "notice", core_json_str(notice));
+	return CORE_OK;
+}
+
 enum core_err
 pages_similar(struct core_req *req)
 {
 	struct core_ctx *ctx = core_req_ctx(req);
 	struct core_arxiv_id aid;
-	const char *rest = core_req_rest(req), *notice = NULL;
-	json_t *p = NULL, *m = NULL, *items = NULL;
-	char *ppath = NULL, *canon = NULL;
+	const char *rest = core_req_rest(req);
+	json_t *p = NULL;
 	size_t n = strlen(rest) - strlen(SUFFIX), used = 0;
 	enum core_err er;
 
@@ -58,27 +80,7 @@ pages_similar(struct core_req *req)
 	if ((er = pages_store_paper(ctx->db, ctx->base_url, aid.id, &p)) !=
 	    CORE_OK)
 		return er;
-	ppath = pages_paper_path(aid.id, pages_str(p, "slug"));
-	canon = core_xasprintf("%s%s", ppath, SUFFIX);
-	if (aid.version != 0 || !pages_is_canon(req, canon)) {
-		pages_redirect(req, canon);
-		goto out;
-	}
-	if ((er = pages_store_similar(ctx->db, ctx->base_url,
-		 pages_int(p, "paper_id", 0), &items, &notice)) != CORE_OK)
-		goto out;
-	m = json_pack("{s:s,s:o,s:{s:O,s:O,s:O,s:O},s:o,s:o}", "type",
-	    "similar_papers", "url", pages_json_abs(ctx->base_url, canon),
-	    "paper", "arxiv_id", json_object_get(p, "arxiv_id"), "title",
-	    json_object_get(p, "title"), "url", json_object_get(p, "url"),
-	    "published", json_object_get(p, "published"), "items", items,
-	    "notice", core_json_str(notice));
-	items = NULL;
-	er = pages_respond_new(req, PAGES_SIMILAR, m, canon);
-out:
-	free(ppath);
-	free(canon);
-	json_decref(items);
-	json_decref(p);
-	return er;
+	return pages_respond_sub(req, PAGES_SIMILAR, p,
+	    pages_paper_path(aid.id, pages_str(p, "slug")), SUFFIX,
+	    aid.version != 0, similar_model);
 }

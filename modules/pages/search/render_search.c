@@ -19,29 +19,50 @@ rel(const struct pages_page *p, const char *url)
 	return url != NULL ? pages_rel(p->base, url) : NULL;
 }
 
-/* ---------------------------------------------------------------- HTML */
+/*
+ * Writes one highlight segment, marked when it matched the query; out is
+ * the writer's own (a struct core_html, a struct core_buf).
+ */
+typedef void seg_writer(void *out, const char *text, int match);
 
-/* Segments, matches in <mark>; fallback text when there are none. */
+/* Segments through w; the fallback text, unmarked, when there are none. */
 static void
-marked(struct core_html *h, const json_t *segs, const char *fallback)
+walk_marked(const json_t *segs, const char *fallback, seg_writer *w, void *out)
 {
 	const json_t *s;
 	size_t i;
 
-	/* Titles and abstracts are TeX; math cut by a mark stays literal. */
 	if (json_array_size(segs) == 0) {
-		core_html_tex(h, fallback != NULL ? fallback : "");
+		w(out, fallback != NULL ? fallback : "", 0);
 		return;
 	}
 	json_array_foreach(segs, i, s)
 	{
-		if (json_is_true(json_object_get(s, "match"))) {
-			core_html_elem(h, CORE_TAG_MARK, NULL);
-			core_html_tex(h, pages_str(s, "text"));
-			core_html_pop(h);
-		} else
-			core_html_tex(h, pages_str(s, "text"));
+		w(out, pages_str(s, "text"),
+		    json_is_true(json_object_get(s, "match")));
 	}
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+/* A segment, a match in <mark>. */
+static void
+html_seg(void *out, const char *text, int match)
+{
+	struct core_html *h = out;
+
+	/* Titles and abstracts are TeX; math cut by a mark stays literal. */
+	if (match)
+		core_html_elem(h, CORE_TAG_MARK, NULL);
+	core_html_tex(h, text);
+	if (match)
+		core_html_pop(h);
+}
+
+static void
+marked(struct core_html *h, const json_t *segs, const char *fallback)
+{
+	walk_marked(segs, fallback, html_seg, h);
 }
 
 static void
@@ -333,6 +354,30 @@ follow_line(struct core_html *h, const json_t *m)
 	free(label);
 }
 
+/* " (remove)": a filter's link to the same search without it. */
+static void
+remove_link(struct core_html *h, const struct pages_page *p, const char *url)
+{
+	core_html_text(h, " (");
+	pages_h_link(h, rel(p, url), NULL, "remove");
+	core_html_text(h, ")");
+}
+
+/* " by this researcher", linked to the page of the filter's id, if set. */
+static void
+id_filter(struct core_html *h, const json_t *f, const char *key,
+    const char *lead, const char *dir, const char *text)
+{
+	char *u;
+
+	if (!pages_has_int(f, key))
+		return;
+	u = core_xasprintf("%s%lld", dir, pages_int(f, key, 0));
+	core_html_text(h, lead);
+	pages_h_link(h, u, NULL, text);
+	free(u);
+}
+
 static void
 summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 {
@@ -391,20 +436,14 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 		if (pages_str(f, "category") != NULL) {
 			core_html_text(h, " category ");
 			pages_html_category(h, pages_str(f, "category"), 0);
-			core_html_text(h, " (");
-			pages_h_link(h, rel(p, pages_str(m, "unfiltered_url")),
-			    NULL, "remove");
-			core_html_text(h, ")");
+			remove_link(h, p, pages_str(m, "unfiltered_url"));
 		}
 		if (pages_str(f, "paper_type") != NULL) {
 			core_html_text(h, " type ");
 			core_html_text(h,
 			    core_paper_type_label(pages_str(f, "paper_type")));
-			core_html_text(h, " (");
-			pages_h_link(h,
-			    rel(p, pages_str(m, "paper_type_unfiltered_url")),
-			    NULL, "remove");
-			core_html_text(h, ")");
+			remove_link(h, p,
+			    pages_str(m, "paper_type_unfiltered_url"));
 		}
 		if (pages_str(f, "from") != NULL) {
 			core_html_text(h, " from ");
@@ -414,22 +453,10 @@ summary(struct core_html *h, const struct pages_page *p, const json_t *m)
 			core_html_text(h, " to ");
 			core_html_date(h, pages_str(f, "to"));
 		}
-		if (pages_has_int(f, "researcher")) {
-			char *u = core_xasprintf("/researchers/%lld",
-			    pages_int(f, "researcher", 0));
-
-			core_html_text(h, " by ");
-			pages_h_link(h, u, NULL, "this researcher");
-			free(u);
-		}
-		if (pages_has_int(f, "institution")) {
-			char *u = core_xasprintf("/institutions/%lld",
-			    pages_int(f, "institution", 0));
-
-			core_html_text(h, " at ");
-			pages_h_link(h, u, NULL, "this institution");
-			free(u);
-		}
+		id_filter(h, f, "researcher", " by ", "/researchers/",
+		    "this researcher");
+		id_filter(h, f, "institution", " at ", "/institutions/",
+		    "this institution");
 		core_html_pop(h);
 	}
 	core_html_pop(h);
@@ -598,6 +625,15 @@ suggest(struct core_html *h, const struct pages_page *p, const json_t *m)
 	core_html_pop(h);
 }
 
+/* 1 when the search is for researchers or institutions, not papers. */
+static int
+for_people(const char *type)
+{
+	return type != NULL &&
+	    (strcmp(type, "researchers") == 0 ||
+		strcmp(type, "institutions") == 0);
+}
+
 void
 pages_render_search_html(struct core_html *h, const struct pages_page *p)
 {
@@ -605,9 +641,7 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
 	const char *feed = pages_str(m, "feed");
-	int people = type != NULL &&
-	    (strcmp(type, "researchers") == 0 ||
-		strcmp(type, "institutions") == 0);
+	int people = for_people(type);
 	int browse = json_is_true(json_object_get(m, "browse"));
 	struct pages_head hd;
 
@@ -676,27 +710,23 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 
 /* ---------------------------------------------------------------- markdown */
 
-/* Segments as markdown, matches in bold. */
+/* A segment as markdown, a match in bold. */
+static void
+md_seg(void *out, const char *text, int match)
+{
+	struct core_buf *b = out;
+
+	if (match)
+		core_buf_puts(b, "**");
+	core_md_text(b, text);
+	if (match)
+		core_buf_puts(b, "**");
+}
+
 static void
 md_marked(struct core_buf *b, const json_t *segs, const char *fallback)
 {
-	const json_t *s;
-	size_t i;
-
-	if (json_array_size(segs) == 0) {
-		core_md_text(b, fallback != NULL ? fallback : "");
-		return;
-	}
-	json_array_foreach(segs, i, s)
-	{
-		int match = json_is_true(json_object_get(s, "match"));
-
-		if (match)
-			core_buf_puts(b, "**");
-		core_md_text(b, pages_str(s, "text"));
-		if (match)
-			core_buf_puts(b, "**");
-	}
+	walk_marked(segs, fallback, md_seg, b);
 }
 
 static void
@@ -751,15 +781,36 @@ md_few(struct core_buf *b, const json_t *blk, const char *label)
 	core_buf_putc(b, '\n');
 }
 
+/*
+ * "\n- Label: value": the head's list items each start a line, the
+ * filters' below (md_filter()) each end one.
+ */
+static void
+md_item(struct core_buf *b, const char *label, const char *value)
+{
+	core_buf_printf(b, "\n- %s: ", label);
+	core_md_text(b, value);
+}
+
+/* "- Label: value\n" when the filter key is set. */
+static void
+md_filter(struct core_buf *b, const json_t *f, const char *key,
+    const char *label)
+{
+	if (pages_str(f, key) == NULL)
+		return;
+	core_buf_printf(b, "- %s: ", label);
+	core_md_text(b, pages_str(f, key));
+	core_buf_putc(b, '\n');
+}
+
 void
 pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 {
 	const json_t *m = p->model, *v, *f = json_object_get(m, "filters");
 	const char *q = pages_str(m, "query");
 	const char *type = pages_str(m, "search_type");
-	int people = type != NULL &&
-	    (strcmp(type, "researchers") == 0 ||
-		strcmp(type, "institutions") == 0);
+	int people = for_people(type);
 	int browse = json_is_true(json_object_get(m, "browse"));
 	size_t i;
 	char *u;
@@ -801,22 +852,14 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		b->len--;
 		b->ptr[b->len] = '\0';
 	}
-	if (!browse) {
-		core_buf_puts(b, "\n- Query: ");
-		core_md_text(b, q);
-	}
-	core_buf_puts(b, "\n- Type: ");
-	core_md_text(b, type);
-	core_buf_puts(b, "\n- Order: ");
-	core_md_text(b, pages_str(m, "sort"));
-	if (pages_str(m, "mode") != NULL) {
-		core_buf_puts(b, "\n- Match by: ");
-		core_md_text(b, pages_str(m, "mode"));
-	}
-	if (pages_str(m, "notice") != NULL) {
-		core_buf_puts(b, "\n- Notice: ");
-		core_md_text(b, pages_str(m, "notice"));
-	}
+	if (!browse)
+		md_item(b, "Query", q);
+	md_item(b, "Type", type);
+	md_item(b, "Order", pages_str(m, "sort"));
+	if (pages_str(m, "mode") != NULL)
+		md_item(b, "Match by", pages_str(m, "mode"));
+	if (pages_str(m, "notice") != NULL)
+		md_item(b, "Notice", pages_str(m, "notice"));
 	core_buf_printf(b, "\n- Results: %s%lld\n",
 	    json_is_true(json_object_get(m, "total_capped")) ? "more than "
 							     : "",
@@ -839,26 +882,10 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 		free(u);
 		core_buf_free(&fu);
 	}
-	if (pages_str(f, "category") != NULL) {
-		core_buf_puts(b, "- Category: ");
-		core_md_text(b, pages_str(f, "category"));
-		core_buf_putc(b, '\n');
-	}
-	if (pages_str(f, "paper_type") != NULL) {
-		core_buf_puts(b, "- Paper type: ");
-		core_md_text(b, pages_str(f, "paper_type"));
-		core_buf_putc(b, '\n');
-	}
-	if (pages_str(f, "from") != NULL) {
-		core_buf_puts(b, "- From: ");
-		core_md_text(b, pages_str(f, "from"));
-		core_buf_putc(b, '\n');
-	}
-	if (pages_str(f, "to") != NULL) {
-		core_buf_puts(b, "- To: ");
-		core_md_text(b, pages_str(f, "to"));
-		core_buf_putc(b, '\n');
-	}
+	md_filter(b, f, "category", "Category");
+	md_filter(b, f, "paper_type", "Paper type");
+	md_filter(b, f, "from", "From");
+	md_filter(b, f, "to", "To");
 	if (pages_has_int(f, "researcher"))
 		core_buf_printf(b, "- Researcher: %lld\n",
 		    pages_int(f, "researcher", 0));
