@@ -109,10 +109,10 @@ for size in "$@"; do
 	if [ "$size" = bundled ]; then
 		measure bundled "$root/sql/data" 13863
 	else
-		for f in ror_v2_records_from_ror-records.jsonl.gz \
-		    openalex_institutions.jsonl.gz openalex_authors.jsonl.gz \
-		    arxiv-metadata-oai-snapshot.first200.jsonl.gz; do
-			printf '' | gzip >"$var/data/$f"
+		# Every bundled file empty (the loader wants each), then
+		# the synthetic listing in the place of the bundled one.
+		for f in "$root"/sql/data/*.jsonl.gz; do
+			printf '' | gzip >"$var/data/${f##*/}"
 		done
 		synth "$size" "$var/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
 		measure "$size" "$var/data" "$size"
