@@ -149,6 +149,49 @@ get "/search?q=$(enc "$PLAIN")" -H "Accept: text/markdown"
 body_has "## Researchers" "md: researchers block"
 body_has "close match" "md: the block counts close matches"
 
+# A query of more than 12 words is a question: no close names looked up
+# with it (search.c, FEW_WORDS_MAX), though the typed search finds them.
+LONG=$(sql "SELECT name FROM institutions
+             WHERE array_length(regexp_split_to_array(name, '\s+'), 1) > 12
+             ORDER BY researcher_count DESC, id LIMIT 1")
+if [ -n "$LONG" ]; then
+	get "/search?q=$(enc "$LONG")&type=institutions" \
+	    -H "Accept: application/json"
+	json_is "[.results[] | select(.name == \"$LONG\")] | length" 1 \
+	    "type=institutions finds a name of more than 12 words"
+	get "/search?q=$(enc "$LONG")" -H "Accept: application/json"
+	is_status 200 "no type, 13+ words: 200"
+	json_is ".institutions.total" 0 "no type, 13+ words: no names looked up"
+	json_is ".researchers.items | length" 0 \
+	    "no type, 13+ words: no researchers either"
+else
+	ok 0 "# SKIP no institution name of more than 12 words here"
+fi
+
+# The fill's rare words (SEARCH_RARE_WORDS): rarest first while their
+# paper counts add up to less than the bound, so a question's many rare
+# words cannot make the fill visit thousands of rows.
+rare_sql=$(sed -n '/^-- name: SEARCH_RARE_WORDS$/,/^$/p' \
+    "$WEFT_ROOT/sql/queries/pages.sql" | sed 1d)
+read -r W1 W2 W3 W4 N1 N2 N3 N4 < <(sql "
+SELECT string_agg(lexeme, ' ' ORDER BY ndoc, lexeme) || ' ' ||
+       string_agg(ndoc::text, ' ' ORDER BY ndoc, lexeme)
+  FROM (SELECT DISTINCT ON (ndoc) lexeme, ndoc FROM search_terms
+         WHERE ndoc BETWEEN 25 AND 200 AND lexeme ~ '^[a-z]{5,}$'
+           AND to_tsvector('english', lexeme) = to_tsvector('simple', lexeme)
+         ORDER BY ndoc, lexeme LIMIT 4) t")
+rare() { # WORDS BOUND -> the words chosen, sorted, one line
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq \
+	    -c "PREPARE rare(text, integer) AS $rare_sql" \
+	    -c "EXECUTE rare('$1', $2)" | sort | paste -sd' '
+}
+GOT=$(rare "$W4 $W3 the $W2 $W1" $((N1 + N2 + 1)))
+[ -n "$W4" ] && [ "$GOT" = "$(printf '%s\n' "$W1" "$W2" | sort | paste -sd' ')" ]
+ok $? "rare words: the rarest two of four ($N1 + $N2 papers), got '$GOT'"
+GOT=$(rare "$W4 $W3 $W2 $W1" $((N1 + N2 + N3 + N4 + 1)))
+[ "$(echo "$GOT" | wc -w)" = 4 ]
+ok $? "rare words: all four when the bound allows, got '$GOT'"
+
 # The search vector follows the data (triggers), authors included.
 sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
     primary_category, published, slug, source)
