@@ -192,6 +192,19 @@ GOT=$(rare "$W4 $W3 $W2 $W1" $((N1 + N2 + N3 + N4 + 1)))
 [ "$(echo "$GOT" | wc -w)" = 4 ]
 ok $? "rare words: all four when the bound allows, got '$GOT'"
 
+# In a question (more than 12 words) "or" is a word, not the operator:
+# "(every other word) or xqzv" would match the paper with all words.
+QWORDS=$(sql "SELECT array_to_string((regexp_split_to_array(title || ' ' ||
+    abstract, '\s+'))[1:14], ' ') FROM papers WHERE arxiv_id = '$AID'")
+get "/search?q=$(enc "$QWORDS or xqzvunfound")&mode=lexical" \
+    -H "Accept: application/json"
+is_status 200 "question with or: 200"
+json_is "[.results[] | select(.arxiv_id == \"$AID\") | .match] | .[0]" any \
+    "question: or is a word, so the paper lacks one of the words"
+get "/search?q=$(enc "$QWORDS")&mode=lexical" -H "Accept: application/json"
+json_is "[.results[] | select(.arxiv_id == \"$AID\") | .match] | .[0]" all \
+    "question without the extra word: the paper has them all"
+
 # The search vector follows the data (triggers), authors included.
 sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
     primary_category, published, slug, source)

@@ -87,6 +87,40 @@ words(void)
 }
 
 static void
+plain_is(const char *q, const char *want, const char *what)
+{
+	struct core_buf b = CORE_BUF_INIT;
+
+	pages_search_plain(q, &b);
+	T_STREQ(core_buf_cstr(&b), want, what);
+	core_buf_free(&b);
+}
+
+static void
+questions(void)
+{
+	T_EQ(pages_search_is_question("a b c d e f g h i j k l"), 0,
+	    "12 words: not a question");
+	T_EQ(pages_search_is_question("a b c d e f g h i j k l m"), 1,
+	    "13 words: a question");
+	T_EQ(pages_search_is_question("  a\tb\nc d e f g h i j k l  "), 0,
+	    "white space of any kind splits, 12 words");
+	T_EQ(pages_search_is_question(""), 0, "empty");
+	T_EQ(pages_search_is_question(NULL), 0, "NULL");
+	plain_is("mistakes, or hallucinations", "mistakes, hallucinations",
+	    "or left out");
+	plain_is("a OR b Or c", "a b c", "any case");
+	plain_is("order, for, oracle", "order, for, oracle",
+	    "words starting with or are kept");
+	plain_is("\"this or that\" or x", "\"this or that\" x",
+	    "or inside quotes is kept");
+	plain_is("-a or\t-b", "-a -b", "or and its white space left out");
+	plain_is("or", "", "only or");
+	plain_is("", "", "empty");
+	plain_is(NULL, "", "NULL");
+}
+
+static void
 marks(void)
 {
 	json_t *a;
@@ -185,6 +219,7 @@ main(void)
 {
 	dates();
 	words();
+	questions();
 	marks();
 	render();
 	return T_DONE();

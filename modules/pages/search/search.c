@@ -23,16 +23,6 @@
 
 /* People and places shown with papers when no type is asked for. */
 #define TOP_FEW 5
-/*
- * A query of more words than this is a question, not a name: no close
- * match is looked up for it (a close match is a name the query is
- * nearly a word of, and 99.4 % of ROR's names have at most 12 words).
- * The trigram look-up costs in proportion to the query's trigrams: 24
- * ms on average and up to 78 ms for a sentence at 110,000 papers
- * (416,106 names), more as the names grow.  type=researchers and
- * type=institutions still look any query up.
- */
-#define FEW_WORDS_MAX 12
 /* Vector candidates of a hybrid or semantic search. */
 #define NEAR_MAX 200
 
@@ -92,6 +82,14 @@ is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
 	    c == '\v';
+}
+
+/* 1 when s[0..n) is the word "or", any case. */
+static int
+is_or(const char *s, size_t n)
+{
+	return n == 2 && (s[0] == 'o' || s[0] == 'O') &&
+	    (s[1] == 'r' || s[1] == 'R');
 }
 
 /* Appends s[0..n) to b after a space, without '"'; nothing when empty. */
@@ -164,8 +162,7 @@ pages_search_words(const char *q, struct core_buf *pos, struct core_buf *neg)
 		if (p == s)
 			continue;
 		/* "or" between words is websearch's operator, not a word. */
-		if (!negate && p - s == 2 && (s[0] == 'o' || s[0] == 'O') &&
-		    (s[1] == 'r' || s[1] == 'R'))
+		if (!negate && is_or(s, (size_t)(p - s)))
 			continue;
 		if (negate)
 			add_neg(neg, s, (size_t)(p - s), 0);
@@ -186,6 +183,51 @@ pages_search_or(const char *words, struct core_buf *out)
 			core_buf_puts(out, " or ");
 		core_buf_put(out, s, n);
 		first = 0;
+	}
+}
+
+int
+pages_search_is_question(const char *q)
+{
+	const char *p = q;
+	int words = 0;
+
+	if (q == NULL)
+		return 0;
+	while (*p != '\0' && words <= PAGES_SEARCH_QUESTION_WORDS) {
+		while (is_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		words++;
+		while (*p != '\0' && !is_space(*p))
+			p++;
+	}
+	return words > PAGES_SEARCH_QUESTION_WORDS;
+}
+
+void
+pages_search_plain(const char *q, struct core_buf *out)
+{
+	const char *p = q, *s;
+	int quoted = 0;
+
+	if (q == NULL)
+		return;
+	while (is_space(*p))
+		core_buf_putc(out, *p++);
+	while (*p != '\0') {
+		s = p;
+		while (*p != '\0' && !is_space(*p))
+			if (*p++ == '"')
+				quoted = !quoted;
+		if (quoted || !is_or(s, (size_t)(p - s))) {
+			while (is_space(*p))
+				p++;
+			core_buf_put(out, s, (size_t)(p - s));
+		} else
+			while (is_space(*p))
+				p++;
 	}
 }
 
@@ -708,13 +750,12 @@ few(struct core_req *req, const struct params *pp, json_t *m)
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *r = NULL, *i = NULL;
 	long long rt = 0, it = 0;
-	const char *w = pp->q;
-	size_t len, words = 0;
 	enum core_err er;
 
-	while (words <= FEW_WORDS_MAX && pages_search_word(&w, &len) != NULL)
-		words++;
-	if (words > FEW_WORDS_MAX) {
+	/* A question's trigrams cost in proportion to its length (24 ms on
+	 * average, up to 78 ms for a sentence over 416,106 names), and no
+	 * name is nearly a word of it. */
+	if (pages_search_is_question(pp->q)) {
 		r = json_array();
 		i = json_array();
 	} else if ((er = pages_search_store_few(ctx->db, ctx->base_url, pp->q,

@@ -120,6 +120,25 @@ const char *pages_search_word(const char **p, size_t *len);
 void pages_search_or(const char *words, struct core_buf *out);
 
 /*
+ * A query of more words than this is a question (a sentence people and
+ * agents ask), not a name or a few keywords: no close name is looked up
+ * for it (a close match is a name the query is nearly a word of, and
+ * 99.4 % of ROR's names have at most 12 words), and its "or" is a word.
+ */
+#define PAGES_SEARCH_QUESTION_WORDS 12
+/* 1 when q has more than PAGES_SEARCH_QUESTION_WORDS words (split at
+ * white space, as websearch_to_tsquery splits), 0 otherwise or NULL. */
+int pages_search_is_question(const char *q);
+/*
+ * Appends q to out without its words "or" (any case) outside quotes:
+ * websearch_to_tsquery reads "or" as its operator, and in a question
+ * ("... arithmetic mistakes, or hallucinations") it turned the
+ * all-words match into "(every other word) or hallucinations", a match
+ * of 5 % of the papers to visit and sort.  Everything else is kept.
+ */
+void pages_search_plain(const char *q, struct core_buf *out);
+
+/*
  * Splits text marked with U+E000 (start) and U+E001 (stop) into an
  * array of {"text": …} and {"text": …, "match": true} segments; stray
  * or unbalanced markers are dropped.  New reference.

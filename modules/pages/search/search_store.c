@@ -213,7 +213,7 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
     const char *qo, const char *qr, PGresult **res)
 {
 	struct filter_bufs fb;
-	struct core_buf near = CORE_BUF_INIT;
+	struct core_buf near = CORE_BUF_INIT, plain = CORE_BUF_INIT;
 	const char *params[14];
 	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
@@ -223,6 +223,10 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	snprintf(pbuf, sizeof(pbuf), "%d", lexical ? pool_cap(sq) : 0);
 	snprintf(fbuf, sizeof(fbuf), "%d", lexical ? FILL_CAP : 0);
 	params[0] = sq->q;
+	if (pages_search_is_question(sq->q)) {
+		pages_search_plain(sq->q, &plain);
+		params[0] = core_buf_cstr(&plain);
+	}
 	params[1] = qo;
 	params[2] = qr;
 	params[3] = sq->neg;
@@ -234,6 +238,7 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[13] = sq->f->paper_type;
 	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 14, res);
 	core_buf_free(&near);
+	core_buf_free(&plain);
 	return er;
 }
 
