@@ -8,6 +8,13 @@
 # That an incremental refresh gives the same rows, a paper crossing the
 # limit included, is t_refresh.sh's.
 . "$(dirname "$0")/lib.sh"
+ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${WEFT_HARVEST:-$ROOT/build-san/weft-harvest}
+
+# Tests before this one write rows directly: the derived tables are
+# current after the writer's refresh, as after every load and match.
+WEFT_CONF="$WEFT_VAR/weft.conf" "$BIN" refresh >"$T_TMP/hv.out" 2>&1
+ok $? "weft-harvest refresh" "$(tail -c 800 "$T_TMP/hv.out")"
 
 MAX=$(sql "SELECT weft_pair_authors_max()")
 [ "$MAX" = 100 ]
