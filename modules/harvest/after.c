@@ -41,7 +41,8 @@ bump_cache(const struct core_conf *conf)
 	core_redis_close(rd);
 }
 
-/* Statistics, the derived tables, their statistics; prints what it did. */
+/* Statistics, the derived tables, their statistics, the consumed notes'
+ * space back; prints what it did. */
 static enum core_err
 refresh(struct core_db *db, int full)
 {
@@ -56,7 +57,9 @@ refresh(struct core_db *db, int full)
 	    (er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
 		 &res)) != CORE_OK ||
 	    (er = core_db_cmd(db,
-		 harvest_sql[HARVEST_SQL_AFTER_DERIVED].sql)) != CORE_OK) {
+		 harvest_sql[HARVEST_SQL_AFTER_DERIVED].sql)) != CORE_OK ||
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_VACUUM].sql)) !=
+		CORE_OK) {
 		core_log(CORE_LOG_ERROR, "harvest.after",
 		    "refreshing the derived tables failed; the data itself "
 		    "is committed: run weft-harvest refresh to retry");

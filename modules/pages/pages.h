@@ -421,6 +421,10 @@ void pages_md_error_page(struct core_buf *, const struct pages_page *);
 const char *pages_num(char *buf, size_t sz, long long n);
 /* "1 paper", "3 papers", "1,204 citations"; caller frees. */
 char *pages_count_of(long long n, const char *one, const char *many);
+/* "Co-authors through 3 papers with more than 100 authors are not
+ * shown." for a co-author network that leaves such papers out (store.c,
+ * blk_network), NULL when it leaves none; caller frees. */
+char *pages_large_papers_note(const json_t *net);
 /* A category code in monospace; the primary one marked. */
 void pages_html_category(struct core_html *, const char *code, int primary);
 /* An authors line: matched names linked, "N more authors" when total

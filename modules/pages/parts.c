@@ -40,6 +40,22 @@ pages_count_of(long long n, const char *one, const char *many)
 	    n == 1 ? one : many);
 }
 
+char *
+pages_large_papers_note(const json_t *net)
+{
+	long long n = pages_int(net, "large_papers_left_out", 0);
+	char *papers, *s;
+
+	if (n <= 0)
+		return NULL;
+	papers = pages_count_of(n, "paper", "papers");
+	s = core_xasprintf("Co-authors through %s with more than %lld authors "
+			   "are not shown.",
+	    papers, pages_int(net, "large_papers_authors_over", 0));
+	free(papers);
+	return s;
+}
+
 const char *
 pages_version_label(char *buf, size_t sz, const json_t *ver, size_t i)
 {

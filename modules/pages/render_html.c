@@ -962,12 +962,17 @@ pages_html_researcher(struct core_html *h, const struct pages_page *p)
 	    (const struct core_attr[]){ CORE_A(CLASS, "block network"),
 		CORE_A(ARIA_LABEL, "Co-author network"), CORE_A_END });
 	pages_h_text(h, CORE_TAG_H2, "eyebrow", "co-authors");
+	s = pages_large_papers_note(net);
 	if (json_array_size(json_object_get(net, "nodes")) > 0)
 		pages_network_svg(h, net, NULL);
-	else
+	else if (s == NULL)
 		pages_h_text(h, CORE_TAG_P, "caption",
 		    "No co-author of these "
 		    "papers is matched to a profile yet.");
+	if (s != NULL) {
+		pages_h_text(h, CORE_TAG_P, "caption", s);
+		free(s);
+	}
 	core_html_pop(h);
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {
 		core_html_elem(h, CORE_TAG_SECTION,

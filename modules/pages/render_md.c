@@ -280,6 +280,7 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 	const json_t *pl = json_object_get(m, "papers"), *v, *items;
 	const json_t *net = json_object_get(m, "network");
 	const char *cat = pages_str(pl, "category"), *sort;
+	char *note;
 	long long total;
 	size_t i;
 
@@ -366,7 +367,8 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 	}
 
 	core_buf_puts(b, "\n## Co-authors\n\n");
-	if (json_array_size(json_object_get(net, "nodes")) == 0)
+	note = pages_large_papers_note(net);
+	if (json_array_size(json_object_get(net, "nodes")) == 0 && note == NULL)
 		core_buf_puts(b, "No co-author is matched to a profile yet.\n");
 	json_array_foreach(json_object_get(net, "nodes"), i, v)
 	{
@@ -374,6 +376,13 @@ pages_md_researcher(struct core_buf *b, const struct pages_page *p)
 		coauthor_links(b, net, pages_int(v, "id", 0),
 		    pages_int(json_object_get(net, "center"), "id", 0));
 		core_buf_putc(b, '\n');
+	}
+	if (note != NULL) {
+		if (json_array_size(json_object_get(net, "nodes")) > 0)
+			core_buf_putc(b, '\n');
+		core_md_text(b, note);
+		core_buf_putc(b, '\n');
+		free(note);
 	}
 
 	if (json_array_size(json_object_get(m, "timeline")) > 0) {

@@ -720,13 +720,18 @@ blk_institutions(const char *base, const json_t *rows)
  * The co-author network in the shape pages_network_svg() draws (see
  * network_svg.h): the researcher as "center", the top co-authors by
  * joint papers as "nodes" ("papers": joint papers), and "edges" (a, b,
- * weight: joint papers) among all of them, the centre included.
+ * weight: joint papers) among all of them, the centre included.  The
+ * researcher's papers with more than "large_over" authors make no pairs
+ * (0040); when there are some, "large_papers_left_out" counts them and
+ * "large_papers_authors_over" says the limit, so that the page can say
+ * what the network leaves out.
  */
 static json_t *
-blk_network(const char *base, const json_t *r, const json_t *co,
-    const json_t *ed)
+blk_network(const char *base, const json_t *r, const json_t *pos,
+    const json_t *co, const json_t *ed)
 {
-	json_t *nodes = json_array(), *edges = json_array(), *row;
+	json_t *nodes = json_array(), *edges = json_array(), *row, *net;
+	long long large = pages_int(pos, "large", 0);
 	size_t i;
 
 	json_array_foreach(co, i, row)
@@ -746,9 +751,16 @@ blk_network(const char *base, const json_t *r, const json_t *co,
 			(json_int_t)pages_int(row, "b", 0), "weight",
 			(json_int_t)pages_int(row, "papers", 0)));
 	}
-	return json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
+	net = json_pack("{s:{s:O,s:O,s:O},s:o,s:o}", "center", "id",
 	    json_object_get(r, "id"), "name", json_object_get(r, "name"), "url",
 	    json_object_get(r, "url"), "nodes", nodes, "edges", edges);
+	if (large > 0) {
+		json_object_set_new(net, "large_papers_left_out",
+		    json_integer(large));
+		json_object_set_new(net, "large_papers_authors_over",
+		    json_integer(pages_int(pos, "large_over", 0)));
+	}
+	return net;
 }
 
 static json_t *
@@ -814,7 +826,7 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 	json_object_set_new(r, "institutions",
 	    blk_institutions(base, json_object_get(d, "inst")));
 	json_object_set_new(r, "network",
-	    blk_network(base, r, json_object_get(d, "co"),
+	    blk_network(base, r, pos, json_object_get(d, "co"),
 		json_object_get(d, "edges")));
 	json_object_set_new(r, "timeline",
 	    blk_timeline(json_object_get(d, "timeline")));

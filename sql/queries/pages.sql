@@ -224,7 +224,9 @@ SELECT {{CARD_COLUMNS}},
 -- Every side block of the researcher page in one round trip, as one json
 -- document of rows with named fields (store.c turns it into the view
 -- model):
---   pos:      {first, middle, last, counted, total}
+--   pos:      {first, middle, last, counted, total, large, large_over}
+--             (large: papers with more than large_over authors, which
+--             make no co-author pairs, 0040)
 --   fields:   [{category, papers}]
 --   same:     [{id, name, slug, paper_count, h_index, total}]
 --   inst:     [{id, name, slug, ror_id, country_name, last_known,
@@ -248,7 +250,7 @@ SELECT {{CARD_COLUMNS}},
 -- name: RESEARCHER_BLOCKS
 WITH s AS MATERIALIZED (
 	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
-	       timeline
+	       timeline, large_papers
 	  FROM researcher_stats
 	 WHERE researcher_id = $1::bigint
 ), co AS MATERIALIZED (
@@ -267,7 +269,9 @@ SELECT json_build_object(
 	'pos', (SELECT json_build_object('first', first_pos,
 	                                 'middle', middle_pos,
 	                                 'last', last_pos, 'counted', counted,
-	                                 'total', total)
+	                                 'total', total,
+	                                 'large', large_papers,
+	                                 'large_over', weft_pair_authors_max())
 		  FROM s),
 	'fields', (SELECT json_agg(json_build_object('category', f.e -> 0,
 	                                             'papers', f.e -> 1)

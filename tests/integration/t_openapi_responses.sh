@@ -67,6 +67,10 @@ res_ids="$res_ids $(sql "SELECT researcher_id FROM researcher_institutions
     ORDER BY researcher_id LIMIT 2")"
 res_ids="$res_ids $(sql "SELECT id FROM (SELECT id FROM researchers
     ORDER BY md5(id::text) LIMIT 5) r")"
+# with papers over 100 authors (0040: network.large_papers_left_out)
+res_ids="$res_ids $(sql "SELECT researcher_id FROM researcher_stats
+    WHERE large_papers > 0 ORDER BY large_papers DESC, researcher_id
+    LIMIT 1")"
 inst_ids=$(sql "SELECT i.id FROM institutions i JOIN researcher_institutions
     ri ON ri.institution_id = i.id GROUP BY i.id ORDER BY count(*) DESC,
     i.id LIMIT 3")
