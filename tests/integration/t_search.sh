@@ -205,6 +205,29 @@ get "/search?q=$(enc "$QWORDS")&mode=lexical" -H "Accept: application/json"
 json_is "[.results[] | select(.arxiv_id == \"$AID\") | .match] | .[0]" all \
     "question without the extra word: the paper has them all"
 
+# A common word matches more papers than a search ranks: the facet
+# counts are over the papers found, and the page says so.
+COMMON=$(sql "SELECT lexeme FROM search_terms WHERE lexeme ~ '^[a-z]{4,}$'
+    ORDER BY ndoc DESC, lexeme LIMIT 1")
+get "/search?q=$COMMON" -H "Accept: application/json"
+json_is ".total_capped" true "a common word ($COMMON): more matches than ranked"
+json_is "(.facets | length) > 0" true "capped: facets still counted"
+get "/search?q=$COMMON"
+body_has "Counts are among the papers found, not every match" \
+    "capped: the HTML says what the facet counts are over"
+get "/search?q=$COMMON" -H "Accept: text/markdown"
+body_has "Counts are among the papers found, not every match" \
+    "capped: so does the markdown"
+FEW=$(sql "SELECT lexeme FROM search_terms
+    WHERE ndoc BETWEEN 20 AND 40 AND lexeme ~ '^[a-z]{6,}$'
+      AND to_tsvector('english', lexeme) = to_tsvector('simple', lexeme)
+    ORDER BY lexeme LIMIT 1")
+get "/search?q=$FEW" -H "Accept: application/json"
+json_is ".total_capped" false "a word in few papers ($FEW): every match ranked"
+get "/search?q=$FEW"
+body_lacks "Counts are among the papers found" \
+    "not capped: facet counts are every match, nothing to say"
+
 # The search vector follows the data (triggers), authors included.
 sql "INSERT INTO papers (arxiv_id, title, abstract, categories,
     primary_category, published, slug, source)

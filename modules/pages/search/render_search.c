@@ -559,6 +559,24 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 }
 
 /*
+ * When more papers match than a search ranks (total_capped), the facet
+ * counts are over the papers found, not every match: counting every
+ * match of a common word is what a search bounded at any corpus size
+ * must not do (search_store.c).
+ */
+#define FACETS_PARTIAL                                                         \
+	"Counts are among the papers found, not every match: add words or "    \
+	"filters to narrow the search."
+
+static int
+facets_partial(const json_t *m)
+{
+	return json_is_true(json_object_get(m, "total_capped")) &&
+	    (json_array_size(json_object_get(m, "facets")) > 0 ||
+		json_array_size(json_object_get(m, "paper_type_facets")) > 0);
+}
+
+/*
  * A facet block: under title, a link to each facet of fs with its count,
  * its text the facet's key (a class on the link, NULL for none).
  */
@@ -703,6 +721,8 @@ pages_render_search_html(struct core_html *h, const struct pages_page *p)
 	    "mono");
 	facets(h, p, json_object_get(m, "paper_type_facets"), "paper types",
 	    "label", NULL);
+	if (facets_partial(m))
+		pages_h_text(h, CORE_TAG_P, "caption", FACETS_PARTIAL);
 	core_html_pop(h);
 	core_html_pop(h);
 	pages_layout_close(h, p);
@@ -928,6 +948,8 @@ pages_render_search_md(struct core_buf *b, const struct pages_page *p)
 			core_buf_putc(b, '\n');
 		}
 	}
+	if (facets_partial(m))
+		core_buf_puts(b, "\n" FACETS_PARTIAL "\n");
 	md_few(b, json_object_get(m, "researchers"), "Researchers");
 	md_few(b, json_object_get(m, "institutions"), "Institutions");
 }
