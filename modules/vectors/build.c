@@ -380,8 +380,9 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	PGresult *res = NULL;
 	char fp[160], modified[64], why[256];
 	char *tmp = NULL, *final = NULL, *dir = NULL;
-	size_t count, ndocs = 0, projected = 0, removed = 0, changed = 0;
-	double t0 = vec_now(), unknown = 0;
+	struct vec_inc_counts ic;
+	size_t count, ndocs = 0, projected = 0, changed = 0;
+	double t0 = vec_now();
 	enum mode mode = FULL;
 	int fd = -1, rc = VEC_EXIT_FAIL, plan;
 	enum core_err er;
@@ -469,14 +470,17 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 	s.w = mode == FULL ? vec_writer_new(fd, NULL, &m, rec.version)
 			   : vec_writer_reuse(fd, NULL, old, rec.version);
 	if (mode == INCREMENTAL) {
-		vec_inc_counts(inc, &projected, &removed, &changed, &unknown);
-		printf("incremental: %zu papers projected (new or written "
-		       "since version %" PRIu64 "), %zu removed, %.1f %% "
-		       "changed since the fit, %.1f %% unknown words (%.1f %% "
-		       "at the fit)\n",
-		    projected, prev.version, removed,
+		vec_inc_counts(inc, &ic);
+		changed = ic.added + ic.modified + ic.removed;
+		projected = ic.projected;
+		printf("incremental: %zu new, %zu changed, %zu removed since "
+		       "version %" PRIu64 " (%zu projected); %.1f %% of the "
+		       "papers changed since the fit, %.1f %% unknown words "
+		       "(%.1f %% at the fit)\n",
+		    ic.added, ic.modified, ic.removed, prev.version,
+		    ic.projected,
 		    100.0 * (double)(prev.since_fit + changed) / (double)count,
-		    100 * unknown, 100 * prev.fit_unknown);
+		    100 * ic.unknown, 100 * prev.fit_unknown);
 		vec_inc_write(inc, s.w);
 		er = CORE_OK;
 	} else {
@@ -484,6 +488,7 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 			printf("reuse model: every paper projected with the "
 			       "model of version %" PRIu64 "\n",
 			    prev.version);
+		s.seen = 0;
 		vec_progress_start(&s.pr, "projecting", count);
 		er = vec_store_each(db, project_one, &s);
 		vec_progress_end(&s.pr);

@@ -553,10 +553,13 @@ int vec_inc_plan(struct core_db *, const struct vec_index *old,
 /* Adds every paper to w (a vec_writer_reuse() of old): the old vectors
  * of those unchanged, in their lists, and the new ones. */
 void vec_inc_write(struct vec_inc *, struct vec_writer *w);
-/* Papers projected (new or changed), removed, and this build's count
- * for vector_index.since_fit; the new papers' unknown share. */
-void vec_inc_counts(const struct vec_inc *, size_t *projected, size_t *removed,
-    size_t *changed, double *unknown);
+/* What an incremental build did. */
+struct vec_inc_counts {
+	size_t added, modified, removed; /* the changes */
+	size_t projected; /* added, modified, and those in the margin */
+	double unknown;   /* share of their tokens unknown to the model */
+};
+void vec_inc_counts(const struct vec_inc *, struct vec_inc_counts *);
 void vec_inc_free(struct vec_inc *);
 
 struct vec_eval_opts {

@@ -26,6 +26,8 @@ struct vec_inc {
 	size_t n, cap;
 	int64_t *todo; /* those to project, ascending */
 	size_t ntodo, tcap;
+	unsigned char *real; /* by todo: added or modified, not the margin */
+	size_t rcap;
 	size_t added, modified, matched, deleted;
 	/* the projections of todo[0..ntodo), by index */
 	int8_t *v;
@@ -105,8 +107,14 @@ scan_one(void *arg, int64_t id, int changed, int recent)
 	c->matched += in;
 	c->added += !in;
 	c->modified += in && changed;
-	if (!in || changed || recent)
+	if (!in || changed || recent) {
+		if (c->ntodo == c->rcap) {
+			c->rcap = c->rcap ? 2 * c->rcap : 65536;
+			c->real = core_xrealloc(c->real, c->rcap);
+		}
+		c->real[c->ntodo] = !in || changed;
 		push(&c->todo, &c->ntodo, &c->tcap, id);
+	}
 	return CORE_OK;
 }
 
@@ -125,8 +133,11 @@ project_one(void *arg, const struct vec_paper *p)
 	i = c->next++;
 	vec_progress_tick(&c->pr, c->next);
 	vec_doc_text(&c->text, p->title, p->abstract);
-	vec_text_unknown(c->old, core_buf_cstr(&c->text), &c->tokens,
-	    &c->unknown);
+	/* Drift is the new text's: the margin's papers are most likely
+	 * those of the last build, which would dilute it. */
+	if (c->real[i])
+		vec_text_unknown(c->old, core_buf_cstr(&c->text), &c->tokens,
+		    &c->unknown);
 	if (vec_embed(c->old, core_buf_cstr(&c->text), &q) != CORE_OK)
 		return CORE_OK; /* no known word: not in the index */
 	memcpy(c->v + i * VEC_DIMS, q.v, VEC_DIMS);
@@ -215,13 +226,13 @@ vec_inc_write(struct vec_inc *c, struct vec_writer *w)
 }
 
 void
-vec_inc_counts(const struct vec_inc *c, size_t *projected, size_t *removed,
-    size_t *changed, double *unknown)
+vec_inc_counts(const struct vec_inc *c, struct vec_inc_counts *n)
 {
-	*projected = c->ntodo;
-	*removed = c->deleted;
-	*changed = c->added + c->modified + c->deleted;
-	*unknown = c->tokens > 0 ? (double)c->unknown / (double)c->tokens : 0;
+	n->added = c->added;
+	n->modified = c->modified;
+	n->removed = c->deleted;
+	n->projected = c->ntodo;
+	n->unknown = c->tokens > 0 ? (double)c->unknown / (double)c->tokens : 0;
 }
 
 void
@@ -231,6 +242,7 @@ vec_inc_free(struct vec_inc *c)
 		return;
 	free(c->ids);
 	free(c->todo);
+	free(c->real);
 	free(c->v);
 	free(c->scale);
 	free(c->ok);
