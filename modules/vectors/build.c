@@ -487,7 +487,7 @@ vec_build(const struct core_conf *conf, const struct vec_build_opts *o)
 		if (mode == REUSE)
 			printf("reuse model: every paper projected with the "
 			       "model of version %" PRIu64 "\n",
-			    prev.version);
+			    prev.fit_version);
 		s.seen = 0;
 		vec_progress_start(&s.pr, "projecting", count);
 		er = vec_store_each(db, project_one, &s);

@@ -550,6 +550,9 @@ struct vec_inc;
  */
 int vec_inc_plan(struct core_db *, const struct vec_index *old,
     const struct vec_prev *prev, struct vec_inc **ip, char *why, size_t n);
+/* The list holding slot s of an index with lists (the lists cut the
+ * slots in runs; empty ones too). */
+uint32_t vec_list_of(const struct vec_index *, uint32_t s);
 /* Adds every paper to w (a vec_writer_reuse() of old): the old vectors
  * of those unchanged, in their lists, and the new ones. */
 void vec_inc_write(struct vec_inc *, struct vec_writer *w);

@@ -179,9 +179,8 @@ vec_inc_plan(struct core_db *db, const struct vec_index *old,
 	return vec_refit_why(&d, why, n);
 }
 
-/* The list holding slot s of idx (the lists cut the slots in runs). */
-static uint32_t
-list_of(const struct vec_index *idx, uint32_t s)
+uint32_t
+vec_list_of(const struct vec_index *idx, uint32_t s)
 {
 	size_t lo = 0, hi = idx->nlist, mid;
 
@@ -220,7 +219,7 @@ vec_inc_write(struct vec_inc *c, struct vec_writer *w)
 			continue; /* not reached: new ids are projected */
 		vec_row_query(c->old, (size_t)r, &q);
 		vec_writer_add_in(w, c->ids[i], &q,
-		    c->old->nlist > 0 ? list_of(c->old, c->old->slot[r])
+		    c->old->nlist > 0 ? vec_list_of(c->old, c->old->slot[r])
 				      : VEC_LIST_NEAREST);
 	}
 }

@@ -48,7 +48,7 @@ paper(uint64_t *st, struct vec_query *q)
 		abort();
 }
 
-/* The list of slot s. */
+/* The list of slot s, the slow way. */
 static uint32_t
 list_of(const struct vec_index *idx, size_t s)
 {
@@ -57,6 +57,18 @@ list_of(const struct vec_index *idx, size_t s)
 	while (c + 1 < idx->nlist && idx->lists[c + 1] <= s)
 		c++;
 	return c;
+}
+
+/* vec_list_of() against the slow way, for every slot. */
+static int
+lists_found(const struct vec_index *idx)
+{
+	size_t s;
+
+	for (s = 0; s < vec_count(idx); s++)
+		if (vec_list_of(idx, (uint32_t)s) != list_of(idx, s))
+			return 0;
+	return 1;
 }
 
 /* Whether id is one of the new papers (between the old ones). */
@@ -92,7 +104,7 @@ extend(const struct vec_index *old, struct core_buf *out, int keep)
 		if (!deleted(id)) {
 			vec_row_query(old, r, &q);
 			vec_writer_add_in(w, id, &q,
-			    keep ? list_of(old, old->slot[r])
+			    keep ? vec_list_of(old, old->slot[r])
 				 : VEC_LIST_NEAREST);
 		}
 		if (r % 9 == 0) {
@@ -173,6 +185,7 @@ main(void)
 	}
 	T_EQ(vec_writer_finish(w, NULL), CORE_OK, "the old index");
 	T_EQ(vec_open_mem(mem.ptr, mem.len, &old), CORE_OK, "  opens");
+	T_OK(lists_found(old), "vec_list_of: every slot's list");
 
 	extend(old, &a, 1);
 	extend(old, &b, 0);
