@@ -516,7 +516,7 @@ struct vec_drift {
 	size_t changed;     /* added, changed or removed by this build */
 	size_t since_fit;   /* the same, by the builds since the fit */
 	size_t nlist;       /* the current file's lists */
-	size_t tokens;      /* of the papers projected */
+	size_t tokens;      /* of the papers added or written since */
 	size_t unknown;     /* of those, not in the vocabulary */
 	double fit_unknown; /* the share at the fit */
 };
