@@ -14,7 +14,8 @@
 # same floats, and the lists are chosen by the same integer scores.
 # Then: the deleted paper gone, the retitled one moved, a new one with
 # similar papers, nothing to do when nothing changed, and a batch of
-# words the model never saw makes a full fit.
+# words the model never saw makes a full fit, as a quarter of the
+# papers removed does.
 . "$(dirname "$0")/lib.sh"
 : "${WEFT_VAR:?WEFT_VAR must be set (tests/run.sh sets it)}"
 ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -171,5 +172,14 @@ ok $? "unknown words: a full fit, saying why" "$OUT $(tail -c 500 "$T_TMP/vb.err
 [ "$(rsql "SELECT fit_version = version AND since_fit = 0 FROM vector_index
     ORDER BY version DESC LIMIT 1")" = t ]
 ok $? "  recorded as a new fit"
+
+# ------------------------------------------------------- a share changed
+# Over 20 % (VEC_INC_MAX_SHARE) of the papers removed since that fit.
+N2=$(rsql "SELECT count(*) FROM papers")
+rsql "DELETE FROM papers WHERE id IN (SELECT id FROM papers ORDER BY id
+    LIMIT $((N2 / 4)))" >/dev/null
+vb
+[ "$RC" = 0 ] && [[ $OUT == "full fit:"*"changed since the fit (above 20 %)"* ]]
+ok $? "a quarter removed: a full fit, saying why" "$OUT $(tail -c 500 "$T_TMP/vb.err")"
 
 done_testing
