@@ -91,7 +91,12 @@ run_build(const struct core_conf *conf, void *args)
 
 static const struct core_opt build_opts[] = {
 	{ "--force", CORE_OPT_FLAG, offsetof(struct vec_build_opts, force),
-	    NULL, NULL, "build even when the papers did not change" },
+	    NULL, NULL,
+	    "fit a new model, even when the papers did not "
+	    "change" },
+	{ "--reuse-model", CORE_OPT_FLAG,
+	    offsetof(struct vec_build_opts, reuse_model), NULL, NULL,
+	    "project every paper with the current model and lists" },
 	{ "--sample", CORE_OPT_POS, offsetof(struct vec_build_opts, sample),
 	    "N", NULL, "fit on at most N papers (default 200000)" },
 	{ "--dir", CORE_OPT_STR, offsetof(struct vec_build_opts, dir), "DIR",
@@ -99,13 +104,18 @@ static const struct core_opt build_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static const struct vec_build_opts build_init = { 200000, 0, NULL };
+static const struct vec_build_opts build_init = { 200000, 0, NULL, 0 };
 
 static const char summary_build[] =
     "fit the model on (a sample of at most N = 200000) papers,\n"
     "write every paper's vector to DIR (config vectors_dir,\n"
     "default var/vectors) and record it in vector_index.  Does\n"
-    "nothing when the papers did not change, unless --force.";
+    "nothing when the papers did not change, unless --force.\n"
+    "Incremental when an index exists and few papers changed\n"
+    "since its fit: its model and lists kept, only the new or\n"
+    "changed papers projected (a full fit above 20 % changed or\n"
+    "when their words drift from the model's; the first line\n"
+    "printed says which and why).";
 
 /* eval's numbers other than --queries are read as strtoull/strtod do. */
 struct eval_args {

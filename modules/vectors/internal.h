@@ -164,6 +164,13 @@ void vec_dots(const int8_t *q, const int8_t *docs, size_t n, int32_t *out);
 /* x (VEC_DIMS floats) normalised and quantised into q->v and q->scale
  * (q->known untouched); CORE_ENOTFOUND when x is 0 or not finite. */
 enum core_err vec_quantize(const float *x, struct vec_query *q);
+/*
+ * Adds text's tokens to *tokens and those the index's vocabulary does
+ * not hold to *unknown: how well the model still fits new papers (an
+ * incremental build compares the share with the one at the fit).
+ */
+void vec_text_unknown(const struct vec_index *, const char *text,
+    size_t *tokens, size_t *unknown);
 /* The row of paper_id, or -1. */
 int64_t vec_row(const struct vec_index *, int64_t paper_id);
 /* The stored vector and scale of row r (the r-th paper by id), as a
@@ -194,6 +201,15 @@ size_t vec_ivf_nlist(size_t n);
  */
 double vec_ivf_train(const int8_t *vecs, const float *scales, size_t n,
     size_t nlist, uint64_t seed, int8_t *cent, float *cscales, uint32_t *list);
+/*
+ * The list of one vector v (VEC_DIMS bytes) among nlist centroids: the
+ * one vec_ivf_train() would put it in, scored and tie-broken alike (an
+ * incremental build adds papers with it).  *score, when not NULL, gets
+ * the centroid's score (times v's scale: the cosine).  0 when nlist is
+ * 0.
+ */
+uint32_t vec_ivf_nearest(const int8_t *v, const int8_t *cent,
+    const float *cscales, size_t nlist, float *score);
 
 /* ------------------------------------------------------------ model.c */
 
@@ -359,8 +375,22 @@ struct vec_writer;
 
 struct vec_writer *vec_writer_new(int fd, struct core_buf *mem,
     const struct vec_model *m, uint64_t version);
+/*
+ * A writer of a new version of idx: its model and lists as they are
+ * (idx must stay open until vec_writer_finish()), every paper added
+ * going to the list of its nearest centroid (the old papers' lists
+ * therefore stay theirs).  vec_writer_lists() is ignored.
+ */
+struct vec_writer *vec_writer_reuse(int fd, struct core_buf *mem,
+    const struct vec_index *idx, uint64_t version);
 /* Appends paper id (ascending) with its vector q. */
 void vec_writer_add(struct vec_writer *, int64_t id, const struct vec_query *q);
+/* vec_writer_add() into a given list of a vec_writer_reuse() writer
+ * (the one an old paper had: not computed again); VEC_LIST_NEAREST
+ * computes it. */
+#define VEC_LIST_NEAREST UINT32_MAX
+void vec_writer_add_in(struct vec_writer *, int64_t id,
+    const struct vec_query *q, uint32_t list);
 /* The number of lists to learn at vec_writer_finish() (at most one a
  * paper), instead of vec_ivf_nlist() of the papers: tests, bench. */
 void vec_writer_lists(struct vec_writer *, size_t nlist);
@@ -399,10 +429,25 @@ enum core_err vec_store_open(const struct core_conf *, int readonly,
     struct core_db **dbp);
 /* Calls fn for every paper in id order, fetched 2,000 at a time. */
 enum core_err vec_store_each(struct core_db *, vec_paper_fn fn, void *arg);
+/* Calls fn for the papers of ids[0..n) (ascending) still there, in id
+ * order, 2,000 a round trip. */
+enum core_err vec_store_some(struct core_db *, const int64_t *ids, size_t n,
+    vec_paper_fn fn, void *arg);
+/* Receives one paper id, whether it was written since the time
+ * vec_store_ids() was given, and whether less than ten minutes before
+ * it (sql/queries/vectors.sql, IDS, says why that matters). */
+typedef enum core_err (
+    *vec_id_fn)(void *arg, int64_t id, int changed, int recent);
+/* Calls fn for every paper id in ascending order; since: a timestamptz
+ * as text. */
+enum core_err vec_store_ids(struct core_db *, const char *since, vec_id_fn fn,
+    void *arg);
 /* count(*), and a fingerprint of the papers' state (count, max id,
- * max modified_at); fp is caller's, 128 bytes. */
+ * max modified_at); fp is caller's, 128 bytes; modified gets max
+ * modified_at alone ("" without papers), the next incremental build's
+ * watermark. */
 enum core_err vec_store_state(struct core_db *, size_t *count, char *fp,
-    size_t fpsz);
+    size_t fpsz, char *modified, size_t msz);
 
 /* --------------------------------------------------------- progress.c */
 
@@ -442,10 +487,83 @@ void vec_doc_text(struct core_buf *b, const char *title, const char *abstract);
 
 struct vec_build_opts {
 	size_t sample;   /* fit on at most this many papers (200,000) */
-	int force;       /* build even when the papers did not change */
+	int force;       /* a full fit even when the papers did not change */
 	const char *dir; /* overrides the config's vectors_dir */
+	int reuse_model; /* every paper projected with the current model */
 };
 int vec_build(const struct core_conf *, const struct vec_build_opts *);
+
+/* ----------------------------------------------------------- update.c */
+
+/*
+ * An incremental build keeps the current file's model (vocabulary, idf,
+ * projection, lists) and projects only the papers new or written since
+ * it.  A full fit instead when, since the last fit, more than
+ * VEC_INC_MAX_SHARE of the papers were added, changed or removed (the
+ * model and the lists describe the corpus of then), or when the new
+ * papers' tokens are unknown to the vocabulary more often than at the
+ * fit by over VEC_INC_UNKNOWN_RISE (a field or a word the model never
+ * saw: measured on at least VEC_INC_MIN_TOKENS tokens), or when an
+ * index without lists grows past VEC_IVF_MIN papers.
+ */
+#define VEC_INC_MAX_SHARE    0.20
+#define VEC_INC_UNKNOWN_RISE 0.05
+#define VEC_INC_MIN_TOKENS   2000
+
+/* What the decision looks at. */
+struct vec_drift {
+	size_t papers;      /* in the new index (about: the papers now) */
+	size_t changed;     /* added, changed or removed by this build */
+	size_t since_fit;   /* the same, by the builds since the fit */
+	size_t nlist;       /* the current file's lists */
+	size_t tokens;      /* of the papers added or written since */
+	size_t unknown;     /* of those, not in the vocabulary */
+	double fit_unknown; /* the share at the fit */
+};
+
+/*
+ * 1 when a full fit is due, its reason into why[0..n); 0 when the
+ * model still serves.  Rules applicable without tokens (tokens 0) are
+ * checked alone, before anything is projected.
+ */
+int vec_refit_why(const struct vec_drift *, char *why, size_t n);
+
+/* The newest row of vector_index. */
+struct vec_prev {
+	uint64_t version;
+	char *path, *fp;
+	int has_fit; /* the columns of 0041 are set */
+	uint64_t fit_version;
+	size_t since_fit;
+	double fit_unknown;
+	char *modified_to;
+};
+
+/* An incremental build in progress (update.c). */
+struct vec_inc;
+
+/*
+ * Reads every paper id, projects those new or written since prev's
+ * watermark with old's model and decides; on 0 *ip holds the plan for
+ * vec_inc_write(), on 1 a full fit is due (reason in why), -1 failed
+ * (logged).  Either way the caller frees *ip with vec_inc_free().
+ */
+int vec_inc_plan(struct core_db *, const struct vec_index *old,
+    const struct vec_prev *prev, struct vec_inc **ip, char *why, size_t n);
+/* The list holding slot s of an index with lists (the lists cut the
+ * slots in runs; empty ones too). */
+uint32_t vec_list_of(const struct vec_index *, uint32_t s);
+/* Adds every paper to w (a vec_writer_reuse() of old): the old vectors
+ * of those unchanged, in their lists, and the new ones. */
+void vec_inc_write(struct vec_inc *, struct vec_writer *w);
+/* What an incremental build did. */
+struct vec_inc_counts {
+	size_t added, modified, removed; /* the changes */
+	size_t projected; /* added, modified, and those in the margin */
+	double unknown;   /* share of their tokens unknown to the model */
+};
+void vec_inc_counts(const struct vec_inc *, struct vec_inc_counts *);
+void vec_inc_free(struct vec_inc *);
 
 struct vec_eval_opts {
 	size_t queries;  /* sample size (1,000) */

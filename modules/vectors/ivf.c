@@ -256,3 +256,30 @@ vec_ivf_train(const int8_t *vecs, const float *scales, size_t n, size_t nlist,
 	free(count);
 	return fit;
 }
+
+uint32_t
+vec_ivf_nearest(const int8_t *v, const int8_t *cent, const float *cscales,
+    size_t nlist, float *score)
+{
+	int32_t d[CENTS];
+	float top = -INFINITY, sc;
+	uint32_t best = 0;
+	size_t c0, cb, b;
+
+	/* The scores and the tie rule of assign(), so that a vector added
+	 * later lands in the list a full assignment would give it. */
+	for (c0 = 0; c0 < nlist; c0 += cb) {
+		cb = nlist - c0 < CENTS ? nlist - c0 : CENTS;
+		vec_dots(v, cent + c0 * VEC_DIMS, cb, d);
+		for (b = 0; b < cb; b++) {
+			sc = (float)d[b] * cscales[c0 + b];
+			if (sc > top) {
+				top = sc;
+				best = (uint32_t)(c0 + b);
+			}
+		}
+	}
+	if (score != NULL)
+		*score = top;
+	return best;
+}

@@ -56,6 +56,34 @@ collect(void *arg, const char *tok, size_t len)
 	e->ids[e->n++] = (uint32_t)id;
 }
 
+struct unknown {
+	const struct vec_index *idx;
+	size_t tokens, unknown;
+};
+
+static void
+count_unknown(void *arg, const char *tok, size_t len)
+{
+	struct unknown *u = arg;
+
+	(void)len;
+	u->tokens++;
+	if (lookup(u->idx, tok) < 0)
+		u->unknown++;
+}
+
+void
+vec_text_unknown(const struct vec_index *idx, const char *text, size_t *tokens,
+    size_t *unknown)
+{
+	struct unknown u = { idx, 0, 0 };
+
+	if (idx != NULL && text != NULL)
+		vec_tokenize(text, strlen(text), count_unknown, &u);
+	*tokens += u.tokens;
+	*unknown += u.unknown;
+}
+
 struct word {
 	char *stem;
 	int got;

@@ -35,16 +35,40 @@ vec_store_open(const struct core_conf *conf, int readonly, struct core_db **dbp)
 	return er;
 }
 
+/* Ids only: 50,000 a round trip (ids and a flag are 16 bytes a row). */
+#define ID_PAGE 50000
+
+/* Calls fn for every row of res (PAPERS or PAPERS_BY_ID, whose columns
+ * are the same), *last set to the last id. */
+static enum core_err
+each_row(PGresult *res, vec_paper_fn fn, void *arg, int64_t *last)
+{
+	struct vec_paper p;
+	enum core_err er;
+	int i, n = PQntuples(res);
+
+	for (i = 0; i < n; i++) {
+		p.id = core_cell_bigint(res, i, VECTORS_PAPERS__ID, 0);
+		p.title = core_cell_str(res, i, VECTORS_PAPERS__TITLE);
+		p.abstract = core_cell_str(res, i, VECTORS_PAPERS__ABSTRACT);
+		p.primary =
+		    core_cell_str(res, i, VECTORS_PAPERS__PRIMARY_CATEGORY);
+		*last = p.id;
+		if ((er = fn(arg, &p)) != CORE_OK)
+			return er;
+	}
+	return CORE_OK;
+}
+
 enum core_err
 vec_store_each(struct core_db *db, vec_paper_fn fn, void *arg)
 {
 	PGresult *res = NULL;
 	char after[24], limit[16];
 	const char *params[2] = { after, limit };
-	struct vec_paper p;
 	int64_t last = 0;
 	enum core_err er = CORE_OK;
-	int i, n;
+	int n;
 
 	snprintf(limit, sizeof(limit), "%d", PAGE);
 	for (;;) {
@@ -53,17 +77,8 @@ vec_store_each(struct core_db *db, vec_paper_fn fn, void *arg)
 			 &res)) != CORE_OK)
 			goto out;
 		n = PQntuples(res);
-		for (i = 0; i < n; i++) {
-			p.id = core_cell_bigint(res, i, VECTORS_PAPERS__ID, 0);
-			p.title = core_cell_str(res, i, VECTORS_PAPERS__TITLE);
-			p.abstract =
-			    core_cell_str(res, i, VECTORS_PAPERS__ABSTRACT);
-			p.primary = core_cell_str(res, i,
-			    VECTORS_PAPERS__PRIMARY_CATEGORY);
-			last = p.id;
-			if ((er = fn(arg, &p)) != CORE_OK)
-				goto out;
-		}
+		if ((er = each_row(res, fn, arg, &last)) != CORE_OK)
+			goto out;
 		PQclear(res);
 		res = NULL;
 		if (n < PAGE)
@@ -75,7 +90,73 @@ out:
 }
 
 enum core_err
-vec_store_state(struct core_db *db, size_t *count, char *fp, size_t fpsz)
+vec_store_some(struct core_db *db, const int64_t *ids, size_t n,
+    vec_paper_fn fn, void *arg)
+{
+	struct core_buf arr = CORE_BUF_INIT;
+	PGresult *res = NULL;
+	const char *params[1];
+	int64_t last;
+	enum core_err er = CORE_OK;
+	size_t i, j;
+
+	for (i = 0; i < n && er == CORE_OK; i += PAGE) {
+		core_buf_reset(&arr);
+		core_buf_putc(&arr, '{');
+		for (j = i; j < n && j < i + PAGE; j++)
+			core_buf_printf(&arr, "%s%" PRId64, j > i ? "," : "",
+			    ids[j]);
+		core_buf_putc(&arr, '}');
+		params[0] = core_buf_cstr(&arr);
+		if ((er = core_db_exec(db, VECTORS_SQL_PAPERS_BY_ID, params, 1,
+			 &res)) == CORE_OK)
+			er = each_row(res, fn, arg, &last);
+		PQclear(res);
+		res = NULL;
+	}
+	core_buf_free(&arr);
+	return er;
+}
+
+enum core_err
+vec_store_ids(struct core_db *db, const char *since, vec_id_fn fn, void *arg)
+{
+	PGresult *res = NULL;
+	char after[24], limit[16];
+	const char *params[3] = { after, since, limit };
+	int64_t last = 0;
+	enum core_err er = CORE_OK;
+	int i, n;
+
+	snprintf(limit, sizeof(limit), "%d", ID_PAGE);
+	for (;;) {
+		snprintf(after, sizeof(after), "%" PRId64, last);
+		if ((er = core_db_exec(db, VECTORS_SQL_IDS, params, 3, &res)) !=
+		    CORE_OK)
+			goto out;
+		n = PQntuples(res);
+		for (i = 0; i < n; i++) {
+			last = core_cell_bigint(res, i, VECTORS_IDS__ID, 0);
+			if ((er = fn(arg, last,
+				 core_cell_bool(res, i, VECTORS_IDS__CHANGED,
+				     1),
+				 core_cell_bool(res, i, VECTORS_IDS__RECENT,
+				     1))) != CORE_OK)
+				goto out;
+		}
+		PQclear(res);
+		res = NULL;
+		if (n < ID_PAGE)
+			break;
+	}
+out:
+	PQclear(res);
+	return er;
+}
+
+enum core_err
+vec_store_state(struct core_db *db, size_t *count, char *fp, size_t fpsz,
+    char *modified, size_t msz)
 {
 	PGresult *res = NULL;
 	enum core_err er;
@@ -89,6 +170,8 @@ vec_store_state(struct core_db *db, size_t *count, char *fp, size_t fpsz)
 	    core_cell_str(res, 0, VECTORS_STATE__PAPERS),
 	    core_cell_str(res, 0, VECTORS_STATE__MAX_ID),
 	    core_cell_str(res, 0, VECTORS_STATE__MODIFIED_AT), VEC_FORMAT);
+	snprintf(modified, msz, "%s",
+	    core_cell_str(res, 0, VECTORS_STATE__MODIFIED_AT));
 	PQclear(res);
 	return CORE_OK;
 }

@@ -32,6 +32,13 @@ struct vec_writer {
 	int64_t *ids;
 	float *scales;
 	size_t n, cap, nlist;
+	/* vec_writer_reuse(): the lists are the old file's, each row's
+	 * list known as it is added. */
+	int fixed;
+	const int8_t *cent;
+	const float *cscales;
+	uint32_t *list;
+	double fit; /* sum of the rows' cosines to their centroid */
 };
 
 static void
@@ -82,24 +89,22 @@ pad(struct vec_writer *w, uint64_t to)
 					       : sizeof(zero));
 }
 
-struct vec_writer *
-vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
-    uint64_t version)
+/* A writer whose model has nterms terms of strbytes bytes: the header's
+ * place emitted, l set; NULL (w->failed) when they do not fit. */
+static struct vec_writer *
+start(int fd, struct core_buf *mem, uint64_t version, uint64_t nterms,
+    uint64_t strbytes, struct vec_layout *l)
 {
 	struct vec_writer *w = core_xcalloc(1, sizeof(*w));
 	struct vec_header h;
-	struct vec_layout l;
-	uint32_t off = 0;
-	size_t i;
 
 	w->fd = fd;
 	w->mem = fd == -1 ? mem : NULL;
 	w->version = version;
 	w->nlist = NLIST_AUTO;
-	w->nterms = m->nterms;
-	for (i = 0; i < m->nterms; i++)
-		w->strbytes += strlen(m->terms[i]) + 1;
-	if (vec_layout(w->nterms, w->strbytes, 0, 0, &l) != 0) {
+	w->nterms = nterms;
+	w->strbytes = strbytes;
+	if (vec_layout(w->nterms, w->strbytes, 0, 0, l) != 0) {
 		core_log(CORE_LOG_ERROR, "vectors", "vocabulary too large");
 		w->failed = 1;
 		return w;
@@ -107,7 +112,25 @@ vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
 	/* The real header comes last; until then zeros (bad magic). */
 	memset(&h, 0, sizeof(h));
 	emit(w, &h, sizeof(h));
-	pad(w, l.termoff);
+	pad(w, l->termoff);
+	return w;
+}
+
+struct vec_writer *
+vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
+    uint64_t version)
+{
+	struct vec_writer *w;
+	struct vec_layout l;
+	uint64_t strbytes = 0;
+	uint32_t off = 0;
+	size_t i;
+
+	for (i = 0; i < m->nterms; i++)
+		strbytes += strlen(m->terms[i]) + 1;
+	w = start(fd, mem, version, m->nterms, strbytes, &l);
+	if (w->failed)
+		return w;
 	for (i = 0; i < m->nterms; i++) {
 		emit(w, &off, sizeof(off));
 		off += (uint32_t)strlen(m->terms[i]) + 1;
@@ -124,9 +147,55 @@ vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
 	return w;
 }
 
+/* dot(a, b) of two vectors: one centroid's score, as vec_dots(). */
+static int32_t
+dot(const int8_t *a, const int8_t *b)
+{
+	int32_t d;
+
+	vec_dots(a, b, 1, &d);
+	return d;
+}
+
+struct vec_writer *
+vec_writer_reuse(int fd, struct core_buf *mem, const struct vec_index *idx,
+    uint64_t version)
+{
+	struct vec_writer *w;
+	struct vec_layout l;
+	uint64_t strbytes = idx->termoff[idx->nterms];
+
+	/* The very bytes vec_writer_new() wrote for this model. */
+	w = start(fd, mem, version, idx->nterms, strbytes, &l);
+	if (w->failed)
+		return w;
+	emit(w, idx->termoff, (idx->nterms + 1) * sizeof(*idx->termoff));
+	pad(w, l.str);
+	emit(w, idx->str, (size_t)strbytes);
+	pad(w, l.idf);
+	emit(w, idx->idf, idx->nterms * sizeof(*idx->idf));
+	pad(w, l.proj);
+	emit(w, idx->proj, idx->nterms * VEC_DIMS * sizeof(*idx->proj));
+	pad(w, l.vecs);
+	w->fixed = 1;
+	w->nlist = idx->nlist;
+	w->cent = idx->cent;
+	w->cscales = idx->cscales;
+	return w;
+}
+
 void
 vec_writer_add(struct vec_writer *w, int64_t id, const struct vec_query *q)
 {
+	vec_writer_add_in(w, id, q, VEC_LIST_NEAREST);
+}
+
+void
+vec_writer_add_in(struct vec_writer *w, int64_t id, const struct vec_query *q,
+    uint32_t list)
+{
+	float sc = 0;
+
 	if (w->n > 0 && id <= w->ids[w->n - 1])
 		w->unordered = 1;
 	if (w->n == w->cap) {
@@ -134,6 +203,19 @@ vec_writer_add(struct vec_writer *w, int64_t id, const struct vec_query *q)
 		w->ids = core_xrealloc(w->ids, w->cap * sizeof(*w->ids));
 		w->scales =
 		    core_xrealloc(w->scales, w->cap * sizeof(*w->scales));
+		if (w->fixed)
+			w->list =
+			    core_xrealloc(w->list, w->cap * sizeof(*w->list));
+	}
+	if (w->fixed && w->nlist > 0) {
+		if (list == VEC_LIST_NEAREST || list >= w->nlist)
+			list = vec_ivf_nearest(q->v, w->cent, w->cscales,
+			    w->nlist, &sc);
+		else
+			sc = (float)dot(q->v, w->cent + list * VEC_DIMS) *
+			    w->cscales[list];
+		w->list[w->n] = list;
+		w->fit += (double)sc * q->scale;
 	}
 	w->ids[w->n] = id;
 	w->scales[w->n++] = q->scale;
@@ -148,13 +230,15 @@ vec_writer_abort(struct vec_writer *w)
 	core_buf_free(&w->pend);
 	free(w->ids);
 	free(w->scales);
+	free(w->list);
 	free(w);
 }
 
 void
 vec_writer_lists(struct vec_writer *w, size_t nlist)
 {
-	w->nlist = nlist;
+	if (!w->fixed)
+		w->nlist = nlist;
 }
 
 /*
@@ -224,6 +308,9 @@ write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
 	int8_t *v = NULL, *cent = NULL;
 	uint32_t *list = NULL, *slot = NULL, *row = NULL, *off = NULL;
 	float *cscales = NULL, *scales = NULL;
+	const uint32_t *lst;
+	const int8_t *cen = NULL;
+	const float *csc = NULL;
 	size_t maplen = 0, r, c;
 	double t0 = vec_now(), c0 = vec_cpu_now(0), fit;
 	int rc = -1;
@@ -240,18 +327,25 @@ write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
 	} else {
 		if ((v = map_rows(w, l, &maplen)) == NULL)
 			goto out;
-		cent = core_xcalloc(nlist, VEC_DIMS);
-		cscales = core_xcalloc(nlist, sizeof(*cscales));
-		list = core_xcalloc(w->n, sizeof(*list));
-		fit = vec_ivf_train(v, w->scales, w->n, nlist,
-		    0x5eed0000u + w->n, cent, cscales, list);
+		if (w->fixed) { /* the lists came with the rows */
+			lst = w->list;
+			cen = w->cent;
+			csc = w->cscales;
+			fit = w->fit / (double)w->n;
+		} else {
+			cen = cent = core_xcalloc(nlist, VEC_DIMS);
+			csc = cscales = core_xcalloc(nlist, sizeof(*cscales));
+			lst = list = core_xcalloc(w->n, sizeof(*list));
+			fit = vec_ivf_train(v, w->scales, w->n, nlist,
+			    0x5eed0000u + w->n, cent, cscales, list);
+		}
 		/* A counting sort: slots list by list, rows ascending. */
 		for (r = 0; r < w->n; r++)
-			off[list[r] + 1]++;
+			off[lst[r] + 1]++;
 		for (c = 0; c < nlist; c++)
 			off[c + 1] += off[c];
 		for (r = 0; r < w->n; r++) {
-			slot[r] = off[list[r]]++;
+			slot[r] = off[lst[r]]++;
 			row[slot[r]] = (uint32_t)r;
 			scales[slot[r]] = w->scales[r];
 		}
@@ -279,9 +373,9 @@ write_lists(struct vec_writer *w, const struct vec_layout *l, size_t nlist)
 	pad(w, l->scales);
 	emit(w, scales, w->n * sizeof(*scales));
 	pad(w, l->cent);
-	emit(w, cent, nlist * VEC_DIMS);
+	emit(w, cen, nlist * VEC_DIMS);
 	pad(w, l->cscales);
-	emit(w, cscales, nlist * sizeof(*cscales));
+	emit(w, csc, nlist * sizeof(*csc));
 	pad(w, l->lists);
 	emit(w, off, (nlist > 0 ? nlist + 1 : 0) * sizeof(*off));
 	rc = w->failed ? -1 : 0;
@@ -313,6 +407,12 @@ vec_writer_finish(struct vec_writer *w, size_t *ndocs)
 		goto out;
 	}
 	nlist = w->nlist == NLIST_AUTO ? vec_ivf_nlist(w->n) : w->nlist;
+	if (w->fixed && nlist > w->n) {
+		core_log(CORE_LOG_ERROR, "vectors",
+		    "%zu papers for %zu lists: fit a new model", w->n, nlist);
+		er = CORE_EINPUT;
+		goto out;
+	}
 	if (nlist > w->n)
 		nlist = w->n;
 	if (w->failed ||

@@ -23,13 +23,36 @@ SELECT count(*) AS papers,
 SELECT pg_try_advisory_lock(2004248675) AS locked;
 
 -- name: LATEST
-SELECT version, path, fingerprint
+SELECT version, path, fingerprint, fit_version, since_fit, fit_unknown,
+       modified_to::text AS modified_to
   FROM vector_index
  ORDER BY version DESC
  LIMIT 1;
 
 -- name: RECORD
 INSERT INTO vector_index (version, path, papers, terms, dims, fingerprint,
-    seconds)
+    seconds, fit_version, since_fit, fit_unknown, modified_to)
 VALUES ($1::bigint, $2, $3::integer, $4::integer, $5::integer, $6,
-    $7::real);
+    $7::real, $8::bigint, $9::integer, $10::real,
+    nullif($11, '')::timestamptz);
+
+-- name: IDS
+-- Every paper id for an incremental build, keyset pages in id order,
+-- whether it was written since the index's watermark $2, and whether
+-- within ten minutes before it: a writer's modified_at is its
+-- transaction's start, which can precede a watermark read while it was
+-- still open, so those papers are projected again too (an unchanged
+-- paper gives the same vector: the margin costs only time).
+SELECT id, modified_at > $2::timestamptz AS changed,
+       modified_at > $2::timestamptz - interval '10 minutes' AS recent
+  FROM papers
+ WHERE id > $1::bigint
+ ORDER BY id
+ LIMIT $3::integer;
+
+-- name: PAPERS_BY_ID
+-- The papers an incremental build projects ($1: '{id,...}').
+SELECT id, title, abstract, primary_category
+  FROM papers
+ WHERE id = ANY ($1::bigint[])
+ ORDER BY id;
