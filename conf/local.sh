@@ -260,9 +260,12 @@ vectors_up() {
 # rows and their indexes), and the site serves meanwhile (papers show
 # their analysis as it lands).  WEFT_ANALYSE_WAIT=1 waits for it;
 # WEFT_ANALYSE_EXTRACTIVE=1 keeps it extractive whatever llm_url says
-# (the tests: their stack's endpoint is a fake).
+# (the tests: their stack's endpoint is a fake).  WEFT_ANALYSE=off skips
+# it (the benchmarks: analysing a kept 500,000-paper corpus in the
+# background takes the CPU they measure).
 analyse_up() {
 	local args=()
+	[ "${WEFT_ANALYSE:-on}" = off ] && return 0
 	mkdir -p "$var/log"
 	[ -n "${WEFT_ANALYSE_EXTRACTIVE:-}" ] && args=(--extractive)
 	if [ -n "${WEFT_ANALYSE_WAIT:-}" ]; then

@@ -64,14 +64,14 @@ log=${WEFT_BENCH_LOG:-off}
 stack() {
 	if [ "$1" = worker ]; then
 		WEFT_NGINX_CACHE=off WEFT_ACCESS_LOG=$log \
-		    conf/local.sh up --var "$var" --port "$port" \
+		    WEFT_ANALYSE=off conf/local.sh up --var "$var" --port "$port" \
 		    --build "$build" >/dev/null
 	elif [ "$1" = cold ]; then
 		WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=$log \
-		    conf/local.sh up --var "$var" --port "$port" \
+		    WEFT_ANALYSE=off conf/local.sh up --var "$var" --port "$port" \
 		    --build "$build" >/dev/null
 	else
-		WEFT_ACCESS_LOG=$log conf/local.sh up --var "$var" \
+		WEFT_ACCESS_LOG=$log WEFT_ANALYSE=off conf/local.sh up --var "$var" \
 		    --port "$port" --build "$build" >/dev/null
 	fi
 }

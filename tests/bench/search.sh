@@ -40,7 +40,7 @@ target=${WEFT_BENCH_PAPERS:-100000}
 
 [ -n "${WEFT_BENCH_NOUP:-}" ] ||
 	WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=off \
-	    conf/local.sh up --var "$var" --port "$port" --build "$build" \
+	    WEFT_ANALYSE=off conf/local.sh up --var "$var" --port "$port" --build "$build" \
 	    >/dev/null
 base=http://127.0.0.1:$port
 db() { psql -h "$var/pg/run" -U weft -d weft -Atqc "$1"; }
