@@ -116,6 +116,19 @@ start(int fd, struct core_buf *mem, uint64_t version, uint64_t nterms,
 	return w;
 }
 
+/* The model's idf and projection after its terms, up to the vectors:
+ * the same bytes for a new model and for one an index keeps. */
+static void
+model_tail(struct vec_writer *w, const struct vec_layout *l, const float *idf,
+    const float *proj, size_t nterms)
+{
+	pad(w, l->idf);
+	emit(w, idf, nterms * sizeof(*idf));
+	pad(w, l->proj);
+	emit(w, proj, nterms * VEC_DIMS * sizeof(*proj));
+	pad(w, l->vecs);
+}
+
 struct vec_writer *
 vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
     uint64_t version)
@@ -139,11 +152,7 @@ vec_writer_new(int fd, struct core_buf *mem, const struct vec_model *m,
 	pad(w, l.str);
 	for (i = 0; i < m->nterms; i++)
 		emit(w, m->terms[i], strlen(m->terms[i]) + 1);
-	pad(w, l.idf);
-	emit(w, m->idf, m->nterms * sizeof(*m->idf));
-	pad(w, l.proj);
-	emit(w, m->proj, m->nterms * VEC_DIMS * sizeof(*m->proj));
-	pad(w, l.vecs);
+	model_tail(w, &l, m->idf, m->proj, m->nterms);
 	return w;
 }
 
@@ -172,11 +181,7 @@ vec_writer_reuse(int fd, struct core_buf *mem, const struct vec_index *idx,
 	emit(w, idx->termoff, (idx->nterms + 1) * sizeof(*idx->termoff));
 	pad(w, l.str);
 	emit(w, idx->str, (size_t)strbytes);
-	pad(w, l.idf);
-	emit(w, idx->idf, idx->nterms * sizeof(*idx->idf));
-	pad(w, l.proj);
-	emit(w, idx->proj, idx->nterms * VEC_DIMS * sizeof(*idx->proj));
-	pad(w, l.vecs);
+	model_tail(w, &l, idx->idf, idx->proj, idx->nterms);
 	w->fixed = 1;
 	w->nlist = idx->nlist;
 	w->cent = idx->cent;
