@@ -362,6 +362,8 @@ enum core_err vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q,
     uint64_t seed, float *v, float *sigma);
 /* A small deterministic PRNG (splitmix64) for samples and sketches. */
 uint64_t vec_rand(uint64_t *state);
+/* A standard normal deviate (Box-Muller) from vec_rand(). */
+double vec_gauss(uint64_t *state);
 
 /* ------------------------------------------------------------ write.c */
 

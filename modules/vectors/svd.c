@@ -25,9 +25,8 @@ vec_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* A standard normal deviate (Box-Muller). */
-static double
-gauss(uint64_t *st)
+double
+vec_gauss(uint64_t *st)
 {
 	double u = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
 	double v = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
@@ -92,7 +91,7 @@ vec_svd(const struct vec_csr *a, size_t k, size_t p, unsigned q, uint64_t seed,
 	y = core_xcalloc(m * l, sizeof(*y));
 	tau = core_xcalloc(l, sizeof(*tau));
 	for (i = 0; i < n * l; i++)
-		om[i] = (float)gauss(&st);
+		om[i] = (float)vec_gauss(&st);
 
 	/* Range of a: y = a om, then (a a')^q y, orthonormalised as we go
 	 * so that the small singular values do not drown in rounding. */

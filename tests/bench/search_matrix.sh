@@ -94,6 +94,12 @@ lua() {
 		i = i % #q + 1
 		return wrk.format("GET", q[i])
 	end
+	LUA
+	done_lua
+}
+# done_lua: wrk's done() printing "req/s p50 p95 p99 non-2xx" (ms).
+done_lua() {
+	cat <<-'LUA'
 	function done(s, lat, req)
 		local bad = s.errors.status + s.errors.connect + s.errors.read +
 		    s.errors.timeout
@@ -117,9 +123,10 @@ curl -s -o "$st/files/search" \
 twin_start "$st"
 trap 'nginx -p "$st" -c "$st/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 static() { # CONNS -> req/s
-	printf 'function request() return wrk.format("GET", "/search") end\n%s\n' \
-	    "$(sed -n '/^function done/,$p' <(lua short hybrid plain | sed 's/^\t//'))" \
-	    >"$work/static.lua"
+	{
+		echo 'function request() return wrk.format("GET", "/search") end'
+		done_lua
+	} >"$work/static.lua"
 	wrk -t"$(( $1 < 2 ? 1 : 2 ))" -c"$1" -d"${secs}s" -s "$work/static.lua" \
 	    "http://127.0.0.1:$sport" | tail -1 | cut -d' ' -f1
 }

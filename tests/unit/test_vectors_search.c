@@ -24,15 +24,6 @@
 
 static int8_t rows[NDOCS][VEC_DIMS]; /* what was written, by row */
 
-static double
-gauss(uint64_t *st)
-{
-	double u = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /*
  * NDOCS papers of random topics (ids 10, 20, ...) through w; with dups,
  * every tenth paper has the vector of the one before it (equal scores).
@@ -48,12 +39,12 @@ fill(struct vec_writer *w, int dups)
 
 	for (t = 0; t < TOPICS; t++)
 		for (j = 0; j < VEC_DIMS; j++)
-			topics[t][j] = (float)(gauss(&st) / sqrt(1.0 + j));
+			topics[t][j] = (float)(vec_gauss(&st) / sqrt(1.0 + j));
 	for (i = 0; i < NDOCS; i++) {
 		t = (size_t)(vec_rand(&st) % TOPICS);
 		for (j = 0; j < VEC_DIMS; j++)
 			x[j] = topics[t][j] +
-			    (float)(0.7 * gauss(&st) / sqrt(1.0 + j));
+			    (float)(0.7 * vec_gauss(&st) / sqrt(1.0 + j));
 		if (!dups || i % 10 != 9)
 			if (vec_quantize(x, &q) != CORE_OK)
 				abort();
@@ -112,17 +103,6 @@ open_nlist(const struct core_buf *mem, uint32_t nlist)
 	vec_close(idx);
 	free(copy);
 	return er;
-}
-
-/* The list of slot s. */
-static size_t
-list_of(const struct vec_index *idx, size_t s)
-{
-	size_t c = 0;
-
-	while (c + 1 < idx->nlist && idx->lists[c + 1] <= s)
-		c++;
-	return c;
 }
 
 static int
@@ -211,7 +191,7 @@ main(void)
 	}
 	T_OK(rows_ok, "each row's vector is at its slot, and row inverts slot");
 	for (s = 0; s < NDOCS; s++) {
-		c = list_of(idx, s);
+		c = vec_list_of(idx, s);
 		vec_dots(idx->vecs + s * VEC_DIMS, idx->cent + c * VEC_DIMS, 1,
 		    &dc);
 		for (j = 0; j < NLIST; j++) {
@@ -222,7 +202,7 @@ main(void)
 			    (sc == (float)dc * idx->cscales[c] && j < c))
 				nearest = 0;
 		}
-		if (s > 0 && c == list_of(idx, s - 1) &&
+		if (s > 0 && c == vec_list_of(idx, s - 1) &&
 		    idx->row[s] < idx->row[s - 1])
 			ascending = 0;
 	}
@@ -294,7 +274,7 @@ main(void)
 	T_EQ(vec_nprobe(idx, 200), 0, "as many as there are: the exact scan");
 	T_EQ(vec_search_probe(idx, &q, 0, -1, 3, ivf, &n2), CORE_EINPUT, "k 0");
 	vec_row_query(idx, 17, &q);
-	c = list_of(idx, idx->slot[17]);
+	c = vec_list_of(idx, idx->slot[17]);
 	T_EQ(vec_search_probe(idx, &q, 200, -1, 1, big, &n2), CORE_OK,
 	    "one list, k beyond its papers");
 	T_OK(n2 > 0 && n2 == idx->lists[c + 1] - idx->lists[c],

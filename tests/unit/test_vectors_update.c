@@ -18,15 +18,6 @@
 #define NDOCS 3000
 #define NLIST 40
 
-static double
-gauss(uint64_t *st)
-{
-	double u = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(vec_rand(st) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /* A random vector near one of 50 topics (seeded by *st). */
 static void
 paper(uint64_t *st, struct vec_query *q)
@@ -40,10 +31,10 @@ paper(uint64_t *st, struct vec_query *q)
 	if (!made++)
 		for (t = 0; t < 50; t++)
 			for (j = 0; j < VEC_DIMS; j++)
-				topics[t][j] = (float)gauss(&ts);
+				topics[t][j] = (float)vec_gauss(&ts);
 	t = (size_t)(vec_rand(st) % 50);
 	for (j = 0; j < VEC_DIMS; j++)
-		x[j] = topics[t][j] + (float)(0.8 * gauss(st));
+		x[j] = topics[t][j] + (float)(0.8 * vec_gauss(st));
 	if (vec_quantize(x, q) != CORE_OK)
 		abort();
 }
