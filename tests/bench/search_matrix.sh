@@ -57,15 +57,16 @@ short AS (
 	 LIMIT $nq),
 question AS (
 	SELECT 'question', q, cat
-	  FROM (SELECT regexp_replace(substring(abstract from '^[^.?!]*[.?!]'),
-	                   '[\\\\\$%&#{}]', '', 'g') AS q, cat FROM s) x
+	  FROM (SELECT regexp_replace(regexp_replace(substring(abstract from '^[^.?!]*[.?!]'),
+	                   '[\\\\\$%&#{}]', '', 'g'), '\s+', ' ', 'g') AS q, cat FROM s) x
 	 WHERE array_length(regexp_split_to_array(q, '\s+'), 1) BETWEEN 20 AND 40
 	 LIMIT $nq)
 SELECT * FROM short UNION ALL SELECT * FROM question" |
 python3 -c '
 import sys, urllib.parse
 for line in sys.stdin:
-    k, q, c = line.rstrip("\n").split("|", 2)
+    k, rest = line.rstrip("\n").split("|", 1)
+    q, c = rest.rsplit("|", 1)
     print(k, urllib.parse.quote_plus(q), c or "-")' >"$work/queries"
 newest=$(db "SELECT max(published) FROM papers")
 from=$(date -d "$newest - 2 years" +%F)
