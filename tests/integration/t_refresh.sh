@@ -58,15 +58,16 @@ rsql "UPDATE papers SET title = 'Zyxwvut refresh probe ' || title
                     ORDER BY paper_id DESC LIMIT 1);" >/dev/null
 # The rest: its match moves authorships of the first part too.  The
 # share is lifted so that the incremental path runs however many
-# researchers this small corpus's batch reaches.
+# papers this small corpus's batch changes.
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok load --data "$T_TMP/b"
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "the load after the first refreshes incrementally" \
     "$(cat "$T_TMP/hv.out")"
-n=$(rsql "SELECT count(*) FROM derived_dirty_papers") &&
+n=$(rsql "SELECT (SELECT count(*) FROM derived_before_papers) +
+                 (SELECT count(*) FROM derived_before_authors)") &&
     m=$(rsql "SELECT count(*) FROM search_term_delta")
 [ "$n" = 0 ] && [ "$m" = 0 ]
-ok $? "the notes are consumed" "$n dirty papers, $m vector notes"
+ok $? "the notes are consumed" "$n paper and position notes, $m vector notes"
 # A paper crossing the large-collaboration limit (0040): the small one
 # with the most matched authors given one author over it (as weft-harvest
 # would after adding authorships; its RECOMPUTE at each load counts them
@@ -102,6 +103,49 @@ case $v in
 esac
 rsql "UPDATE papers SET author_count = weft_pair_authors_max() + 1
        WHERE id = ${BIG:-0}" >/dev/null
+# Edits the refresh must move by their difference (0042), beside it: a
+# merge (every authorship of one researcher to another, now matched by
+# co-authors, and the first deleted), an old paper's categories, date
+# and full match changed, an old paper's last author dropped, an
+# authorship unmatched, and an upsert giving a paper a new position and
+# a new researcher at an old one in one statement.
+rsql "CREATE TEMP TABLE pick AS
+      SELECT (SELECT researcher_id FROM authorships
+               WHERE researcher_id IS NOT NULL GROUP BY 1
+              HAVING count(*) >= 2 ORDER BY 1 LIMIT 1) AS x,
+             (SELECT researcher_id FROM authorships
+               WHERE researcher_id IS NOT NULL GROUP BY 1
+              HAVING count(*) >= 3 ORDER BY 1 DESC LIMIT 1) AS y,
+             (SELECT array_agg(id ORDER BY id) FROM
+               (SELECT paper_id AS id FROM authorships
+                 WHERE paper_id <> ${BIG:-0}
+                 GROUP BY 1 HAVING count(researcher_id) >= 3
+                 ORDER BY 1 LIMIT 4) s) AS p;
+      UPDATE authorships SET researcher_id = (SELECT y FROM pick),
+             match_reason = 'coauthors', match_score = 0.7
+       WHERE researcher_id = (SELECT x FROM pick);
+      DELETE FROM researchers WHERE id = (SELECT x FROM pick);
+      UPDATE papers SET categories = '{math.CO}' || categories,
+             published = published - 400, fully_matched = NOT fully_matched
+       WHERE id = (SELECT p[1] FROM pick);
+      DELETE FROM authorships
+       WHERE paper_id = (SELECT p[2] FROM pick)
+         AND position = (SELECT max(position) FROM authorships
+                          WHERE paper_id = (SELECT p[2] FROM pick));
+      UPDATE papers SET author_count = author_count - 1
+       WHERE id = (SELECT p[2] FROM pick);
+      UPDATE authorships SET researcher_id = NULL
+       WHERE paper_id = (SELECT p[3] FROM pick) AND position = 2;
+      INSERT INTO authorships AS a (paper_id, position, raw_name,
+             researcher_id, match_reason)
+      SELECT p[4], q, 'Refresh Probe', y, 'name_key'
+        FROM pick, (VALUES (1), (999)) AS v(q)
+          ON CONFLICT (paper_id, position) DO UPDATE
+         SET researcher_id = excluded.researcher_id,
+             raw_name = excluded.raw_name;" >/dev/null
+v=$(rsql "SELECT count(*) FROM derived_before_authors")
+[ "${v:-0}" -ge 5 ]
+ok $? "the edits leave notes of what was before" "$v position notes"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
