@@ -1,7 +1,7 @@
 -- tests/bench/refresh_batch.sql -- a daily harvest's worth of new papers
 -- (:batch, e.g. 20000) written into a THROWAWAY scaled benchmark
 -- database the way the writers write them (triggers on: search vectors
--- computed, 0011's and 0036's notes taken), for timing
+-- computed, 0011's, 0036's and 0042's notes taken), for timing
 -- "weft-harvest refresh" (incremental) against "refresh --full"
 -- (tests/bench/README.md, "Incremental refresh").  Copies of existing
 -- papers under new ids "8NNN.NNNNN"; with :fresh = 1 each copied
@@ -54,6 +54,7 @@ SELECT np.id, a.position, a.raw_name, coalesce(b.new, a.researcher_id),
 COMMIT;
 SELECT weft_corpus_counts_refresh();
 SELECT (SELECT count(*) FROM papers) AS papers,
-       (SELECT count(*) FROM derived_dirty_papers) AS dirty_papers,
+       (SELECT count(*) FROM derived_before_papers) AS paper_notes,
+       (SELECT count(*) FROM derived_before_authors) AS position_notes,
        (SELECT count(*) FROM derived_dirty_researchers) AS dirty_researchers,
        (SELECT count(*) FROM search_term_delta) AS vector_notes;

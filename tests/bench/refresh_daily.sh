@@ -1,0 +1,90 @@
+#!/bin/bash
+# tests/bench/refresh_daily.sh -- a day's harvest on a kept benchmark
+# cluster, and the incremental refresh that follows it (not a test: not
+# in `make test`).
+#
+#   tests/bench/refresh_daily.sh VAR [BATCH]
+#
+# VAR is a cluster kept by `BENCH_KEEP=1 tests/bench/load.sh N` (its
+# PostgreSQL is started here if it is not running, and stopped again).
+# Writes BATCH (20000) papers with refresh_batch.sql (copies of the
+# newest papers keeping their authors: people with histories here, as a
+# real day's harvest), then times `weft-harvest refresh` and prints the
+# time each derived-table function took (track_functions).  With
+# COMPARE=1 it then copies the derived tables aside, times `refresh
+# --full` and counts the rows in which the two differ (every derived
+# table, EXCEPT both ways; 0 is the expected answer).  The cluster
+# keeps the batch: it is a benchmark's, never data you keep.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+var=$(cd "${1:?usage: refresh_daily.sh VAR [BATCH]}" && pwd)
+batch=${2:-20000}
+bin=$root/${BUILD:-build}/weft-harvest
+pgbin=/usr/lib/postgresql/15/bin
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
+q() { psql -h "$var/pg/run" -U weft -d weft -X -v ON_ERROR_STOP=1 "$@"; }
+[ -x "$bin" ] || make -s -C "$root" harvest
+
+started=
+if ! aspg "$pgbin/pg_ctl" -D "$var/pg/data" status >/dev/null 2>&1; then
+	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -l "$var/pg/server.log" -w \
+	    start >/dev/null
+	started=1
+fi
+finish() {
+	[ -z "$started" ] ||
+	    aspg "$pgbin/pg_ctl" -D "$var/pg/data" -m fast stop >/dev/null
+}
+trap finish EXIT
+# The schema the code has (a kept cluster may predate a migration).
+WEFT_CONF=$var/weft.conf "$bin" migrate | tail -1
+q -qc "ALTER DATABASE weft SET track_functions = 'all'"
+
+# timed LABEL CMD...: wall seconds of CMD, its output indented.
+timed() {
+	local label=$1 t0 t1
+	shift
+	t0=$(date +%s.%N)
+	"$@" >"$var/step.out" 2>&1 || { cat "$var/step.out" >&2; return 1; }
+	t1=$(date +%s.%N)
+	printf '%-34s %8.1f s\n' "$label" "$(echo "$t1 - $t0" | bc -l)"
+	grep -v '^{' "$var/step.out" | sed 's/^/    /' || true
+}
+functions() {
+	q -Atc "SELECT format('    %-36s %9.1f s total, %9.1f s self',
+	               funcname, total_time / 1000, self_time / 1000)
+	          FROM pg_stat_user_functions
+	         WHERE funcname LIKE 'weft\_%' AND total_time > 50
+	         ORDER BY total_time DESC"
+}
+
+printf 'papers before: %s\n' "$(q -Atc "SELECT count(*) FROM papers")"
+timed "writing the batch ($batch papers)" \
+    q -q -v batch="$batch" -v fresh=0 -f "$root/tests/bench/refresh_batch.sql"
+q -Atc "SELECT pg_stat_reset()" >/dev/null
+timed "weft-harvest refresh" \
+    env WEFT_CONF="$var/weft.conf" "$bin" refresh
+functions
+
+[ -n "${COMPARE:-}" ] || exit 0
+SETS="coauthor_pairs:SELECT a, b, papers FROM coauthor_pairs
+researcher_stats:SELECT researcher_id, first_pos, middle_pos, last_pos, counted, total, fields::text, timeline::text, evidence_co::text, evidence_reasons::text, large_papers FROM researcher_stats
+paper_cards:SELECT paper_id, authors, names FROM paper_cards
+search_terms:SELECT lexeme, ndoc FROM search_terms"
+q -qc "DROP SCHEMA IF EXISTS inc CASCADE; CREATE SCHEMA inc"
+while IFS=: read -r name sql; do
+	q -qc "CREATE TABLE inc.$name AS $sql"
+done <<<"$SETS"
+q -Atc "SELECT pg_stat_reset()" >/dev/null
+timed "weft-harvest refresh --full" \
+    env WEFT_CONF="$var/weft.conf" "$bin" refresh --full
+functions
+while IFS=: read -r name sql; do
+	printf '    %-18s rows, only incremental, only full: %s\n' "$name" \
+	    "$(q -Atc "SELECT (SELECT count(*) FROM inc.$name),
+	        (SELECT count(*) FROM ((TABLE inc.$name) EXCEPT ($sql)) x),
+	        (SELECT count(*) FROM (($sql) EXCEPT (TABLE inc.$name)) y)")"
+done <<<"$SETS"
+q -qc "DROP SCHEMA inc CASCADE"
