@@ -253,8 +253,11 @@ BEGIN
 	 WHERE NOT x.large
 	 GROUP BY 1, 2
 	HAVING sum(x.sign) <> 0;
+	-- In key order: the index pages are then visited once each, not at
+	-- random (27.8 s unordered for 20,000 papers at 540,001, 0042's
+	-- first version).
 	INSERT INTO coauthor_pairs AS c (a, b, papers)
-	SELECT a, b, dn FROM weft_pair_delta
+	SELECT a, b, dn FROM weft_pair_delta ORDER BY a, b
 	    ON CONFLICT (a, b) DO UPDATE SET papers = c.papers + excluded.papers;
 	DELETE FROM coauthor_pairs c
 	 USING weft_pair_delta d
@@ -272,53 +275,26 @@ BEGIN
 	  JOIN researchers r ON r.id = t.id
 	    ON CONFLICT (researcher_id) DO NOTHING;
 
-	UPDATE researcher_stats s
-	   SET first_pos = s.first_pos + d.f,
-	       middle_pos = s.middle_pos + d.m,
-	       last_pos = s.last_pos + d.l,
-	       counted = s.counted + d.c,
-	       total = s.total + d.n,
-	       large_papers = s.large_papers + d.large
-	  FROM (SELECT researcher_id AS id,
-	               sum(sign * f::integer) AS f,
-	               sum(sign * m::integer) AS m,
-	               sum(sign * l::integer) AS l,
-	               sum(sign * c::integer) AS c,
-	               sum(sign) AS n,
-	               sum(sign * large::integer) AS large
-	          FROM weft_side
-	         GROUP BY 1) d
-	 WHERE s.researcher_id = d.id
-	   AND (d.f, d.m, d.l, d.c, d.n, d.large) <> (0, 0, 0, 0, 0, 0);
-
-	-- fields: [[category, papers]], most first, then by category.
-	WITH delta AS (
+	-- Counts move by the sums of the sides; the json lists are rebuilt
+	-- from their elements and the moves: [[category, papers]], most
+	-- first, then by category; [[year, papers]], oldest first.  One
+	-- UPDATE: each row is written once.
+	WITH counts AS (
+		SELECT researcher_id AS id,
+		       sum(sign * f::integer) AS f,
+		       sum(sign * m::integer) AS m,
+		       sum(sign * l::integer) AS l,
+		       sum(sign * c::integer) AS c,
+		       sum(sign) AS n,
+		       sum(sign * large::integer) AS large
+		  FROM weft_side
+		 GROUP BY 1
+	), fdelta AS (
 		SELECT researcher_id AS id, u.cat, sum(sign) AS n
 		  FROM weft_side, unnest(categories) AS u(cat)
 		 GROUP BY 1, 2
 		HAVING sum(sign) <> 0
-	), moved AS (SELECT DISTINCT id FROM delta),
-	now AS (
-		SELECT id, cat, sum(n)::bigint AS n
-		  FROM (SELECT m.id, e->>0 AS cat, (e->>1)::bigint AS n
-		          FROM moved m
-		          JOIN researcher_stats s ON s.researcher_id = m.id,
-		               json_array_elements(s.fields) AS e
-		         UNION ALL
-		        SELECT id, cat, n FROM delta) x
-		 GROUP BY 1, 2
-		HAVING sum(n) > 0
-	)
-	UPDATE researcher_stats s
-	   SET fields = coalesce(j.j, '[]')
-	  FROM moved m
-	  LEFT JOIN (SELECT id, json_agg(json_build_array(cat, n)
-	                                 ORDER BY n DESC, cat) AS j
-	               FROM now GROUP BY id) j ON j.id = m.id
-	 WHERE s.researcher_id = m.id;
-
-	-- timeline: [[year, papers]], oldest first.
-	WITH delta AS (
+	), tdelta AS (
 		SELECT researcher_id AS id,
 		       extract(year FROM published)::integer AS y,
 		       sum(sign) AS n
@@ -326,26 +302,56 @@ BEGIN
 		 WHERE published IS NOT NULL
 		 GROUP BY 1, 2
 		HAVING sum(sign) <> 0
-	), moved AS (SELECT DISTINCT id FROM delta),
-	now AS (
-		SELECT id, y, sum(n)::bigint AS n
-		  FROM (SELECT m.id, (e->>0)::integer AS y,
-		               (e->>1)::bigint AS n
-		          FROM moved m
-		          JOIN researcher_stats s ON s.researcher_id = m.id,
-		               json_array_elements(s.timeline) AS e
-		         UNION ALL
-		        SELECT id, y, n FROM delta) x
-		 GROUP BY 1, 2
-		HAVING sum(n) > 0
+	), moved AS (
+		SELECT id FROM counts
+		 WHERE (f, m, l, c, n, large) <> (0, 0, 0, 0, 0, 0)
+		 UNION
+		SELECT id FROM fdelta
+		 UNION
+		SELECT id FROM tdelta
+	), fields AS (
+		SELECT id, json_agg(json_build_array(cat, n) ORDER BY n DESC, cat)
+		           AS j
+		  FROM (SELECT id, cat, sum(n)::bigint AS n
+		          FROM (SELECT m.id, e->>0 AS cat, (e->>1)::bigint AS n
+		                  FROM moved m
+		                  JOIN researcher_stats s
+		                    ON s.researcher_id = m.id,
+		                       json_array_elements(s.fields) AS e
+		                 UNION ALL
+		                SELECT id, cat, n FROM fdelta) x
+		         GROUP BY 1, 2
+		        HAVING sum(n) > 0) x
+		 GROUP BY id
+	), timeline AS (
+		SELECT id, json_agg(json_build_array(y, n) ORDER BY y) AS j
+		  FROM (SELECT id, y, sum(n)::bigint AS n
+		          FROM (SELECT m.id, (e->>0)::integer AS y,
+		                       (e->>1)::bigint AS n
+		                  FROM moved m
+		                  JOIN researcher_stats s
+		                    ON s.researcher_id = m.id,
+		                       json_array_elements(s.timeline) AS e
+		                 UNION ALL
+		                SELECT id, y, n FROM tdelta) x
+		         GROUP BY 1, 2
+		        HAVING sum(n) > 0) x
+		 GROUP BY id
 	)
 	UPDATE researcher_stats s
-	   SET timeline = coalesce(j.j, '[]')
-	  FROM moved m
-	  LEFT JOIN (SELECT id, json_agg(json_build_array(y, n) ORDER BY y)
-	                    AS j
-	               FROM now GROUP BY id) j ON j.id = m.id
-	 WHERE s.researcher_id = m.id;
+	   SET first_pos = s.first_pos + d.f,
+	       middle_pos = s.middle_pos + d.m,
+	       last_pos = s.last_pos + d.l,
+	       counted = s.counted + d.c,
+	       total = s.total + d.n,
+	       large_papers = s.large_papers + d.large,
+	       fields = coalesce(fj.j, '[]'),
+	       timeline = coalesce(tj.j, '[]')
+	  FROM moved mv
+	  JOIN counts d ON d.id = mv.id
+	  LEFT JOIN fields fj ON fj.id = mv.id
+	  LEFT JOIN timeline tj ON tj.id = mv.id
+	 WHERE s.researcher_id = mv.id;
 END;
 $$;
 

@@ -17,6 +17,9 @@ SELECT id AS src, row_number() OVER (ORDER BY id DESC) AS n
  WHERE arxiv_id NOT LIKE '8___.%'
  ORDER BY id DESC
  LIMIT :batch;
+-- Numbered after the copies of earlier runs, so that each run adds.
+UPDATE batch_src
+   SET n = n + (SELECT count(*) FROM papers WHERE arxiv_id LIKE '8___.%');
 CREATE TEMP TABLE batch_map ON COMMIT DROP AS
 SELECT src, format('8%s.%s', lpad((n / 100000)::text, 3, '0'),
                    lpad((n % 100000)::text, 5, '0')) AS arxiv_id

@@ -53,8 +53,9 @@ timed() {
 	grep -v '^{' "$var/step.out" | sed 's/^/    /' || true
 }
 functions() {
-	q -Atc "SELECT format('    %-36s %9.1f s total, %9.1f s self',
-	               funcname, total_time / 1000, self_time / 1000)
+	q -Atc "SELECT format('    %-36s %8s s total, %8s s self', funcname,
+	               round((total_time / 1000)::numeric, 1),
+	               round((self_time / 1000)::numeric, 1))
 	          FROM pg_stat_user_functions
 	         WHERE funcname LIKE 'weft\_%' AND total_time > 50
 	         ORDER BY total_time DESC"
