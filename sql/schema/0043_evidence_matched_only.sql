@@ -19,6 +19,9 @@
 
 CREATE INDEX authorships_coauthors ON authorships (researcher_id)
 	WHERE match_reason = 'coauthors';
+-- The large collaborations (0040), a few hundred papers in millions.
+CREATE INDEX papers_large ON papers (id)
+	WHERE author_count > weft_pair_authors_max();
 
 CREATE OR REPLACE FUNCTION weft_researcher_evidence_fill() RETURNS void
 	LANGUAGE plpgsql AS $$
@@ -38,9 +41,27 @@ BEGIN
 	   AND NOT EXISTS (SELECT 1 FROM weft_evidence_ids e
 	                    WHERE e.id = t.id);
 	-- Candidates: the co-authors of their papers matched by co-authors.
+	CREATE TEMP TABLE weft_evidence_cand ON COMMIT DROP AS
+	SELECT DISTINCT m.researcher_id AS id, a2.researcher_id AS b
+	  FROM weft_evidence_ids t
+	  JOIN authorships m ON m.researcher_id = t.id
+	                    AND m.match_reason = 'coauthors'
+	  JOIN authorships a2 ON a2.paper_id = m.paper_id
+	                     AND a2.researcher_id <> m.researcher_id;
+	ANALYZE weft_evidence_cand;
+	-- Who is on each large paper.
+	CREATE TEMP TABLE weft_evidence_large ON COMMIT DROP AS
+	SELECT m.researcher_id AS id, m.paper_id
+	  FROM papers p
+	  JOIN authorships m ON m.paper_id = p.id
+	 WHERE p.author_count > weft_pair_authors_max()
+	   AND m.researcher_id IS NOT NULL;
+	ANALYZE weft_evidence_large;
 	-- Joint papers: the pairs' count (0040: papers up to the large
 	-- collaboration limit) and the large papers both are on, which the
-	-- pairs leave out; the two make every joint paper once.
+	-- pairs leave out (the authors of the large papers, a few hundred
+	-- thousand rows, joined with themselves for the candidates only);
+	-- the two make every joint paper once.
 	UPDATE researcher_stats s
 	   SET evidence_co = coalesce(e.j, '[]')
 	  FROM weft_evidence_ids t
@@ -53,40 +74,24 @@ BEGIN
 		          FROM (SELECT c.id, c.b,
 		                       coalesce(cp.papers, 0) + coalesce(lg.n, 0)
 		                           AS n
-		                  FROM (SELECT DISTINCT m.researcher_id AS id,
-		                               a2.researcher_id AS b
-		                          FROM weft_evidence_ids t2
-		                          JOIN authorships m
-		                            ON m.researcher_id = t2.id
-		                           AND m.match_reason = 'coauthors'
-		                          JOIN authorships a2
-		                            ON a2.paper_id = m.paper_id
-		                           AND a2.researcher_id <> m.researcher_id)
-		                       c
+		                  FROM weft_evidence_cand c
 		                  LEFT JOIN coauthor_pairs cp
 		                    ON cp.a = c.id AND cp.b = c.b
 		                  LEFT JOIN (
-		                       SELECT m.researcher_id AS id,
-		                              a2.researcher_id AS b,
-		                              count(DISTINCT m.paper_id) AS n
-		                         FROM weft_evidence_ids t3
-		                         JOIN researcher_stats rs
-		                           ON rs.researcher_id = t3.id
-		                          AND rs.large_papers > 0
-		                         JOIN authorships m
-		                           ON m.researcher_id = t3.id
-		                         JOIN papers p ON p.id = m.paper_id
-		                          AND p.author_count >
-		                              weft_pair_authors_max()
-		                         JOIN authorships a2
-		                           ON a2.paper_id = m.paper_id
-		                          AND a2.researcher_id <> m.researcher_id
+		                       SELECT c2.id, c2.b,
+		                              count(DISTINCT x.paper_id) AS n
+		                         FROM weft_evidence_cand c2
+		                         JOIN weft_evidence_large x ON x.id = c2.id
+		                         JOIN weft_evidence_large y
+		                           ON y.id = c2.b
+		                          AND y.paper_id = x.paper_id
 		                        GROUP BY 1, 2) lg
 		                    ON lg.id = c.id AND lg.b = c.b) x
 		         WHERE n > 1) y
 		 WHERE k <= 12
 		 GROUP BY id) e ON e.id = t.id
 	 WHERE s.researcher_id = t.id;
+	DROP TABLE weft_evidence_cand, weft_evidence_large;
 	DROP TABLE weft_evidence_ids;
 END;
 $$;

@@ -176,6 +176,32 @@ while IFS=: read -r name q; do
 	*) ok 1 "$name: incremental equals full" "rows|extra|missing: $v" ;;
 	esac
 done <<<"$SETS"
+# The evidence co-authors by their definition (0011: co-authors sharing
+# two papers or more, one of them matched by co-authors; every joint
+# paper counted, large ones too), which 0043 computes from the pairs.
+v=$(rsql "WITH e AS (
+	SELECT id, json_agg(json_build_array(b, n) ORDER BY n DESC, b) AS j
+	  FROM (SELECT id, b, n, row_number() OVER (PARTITION BY id
+	                                            ORDER BY n DESC, b) AS k
+	          FROM (SELECT m.researcher_id AS id, a2.researcher_id AS b,
+	                       count(DISTINCT a2.paper_id) AS n
+	                  FROM authorships m
+	                  JOIN authorships a2 ON a2.paper_id = m.paper_id
+	                   AND a2.researcher_id <> m.researcher_id
+	                 GROUP BY 1, 2
+	                HAVING count(DISTINCT a2.paper_id) > 1
+	                   AND bool_or(m.match_reason = 'coauthors')) c) x
+	 WHERE k <= 12
+	 GROUP BY id)
+    SELECT count(*) FILTER (WHERE s.evidence_co::text <> '[]'),
+           count(*) FILTER (WHERE coalesce(e.j::text, '[]')
+                                  IS DISTINCT FROM s.evidence_co::text)
+      FROM researcher_stats s LEFT JOIN e ON e.id = s.researcher_id")
+case $v in
+0\|*) ok 1 "evidence co-authors as defined" "none: $v" ;;
+*\|0) ok 0 "evidence co-authors as defined ($v with|differ)" ;;
+*) ok 1 "evidence co-authors as defined" "with|differ: $v" ;;
+esac
 v=$(rsql "SELECT count(*) FROM paper_cards c RIGHT JOIN papers p
     ON p.id = c.paper_id WHERE c.paper_id IS NULL")
 [ "$v" = 0 ]
