@@ -6,7 +6,7 @@ against the corpus size, one small log-log panel each.
     tests/bench/cost_curve.py tests/bench/cost_curve.csv > tests/bench/cost_curve.svg
 
 The CSV has a header "papers,metric,value,kind": metric one of load_s,
-refresh_s, search_p95_ms, researcher_p99_ms; kind "measured" or
+refresh_s, search_p95_ms, researcher_p99_ms, daily_refresh_s; kind "measured" or
 "extrapolated" (drawn hollow, joined by a dashed line).  Empty values
 are left out.  Standard library only: it runs wherever the benches do.
 """
@@ -20,6 +20,7 @@ PANELS = [
     ("refresh_s", "full refresh of the derived tables, s"),
     ("search_p95_ms", "search p95, one client, ms (worst row)"),
     ("researcher_p99_ms", "cold busiest researcher page p99, ms"),
+    ("daily_refresh_s", "refresh after a day's 20,000 papers, s"),
 ]
 W, H = 360, 240          # one panel
 ML, MR, MT, MB = 56, 16, 34, 40
@@ -91,7 +92,7 @@ def panel(ox, oy, title, pts, xs):
 def main():
     rows = list(csv.DictReader(open(sys.argv[1])))
     xs = sorted({int(r["papers"]) for r in rows})
-    cols = 2
+    cols = 3
     svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" role="img" aria-label="Cost against corpus '
            'size">' % (W * cols, H * 2 + 24, W * cols, H * 2 + 24),
