@@ -14,7 +14,8 @@
 --   derived_before_papers   its columns the stats read (present = false:
 --                           the paper is new, it counted nothing);
 --   derived_before_authors  each position's researcher before its first
---                           change (existed = false: a new position).
+--                           change (NULL for a new position: like an
+--                           unmatched one, it counted nothing).
 -- A position is written by one event of a statement (an upsert inserts
 -- it or updates it), so the first note of each position is its state
 -- before, whatever order the statement's triggers fire in.
@@ -38,7 +39,6 @@ CREATE TABLE derived_before_papers (
 CREATE TABLE derived_before_authors (
 	paper_id        bigint NOT NULL,
 	position        integer NOT NULL,
-	existed         boolean NOT NULL,
 	researcher_id   bigint,
 	PRIMARY KEY (paper_id, position)
 );
@@ -54,43 +54,41 @@ CREATE OR REPLACE FUNCTION weft_dirty_authorships_trg() RETURNS trigger
 	LANGUAGE plpgsql AS $$
 BEGIN
 	IF TG_OP = 'INSERT' THEN
-		INSERT INTO derived_before_authors (paper_id, position, existed)
-		SELECT n.paper_id, n.position, false
+		INSERT INTO derived_before_authors (paper_id, position)
+		SELECT n.paper_id, n.position
 		  FROM dirty_new n
 		 WHERE NOT EXISTS (SELECT 1 FROM derived_before_papers b
 		                    WHERE b.paper_id = n.paper_id
 		                      AND NOT b.present)
 		    ON CONFLICT DO NOTHING;
 	ELSIF TG_OP = 'DELETE' THEN
-		INSERT INTO derived_before_authors (paper_id, position, existed,
+		INSERT INTO derived_before_authors (paper_id, position,
 		    researcher_id)
-		SELECT o.paper_id, o.position, true, o.researcher_id
+		SELECT o.paper_id, o.position, o.researcher_id
 		  FROM dirty_old o
 		 WHERE NOT EXISTS (SELECT 1 FROM derived_before_papers b
 		                    WHERE b.paper_id = o.paper_id
 		                      AND NOT b.present)
 		    ON CONFLICT DO NOTHING;
 	ELSE
-		INSERT INTO derived_before_authors (paper_id, position, existed,
+		-- Rows that changed, as they were; and a position moved to
+		-- another paper or place is new there.
+		INSERT INTO derived_before_authors (paper_id, position,
 		    researcher_id)
-		SELECT o.paper_id, o.position, true, o.researcher_id
-		  FROM ((SELECT paper_id, position, researcher_id, match_reason,
-		                match_score FROM dirty_old)
-		        EXCEPT ALL
-		        (SELECT paper_id, position, researcher_id, match_reason,
-		                match_score FROM dirty_new)) o
+		SELECT o.paper_id, o.position, o.researcher_id
+		  FROM (SELECT c.paper_id, c.position, c.researcher_id
+		          FROM ((SELECT paper_id, position, researcher_id,
+		                        match_reason, match_score FROM dirty_old)
+		                EXCEPT ALL
+		                (SELECT paper_id, position, researcher_id,
+		                        match_reason, match_score FROM dirty_new)) c
+		         UNION ALL
+		        SELECT m.paper_id, m.position, NULL::bigint
+		          FROM ((SELECT paper_id, position FROM dirty_new)
+		                EXCEPT
+		                (SELECT paper_id, position FROM dirty_old)) m) o
 		 WHERE NOT EXISTS (SELECT 1 FROM derived_before_papers b
 		                    WHERE b.paper_id = o.paper_id
-		                      AND NOT b.present)
-		    ON CONFLICT DO NOTHING;
-		-- A position moved to another paper or place is new there.
-		INSERT INTO derived_before_authors (paper_id, position, existed)
-		SELECT n.paper_id, n.position, false
-		  FROM ((SELECT paper_id, position FROM dirty_new)
-		        EXCEPT
-		        (SELECT paper_id, position FROM dirty_old)) n
-		 WHERE NOT EXISTS (SELECT 1 FROM derived_before_papers b
-		                    WHERE b.paper_id = n.paper_id
 		                      AND NOT b.present)
 		    ON CONFLICT DO NOTHING;
 	END IF;
@@ -152,11 +150,13 @@ $$;
 -- The changed papers' authors before (sign -1) and now (+1): one row per
 -- paper and researcher, with what the stats count of it, in the
 -- temporary table weft_side; the changed papers' researchers in
--- weft_touched.  Consumes the notes (under a lock: a writer's note
+-- weft_touched.  Returns the number of changed papers.  Consumes the notes (under a lock: a writer's note
 -- waits for this transaction, and its "before" is then what this
 -- refresh leaves).
-CREATE FUNCTION weft_derived_sides() RETURNS void
+CREATE FUNCTION weft_derived_sides() RETURNS integer
 	LANGUAGE plpgsql AS $$
+DECLARE
+	npapers integer;
 BEGIN
 	LOCK TABLE derived_before_papers, derived_before_authors
 	    IN EXCLUSIVE MODE;
@@ -170,25 +170,24 @@ BEGIN
 	    ON COMMIT DROP;
 	INSERT INTO weft_cp
 	SELECT paper_id FROM weft_bp UNION SELECT paper_id FROM weft_ba;
+	GET DIAGNOSTICS npapers = ROW_COUNT;
 	ANALYZE weft_bp, weft_ba, weft_cp;
 
 	CREATE TEMP TABLE weft_side ON COMMIT DROP AS
 	WITH was AS (
-		-- The paper's columns before: its note, else as it is.
-		SELECT c.paper_id,
-		       CASE WHEN b.paper_id IS NULL THEN p.categories
-		            ELSE b.categories END AS categories,
-		       CASE WHEN b.paper_id IS NULL THEN p.published
-		            ELSE b.published END AS published,
-		       CASE WHEN b.paper_id IS NULL THEN p.author_count
-		            ELSE b.author_count END AS author_count,
-		       CASE WHEN b.paper_id IS NULL THEN p.fully_matched
-		            ELSE b.fully_matched END AS fully_matched
+		-- The paper's columns before: its note (none if it is new),
+		-- else as it is.
+		SELECT paper_id, categories, published, author_count,
+		       fully_matched
+		  FROM weft_bp
+		 WHERE present
+		 UNION ALL
+		SELECT p.id, p.categories, p.published, p.author_count,
+		       p.fully_matched
 		  FROM weft_cp c
-		  LEFT JOIN weft_bp b ON b.paper_id = c.paper_id
-		  LEFT JOIN papers p ON p.id = c.paper_id
-		 WHERE CASE WHEN b.paper_id IS NULL THEN p.id IS NOT NULL
-		            ELSE b.present END
+		  JOIN papers p ON p.id = c.paper_id
+		 WHERE NOT EXISTS (SELECT 1 FROM weft_bp b
+		                    WHERE b.paper_id = c.paper_id)
 	), was_authors AS (
 		SELECT a.paper_id, a.position, a.researcher_id
 		  FROM was w
@@ -200,7 +199,6 @@ BEGIN
 		SELECT s.paper_id, s.position, s.researcher_id
 		  FROM weft_ba s
 		  JOIN was w ON w.paper_id = s.paper_id
-		 WHERE s.existed
 	), rows AS (
 		SELECT -1 AS sign, w.paper_id, x.researcher_id, x.position,
 		       w.categories, w.published, w.author_count,
@@ -233,6 +231,7 @@ BEGIN
 	SELECT DISTINCT researcher_id FROM weft_side
 	    ON CONFLICT DO NOTHING;
 	DROP TABLE weft_bp, weft_ba, weft_cp;
+	RETURN npapers;
 END;
 $$;
 
@@ -400,8 +399,7 @@ BEGIN
 		PERFORM weft_researcher_derived_fill(true);
 		npapers := 0;
 	ELSE
-		PERFORM weft_derived_sides();
-		SELECT count(DISTINCT paper_id) INTO npapers FROM weft_side;
+		npapers := weft_derived_sides();
 		SELECT count(*) INTO n FROM weft_touched;
 		ANALYZE weft_touched;
 		PERFORM weft_derived_apply();
