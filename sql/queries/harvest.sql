@@ -688,19 +688,32 @@ SELECT DISTINCT ON (arxiv_id) line, arxiv_id
 -- categories (issue 16: math.CO must not become math).
 -- A new paper gets its counts now (as RECOMPUTE would give them) so
 -- that the first load writes each row once; an existing one keeps them
--- for RECOMPUTE.
+-- for RECOMPUTE.  Likewise its search vector, with the authors
+-- MERGE_AUTHORSHIPS is about to write (0044: their trigger then leaves
+-- it); an existing paper's is rebuilt by the triggers.
 INSERT INTO papers AS p (arxiv_id, title, abstract, comment, categories,
     primary_category, published, updated, versions, doi, journal_ref,
-    license, slug, source, author_count, fully_matched, class_codes)
+    license, slug, source, author_count, fully_matched, class_codes,
+    search_vector, search_authors)
 SELECT s.arxiv_id, s.title, s.abstract, s.comment,
        ARRAY(SELECT jsonb_array_elements_text(s.categories)),
        s.primary_category, s.published, s.updated, s.versions, s.doi,
        s.journal_ref, s.license, s.slug, s.source, s.author_count,
        s.fully_matched,
        ARRAY(SELECT jsonb_array_elements_text(
-                        coalesce(s.class_codes, '[]')))
+                        coalesce(s.class_codes, '[]'))),
+       CASE WHEN n.new THEN weft_paper_vector(s.title, au.names,
+                                              s.abstract) END,
+       CASE WHEN n.new THEN weft_authors_key(au.names) END
   FROM stage_papers s
   JOIN stage_winners w ON w.line = s.line
+  LEFT JOIN (SELECT line, string_agg(raw_name, ' ' ORDER BY position)
+                 AS names
+               FROM stage_authors
+              GROUP BY line) au ON au.line = s.line
+ CROSS JOIN LATERAL (SELECT NOT EXISTS (SELECT 1 FROM papers o
+                                         WHERE o.arxiv_id = s.arxiv_id)
+                         AS new) n
     ON CONFLICT (arxiv_id) DO UPDATE
    SET title = excluded.title,
        abstract = excluded.abstract,

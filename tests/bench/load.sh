@@ -55,11 +55,15 @@ pg_fresh() {
 	fsync = off
 	synchronous_commit = off
 	full_page_writes = off
+	shared_preload_libraries = 'pg_stat_statements'
+	pg_stat_statements.track = all
 	CONF
 	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -l "$var/pg/server.log" -w \
 	    start >/dev/null
 	psql -h "$var/pg/run" -U weft -d postgres -qc \
 	    "CREATE DATABASE weft"
+	psql -h "$var/pg/run" -U weft -d weft -qc \
+	    "CREATE EXTENSION pg_stat_statements"
 	cat >"$var/weft.conf" <<-CONF
 	db = host=$var/pg/run dbname=weft user=weft
 	sql_dir = $root/sql
@@ -100,6 +104,14 @@ measure() {
 	    "SELECT pg_size_pretty(sum(pg_indexes_size(c.oid)))
 	       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 	      WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public'")"
+	# Where the load's time went: its costliest statements, nested
+	# ones (inside functions) included.
+	psql -h "$var/pg/run" -U weft -d weft -P pager=off -c \
+	    "SELECT round(total_exec_time / 1000) AS s, calls,
+	            round(mean_exec_time::numeric, 2) AS mean_ms,
+	            left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+	       FROM pg_stat_statements ORDER BY total_exec_time DESC
+	      LIMIT 12" | sed 's/^/           /'
 }
 
 for size in "$@"; do

@@ -55,7 +55,12 @@ rsql "UPDATE papers SET title = 'Zyxwvut refresh probe ' || title
       UPDATE researchers SET slug = slug || '-renamed'
        WHERE id = (SELECT researcher_id FROM authorships
                     WHERE researcher_id IS NOT NULL
-                    ORDER BY paper_id DESC LIMIT 1);" >/dev/null
+                    ORDER BY paper_id DESC LIMIT 1);
+      UPDATE authorships SET raw_name = 'Qwertyuiop Vectorprobe'
+       WHERE paper_id = (SELECT id FROM papers
+                          WHERE source = 'arxiv-listing' AND author_count > 2
+                          ORDER BY id DESC OFFSET 5 LIMIT 1)
+         AND position = 2;" >/dev/null
 # The rest: its match moves authorships of the first part too.  The
 # share is lifted so that the incremental path runs however many
 # papers this small corpus's batch changes.
@@ -206,6 +211,22 @@ v=$(rsql "SELECT count(*) FROM paper_cards c RIGHT JOIN papers p
     ON p.id = c.paper_id WHERE c.paper_id IS NULL")
 [ "$v" = 0 ]
 ok $? "every paper has its card" "$v without"
+
+# Every search vector is that of its paper's title, authors and
+# abstract, whether the loader gave it with the paper (0044) or a
+# trigger rebuilt it (the renamed author above, the matcher's rewrites).
+v=$(rsql "SELECT count(*),
+    count(*) FILTER (WHERE search_vector IS DISTINCT FROM
+        weft_paper_vector(title, weft_paper_authors(id), abstract)),
+    count(*) FILTER (WHERE search_authors IS DISTINCT FROM
+        weft_authors_key(weft_paper_authors(id))),
+    count(*) FILTER (WHERE search_vector @@ 'vectorprob'::tsquery)
+    FROM papers")
+case $v in
+*\|0\|0\|1) ok 0 "search vectors and their author keys are current ($v)" ;;
+*) ok 1 "search vectors and their author keys are current" \
+    "papers|stale vectors|stale keys|renamed found: $v" ;;
+esac
 
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
