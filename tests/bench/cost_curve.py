@@ -64,9 +64,15 @@ def panel(ox, oy, title, pts, xs):
                (ox + ML, oy + 20, escape(title)))
     out.append('<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>' %
                (ox + ML, oy + MT, pw, ph))
+    shown = 0
     for x in xs:
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="grid"/>'
                    % (px(x), oy + MT, px(x), oy + MT + ph))
+        # A size within 1.5x of the last labelled one keeps its line only
+        # (500k and 620k; 1M, 1.02M and 1.03M would overprint).
+        if x < shown * 1.5:
+            continue
+        shown = x
         out.append('<text x="%.1f" y="%d" class="xl">%s</text>' %
                    (px(x), oy + MT + ph + 16, label(x)))
     for y in ticks(y0, y1):
