@@ -244,9 +244,13 @@ SELECT {{CARD_COLUMNS}},
 -- institutions and co-authors are written in (pages.h): with no LIMIT
 -- parameter PostgreSQL keeps one plan for the statement instead of
 -- planning it at every execution (0.5 ms, as long as running it).
--- The edges: each member's pairs with a greater id, hash-joined to the
--- members (a filter b = ANY (array) deconstructed the array for each of
--- the ~1,800 pairs of the busiest researcher's network: 0.66 -> 0.54 ms).
+-- The edges: one primary-key probe for each pair of members (at most
+-- 25 * 24 / 2 = 300).  Reading each member's pairs instead and keeping
+-- those among the members cost as many rows as the members have
+-- co-authors: 37,730 for the busiest of 1,020,001 synthetic papers, whose
+-- co-authors are prolific too, 13-15 ms of the page's statement; the
+-- probes take it to 3.3 ms (tests/bench/README.md, "1,000,000 synthetic
+-- papers, end to end").
 -- name: RESEARCHER_BLOCKS
 WITH s AS MATERIALIZED (
 	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
@@ -323,8 +327,8 @@ SELECT json_build_object(
 	                                            'papers', c.papers)
 	                          ORDER BY c.a, c.b)
 		    FROM net x
-		    JOIN coauthor_pairs c ON c.a = x.id AND c.b > x.id
-		    JOIN net y ON y.id = c.b),
+		    JOIN net y ON y.id > x.id
+		    JOIN coauthor_pairs c ON c.a = x.id AND c.b = y.id),
 	'timeline', (SELECT json_agg(json_build_object('year', t.e -> 0,
 	                                               'papers', t.e -> 1)
 	                             ORDER BY t.o)

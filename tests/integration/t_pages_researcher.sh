@@ -86,6 +86,15 @@ json_is '[.papers.items[].published] == ([.papers.items[].published] | sort | re
     true "json: papers newest first"
 json_is '.network.nodes | length > 0' true "json: co-authors"
 json_is '.network.center.id' "$RID" "json: network centred on him"
+# The network's edges are every co-author pair among its members, with
+# their joint papers (RESEARCHER_BLOCKS probes each pair of members).
+json_is '.network.edges | length > 0' true "json: the network has edges"
+ids=$(jq -r '[.network.center.id] + [.network.nodes[].id] | join(",")' "$BODY")
+want=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "
+    SELECT string_agg(a || '-' || b || ':' || papers, ' ' ORDER BY a, b)
+      FROM coauthor_pairs WHERE a IN ($ids) AND b IN ($ids) AND a < b")
+json_is '[.network.edges[] | "\(.a)-\(.b):\(.weight)"] | sort_by(split("-") | map(split(":")[0] | tonumber)) | join(" ")' \
+    "$want" "json: the network's edges are its members' pairs"
 json_is '.author_position.papers_counted <= .author_position.papers_total' \
     true "json: position counted over matched papers"
 json_is '(.author_position.first + .author_position.middle + .author_position.last) == .author_position.papers_counted' \
