@@ -219,13 +219,15 @@ write_conf() {
 # Loads the bundled dataset when it (or the loader) changed.  The loader
 # itself refreshes statistics, derived tables and search's word
 # frequencies, and bumps the cache generation.  WEFT_NO_LOAD=1 keeps the
-# data as it is (a benchmark database loaded by tests/bench/load.sh).
+# data as it is; so does a var dir that tests/bench/load.sh kept (its
+# load.out): its corpus is the one to measure, never merged with ours.
 load_data() {
 	local stamp=$var/loaded.stamp sum
 	sum=$(cat "$root"/sql/data/*.gz "$root"/sql/schema/*.sql \
 	    "$root/$build/weft-harvest" 2>/dev/null | md5sum | cut -c1-32)
 	WEFT_CONF=$var/weft.conf "$root/$build/weft-harvest" migrate
 	[ -z "${WEFT_NO_LOAD:-}" ] || return 0
+	[ ! -f "$var/load.out" ] || return 0
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
 		return 0
 	fi

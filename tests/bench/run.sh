@@ -75,9 +75,6 @@ stack() {
 		    --port "$port" --build "$build" >/dev/null
 	fi
 }
-# A cluster kept by load.sh (its load.out) holds the corpus measured:
-# never merge the bundled data into it.
-[ ! -f "$var/load.out" ] || export WEFT_NO_LOAD=1
 stack "${modes%% *}"
 base=http://127.0.0.1:$port
 

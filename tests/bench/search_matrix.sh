@@ -35,9 +35,6 @@ build=${WEFT_BENCH_BUILD:-build}
 seed=${WEFT_BENCH_SEED:-7}
 nq=${WEFT_BENCH_N:-200}
 
-# A cluster kept by load.sh (its load.out) holds the corpus measured:
-# never merge the bundled data into it.
-[ ! -f "$var/load.out" ] || export WEFT_NO_LOAD=1
 [ -n "${WEFT_BENCH_NOUP:-}" ] ||
 	WEFT_NGINX_CACHE=off WEFT_CACHE_TTL=0 WEFT_ACCESS_LOG=off \
 	    WEFT_ANALYSE=off conf/local.sh up --var "$var" --port "$port" --build "$build" \

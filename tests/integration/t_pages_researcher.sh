@@ -93,7 +93,7 @@ ids=$(jq -r '[.network.center.id] + [.network.nodes[].id] | join(",")' "$BODY")
 want=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "
     SELECT string_agg(a || '-' || b || ':' || papers, ' ' ORDER BY a, b)
       FROM coauthor_pairs WHERE a IN ($ids) AND b IN ($ids) AND a < b")
-json_is '[.network.edges[] | "\(.a)-\(.b):\(.weight)"] | sort_by(split("-") | map(split(":")[0] | tonumber)) | join(" ")' \
+json_is '[.network.edges | sort_by(.a, .b)[] | "\(.a)-\(.b):\(.weight)"] | join(" ")' \
     "$want" "json: the network's edges are its members' pairs"
 json_is '.author_position.papers_counted <= .author_position.papers_total' \
     true "json: position counted over matched papers"
