@@ -21,6 +21,8 @@
 #define FEEDS_RSS_ITEMS 50
 /* URLs in a sitemap chunk (sitemaps.org allows at most 50,000). */
 #define FEEDS_SITEMAP_URLS 50000
+/* Ids a row of sitemap_blocks covers (0045): a chunk is whole blocks. */
+#define FEEDS_SITEMAP_BLOCK 1000
 /* Rows fetched from PostgreSQL at a time while writing a chunk. */
 #define FEEDS_SITEMAP_BATCH 5000
 /*

@@ -55,7 +55,9 @@ feeds_sitemap_name_parse(const char *rest, enum feeds_kind *kind, long long *n)
 }
 
 /* The chunk size: FEEDS_SITEMAP_URLS, or smaller by configuration
- * (sitemap_urls, for tests of a corpus with several chunks). */
+ * (sitemap_urls, for tests of a corpus with several chunks), rounded
+ * down to whole blocks of FEEDS_SITEMAP_BLOCK ids (the index reads its
+ * lastmods per block, sql/schema/0045_sitemap_blocks.sql). */
 static long long
 chunk_size(struct core_req *r)
 {
@@ -63,7 +65,9 @@ chunk_size(struct core_req *r)
 
 	v = core_conf_int(core_req_ctx(r)->conf, "sitemap_urls",
 	    FEEDS_SITEMAP_URLS);
-	return v < 1 || v > FEEDS_SITEMAP_URLS ? FEEDS_SITEMAP_URLS : v;
+	if (v < FEEDS_SITEMAP_BLOCK || v > FEEDS_SITEMAP_URLS)
+		return FEEDS_SITEMAP_URLS;
+	return v - v % FEEDS_SITEMAP_BLOCK;
 }
 
 /* ---------------------------------------------------------------- static */

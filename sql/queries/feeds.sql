@@ -161,21 +161,22 @@ SELECT i.id, i.id::text AS id_text, i.slug,
  ORDER BY i.id
  LIMIT $3::integer;
 
--- The non-empty chunks of a kind and the newest change in each.
+-- The non-empty chunks of a kind and the newest change in each, from
+-- the blocks of 1,000 ids the refresh keeps (0045); $1, the chunk size,
+-- is a multiple of 1,000.
 -- name: SITEMAP_PAPERS_CHUNKS
-SELECT (id - 1) / $1::bigint + 1 AS n,
-       floor(extract(epoch FROM max(modified_at)))::bigint AS lastmod
-  FROM papers
+SELECT block / ($1::bigint / 1000) + 1 AS n,
+       floor(extract(epoch FROM max(lastmod)))::bigint AS lastmod
+  FROM sitemap_blocks
+ WHERE kind = 'papers'
  GROUP BY n
  ORDER BY n;
 
 -- name: SITEMAP_RESEARCHERS_CHUNKS
-SELECT (id - 1) / $1::bigint + 1 AS n,
-       floor(extract(epoch FROM max(greatest(modified_at,
-                                    latest_paper::timestamptz))))::bigint
-           AS lastmod
-  FROM researchers
- WHERE paper_count > 0
+SELECT block / ($1::bigint / 1000) + 1 AS n,
+       floor(extract(epoch FROM max(lastmod)))::bigint AS lastmod
+  FROM sitemap_blocks
+ WHERE kind = 'researchers'
  GROUP BY n
  ORDER BY n;
 
@@ -208,14 +209,14 @@ EXISTS (SELECT 1
 AND (ri.last_year IS NULL
      OR extract(year FROM q.published) <= ri.last_year)
 
--- The newest change of each table, for the static pages' lastmod.
+-- The newest change of each table, for the static pages' lastmod
+-- (papers and researchers from 0045's blocks).
 -- name: SITEMAP_NEWEST
-SELECT floor(extract(epoch FROM (SELECT max(modified_at) FROM papers)))::bigint
+SELECT floor(extract(epoch FROM (SELECT max(lastmod) FROM sitemap_blocks
+                                  WHERE kind = 'papers')))::bigint
            AS papers,
-       floor(extract(epoch FROM (SELECT max(greatest(modified_at,
-                                        latest_paper::timestamptz))
-                                   FROM researchers
-                                  WHERE paper_count > 0)))::bigint
+       floor(extract(epoch FROM (SELECT max(lastmod) FROM sitemap_blocks
+                                  WHERE kind = 'researchers')))::bigint
            AS researchers,
        floor(extract(epoch FROM (SELECT max(modified_at)
                                    FROM institutions)))::bigint

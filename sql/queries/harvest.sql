@@ -520,11 +520,14 @@ SELECT path
  ORDER BY version DESC
  LIMIT 1;
 
--- The derived tables brought up to date (after.c, 0036): from what the
--- writers noted since the last refresh, or everything when $1.  Answers
--- what it did ("incremental: N researchers, M lexemes moved").
+-- The derived tables brought up to date (after.c, 0036), the sitemap's
+-- blocks with them (0045): from what the writers noted since the last
+-- refresh, or everything when $1.  Answers what it did ("incremental:
+-- N researchers, M lexemes moved, K sitemap blocks").
 -- name: DERIVED_REFRESH
-SELECT weft_derived_refresh($1::boolean) AS what;
+SELECT weft_derived_refresh($1::boolean)
+       || format(', %s sitemap blocks', weft_sitemap_refresh($1::boolean))
+       AS what;
 
 -- ------------------------------------------------------------ scripts
 

@@ -28,6 +28,10 @@ sql "INSERT INTO researcher_institutions (researcher_id, institution_id, source)
        FROM institutions WHERE ror_id = '02jx3x895'
      ON CONFLICT DO NOTHING"
 data_changed
+# The index reads its lastmods from blocks the refresh keeps (0045): bring
+# them up to date after the edits of the tests before, as a harvest's
+# refresh would.
+sql "SELECT weft_sitemap_refresh(false)" >/dev/null
 
 # ------------------------------------------------------------ index
 get /sitemap.xml
@@ -58,7 +62,14 @@ get /sitemap.xml -H "If-None-Match: $etag"
 is_status 304 "index: If-None-Match 304"
 
 # ------------------------------------------------------------ chunks
+# The lastmod the index gives chunk URL $1.
+lastmod_of() {
+	xmllint --xpath "string(//*[local-name()='sitemap'][*[local-name()='loc']='$1']/*[local-name()='lastmod'])" \
+	    "$T_TMP/index.xml"
+}
 : >"$T_TMP/all"
+: >"$T_TMP/newest.chunks"
+: >"$T_TMP/newest.index"
 bad_schema=0 too_big=0 no_lastmod=0
 while read -r url; do
 	path=${url#"$WEFT_URL"}
@@ -81,6 +92,10 @@ while read -r url; do
 	    "count(//*[local-name()='url'][not(*[local-name()='lastmod'])])" \
 	    "$T_TMP/chunk.xml")))
 	locs "$T_TMP/chunk.xml" | sed "s|^|$kind |" >>"$T_TMP/all"
+	# The chunk's newest entry, and what the index says of it.
+	echo "$url $(xmllint --xpath "//*[local-name()='lastmod']/text()" \
+	    "$T_TMP/chunk.xml" | sort | tail -1)" >>"$T_TMP/newest.chunks"
+	echo "$url $(lastmod_of "$url")" >>"$T_TMP/newest.index"
 done <"$T_TMP/chunks"
 [ "$bad_schema" = 0 ]
 ok $? "every chunk is valid against sitemap.xsd"
@@ -113,6 +128,31 @@ ok $? "institutions without papers here are not (they are noindex)"
 ok $? "the static chunk lists the home, directories and static pages"
 [ "$no_lastmod" = 0 ]
 ok $? "every entry has a lastmod" "$no_lastmod without"
+diff "$T_TMP/newest.index" "$T_TMP/newest.chunks" >"$T_TMP/err"
+ok $? "each chunk's lastmod in the index is its newest entry's" \
+    "$(head -4 "$T_TMP/err")"
+
+# A paper edited (its modified_at a day ahead), then the refresh after
+# the edit: its chunk's lastmod in the index moves with it, and back.
+P1=$(sql "SELECT id FROM papers ORDER BY id LIMIT 1 OFFSET 5")
+sql "UPDATE papers SET modified_at = modified_at + interval '1 day'
+      WHERE id = $P1; SELECT weft_sitemap_refresh(false)" >/dev/null
+data_changed
+want=$(sql "SELECT to_char(max(modified_at) AT TIME ZONE 'UTC',
+    'YYYY-MM-DD\"T\"HH24:MI:SS') FROM papers
+     WHERE (id - 1) / 50000 = ($P1 - 1) / 50000")
+fresh
+get /sitemap.xml
+cp "$BODY" "$T_TMP/index.xml"
+got_mod=$(lastmod_of "$WEFT_URL/sitemaps/papers-$(((P1 - 1) / 50000 + 1)).xml")
+sql "UPDATE papers SET modified_at = modified_at - interval '1 day'
+      WHERE id = $P1; SELECT weft_sitemap_refresh(false)" >/dev/null
+data_changed
+case $got_mod in
+"$want"*) ok 0 "an edited paper's chunk: lastmod $got_mod" ;;
+*) ok 1 "an edited paper's chunk: its lastmod follows the edit" \
+    "index $got_mod, newest paper $want" ;;
+esac
 
 last=$(grep -o 'papers-[0-9]*' "$T_TMP/chunks" | cut -d- -f2 | sort -n |
     tail -1)

@@ -147,7 +147,13 @@ rsql "CREATE TEMP TABLE pick AS
         FROM pick, (VALUES (1), (999)) AS v(q)
           ON CONFLICT (paper_id, position) DO UPDATE
          SET researcher_id = excluded.researcher_id,
-             raw_name = excluded.raw_name;" >/dev/null
+             raw_name = excluded.raw_name;
+      UPDATE papers SET modified_at = modified_at - interval '2 years'
+       WHERE weft_sitemap_block(id) = 0;
+      UPDATE researchers SET modified_at = modified_at - interval '2 years'
+       WHERE weft_sitemap_block(id) = 0;
+      UPDATE papers SET modified_at = modified_at + interval '1 day'
+       WHERE id = (SELECT p[3] FROM pick);" >/dev/null
 v=$(rsql "SELECT count(*) FROM derived_before_authors")
 [ "${v:-0}" -ge 5 ]
 ok $? "the edits leave notes of what was before" "$v position notes"
@@ -165,7 +171,8 @@ SETS="coauthor_pairs:SELECT a, b, papers FROM coauthor_pairs
 researcher_stats:SELECT researcher_id, first_pos, middle_pos, last_pos, counted, total, fields::text, timeline::text, evidence_co::text, evidence_reasons::text, large_papers FROM researcher_stats
 paper_cards:SELECT paper_id, authors, names FROM paper_cards
 search_terms:SELECT lexeme, ndoc FROM search_terms
-search_lexemes:SELECT lexeme, ndoc FROM search_lexemes"
+search_lexemes:SELECT lexeme, ndoc FROM search_lexemes
+sitemap_blocks:SELECT kind, block, lastmod FROM sitemap_blocks"
 rsql "DROP SCHEMA IF EXISTS inc CASCADE; CREATE SCHEMA inc" >/dev/null
 while IFS=: read -r name q; do
 	rsql "CREATE TABLE inc.$name AS $q" >/dev/null
