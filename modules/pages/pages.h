@@ -289,9 +289,17 @@ enum core_err pages_store_latest(struct core_db *, const char *base,
 /* {"papers":N,"researchers":N,"institutions":N} */
 enum core_err pages_store_counts(struct core_db *, json_t **out);
 
-/* The researcher row: id, name, name_key, slug, ids, metrics. */
+/* The researcher row: id, name, name_key, slug, ids, metrics (a
+ * source's figures; metrics.here is pages_store_researcher_here's). */
 enum core_err pages_store_researcher(struct core_db *, const char *base,
     long long id, json_t **out);
+/*
+ * metrics.here into researcher r: what the papers here say of its
+ * citations, over every paper of its (5.5 ms for 1,100 papers): read
+ * once the request is known to be the page, not a redirect or an export.
+ */
+enum core_err pages_store_researcher_here(struct core_db *, long long id,
+    json_t *r);
 
 /* The researcher's papers: a page of cards and the total. */
 enum pages_sort { PAGES_SORT_NEWEST, PAGES_SORT_CITATIONS, PAGES_SORT__MAX };

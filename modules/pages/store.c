@@ -597,8 +597,6 @@ pages_store_researcher(struct core_db *db, const char *base, long long id,
 	    "as_of",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__METRICS_AT));
 	json_object_set_new(o, "metrics", metrics);
-	if ((er = here_metrics(db, id, metrics)) != CORE_OK)
-		goto out;
 	json_object_set_new(o, "latest_paper",
 	    core_cell_jtext(res, 0, PAGES_RESEARCHER_BY_ID__LATEST_PAPER));
 	*out = o;
@@ -607,6 +605,15 @@ out:
 	PQclear(res);
 	json_decref(o);
 	return er;
+}
+
+enum core_err
+pages_store_researcher_here(struct core_db *db, long long id, json_t *r)
+{
+	json_t *metrics = json_object_get(r, "metrics");
+
+	return json_is_object(metrics) ? here_metrics(db, id, metrics)
+				       : CORE_EINPUT;
 }
 
 enum core_err
