@@ -295,8 +295,8 @@ enum core_err pages_store_researcher(struct core_db *, const char *base,
     long long id, json_t **out);
 /*
  * metrics.here into researcher r: what the papers here say of its
- * citations, over every paper of its (5.5 ms for 1,100 papers): read
- * once the request is known to be the page, not a redirect or an export.
+ * citations, as the last refresh computed them (0046): read once the
+ * request is known to be the page, not a redirect or an export.
  */
 enum core_err pages_store_researcher_here(struct core_db *, long long id,
     json_t *r);

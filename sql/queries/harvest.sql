@@ -521,13 +521,18 @@ SELECT path
  LIMIT 1;
 
 -- The derived tables brought up to date (after.c, 0036), the sitemap's
--- blocks with them (0045): from what the writers noted since the last
--- refresh, or everything when $1.  Answers what it did ("incremental:
--- N researchers, M lexemes moved, K sitemap blocks").
+-- blocks (0045) and the researchers' figures here (0046) after them:
+-- from what the writers noted since the last refresh, or everything
+-- when $1.  Answers what it did ("incremental: N researchers, M lexemes
+-- moved, K sitemap blocks, L figures").  weft_derived_refresh runs first
+-- (the subquery's row comes before the outer list is computed): it
+-- gives new researchers the stats row weft_here_refresh fills.
 -- name: DERIVED_REFRESH
-SELECT weft_derived_refresh($1::boolean)
+SELECT d.what
        || format(', %s sitemap blocks', weft_sitemap_refresh($1::boolean))
-       AS what;
+       || format(', %s figures', weft_here_refresh($1::boolean))
+       AS what
+  FROM (SELECT weft_derived_refresh($1::boolean) AS what OFFSET 0) d;
 
 -- ------------------------------------------------------------ scripts
 

@@ -107,30 +107,17 @@ SELECT id, name, name_key, slug, openalex_id, s2_id, orcid, h_index,
 -- papers here whose citation count a source gave (papers.citation_count,
 -- citation_source), how many there are, their citations summed, the
 -- h-index over them and the h-index over those where the researcher is
--- first or last author.  Zero papers with a count: with_counts 0, the
--- rest NULL (unknown, not 0).
+-- first or last author, as the last refresh computed them (0046).  Zero
+-- papers with a count, or no stats row yet: with_counts 0, the rest NULL
+-- (unknown, not 0).
 -- name: RESEARCHER_HERE_METRICS
-WITH d AS (
-  SELECT DISTINCT ON (p.id) p.citation_count AS n, p.citation_source AS src,
-         (a.position = 1 OR a.position = p.author_count) AS lead
-    FROM authorships a
-    JOIN papers p ON p.id = a.paper_id
-   WHERE a.researcher_id = $1::bigint AND p.citation_count IS NOT NULL
-   ORDER BY p.id, lead DESC
-), r AS (
-  SELECT n, lead, src, row_number() OVER (ORDER BY n DESC) AS rk,
-         row_number() OVER (PARTITION BY lead ORDER BY n DESC) AS lrk
-    FROM d
-)
-SELECT count(*) AS with_counts,
-       sum(n) AS citations,
-       CASE WHEN count(*) > 0
-            THEN count(*) FILTER (WHERE n >= rk) END AS h_index,
-       CASE WHEN count(*) > 0
-            THEN count(*) FILTER (WHERE lead AND n >= lrk) END
-         AS h_index_lead,
-       string_agg(DISTINCT src, ',' ORDER BY src) AS sources
-  FROM r;
+SELECT coalesce(s.here_papers, 0) AS with_counts,
+       s.here_citations AS citations,
+       s.here_h AS h_index,
+       s.here_h_lead AS h_index_lead,
+       s.here_sources AS sources
+  FROM (SELECT $1::bigint AS id) r
+  LEFT JOIN researcher_stats s ON s.researcher_id = r.id;
 
 -- name: RESEARCHER_PAPER_COUNT
 SELECT count(*)

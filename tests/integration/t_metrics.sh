@@ -44,14 +44,18 @@ get "/papers/$AID" -L -H "Accept: text/markdown"
 body_lacks "Citations:" "paper md: no citations line without a count"
 
 # Counts from a source for the researcher's papers (restored at exit).
+# The figures here follow at the refresh after the write (0046), which
+# weft_here_refresh stands for, as a harvest's refresh would run it.
 trap 'sql "UPDATE papers p SET citation_count = NULL, citation_source = NULL
     FROM authorships a WHERE a.paper_id = p.id AND a.researcher_id = $RID
-    AND p.citation_source = '"'"'testsource'"'"'" >/dev/null; data_changed' EXIT
+    AND p.citation_source = '"'"'testsource'"'"'" >/dev/null
+    sql "SELECT weft_here_refresh(false)" >/dev/null; data_changed' EXIT
 sql "UPDATE papers p SET citation_count = c.n, citation_source = 'testsource'
     FROM (SELECT a.paper_id, (array[40, 12, 7, 3, 3, 1, 0, 9, 2, 5, 8, 4])
                  [row_number() OVER (ORDER BY a.paper_id)::int] AS n
             FROM authorships a WHERE a.researcher_id = $RID) c
    WHERE p.id = c.paper_id AND p.citation_count IS NULL" >/dev/null
+sql "SELECT weft_here_refresh(false)" >/dev/null
 data_changed
 # The expected figures, by another formulation: h is the largest k with
 # at least k papers cited k times or more.

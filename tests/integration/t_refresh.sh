@@ -153,7 +153,28 @@ rsql "CREATE TEMP TABLE pick AS
       UPDATE researchers SET modified_at = modified_at - interval '2 years'
        WHERE weft_sitemap_block(id) = 0;
       UPDATE papers SET modified_at = modified_at + interval '1 day'
-       WHERE id = (SELECT p[3] FROM pick);" >/dev/null
+       WHERE id = (SELECT p[3] FROM pick);
+      UPDATE papers SET citation_count = coalesce(citation_count, 0) + 50,
+             citation_source = 'openalex'
+       WHERE id IN (SELECT p[3] FROM pick UNION SELECT p[4] FROM pick);
+      UPDATE papers SET citation_count = NULL, citation_source = NULL
+       WHERE id = (SELECT paper_id FROM authorships
+                    WHERE researcher_id IS NOT NULL
+                      AND paper_id IN (SELECT id FROM papers
+                                        WHERE citation_count IS NOT NULL)
+                    ORDER BY paper_id LIMIT 1);
+      UPDATE authorships SET researcher_id = NULL
+       WHERE (paper_id, position) =
+             (SELECT a.paper_id, a.position FROM authorships a
+                JOIN papers q ON q.id = a.paper_id
+               WHERE q.citation_count > 0 AND a.researcher_id IS NOT NULL
+                 AND a.researcher_id NOT IN (SELECT x FROM pick
+                                             UNION SELECT y FROM pick)
+               ORDER BY a.paper_id DESC, a.position LIMIT 1);" >/dev/null
+v=$(rsql "SELECT count(*) FROM here_dirty")
+[ "${v:-0}" -ge 3 ]
+ok $? "the edits note the researchers whose figures here may move" \
+    "$v notes"
 v=$(rsql "SELECT count(*) FROM derived_before_authors")
 [ "${v:-0}" -ge 5 ]
 ok $? "the edits leave notes of what was before" "$v position notes"
@@ -168,7 +189,7 @@ esac
 
 # The derived rows as text (json has no equality), keyed as stored.
 SETS="coauthor_pairs:SELECT a, b, papers FROM coauthor_pairs
-researcher_stats:SELECT researcher_id, first_pos, middle_pos, last_pos, counted, total, fields::text, timeline::text, evidence_co::text, evidence_reasons::text, large_papers FROM researcher_stats
+researcher_stats:SELECT researcher_id, first_pos, middle_pos, last_pos, counted, total, fields::text, timeline::text, evidence_co::text, evidence_reasons::text, large_papers, here_papers, here_citations, here_h, here_h_lead, here_sources FROM researcher_stats
 paper_cards:SELECT paper_id, authors, names FROM paper_cards
 search_terms:SELECT lexeme, ndoc FROM search_terms
 search_lexemes:SELECT lexeme, ndoc FROM search_lexemes
@@ -213,6 +234,12 @@ case $v in
 0\|*) ok 1 "evidence co-authors as defined" "none: $v" ;;
 *\|0) ok 0 "evidence co-authors as defined ($v with|differ)" ;;
 *) ok 1 "evidence co-authors as defined" "with|differ: $v" ;;
+esac
+v=$(rsql "SELECT count(*) FILTER (WHERE here_papers > 0),
+    count(*) FILTER (WHERE here_h_lead > 0) FROM researcher_stats")
+case $v in
+0\|* | *\|0) ok 1 "figures here computed for some researchers" "$v" ;;
+*) ok 0 "figures here computed for some researchers ($v with counts|lead h)" ;;
 esac
 v=$(rsql "SELECT count(*) FROM paper_cards c RIGHT JOIN papers p
     ON p.id = c.paper_id WHERE c.paper_id IS NULL")
