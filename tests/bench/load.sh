@@ -106,12 +106,8 @@ measure() {
 	      WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public'")"
 	# Where the load's time went: its costliest statements, nested
 	# ones (inside functions) included.
-	psql -h "$var/pg/run" -U weft -d weft -P pager=off -c \
-	    "SELECT round(total_exec_time / 1000) AS s, calls,
-	            round(mean_exec_time::numeric, 2) AS mean_ms,
-	            left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
-	       FROM pg_stat_statements ORDER BY total_exec_time DESC
-	      LIMIT 12" | sed 's/^/           /'
+	psql -h "$var/pg/run" -U weft -d weft -P pager=off \
+	    -f "$root/tests/bench/top_statements.sql" | sed 's/^/           /'
 }
 
 for size in "$@"; do

@@ -10,7 +10,9 @@
 # Writes BATCH (20000) papers with refresh_batch.sql (copies of the
 # newest papers keeping their authors: people with histories here, as a
 # real day's harvest), then times `weft-harvest refresh` and prints the
-# time each derived-table function took (track_functions).  With
+# time each derived-table function took (track_functions) and, where the
+# cluster has pg_stat_statements (load.sh's have), the costliest
+# statements (top_statements.sql).  With
 # COMPARE=1 it then copies the derived tables aside, times `refresh
 # --full` and counts the rows in which the two differ (every derived
 # table, EXCEPT both ways; 0 is the expected answer).  The cluster
@@ -64,10 +66,21 @@ functions() {
 printf 'papers before: %s\n' "$(q -Atc "SELECT count(*) FROM papers")"
 timed "writing the batch ($batch papers)" \
     q -q -v batch="$batch" -v fresh=0 -f "$root/tests/bench/refresh_batch.sql"
+# statements: the refresh's costliest statements, where the cluster
+# has pg_stat_statements (load.sh's do).
+pgss=$(q -Atc "SELECT count(*) FROM pg_extension
+                WHERE extname = 'pg_stat_statements'")
+statements() {
+	[ "$pgss" = 1 ] || return 0
+	q -P pager=off -f "$root/tests/bench/top_statements.sql" |
+	    sed 's/^/    /'
+}
 q -Atc "SELECT pg_stat_reset()" >/dev/null
+[ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
 timed "weft-harvest refresh" \
     env WEFT_CONF="$var/weft.conf" "$bin" refresh
 functions
+statements
 
 [ -n "${COMPARE:-}" ] || exit 0
 SETS="coauthor_pairs:SELECT a, b, papers FROM coauthor_pairs
