@@ -448,13 +448,6 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- over every match).  $4 holds the negated words ("a or b"): the fill
 -- and the vector candidates must avoid them too; the vector candidates
 -- are filtered in the final join, which reads their rows anyway.
--- The GIN path visits every match to sort them, M rows where the pool
--- keeps $10: $15 (SEARCH_POOL_SINCE), when not NULL, is a date from
--- which a few times $10 matches are expected; the GIN index and the
--- date index then meet in a bitmap, only the matches from that date are
--- visited, and the pool never walks.  Its pool is exact when full
--- (every newer match is in it); when it is not, the caller runs again
--- with an earlier date or none.
 -- Filters $5-$9 and $14 (paper_type) are NULL when absent.
 -- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
 -- published, citations, categories (space-separated), ts_rank over the
@@ -490,28 +483,16 @@ SELECT w
          WHERE t.w <> '' AND c.n IS NOT NULL) r
  WHERE upto < $2::integer;
 
--- The date from which, newest first, the papers hold about $2 matches
--- of the words of $1 (independent words: N / M papers for each match);
--- no row when that is a quarter of the corpus or more, or when the
--- words are in more than 8 % of the papers: the walk of the date index
--- then passes fewer rows (300 x 12) than the bitmap reads entries.  An
--- index-only read of k entries of papers_published, a few ms for
--- 60,000, against one heap visit per match.
--- name: SEARCH_POOL_SINCE
-SELECT (SELECT p.published FROM papers p
-         WHERE p.published IS NOT NULL
-         ORDER BY p.published DESC, p.id DESC
-        OFFSET k.k LIMIT 1) AS since
-  FROM weft_search_estimate($1) e,
-       LATERAL (SELECT ceil($2::float8 * e.papers
-                            / greatest(e.matches, 1))::bigint AS k) k
- WHERE e.matches <= 0.08 * e.papers
-   AND k.k < e.papers / 4;
-
 -- name: SEARCH_CANDIDATES
 WITH walk AS MATERIALIZED (
-  SELECT $15::date IS NULL AND e.matches > 14 * sqrt(e.papers) AS walk
-    FROM weft_search_estimate($2) e
+  SELECT coalesce(cc.papers * exp(sum(ln(least(1.0,
+             coalesce(st.ndoc, 20)::float8 / greatest(cc.papers, 1))))), 0)
+             > 14 * sqrt(cc.papers) AS walk
+    FROM corpus_counts cc
+    LEFT JOIN unnest(tsvector_to_array(to_tsvector('english'::regconfig,
+             weft_unaccent($2)))) AS l ON true
+    LEFT JOIN search_terms st ON st.lexeme = l
+   GROUP BY cc.papers
 ), pool AS MATERIALIZED (
   (SELECT p.id
     FROM papers p
@@ -542,8 +523,6 @@ WITH walk AS MATERIALIZED (
      AND NOT (SELECT walk FROM walk)
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
-     AND ($15::date IS NULL OR p.published >= $15::date
-          OR p.published IS NULL)
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
      AND ($14::text IS NULL OR p.paper_type = $14::text)
      AND ($6::date IS NULL OR p.published >= $6::date)

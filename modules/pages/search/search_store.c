@@ -36,8 +36,6 @@
 /* Browse without a query: the newest this many (facets, pages). */
 #define BROWSE_CAP 1000
 #define RARE_NDOC  2000
-/* A date's text, as PostgreSQL writes it, fits. */
-#define SINCE_MAX 32
 /* Category facets shown. */
 #define FACETS_MAX 20
 
@@ -209,53 +207,14 @@ filter_params(const struct pages_search_filter *f, const char **params,
 	params[4] = f->institution > 0 ? fb->institution : NULL;
 }
 
-/*
- * The date from which the GIN path of the pool may look (SEARCH_POOL_SINCE),
- * expecting about pool_cap(sq) * widen matches, in since[SINCE_MAX]; ""
- * when the search should look at every date: a sort by citations (the
- * most cited can be old), a researcher or institution filter (few
- * papers, found without the bound), no lexical pool, or no bound worth
- * taking.
- */
-static enum core_err
-pool_since(struct core_db *db, const struct pages_search_q *sq, const char *qo,
-    int widen, char *since)
-{
-	char nbuf[24];
-	const char *params[2];
-	PGresult *res = NULL;
-	const char *v;
-	enum core_err er;
-
-	since[0] = '\0';
-	if (sq->mode == PAGES_SEARCH_SEMANTIC ||
-	    sq->sort == PAGES_SEARCH_CITATIONS || sq->f->researcher > 0 ||
-	    sq->f->institution > 0 || *qo == '\0')
-		return CORE_OK;
-	snprintf(nbuf, sizeof(nbuf), "%d", pool_cap(sq) * widen);
-	params[0] = qo;
-	params[1] = nbuf;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_POOL_SINCE, params, 2,
-		 &res)) != CORE_OK)
-		return er;
-	v = PQntuples(res) > 0
-	    ? core_cell_text(res, 0, PAGES_SEARCH_POOL_SINCE__SINCE)
-	    : NULL;
-	if (v != NULL && strlen(v) < SINCE_MAX)
-		memcpy(since, v, strlen(v) + 1);
-	PQclear(res);
-	return CORE_OK;
-}
-
-/* The candidates statement: every mode and sort; since is "" or the
- * date bounding the pool's GIN path (pool_since()). */
+/* The candidates statement: every mode and sort. */
 static enum core_err
 run_candidates(struct core_db *db, const struct pages_search_q *sq,
-    const char *qo, const char *qr, const char *since, PGresult **res)
+    const char *qo, const char *qr, PGresult **res)
 {
 	struct filter_bufs fb;
 	struct core_buf near = CORE_BUF_INIT, plain = CORE_BUF_INIT;
-	const char *params[15];
+	const char *params[14];
 	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
@@ -277,51 +236,10 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[11] = pages_search_sorts[sq->sort];
 	params[12] = core_buf_cstr(&near);
 	params[13] = sq->f->paper_type;
-	params[14] = *since != '\0' ? since : NULL;
-	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 15, res);
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 14, res);
 	core_buf_free(&near);
 	core_buf_free(&plain);
 	return er;
-}
-
-/* Whether the candidates hold a full pool: every newer match is in it,
- * so a date bound changed nothing. */
-static int
-pool_full(PGresult *res, const struct pages_search_q *sq)
-{
-	return PQntuples(res) > 0 &&
-	    core_cell_bigint(res, 0, PAGES_SEARCH_CANDIDATES__POOL_SIZE, 0) >=
-	    pool_cap(sq);
-}
-
-/*
- * The candidates, the pool's GIN path bounded by date when that pays:
- * from where about 4 pools of matches are expected, then 64 (a filter
- * the estimate cannot see, words that go together), then from any date.
- * A bounded pool that is full is the pool (pool_full()).
- */
-static enum core_err
-find_candidates(struct core_db *db, const struct pages_search_q *sq,
-    const char *qo, const char *qr, PGresult **res)
-{
-	static const int widen[] = { 4, 64 };
-	char since[SINCE_MAX];
-	size_t i;
-	enum core_err er;
-
-	for (i = 0;; i++) {
-		since[0] = '\0';
-		if (i < sizeof(widen) / sizeof(widen[0]) &&
-		    (er = pool_since(db, sq, qo, widen[i], since)) != CORE_OK)
-			return er;
-		if ((er = run_candidates(db, sq, qo, qr, since, res)) !=
-		    CORE_OK)
-			return er;
-		if (since[0] == '\0' || pool_full(*res, sq))
-			return CORE_OK;
-		PQclear(*res);
-		*res = NULL;
-	}
 }
 
 /*
@@ -429,7 +347,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	    (er = rare_words(db, sq->pos, &qr)) != CORE_OK)
 		goto out;
 	if ((er = *sq->q == '\0' ? run_browse(db, sq, &res)
-				 : find_candidates(db, sq, core_buf_cstr(&qo),
+				 : run_candidates(db, sq, core_buf_cstr(&qo),
 				       core_buf_cstr(&qr), &res)) != CORE_OK)
 		goto out;
 	n = (size_t)PQntuples(res);
