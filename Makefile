@@ -94,7 +94,13 @@ HOST_OBJS := $(HOST_SRCS:%.c=$(B)/%.o)
 # weftd refuses a database schema other than the newest migration here.
 SCHEMA_VERSION := $(shell ls sql/schema | sed -n 's/^0*\([0-9][0-9]*\)_.*\.sql$$/\1/p' | sort -n | tail -1)
 $(B)/modules/host/host.o: CFLAGS += -DWEFT_SCHEMA_VERSION=$(SCHEMA_VERSION)
-$(B)/modules/host/host.o: $(wildcard sql/schema/*.sql)
+# The version in a file rewritten only when it changes, so that a
+# migration taken out (a revert) rebuilds host.o as one added does.
+SCHEMA_STAMP := $(B)/gen/schema_version
+$(shell mkdir -p $(B)/gen && \
+    [ "$$(cat $(SCHEMA_STAMP) 2>/dev/null)" = "$(SCHEMA_VERSION)" ] || \
+    echo "$(SCHEMA_VERSION)" >$(SCHEMA_STAMP))
+$(B)/modules/host/host.o: $(SCHEMA_STAMP) $(wildcard sql/schema/*.sql)
 
 $(B)/weftd: $(HOST_OBJS) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(HOST_OBJS) \
