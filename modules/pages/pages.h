@@ -290,16 +290,10 @@ enum core_err pages_store_latest(struct core_db *, const char *base,
 enum core_err pages_store_counts(struct core_db *, json_t **out);
 
 /* The researcher row: id, name, name_key, slug, ids, metrics (a
- * source's figures; metrics.here is pages_store_researcher_here's). */
+ * source's figures; metrics.here comes with pages_store_researcher_blocks,
+ * read once the request is known to be the page). */
 enum core_err pages_store_researcher(struct core_db *, const char *base,
     long long id, json_t **out);
-/*
- * metrics.here into researcher r: what the papers here say of its
- * citations, as the last refresh computed them (0046): read once the
- * request is known to be the page, not a redirect or an export.
- */
-enum core_err pages_store_researcher_here(struct core_db *, long long id,
-    json_t *r);
 
 /* The researcher's papers: a page of cards and the total. */
 enum pages_sort { PAGES_SORT_NEWEST, PAGES_SORT_CITATIONS, PAGES_SORT__MAX };
@@ -315,8 +309,9 @@ enum core_err pages_store_researcher_papers(struct core_db *, const char *base,
     json_t **items, long long *total);
 /*
  * The side blocks of a researcher page, set into r: author_position,
- * fields, same_name, institutions, network, timeline.  rpath is the
- * researcher's canonical path (for the ?category= links).
+ * fields, same_name, institutions, network, timeline, and metrics.here
+ * into r's metrics.  rpath is the researcher's canonical path (for the
+ * ?category= links).
  */
 enum core_err pages_store_researcher_blocks(struct core_db *, const char *base,
     const char *rpath, json_t *r);

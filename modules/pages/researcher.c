@@ -110,8 +110,7 @@ pages_researcher(struct core_req *req)
 		goto out;
 	if ((er = pages_beyond_last(req, page, total)) != CORE_OK)
 		goto out;
-	if ((er = pages_store_researcher_here(ctx->db, id, m)) != CORE_OK ||
-	    (er = pages_store_researcher_blocks(ctx->db, ctx->base_url, canon,
+	if ((er = pages_store_researcher_blocks(ctx->db, ctx->base_url, canon,
 		 m)) != CORE_OK)
 		goto out;
 	/* "Why these papers are here": its own statement (evidence_store.c). */

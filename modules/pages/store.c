@@ -506,48 +506,6 @@ entity(const char *type, const PGresult *res, int idcol, int namecol)
 	    core_cell_jtext(res, 0, namecol));
 }
 
-/*
- * metrics.here: what the papers here say of the researcher's citations,
- * from the counts sources gave those papers (RESEARCHER_HERE_METRICS).
- */
-static enum core_err
-here_metrics(struct core_db *db, long long id, json_t *metrics)
-{
-	PGresult *res = NULL;
-	enum core_err er;
-	json_t *sources;
-	const char *s;
-
-	if ((er = by_id(db, PAGES_SQL_RESEARCHER_HERE_METRICS, id, &res)) !=
-	    CORE_OK) {
-		PQclear(res);
-		return er;
-	}
-	sources = json_array();
-	s = core_cell_text(res, 0, PAGES_RESEARCHER_HERE_METRICS__SOURCES);
-	while (s != NULL && *s != '\0') {
-		size_t n = strcspn(s, ",");
-
-		json_array_append_new(sources, json_stringn(s, n));
-		s += n + (s[n] == ',');
-	}
-	json_object_set_new(metrics, "here",
-	    json_pack("{s:o,s:o,s:o,s:o,s:o}", "papers_with_citations",
-		core_cell_jint(res, 0,
-		    PAGES_RESEARCHER_HERE_METRICS__WITH_COUNTS),
-		"citations",
-		core_cell_jint(res, 0,
-		    PAGES_RESEARCHER_HERE_METRICS__CITATIONS),
-		"h_index",
-		core_cell_jint(res, 0, PAGES_RESEARCHER_HERE_METRICS__H_INDEX),
-		"h_index_lead",
-		core_cell_jint(res, 0,
-		    PAGES_RESEARCHER_HERE_METRICS__H_INDEX_LEAD),
-		"sources", sources));
-	PQclear(res);
-	return CORE_OK;
-}
-
 enum core_err
 pages_store_researcher(struct core_db *db, const char *base, long long id,
     json_t **out)
@@ -605,15 +563,6 @@ out:
 	PQclear(res);
 	json_decref(o);
 	return er;
-}
-
-enum core_err
-pages_store_researcher_here(struct core_db *db, long long id, json_t *r)
-{
-	json_t *metrics = json_object_get(r, "metrics");
-
-	return json_is_object(metrics) ? here_metrics(db, id, metrics)
-				       : CORE_EINPUT;
 }
 
 enum core_err
@@ -818,6 +767,9 @@ pages_store_researcher_blocks(struct core_db *db, const char *base,
 		er = CORE_EDB;
 		goto out;
 	}
+	/* metrics.here: the figures the refresh keeps (0046). */
+	json_object_set(json_object_get(r, "metrics"), "here",
+	    json_object_get(d, "here"));
 	pos = json_object_get(d, "pos");
 	json_object_set_new(r, "author_position",
 	    json_pack("{s:I,s:I,s:I,s:I,s:I}", "first",

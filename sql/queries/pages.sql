@@ -103,22 +103,6 @@ SELECT id, name, name_key, slug, openalex_id, s2_id, orcid, h_index,
   FROM researchers
  WHERE id = $1::bigint;
 
--- What the archive itself knows of a researcher's citations: over the
--- papers here whose citation count a source gave (papers.citation_count,
--- citation_source), how many there are, their citations summed, the
--- h-index over them and the h-index over those where the researcher is
--- first or last author, as the last refresh computed them (0046).  Zero
--- papers with a count, or no stats row yet: with_counts 0, the rest NULL
--- (unknown, not 0).
--- name: RESEARCHER_HERE_METRICS
-SELECT coalesce(s.here_papers, 0) AS with_counts,
-       s.here_citations AS citations,
-       s.here_h AS h_index,
-       s.here_h_lead AS h_index_lead,
-       s.here_sources AS sources
-  FROM (SELECT $1::bigint AS id) r
-  LEFT JOIN researcher_stats s ON s.researcher_id = r.id;
-
 -- name: RESEARCHER_PAPER_COUNT
 SELECT count(*)
   FROM papers p
@@ -223,8 +207,12 @@ SELECT {{CARD_COLUMNS}},
 --   timeline: [{year, papers}]
 -- (researcher_stats keeps fields and timeline as [[category, papers]]
 -- and [[year, papers]], 0009: named here.)
--- pos, fields and timeline come from researcher_stats, co and edges from
--- coauthor_pairs (0009, kept by the writers): index lookups whatever the
+-- here: what the papers here say of the researcher's citations (0046:
+-- papers with a count, citations summed, h-index, h-index as first or
+-- last author, whose counts), as the last refresh computed them; none
+-- counted yet: papers_with_citations 0, the rest null (unknown, not 0).
+-- pos, fields, timeline and here come from researcher_stats, co and
+-- edges from coauthor_pairs (0009, kept by the writers): index lookups whatever the
 -- researcher's paper count.  A researcher not yet counted there has no
 -- pos, fields, co-authors or timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
@@ -243,7 +231,8 @@ SELECT {{CARD_COLUMNS}},
 -- name: RESEARCHER_BLOCKS
 WITH s AS MATERIALIZED (
 	SELECT first_pos, middle_pos, last_pos, counted, total, fields,
-	       timeline, large_papers
+	       timeline, large_papers, here_papers, here_citations, here_h,
+	       here_h_lead, here_sources
 	  FROM researcher_stats
 	 WHERE researcher_id = $1::bigint
 ), co AS MATERIALIZED (
@@ -325,7 +314,15 @@ SELECT json_build_object(
 	                                               'papers', t.e -> 1)
 	                             ORDER BY t.o)
 		       FROM s, json_array_elements(s.timeline)
-		               WITH ORDINALITY AS t(e, o))
+		               WITH ORDINALITY AS t(e, o)),
+	'here', (SELECT json_build_object(
+	                    'papers_with_citations', coalesce(s.here_papers, 0),
+	                    'citations', s.here_citations,
+	                    'h_index', s.here_h,
+	                    'h_index_lead', s.here_h_lead,
+	                    'sources', coalesce(to_json(string_to_array(
+	                        nullif(s.here_sources, ''), ',')), '[]'))
+		   FROM (SELECT 1) one LEFT JOIN s ON true)
 )::text AS blocks;
 
 -- name: INSTITUTION_BY_ID
