@@ -41,6 +41,59 @@ bump_cache(const struct core_conf *conf)
 	core_redis_close(rd);
 }
 
+/*
+ * The search windows (0048) built again where they hold far more or far
+ * less than their share of the papers: each new partial index built
+ * CONCURRENTLY (searches and writers never wait), then the window row
+ * pointed at it, then the old index dropped CONCURRENTLY.  A window that
+ * fails stays as it was (searches take the other ways): a warning, not
+ * an error.  Prints what it built.
+ */
+static void
+build_windows(struct core_db *db)
+{
+	struct timespec t0;
+	PGresult *due = NULL, *set = NULL;
+	const char *params[3], *pre, *ddl, *drop;
+	int r;
+
+	if (core_db_exec(db, HARVEST_SQL_SEARCH_WINDOWS_DUE, NULL, 0, &due) !=
+	    CORE_OK)
+		goto fail;
+	for (r = 0; r < PQntuples(due); r++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		pre = core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__PRE);
+		params[0] =
+		    core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__NAME);
+		params[1] =
+		    core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__SINCE);
+		params[2] = core_cell_text(due, r,
+		    HARVEST_SEARCH_WINDOWS_DUE__INDEX_NAME);
+		ddl = core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__DDL);
+		if ((pre != NULL && core_db_cmd(db, pre) != CORE_OK) ||
+		    (ddl != NULL && core_db_cmd(db, ddl) != CORE_OK) ||
+		    core_db_exec(db, HARVEST_SQL_SEARCH_WINDOW_SET, params, 3,
+			&set) != CORE_OK)
+			goto fail;
+		drop = core_cell_text(set, 0, HARVEST_SEARCH_WINDOW_SET__DROP);
+		if (drop != NULL && core_db_cmd(db, drop) != CORE_OK)
+			goto fail;
+		PQclear(set);
+		set = NULL;
+		printf("search window %s: the papers since %s, built in %.1f "
+		       "s\n",
+		    params[0], params[1], core_elapsed(&t0));
+	}
+	PQclear(due);
+	return;
+fail:
+	core_log(CORE_LOG_WARN, "harvest.after",
+	    "building a search window failed; searches take the other ways "
+	    "until the next refresh builds it");
+	PQclear(set);
+	PQclear(due);
+}
+
 /* Statistics, the derived tables, their statistics, the consumed notes'
  * space back; prints what it did. */
 static enum core_err
@@ -69,6 +122,7 @@ refresh(struct core_db *db, int full)
 	       "in %.1f s; cached pages are stale\n",
 	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT),
 	    core_elapsed(&t0));
+	build_windows(db);
 out:
 	PQclear(res);
 	return er;

@@ -434,31 +434,54 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- and folds the CASEs of the ORDER BY into one index order.  The
 -- planner's row estimates are good but its costs are not: a walk tests
 -- every row it passes (a TOASTed search_vector each, ~6 us) and it walks
--- for words in 2 % of the papers, 50-150 ms.  So "walk" decides, from the
--- document counts in search_terms (independent words): the walk passes
--- about 100 N / M rows for M matches of N papers, the GIN path visits M
--- (~3 us each), even at M ~ 14 sqrt(N); the other branch of the pool is
--- left out at run time (a one-time filter), and its "+ 0" keeps the
--- planner off the index order.  The fill's words are rare by choice, so
+-- for words in 2 % of the papers, 50-150 ms.  So SEARCH_WAY decides
+-- first ($16, weft_search_way of 0048), from the document counts in
+-- search_terms (independent words): the walk passes about 2 $10 N / M
+-- rows for M matches of N papers, the GIN path visits M (~3 us each);
+-- between the two, where both cost about sqrt(N), a window (0048: a
+-- partial GIN index of the newest 2 % or 15 % of the papers, since $15)
+-- visits only the matches it holds, and when they do not fill the pool
+-- the way it would have taken ($17) follows.  The other branches are
+-- left out (one-time filters), and the "+ 0" of the GIN and window
+-- branches keeps the planner off the index order.  On those branches
+-- the filters are tested on the heap rows, never through an index of
+-- their own: the planner priced a BitmapAnd of papers_categories
+-- (346,353 entries for cs.SE at 1 M papers, 79 ms to read) with 335
+-- matches of a rare word below a visit of those 335 rows (0.1 ms).
+-- Hence "= ANY" (not indexable by GIN), "|| ''" and "+ 0".  The walk's
+-- branch keeps them indexable: for a common word and a small category
+-- ("open source", cs.DB: 119,533 and 77,595 papers) the BitmapAnd is
+-- one of its plans (100 ms against 412 ms for a visit of every match;
+-- weft_search_way prices it).  The fill's words are rare by choice, so
 -- it always takes the GIN path, and tests "not all words" only on its
 -- sorted rows until it has $11 (a lazy per-row subquery, not a filter
 -- over every match).  $4 holds the negated words ("a or b"): the fill
 -- and the vector candidates must avoid them too; the vector candidates
 -- are filtered in the final join, which reads their rows anyway.
--- Filters $5-$9 and $14 (paper_type) are NULL when absent.
+-- Filters $5-$9 and $14 (paper_type) are NULL when absent, and so is
+-- $15 when the way is not a window.
 -- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
 -- published, citations, categories (space-separated), ts_rank over the
 -- OR of every positive word ($2) with normalisation 1, pool size,
 -- paper_type (for its facet).
 
 -- No parallel workers (starting one costs more than these bounded
--- statements; two cores serve four requests at a time) and no JIT.
+-- statements; two cores serve four requests at a time) and no JIT; and
+-- the dates the search windows start (0048), NULL where there is none,
+-- for SEARCH_WAY: parameters, so that SEARCH_CANDIDATES' custom plan
+-- sees a constant its window's index predicate follows from.
 -- name: SEARCH_CUSTOM_PLANS
 SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
            AS plan_cache_mode,
        set_config('max_parallel_workers_per_gather', '0', true)
            AS max_parallel_workers_per_gather,
-       set_config('jit', 'off', true) AS jit;
+       set_config('jit', 'off', true) AS jit,
+       (SELECT since FROM search_windows
+         WHERE name = 'near' AND weft_index_ok(index_name))
+           AS near_since,
+       (SELECT since FROM search_windows
+         WHERE name = 'far' AND weft_index_ok(index_name))
+           AS far_since;
 
 -- The words of $1 (space-separated) rare enough to find any-word
 -- matches: rarest first (a word's count is its commonest lexeme's
@@ -480,21 +503,52 @@ SELECT w
          WHERE t.w <> '' AND c.n IS NOT NULL) r
  WHERE upto < $2::integer;
 
+-- How SEARCH_CANDIDATES finds the pool of positive words $1 ("a or b"):
+-- way and after (weft_search_way, 0048) for a pool of $2 sorted by $3,
+-- in category $4, up to date $5, with the windows since $6 (near) and
+-- $7 (far) (SEARCH_CUSTOM_PLANS gives them), and the date the chosen
+-- window starts (NULL: none), SEARCH_CANDIDATES' $15-$17.
+-- name: SEARCH_WAY
+SELECT w.way, w.after,
+       CASE w.way WHEN 'near' THEN $6::date WHEN 'far' THEN $7::date END
+           AS since
+  FROM weft_search_way($1, $2::integer, $3::text, $4::text, $5::date,
+                       $6::date, $7::date) w;
+
 -- name: SEARCH_CANDIDATES
-WITH walk AS MATERIALIZED (
-  SELECT coalesce(cc.papers * exp(sum(ln(least(1.0,
-             coalesce(st.ndoc, 20)::float8 / greatest(cc.papers, 1))))), 0)
-             > 14 * sqrt(cc.papers) AS walk
-    FROM corpus_counts cc
-    LEFT JOIN unnest(tsvector_to_array(to_tsvector('english'::regconfig,
-             weft_unaccent($2)))) AS l ON true
-    LEFT JOIN search_terms st ON st.lexeme = l
-   GROUP BY cc.papers
+WITH win AS MATERIALIZED (
+  SELECT p.id
+    FROM papers p
+   WHERE $10::integer > 0
+     AND $16::text IN ('near', 'far')
+     AND p.published >= $15::date
+     AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
+             weft_unaccent($1))
+     AND ($5::text IS NULL OR $5::text = ANY (p.categories))
+     AND ($14::text IS NULL OR p.paper_type || '' = $14::text)
+     AND ($6::date IS NULL OR p.published + 0 >= $6::date)
+     AND ($7::date IS NULL OR p.published + 0 <= $7::date)
+     AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
+     AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
+             JOIN researcher_institutions ri
+               ON ri.researcher_id = a.researcher_id
+             WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
+   ORDER BY p.published + 0 DESC, p.id DESC
+   LIMIT $10::integer
+), filled AS MATERIALIZED (
+  SELECT count(*) >= $10::integer AS filled FROM win
+), go AS MATERIALIZED (
+  SELECT CASE WHEN $16::text IN ('near', 'far') AND NOT f.filled
+              THEN $17::text ELSE $16::text END AS way
+    FROM filled f
 ), pool AS MATERIALIZED (
+  (SELECT id FROM win WHERE (SELECT filled FROM filled))
+  UNION ALL
   (SELECT p.id
     FROM papers p
    WHERE $10::integer > 0
-     AND (SELECT walk FROM walk)
+     AND (SELECT way FROM go) = 'walk'
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
      AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
@@ -517,13 +571,13 @@ WITH walk AS MATERIALIZED (
   (SELECT p.id
     FROM papers p
    WHERE $10::integer > 0
-     AND NOT (SELECT walk FROM walk)
+     AND (SELECT way FROM go) = 'gin'
      AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
              weft_unaccent($1))
-     AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-     AND ($14::text IS NULL OR p.paper_type = $14::text)
-     AND ($6::date IS NULL OR p.published >= $6::date)
-     AND ($7::date IS NULL OR p.published <= $7::date)
+     AND ($5::text IS NULL OR $5::text = ANY (p.categories))
+     AND ($14::text IS NULL OR p.paper_type || '' = $14::text)
+     AND ($6::date IS NULL OR p.published + 0 >= $6::date)
+     AND ($7::date IS NULL OR p.published + 0 <= $7::date)
      AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
              WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
      AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
@@ -548,10 +602,10 @@ WITH walk AS MATERIALIZED (
              AND $3::text <> ''
              AND p.search_vector @@ websearch_to_tsquery('english'::regconfig,
                      weft_unaccent($3))
-             AND ($5::text IS NULL OR p.categories @> ARRAY[$5::text])
-             AND ($14::text IS NULL OR p.paper_type = $14::text)
-             AND ($6::date IS NULL OR p.published >= $6::date)
-             AND ($7::date IS NULL OR p.published <= $7::date)
+             AND ($5::text IS NULL OR $5::text = ANY (p.categories))
+             AND ($14::text IS NULL OR p.paper_type || '' = $14::text)
+             AND ($6::date IS NULL OR p.published + 0 >= $6::date)
+             AND ($7::date IS NULL OR p.published + 0 <= $7::date)
              AND ($8::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a
                      WHERE a.paper_id = p.id AND a.researcher_id = $8::bigint))
              AND ($9::bigint IS NULL OR EXISTS (SELECT 1 FROM authorships a

@@ -207,14 +207,55 @@ filter_params(const struct pages_search_filter *f, const char **params,
 	params[4] = f->institution > 0 ? fb->institution : NULL;
 }
 
+/* The dates the search windows start (0048), "" where there is none. */
+struct windows {
+	char near[16], far[16];
+};
+
+/* How the candidates find their pool (SEARCH_WAY): way, the way after a
+ * window that does not fill it, and that window's first date ("": none). */
+struct way {
+	char way[8], after[8], since[16];
+};
+
+static enum core_err
+run_way(struct core_db *db, const struct pages_search_q *sq, const char *qo,
+    const char *pool, const char *cat, const char *upto,
+    const struct windows *w, struct way *out)
+{
+	PGresult *res = NULL;
+	const char *params[7], *v;
+	enum core_err er;
+
+	params[0] = qo;
+	params[1] = pool;
+	params[2] = pages_search_sorts[sq->sort];
+	params[3] = cat;
+	params[4] = upto;
+	params[5] = w->near[0] != '\0' ? w->near : NULL;
+	params[6] = w->far[0] != '\0' ? w->far : NULL;
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_WAY, params, 7, &res)) !=
+	    CORE_OK)
+		return er;
+	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__WAY);
+	snprintf(out->way, sizeof(out->way), "%s", v != NULL ? v : "gin");
+	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__AFTER);
+	snprintf(out->after, sizeof(out->after), "%s", v != NULL ? v : "gin");
+	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__SINCE);
+	snprintf(out->since, sizeof(out->since), "%s", v != NULL ? v : "");
+	PQclear(res);
+	return CORE_OK;
+}
+
 /* The candidates statement: every mode and sort. */
 static enum core_err
 run_candidates(struct core_db *db, const struct pages_search_q *sq,
-    const char *qo, const char *qr, PGresult **res)
+    const char *qo, const char *qr, const struct windows *w, PGresult **res)
 {
 	struct filter_bufs fb;
 	struct core_buf near = CORE_BUF_INIT, plain = CORE_BUF_INIT;
-	const char *params[14];
+	struct way way = { "gin", "gin", "" };
+	const char *params[17];
 	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
@@ -236,7 +277,15 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[11] = pages_search_sorts[sq->sort];
 	params[12] = core_buf_cstr(&near);
 	params[13] = sq->f->paper_type;
-	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 14, res);
+	if (lexical &&
+	    (er = run_way(db, sq, qo, pbuf, params[4], params[6], w, &way)) !=
+		CORE_OK)
+		goto out;
+	params[14] = way.since[0] != '\0' ? way.since : NULL;
+	params[15] = way.way;
+	params[16] = way.after;
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 17, res);
+out:
 	core_buf_free(&near);
 	core_buf_free(&plain);
 	return er;
@@ -323,6 +372,7 @@ pages_search_store_papers(struct core_db *db, const char *base,
 {
 	struct core_buf qo = CORE_BUF_INIT, qr = CORE_BUF_INIT;
 	struct pages_search_cand *c = NULL;
+	struct windows win;
 	PGresult *res = NULL;
 	json_t *arr = NULL;
 	size_t n = 0, i, off;
@@ -340,15 +390,20 @@ pages_search_store_papers(struct core_db *db, const char *base,
 	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_CUSTOM_PLANS, NULL, 0,
 		 &res)) != CORE_OK)
 		goto out;
+	v = core_cell_text(res, 0, PAGES_SEARCH_CUSTOM_PLANS__NEAR_SINCE);
+	snprintf(win.near, sizeof(win.near), "%s", v != NULL ? v : "");
+	v = core_cell_text(res, 0, PAGES_SEARCH_CUSTOM_PLANS__FAR_SINCE);
+	snprintf(win.far, sizeof(win.far), "%s", v != NULL ? v : "");
 	PQclear(res);
 	res = NULL;
 	/* One positive word: the any-word pass would find nothing new. */
 	if (sq->mode != PAGES_SEARCH_SEMANTIC && strchr(sq->pos, ' ') != NULL &&
 	    (er = rare_words(db, sq->pos, &qr)) != CORE_OK)
 		goto out;
-	if ((er = *sq->q == '\0' ? run_browse(db, sq, &res)
-				 : run_candidates(db, sq, core_buf_cstr(&qo),
-				       core_buf_cstr(&qr), &res)) != CORE_OK)
+	if ((er = *sq->q == '\0'
+		    ? run_browse(db, sq, &res)
+		    : run_candidates(db, sq, core_buf_cstr(&qo),
+			  core_buf_cstr(&qr), &win, &res)) != CORE_OK)
 		goto out;
 	n = (size_t)PQntuples(res);
 	c = core_xcalloc(n + 1, sizeof(*c));

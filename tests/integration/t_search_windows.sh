@@ -1,0 +1,145 @@
+#!/bin/bash
+# t_search_windows.sh -- the pool of a search is the newest matches of
+# all its words whichever way SEARCH_CANDIDATES takes to find them (the
+# walk of the date index, the GIN index, the near or the far window:
+# 0048), with and without a filter, a window that does not fill the pool
+# included; through HTTP for the ways a newest-first page takes; and the
+# refresh builds a window again when the corpus outgrows it, dropping
+# the old index.
+. "$(dirname "$0")/lib.sh"
+ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${WEFT_HARVEST:-$ROOT/build-san/weft-harvest}
+[ -x "$BIN" ] || { echo "1..0 # SKIP no $BIN"; exit 0; }
+# is GOT WANT NAME
+is() {
+	[ "$1" = "$2" ]
+	ok $? "$3" "got: $(printf '%s' "$1" | head -c 300 | tr '\n' ' ')
+want: $(printf '%s' "$2" | head -c 300 | tr '\n' ' ')"
+}
+refresh() {
+	WEFT_CONF=$WEFT_VAR/weft.conf "$BIN" refresh >"$T_TMP/refresh.out" 2>&1
+}
+NEAR=$(sql "SELECT since FROM search_windows WHERE name = 'near'")
+FAR=$(sql "SELECT since FROM search_windows WHERE name = 'far'")
+
+# The load's refresh built both windows, each its share of the papers.
+for w in near far; do
+	is "$(sql "SELECT weft_index_ok(index_name) FROM search_windows
+	            WHERE name = '$w'")" t "the $w window has a valid index"
+	is "$(sql "SELECT s.papers BETWEEN 0.5 * s.share * c.n
+	                   AND 2 * s.share * c.n
+	             FROM search_windows s,
+	                  (SELECT count(*) AS n FROM papers) c
+	            WHERE s.name = '$w'")" t "the $w window holds about its share"
+done
+
+# way POOL WAY [CATEGORY]: a one-word query (a lexeme that is its own
+# stem) for which weft_search_way takes WAY with a pool of POOL, newest
+# first.
+way() {
+	sql "SELECT st.lexeme FROM search_terms st
+	      WHERE st.lexeme ~ '^[a-z]{4,}$'
+	        AND to_tsvector('english', st.lexeme)::text
+	            = quote_literal(st.lexeme) || ':1'
+	        AND (SELECT way FROM weft_search_way(st.lexeme, $1, 'newest',
+	             NULL, NULL, '$NEAR', '$FAR')) = '$2'
+	      ORDER BY st.ndoc DESC, st.lexeme LIMIT 1"
+}
+
+# SEARCH_WAY then SEARCH_CANDIDATES as the pages module runs them
+# (custom plans), for query $1, pool $2, category $3 and last date $4
+# ("" for none): the ids of its pool (tier 1), in order of id.
+stmt() {
+	awk -v n="$1" '$0 == "-- name: " n { p = 1; next }
+	    p && /^-- / { exit } p' "$ROOT/sql/queries/pages.sql" |
+	    sed '$ s/;$//'
+}
+lit() { if [ -n "$1" ]; then echo "'$1'"; else echo NULL; fi; }
+pool() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF |
+	SET plan_cache_mode = force_custom_plan;
+	PREPARE w(text, integer, text, text, date, date, date) AS
+	$(stmt SEARCH_WAY);
+	PREPARE c(text, text, text, text, text, date, date, bigint, bigint,
+	    integer, integer, text, bigint[], text, date, text, text) AS
+	$(stmt SEARCH_CANDIDATES);
+	EXECUTE w('$1', $2, 'newest', $(lit "${3:-}"), $(lit "${4:-}"),
+	    '$NEAR', '$FAR') \gset
+	\if :{?since} \else \set since '' \endif
+	EXECUTE c('$1', '$1', '', '', $(lit "${3:-}"), NULL, $(lit "${4:-}"),
+	    NULL, NULL, $2, 0, 'newest', '{}', NULL, nullif(:'since', '')::date,
+	    :'way', :'after');
+	EOF
+	    awk -F'|' '$2 == 1 { print $1 }' | sort -n
+}
+# The newest POOL matches of query $1 in category $3 up to $4, by id.
+newest() {
+	sql "SELECT id FROM papers
+	      WHERE search_vector @@ websearch_to_tsquery('english', '$1')
+	        AND ('${3:-}' = '' OR categories @> ARRAY['${3:-}'])
+	        AND ('${4:-}' = '' OR published <= '${4:-2000-01-01}')
+	      ORDER BY published DESC, id DESC LIMIT $2" | sort -n
+}
+
+SMALL=$(sql "SELECT c FROM papers, unnest(categories) c
+              GROUP BY c HAVING count(*) BETWEEN 50 AND 400
+              ORDER BY count(*) DESC, c LIMIT 1")
+[ -n "$SMALL" ]
+ok $? "a small category ($SMALL)"
+for w in walk gin far near; do
+	q=$(way 100 $w)
+	[ -n "$q" ]
+	ok $? "a word the $w way finds ($q)"
+	[ -n "$q" ] || continue
+	a=$(pool "$q" 100)
+	is "$(echo "$a" | wc -l)" 100 "$w ($q): a full pool"
+	is "$a" "$(newest "$q" 100)" "$w ($q): the newest 100 matches"
+	is "$(pool "$q" 100 "$SMALL")" "$(newest "$q" 100 "$SMALL")" \
+	    "$w ($q) in $SMALL: the newest 100 matches there"
+	case $w in near) since=$NEAR ;; far) since=$FAR ;; *) continue ;; esac
+	# Up to a few days into the window: it holds too few matches, and
+	# the way after it finds the pool.
+	to=$(sql "SELECT (DATE '$since' + 2)::text")
+	is "$(sql "SELECT count(*) < 100 FROM papers
+	            WHERE published BETWEEN '$since' AND '$to'
+	              AND search_vector @@ to_tsquery('english', '$q')")" t \
+	    "$w ($q) up to $to: fewer than 100 matches in the window"
+	is "$(pool "$q" 100 "" "$to")" "$(newest "$q" 100 "" "$to")" \
+	    "$w ($q) up to $to: the newest 100 matches, found after the window"
+done
+
+# Through HTTP: a newest-first page (pool 300) for each way it takes.
+for w in walk gin far; do
+	q=$(way 300 $w)
+	[ -n "$q" ] || { ok 1 "a word the $w way finds with a pool of 300"; continue; }
+	get "/search?q=$q&sort=newest&mode=lexical" -H "Accept: application/json"
+	is_status 200 "$w ($q), newest: 200"
+	is "$(jq -r '.results[].arxiv_id' "$BODY")" \
+	    "$(sql "SELECT arxiv_id FROM papers
+	             WHERE search_vector @@ websearch_to_tsquery('english', '$q')
+	             ORDER BY published DESC, id DESC LIMIT 24")" \
+	    "$w ($q), newest: the page is the newest matches"
+done
+
+# The corpus outgrows a window (its share made smaller here): the
+# refresh builds it again at a later date and drops the old index.
+old=$(sql "SELECT index_name FROM search_windows WHERE name = 'far'")
+sql "UPDATE search_windows SET share = 0.05 WHERE name = 'far'"
+refresh
+grep -q "search window far: the papers since" "$T_TMP/refresh.out"
+ok $? "the refresh builds the far window again"
+is "$(sql "SELECT since > '$FAR' AND weft_index_ok(index_name)
+             FROM search_windows WHERE name = 'far'")" t \
+    "the far window starts later, on a valid index"
+is "$(sql "SELECT to_regclass('$old') IS NULL")" t "the old index is dropped"
+refresh
+grep -q "search window" "$T_TMP/refresh.out"
+is $? 1 "a window that holds its share is left alone"
+sql "UPDATE search_windows SET share = 0.15 WHERE name = 'far'"
+refresh
+is "$(sql "SELECT since = '$FAR' AND index_name = '$old'
+                  AND weft_index_ok(index_name)
+             FROM search_windows WHERE name = 'far'")" t \
+    "back to its share: the window of the load again"
+
+done_testing
