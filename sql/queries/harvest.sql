@@ -1184,13 +1184,16 @@ DELETE FROM researchers r
 -- name: AFTER_BULK
 -- After a load or a match (after.c), before DERIVED_REFRESH: fresh
 -- statistics for the planner (without them it picks nested loops over
--- thousands of rows).
-ANALYZE papers, authorships, researchers, institutions,
-    researcher_institutions;
+-- thousands of rows), for the tables with more than 5 % of their rows
+-- written since their last ANALYZE (0050: a day's batch moves none).
+SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
+    'institutions', 'researcher_institutions'], 0.05);
 
 -- name: AFTER_DERIVED
--- After DERIVED_REFRESH: statistics of what was derived.
-ANALYZE coauthor_pairs, researcher_stats, search_terms;
+-- After DERIVED_REFRESH: statistics of what was derived, where it moved
+-- (as AFTER_BULK).
+SELECT weft_analyze(ARRAY['coauthor_pairs', 'researcher_stats',
+    'search_terms'], 0.05);
 
 -- name: AFTER_VACUUM
 -- After DERIVED_REFRESH, alone (VACUUM runs in no transaction and no

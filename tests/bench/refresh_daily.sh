@@ -70,12 +70,18 @@ timed "writing the batch ($batch papers)" \
 # has pg_stat_statements (load.sh's do).
 pgss=$(q -Atc "SELECT count(*) FROM pg_extension
                 WHERE extname = 'pg_stat_statements'")
+# The functions' counters from zero (not pg_stat_reset(), which would
+# also forget what was written since each table's ANALYZE: 0050).
+reset_functions() {
+	q -Atc "SELECT count(pg_stat_reset_single_function_counters(p.oid))
+	          FROM pg_proc p WHERE p.proname LIKE 'weft\_%'" >/dev/null
+}
 statements() {
 	[ "$pgss" = 1 ] || return 0
 	q -P pager=off -f "$root/tests/bench/top_statements.sql" |
 	    sed 's/^/    /'
 }
-q -Atc "SELECT pg_stat_reset()" >/dev/null
+reset_functions
 [ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
 timed "weft-harvest refresh" \
     env WEFT_CONF="$var/weft.conf" "$bin" refresh
@@ -91,7 +97,7 @@ q -qc "DROP SCHEMA IF EXISTS inc CASCADE; CREATE SCHEMA inc"
 while IFS=: read -r name sql; do
 	q -qc "CREATE TABLE inc.$name AS $sql"
 done <<<"$SETS"
-q -Atc "SELECT pg_stat_reset()" >/dev/null
+reset_functions
 timed "weft-harvest refresh --full" \
     env WEFT_CONF="$var/weft.conf" "$bin" refresh --full
 functions

@@ -61,10 +61,19 @@ rsql "UPDATE papers SET title = 'Zyxwvut refresh probe ' || title
                           WHERE source = 'arxiv-listing' AND author_count > 2
                           ORDER BY id DESC OFFSET 5 LIMIT 1)
          AND position = 2;" >/dev/null
+# The statistics' last ANALYZE of authorships (0050).
+analyzed() {
+	rsql "SELECT last_analyze FROM pg_stat_user_tables
+	       WHERE relname = 'authorships'"
+}
+A0=$(analyzed)
 # The rest: its match moves authorships of the first part too.  The
 # share is lifted so that the incremental path runs however many
 # papers this small corpus's batch changes.
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok load --data "$T_TMP/b"
+A1=$(analyzed)
+[ -n "$A0" ] && [ "$A1" != "$A0" ]
+ok $? "a load that writes 15 % more authorships analyzes them" "$A0 / $A1"
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "the load after the first refreshes incrementally" \
     "$(cat "$T_TMP/hv.out")"
@@ -181,6 +190,9 @@ ok $? "the edits leave notes of what was before" "$v position notes"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
+[ "$(analyzed)" = "$A1" ]
+ok $? "a refresh after a few authorships leaves their statistics" \
+    "$A1 / $(analyzed)"
 v=$(rsql "$CROSSED")
 case $v in
 0\|0\|[2-9]* | 0\|0\|[1-9][0-9]*) ok 0 "a paper crossing the limit: its pairs go ($v)" ;;
