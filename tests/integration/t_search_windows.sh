@@ -58,17 +58,18 @@ lit() { if [ -n "$1" ]; then echo "'$1'"; else echo NULL; fi; }
 pool() {
 	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF |
 	SET plan_cache_mode = force_custom_plan;
-	PREPARE w(text, integer, text, text, date, date, date) AS
+	PREPARE w(text, integer, text, text, date, date, date, text) AS
 	$(stmt SEARCH_WAY);
 	PREPARE c(text, text, text, text, text, date, date, bigint, bigint,
-	    integer, integer, text, bigint[], text, date, text, text) AS
+	    integer, integer, text, bigint[], text, date, text, text, text) AS
 	$(stmt SEARCH_CANDIDATES);
 	EXECUTE w('$1', $2, 'newest', $(lit "${3:-}"), $(lit "${4:-}"),
-	    '$NEAR', '$FAR') \gset
+	    '$NEAR', '$FAR', '$1') \gset
 	\if :{?since} \else \set since '' \endif
+	\if :{?key} \else \set key '' \endif
 	EXECUTE c('$1', '$1', '', '', $(lit "${3:-}"), NULL, $(lit "${4:-}"),
 	    NULL, NULL, $2, 0, 'newest', '{}', NULL, nullif(:'since', '')::date,
-	    :'way', :'after');
+	    :'way', :'after', nullif(:'key', ''));
 	EOF
 	    awk -F'|' '$2 == 1 { print $1 }' | sort -n
 }
@@ -107,6 +108,40 @@ for w in walk gin far near; do
 	is "$(pool "$q" 100 "" "$to")" "$(newest "$q" 100 "" "$to")" \
 	    "$w ($q) up to $to: the newest 100 matches, found after the window"
 done
+
+# A question takes the GIN way through its key (its three rarest
+# lexemes); the heap rows are tested against every word.  A query with
+# "or" or a negation has no key.
+# way_key TEXT: "way|key" of SEARCH_WAY for TEXT, a pool of 100.
+way_key() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF
+	PREPARE w(text, integer, text, text, date, date, date, text) AS
+	$(stmt SEARCH_WAY);
+	EXECUTE w('$1', 100, 'newest', NULL, NULL, '$NEAR', '$FAR', '$1');
+	EOF
+}
+# A question: the first sentence of an abstract, 20-40 words, which
+# finds its own paper.
+Q=$(sql "SELECT q FROM papers p,
+                LATERAL (SELECT btrim(regexp_replace(substring(p.abstract
+                             from '^[^.?!]*'), '[^A-Za-z]+', ' ', 'g')) AS q) x
+          WHERE array_length(regexp_split_to_array(x.q, ' '), 1)
+                BETWEEN 20 AND 40
+            AND x.q !~* '\\mor\\M'
+            AND p.search_vector @@ websearch_to_tsquery('english', x.q)
+          ORDER BY p.id DESC LIMIT 1")
+wk=$(way_key "$Q")
+case $wk in
+gin\|gin\|\|\'*\'\ \&\ \'*\'\ \&\ \'*\') ok 0 "a question: the GIN way, a key of three lexemes ($wk)" ;;
+*) ok 1 "a question: the GIN way, a key of three lexemes" "$wk" ;;
+esac
+a=$(pool "$Q" 100)
+[ -n "$a" ]
+ok $? "a question has an all-words pool (${Q:0:40}...)"
+is "$a" "$(newest "$Q" 100)" "the question's pool through its key: its newest matches"
+is "$(way_key "graph or database" | cut -d'|' -f4)" "" "a query with or: no key"
+is "$(way_key "graph -database" | cut -d'|' -f4)" "" "a negation: no key"
+is "$(way_key "graph" | cut -d'|' -f4)" "'graph'" "one word: the key is the word"
 
 # Through HTTP: a newest-first page (pool 300) for each way it takes.
 for w in walk gin far; do

@@ -213,18 +213,20 @@ struct windows {
 };
 
 /* How the candidates find their pool (SEARCH_WAY): way, the way after a
- * window that does not fill it, and that window's first date ("": none). */
+ * window that does not fill it, that window's first date ("": none) and
+ * the key lexemes for the GIN index (NULL: the whole query). */
 struct way {
 	char way[8], after[8], since[16];
+	char *key;
 };
 
 static enum core_err
 run_way(struct core_db *db, const struct pages_search_q *sq, const char *qo,
-    const char *pool, const char *cat, const char *upto,
+    const char *text, const char *pool, const char *cat, const char *upto,
     const struct windows *w, struct way *out)
 {
 	PGresult *res = NULL;
-	const char *params[7], *v;
+	const char *params[8], *v;
 	enum core_err er;
 
 	params[0] = qo;
@@ -234,7 +236,8 @@ run_way(struct core_db *db, const struct pages_search_q *sq, const char *qo,
 	params[4] = upto;
 	params[5] = w->near[0] != '\0' ? w->near : NULL;
 	params[6] = w->far[0] != '\0' ? w->far : NULL;
-	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_WAY, params, 7, &res)) !=
+	params[7] = text;
+	if ((er = core_db_exec(db, PAGES_SQL_SEARCH_WAY, params, 8, &res)) !=
 	    CORE_OK)
 		return er;
 	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__WAY);
@@ -243,6 +246,8 @@ run_way(struct core_db *db, const struct pages_search_q *sq, const char *qo,
 	snprintf(out->after, sizeof(out->after), "%s", v != NULL ? v : "gin");
 	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__SINCE);
 	snprintf(out->since, sizeof(out->since), "%s", v != NULL ? v : "");
+	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__KEY);
+	out->key = v != NULL ? core_xstrdup(v) : NULL;
 	PQclear(res);
 	return CORE_OK;
 }
@@ -254,8 +259,8 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 {
 	struct filter_bufs fb;
 	struct core_buf near = CORE_BUF_INIT, plain = CORE_BUF_INIT;
-	struct way way = { "gin", "gin", "" };
-	const char *params[17];
+	struct way way = { "gin", "gin", "", NULL };
+	const char *params[18];
 	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
@@ -278,14 +283,16 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[12] = core_buf_cstr(&near);
 	params[13] = sq->f->paper_type;
 	if (lexical &&
-	    (er = run_way(db, sq, qo, pbuf, params[4], params[6], w, &way)) !=
-		CORE_OK)
+	    (er = run_way(db, sq, qo, params[0], pbuf, params[4], params[6], w,
+		 &way)) != CORE_OK)
 		goto out;
 	params[14] = way.since[0] != '\0' ? way.since : NULL;
 	params[15] = way.way;
 	params[16] = way.after;
-	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 17, res);
+	params[17] = way.key;
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 18, res);
 out:
+	free(way.key);
 	core_buf_free(&near);
 	core_buf_free(&plain);
 	return er;
