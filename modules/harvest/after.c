@@ -105,10 +105,17 @@ refresh(struct core_db *db, int full)
 	enum core_err er;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
+	/* Each ANALYZE decision reads this session's writes too: flushed
+	 * first (STATS_FLUSH, its own round trip), or they would count as
+	 * written after the ANALYZE. */
+	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) !=
+		CORE_OK ||
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
 		CORE_OK ||
 	    (er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
 		 &res)) != CORE_OK ||
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) !=
+		CORE_OK ||
 	    (er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_AFTER_DERIVED].sql)) != CORE_OK ||
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_VACUUM].sql)) !=

@@ -1181,6 +1181,16 @@ DELETE FROM researchers r
    AND NOT EXISTS (SELECT 1 FROM authorships a
                     WHERE a.researcher_id = r.id);
 
+-- name: STATS_FLUSH
+-- Before AFTER_BULK and AFTER_DERIVED, alone (after.c): this session's
+-- pending table statistics are written out when it next waits for a
+-- statement (PostgreSQL flushes them at most once a second otherwise),
+-- so that weft_analyze (0050) sees every write of the load, the match
+-- or the refresh, and none of them lands after the ANALYZE it decides:
+-- t_refresh.sh saw a load's last batch counted after its ANALYZE, and
+-- the next refresh analyzed again for it.
+SELECT pg_stat_force_next_flush();
+
 -- name: AFTER_BULK
 -- After a load or a match (after.c), before DERIVED_REFRESH: fresh
 -- statistics for the planner (without them it picks nested loops over
