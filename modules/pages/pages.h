@@ -331,7 +331,7 @@ enum core_err pages_store_institutions_by_name(struct core_db *,
 
 /*
  * Card authors [{name, id, url}] (url null when unmatched) from the
- * rows of {{CARD_AUTHOR_LIST}} ([{name, id, slug}]).  New reference.
+ * rows of {{CARD_AUTHOR_LIST}} ([[raw_name, id, slug]]).  New reference.
  */
 json_t *pages_card_authors(const char *base, const json_t *rows);
 

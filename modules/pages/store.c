@@ -130,22 +130,25 @@ card_author(const char *base, const char *name, json_t *id, long long rid,
 json_t *
 pages_card_authors(const char *base, const json_t *rows)
 {
-	json_t *list = json_array();
+	json_t *list = json_array(), *id;
 	const json_t *a;
 	size_t i;
 
 	json_array_foreach(rows, i, a)
 	{
+		id = json_array_get(a, 1);
 		json_array_append_new(list,
-		    card_author(base, pages_str(a, "name"), fv(a, "id"),
-			pages_int(a, "id", 0), pages_str(a, "slug")));
+		    card_author(base, json_string_value(json_array_get(a, 0)),
+			json_is_integer(id) ? json_incref(id) : json_null(),
+			json_integer_value(id),
+			json_string_value(json_array_get(a, 2))));
 	}
 	return list;
 }
 
 /*
  * Cards for every row of res, whose column acol holds the first authors
- * as {{CARD_AUTHOR_LIST}} gives them: [{name, id, slug}] in order; no
+ * as {{CARD_AUTHOR_LIST}} gives them: [[raw_name, id, slug]] in order; no
  * query.
  */
 static void

@@ -2,7 +2,7 @@
 -- One statement per query shape; values only as $n parameters.
 -- Paper cards share one column list, {{CARD_COLUMNS}} (store.c reads it
 -- as PAGES_CARD__*), optionally followed by
---   authors: the first 12 authors as json text, [{name, id, slug}],
+--   authors: the first 12 authors as json text, [[name, id, slug]],
 --            so a list of cards is one round trip (otherwise store.c
 --            fetches them with CARD_AUTHORS)
 --   total:   count(*) OVER (), the length of the whole list
@@ -13,24 +13,21 @@ p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 to_json(p.categories)::text AS categories, p.citation_count,
 p.author_count, p.fully_matched, p.paper_type
 
--- The first 12 authors of paper p as json text, [{name, id, slug}]:
--- from the row paper_cards keeps (0011, stored as [[raw_name, id,
--- slug]]), or the live list while a write has left it stale.
+-- The first 12 authors of paper p as json text, [[raw_name, id, slug]]
+-- (id and slug null when unmatched): the row paper_cards keeps (0011),
+-- or the live list while a write has left it stale.  As stored:
+-- pages_card_authors (store.c) names the fields.  Naming them here,
+-- json_array_elements and json_build_object for every author, took 0.6
+-- of the 1.0 ms PostgreSQL spent on a researcher's 24 cards (pgbench,
+-- tests/bench/README.md, "Card authors as stored").
 -- fragment: CARD_AUTHOR_LIST
-coalesce((SELECT json_agg(json_build_object('name', e.x -> 0,
-                                            'id', e.x -> 1,
-                                            'slug', e.x -> 2)
-                          ORDER BY e.o)
-            FROM paper_cards c,
-                 json_array_elements(c.authors::json)
-                 WITH ORDINALITY AS e(x, o)
-           WHERE c.paper_id = p.id),
-         (SELECT json_agg(json_build_object('name', a.raw_name,
-                                            'id', r.id, 'slug', r.slug)
+coalesce((SELECT c.authors FROM paper_cards c WHERE c.paper_id = p.id),
+         (SELECT json_agg(json_build_array(a.raw_name, r.id, r.slug)
                           ORDER BY a.position)
             FROM authorships a
             LEFT JOIN researchers r ON r.id = a.researcher_id
-           WHERE a.paper_id = p.id AND a.position <= {{PAGES_CARD_AUTHORS}}))::text
+           WHERE a.paper_id = p.id
+             AND a.position <= {{PAGES_CARD_AUTHORS}})::text)
 
 -- name: PAPER_BY_ARXIV_ID
 SELECT id, arxiv_id, title, slug, published, primary_category,
@@ -1019,7 +1016,7 @@ SELECT p.id, p.arxiv_id, p.title, p.slug, p.published, p.primary_category,
 
 -- Cards for a '{3,1,2}' array of paper ids, in the array's order (ids no
 -- longer in papers drop out).  Columns: the paper card columns, then the
--- first 12 authors as json text [{name, id, slug}].
+-- first 12 authors as json text [[raw_name, id, slug]].
 -- name: SIMILAR_CARDS
 SELECT {{CARD_COLUMNS}},
        {{CARD_AUTHOR_LIST}} AS authors
