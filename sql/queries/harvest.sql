@@ -45,6 +45,15 @@ SELECT (SELECT count(*) FROM papers) AS papers,
        (SELECT count(*) FROM researcher_institutions)
            AS researcher_institutions;
 
+-- name: LOAD_BULK_BEGIN
+-- A first load (papers empty) drops the read-side indexes, built again
+-- by LOAD_BULK_END after the match (0051); otherwise does nothing.
+SELECT weft_bulk_begin() AS dropped;
+
+-- name: LOAD_BULK_END
+-- Builds every index LOAD_BULK_BEGIN dropped, a failed load's included.
+SELECT weft_bulk_end() AS built;
+
 -- ------------------------------------------------- remote sources
 -- The harvester's own statements (fetch.c, enrich.c): prepared, on a
 -- migrated database (0003_harvest.sql creates harvest_cursors).
