@@ -767,38 +767,33 @@ SELECT id, name, slug, country_name, type, researcher_count,
  LIMIT $2::integer OFFSET $3::bigint;
 
 -- The top few ($2) of each for a search with no type, in one statement:
--- the close matches only, names of which the query is a word or nearly
--- (%>, word similarity >= 0.6), ranked as above (they rank first there:
--- a name only similar as a whole scores below 0.6).  The whole-name
--- similarity (%) is the costly half of the trigram search (its loose
--- index condition rechecks a thousand names for a common word); the
--- type=researchers and type=institutions pages keep it.
+-- the close matches only.  Researchers: weft_names_close (0052) by the
+-- words of their names, the first 2,000 of each list read (beyond, the
+-- total is an estimate: approx); institutions: the names of which the
+-- query is a word or nearly (%>, word similarity >= 0.6), ranked as
+-- SEARCH_INSTITUTIONS ranks them.  The whole-name similarity (%) is the
+-- costly half of the trigram search; the type=researchers and
+-- type=institutions pages keep it.
 -- Columns: kind ('r' or 'i'), id, name, slug, paper_count or
 -- researcher_count, h_index, citations, country_name, type, close
--- matches of that kind.
+-- matches of that kind, whether that number is an estimate.
 -- name: SEARCH_NAMES_FEW
 WITH k AS (SELECT weft_name_key($1) AS key),
-r AS MATERIALIZED (
-  SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations,
-         word_similarity(k.key, r.search_key) AS sim,
-         r.search_key = k.key AS exact
-    FROM k, researchers r
-   WHERE r.paper_count > 0 AND r.search_key %> k.key
-), i AS MATERIALIZED (
+i AS MATERIALIZED (
   SELECT i.id, i.name, i.slug, i.country_name, i.type, i.researcher_count,
          word_similarity(k.key, i.search_key) AS sim
     FROM k, institutions i
    WHERE i.search_key %> k.key
 )
-(SELECT 'r' AS kind, id, name, slug, paper_count AS size, h_index,
-        citations, NULL AS country_name, NULL AS type,
-        (SELECT count(*) FROM r) AS total
-   FROM r
-  ORDER BY exact DESC, round(sim::numeric, 1) DESC, paper_count DESC, id
-  LIMIT $2::integer)
+(SELECT 'r' AS kind, r.id, r.name, r.slug, r.paper_count AS size,
+        r.h_index, r.citations, NULL AS country_name, NULL AS type,
+        c.total, c.estimated AS approx
+   FROM weft_names_close($1, $2::integer, 2000) WITH ORDINALITY AS c
+   JOIN researchers r ON r.id = c.id
+  ORDER BY c.ordinality)
 UNION ALL
 (SELECT 'i', id, name, slug, researcher_count, NULL, NULL, country_name,
-        type, (SELECT count(*) FROM i)
+        type, (SELECT count(*) FROM i), false
    FROM i
   ORDER BY round(sim::numeric, 1) DESC, researcher_count DESC, name, id
   LIMIT $2::integer);

@@ -207,7 +207,9 @@ researcher_stats:SELECT researcher_id, first_pos, middle_pos, last_pos, counted,
 paper_cards:SELECT paper_id, authors, names FROM paper_cards
 search_terms:SELECT lexeme, ndoc FROM search_terms
 search_lexemes:SELECT lexeme, ndoc FROM search_lexemes
-sitemap_blocks:SELECT kind, block, lastmod FROM sitemap_blocks"
+sitemap_blocks:SELECT kind, block, lastmod FROM sitemap_blocks
+researcher_name_words:SELECT word, paper_count, researcher_id, words::text FROM researcher_name_words
+name_words:SELECT word, researchers FROM name_words"
 rsql "DROP SCHEMA IF EXISTS inc CASCADE; CREATE SCHEMA inc" >/dev/null
 while IFS=: read -r name q; do
 	rsql "CREATE TABLE inc.$name AS $q" >/dev/null

@@ -149,6 +149,47 @@ get "/search?q=$(enc "$PLAIN")" -H "Accept: text/markdown"
 body_has "## Researchers" "md: researchers block"
 body_has "close match" "md: the block counts close matches"
 
+# The close researchers by the words of their names (0052): a two-word
+# name finds those carrying both words, the same words first; a word no
+# name carries finds no one; lists longer than the rows read estimate
+# the total, near the count.
+read -r TWO < <(sql "SELECT search_key FROM researchers
+    WHERE paper_count > 0 AND search_key ~ '^[a-z]+ [a-z]+$'
+    GROUP BY search_key ORDER BY count(*) DESC, sum(paper_count) DESC,
+    search_key LIMIT 1")
+get "/search?q=$(enc "$TWO")" -H "Accept: application/json"
+json_is ".researchers.items[0].name | ascii_downcase" "$TWO" \
+    "no type: a name's own words first ($TWO)"
+json_is ".researchers.total_estimated" false "no type: counted, not estimated"
+W1=${TWO% *} W2=${TWO#* }
+json_is "([.researchers.items[].name | ascii_downcase |
+    select(contains(\"$W1\") and contains(\"$W2\"))] | length) ==
+    (.researchers.items | length)" true \
+    "no type: every close researcher carries both words"
+# Fewer than carry either word alone: the other word filters the list.
+carry() {
+	echo "(SELECT sum(researchers) FROM (SELECT researchers FROM name_words v
+	  WHERE v.word %> '$1' ORDER BY word_similarity('$1', v.word) DESC,
+	  v.word LIMIT 32) x)"
+}
+EITHER=$(sql "SELECT least($(carry "$W1"), $(carry "$W2"))")
+json_is ".researchers.total > 0 and .researchers.total < $EITHER" true \
+    "no type: fewer close researchers than carry one word ($EITHER)"
+get "/search?q=zzqxv+wvvqz" -H "Accept: application/json"
+json_is ".researchers.total" 0 "no type: a word no name carries, no one"
+read -r BIGW < <(sql "SELECT word FROM name_words
+    ORDER BY researchers DESC, word LIMIT 1")
+v=$(sql "SELECT c.total, c.estimated, (SELECT count(DISTINCT researcher_id)
+           FROM researcher_name_words WHERE word = ANY (
+             SELECT v.word FROM name_words v WHERE v.word %> '$BIGW'
+              ORDER BY word_similarity('$BIGW', v.word) DESC, v.word
+              LIMIT 32))
+           FROM weft_names_close('$BIGW', 5, 50) c LIMIT 1")
+IFS='|' read -r est flag exact <<<"$v"
+[ "$flag" = t ] && [ "$est" -ge $((exact * 8 / 10)) ] &&
+	[ "$est" -le $((exact * 12 / 10)) ]
+ok $? "a list longer than the rows read: estimated ($est for $exact)"
+
 # A query of more than 12 words is a question: no close names looked up
 # with it (search.c, FEW_WORDS_MAX), though the typed search finds them.
 LONG=$(sql "SELECT name FROM institutions

@@ -533,6 +533,14 @@ exact(struct core_html *h, const struct pages_page *p, const json_t *items)
 	core_html_pop(h);
 }
 
+/* "about " before a block's total when it is an estimate. */
+static const char *
+about(const json_t *blk)
+{
+	return json_is_true(json_object_get(blk, "total_estimated")) ? "about "
+								     : "";
+}
+
 /* The top few researchers or institutions beside the papers. */
 static void
 few(struct core_html *h, const struct pages_page *p, const json_t *blk,
@@ -545,10 +553,12 @@ few(struct core_html *h, const struct pages_page *p, const json_t *blk,
 		return;
 	pages_h_block(h, label);
 	pages_html_list(h, p, json_object_get(blk, "items"), "rows", name_row);
-	/* The total counts close matches; the link lists looser ones too. */
+	/* The total counts close matches (or estimates them); the link
+	 * lists looser ones too. */
 	if (pages_int(blk, "total", 0) >
 	    (long long)json_array_size(json_object_get(blk, "items")))
-		more = core_xasprintf("all %s close matches and similar %s →",
+		more = core_xasprintf("all %s%s close matches and similar %s →",
+		    about(blk),
 		    pages_num(num, sizeof(num), pages_int(blk, "total", 0)),
 		    label);
 	else
@@ -792,8 +802,8 @@ md_few(struct core_buf *b, const json_t *blk, const char *label)
 
 	if (!json_is_object(blk) || pages_int(blk, "total", 0) == 0)
 		return;
-	core_buf_printf(b, "\n## %s (%lld close match%s)\n\n", label,
-	    pages_int(blk, "total", 0),
+	core_buf_printf(b, "\n## %s (%s%lld close match%s)\n\n", label,
+	    about(blk), pages_int(blk, "total", 0),
 	    pages_int(blk, "total", 0) == 1 ? "" : "es");
 	json_array_foreach(json_object_get(blk, "items"), i, v) md_name(b, v);
 	core_buf_puts(b, "\nAll of them and similar names: ");

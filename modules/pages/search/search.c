@@ -731,14 +731,16 @@ names(struct core_req *req, const struct params *pp, json_t *m,
 	return CORE_OK;
 }
 
-/* One block of the page with no type: the close matches' total, the top
- * few and the link to the type's own (looser) search. */
+/* One block of the page with no type: the close matches' total (an
+ * estimate when estimated), the top few and the link to the type's own
+ * (looser) search. */
 static json_t *
 few_block(const char *base, const struct params *pp,
-    enum pages_search_type type, json_t *items, long long total)
+    enum pages_search_type type, json_t *items, long long total, int estimated)
 {
-	return json_pack("{s:I,s:o,s:b,s:o}", "total", (json_int_t)total,
-	    "items", items, "close_only", 1, "url",
+	return json_pack("{s:I,s:b,s:o,s:b,s:o}", "total", (json_int_t)total,
+	    "total_estimated", estimated, "items", items, "close_only", 1,
+	    "url",
 	    pages_json_abs_free(base,
 		search_path(pp, type, PAGES_SEARCH_RELEVANCE, NULL)));
 }
@@ -750,6 +752,7 @@ few(struct core_req *req, const struct params *pp, json_t *m)
 	struct core_ctx *ctx = core_req_ctx(req);
 	json_t *r = NULL, *i = NULL;
 	long long rt = 0, it = 0;
+	int rest = 0;
 	enum core_err er;
 
 	/* A question's trigrams cost in proportion to its length (24 ms on
@@ -759,12 +762,13 @@ few(struct core_req *req, const struct params *pp, json_t *m)
 		r = json_array();
 		i = json_array();
 	} else if ((er = pages_search_store_few(ctx->db, ctx->base_url, pp->q,
-			TOP_FEW, &r, &rt, &i, &it)) != CORE_OK)
+			TOP_FEW, &r, &rt, &rest, &i, &it)) != CORE_OK)
 		return er;
 	json_object_set_new(m, pages_search_types[PAGES_SEARCH_RESEARCHERS],
-	    few_block(ctx->base_url, pp, PAGES_SEARCH_RESEARCHERS, r, rt));
+	    few_block(ctx->base_url, pp, PAGES_SEARCH_RESEARCHERS, r, rt,
+		rest));
 	json_object_set_new(m, pages_search_types[PAGES_SEARCH_INSTITUTIONS],
-	    few_block(ctx->base_url, pp, PAGES_SEARCH_INSTITUTIONS, i, it));
+	    few_block(ctx->base_url, pp, PAGES_SEARCH_INSTITUTIONS, i, it, 0));
 	return CORE_OK;
 }
 

@@ -206,7 +206,7 @@ enum core_err pages_search_store_names(struct core_db *, const char *base,
  * in one statement.  CORE_OK or CORE_EDB. */
 enum core_err pages_search_store_few(struct core_db *, const char *base,
     const char *q, int n, json_t **researchers, long long *rtotal,
-    json_t **institutions, long long *itotal);
+    int *restimated, json_t **institutions, long long *itotal);
 /* The researchers (at most n) whose name is the query itself, most
  * papers first: the items of the search page's "exact_researchers". */
 enum core_err pages_search_store_exact(struct core_db *, const char *base,

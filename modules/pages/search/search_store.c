@@ -595,8 +595,8 @@ pages_search_store_names(struct core_db *db, const char *base,
 
 enum core_err
 pages_search_store_few(struct core_db *db, const char *base, const char *q,
-    int n, json_t **researchers, long long *rtotal, json_t **institutions,
-    long long *itotal)
+    int n, json_t **researchers, long long *rtotal, int *restimated,
+    json_t **institutions, long long *itotal)
 {
 	PGresult *res = NULL;
 	const char *kind;
@@ -605,6 +605,7 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 
 	*researchers = *institutions = NULL;
 	*rtotal = *itotal = 0;
+	*restimated = 0;
 	if ((er = names(db, PAGES_SQL_SEARCH_NAMES_FEW, q, n, -1, &res)) !=
 	    CORE_OK)
 		return er;
@@ -617,6 +618,8 @@ pages_search_store_few(struct core_db *db, const char *base, const char *q,
 			    name_row(base, res, i, &few_r_cols));
 			*rtotal = core_cell_bigint(res, i,
 			    PAGES_SEARCH_NAMES_FEW__TOTAL, 0);
+			*restimated = core_cell_bool(res, i,
+			    PAGES_SEARCH_NAMES_FEW__APPROX, 0);
 		} else {
 			json_array_append_new(*institutions,
 			    name_row(base, res, i, &few_i_cols));
