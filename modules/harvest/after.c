@@ -42,7 +42,7 @@ bump_cache(const struct core_conf *conf)
 }
 
 /*
- * The search windows (0048) built again where they hold far more or far
+ * The search windows (0048, 0053) built again where they hold far more or far
  * less than their share of the papers: each new partial index built
  * CONCURRENTLY (searches and writers never wait), then the window row
  * pointed at it, then the old index dropped CONCURRENTLY.  A window that
@@ -54,7 +54,7 @@ build_windows(struct core_db *db)
 {
 	struct timespec t0;
 	PGresult *due = NULL, *set = NULL;
-	const char *params[3], *pre, *ddl, *drop;
+	const char *params[3], *pre, *ddl, *drop, *what;
 	int r;
 
 	if (core_db_exec(db, HARVEST_SQL_SEARCH_WINDOWS_DUE, NULL, 0, &due) !=
@@ -66,7 +66,8 @@ build_windows(struct core_db *db)
 		params[0] =
 		    core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__NAME);
 		params[1] =
-		    core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__SINCE);
+		    core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__BOUND);
+		what = core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__WHAT);
 		params[2] = core_cell_text(due, r,
 		    HARVEST_SEARCH_WINDOWS_DUE__INDEX_NAME);
 		ddl = core_cell_text(due, r, HARVEST_SEARCH_WINDOWS_DUE__DDL);
@@ -80,9 +81,8 @@ build_windows(struct core_db *db)
 			goto fail;
 		PQclear(set);
 		set = NULL;
-		printf("search window %s: the papers since %s, built in %.1f "
-		       "s\n",
-		    params[0], params[1], core_elapsed(&t0));
+		printf("search window %s: %s, built in %.1f s\n", params[0],
+		    what != NULL ? what : "", core_elapsed(&t0));
 	}
 	PQclear(due);
 	return;

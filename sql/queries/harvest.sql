@@ -543,17 +543,18 @@ SELECT d.what
        AS what
   FROM (SELECT weft_derived_refresh($1::boolean) AS what OFFSET 0) d;
 
--- The search windows to build again (0048): name, since, index_name,
--- pre (drops an invalid leftover, or NULL) and ddl, run by after.c
--- outside a transaction (CONCURRENTLY), then SEARCH_WINDOW_SET.
+-- The search windows to build again (0048, 0053): name, bound (the
+-- first date, or the fewest citations), what (that in words),
+-- index_name, pre (drops an invalid leftover, or NULL) and ddl, run by
+-- after.c outside a transaction (CONCURRENTLY), then SEARCH_WINDOW_SET.
 -- name: SEARCH_WINDOWS_DUE
-SELECT name, since, index_name, pre, ddl
+SELECT name, bound, what, index_name, pre, ddl
   FROM weft_search_windows_due();
 
--- Window $1 reads index $3 of the papers since $2 from now on; drop is
--- the statement that drops the index it replaced (NULL: none).
+-- Window $1 reads index $3 of the papers from bound $2 from now on;
+-- drop is the statement that drops the index it replaced (NULL: none).
 -- name: SEARCH_WINDOW_SET
-SELECT weft_search_window_set($1, $2::date, $3) AS drop;
+SELECT weft_search_window_set($1, $2::text, $3) AS drop;
 
 -- ------------------------------------------------------------ scripts
 

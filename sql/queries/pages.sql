@@ -436,8 +436,9 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- search_terms (independent words): the walk passes about 2 $10 N / M
 -- rows for M matches of N papers, the GIN path visits M (~3 us each);
 -- between the two, where both cost about sqrt(N), a window (0048: a
--- partial GIN index of the newest 2 % or 15 % of the papers, since $15)
--- visits only the matches it holds, and when they do not fill the pool
+-- partial GIN index of the newest 2 % or 15 % of the papers, since $15;
+-- by citations, 0053: of the most cited 2 % or 15 %, cited $19 times or
+-- more) visits only the matches it holds, and when they do not fill the pool
 -- the way it would have taken ($17) follows.  The other branches are
 -- left out (one-time filters), and the "+ 0" of the GIN and window
 -- branches keeps the planner off the index order.  On those branches
@@ -455,8 +456,9 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- over every match).  $4 holds the negated words ("a or b"): the fill
 -- and the vector candidates must avoid them too; the vector candidates
 -- are filtered in the final join, which reads their rows anyway.
--- Filters $5-$9 and $14 (paper_type) are NULL when absent, and so is
--- $15 when the way is not a window.
+-- Filters $5-$9 and $14 (paper_type) are NULL when absent, and so are
+-- $15 when the way is not a date window and $19 when it is not a
+-- citation window.
 -- Columns: id, tier (1 all words, 2 rarer words, 3 vector only),
 -- published, citations, categories (space-separated), ts_rank over the
 -- OR of every positive word ($2) with normalisation 1, pool size,
@@ -507,8 +509,9 @@ SELECT w
 -- starts (NULL: none), and the key: the query's three rarest lexemes
 -- AND-ed, which every match of the user's text $8 has when its tsquery
 -- is made of AND and phrases only (no "or", no negation; else NULL), as
--- tsquery text.  SEARCH_CANDIDATES' $15-$18.  The GIN index reads the
--- key and the heap rows are tested against the whole query: a
+-- tsquery text, and the fewest citations of the chosen citation window
+-- (0053; NULL: none).  SEARCH_CANDIDATES' $15-$19.  The GIN index reads
+-- the key and the heap rows are tested against the whole query: a
 -- question's all-words pool took 35.9 ms in the index, for the posting
 -- lists of its common words (87 matches at 1,040,001 papers), and
 -- 5.5 ms through its key.
@@ -528,6 +531,9 @@ WITH q AS (
 SELECT w.way, w.after,
        CASE w.way WHEN 'near' THEN $6::date WHEN 'far' THEN $7::date END
            AS since,
+       (SELECT s.min_citations FROM search_windows s
+         WHERE s.name = w.way AND weft_search_window_cited(w.way))
+           AS min_citations,
        (SELECT string_agg(tok, ' & ' ORDER BY n, tok)
           FROM (SELECT tok, n FROM k ORDER BY n, tok LIMIT 3) x) AS key
   FROM weft_search_way($1, $2::integer, $3::text, $4::text, $5::date,
@@ -538,8 +544,10 @@ WITH win AS MATERIALIZED (
   SELECT p.id
     FROM papers p
    WHERE $10::integer > 0
-     AND $16::text IN ('near', 'far')
-     AND p.published >= $15::date
+     AND $16::text IN ('near', 'far', 'top_cited', 'cited')
+     AND CASE WHEN $16::text IN ('near', 'far')
+              THEN p.published >= $15::date
+              ELSE p.citation_count >= $19::integer END
      AND p.search_vector @@ coalesce($18::tsquery,
              websearch_to_tsquery('english'::regconfig, weft_unaccent($1)))
      AND ($18::text IS NULL OR ts_match_vq(p.search_vector,
@@ -554,12 +562,17 @@ WITH win AS MATERIALIZED (
              JOIN researcher_institutions ri
                ON ri.researcher_id = a.researcher_id
              WHERE a.paper_id = p.id AND ri.institution_id = $9::bigint))
-   ORDER BY p.published + 0 DESC, p.id DESC
+   ORDER BY CASE WHEN $19::integer IS NOT NULL
+                 THEN p.citation_count + 0 END DESC NULLS LAST,
+            CASE WHEN $19::integer IS NOT NULL THEN NULL
+                 ELSE p.published + 0 END DESC,
+            p.id DESC
    LIMIT $10::integer
 ), filled AS MATERIALIZED (
   SELECT count(*) >= $10::integer AS filled FROM win
 ), go AS MATERIALIZED (
-  SELECT CASE WHEN $16::text IN ('near', 'far') AND NOT f.filled
+  SELECT CASE WHEN $16::text IN ('near', 'far', 'top_cited', 'cited')
+                   AND NOT f.filled
               THEN $17::text ELSE $16::text END AS way
     FROM filled f
 ), pool AS MATERIALIZED (

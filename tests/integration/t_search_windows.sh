@@ -55,21 +55,28 @@ stmt() {
 	    sed '$ s/;$//'
 }
 lit() { if [ -n "$1" ]; then echo "'$1'"; else echo NULL; fi; }
-pool() {
-	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF |
+# SEARCH_WAY as w and SEARCH_CANDIDATES as c, with custom plans.
+prepare() {
+	cat <<-EOF
 	SET plan_cache_mode = force_custom_plan;
 	PREPARE w(text, integer, text, text, date, date, date, text) AS
 	$(stmt SEARCH_WAY);
 	PREPARE c(text, text, text, text, text, date, date, bigint, bigint,
-	    integer, integer, text, bigint[], text, date, text, text, text) AS
+	    integer, integer, text, bigint[], text, date, text, text, text,
+	    integer) AS
 	$(stmt SEARCH_CANDIDATES);
+	EOF
+}
+pool() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF |
+	$(prepare)
 	EXECUTE w('$1', $2, 'newest', $(lit "${3:-}"), $(lit "${4:-}"),
 	    '$NEAR', '$FAR', '$1') \gset
 	\if :{?since} \else \set since '' \endif
 	\if :{?key} \else \set key '' \endif
 	EXECUTE c('$1', '$1', '', '', $(lit "${3:-}"), NULL, $(lit "${4:-}"),
 	    NULL, NULL, $2, 0, 'newest', '{}', NULL, nullif(:'since', '')::date,
-	    :'way', :'after', nullif(:'key', ''));
+	    :'way', :'after', nullif(:'key', ''), NULL);
 	EOF
 	    awk -F'|' '$2 == 1 { print $1 }' | sort -n
 }
@@ -112,7 +119,8 @@ done
 # A question takes the GIN way through its key (its three rarest
 # lexemes); the heap rows are tested against every word.  A query with
 # "or" or a negation has no key.
-# way_key TEXT: "way|key" of SEARCH_WAY for TEXT, a pool of 100.
+# way_key TEXT: "way|after|since|min_citations|key" of SEARCH_WAY for
+# TEXT, a pool of 100.
 way_key() {
 	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF
 	PREPARE w(text, integer, text, text, date, date, date, text) AS
@@ -132,16 +140,16 @@ Q=$(sql "SELECT q FROM papers p,
           ORDER BY p.id DESC LIMIT 1")
 wk=$(way_key "$Q")
 case $wk in
-gin\|gin\|\|\'*\'\ \&\ \'*\'\ \&\ \'*\') ok 0 "a question: the GIN way, a key of three lexemes ($wk)" ;;
+gin\|gin\|\|\|\'*\'\ \&\ \'*\'\ \&\ \'*\') ok 0 "a question: the GIN way, a key of three lexemes ($wk)" ;;
 *) ok 1 "a question: the GIN way, a key of three lexemes" "$wk" ;;
 esac
 a=$(pool "$Q" 100)
 [ -n "$a" ]
 ok $? "a question has an all-words pool (${Q:0:40}...)"
 is "$a" "$(newest "$Q" 100)" "the question's pool through its key: its newest matches"
-is "$(way_key "graph or database" | cut -d'|' -f4)" "" "a query with or: no key"
-is "$(way_key "graph -database" | cut -d'|' -f4)" "" "a negation: no key"
-is "$(way_key "graph" | cut -d'|' -f4)" "'graph'" "one word: the key is the word"
+is "$(way_key "graph or database" | cut -d'|' -f5)" "" "a query with or: no key"
+is "$(way_key "graph -database" | cut -d'|' -f5)" "" "a negation: no key"
+is "$(way_key "graph" | cut -d'|' -f5)" "'graph'" "one word: the key is the word"
 
 # Through HTTP: a newest-first page (pool 300) for each way it takes.
 for w in walk gin far; do
@@ -176,5 +184,84 @@ is "$(sql "SELECT since = '$FAR' AND index_name = '$old'
                   AND weft_index_ok(index_name)
              FROM search_windows WHERE name = 'far'")" t \
     "back to its share: the window of the load again"
+
+# The citation windows (0053), in a transaction rolled back: the bundled
+# papers have few citation counts, so each gets one (0-999) first, and
+# the windows are built as the refresh builds them (not CONCURRENTLY,
+# inside the transaction).  For each window a word it finds: the pool
+# is the most cited matches, read from the window's index; in a small
+# category the window does not fill it and the way after it does.
+cited() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF 2>&1
+	BEGIN;
+	UPDATE papers SET citation_count = abs(hashtext(arxiv_id)) % 1000;
+	ANALYZE papers;
+	SELECT regexp_replace(ddl, 'CONCURRENTLY ', '')
+	  FROM weft_search_windows_due()
+	 WHERE weft_search_window_cited(name) AND ddl IS NOT NULL \gexec
+	SELECT 'set ' || name || ' ' || bound,
+	       weft_search_window_set(name, bound, index_name)
+	  FROM weft_search_windows_due() WHERE weft_search_window_cited(name);
+	SELECT 'share ' || name || ' ' ||
+	       (papers BETWEEN 0.5 * share * (SELECT count(*) FROM papers)
+	                   AND 2 * share * (SELECT count(*) FROM papers))
+	  FROM search_windows WHERE weft_search_window_cited(name) ORDER BY name;
+	$(prepare)
+	SELECT st.lexeme AS q FROM search_terms st
+	 WHERE st.lexeme ~ '^[a-z]{4,}$'
+	   AND to_tsvector('english', st.lexeme)::text
+	       = quote_literal(st.lexeme) || ':1'
+	   AND (SELECT way FROM weft_search_way(st.lexeme, $2, 'citations',
+	        NULL, NULL, NULL, NULL)) = '$1'
+	 ORDER BY st.ndoc DESC, st.lexeme LIMIT 1 \gset
+	\echo word :q
+	EXECUTE w(:'q', $2, 'citations', ${3:-NULL}, NULL, NULL, NULL, :'q') \gset
+	\if :{?min_citations} \else \set min_citations '' \endif
+	\if :{?key} \else \set key '' \endif
+	\echo way :way :after
+	\echo pool
+	EXECUTE c(:'q', :'q', '', '', ${3:-NULL}, NULL, NULL, NULL, NULL, $2, 0,
+	    'citations', '{}', NULL, NULL, :'way', :'after', nullif(:'key', ''),
+	    nullif(:'min_citations', '')::integer);
+	\echo plan
+	EXPLAIN (COSTS OFF) EXECUTE c(:'q', :'q', '', '', ${3:-NULL}, NULL,
+	    NULL, NULL, NULL, $2, 0, 'citations', '{}', NULL, NULL, :'way',
+	    :'after', nullif(:'key', ''), nullif(:'min_citations', '')::integer);
+	\echo expected
+	SELECT id FROM papers
+	 WHERE search_vector @@ websearch_to_tsquery('english', :'q')
+	   AND (${3:-NULL}::text IS NULL OR categories @> ARRAY[${3:-NULL}::text])
+	 ORDER BY citation_count DESC NULLS LAST, id DESC LIMIT $2;
+	ROLLBACK;
+	EOF
+}
+# The ids between two marker lines of cited's output (pool: tier 1).
+section() {
+	awk -v a="$1" -v b="$2" '$0 == a { p = 1; next } $0 == b { p = 0 }
+	    p' | awk -F'|' 'NF == 1 || $2 == 1 { print $1 }' | sort -n
+}
+for w in top_cited cited; do
+	out=$(cited $w 100)
+	word=$(echo "$out" | sed -n 's/^word //p')
+	[ -n "$word" ]
+	ok $? "a word the $w window finds ($word)"
+	[ -n "$word" ] || continue
+	echo "$out" | grep -q "^way $w "
+	ok $? "$w ($word): the way taken is the window"
+	pool=$(echo "$out" | section pool plan)
+	is "$(echo "$pool" | wc -l)" 100 "$w ($word): a full pool"
+	is "$pool" "$(echo "$out" | section expected xx)" \
+	    "$w ($word): the 100 most cited matches"
+	# (the planner may read the larger window: it holds the smaller)
+	echo "$out" | grep -Eq "Index Scan on papers_search_(top_)?cited_"
+	ok $? "$w ($word): read from a citation window's index"
+	out=$(cited $w 100 "'$SMALL'")
+	is "$(echo "$out" | section pool plan)" \
+	    "$(echo "$out" | section expected xx)" \
+	    "$w ($word) in $SMALL: the most cited matches there"
+done
+echo "$out" | grep -q "^share top_cited true" &&
+	echo "$out" | grep -q "^share cited true"
+ok $? "the citation windows hold about their share"
 
 done_testing

@@ -213,10 +213,11 @@ struct windows {
 };
 
 /* How the candidates find their pool (SEARCH_WAY): way, the way after a
- * window that does not fill it, that window's first date ("": none) and
- * the key lexemes for the GIN index (NULL: the whole query). */
+ * window that does not fill it, that window's first date or fewest
+ * citations ("": none) and the key lexemes for the GIN index (NULL: the
+ * whole query). */
 struct way {
-	char way[8], after[8], since[16];
+	char way[16], after[8], since[16], cited[16];
 	char *key;
 };
 
@@ -246,6 +247,8 @@ run_way(struct core_db *db, const struct pages_search_q *sq, const char *qo,
 	snprintf(out->after, sizeof(out->after), "%s", v != NULL ? v : "gin");
 	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__SINCE);
 	snprintf(out->since, sizeof(out->since), "%s", v != NULL ? v : "");
+	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__MIN_CITATIONS);
+	snprintf(out->cited, sizeof(out->cited), "%s", v != NULL ? v : "");
 	v = core_cell_text(res, 0, PAGES_SEARCH_WAY__KEY);
 	out->key = v != NULL ? core_xstrdup(v) : NULL;
 	PQclear(res);
@@ -259,8 +262,8 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 {
 	struct filter_bufs fb;
 	struct core_buf near = CORE_BUF_INIT, plain = CORE_BUF_INIT;
-	struct way way = { "gin", "gin", "", NULL };
-	const char *params[18];
+	struct way way = { "gin", "gin", "", "", NULL };
+	const char *params[19];
 	char pbuf[16], fbuf[16];
 	int lexical = sq->mode != PAGES_SEARCH_SEMANTIC;
 	enum core_err er;
@@ -290,7 +293,8 @@ run_candidates(struct core_db *db, const struct pages_search_q *sq,
 	params[15] = way.way;
 	params[16] = way.after;
 	params[17] = way.key;
-	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 18, res);
+	params[18] = way.cited[0] != '\0' ? way.cited : NULL;
+	er = core_db_exec(db, PAGES_SQL_SEARCH_CANDIDATES, params, 19, res);
 out:
 	free(way.key);
 	core_buf_free(&near);
