@@ -781,8 +781,9 @@ SELECT id, name, slug, country_name, type, researcher_count,
 
 -- The top few ($2) of each for a search with no type, in one statement:
 -- the close matches only.  Researchers: weft_names_close (0052) by the
--- words of their names, the first 2,000 of each list read (beyond, the
--- total is an estimate: approx); institutions: the names of which the
+-- words of their names (a word starting with each word of the query),
+-- 2,000 rows of the lists read (beyond, the total is an estimate:
+-- approx); institutions: the names of which the
 -- query is a word or nearly (%>, word similarity >= 0.6), ranked as
 -- SEARCH_INSTITUTIONS ranks them.  The whole-name similarity (%) is the
 -- costly half of the trigram search; the type=researchers and

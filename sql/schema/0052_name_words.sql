@@ -11,13 +11,16 @@
 -- Names are few words, and the words are few: each word of a named
 -- researcher is a row of researcher_name_words, ordered in its index by
 -- the researcher's papers; name_words holds each word once, with how
--- many researchers carry it, and a trigram index.  A query's word finds
--- the name words like it in name_words (word similarity >= 0.6, as %>
--- did over whole names; the 32 closest), the query word whose words are
--- carried by the fewest researchers leads, and only its lists are read,
--- busiest researchers first, each up to a sample of rows; the other
--- query words filter those rows by the words stored with them.  A word
--- no name carries ends the search at once.
+-- many researchers carry it.  A query's word finds the name words that
+-- start with it in name_words (itself, then the shortest: an initial
+-- finds the full names, "li" finds "liu"; at most 32), the query word
+-- whose words are carried by the fewest researchers leads, and only its
+-- lists are read, busiest researchers first, 2,000 rows between them;
+-- the other query words filter those rows by the words stored
+-- with them.  A word that starts no name word ends the search at once.
+-- (The trigram index of a vocabulary of 37,566 words took 9-18 ms a
+-- word at 3.5 M researchers, mostly rechecking candidates; the prefix
+-- range of a btree in "C" order takes well under a millisecond.)
 --
 -- Both tables are derived: weft_derived_refresh (0042, replaced below)
 -- rewrites the rows of the researchers it touched, or all of them, and
@@ -34,7 +37,7 @@ CREATE FUNCTION weft_name_words(key text) RETURNS text[]
 -- One row per word of every researcher with papers; words are all the
 -- words of the name (weft_name_words of search_key).
 CREATE TABLE researcher_name_words (
-	word            text NOT NULL,
+	word            text COLLATE "C" NOT NULL,
 	paper_count     integer NOT NULL,
 	researcher_id   bigint NOT NULL,
 	words           text[] NOT NULL
@@ -45,10 +48,9 @@ CREATE INDEX researcher_name_words_researcher
 	ON researcher_name_words (researcher_id);
 
 CREATE TABLE name_words (
-	word            text PRIMARY KEY,
+	word            text COLLATE "C" PRIMARY KEY,
 	researchers     integer NOT NULL CHECK (researchers >= 0)
 );
-CREATE INDEX name_words_trgm ON name_words USING gin (word gin_trgm_ops);
 
 -- Rewrites the rows of the researchers in weft_touched, or every row.
 -- Answers the rows written.
@@ -124,10 +126,13 @@ $$;
 
 -- The researchers close to query q, busiest first: rank 2 for a name
 -- of the query's words (in any order), 1 for a name with every word of
--- the query, 0 for one with a word like each (word similarity >= 0.6).  At most 4 query
--- words (a longer query names no one here).  Each list of the leading
--- word's name words is read up to sample rows, busiest first: when one
--- holds more, the total is estimated from the rows read (estimated).
+-- the query, 0 for one with a word starting with each.  At most 4 query
+-- words (a longer query names no one here).  The leading word's own
+-- list is read up to sample rows, the lists of the words it starts up
+-- to sample rows between them (at least n each), busiest first: when
+-- one holds more, the total is estimated from the rows read
+-- (estimated).  Those named exactly as the query are always among the
+-- candidates (researchers_search_key).
 -- Rows: id, rank, paper_count, total, estimated, in their order.
 CREATE FUNCTION weft_names_close(q text, n integer, sample integer)
 	RETURNS TABLE (id bigint, rank integer, paper_count integer,
@@ -144,6 +149,7 @@ DECLARE
 	e3      text[];
 	e4      text[];
 	lead    text[];
+	per     integer;
 	carried bigint;
 	fewest  bigint;
 BEGIN
@@ -151,17 +157,16 @@ BEGIN
 		RETURN;
 	END IF;
 	FOR i IN 1 .. k LOOP
-		SELECT array_agg(x.word ORDER BY x.sim DESC, x.word),
+		SELECT array_agg(x.word ORDER BY length(x.word), x.word),
 		       sum(x.researchers)
 		  INTO e, carried
-		  FROM (SELECT v.word, v.researchers,
-		               word_similarity(ws[i], v.word) AS sim
+		  FROM (SELECT v.word, v.researchers
 		          FROM name_words v
-		         WHERE v.word %> ws[i]
-		         ORDER BY 3 DESC, v.word
+		         WHERE v.word >= ws[i] AND v.word < ws[i] || chr(1114111)
+		         ORDER BY length(v.word), v.word
 		         LIMIT 32) x;
 		IF e IS NULL THEN
-			RETURN;         -- a word no name carries
+			RETURN;         -- a word that starts no name word
 		END IF;
 		CASE i
 		WHEN 1 THEN e1 := e;
@@ -174,6 +179,10 @@ BEGIN
 			lead := e;
 		END IF;
 	END LOOP;
+	-- The sample: the query word's own list reads all of it, the other
+	-- lists of the leading word share it (a short word starts many
+	-- words), never fewer rows each than the top needs.
+	per := greatest(sample / array_length(lead, 1), n);
 	RETURN QUERY
 	WITH lists AS MATERIALIZED (
 		SELECT v.word, v.researchers, l.researcher_id, l.paper_count,
@@ -181,23 +190,28 @@ BEGIN
 		       (e2 IS NULL OR l.words && e2) AND
 		       (e3 IS NULL OR l.words && e3) AND
 		       (e4 IS NULL OR l.words && e4) AND
-		       l.words && e1 AS close
-		  FROM name_words v
+		       l.words && e1 AS close,
+		       v.researchers <= v.lim AS whole
+		  FROM (SELECT w.word, w.researchers,
+		               CASE WHEN w.word = ANY (ws) THEN sample
+		                    ELSE per END AS lim
+		          FROM name_words w
+		         WHERE w.word = ANY (lead)) v
 		  CROSS JOIN LATERAL (
 			SELECT p.researcher_id, p.paper_count, p.words
 			  FROM researcher_name_words p
 			 WHERE p.word = v.word
 			 ORDER BY p.paper_count DESC, p.researcher_id
-			 LIMIT sample) l
-		 WHERE v.word = ANY (lead)
+			 LIMIT v.lim) l
 	), counted AS (
-		SELECT CASE WHEN bool_and(s.researchers <= sample)
+		SELECT CASE WHEN bool_and(s.whole)
 		            THEN (SELECT count(DISTINCT c.researcher_id)
 		                    FROM lists c WHERE c.close)
 		            ELSE round(sum(s.researchers::numeric * s.close /
 		                           s.read))::bigint END AS total,
-		       NOT bool_and(s.researchers <= sample) AS estimated
-		  FROM (SELECT l.word, max(l.researchers) AS researchers,
+		       NOT bool_and(s.whole) AS estimated
+		  FROM (SELECT l.word, bool_and(l.whole) AS whole,
+		               max(l.researchers) AS researchers,
 		               count(*) FILTER (WHERE l.close) AS close,
 		               count(*) AS read
 		          FROM lists l GROUP BY l.word) s
@@ -206,8 +220,16 @@ BEGIN
 		       CASE WHEN c.words = ws THEN 2
 		            WHEN c.words @> ws THEN 1 ELSE 0 END AS rank,
 		       c.paper_count
-		  FROM lists c
-		 WHERE c.close
+		  FROM (SELECT l.researcher_id, l.words, l.paper_count
+		          FROM lists l
+		         WHERE l.close
+		        UNION ALL
+		        -- those named exactly as the query, wherever their
+		        -- lists would have reached them
+		        SELECT r.id, weft_name_words(r.search_key), r.paper_count
+		          FROM researchers r
+		         WHERE r.search_key = weft_name_key(q)
+		           AND r.paper_count > 0) c
 		 ORDER BY c.researcher_id
 	)
 	SELECT t.researcher_id, t.rank, t.paper_count, m.total, m.estimated

@@ -150,9 +150,10 @@ body_has "## Researchers" "md: researchers block"
 body_has "close match" "md: the block counts close matches"
 
 # The close researchers by the words of their names (0052): a two-word
-# name finds those carrying both words, the same words first; a word no
-# name carries finds no one; lists longer than the rows read estimate
-# the total, near the count.
+# name finds those carrying both words (or words starting with them),
+# the same words first; a word that starts no name word finds no one; an
+# initial finds the full names; lists longer than the rows read
+# estimate the total, near the count.
 read -r TWO < <(sql "SELECT search_key FROM researchers
     WHERE paper_count > 0 AND search_key ~ '^[a-z]+ [a-z]+$'
     GROUP BY search_key ORDER BY count(*) DESC, sum(paper_count) DESC,
@@ -169,21 +170,24 @@ json_is "([.researchers.items[].name | ascii_downcase |
 # Fewer than carry either word alone: the other word filters the list.
 carry() {
 	echo "(SELECT sum(researchers) FROM (SELECT researchers FROM name_words v
-	  WHERE v.word %> '$1' ORDER BY word_similarity('$1', v.word) DESC,
-	  v.word LIMIT 32) x)"
+	  WHERE starts_with(v.word, '$1') ORDER BY length(v.word), v.word
+	  LIMIT 32) x)"
 }
 EITHER=$(sql "SELECT least($(carry "$W1"), $(carry "$W2"))")
 json_is ".researchers.total > 0 and .researchers.total < $EITHER" true \
     "no type: fewer close researchers than carry one word ($EITHER)"
 get "/search?q=zzqxv+wvvqz" -H "Accept: application/json"
-json_is ".researchers.total" 0 "no type: a word no name carries, no one"
+json_is ".researchers.total" 0 "no type: a word that starts no name, no one"
+get "/search?q=$(enc "${W1:0:1} $W2")" -H "Accept: application/json"
+json_is "[.researchers.items[].name | ascii_downcase | select(. == \"$TWO\")]
+    | length > 0" true "no type: an initial finds the full name (${W1:0:1} $W2)"
 read -r BIGW < <(sql "SELECT word FROM name_words
     ORDER BY researchers DESC, word LIMIT 1")
 v=$(sql "SELECT c.total, c.estimated, (SELECT count(DISTINCT researcher_id)
            FROM researcher_name_words WHERE word = ANY (
-             SELECT v.word FROM name_words v WHERE v.word %> '$BIGW'
-              ORDER BY word_similarity('$BIGW', v.word) DESC, v.word
-              LIMIT 32))
+             SELECT v.word FROM name_words v
+              WHERE starts_with(v.word, '$BIGW')
+              ORDER BY length(v.word), v.word LIMIT 32))
            FROM weft_names_close('$BIGW', 5, 50) c LIMIT 1")
 IFS='|' read -r est flag exact <<<"$v"
 [ "$flag" = t ] && [ "$est" -ge $((exact * 8 / 10)) ] &&
