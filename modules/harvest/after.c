@@ -94,8 +94,9 @@ fail:
 	PQclear(due);
 }
 
-/* Statistics, the derived tables, their statistics, the consumed notes'
- * space back; prints what it did. */
+/* Statistics, the derived tables, their statistics, the stale marks of
+ * more than a week ago gone, the consumed notes' space back; prints what
+ * it did. */
 static enum core_err
 refresh(struct core_db *db, int full)
 {
@@ -118,6 +119,8 @@ refresh(struct core_db *db, int full)
 		CORE_OK ||
 	    (er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_AFTER_DERIVED].sql)) != CORE_OK ||
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STALE_PRUNE].sql)) !=
+		CORE_OK ||
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_VACUUM].sql)) !=
 		CORE_OK) {
 		core_log(CORE_LOG_ERROR, "harvest.after",

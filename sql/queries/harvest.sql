@@ -1215,6 +1215,14 @@ SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
 SELECT weft_analyze(ARRAY['coauthor_pairs', 'researcher_stats',
     'search_terms'], 0.05);
 
+-- name: STALE_PRUNE
+-- After DERIVED_REFRESH: stale_pages (0001) says which pages each writer
+-- changed, for an operator and the tests to read; the cache itself goes
+-- stale by generation (after.c).  A week of it is kept.  Before, it only
+-- grew, by every page a writer touched: 1.6 GB after a 2.5 M-paper load
+-- (tests/bench/README.md), about 120,000 rows a day after that.
+DELETE FROM stale_pages WHERE marked_at < now() - interval '7 days';
+
 -- name: AFTER_VACUUM
 -- After DERIVED_REFRESH, alone (VACUUM runs in no transaction and no
 -- multi-statement string): the refresh consumed the search vector notes

@@ -72,7 +72,15 @@ A0=$(analyzed)
 # The rest: its match moves authorships of the first part too.  The
 # share is lifted so that the incremental path runs however many
 # papers this small corpus's batch changes.
+# Marks of changed pages older than a week go at the refresh, newer stay.
+rsql "INSERT INTO stale_pages (kind, entity_id, marked_at)
+      VALUES ('paper', -1, now() - interval '8 days'),
+             ('paper', -2, now() - interval '6 days')"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok load --data "$T_TMP/b"
+v=$(rsql "SELECT string_agg(entity_id::text, ' ' ORDER BY entity_id)
+            FROM stale_pages WHERE entity_id < 0")
+[ "$v" = -2 ]
+ok $? "the refresh keeps a week of stale marks" "left: $v"
 A1=$(analyzed)
 [ -n "$A0" ] && [ "$A1" != "$A0" ]
 ok $? "a load that writes 15 % more authorships analyzes them" "$A0 / $A1"
