@@ -1218,8 +1218,9 @@ SELECT weft_analyze(ARRAY['coauthor_pairs', 'researcher_stats',
 -- name: STALE_PRUNE
 -- After DERIVED_REFRESH: stale_pages (0001) says which pages each writer
 -- changed, for an operator and the tests to read; the cache itself goes
--- stale by generation (after.c).  A week of it is kept.  Before, it only
--- grew, by every page a writer touched: 1.6 GB after a 2.5 M-paper load
+-- stale by generation (after.c).  A week of it is kept; 0054's BRIN
+-- index of marked_at finds the old blocks.  Before, it only grew, by
+-- every page a writer touched: 1.6 GB after a 2.5 M-paper load
 -- (tests/bench/README.md), about 120,000 rows a day after that.
 DELETE FROM stale_pages WHERE marked_at < now() - interval '7 days';
 
