@@ -69,13 +69,13 @@ analyzed() {
 	       WHERE relname = 'authorships'"
 }
 A0=$(analyzed)
-# The rest: its match moves authorships of the first part too.  The
-# share is lifted so that the incremental path runs however many
-# papers this small corpus's batch changes.
 # Marks of changed pages older than a week go at the refresh, newer stay.
 rsql "INSERT INTO stale_pages (kind, entity_id, marked_at)
       VALUES ('paper', -1, now() - interval '8 days'),
              ('paper', -2, now() - interval '6 days')"
+# The rest: its match moves authorships of the first part too.  The
+# share is lifted so that the incremental path runs however many
+# papers this small corpus's batch changes.
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok load --data "$T_TMP/b"
 v=$(rsql "SELECT string_agg(entity_id::text, ' ' ORDER BY entity_id)
             FROM stale_pages WHERE entity_id < 0")
