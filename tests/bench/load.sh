@@ -11,7 +11,9 @@
 # PostgreSQL cluster (its own var dir, unix socket only,
 # migrated); the load runs under /usr/bin/time -v.  Prints one line per
 # size: papers, seconds, papers/s, peak RSS of weft-harvest.  The load
-# includes matching (it ends with "match").
+# includes matching (it ends with "match").  A synthetic corpus then
+# gets citation counts drawn from real ones (corpus/citations.sql) and
+# the refresh they call for, timed on a line of their own.
 #
 # Also prints the database size after the load, and its indexes' share.
 #
@@ -110,6 +112,22 @@ measure() {
 	    -f "$root/tests/bench/top_statements.sql" | sed 's/^/           /'
 }
 
+# cite: the synthetic papers' citation counts (corpus/citations.sql:
+# drawn from real ones; the listing has none), then the refresh they
+# call for.  Not part of the load's figures: printed on a line of its
+# own.
+cite() {
+	local t0 t1 t2
+	t0=$(date +%s.%N)
+	psql -h "$var/pg/run" -U weft -d weft -X -q -v ON_ERROR_STOP=1 \
+	    -f "$root/tests/bench/corpus/citations.sql"
+	t1=$(date +%s.%N)
+	WEFT_CONF=$var/weft.conf "$bin" refresh >/dev/null
+	t2=$(date +%s.%N)
+	printf '           citation counts (not the load) %.1f s, the refresh after them %.1f s\n' \
+	    "$(echo "$t1 - $t0" | bc -l)" "$(echo "$t2 - $t1" | bc -l)"
+}
+
 for size in "$@"; do
 	var=$base/$size
 	trap stop EXIT
@@ -124,6 +142,7 @@ for size in "$@"; do
 		done
 		synth "$size" "$var/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
 		measure "$size" "$var/data" "$size"
+		cite
 	fi
 	stop
 	trap - EXIT

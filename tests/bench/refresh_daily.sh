@@ -12,7 +12,12 @@
 # real day's harvest), then times `weft-harvest refresh` and prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
-# statements (top_statements.sql).  With
+# statements (top_statements.sql).  Where the cluster has a semantic
+# index (a `conf/local.sh up` on it wrote vectors_dir into its
+# weft.conf), `weft-vectors build` runs beside the refresh, as the
+# harvest runs it (conf/weft-harvest.service), and the wall time of the
+# two is printed with each one's; VECTORS=after runs it after the
+# refresh instead, VECTORS=none not at all.  With
 # COMPARE=1 it then copies the derived tables aside, times `refresh
 # --full` and counts the rows in which the two differ (every derived
 # table, EXCEPT both ways; 0 is the expected answer).  The cluster
@@ -22,6 +27,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 var=$(cd "${1:?usage: refresh_daily.sh VAR [BATCH]}" && pwd)
 batch=${2:-20000}
 bin=$root/${BUILD:-build}/weft-harvest
+vbin=$root/${BUILD:-build}/weft-vectors
+vectors=${VECTORS:-beside}
+grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -83,8 +91,28 @@ statements() {
 }
 reset_functions
 [ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
+# The semantic index's build, beside the refresh or after it: its
+# output in vectors.out, its wall time in vectors.time.
+vectors_build() {
+	local t0
+	t0=$(date +%s.%N)
+	WEFT_CONF="$var/weft.conf" "$vbin" build >"$var/vectors.out" 2>&1
+	echo "$(date +%s.%N) - $t0" | bc -l >"$var/vectors.time"
+}
+t0=$(date +%s.%N)
+[ "$vectors" = beside ] && { vectors_build & vpid=$!; }
 timed "weft-harvest refresh" \
     env WEFT_CONF="$var/weft.conf" "$bin" refresh
+[ "$vectors" = after ] && vectors_build
+if [ "$vectors" != none ]; then
+	[ "$vectors" = beside ] && wait "$vpid"
+	printf '%-34s %8.1f s (%s the refresh)\n' "weft-vectors build" \
+	    "$(cat "$var/vectors.time")" "$vectors"
+	grep -E 'incremental|projected|refit|full' "$var/vectors.out" |
+	    sed 's/^/    /' | tail -4 || true
+	printf '%-34s %8.1f s\n' "refresh and semantic index, wall" \
+	    "$(echo "$(date +%s.%N) - $t0" | bc -l)"
+fi
 functions
 statements
 

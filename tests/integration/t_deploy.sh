@@ -64,7 +64,7 @@ ok $? "the bundled dataset installed"
     "$dest/etc/systemd/system/weft@.service" &&
     grep -q '^ExecStart=/usr/bin/weft-harvest' \
     "$dest/etc/systemd/system/weft-harvest.service" &&
-    grep -q '^ExecStart=/usr/bin/weft-vectors build$' \
+    grep -q "^ExecStart=/bin/sh -c '/usr/bin/weft-vectors build & " \
     "$dest/etc/systemd/system/weft-harvest.service"
 ok $? "units have PREFIX substituted"
 grep -q '^modules_dir = /usr/lib/weft$' "$dest/etc/weft/weft.conf" &&
