@@ -15,14 +15,15 @@
 --   them (pg_stat_statements' jit_* columns): the planner's costs over
 --   jit_above_cost, the rows few.  Off for the incremental refresh's
 --   transaction; the full refresh, over every row, keeps it.
--- * the evidence co-authors (0043): the touched researchers not
---   matched by co-authors got '[]' through a hash join that read every
---   researcher_stats row (1.5 s at 2.8 M researchers), now looked up by
---   their ids; and the authors of every large collaboration were read
---   (225,724 rows at 1 M, 0.8 s), now those of the large papers an
---   evidence researcher is on.
 -- * the stats rows of researchers new and gone (weft_derived_apply,
---   0047): the same join read every row to insert none (2.9 s).
+--   0047): a join that read every researcher_stats row to insert none
+--   (2.9 s in the refresh, 1.5 s alone), now a lookup by id per
+--   touched researcher (1.3 s alone, growing with the batch only).
+--
+-- Not changed: the evidence co-authors (0043) looked up by id instead
+-- of a pass over every stats row took the same 3.7-3.8 s a batch at
+-- 1 M (the pairs' lookups are most of it) and 13.6 s instead of
+-- 10.0 s in a full refresh.
 --
 -- The results are the same rows: tests/integration/t_refresh.sh
 -- compares the incremental refresh with a full rebuild.
@@ -174,89 +175,6 @@ BEGIN
 		RETURN NEXT;
 	END LOOP;
 END $$;
-
--- 0043's, reading the touched rows only.
-CREATE OR REPLACE FUNCTION weft_researcher_evidence_fill() RETURNS void
-	LANGUAGE plpgsql AS $$
-BEGIN
-	CREATE TEMP TABLE weft_evidence_ids ON COMMIT DROP AS
-	SELECT t.id
-	  FROM weft_touched t
-	 WHERE EXISTS (SELECT 1 FROM authorships a
-	                WHERE a.researcher_id = t.id
-	                  AND a.match_reason = 'coauthors');
-	ANALYZE weft_evidence_ids;
-	-- The others have none: their rows looked up by id.
-	UPDATE researcher_stats s
-	   SET evidence_co = '[]'
-	 WHERE s.researcher_id = ANY (ARRAY(
-	           SELECT t.id FROM weft_touched t
-	            WHERE NOT EXISTS (SELECT 1 FROM weft_evidence_ids e
-	                               WHERE e.id = t.id)))
-	   AND (s.evidence_co IS NULL OR s.evidence_co::text <> '[]');
-	-- Candidates: the co-authors of their papers matched by co-authors.
-	CREATE TEMP TABLE weft_evidence_cand ON COMMIT DROP AS
-	SELECT DISTINCT m.researcher_id AS id, a2.researcher_id AS b
-	  FROM weft_evidence_ids t
-	  JOIN authorships m ON m.researcher_id = t.id
-	                    AND m.match_reason = 'coauthors'
-	  JOIN authorships a2 ON a2.paper_id = m.paper_id
-	                     AND a2.researcher_id <> m.researcher_id;
-	ANALYZE weft_evidence_cand;
-	-- Who is on each large paper one of them is on (the joint large
-	-- papers below are those).
-	CREATE TEMP TABLE weft_evidence_large ON COMMIT DROP AS
-	WITH lp AS MATERIALIZED (
-		SELECT DISTINCT m.paper_id
-		  FROM weft_evidence_ids t
-		  JOIN authorships m ON m.researcher_id = t.id
-		 WHERE m.paper_id IN (SELECT p.id FROM papers p
-		                       WHERE p.author_count >
-		                             weft_pair_authors_max())
-	)
-	SELECT a.researcher_id AS id, a.paper_id
-	  FROM lp
-	  JOIN authorships a ON a.paper_id = lp.paper_id
-	 WHERE a.researcher_id IS NOT NULL;
-	ANALYZE weft_evidence_large;
-	-- Joint papers: the pairs' count (0040: papers up to the large
-	-- collaboration limit) and the large papers both are on, which the
-	-- pairs leave out (the authors of the large papers, a few hundred
-	-- thousand rows, joined with themselves for the candidates only);
-	-- the two make every joint paper once.
-	UPDATE researcher_stats s
-	   SET evidence_co = coalesce(e.j, '[]')
-	  FROM weft_evidence_ids t
-	  LEFT JOIN (
-		SELECT id, json_agg(json_build_array(b, n) ORDER BY n DESC, b)
-		           AS j
-		  FROM (SELECT id, b, n,
-		               row_number() OVER (PARTITION BY id
-		                                  ORDER BY n DESC, b) AS k
-		          FROM (SELECT c.id, c.b,
-		                       coalesce(cp.papers, 0) + coalesce(lg.n, 0)
-		                           AS n
-		                  FROM weft_evidence_cand c
-		                  LEFT JOIN coauthor_pairs cp
-		                    ON cp.a = c.id AND cp.b = c.b
-		                  LEFT JOIN (
-		                       SELECT c2.id, c2.b,
-		                              count(DISTINCT x.paper_id) AS n
-		                         FROM weft_evidence_cand c2
-		                         JOIN weft_evidence_large x ON x.id = c2.id
-		                         JOIN weft_evidence_large y
-		                           ON y.id = c2.b
-		                          AND y.paper_id = x.paper_id
-		                        GROUP BY 1, 2) lg
-		                    ON lg.id = c.id AND lg.b = c.b) x
-		         WHERE n > 1) y
-		 WHERE k <= 12
-		 GROUP BY id) e ON e.id = t.id
-	 WHERE s.researcher_id = t.id;
-	DROP TABLE weft_evidence_cand, weft_evidence_large;
-	DROP TABLE weft_evidence_ids;
-END;
-$$;
 
 -- 0047's, the stats rows of the new and the gone looked up by id.
 CREATE OR REPLACE FUNCTION weft_derived_apply() RETURNS void
