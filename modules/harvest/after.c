@@ -42,15 +42,16 @@ bump_cache(const struct core_conf *conf)
 }
 
 /*
- * The search windows (0048, 0053) built again where they hold far more or far
- * less than their share of the papers: each new partial index built
- * CONCURRENTLY (searches and writers never wait), then the window row
- * pointed at it, then the old index dropped CONCURRENTLY.  A window that
- * fails stays as it was (searches take the other ways): a warning, not
- * an error.  Prints what it built.
+ * The search windows (0048, 0053, 0056) built again where they hold far
+ * more or far less than their share of the papers, or lack the
+ * categories: each new partial index built CONCURRENTLY (searches and
+ * writers never wait), then the window row pointed at it, then the old
+ * index dropped CONCURRENTLY.  A window that fails stays as it was
+ * (searches take the other ways): a warning, not an error.  Prints what
+ * it built.
  */
-static void
-build_windows(struct core_db *db)
+void
+harvest_build_windows(struct core_db *db)
 {
 	struct timespec t0;
 	PGresult *due = NULL, *set = NULL;
@@ -132,7 +133,7 @@ refresh(struct core_db *db, int full)
 	       "in %.1f s; cached pages are stale\n",
 	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT),
 	    core_elapsed(&t0));
-	build_windows(db);
+	harvest_build_windows(db);
 out:
 	PQclear(res);
 	return er;

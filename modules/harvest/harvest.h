@@ -342,6 +342,13 @@ enum harvest_after {
 };
 enum core_err harvest_after_write(const struct core_conf *conf,
     struct core_db *db, enum harvest_after how);
+/*
+ * The search windows (0048, 0053, 0056) built again where due, each
+ * index CONCURRENTLY (outside a transaction); prints each one.  A
+ * failure is a warning: searches take the other ways until the next
+ * refresh (after.c).
+ */
+void harvest_build_windows(struct core_db *db);
 /* "weft-harvest refresh [--full]" (after.c). */
 extern const struct core_cmd harvest_cmds_refresh[];
 

@@ -42,6 +42,24 @@ open_db(const char *conninfo, const struct core_stmt *stmts, size_t n,
 	return CORE_OK;
 }
 
+/*
+ * The search windows a migration made due (0056 changed their indexes'
+ * shape), built now rather than at the next refresh: until then a
+ * search that would read one reads the whole index instead.  On a
+ * connection of its own, every statement prepared (the migrating one
+ * has only the migrations').  Failures are warnings, as in a refresh.
+ */
+static void
+windows_after(const struct core_conf *conf)
+{
+	struct core_db *db = NULL;
+
+	if (harvest_connect(conf, HARVEST_NPREPARED, &db) != CORE_OK)
+		return;
+	harvest_build_windows(db);
+	core_db_close(db);
+}
+
 enum core_err
 harvest_connect(const struct core_conf *conf, size_t nstmts,
     struct core_db **dbp)
@@ -352,6 +370,8 @@ harvest_migrate(const struct core_conf *conf, int check)
 	}
 	printf("schema at version %d (%d applied now)\n", latest, applied);
 	rc = HARVEST_EXIT_OK;
+	if (applied > 0)
+		windows_after(conf);
 out:
 	PQclear(res);
 	free(done);

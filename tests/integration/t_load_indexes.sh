@@ -22,7 +22,7 @@ q() { psql "${PG[@]}" -d "$1" -v ON_ERROR_STOP=1 -Atqc "$2"; }
 defs() {
 	q "$1" "SELECT indexname || ': ' || indexdef FROM pg_indexes
 	         WHERE schemaname = 'public'
-	           AND indexname !~ '^papers_search_(far|near)_'
+	           AND indexname !~ '^papers_(search|words)_(far|near|top_cited|cited)_'
 	         ORDER BY indexname"
 }
 # present DB: how many of the first load's indexes exist, valid.

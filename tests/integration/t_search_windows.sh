@@ -35,14 +35,14 @@ done
 
 # way POOL WAY [CATEGORY]: a one-word query (a lexeme that is its own
 # stem) for which weft_search_way takes WAY with a pool of POOL, newest
-# first.
+# first, in CATEGORY if given.
 way() {
 	sql "SELECT st.lexeme FROM search_terms st
 	      WHERE st.lexeme ~ '^[a-z]{4,}$'
 	        AND to_tsvector('english', st.lexeme)::text
 	            = quote_literal(st.lexeme) || ':1'
 	        AND (SELECT way FROM weft_search_way(st.lexeme, $1, 'newest',
-	             NULL, NULL, '$NEAR', '$FAR')) = '$2'
+	             $(lit "${3:-}"), NULL, '$NEAR', '$FAR')) = '$2'
 	      ORDER BY st.ndoc DESC, st.lexeme LIMIT 1"
 }
 
@@ -68,17 +68,21 @@ prepare() {
 	EOF
 }
 pool() {
-	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF |
+	pool_run "$@" | awk -F'|' '$2 == 1 { print $1 }' | sort -n
+}
+# pool_run, the statement's rows as they come; EXPLAIN="EXPLAIN ... "
+# gives its plan instead.
+pool_run() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-EOF
 	$(prepare)
 	EXECUTE w('$1', $2, 'newest', $(lit "${3:-}"), $(lit "${4:-}"),
 	    '$NEAR', '$FAR', '$1') \gset
 	\if :{?since} \else \set since '' \endif
 	\if :{?key} \else \set key '' \endif
-	EXECUTE c('$1', '$1', '', '', $(lit "${3:-}"), NULL, $(lit "${4:-}"),
+	${EXPLAIN:-}EXECUTE c('$1', '$1', '', '', $(lit "${3:-}"), NULL, $(lit "${4:-}"),
 	    NULL, NULL, $2, 0, 'newest', '{}', NULL, nullif(:'since', '')::date,
 	    :'way', :'after', nullif(:'key', ''), NULL);
 	EOF
-	    awk -F'|' '$2 == 1 { print $1 }' | sort -n
 }
 # The newest POOL matches of query $1 in category $3 up to $4, by id.
 newest() {
@@ -115,6 +119,38 @@ for w in walk gin far near; do
 	is "$(pool "$q" 100 "" "$to")" "$(newest "$q" 100 "" "$to")" \
 	    "$w ($q) up to $to: the newest 100 matches, found after the window"
 done
+
+# A common word in the largest category, which the far window's
+# matches there fill: read from the window's index of words and
+# categories (0056), both in one index condition, and the newest 100
+# matches in the category.
+LARGE=$(sql "SELECT c FROM papers, unnest(categories) c
+              GROUP BY c ORDER BY count(*) DESC, c LIMIT 1")
+q=$(way 100 far "$LARGE")
+[ -n "$q" ]
+ok $? "a word the far window finds in $LARGE ($q)"
+is "$(pool "$q" 100 "$LARGE")" "$(newest "$q" 100 "$LARGE")" \
+    "far ($q) in $LARGE: the newest 100 matches there"
+plan=$(EXPLAIN="EXPLAIN (COSTS OFF) " pool_run "$q" 100 "$LARGE")
+echo "$plan" | grep -A1 "Index Scan on papers_words_far_" |
+	grep -q "Index Cond: .*search_vector @@.* AND (categories @> "
+ok $? "far ($q) in $LARGE: words and category read in the window's index" \
+    "$(echo "$plan" | grep -A1 "Index Scan on papers_words")"
+
+# The GIN way in a small category reads the category in the search
+# index too (0057): only the matches there are visited.
+q=$(way 100 gin "$SMALL")
+[ -n "$q" ]
+ok $? "a word the GIN way finds in $SMALL ($q)"
+is "$(pool "$q" 100 "$SMALL")" "$(newest "$q" 100 "$SMALL")" \
+    "gin ($q) in $SMALL: the newest 100 matches there"
+# (executed nodes only: the fill's, never run, reads the same index)
+plan=$(EXPLAIN="EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " \
+    pool_run "$q" 100 "$SMALL")
+echo "$plan" | grep -A1 "Index Scan on papers_search (actual" |
+	grep -q "Index Cond: .*search_vector @@.* AND (categories @> "
+ok $? "gin ($q) in $SMALL: words and category read in the search index" \
+    "$(echo "$plan" | grep -A1 "Index Scan on papers_search")"
 
 # A question takes the GIN way through its key (its three rarest
 # lexemes); the heap rows are tested against every word.  A query with
@@ -185,6 +221,26 @@ is "$(sql "SELECT since = '$FAR' AND index_name = '$old'
              FROM search_windows WHERE name = 'far'")" t \
     "back to its share: the window of the load again"
 
+# A window on an index of the words only (before 0056) is due: the
+# refresh builds its index of words and categories, at the same date,
+# and drops the old one.
+cur=$(sql "SELECT index_name FROM search_windows WHERE name = 'far'")
+sql "CREATE INDEX papers_search_far_words ON papers USING gin (search_vector)
+      WHERE published >= '$FAR'" >/dev/null
+sql "UPDATE search_windows SET index_name = 'papers_search_far_words'
+      WHERE name = 'far'" >/dev/null
+sql "DROP INDEX $cur" >/dev/null
+refresh
+grep -q "search window far: the papers since $FAR" "$T_TMP/refresh.out"
+ok $? "a window on an index of the words only is built again" \
+    "$(cat "$T_TMP/refresh.out")"
+is "$(sql "SELECT since = '$FAR' AND index_name = '$cur'
+                  AND weft_search_window_index_ok(index_name)
+             FROM search_windows WHERE name = 'far'")" t \
+    "its index holds the words and the categories, from the same date"
+is "$(sql "SELECT to_regclass('papers_search_far_words') IS NULL")" t \
+    "the index of the words only is dropped"
+
 # The citation windows (0053), in a transaction rolled back: the bundled
 # papers have few citation counts, so each gets one (0-999) first, and
 # the windows are built as the refresh builds them (not CONCURRENTLY,
@@ -253,7 +309,7 @@ for w in top_cited cited; do
 	is "$pool" "$(echo "$out" | section expected xx)" \
 	    "$w ($word): the 100 most cited matches"
 	# (the planner may read the larger window: it holds the smaller)
-	echo "$out" | grep -Eq "Index Scan on papers_search_(top_)?cited_"
+	echo "$out" | grep -Eq "Index Scan on papers_words_(top_)?cited_"
 	ok $? "$w ($word): read from a citation window's index"
 	out=$(cited $w 100 "'$SMALL'")
 	is "$(echo "$out" | section pool plan)" \
