@@ -49,11 +49,13 @@ grep -q 'refreshed (full:' "$T_TMP/hv.out"
 ok $? "--full recomputes everything" "$(cat "$T_TMP/hv.out")"
 
 # Edits between two refreshes: a new title (new search vector), a paper
-# deleted (its pairs and lexemes go), a researcher renamed (its cards).
+# deleted (its pairs and lexemes go), a researcher renamed (its cards,
+# its name words).
 rsql "UPDATE papers SET title = 'Zyxwvut refresh probe ' || title
        WHERE id = (SELECT min(id) FROM papers);
       DELETE FROM papers WHERE id = (SELECT min(id) + 7 FROM papers);
-      UPDATE researchers SET slug = slug || '-renamed'
+      UPDATE researchers SET slug = slug || '-renamed',
+             name = name || ' Zorander'
        WHERE id = (SELECT researcher_id FROM authorships
                     WHERE researcher_id IS NOT NULL
                     ORDER BY paper_id DESC LIMIT 1);
