@@ -22,7 +22,8 @@
 # Environment: WEFT_BENCH_VAR (default var/bench-search; e.g. a cluster
 # tests/bench/load.sh kept), WEFT_BENCH_PORT (8193; twin on +1),
 # WEFT_BENCH_BUILD (build), WEFT_BENCH_NOUP=1 (measure the stack running
-# there as it is), WEFT_BENCH_N (queries of each kind, 200).
+# there as it is), WEFT_BENCH_N (queries of each kind, 200),
+# WEFT_BENCH_SLOWEST (one set's slowest queries instead: see below).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 var=$(realpath -m "${WEFT_BENCH_VAR:-$root/var/bench-search}")
@@ -71,10 +72,8 @@ for line in sys.stdin:
 newest=$(db "SELECT max(published) FROM papers")
 from=$(date -d "$newest - 2 years" +%F)
 
-# lua KIND MODE VARIANT > FILE: a wrk script cycling that set, printing
-# "req/s p50 p95 p99 non-2xx" at the end (ms).
-lua() {
-	echo 'local q = {'
+# urls KIND MODE VARIANT: the set's URLs, one a line.
+urls() {
 	awk -v k="$1" -v m="$2" -v v="$3" -v from="$from" -v to="$newest" '
 	$1 == k {
 		u = "/search?q=" $2
@@ -82,8 +81,33 @@ lua() {
 		if (v == "category" && $3 != "-") u = u "&category=" $3
 		if (v == "dates") u = u "&from=" from "&to=" to
 		if (v == "newest" || v == "citations") u = u "&sort=" v
-		printf "  \"%s\",\n", u
+		print u
 	}' "$work/queries"
+}
+# WEFT_BENCH_SLOWEST="KIND MODE VARIANT" (e.g. "short lexical
+# category"): that set's queries one at a time instead, each timed on
+# its second request (curl), p50 and p95 and the eight slowest, then
+# nothing else: where a row's tail comes from.
+if [ -n "${WEFT_BENCH_SLOWEST:-}" ]; then
+	# shellcheck disable=SC2086 # three words
+	urls $WEFT_BENCH_SLOWEST | while read -r u; do
+		curl -s -o /dev/null "$base$u"
+		printf '%s %s\n' \
+		    "$(curl -s -o /dev/null -w '%{time_total}' "$base$u")" "$u"
+	done | sort -n | awk '{ t[NR] = $1 * 1000; u[NR] = $2 }
+	    END { printf "%d queries: p50 %.1f ms, p95 %.1f ms\n", NR,
+	              t[int(NR * 0.50) + 1], t[int(NR * 0.95) + 1]
+	          for (i = (NR > 8 ? NR - 7 : 1); i <= NR; i++)
+	              printf "%8.1f ms  %s\n", t[i], u[i] }'
+	rm -rf "$work"
+	exit 0
+fi
+
+# lua KIND MODE VARIANT > FILE: a wrk script cycling that set, printing
+# "req/s p50 p95 p99 non-2xx" at the end (ms).
+lua() {
+	echo 'local q = {'
+	urls "$@" | sed 's/.*/  "&",/'
 	cat <<-'LUA'
 	}
 	local i = 0
