@@ -290,15 +290,16 @@ char *harvest_match_block(const char *name_key);
 struct core_db;
 
 /*
- * Matches every authorship of the database on db (migrated, statements
+ * Matches the authorships of the name blocks that changed since the last
+ * match (0058; every block when full) on db (migrated, statements
  * prepared), newest first, one transaction per batch of blocks, then
- * recomputes counts and metrics.  A second connection reads.  Fills st
- * (may be NULL).  Errors are logged.
+ * recomputes the counts of what it read.  A second connection reads.
+ * Fills st (may be NULL).  Errors are logged.
  */
 enum core_err harvest_match_run(const struct core_conf *conf,
-    struct core_db *db, struct harvest_mstats *st);
-/* Runs "match".  Returns an exit code. */
-int harvest_match(const struct core_conf *conf);
+    struct core_db *db, int full, struct harvest_mstats *st);
+/* Runs "match [--full]".  Returns an exit code. */
+int harvest_match(const struct core_conf *conf, int full);
 /* Runs "eval" on the OpenAlex works files (NULL: the recorded ones). */
 int harvest_eval(const struct core_conf *conf, char **files, int nfiles);
 

@@ -637,7 +637,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	 * ends with the counts that recompute() would write. */
 	memset(&mst, 0, sizeof(mst));
 	if (load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
-	    harvest_match_run(conf, ld.db, &mst) != CORE_OK)
+	    harvest_match_run(conf, ld.db, 0, &mst) != CORE_OK)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (bulk_indexes(ld.db, HARVEST_SQL_LOAD_BULK_END,

@@ -64,24 +64,40 @@ static const char help_load[] =
     "transaction; a malformed line is reported and skipped.  Loading the\n"
     "same data again changes nothing.  The database must be migrated.";
 
+struct match_args {
+	int full;
+};
+
 static int
 run_match(const struct core_conf *conf, void *args)
 {
-	(void)args;
-	return harvest_match(conf);
+	const struct match_args *a = args;
+
+	return harvest_match(conf, a->full);
 }
 
+static const struct core_opt match_opts[] = {
+	{ "--full", CORE_OPT_FLAG, offsetof(struct match_args, full), NULL,
+	    NULL,
+	    "read every block, not only those changed since the last "
+	    "match, and recompute every count" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 static const char help_match[] =
-    "Attaches every authorship to a researcher, newest paper first, block\n"
-    "by block (family name and first initial).  An external id (OpenAlex\n"
-    "author id, ORCID, S2 id, from enrichment) decides; otherwise a\n"
-    "same-name group is split where co-authors and categories do not\n"
-    "overlap and joined where they do.  Each authorship keeps the reason\n"
-    "and the score (authorships.match_reason, match_score).  Researcher\n"
-    "ids stay across runs; followers of a researcher merged away move to\n"
-    "the survivor.  Then paper counts and fully_matched (metrics come\n"
-    "only from a source: OpenAlex or S2, with their date).  One\n"
-    "transaction per batch; a rerun changes nothing.  \"load\" runs it.";
+    "Attaches authorships to researchers, newest paper first, block by\n"
+    "block (family name and first initial): the blocks whose authorships\n"
+    "or whose researchers' external ids changed since the last match (a\n"
+    "block is decided from its own rows alone), every block with --full.\n"
+    "An external id (OpenAlex author id, ORCID, S2 id, from enrichment)\n"
+    "decides; otherwise a same-name group is split where co-authors and\n"
+    "categories do not overlap and joined where they do.  Each authorship\n"
+    "keeps the reason and the score (authorships.match_reason,\n"
+    "match_score).  Researcher ids stay across runs; followers of a\n"
+    "researcher merged away move to the survivor.  Then the paper counts\n"
+    "and fully_matched of what it read (metrics come only from a source:\n"
+    "OpenAlex or S2, with their date).  One transaction per batch; a\n"
+    "rerun changes nothing.  \"load\" runs it.";
 
 static int
 run_eval(const struct core_conf *conf, void *args, int argc, char **argv)
@@ -119,6 +135,8 @@ static const struct core_cmd main_cmds[] = {
 	    .help = help_load,
 	    .run_opts = run_load },
 	{ .name = "match",
+	    .opts = match_opts,
+	    .args_size = sizeof(struct match_args),
 	    .summary = "attach authorships to researchers (evidence kept)",
 	    .help = help_match,
 	    .run_opts = run_match },

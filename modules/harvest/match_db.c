@@ -2,11 +2,13 @@
  * match_db.c -- "weft-harvest match" and "weft-harvest eval": match.c's
  * decisions against the database and against a gold set.
  *
- * "match" reads every authorship on a second connection, in one
- * REPEATABLE READ snapshot through a cursor (memory holds one batch and
- * one block, never the table), block by block and newest first, and
- * writes each batch of blocks in one transaction on the first
- * connection.  Researcher ids stay: a cluster keeps the id most of its
+ * "match" reads the authorships of the name blocks that changed since
+ * the last match (0058: the writers note them; every block with --full)
+ * on a second connection, in one REPEATABLE READ snapshot through a
+ * cursor (memory holds one batch and one block, never the table), block
+ * by block and newest first, and writes each batch of blocks in one
+ * transaction on the first connection, whose writes note no block
+ * (weft.matcher).  Researcher ids stay: a cluster keeps the id most of its
  * authorships had (a followed id first), so that a rerun on the same data
  * writes nothing and follows keep pointing at the same person.
  */
@@ -537,8 +539,35 @@ take_row(struct mrun *m, PGresult *res, int i)
 	core_pool_keep(&m->pool, r->fieldv);
 }
 
+/*
+ * The blocks this match reads taken (0058), on the writer, before the
+ * reader's snapshot; their number logged.  The writer's own writes note
+ * no block from here on.
+ */
+static enum core_err
+take_blocks(struct core_db *db, int full)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+
+	if ((er = core_db_cmd(db,
+		 harvest_sql[full ? HARVEST_SQL_MATCH_TAKE_ALL
+				  : HARVEST_SQL_MATCH_TAKE]
+		     .sql)) != CORE_OK ||
+	    (er = core_db_exec(db, HARVEST_SQL_MATCH_TAKEN, NULL, 0, &res)) !=
+		CORE_OK ||
+	    (er = core_db_cmd(db, "SET weft.matcher = on")) != CORE_OK)
+		goto out;
+	core_log(CORE_LOG_INFO, "harvest.match", "%s name blocks to read%s",
+	    core_cell_text(res, 0, HARVEST_MATCH_TAKEN__BLOCKS),
+	    full ? " (--full)" : ", changed since the last match");
+out:
+	PQclear(res);
+	return er;
+}
+
 enum core_err
-harvest_match_run(const struct core_conf *conf, struct core_db *db,
+harvest_match_run(const struct core_conf *conf, struct core_db *db, int full,
     struct harvest_mstats *st)
 {
 	struct harvest_mstats local;
@@ -557,7 +586,8 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK ||
-	    (er = orient_keys(db)) != CORE_OK)
+	    (er = orient_keys(db)) != CORE_OK ||
+	    (er = take_blocks(db, full)) != CORE_OK)
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
@@ -604,11 +634,14 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 		goto out;
 	core_db_cmd(rd, "COMMIT");
 
-	/* Counts and fully_matched, in one transaction. */
+	/* Counts and fully_matched, in one transaction with the notes'
+	 * end. */
 	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
 		goto out;
-	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_RECOMPUTE].sql)) !=
-	    CORE_OK) {
+	if ((er = core_db_cmd(db,
+		 harvest_sql[full ? HARVEST_SQL_RECOMPUTE
+				  : HARVEST_SQL_MATCH_RECOMPUTE_TAKEN]
+		     .sql)) != CORE_OK) {
 		core_db_cmd(db, "ROLLBACK");
 		goto out;
 	}
@@ -617,6 +650,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away",
 	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
+	core_db_cmd(db, "RESET weft.matcher");
 	PQclear(res);
 	core_pool_free(&m.pool);
 	free(m.rows);
@@ -639,7 +673,7 @@ print_stats(const char *what, const struct harvest_mstats *st)
 }
 
 int
-harvest_match(const struct core_conf *conf)
+harvest_match(const struct core_conf *conf, int full)
 {
 	struct harvest_mstats st;
 	struct core_db *db = NULL;
@@ -647,7 +681,7 @@ harvest_match(const struct core_conf *conf)
 
 	memset(&st, 0, sizeof(st));
 	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK ||
-	    harvest_match_run(conf, db, &st) != CORE_OK)
+	    harvest_match_run(conf, db, full, &st) != CORE_OK)
 		goto out;
 	print_stats("matched", &st);
 	if (harvest_after_write(conf, db, HARVEST_AFTER_BULK) != CORE_OK)

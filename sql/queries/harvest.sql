@@ -422,11 +422,17 @@ SELECT raw_name AS raw_name, count(*) AS n
 
 -- name: MATCH_KEYS_TURN
 -- Family-name-first keys written given names first: $1 the old keys,
--- $2 the new ones, in the same order.
+-- $2 the new ones, in the same order.  Each old key's rows are found
+-- through its block (authorships_block, 0058).
 UPDATE authorships a
    SET name_key = t.new
   FROM unnest($1::text[], $2::text[]) AS t(old, new)
- WHERE a.name_key = t.old;
+ WHERE weft_name_block(a.name_key) = weft_name_block(t.old)
+   AND a.name_key = t.old;
+
+-- name: MATCH_TAKEN
+-- How many blocks the match reads (after MATCH_TAKE or MATCH_TAKE_ALL).
+SELECT count(*) AS blocks FROM match_dirty WHERE taken;
 
 -- name: MATCH_EVAL_GROUPS
 -- Same-name groups (one name key) and how many researchers each became;
@@ -1029,9 +1035,13 @@ SELECT DISTINCT ON (r.id, i.id) r.id, i.id, 'openalex', s.last_known,
        (excluded.source, excluded.last_known, excluded.first_year,
         excluded.last_year);
 
--- name: RECOMPUTE
--- Derived columns, written only where they change.  fully_matched means
--- every author position has a researcher (and there is at least one).
+-- fragment: COUNTS_OF_TOUCHED
+-- The derived counts of the papers and researchers in match_touched,
+-- written only where they change (RECOMPUTE, MATCH_RECOMPUTE_TAKEN).
+-- fully_matched means every author position has a researcher (and there
+-- is at least one).  Each institution's researchers are counted whole:
+-- links move with affiliations, not with name blocks.  Then the notes
+-- of the blocks this match read (0058) go, in the same transaction.
 UPDATE papers p
    SET author_count = s.n,
        fully_matched = s.fm,
@@ -1041,6 +1051,7 @@ UPDATE papers p
                AND count(a.researcher_id) = count(a.position) AS fm
           FROM papers q
           LEFT JOIN authorships a ON a.paper_id = q.id
+         WHERE q.id IN (SELECT paper_id FROM match_touched)
          GROUP BY q.id) s
  WHERE p.id = s.id
    AND (p.author_count, p.fully_matched) IS DISTINCT FROM (s.n, s.fm);
@@ -1053,6 +1064,7 @@ UPDATE researchers r
           FROM researchers q
           LEFT JOIN authorships a ON a.researcher_id = q.id
           LEFT JOIN papers p ON p.id = a.paper_id
+         WHERE q.id IN (SELECT researcher_id FROM match_touched)
          GROUP BY q.id) s
  WHERE r.id = s.id
    AND (r.paper_count, r.latest_paper) IS DISTINCT FROM (s.n, s.latest);
@@ -1065,6 +1077,18 @@ UPDATE institutions i
          GROUP BY q.id) s
  WHERE i.id = s.id
    AND i.researcher_count IS DISTINCT FROM s.n;
+DELETE FROM match_dirty WHERE taken;
+UPDATE match_state
+   SET researchers_upto = (SELECT coalesce(max(id), 0) FROM researchers);
+
+-- name: RECOMPUTE
+-- After "match --full": the counts of every paper and researcher.
+CREATE TEMP TABLE match_touched ON COMMIT DROP AS
+SELECT id AS paper_id, NULL::bigint AS researcher_id FROM papers
+ UNION ALL
+SELECT NULL, id FROM researchers;
+ANALYZE match_touched;
+{{COUNTS_OF_TOUCHED}}
 
 -- name: MATCH_KEYS_TODO
 -- Authorships from before 0006_match.sql: their name keys are computed
@@ -1109,10 +1133,27 @@ UPDATE authorships a
  WHERE a.paper_id = k.paper_id AND a.position = k.position
    AND a.name_key IS DISTINCT FROM k.name_key;
 
+-- name: MATCH_TAKE
+-- Before the reader's snapshot: the blocks noted since the last match
+-- (0058) are taken; a note written from now on is not, and stays for
+-- the next match.  Statistics, so that the reader's plan knows how many.
+UPDATE match_dirty SET taken = true WHERE NOT taken;
+ANALYZE match_dirty;
+
+-- name: MATCH_TAKE_ALL
+-- "match --full": every block taken.
+INSERT INTO match_dirty (block, taken)
+SELECT DISTINCT weft_name_block(name_key), true
+  FROM authorships
+ WHERE name_key <> ''
+    ON CONFLICT (block) DO UPDATE SET taken = true;
+ANALYZE match_dirty;
+
 -- name: MATCH_DECLARE
 -- The matcher's reader, on its own connection in one REPEATABLE READ
--- transaction: every authorship with a name key, by block (first letter
--- and family name, as harvest_match_block() makes it), newest first.  An
+-- transaction: every authorship of a taken block (MATCH_TAKE), by block
+-- (first letter and family name, weft_name_block() as
+-- harvest_match_block() makes it), newest first.  An
 -- authorship that an external id placed (match_reason says which) brings
 -- that id.  Co-authors and categories are '|'-joined: name keys hold
 -- letters, digits and spaces only, categories no '|'.  The authors of
@@ -1121,16 +1162,22 @@ UPDATE authorships a
 -- in a collaboration everybody shares everybody, and its lists would
 -- grow with the square of its size.
 DECLARE match_cur NO SCROLL CURSOR FOR
-WITH pk AS (
+WITH todo AS (
+	SELECT d.block, a.paper_id, a.position, a.raw_name, a.name_key,
+	       a.researcher_id, a.match_reason
+	  FROM match_dirty d
+	  JOIN authorships a ON weft_name_block(a.name_key) = d.block
+	 WHERE d.taken AND a.name_key <> ''
+), pk AS (
 	SELECT paper_id,
 	       CASE WHEN count(*) <= 100
 	            THEN string_agg(name_key, '|' ORDER BY position)
 	            ELSE '' END AS keys
 	  FROM authorships
 	 WHERE name_key <> ''
+	   AND paper_id IN (SELECT paper_id FROM todo)
 	 GROUP BY paper_id)
-SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$')
-           AS block,
+SELECT a.block,
        a.paper_id, a.position, a.raw_name, a.name_key,
        coalesce(a.researcher_id, 0) AS researcher_id,
        CASE WHEN a.match_reason IN ('openalex', 'openalex_id')
@@ -1146,11 +1193,10 @@ SELECT left(a.name_key, 1) || ' ' || substring(a.name_key FROM '[^ ]*$')
            AS followed,
        pk.keys AS coauthors,
        array_to_string(p.categories, '|') AS categories
-  FROM authorships a
+  FROM todo a
   JOIN papers p ON p.id = a.paper_id
   JOIN pk ON pk.paper_id = a.paper_id
   LEFT JOIN researchers r ON r.id = a.researcher_id
- WHERE a.name_key <> ''
  ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position;
 
 -- name: MATCH_APPLY
@@ -1190,6 +1236,33 @@ DELETE FROM researchers r
    AND r.openalex_id IS NULL AND r.orcid IS NULL AND r.s2_id IS NULL
    AND NOT EXISTS (SELECT 1 FROM authorships a
                     WHERE a.researcher_id = r.id);
+
+-- name: MATCH_RECOMPUTE_TAKEN
+-- After a match by blocks: the counts of what it can have moved.  The
+-- papers and researchers of the taken blocks' authorships; what the
+-- writers noted for the refresh that follows (0036, 0042: a paper
+-- changed or deleted, the researcher a position had before another
+-- writer moved or deleted it); and the researchers created since the
+-- last match (match_state: the loader's name-only researcher of a name
+-- whose authorship kept its match elsewhere).
+CREATE TEMP TABLE match_touched ON COMMIT DROP AS
+SELECT a.paper_id, a.researcher_id
+  FROM match_dirty d
+  JOIN authorships a ON weft_name_block(a.name_key) = d.block
+ WHERE d.taken AND a.name_key <> ''
+ UNION
+SELECT paper_id, researcher_id FROM derived_before_authors
+ UNION
+SELECT paper_id, NULL FROM derived_before_papers
+ UNION
+SELECT paper_id, NULL FROM derived_dirty_papers
+ UNION
+SELECT NULL, researcher_id FROM derived_dirty_researchers
+ UNION
+SELECT NULL, id FROM researchers
+ WHERE id > (SELECT researchers_upto FROM match_state);
+ANALYZE match_touched;
+{{COUNTS_OF_TOUCHED}}
 
 -- name: STATS_FLUSH
 -- Before AFTER_BULK and AFTER_DERIVED, alone (after.c): this session's

@@ -9,7 +9,10 @@
 # PostgreSQL is started here if it is not running, and stopped again).
 # Writes BATCH (20000) papers with refresh_batch.sql (copies of the
 # newest papers keeping their authors: people with histories here, as a
-# real day's harvest), then times `weft-harvest refresh` and prints the
+# real day's harvest), then times `weft-harvest match`, as the harvest
+# runs it after a day's papers (it reads the name blocks they changed,
+# 0058, then refreshes; STEP=refresh times the refresh alone), and
+# prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
 # statements (top_statements.sql).  Where the cluster has a semantic
@@ -29,6 +32,7 @@ batch=${2:-20000}
 bin=$root/${BUILD:-build}/weft-harvest
 vbin=$root/${BUILD:-build}/weft-vectors
 vectors=${VECTORS:-beside}
+step=${STEP:-match}
 grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
@@ -101,8 +105,11 @@ vectors_build() {
 }
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }
-timed "weft-harvest refresh" \
-    env WEFT_CONF="$var/weft.conf" "$bin" refresh
+timed "weft-harvest $step" \
+    env WEFT_CONF="$var/weft.conf" "$bin" "$step"
+# The match's own log: the blocks it read, its time.
+sed -n 's/.*"event":"harvest.match","msg":"\([0-9]* name blocks.*\|[0-9]* authorships in .*\)"}$/    \1/p' \
+    "$var/step.out"
 [ "$vectors" = after ] && vectors_build
 if [ "$vectors" != none ]; then
 	[ "$vectors" = beside ] && wait "$vpid"

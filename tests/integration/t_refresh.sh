@@ -7,38 +7,10 @@
 # every derived table is copied aside and compared (EXCEPT, both ways)
 # with a full refresh of the same data.
 . "$(dirname "$0")/lib.sh"
-ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${WEFT_HARVEST:-$ROOT/build-san/weft-harvest}
-DATA=$ROOT/sql/data
 DB=weft_t_refresh
-[ -x "$BIN" ] || { echo "1..0 # SKIP no $BIN"; exit 0; }
-rsql() { psql -h "$WEFT_VAR/pg/run" -U weft -d $DB -Atqc "$1"; }
-hv() {
-	env WEFT_CONF="$WEFT_VAR/weft.conf" \
-	    WEFT_DB="host=$WEFT_VAR/pg/run dbname=$DB user=weft" \
-	    "$BIN" "$@" >"$T_TMP/hv.out" 2>&1
-	HV_RC=$?
-}
-hv_ok() {
-	hv "$@"
-	[ "$HV_RC" = 0 ]
-	ok $? "weft-harvest $*" "$(tail -c 800 "$T_TMP/hv.out")"
-}
-# part DIR FROM TO: the bundled data with listing papers FROM..TO (no
-# ROR institutions: they take time and no derived table reads them).
-part() {
-	mkdir -p "$1"
-	ln -sf "$DATA"/openalex_*.jsonl.gz "$DATA"/arxiv-metadata-*.jsonl.gz \
-	    "$1"/
-	gzip -n </dev/null >"$1/ror_v2_records_from_ror-records.jsonl.gz"
-	gzip -dc "$DATA/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz" |
-	    sed -n "$2,$3p" | gzip -n1 \
-	    >"$1/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
-}
+. "$(dirname "$0")/lib_db.sh"
 
-dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists $DB
-createdb -h "$WEFT_VAR/pg/run" -U weft $DB
-ok $? "a database of its own"
+fresh_db
 part "$T_TMP/a" 1 2000
 part "$T_TMP/b" 2001 2300
 hv_ok migrate
@@ -220,21 +192,9 @@ search_lexemes:SELECT lexeme, ndoc FROM search_lexemes
 sitemap_blocks:SELECT kind, block, lastmod FROM sitemap_blocks
 researcher_name_words:SELECT word, paper_count, researcher_id, words::text FROM researcher_name_words
 name_words:SELECT word, researchers FROM name_words"
-rsql "DROP SCHEMA IF EXISTS inc CASCADE; CREATE SCHEMA inc" >/dev/null
-while IFS=: read -r name q; do
-	rsql "CREATE TABLE inc.$name AS $q" >/dev/null
-done <<<"$SETS"
+save_sets "$SETS"
 hv_ok refresh --full
-while IFS=: read -r name q; do
-	v=$(rsql "SELECT (SELECT count(*) FROM inc.$name),
-	    (SELECT count(*) FROM ((TABLE inc.$name) EXCEPT ($q)) x),
-	    (SELECT count(*) FROM (($q) EXCEPT (TABLE inc.$name)) y)")
-	case $v in
-	0\|*) ok 1 "$name: incremental equals full" "empty: $v" ;;
-	*\|0\|0) ok 0 "$name: incremental equals full ($v rows|extra|missing)" ;;
-	*) ok 1 "$name: incremental equals full" "rows|extra|missing: $v" ;;
-	esac
-done <<<"$SETS"
+compare_sets "$SETS" "incremental equals full"
 # The evidence co-authors by their definition (0011: co-authors sharing
 # two papers or more, one of them matched by co-authors; every joint
 # paper counted, large ones too), which 0043 computes from the pairs.
