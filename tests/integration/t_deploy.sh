@@ -112,9 +112,6 @@ freeport() {
 	done
 	echo "$p"
 }
-hp=$(freeport)
-sp=$(freeport)
-while [ "$sp" = "$hp" ]; do sp=$(freeport); done
 mkdir -p "$dep/tls" "$dep/site" "$dep/nginx/log" "$dep/nginx/cache"
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
     -keyout "$dep/tls/key.pem" -out "$dep/tls/cert.pem" >/dev/null 2>&1
@@ -130,11 +127,20 @@ grep -q 'listen 80;' "$dep/site/weft.conf" &&
     grep -q 'listen 443 ssl' "$dep/site/weft.conf"
 ok $? "production listens on 80 and 443"
 
-# Loopback ports, logs and cache inside the temporary directory.
-sed -i -e "s|^\(\s*\)listen 80;|\1listen 127.0.0.1:$hp;|" \
-    -e "s|^\(\s*\)listen 443 ssl|\1listen 127.0.0.1:$sp ssl|" \
-    -e '/listen \[::\]/d' \
-    -e "s|/var/log/nginx/|$dep/nginx/log/|g" "$dep/site/weft.conf"
+# Loopback ports (ports_on: free ones, as generated listen 80 and 443),
+# logs and cache inside the temporary directory.
+cp "$dep/site/weft.conf" "$dep/weft.conf.generated"
+ports_on() {
+	hp=$(freeport)
+	sp=$(freeport)
+	while [ "$sp" = "$hp" ]; do sp=$(freeport); done
+	sed -e "s|^\(\s*\)listen 80;|\1listen 127.0.0.1:$hp;|" \
+	    -e "s|^\(\s*\)listen 443 ssl|\1listen 127.0.0.1:$sp ssl|" \
+	    -e '/listen \[::\]/d' \
+	    -e "s|/var/log/nginx/|$dep/nginx/log/|g" \
+	    "$dep/weft.conf.generated" >"$dep/site/weft.conf"
+}
+ports_on
 sed -i "s|/var/cache/nginx/weft|$dep/nginx/cache|" "$dep/site/upstreams.conf"
 user=
 [ "$(id -u)" = 0 ] && user="user www-data www-data;"
@@ -162,8 +168,16 @@ http {
 EOF
 out=$(nginx -t -p "$dep/nginx" -c "$ngx_conf" 2>&1)
 ok $? "nginx -t accepts the production configuration" "$out"
-nginx -p "$dep/nginx" -c "$ngx_conf" 2>"$dep/start.err"
-ok $? "the production nginx starts" "$(cat "$dep/start.err")"
+# A port found free can be taken before nginx binds it (by another
+# test's client on this machine): new ports, up to three times.
+for _ in 1 2 3; do
+	nginx -p "$dep/nginx" -c "$ngx_conf" 2>"$dep/start.err"
+	rc=$?
+	[ "$rc" != 0 ] && grep -q 'Address already in use' "$dep/start.err" ||
+	    break
+	ports_on
+done
+ok "$rc" "the production nginx starts" "$(cat "$dep/start.err")"
 for _ in $(seq 50); do
 	curl -s -o /dev/null "http://127.0.0.1:$hp/" && break
 	sleep 0.1
