@@ -1191,6 +1191,7 @@ SELECT a.block,
         OR r.s2_id IS NOT NULL) AS has_ext_id,
        EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id)
            AS followed,
+       coalesce(length(r.name_key), 0) AS researcher_key_length,
        pk.keys AS coauthors,
        array_to_string(p.categories, '|') AS categories
   FROM todo a
