@@ -218,6 +218,9 @@ struct harvest_mitem {
 	const char *const *fields; /* categories */
 	size_t nfields;
 	const char *ext_id; /* "openalex:A1", "orcid:0000-...", "s2:12", NULL */
+	/* In, for harvest_match_place(): cluster (below the number of
+	 * items) is decided already. */
+	int settled;
 	/* Out. */
 	size_t cluster; /* 0.. in order of first appearance */
 	enum harvest_mreason reason;
@@ -240,6 +243,20 @@ struct harvest_mstats {
  */
 size_t harvest_match_group(struct harvest_mitem *items, size_t n,
     struct harvest_mstats *st);
+/*
+ * A day's match of one block (the online pass): the settled items form
+ * their clusters whole (cluster given, reason and score kept); the
+ * others, newest first, are decided against them as
+ * harvest_match_group() decides, joining, merging or starting clusters.
+ * ambiguous: harvest_match_ambiguous() of the whole block's name keys.
+ * Sets every item's cluster (dense again, in order of first appearance)
+ * and returns their number.
+ */
+size_t harvest_match_place(struct harvest_mitem *items, size_t n, int ambiguous,
+    struct harvest_mstats *st);
+/* Whether the name keys hold two different full first names: then an
+ * initial does not say which one it stands for. */
+int harvest_match_ambiguous(const char *const *keys, size_t n);
 /*
  * Whether name keys a and b can be one person: same family name (last
  * token), first given names equal or one the other's initial (not when
@@ -289,17 +306,30 @@ char *harvest_match_block(const char *name_key);
 
 struct core_db;
 
+/* What a match reads and decides. */
+enum harvest_match_mode {
+	/* The daily pass: in the blocks changed since the last match
+	 * (0058), the authorships still to decide, against the researchers
+	 * whose names fit (0059); the others keep theirs. */
+	HARVEST_MATCH_DAY,
+	/* The blocks changed since the last match, decided whole (a first
+	 * load: every block). */
+	HARVEST_MATCH_BLOCKS,
+	/* Every block decided whole: the periodic rebuild. */
+	HARVEST_MATCH_FULL,
+};
+
 /*
- * Matches the authorships of the name blocks that changed since the last
- * match (0058; every block when full) on db (migrated, statements
- * prepared), newest first, one transaction per batch of blocks, then
- * recomputes the counts of what it read.  A second connection reads.
- * Fills st (may be NULL).  Errors are logged.
+ * Matches as mode says on db (migrated, statements prepared), newest
+ * first, one transaction per batch of blocks, then recomputes the counts
+ * of what it can have moved.  A second connection reads, in one
+ * snapshot.  Fills st (may be NULL).  Errors are logged.
  */
 enum core_err harvest_match_run(const struct core_conf *conf,
-    struct core_db *db, int full, struct harvest_mstats *st);
-/* Runs "match [--full]".  Returns an exit code. */
-int harvest_match(const struct core_conf *conf, int full);
+    struct core_db *db, enum harvest_match_mode mode,
+    struct harvest_mstats *st);
+/* Runs "match [--blocks | --full]".  Returns an exit code. */
+int harvest_match(const struct core_conf *conf, enum harvest_match_mode mode);
 /* Runs "eval" on the OpenAlex works files (NULL: the recorded ones). */
 int harvest_eval(const struct core_conf *conf, char **files, int nfiles);
 

@@ -634,10 +634,14 @@ harvest_load(const struct core_conf *conf, const char *dir)
 		if (load_file(&ld, &sources[i], dir) != CORE_OK)
 			goto out;
 	/* Matching replaces the loader's one researcher per name key; it
-	 * ends with the counts that recompute() would write. */
+	 * ends with the counts that recompute() would write.  A first load
+	 * (indexes dropped) decides its blocks whole, a later one as a
+	 * day's harvest does. */
 	memset(&mst, 0, sizeof(mst));
 	if (load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
-	    harvest_match_run(conf, ld.db, 0, &mst) != CORE_OK)
+	    harvest_match_run(conf, ld.db,
+		dropped > 0 ? HARVEST_MATCH_BLOCKS : HARVEST_MATCH_DAY,
+		&mst) != CORE_OK)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (bulk_indexes(ld.db, HARVEST_SQL_LOAD_BULK_END,

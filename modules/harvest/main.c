@@ -65,7 +65,7 @@ static const char help_load[] =
     "same data again changes nothing.  The database must be migrated.";
 
 struct match_args {
-	int full;
+	int blocks, full;
 };
 
 static int
@@ -73,31 +73,50 @@ run_match(const struct core_conf *conf, void *args)
 {
 	const struct match_args *a = args;
 
-	return harvest_match(conf, a->full);
+	if (a->blocks && a->full) {
+		fprintf(stderr,
+		    "weft-harvest match: --blocks or --full, "
+		    "not both\n");
+		return HARVEST_EXIT_USAGE;
+	}
+	return harvest_match(conf,
+	    a->full         ? HARVEST_MATCH_FULL
+		: a->blocks ? HARVEST_MATCH_BLOCKS
+			    : HARVEST_MATCH_DAY);
 }
 
 static const struct core_opt match_opts[] = {
+	{ "--blocks", CORE_OPT_FLAG, offsetof(struct match_args, blocks), NULL,
+	    NULL,
+	    "decide the blocks changed since the last match whole, as a "
+	    "first load does" },
 	{ "--full", CORE_OPT_FLAG, offsetof(struct match_args, full), NULL,
 	    NULL,
-	    "read every block, not only those changed since the last "
-	    "match, and recompute every count" },
+	    "decide every block whole and recompute every count: the "
+	    "periodic rebuild" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const char help_match[] =
     "Attaches authorships to researchers, newest paper first, block by\n"
-    "block (family name and first initial): the blocks whose authorships\n"
-    "or whose researchers' external ids changed since the last match (a\n"
-    "block is decided from its own rows alone), every block with --full.\n"
+    "block (family name and first initial).  By default, the day's pass:\n"
+    "in the blocks whose authorships or whose researchers' external ids\n"
+    "changed since the last match, the authorships not yet decided (the\n"
+    "loader's guess by name) are decided against the researchers whose\n"
+    "names fit them; decided authorships keep their researcher, unless a\n"
+    "new paper shows two of them are one person.  --blocks decides the\n"
+    "changed blocks whole (a block is decided from its own rows alone),\n"
+    "--full every block: the periodic rebuild, which the day's passes\n"
+    "approach (tests/integration/t_match_blocks.sh bounds the gap).\n"
     "An external id (OpenAlex author id, ORCID, S2 id, from enrichment)\n"
     "decides; otherwise a same-name group is split where co-authors and\n"
     "categories do not overlap and joined where they do.  Each authorship\n"
     "keeps the reason and the score (authorships.match_reason,\n"
     "match_score).  Researcher ids stay across runs; followers of a\n"
     "researcher merged away move to the survivor.  Then the paper counts\n"
-    "and fully_matched of what it read (metrics come only from a source:\n"
+    "and fully_matched of what it moved (metrics come only from a source:\n"
     "OpenAlex or S2, with their date).  One transaction per batch; a\n"
-    "rerun changes nothing.  \"load\" runs it.";
+    "rerun changes nothing.  \"load\" runs it (a first load by blocks).";
 
 static int
 run_eval(const struct core_conf *conf, void *args, int argc, char **argv)

@@ -474,226 +474,285 @@ cluster_free(struct cluster *c)
 	core_sset_free(&c->fields);
 }
 
-/* Same-name groups (one name key) and those split across clusters. */
+/* Same-name groups (one name key) and those split across clusters:
+ * the items sorted by name key and cluster, counted run by run (a
+ * block of 16,000 authorships made this quadratic scan the matcher's
+ * second cost). */
+static int
+group_cmp(const void *a, const void *b)
+{
+	const struct harvest_mitem *x = *(const struct harvest_mitem *const *)a,
+				   *y = *(const struct harvest_mitem *const *)b;
+	int c = strcmp(x->name_key, y->name_key);
+
+	if (c != 0)
+		return c;
+	return x->cluster < y->cluster ? -1 : x->cluster > y->cluster;
+}
+
 static void
 name_groups(const struct harvest_mitem *items, size_t n,
     struct harvest_mstats *st)
 {
-	size_t *seen = core_xcalloc(n, sizeof(*seen)), i, j, k, ns;
+	const struct harvest_mitem **ix = core_xcalloc(n, sizeof(*ix));
+	size_t i, s, ns;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i; j++)
-			if (strcmp(items[j].name_key, items[i].name_key) == 0)
-				break;
-		if (j < i)
-			continue;
+	for (i = 0; i < n; i++)
+		ix[i] = &items[i];
+	qsort(ix, n, sizeof(*ix), group_cmp);
+	for (s = 0; s < n; s = i) {
+		ns = 1;
+		for (i = s + 1;
+		     i < n && strcmp(ix[i]->name_key, ix[s]->name_key) == 0;
+		     i++)
+			ns += ix[i]->cluster != ix[i - 1]->cluster;
 		st->groups++;
-		ns = 0;
-		for (j = i; j < n; j++) {
-			if (strcmp(items[j].name_key, items[i].name_key) != 0)
-				continue;
-			for (k = 0; k < ns; k++)
-				if (seen[k] == items[j].cluster)
-					break;
-			if (k == ns)
-				seen[ns++] = items[j].cluster;
-		}
 		if (ns > 1) {
 			st->split_blocks++;
 			st->split_into += (long)ns;
 		}
 	}
-	free(seen);
+	free(ix);
 }
 
-size_t
-harvest_match_group(struct harvest_mitem *items, size_t n,
-    struct harvest_mstats *st)
+int
+harvest_match_ambiguous(const char *const *keys, size_t n)
 {
-	struct cluster *c = NULL;
-	size_t *parent, *label = NULL, nc = 0, i, j, k, best, nfull = 0,
-			lfull = 0;
-	size_t shared, out;
 	const char *t = "", *full = NULL;
-	enum harvest_mreason why, bwhy;
-	double co, fi, score, bscore, bco;
-	int ambiguous, *seed = NULL;
+	size_t i, l, lfull = 0;
 
-	if (n == 0)
-		return 0;
-	c = core_xcalloc(n, sizeof(*c));
-	/* Union-find over the clusters: c[k] merged into c[parent[k]]. */
-	parent = core_xcalloc(n, sizeof(*parent));
-	core_uf_init(parent, n);
-	seed = core_xcalloc(n, sizeof(*seed));
-	/*
-	 * An initial is ambiguous when the block holds two different full
-	 * first names (the block fixes the first letter).
-	 */
-	for (i = 0; i < n && nfull < 2; i++) {
-		size_t l;
-
-		if (ntokens(items[i].name_key) < 2)
+	for (i = 0; i < n; i++) {
+		if (ntokens(keys[i]) < 2)
 			continue;
-		l = token(items[i].name_key, 0, &t);
+		l = token(keys[i], 0, &t);
 		if (l == u8len((unsigned char)*t))
 			continue;
 		if (full == NULL) {
 			full = t;
 			lfull = l;
-			nfull = 1;
 		} else if (l != lfull || memcmp(full, t, l) != 0)
-			nfull = 2;
+			return 1;
 	}
-	ambiguous = nfull > 1;
+	return 0;
+}
 
-	for (i = 0; i < n; i++) {
-		struct harvest_mitem *it = &items[i];
+/* One block being decided: its items, clusters (union-find over them:
+ * c[k] merged into c[parent[k]]) and which items started a cluster. */
+struct group {
+	struct harvest_mitem *items;
+	size_t n, nc;
+	struct cluster *c;
+	size_t *parent;
+	int *seed;
+	int ambiguous;
+	int day; /* harvest_match_place(): settled clusters are not re-read */
+	struct harvest_mstats *st;
+};
 
-		it->score = 1.0;
-		if (it->ext_id != NULL) {
-			it->reason = strncmp(it->ext_id, "orcid:", 6) == 0
-			    ? HARVEST_MR_ORCID
-			    : strncmp(it->ext_id, "s2:", 3) == 0
-			    ? HARVEST_MR_S2
-			    : HARVEST_MR_OPENALEX;
-			for (k = 0; k < nc; k++)
-				if (core_uf_find(parent, k) == k &&
-				    c[k].ext_id != NULL &&
-				    strcmp(c[k].ext_id, it->ext_id) == 0)
-					break;
-			if (k == nc) {
-				/* A name-only cluster this id explains. */
-				bscore = -1;
-				for (j = 0; j < nc; j++) {
-					if (core_uf_find(parent, j) != j ||
-					    c[j].ext_id != NULL ||
-					    !names_fit(&c[j], it->name_key,
-						ambiguous))
-						continue;
-					evidence(it, &c[j], &co, &shared, &fi);
-					if (decide(co, shared, fi, &why,
-						&score) &&
-					    score > bscore) {
-						bscore = score;
-						k = j;
-					}
-				}
-				if (k == nc) {
-					nc++;
-					seed[i] = 1;
-				}
-				c[k].ext_id = it->ext_id;
-			}
-			it->cluster = k;
-			absorb(&c[k], it);
+static void
+group_init(struct group *g, struct harvest_mitem *items, size_t n,
+    int ambiguous, struct harvest_mstats *st)
+{
+	memset(g, 0, sizeof(*g));
+	g->items = items;
+	g->n = n;
+	g->c = core_xcalloc(n, sizeof(*g->c));
+	g->parent = core_xcalloc(n, sizeof(*g->parent));
+	core_uf_init(g->parent, n);
+	g->seed = core_xcalloc(n, sizeof(*g->seed));
+	g->ambiguous = ambiguous;
+	g->st = st;
+}
+
+/* Whether cluster k is a live one (not merged away) whose names fit. */
+static int
+fits(const struct group *g, size_t k, const char *key)
+{
+	return core_uf_find(g->parent, k) == k &&
+	    names_fit(&g->c[k], key, g->ambiguous);
+}
+
+/*
+ * Every other fitting candidate with co-author evidence from it is the
+ * same person as cluster best: merged in, unless two external ids say
+ * otherwise.  Field evidence alone never merges two clusters (it would
+ * chain a whole field together).
+ */
+static void
+merge_into(struct group *g, size_t best, const struct harvest_mitem *it)
+{
+	struct cluster *c = g->c;
+	size_t j, shared;
+	enum harvest_mreason why;
+	double co, fi, score;
+
+	for (j = 0; j < g->nc; j++) {
+		if (j == best || !fits(g, j, it->name_key))
 			continue;
-		}
-		/* Name only: the best candidate, and any other that fits. */
-		best = nc;
+		evidence(it, &c[j], &co, &shared, &fi);
+		if (!decide(co, shared, fi, &why, &score) ||
+		    why != HARVEST_MR_COAUTHORS)
+			continue;
+		if (c[j].ext_id != NULL && c[best].ext_id != NULL &&
+		    strcmp(c[j].ext_id, c[best].ext_id) != 0)
+			continue;
+		if (c[best].ext_id == NULL)
+			c[best].ext_id = c[j].ext_id;
+		sset_union(&c[best].names, &c[j].names);
+		sset_union(&c[best].coauthors, &c[j].coauthors);
+		sset_union(&c[best].fields, &c[j].fields);
+		c[best].size += c[j].size;
+		g->parent[j] = best; /* best keeps the merged sets */
+		if (g->st != NULL)
+			g->st->merges++;
+	}
+}
+
+/* Item i, which has an external id: the cluster holding that id, else
+ * a name-only cluster this id explains, else a new one. */
+static void
+place_ext(struct group *g, size_t i)
+{
+	struct harvest_mitem *it = &g->items[i];
+	struct cluster *c = g->c;
+	size_t k, j, shared;
+	enum harvest_mreason why;
+	double co, fi, score, bscore;
+
+	it->reason = strncmp(it->ext_id, "orcid:", 6) == 0 ? HARVEST_MR_ORCID
+	    : strncmp(it->ext_id, "s2:", 3) == 0           ? HARVEST_MR_S2
+						 : HARVEST_MR_OPENALEX;
+	for (k = 0; k < g->nc; k++)
+		if (core_uf_find(g->parent, k) == k && c[k].ext_id != NULL &&
+		    strcmp(c[k].ext_id, it->ext_id) == 0)
+			break;
+	if (k == g->nc) {
 		bscore = -1;
-		bco = 0;
-		bwhy = HARVEST_MR_NEW;
-		for (j = 0; j < nc; j++) {
-			if (core_uf_find(parent, j) != j ||
-			    !names_fit(&c[j], it->name_key, ambiguous))
+		for (j = 0; j < g->nc; j++) {
+			if (c[j].ext_id != NULL || !fits(g, j, it->name_key))
 				continue;
 			evidence(it, &c[j], &co, &shared, &fi);
-			if (!decide(co, shared, fi, &why, &score)) {
-				if (score > bco)
-					bco = score;
-				continue;
-			}
-			/* Co-authors beat fields whatever the numbers. */
-			if (best == nc ||
-			    (why == HARVEST_MR_COAUTHORS &&
-				bwhy == HARVEST_MR_FIELDS) ||
-			    (why == bwhy && score > bscore)) {
-				best = j;
+			if (decide(co, shared, fi, &why, &score) &&
+			    score > bscore) {
 				bscore = score;
-				bwhy = why;
+				k = j;
 			}
 		}
-		/*
-		 * A paper of one author has no co-authors to compare, a paper
-		 * without categories no fields: when one person of a fitting
-		 * name is in the block, and the evidence there is does not
-		 * speak against it, it is that person.
-		 */
-		if (best == nc && (it->ncoauthors == 0 || it->nfields == 0)) {
-			size_t fit = nc, nfit = 0;
+		if (k == g->nc) {
+			g->nc++;
+			g->seed[i] = 1;
+		}
+		c[k].ext_id = it->ext_id;
+	}
+	/*
+	 * The day's pass does not decide its settled authorships again: an
+	 * id's new authorship merges the clusters its co-authors share, as
+	 * those authorships, decided after it, would have joined it.
+	 */
+	if (g->day)
+		merge_into(g, k, it);
+	it->cluster = k;
+	absorb(&c[k], it);
+}
 
-			for (j = 0; j < nc; j++)
-				if (core_uf_find(parent, j) == j &&
-				    names_fit(&c[j], it->name_key, ambiguous)) {
-					fit = j;
-					nfit++;
-				}
-			if (nfit == 1) {
-				evidence(it, &c[fit], &co, &shared, &fi);
-				if (it->nfields == 0 || fi > 0) {
-					best = fit;
-					bwhy = HARVEST_MR_FIELDS;
-					bscore = fi;
-				}
-			}
-		}
-		if (best == nc) {
-			it->cluster = nc++;
-			it->reason = HARVEST_MR_NEW;
-			it->score = bco;
-			seed[i] = 1;
-			absorb(&c[it->cluster], it);
+/* Item i, name only: the best candidate, and any other that fits. */
+static void
+place_name(struct group *g, size_t i)
+{
+	struct harvest_mitem *it = &g->items[i];
+	struct cluster *c = g->c;
+	size_t j, best = g->nc, shared;
+	enum harvest_mreason why, bwhy = HARVEST_MR_NEW;
+	double co, fi, score, bscore = -1, bco = 0;
+
+	for (j = 0; j < g->nc; j++) {
+		if (!fits(g, j, it->name_key))
+			continue;
+		evidence(it, &c[j], &co, &shared, &fi);
+		if (!decide(co, shared, fi, &why, &score)) {
+			if (score > bco)
+				bco = score;
 			continue;
 		}
-		/*
-		 * Every other fitting candidate with co-author evidence is
-		 * the same person: merge it in, unless two external ids
-		 * say otherwise.  Field evidence alone never merges two
-		 * clusters (it would chain a whole field together).
-		 */
-		for (j = 0; j < nc; j++) {
-			if (j == best || core_uf_find(parent, j) != j ||
-			    !names_fit(&c[j], it->name_key, ambiguous))
-				continue;
-			evidence(it, &c[j], &co, &shared, &fi);
-			if (!decide(co, shared, fi, &why, &score) ||
-			    why != HARVEST_MR_COAUTHORS)
-				continue;
-			if (c[j].ext_id != NULL && c[best].ext_id != NULL &&
-			    strcmp(c[j].ext_id, c[best].ext_id) != 0)
-				continue;
-			if (c[best].ext_id == NULL)
-				c[best].ext_id = c[j].ext_id;
-			sset_union(&c[best].names, &c[j].names);
-			sset_union(&c[best].coauthors, &c[j].coauthors);
-			sset_union(&c[best].fields, &c[j].fields);
-			c[best].size += c[j].size;
-			parent[j] = best; /* best keeps the merged sets */
-			if (st != NULL)
-				st->merges++;
+		/* Co-authors beat fields whatever the numbers. */
+		if (best == g->nc ||
+		    (why == HARVEST_MR_COAUTHORS &&
+			bwhy == HARVEST_MR_FIELDS) ||
+		    (why == bwhy && score > bscore)) {
+			best = j;
+			bscore = score;
+			bwhy = why;
 		}
-		it->cluster = best;
-		it->reason = bwhy;
-		it->score = bscore;
-		if (st != NULL) {
-			if (bwhy == HARVEST_MR_COAUTHORS)
-				st->joins_coauthors++;
-			else
-				st->joins_fields++;
-			if (!core_sset_has(&c[best].names, it->name_key))
-				st->initials++;
-		}
-		absorb(&c[best], it);
 	}
+	/*
+	 * A paper of one author has no co-authors to compare, a paper
+	 * without categories no fields: when one person of a fitting name
+	 * is in the block, and the evidence there is does not speak
+	 * against it, it is that person.
+	 */
+	if (best == g->nc && (it->ncoauthors == 0 || it->nfields == 0)) {
+		size_t fit = g->nc, nfit = 0;
 
-	/* Dense labels in order of first appearance (newest first). */
-	label = core_xcalloc(nc, sizeof(*label));
-	for (k = 0; k < nc; k++)
+		for (j = 0; j < g->nc; j++)
+			if (fits(g, j, it->name_key)) {
+				fit = j;
+				nfit++;
+			}
+		if (nfit == 1) {
+			evidence(it, &c[fit], &co, &shared, &fi);
+			if (it->nfields == 0 || fi > 0) {
+				best = fit;
+				bwhy = HARVEST_MR_FIELDS;
+				bscore = fi;
+			}
+		}
+	}
+	if (best == g->nc) {
+		it->cluster = g->nc++;
+		it->reason = HARVEST_MR_NEW;
+		it->score = bco;
+		g->seed[i] = 1;
+		absorb(&c[it->cluster], it);
+		return;
+	}
+	merge_into(g, best, it);
+	it->cluster = best;
+	it->reason = bwhy;
+	it->score = bscore;
+	if (g->st != NULL) {
+		if (bwhy == HARVEST_MR_COAUTHORS)
+			g->st->joins_coauthors++;
+		else
+			g->st->joins_fields++;
+		if (!core_sset_has(&c[best].names, it->name_key))
+			g->st->initials++;
+	}
+	absorb(&c[best], it);
+}
+
+/* Item i decided. */
+static void
+place(struct group *g, size_t i)
+{
+	g->items[i].score = 1.0;
+	if (g->items[i].ext_id != NULL)
+		place_ext(g, i);
+	else
+		place_name(g, i);
+}
+
+/* Dense labels in order of first appearance (newest first), "single"
+ * where no decision was needed; frees g.  Returns the clusters. */
+static size_t
+group_end(struct group *g)
+{
+	struct harvest_mitem *items = g->items;
+	size_t *label = core_xcalloc(g->nc + 1, sizeof(*label)), out = 0, i, k;
+
+	for (k = 0; k < g->nc; k++)
 		label[k] = SIZE_MAX;
-	out = 0;
-	for (i = 0; i < n; i++) {
-		k = core_uf_find(parent, items[i].cluster);
+	for (i = 0; i < g->n; i++) {
+		k = core_uf_find(g->parent, items[i].cluster);
 		if (label[k] == SIZE_MAX)
 			label[k] = out++;
 		items[i].cluster = label[k];
@@ -702,29 +761,82 @@ harvest_match_group(struct harvest_mitem *items, size_t n,
 	 * A new cluster that no other one could have been (no compatible
 	 * name in the block) needed no decision: "single".
 	 */
-	for (i = 0; i < n; i++) {
-		if (!seed[i] || items[i].reason != HARVEST_MR_NEW)
+	for (i = 0; i < g->n; i++) {
+		if (!g->seed[i] || items[i].reason != HARVEST_MR_NEW)
 			continue;
-		for (k = 0; k < nc; k++)
-			if (core_uf_find(parent, k) == k &&
-			    label[k] != items[i].cluster &&
-			    names_fit(&c[k], items[i].name_key, ambiguous))
+		for (k = 0; k < g->nc; k++)
+			if (label[k] != items[i].cluster &&
+			    fits(g, k, items[i].name_key))
 				break;
-		if (k == nc) {
+		if (k == g->nc) {
 			items[i].reason = HARVEST_MR_SINGLE;
 			items[i].score = 1;
 		}
 	}
-	if (st != NULL) {
-		st->blocks++;
-		st->clusters += (long)out;
-		name_groups(items, n, st);
+	if (g->st != NULL) {
+		g->st->blocks++;
+		g->st->clusters += (long)out;
+		name_groups(items, g->n, g->st);
 	}
-	for (k = 0; k < nc; k++)
-		cluster_free(&c[k]);
-	free(c);
-	free(parent);
-	free(seed);
+	for (k = 0; k < g->nc; k++)
+		cluster_free(&g->c[k]);
+	free(g->c);
+	free(g->parent);
+	free(g->seed);
 	free(label);
 	return out;
+}
+
+size_t
+harvest_match_group(struct harvest_mitem *items, size_t n,
+    struct harvest_mstats *st)
+{
+	struct group g;
+	const char **keys;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	keys = core_xcalloc(n, sizeof(*keys));
+	for (i = 0; i < n; i++)
+		keys[i] = items[i].name_key;
+	group_init(&g, items, n, harvest_match_ambiguous(keys, n), st);
+	free(keys);
+	for (i = 0; i < n; i++)
+		place(&g, i);
+	return group_end(&g);
+}
+
+size_t
+harvest_match_place(struct harvest_mitem *items, size_t n, int ambiguous,
+    struct harvest_mstats *st)
+{
+	struct group g;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	group_init(&g, items, n, ambiguous, st);
+	g.day = 1;
+	/* The settled clusters first, whole, with their ids. */
+	for (i = 0; i < n; i++) {
+		struct cluster *c;
+
+		if (!items[i].settled)
+			continue;
+		if (items[i].cluster >= n) { /* not a cluster: decide it */
+			items[i].settled = 0;
+			continue;
+		}
+		if (items[i].cluster >= g.nc)
+			g.nc = items[i].cluster + 1;
+		c = &g.c[items[i].cluster];
+		if (items[i].ext_id != NULL && c->ext_id == NULL)
+			c->ext_id = items[i].ext_id;
+		absorb(c, &items[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (!items[i].settled)
+			place(&g, i);
+	return group_end(&g);
 }

@@ -29,6 +29,7 @@
 #define BATCH      2000 /* authorships a transaction (whole blocks) */
 #define FETCH_ROWS "FETCH 5000 FROM match_cur"
 #define KEYS_BATCH 20000
+#define DAY_BLOCKS 500 /* blocks a read of the day's pass */
 
 /* A text cell, "" for NULL (borrowed until PQclear). */
 static const char *
@@ -42,11 +43,15 @@ text(const PGresult *res, int r, int c)
 /* One authorship as the reader gives it; its strings are in mrun's pool. */
 struct mrow {
 	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
+	char *reason, *score; /* as stored (score NULL when none) */
 	const char **coauthors, **fieldv;
 	size_t ncoauthors, nfields;
 	int64_t paper_id, rid;
 	int position, rid_ext, rid_followed;
 	long rid_key_len; /* characters of its researcher's name key */
+	int day;          /* read by the day's pass: */
+	int settled;      /* decided already, its researcher kept */
+	int ambiguous;    /* its block's harvest_match_ambiguous() */
 };
 
 struct mrun {
@@ -87,9 +92,30 @@ struct claim {
 	size_t cluster;
 	int64_t rid;
 	long count;
+	long key_len; /* its researcher's name key, in characters */
 	int followed;
 };
 
+static int
+int64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* By researcher, then cluster: a row's claims counted run by run. */
+static int
+claim_pair_cmp(const void *a, const void *b)
+{
+	const struct claim *x = a, *y = b;
+
+	if (x->rid != y->rid)
+		return x->rid < y->rid ? -1 : 1;
+	return x->cluster < y->cluster ? -1 : x->cluster > y->cluster;
+}
+
+/* Followed first, then the most authorships: who keeps which id. */
 static int
 claim_cmp(const void *a, const void *b)
 {
@@ -99,20 +125,48 @@ claim_cmp(const void *a, const void *b)
 		return y->followed - x->followed;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	if (x->rid != y->rid)
-		return x->rid < y->rid ? -1 : 1;
-	return x->cluster < y->cluster ? -1 : x->cluster > y->cluster;
+	return claim_pair_cmp(a, b);
+}
+
+/* A set of researcher ids (> 0), open addressing; room for cap / 2. */
+struct idset {
+	int64_t *v;
+	size_t mask;
+};
+
+static void
+idset_init(struct idset *s, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	s->v = core_xcalloc(cap, sizeof(*s->v));
+	s->mask = cap - 1;
+}
+
+/* The slot of id: where it is, or the empty one where it would go. */
+static size_t
+idset_slot(const struct idset *s, int64_t id)
+{
+	size_t i =
+	    (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15u) >> 17) & s->mask;
+
+	while (s->v[i] != 0 && s->v[i] != id)
+		i = (i + 1) & s->mask;
+	return i;
 }
 
 static int
-has_id(const int64_t *v, size_t n, int64_t id)
+idset_has(const struct idset *s, int64_t id)
 {
-	size_t i;
+	return s->v[idset_slot(s, id)] == id;
+}
 
-	for (i = 0; i < n; i++)
-		if (v[i] == id)
-			return 1;
-	return 0;
+static void
+idset_add(struct idset *s, int64_t id)
+{
+	s->v[idset_slot(s, id)] = id;
 }
 
 /* Given names written out in name key k (tokens before the last, not
@@ -135,24 +189,62 @@ full_names(const char *k)
 	}
 }
 
-/* Whether item a's name form names the person better than b's (> 0). */
+/*
+ * Whether item a's name form names the person better than b's (> 0):
+ * more given names written out, then the form more of the cluster's
+ * items have (same[i]: how many have item i's), then the longer.
+ */
 static int
-form_cmp(const struct harvest_mitem *it, size_t n, size_t a, size_t b)
+form_cmp(const struct harvest_mitem *it, const size_t *same, size_t a, size_t b)
 {
 	size_t fa = full_names(it[a].name_key), fb = full_names(it[b].name_key);
-	size_t ca = 0, cb = 0, i;
 
 	if (fa != fb)
 		return fa > fb ? 1 : -1;
-	for (i = 0; i < n; i++) {
-		if (it[i].cluster != it[a].cluster)
-			continue;
-		ca += strcmp(it[i].name_key, it[a].name_key) == 0;
-		cb += strcmp(it[i].name_key, it[b].name_key) == 0;
-	}
-	if (ca != cb)
-		return ca > cb ? 1 : -1;
+	if (same[a] != same[b])
+		return same[a] > same[b] ? 1 : -1;
 	return strlen(it[a].name_key) > strlen(it[b].name_key) ? 1 : -1;
+}
+
+/* By cluster, then name key: same[] counted run by run. */
+static int
+form_order(const void *a, const void *b)
+{
+	const struct harvest_mitem *x = *(const struct harvest_mitem *const *)a,
+				   *y = *(const struct harvest_mitem *const *)b;
+
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	return strcmp(x->name_key, y->name_key);
+}
+
+/* Each cluster's best-named item: best[k] for k < nc. */
+static void
+best_forms(const struct harvest_mitem *it, size_t n, size_t nc, size_t *best)
+{
+	const struct harvest_mitem **ix = core_xcalloc(n, sizeof(*ix));
+	size_t *same = core_xcalloc(n, sizeof(*same)), i, s, k;
+
+	for (i = 0; i < n; i++)
+		ix[i] = &it[i];
+	qsort(ix, n, sizeof(*ix), form_order);
+	for (s = 0; s < n; s = i) {
+		for (i = s + 1; i < n && ix[i]->cluster == ix[s]->cluster &&
+		     strcmp(ix[i]->name_key, ix[s]->name_key) == 0;
+		     i++)
+			continue;
+		for (k = s; k < i; k++)
+			same[ix[k] - it] = i - s;
+	}
+	for (k = 0; k < nc; k++)
+		best[k] = n;
+	for (i = 0; i < n; i++) {
+		k = it[i].cluster;
+		if (best[k] == n || form_cmp(it, same, i, best[k]) > 0)
+			best[k] = i;
+	}
+	free(ix);
+	free(same);
 }
 
 /* Characters of UTF-8 s. */
@@ -167,42 +259,105 @@ u8chars(const char *s)
 }
 
 /*
- * Whether MATCH_RESEARCHER_RENAME would rename researcher rid, kept by a
- * cluster of rows [s, e), to key: not with an external id, nor to a key
- * no longer than the one it had at the reader's snapshot (a rename since
- * only lengthened it).  Saves a round trip per kept researcher.
+ * The clusters' researcher ids (cid[k], 0: a new person; len[k], ext[k]:
+ * its key length and whether it has an external id) from the rows'
+ * old ones, and the claims counted (*cl, *ncl, sorted by claim_cmp).
+ * An external id's researcher is its cluster's, whatever else; a
+ * name-only researcher goes to the cluster holding most of its rows (a
+ * followed one first).  In the day's pass a row still to decide claims
+ * nothing where a settled row has its researcher or shares its cluster:
+ * its researcher is the loader's guess.
  */
-static int
-renames(const struct mrun *m, size_t s, size_t e, int64_t rid, const char *key)
+static void
+keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
+    size_t nc, int64_t *cid, long *len, int *ext, struct idset *used,
+    struct claim **clp, size_t *nclp)
 {
-	size_t i;
+	struct claim *cl = core_xcalloc(n + 1, sizeof(*cl));
+	struct idset settled;
+	int *has_settled = core_xcalloc(nc + 1, sizeof(*has_settled));
+	size_t i, j, ncl = 0;
 
-	for (i = s; i < e; i++)
-		if (m->rows[i].rid == rid)
-			return !m->rows[i].rid_ext &&
-			    u8chars(key) > m->rows[i].rid_key_len;
-	return 1;
+	idset_init(&settled, n);
+	for (i = 0; i < n; i++)
+		if (rows[i].settled) {
+			has_settled[it[i].cluster] = 1;
+			if (rows[i].rid > 0)
+				idset_add(&settled, rows[i].rid);
+		}
+	for (i = 0; i < n; i++) {
+		const struct mrow *r = &rows[i];
+
+		if (r->ext_id != NULL && r->rid > 0 &&
+		    cid[it[i].cluster] == 0 && !idset_has(used, r->rid)) {
+			cid[it[i].cluster] = r->rid;
+			len[it[i].cluster] = r->rid_key_len;
+			ext[it[i].cluster] = r->rid_ext;
+			idset_add(used, r->rid);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct mrow *r = &rows[i];
+
+		if (r->rid <= 0 || r->rid_ext)
+			continue;
+		if (!r->settled &&
+		    (has_settled[it[i].cluster] || idset_has(&settled, r->rid)))
+			continue;
+		cl[ncl].rid = r->rid;
+		cl[ncl].cluster = it[i].cluster;
+		cl[ncl].followed = r->rid_followed;
+		cl[ncl].key_len = r->rid_key_len;
+		cl[ncl].count = 1;
+		ncl++;
+	}
+	qsort(cl, ncl, sizeof(*cl), claim_pair_cmp);
+	for (i = 0, j = 0; i < ncl; i++) {
+		if (j > 0 && claim_pair_cmp(&cl[j - 1], &cl[i]) == 0)
+			cl[j - 1].count++;
+		else
+			cl[j++] = cl[i];
+	}
+	ncl = j;
+	qsort(cl, ncl, sizeof(*cl), claim_cmp);
+	for (j = 0; j < ncl; j++)
+		if (cid[cl[j].cluster] == 0 && !idset_has(used, cl[j].rid)) {
+			cid[cl[j].cluster] = cl[j].rid;
+			len[cl[j].cluster] = cl[j].key_len;
+			idset_add(used, cl[j].rid);
+		}
+	free(settled.v);
+	free(has_settled);
+	*clp = cl;
+	*nclp = ncl;
 }
 
 /*
  * Decides rows [s, e) (one block) and stages the result: authorships in
  * m->st, researchers left without papers in m->gone.  New researchers
- * are inserted here, inside the batch's transaction.
+ * are inserted here, inside the batch's transaction.  The day's pass
+ * (rows that are settled) decides the others against them.
  */
 static enum core_err
 do_block(struct mrun *m, size_t s, size_t e)
 {
+	struct mrow *rows = &m->rows[s];
 	struct harvest_mitem *it = NULL;
 	struct claim *cl = NULL;
-	int64_t *cid = NULL, *used = NULL;
-	size_t n = e - s, nc, ncl = 0, nused = 0, i, j, k, best;
+	struct idset used;
+	int64_t *cid = NULL, *sid = NULL;
+	long *len = NULL;
+	int *ext = NULL, day = 0;
+	size_t n = e - s, nc, ncl = 0, nsid = 0, i, j, k, *best = NULL;
 	PGresult *res = NULL;
 	char pid[24], pos[24], rid[24], old[24], score[32], *slug, *name;
+	const char *reason, *sc;
 	enum core_err er = CORE_OK;
 
 	it = core_xcalloc(n, sizeof(*it));
+	sid = core_xcalloc(n, sizeof(*sid));
 	for (i = 0; i < n; i++) {
-		struct mrow *r = &m->rows[s + i];
+		struct mrow *r = &rows[i];
 
 		it[i].name_key = r->name_key;
 		it[i].coauthors = r->coauthors;
@@ -210,133 +365,115 @@ do_block(struct mrun *m, size_t s, size_t e)
 		it[i].fields = r->fieldv;
 		it[i].nfields = r->nfields;
 		it[i].ext_id = r->ext_id;
+		if (r->settled)
+			sid[nsid++] = r->rid;
+		day |= r->day;
 	}
-	nc = harvest_match_group(it, n, m->st_out);
-	cid = core_xcalloc(nc, sizeof(*cid));
-	used = core_xcalloc(n + 1, sizeof(*used));
-	cl = core_xcalloc(n, sizeof(*cl));
+	if (day) {
+		/* A settled researcher is a cluster: its rank among them. */
+		qsort(sid, nsid, sizeof(*sid), int64_cmp);
+		for (i = 0, j = 0; i < nsid; i++)
+			if (j == 0 || sid[j - 1] != sid[i])
+				sid[j++] = sid[i];
+		nsid = j;
+		for (i = 0; i < n; i++) {
+			int64_t *at;
 
-	/* An external id's researcher is its cluster's, whatever else. */
-	for (i = 0; i < n; i++) {
-		struct mrow *r = &m->rows[s + i];
-
-		if (r->ext_id != NULL && r->rid > 0 &&
-		    cid[it[i].cluster] == 0 && !has_id(used, nused, r->rid)) {
-			cid[it[i].cluster] = r->rid;
-			used[nused++] = r->rid;
+			if (!rows[i].settled)
+				continue;
+			at = bsearch(&rows[i].rid, sid, nsid, sizeof(*sid),
+			    int64_cmp);
+			it[i].settled = 1;
+			it[i].cluster = (size_t)(at - sid);
 		}
-	}
-	/* Name-only researchers go to the cluster holding most of them. */
-	for (i = 0; i < n; i++) {
-		struct mrow *r = &m->rows[s + i];
-
-		if (r->rid <= 0 || r->rid_ext)
-			continue;
-		for (j = 0; j < ncl; j++)
-			if (cl[j].rid == r->rid &&
-			    cl[j].cluster == it[i].cluster)
-				break;
-		if (j == ncl) {
-			cl[ncl].rid = r->rid;
-			cl[ncl].cluster = it[i].cluster;
-			cl[ncl].followed = r->rid_followed;
-			ncl++;
-		}
-		cl[j].count++;
-	}
-	qsort(cl, ncl, sizeof(*cl), claim_cmp);
-	for (j = 0; j < ncl; j++)
-		if (cid[cl[j].cluster] == 0 &&
-		    !has_id(used, nused, cl[j].rid)) {
-			cid[cl[j].cluster] = cl[j].rid;
-			used[nused++] = cl[j].rid;
-		}
+		nc = harvest_match_place(it, n, rows[0].ambiguous, m->st_out);
+	} else
+		nc = harvest_match_group(it, n, m->st_out);
+	cid = core_xcalloc(nc + 1, sizeof(*cid));
+	len = core_xcalloc(nc + 1, sizeof(*len));
+	ext = core_xcalloc(nc + 1, sizeof(*ext));
+	best = core_xcalloc(nc + 1, sizeof(*best));
+	idset_init(&used, n);
+	keep_ids(rows, it, n, nc, cid, len, ext, &used, &cl, &ncl);
 	/*
 	 * The others are new people, named by their most complete
 	 * well-attested form: the most given names written out ("Adrian
 	 * Del Maestro" over "A. Del Maestro"), then the form most of the
-	 * cluster's papers use, then the longest.
+	 * cluster's papers use, then the longest.  A kept name-only
+	 * researcher takes a longer best form (MATCH_RESEARCHER_RENAME
+	 * refuses a shorter one: known here, without the round trip).
 	 */
+	best_forms(it, n, nc, best);
 	for (k = 0; k < nc; k++) {
-		best = n;
-		for (i = 0; i < n; i++)
-			if (it[i].cluster == k &&
-			    (best == n || form_cmp(it, n, i, best) > 0))
-				best = i;
-		if (cid[k] != 0 &&
-		    !renames(m, s, e, cid[k], m->rows[s + best].name_key))
+		const char *key = rows[best[k]].name_key;
+
+		if (cid[k] != 0 && (ext[k] || u8chars(key) <= len[k]))
 			continue;
-		name = core_utf8_demojibake(m->rows[s + best].raw_name, NULL);
+		name = core_utf8_demojibake(rows[best[k]].raw_name, NULL);
+		slug = core_slug(name, 60);
 		if (cid[k] != 0) {
-			/* A kept name-only researcher: its best form now. */
 			snprintf(rid, sizeof(rid), "%" PRId64, cid[k]);
-			slug = core_slug(name, 60);
 			er = core_db_exec(m->db,
 			    HARVEST_SQL_MATCH_RESEARCHER_RENAME,
-			    (const char *const[]){ rid, name,
-				m->rows[s + best].name_key, slug },
-			    4, &res);
-			free(slug);
-			free(name);
-			PQclear(res);
-			res = NULL;
-			if (er != CORE_OK)
-				goto out;
-			continue;
-		}
-		slug = core_slug(name, 60);
-		er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_NEW,
-		    (const char *const[]){ name, m->rows[s + best].name_key,
-			slug },
-		    3, &res);
+			    (const char *const[]){ rid, name, key, slug }, 4,
+			    &res);
+		} else
+			er = core_db_exec(m->db,
+			    HARVEST_SQL_MATCH_RESEARCHER_NEW,
+			    (const char *const[]){ name, key, slug }, 3, &res);
 		free(slug);
 		free(name);
 		if (er != CORE_OK)
 			goto out;
-		cid[k] = core_cell_bigint(res, 0,
-		    HARVEST_MATCH_RESEARCHER_NEW__ID, 0);
+		if (cid[k] == 0) {
+			cid[k] = core_cell_bigint(res, 0,
+			    HARVEST_MATCH_RESEARCHER_NEW__ID, 0);
+			m->created++;
+		}
 		PQclear(res);
 		res = NULL;
-		m->created++;
 	}
 	for (i = 0; i < n; i++) {
-		struct mrow *r = &m->rows[s + i];
+		struct mrow *r = &rows[i];
 
 		snprintf(pid, sizeof(pid), "%" PRId64, r->paper_id);
 		snprintf(pos, sizeof(pos), "%d", r->position);
 		snprintf(rid, sizeof(rid), "%" PRId64, cid[it[i].cluster]);
 		snprintf(old, sizeof(old), "%" PRId64, r->rid);
 		snprintf(score, sizeof(score), "%.4f", it[i].score);
+		/* A settled authorship keeps why it was placed. */
+		reason =
+		    r->settled ? r->reason : harvest_mreasons[it[i].reason];
+		sc = r->settled ? r->score : score;
 		harvest_copy_row(&m->st,
 		    (const char *const[]){ pid, pos, rid,
-			r->rid > 0 ? old : NULL, harvest_mreasons[it[i].reason],
-			score },
+			r->rid > 0 ? old : NULL, reason, sc },
 		    6);
 	}
-	/* Old ids no cluster kept: their followers go where most went. */
+	/*
+	 * Old ids no cluster kept: their followers go where most went (the
+	 * first claim of an id in claim_cmp's order has the most).
+	 */
 	for (j = 0; j < ncl; j++) {
-		long most = 0;
-
-		if (has_id(used, nused, cl[j].rid))
+		if (idset_has(&used, cl[j].rid))
 			continue;
-		for (i = 0, best = nc; i < ncl; i++)
-			if (cl[i].rid == cl[j].rid && cl[i].count > most) {
-				most = cl[i].count;
-				best = cl[i].cluster;
-			}
 		snprintf(old, sizeof(old), "%" PRId64, cl[j].rid);
-		snprintf(rid, sizeof(rid), "%" PRId64, cid[best]);
+		snprintf(rid, sizeof(rid), "%" PRId64, cid[cl[j].cluster]);
 		harvest_copy_row(&m->gone, (const char *const[]){ old, rid },
 		    2);
-		used[nused++] = cl[j].rid;
+		idset_add(&used, cl[j].rid);
 		m->removed++;
 	}
 out:
 	PQclear(res);
 	free(it);
+	free(sid);
 	free(cid);
-	free(used);
+	free(len);
+	free(ext);
+	free(best);
 	free(cl);
+	free(used.v);
 	return er;
 }
 
@@ -531,6 +668,7 @@ keep_text(struct mrun *m, const PGresult *res, int i, int c)
 	return core_pool_keep(&m->pool, core_xstrdup(text(res, i, c)));
 }
 
+/* Row i of a MATCH_ROW_COLUMNS result into m->rows. */
 static void
 take_row(struct mrun *m, PGresult *res, int i)
 {
@@ -543,25 +681,27 @@ take_row(struct mrun *m, PGresult *res, int i)
 	}
 	r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
-	r->block = keep_text(m, res, i, HARVEST_MATCH_DECLARE__BLOCK);
-	r->paper_id =
-	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__PAPER_ID, 0);
-	r->position = core_cell_int(res, i, HARVEST_MATCH_DECLARE__POSITION, 0);
-	r->raw_name = keep_text(m, res, i, HARVEST_MATCH_DECLARE__RAW_NAME);
-	r->name_key = keep_text(m, res, i, HARVEST_MATCH_DECLARE__NAME_KEY);
-	r->rid =
-	    core_cell_bigint(res, i, HARVEST_MATCH_DECLARE__RESEARCHER_ID, 0);
-	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_DECLARE__EXT_ID)
+	r->block = keep_text(m, res, i, HARVEST_MATCH_ROW__BLOCK);
+	r->paper_id = core_cell_bigint(res, i, HARVEST_MATCH_ROW__PAPER_ID, 0);
+	r->position = core_cell_int(res, i, HARVEST_MATCH_ROW__POSITION, 0);
+	r->raw_name = keep_text(m, res, i, HARVEST_MATCH_ROW__RAW_NAME);
+	r->name_key = keep_text(m, res, i, HARVEST_MATCH_ROW__NAME_KEY);
+	r->rid = core_cell_bigint(res, i, HARVEST_MATCH_ROW__RESEARCHER_ID, 0);
+	r->ext_id = core_cell_isnull(res, i, HARVEST_MATCH_ROW__EXT_ID)
 	    ? NULL
-	    : keep_text(m, res, i, HARVEST_MATCH_DECLARE__EXT_ID);
-	r->rid_ext =
-	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__HAS_EXT_ID, 0);
+	    : keep_text(m, res, i, HARVEST_MATCH_ROW__EXT_ID);
+	r->rid_ext = core_cell_bool(res, i, HARVEST_MATCH_ROW__HAS_EXT_ID, 0);
 	r->rid_key_len = core_cell_bigint(res, i,
-	    HARVEST_MATCH_DECLARE__RESEARCHER_KEY_LENGTH, 0);
+	    HARVEST_MATCH_ROW__RESEARCHER_KEY_LENGTH, 0);
 	r->rid_followed =
-	    core_cell_bool(res, i, HARVEST_MATCH_DECLARE__FOLLOWED, 0);
-	r->coauth = keep_text(m, res, i, HARVEST_MATCH_DECLARE__COAUTHORS);
-	r->fields = keep_text(m, res, i, HARVEST_MATCH_DECLARE__CATEGORIES);
+	    core_cell_bool(res, i, HARVEST_MATCH_ROW__FOLLOWED, 0);
+	r->coauth = keep_text(m, res, i, HARVEST_MATCH_ROW__COAUTHORS);
+	r->fields = keep_text(m, res, i, HARVEST_MATCH_ROW__CATEGORIES);
+	r->settled = core_cell_bool(res, i, HARVEST_MATCH_ROW__SETTLED, 0);
+	r->reason = keep_text(m, res, i, HARVEST_MATCH_ROW__MATCH_REASON);
+	r->score = core_cell_isnull(res, i, HARVEST_MATCH_ROW__MATCH_SCORE)
+	    ? NULL
+	    : keep_text(m, res, i, HARVEST_MATCH_ROW__MATCH_SCORE);
 	r->ncoauthors = split(r->coauth, &r->coauthors);
 	core_pool_keep(&m->pool, r->coauthors);
 	/* The paper's authors include this one: drop its name once. */
@@ -574,43 +714,277 @@ take_row(struct mrun *m, PGresult *res, int i)
 	core_pool_keep(&m->pool, r->fieldv);
 }
 
+/* Row i of res, whose block is block: the batch flushed first when it
+ * is full and a block ends here. */
+static enum core_err
+add_row(struct mrun *m, PGresult *res, int i, const char *block)
+{
+	enum core_err er;
+
+	if (m->n >= BATCH && strcmp(m->rows[m->n - 1].block, block) != 0) {
+		if ((er = flush(m, m->n)) != CORE_OK)
+			return er;
+		core_pool_free(&m->pool);
+		m->n = 0;
+	}
+	take_row(m, res, i);
+	return CORE_OK;
+}
+
 /*
  * The blocks this match reads taken (0058), on the writer, before the
  * reader's snapshot; their number logged.  The writer's own writes note
  * no block from here on.
  */
 static enum core_err
-take_blocks(struct core_db *db, int full)
+take_blocks(struct core_db *db, enum harvest_match_mode mode)
 {
+	static const char *const said[] = {
+		[HARVEST_MATCH_DAY] = ", changed since the last match",
+		[HARVEST_MATCH_BLOCKS] =
+		    ", changed since the last match (decided whole)",
+		[HARVEST_MATCH_FULL] = " (--full)",
+	};
 	PGresult *res = NULL;
 	enum core_err er;
 
 	if ((er = core_db_cmd(db,
-		 harvest_sql[full ? HARVEST_SQL_MATCH_TAKE_ALL
-				  : HARVEST_SQL_MATCH_TAKE]
+		 harvest_sql[mode == HARVEST_MATCH_FULL
+			 ? HARVEST_SQL_MATCH_TAKE_ALL
+			 : HARVEST_SQL_MATCH_TAKE]
 		     .sql)) != CORE_OK ||
 	    (er = core_db_exec(db, HARVEST_SQL_MATCH_TAKEN, NULL, 0, &res)) !=
 		CORE_OK ||
 	    (er = core_db_cmd(db, "SET weft.matcher = on")) != CORE_OK)
 		goto out;
 	core_log(CORE_LOG_INFO, "harvest.match", "%s name blocks to read%s",
-	    core_cell_text(res, 0, HARVEST_MATCH_TAKEN__BLOCKS),
-	    full ? " (--full)" : ", changed since the last match");
+	    core_cell_text(res, 0, HARVEST_MATCH_TAKEN__BLOCKS), said[mode]);
 out:
 	PQclear(res);
 	return er;
 }
 
-enum core_err
-harvest_match_run(const struct core_conf *conf, struct core_db *db, int full,
-    struct harvest_mstats *st)
+/* Rows of the cursor over the taken blocks (MATCH_DECLARE), decided
+ * block by block. */
+static enum core_err
+read_blocks(struct mrun *m, struct core_db *rd)
 {
+	PGresult *res = NULL;
+	int nt, r;
+	enum core_err er;
+
+	if ((er = core_db_cmd(rd,
+		 harvest_sql[HARVEST_SQL_MATCH_DECLARE].sql)) != CORE_OK)
+		return er;
+	for (;;) {
+		res = PQexec(core_db_conn(rd), FETCH_ROWS);
+		if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+			core_log(CORE_LOG_ERROR, "harvest.match", "read: %s",
+			    PQresultErrorMessage(res));
+			er = CORE_EDB;
+			break;
+		}
+		/* The cursor's query is not prepared: check its columns. */
+		if ((er = core_db_columns(&harvest_sql
+					      [HARVEST_SQL_MATCH_DECLARE],
+			 res)) != CORE_OK ||
+		    (nt = PQntuples(res)) == 0)
+			break;
+		for (r = 0; r < nt && er == CORE_OK; r++)
+			er = add_row(m, res, r,
+			    text(res, r, HARVEST_MATCH_ROW__BLOCK));
+		if (er != CORE_OK)
+			break;
+		PQclear(res);
+	}
+	PQclear(res);
+	return er;
+}
+
+/* A script with parameters on the reader (not prepared there), its
+ * columns checked. */
+static enum core_err
+rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
+    PGresult **res)
+{
+	*res = PQexecParams(core_db_conn(rd), harvest_sql[stmt].sql, np, NULL,
+	    params, NULL, NULL, 0);
+	if (PQresultStatus(*res) != PGRES_TUPLES_OK) {
+		core_log(CORE_LOG_ERROR, "harvest.match", "%s: %s",
+		    harvest_sql[stmt].name, PQresultErrorMessage(*res));
+		PQclear(*res);
+		*res = NULL;
+		return CORE_EDB;
+	}
+	if (core_db_columns(&harvest_sql[stmt], *res) != CORE_OK) {
+		PQclear(*res);
+		*res = NULL;
+		return CORE_EDB;
+	}
+	return CORE_OK;
+}
+
+/* s as an element of a PostgreSQL array literal into b. */
+static void
+array_add(struct core_buf *b, const char *s)
+{
+	core_buf_putc(b, b->len > 1 ? ',' : '{');
+	core_buf_putc(b, '"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			core_buf_putc(b, '\\');
+		core_buf_putc(b, *s);
+	}
+	core_buf_putc(b, '"');
+}
+
+/*
+ * The day's candidates in the blocks of keys (MATCH_DAY_KEYS: the keys
+ * to decide, researcher 0, the blocks' researchers, and the sure ones):
+ * into ids, the researchers whose key can name one of the keys to
+ * decide, and the sure ones; into amb, the blocks whose initials are
+ * ambiguous.
+ */
+static void
+day_candidates(PGresult *keys, struct core_buf *ids, json_t *amb, long *ncand)
+{
+	const char **k = NULL;
+	int64_t *rid = NULL;
+	int *sure = NULL;
+	size_t cap = 0, n, ntodo, i, j;
+	int nt = PQntuples(keys), s, e, ambiguous;
+	char num[24];
+
+	for (s = 0; s < nt; s = e) {
+		const char *block =
+		    text(keys, s, HARVEST_MATCH_DAY_KEYS__BLOCK);
+
+		for (e = s + 1; e < nt &&
+		     strcmp(text(keys, e, HARVEST_MATCH_DAY_KEYS__BLOCK),
+			 block) == 0;
+		     e++)
+			continue;
+		if ((size_t)(e - s) > cap) {
+			cap = (size_t)(e - s);
+			k = core_xrealloc(k, cap * sizeof(*k));
+			rid = core_xrealloc(rid, cap * sizeof(*rid));
+			sure = core_xrealloc(sure, cap * sizeof(*sure));
+		}
+		for (n = 0, ntodo = 0; n < (size_t)(e - s); n++) {
+			int r = s + (int)n;
+
+			k[n] = text(keys, r, HARVEST_MATCH_DAY_KEYS__NAME_KEY);
+			rid[n] = core_cell_bigint(keys, r,
+			    HARVEST_MATCH_DAY_KEYS__RESEARCHER_ID, 0);
+			sure[n] = core_cell_bool(keys, r,
+			    HARVEST_MATCH_DAY_KEYS__SURE, 0);
+			ntodo += rid[n] == 0;
+		}
+		ambiguous = harvest_match_ambiguous(k, n);
+		if (ambiguous)
+			json_object_set_new(amb, block, json_true());
+		/* Researcher 0 first (ORDER BY): k[0..ntodo) to decide. */
+		for (i = ntodo; i < n; i++)
+			for (j = 0; j < ntodo || sure[i]; j++)
+				if (sure[i] || strcmp(k[i], k[j]) == 0 ||
+				    harvest_name_compatible(k[j], k[i],
+					ambiguous)) {
+					snprintf(num, sizeof(num), "%" PRId64,
+					    rid[i]);
+					array_add(ids, num);
+					(*ncand)++;
+					break;
+				}
+	}
+	free(k);
+	free(rid);
+	free(sure);
+}
+
+/*
+ * The day's pass (HARVEST_MATCH_DAY): the taken blocks, DAY_BLOCKS at a
+ * time, each read as its authorships to decide and the settled ones of
+ * its candidate researchers (MATCH_DAY_ROWS).
+ */
+static enum core_err
+read_day(struct mrun *m, struct core_db *rd)
+{
+	struct core_buf blocks = CORE_BUF_INIT, ids = CORE_BUF_INIT;
+	PGresult *all = NULL, *keys = NULL, *res = NULL;
+	json_t *amb = json_object();
+	long ncand = 0, nread = 0, nsettled = 0;
+	int nb, b0, b, nt, r;
+	enum core_err er;
+
+	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_BLOCKS, NULL, 0, &all)) !=
+	    CORE_OK)
+		goto out;
+	nb = PQntuples(all);
+	for (b0 = 0; b0 < nb; b0 += DAY_BLOCKS) {
+		core_buf_reset(&blocks);
+		core_buf_reset(&ids);
+		for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
+			array_add(&blocks,
+			    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
+		core_buf_putc(&blocks, '}');
+		if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_KEYS,
+			 (const char *const[]){ core_buf_cstr(&blocks) }, 1,
+			 &keys)) != CORE_OK)
+			goto out;
+		day_candidates(keys, &ids, amb, &ncand);
+		if (ids.len == 0)
+			core_buf_putc(&ids, '{');
+		core_buf_putc(&ids, '}');
+		PQclear(keys);
+		keys = NULL;
+		if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_ROWS,
+			 (const char *const[]){ core_buf_cstr(&blocks),
+			     core_buf_cstr(&ids) },
+			 2, &res)) != CORE_OK)
+			goto out;
+		nt = PQntuples(res);
+		for (r = 0; r < nt; r++) {
+			const char *block =
+			    text(res, r, HARVEST_MATCH_ROW__BLOCK);
+
+			if ((er = add_row(m, res, r, block)) != CORE_OK)
+				goto out;
+			m->rows[m->n - 1].day = 1;
+			m->rows[m->n - 1].ambiguous =
+			    json_object_get(amb, block) != NULL;
+			nsettled += m->rows[m->n - 1].settled;
+		}
+		nread += nt;
+		PQclear(res);
+		res = NULL;
+		json_object_clear(amb);
+	}
+	core_log(CORE_LOG_INFO, "harvest.match",
+	    "the day's pass read %ld authorships: %ld to decide, %ld settled "
+	    "ones of %ld researchers whose names fit",
+	    nread, nread - nsettled, nsettled, ncand);
+out:
+	PQclear(all);
+	PQclear(keys);
+	PQclear(res);
+	json_decref(amb);
+	core_buf_free(&blocks);
+	core_buf_free(&ids);
+	return er;
+}
+
+enum core_err
+harvest_match_run(const struct core_conf *conf, struct core_db *db,
+    enum harvest_match_mode mode, struct harvest_mstats *st)
+{
+	static const int recompute[] = {
+		[HARVEST_MATCH_DAY] = HARVEST_SQL_MATCH_RECOMPUTE_DAY,
+		[HARVEST_MATCH_BLOCKS] = HARVEST_SQL_MATCH_RECOMPUTE_TAKEN,
+		[HARVEST_MATCH_FULL] = HARVEST_SQL_RECOMPUTE,
+	};
 	struct harvest_mstats local;
 	struct core_db *rd = NULL;
 	struct mrun m;
-	PGresult *res = NULL;
-	size_t cut;
-	int nt, r;
 	enum core_err er;
 
 	memset(&m, 0, sizeof(m));
@@ -622,50 +996,18 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db, int full,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK ||
 	    (er = orient_keys(db)) != CORE_OK ||
-	    (er = take_blocks(db, full)) != CORE_OK)
+	    (er = take_blocks(db, mode)) != CORE_OK)
 		goto out;
 	/* The reader's snapshot is taken after the keys are in. */
 	if ((er = harvest_connect(conf, HARVEST_NMIGRATE, &rd)) != CORE_OK ||
 	    (er = core_db_cmd(rd, "SET jit = off")) != CORE_OK ||
 	    (er = core_db_cmd(rd,
 		 "BEGIN ISOLATION LEVEL REPEATABLE READ "
-		 "READ ONLY")) != CORE_OK ||
-	    (er = core_db_cmd(rd,
-		 harvest_sql[HARVEST_SQL_MATCH_DECLARE].sql)) != CORE_OK)
+		 "READ ONLY")) != CORE_OK)
 		goto out;
-	for (;;) {
-		res = PQexec(core_db_conn(rd), FETCH_ROWS);
-		if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-			core_log(CORE_LOG_ERROR, "harvest.match", "read: %s",
-			    PQresultErrorMessage(res));
-			er = CORE_EDB;
-			goto out;
-		}
-		/* The cursor's query is not prepared: check its columns. */
-		if ((er = core_db_columns(&harvest_sql
-					      [HARVEST_SQL_MATCH_DECLARE],
-			 res)) != CORE_OK)
-			goto out;
-		if ((nt = PQntuples(res)) == 0)
-			break;
-		for (r = 0; r < nt; r++) {
-			/* A block ends here: flush when the batch is full. */
-			if (m.n >= BATCH &&
-			    strcmp(m.rows[m.n - 1].block,
-				text(res, r, HARVEST_MATCH_DECLARE__BLOCK)) !=
-				0) {
-				if ((er = flush(&m, m.n)) != CORE_OK)
-					goto out;
-				core_pool_free(&m.pool);
-				m.n = 0;
-			}
-			take_row(&m, res, r);
-		}
-		PQclear(res);
-		res = NULL;
-	}
-	cut = m.n;
-	if ((er = flush(&m, cut)) != CORE_OK)
+	if ((er = mode == HARVEST_MATCH_DAY ? read_day(&m, rd)
+					    : read_blocks(&m, rd)) != CORE_OK ||
+	    (er = flush(&m, m.n)) != CORE_OK)
 		goto out;
 	core_db_cmd(rd, "COMMIT");
 
@@ -673,10 +1015,8 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db, int full,
 	 * end. */
 	if ((er = core_db_cmd(db, "BEGIN")) != CORE_OK)
 		goto out;
-	if ((er = core_db_cmd(db,
-		 harvest_sql[full ? HARVEST_SQL_RECOMPUTE
-				  : HARVEST_SQL_MATCH_RECOMPUTE_TAKEN]
-		     .sql)) != CORE_OK) {
+	if ((er = core_db_cmd(db, harvest_sql[recompute[mode]].sql)) !=
+	    CORE_OK) {
 		core_db_cmd(db, "ROLLBACK");
 		goto out;
 	}
@@ -685,8 +1025,9 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db, int full,
 	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away",
 	    m.done, core_elapsed(&m.t0), m.created, m.removed);
 out:
-	core_db_cmd(db, "RESET weft.matcher");
-	PQclear(res);
+	/* A failed statement left the writer's transaction aborted. */
+	if (PQtransactionStatus(core_db_conn(db)) == PQTRANS_IDLE)
+		core_db_cmd(db, "RESET weft.matcher");
 	core_pool_free(&m.pool);
 	free(m.rows);
 	core_buf_free(&m.st);
@@ -708,7 +1049,7 @@ print_stats(const char *what, const struct harvest_mstats *st)
 }
 
 int
-harvest_match(const struct core_conf *conf, int full)
+harvest_match(const struct core_conf *conf, enum harvest_match_mode mode)
 {
 	struct harvest_mstats st;
 	struct core_db *db = NULL;
@@ -716,7 +1057,7 @@ harvest_match(const struct core_conf *conf, int full)
 
 	memset(&st, 0, sizeof(st));
 	if (harvest_connect_migrated(conf, "harvest.match", &db) != CORE_OK ||
-	    harvest_match_run(conf, db, full, &st) != CORE_OK)
+	    harvest_match_run(conf, db, mode, &st) != CORE_OK)
 		goto out;
 	print_stats("matched", &st);
 	if (harvest_after_write(conf, db, HARVEST_AFTER_BULK) != CORE_OK)

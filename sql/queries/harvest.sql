@@ -282,12 +282,13 @@ SELECT a.position, a.raw_name
 
 -- name: HV_LINK_AUTHOR
 -- An OpenAlex authorship at the same position, with a compatible name,
--- decides who wrote it.
+-- decides who wrote it.  No score yet: the next match weighs it (the
+-- day's pass decides the authorships without one, 0059) and writes 1.
 UPDATE authorships a
    SET researcher_id = r.id,
        match_reason = CASE $4::text WHEN 'openalex' THEN 'openalex_id'
                       ELSE $4::text END,
-       match_score = 1.0
+       match_score = NULL
   FROM papers p, researchers r
  WHERE p.arxiv_id = $1 AND a.paper_id = p.id AND a.position = $2::integer
    AND r.openalex_id = $3
@@ -1037,7 +1038,8 @@ SELECT DISTINCT ON (r.id, i.id) r.id, i.id, 'openalex', s.last_known,
 
 -- fragment: COUNTS_OF_TOUCHED
 -- The derived counts of the papers and researchers in match_touched,
--- written only where they change (RECOMPUTE, MATCH_RECOMPUTE_TAKEN).
+-- written only where they change (RECOMPUTE, MATCH_RECOMPUTE_TAKEN,
+-- MATCH_RECOMPUTE_DAY).
 -- fully_matched means every author position has a researcher (and there
 -- is at least one).  Each institution's researchers are counted whole:
 -- links move with affiliations, not with name blocks.  Then the notes
@@ -1115,6 +1117,13 @@ CREATE TEMP TABLE IF NOT EXISTS stage_match_gone (
 	old_id          bigint NOT NULL,
 	successor       bigint NOT NULL
 ) ON COMMIT DELETE ROWS;
+-- What this match's batches wrote (MATCH_APPLY), for the day's counts.
+CREATE TEMP TABLE IF NOT EXISTS match_moved (
+	paper_id        bigint NOT NULL,
+	researcher_id   bigint,
+	old_researcher_id bigint
+);
+TRUNCATE match_moved;
 
 -- name: MATCH_COPY_KEYS
 COPY stage_match_keys (paper_id, position, name_key) FROM STDIN;
@@ -1149,35 +1158,13 @@ SELECT DISTINCT weft_name_block(name_key), true
     ON CONFLICT (block) DO UPDATE SET taken = true;
 ANALYZE match_dirty;
 
--- name: MATCH_DECLARE
--- The matcher's reader, on its own connection in one REPEATABLE READ
--- transaction: every authorship of a taken block (MATCH_TAKE), by block
--- (first letter and family name, weft_name_block() as
--- harvest_match_block() makes it), newest first.  An
--- authorship that an external id placed (match_reason says which) brings
--- that id.  Co-authors and categories are '|'-joined: name keys hold
--- letters, digits and spaces only, categories no '|'.  The authors of
--- a paper come once per paper (the reader drops the authorship's own
--- name); a paper of more than 100 authors gives no co-author evidence:
--- in a collaboration everybody shares everybody, and its lists would
--- grow with the square of its size.
-DECLARE match_cur NO SCROLL CURSOR FOR
-WITH todo AS (
-	SELECT d.block, a.paper_id, a.position, a.raw_name, a.name_key,
-	       a.researcher_id, a.match_reason
-	  FROM match_dirty d
-	  JOIN authorships a ON weft_name_block(a.name_key) = d.block
-	 WHERE d.taken AND a.name_key <> ''
-), pk AS (
-	SELECT paper_id,
-	       CASE WHEN count(*) <= 100
-	            THEN string_agg(name_key, '|' ORDER BY position)
-	            ELSE '' END AS keys
-	  FROM authorships
-	 WHERE name_key <> ''
-	   AND paper_id IN (SELECT paper_id FROM todo)
-	 GROUP BY paper_id)
-SELECT a.block,
+-- One authorship for the matcher (MATCH_DECLARE, MATCH_DAY_ROWS), from
+-- todo a (its block, the authorship's columns and settled: the day's
+-- pass keeps its researcher), its paper p, pk (the paper's authors) and
+-- its researcher r.  An authorship that an external id placed
+-- (match_reason says which) brings that id.
+-- fragment: MATCH_ROW_COLUMNS
+a.block,
        a.paper_id, a.position, a.raw_name, a.name_key,
        coalesce(a.researcher_id, 0) AS researcher_id,
        CASE WHEN a.match_reason IN ('openalex', 'openalex_id')
@@ -1193,12 +1180,111 @@ SELECT a.block,
            AS followed,
        coalesce(length(r.name_key), 0) AS researcher_key_length,
        pk.keys AS coauthors,
-       array_to_string(p.categories, '|') AS categories
+       array_to_string(p.categories, '|') AS categories,
+       a.settled, a.match_reason, a.match_score
+
+-- Co-authors and categories are '|'-joined: name keys hold letters,
+-- digits and spaces only, categories no '|'.  The authors of a paper
+-- come once per paper (the reader drops the authorship's own name); a
+-- paper of more than 100 authors gives no co-author evidence: in a
+-- collaboration everybody shares everybody, and its lists would grow
+-- with the square of its size.
+-- fragment: MATCH_PAPER_KEYS
+pk AS (
+	SELECT paper_id,
+	       CASE WHEN count(*) <= 100
+	            THEN string_agg(name_key, '|' ORDER BY position)
+	            ELSE '' END AS keys
+	  FROM authorships
+	 WHERE name_key <> ''
+	   AND paper_id IN (SELECT paper_id FROM todo)
+	 GROUP BY paper_id)
+
+-- The rows of todo a, by block, newest first.
+-- fragment: MATCH_ROWS_OF_TODO
   FROM todo a
   JOIN papers p ON p.id = a.paper_id
   JOIN pk ON pk.paper_id = a.paper_id
   LEFT JOIN researchers r ON r.id = a.researcher_id
- ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position;
+ ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position
+
+-- name: MATCH_DECLARE
+-- The matcher's reader by blocks ("match --blocks", "--full", a first
+-- load), on its own connection in one REPEATABLE READ transaction: every
+-- authorship of a taken block (MATCH_TAKE), by block (first letter and
+-- family name, weft_name_block() as harvest_match_block() makes it),
+-- newest first.
+DECLARE match_cur NO SCROLL CURSOR FOR
+WITH todo AS (
+	SELECT d.block, a.paper_id, a.position, a.raw_name, a.name_key,
+	       a.researcher_id, a.match_reason, a.match_score,
+	       false AS settled
+	  FROM match_dirty d
+	  JOIN authorships a ON weft_name_block(a.name_key) = d.block
+	 WHERE d.taken AND a.name_key <> ''
+), {{MATCH_PAPER_KEYS}}
+SELECT {{MATCH_ROW_COLUMNS}}
+{{MATCH_ROWS_OF_TODO}};
+
+-- name: MATCH_DAY_BLOCKS
+-- The day's pass ("match"), in the reader's snapshot: the taken blocks.
+SELECT block FROM match_dirty WHERE taken ORDER BY block;
+
+-- name: MATCH_DAY_KEYS
+-- The day's pass, blocks $1: the name keys of the authorships still to
+-- decide (the loader's researcher of their name, or none: match_reason
+-- 'name_key' or NULL; or placed by a source since the last match:
+-- match_score NULL; 0059's authorships_undecided finds them) with
+-- researcher_id 0; the researchers of each block with their keys; and,
+-- sure, the researchers a source placed those authorships with, whatever
+-- their names.
+SELECT weft_name_block(a.name_key) AS block, a.name_key,
+       0::bigint AS researcher_id, false AS sure
+  FROM authorships a
+ WHERE weft_name_block(a.name_key) = ANY ($1::text[])
+   AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
+        OR a.match_score IS NULL)
+   AND a.name_key <> ''
+ GROUP BY 1, 2
+ UNION ALL
+SELECT weft_name_block(r.name_key), r.name_key, r.id, false
+  FROM researchers r
+ WHERE weft_name_block(r.name_key) = ANY ($1::text[])
+ UNION ALL
+SELECT DISTINCT weft_name_block(a.name_key), '', a.researcher_id, true
+  FROM authorships a
+ WHERE weft_name_block(a.name_key) = ANY ($1::text[])
+   AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
+        OR a.match_score IS NULL)
+   AND a.name_key <> ''
+   AND a.match_reason <> 'name_key' AND a.researcher_id IS NOT NULL
+ ORDER BY 1, 3;
+
+-- name: MATCH_DAY_ROWS
+-- The day's pass, blocks $1: the authorships to decide, and the decided
+-- authorships in those blocks of the researchers $2 (those whose name
+-- can be one of theirs), settled; by block, newest first.
+WITH todo AS (
+	SELECT weft_name_block(a.name_key) AS block, a.paper_id, a.position,
+	       a.raw_name, a.name_key, a.researcher_id, a.match_reason,
+	       a.match_score, false AS settled
+	  FROM authorships a
+	 WHERE weft_name_block(a.name_key) = ANY ($1::text[])
+	   AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
+	        OR a.match_score IS NULL)
+	   AND a.name_key <> ''
+	 UNION ALL
+	SELECT weft_name_block(a.name_key), a.paper_id, a.position,
+	       a.raw_name, a.name_key, a.researcher_id, a.match_reason,
+	       a.match_score, true
+	  FROM authorships a
+	 WHERE a.researcher_id = ANY ($2::bigint[])
+	   AND a.match_reason IS NOT NULL AND a.match_reason <> 'name_key'
+	   AND a.match_score IS NOT NULL AND a.name_key <> ''
+	   AND weft_name_block(a.name_key) = ANY ($1::text[])
+), {{MATCH_PAPER_KEYS}}
+SELECT {{MATCH_ROW_COLUMNS}}
+{{MATCH_ROWS_OF_TODO}};
 
 -- name: MATCH_APPLY
 -- One batch of decisions: each authorship written only when its
@@ -1216,7 +1302,10 @@ WITH ch AS (
 	 WHERE a.paper_id = s.paper_id AND a.position = s.position
 	   AND (a.researcher_id, a.match_reason, a.match_score)
 	       IS DISTINCT FROM (s.researcher_id, s.reason, s.score)
-	RETURNING a.paper_id, a.researcher_id, s.old_researcher_id)
+	RETURNING a.paper_id, a.researcher_id, s.old_researcher_id),
+mv AS (
+	INSERT INTO match_moved (paper_id, researcher_id, old_researcher_id)
+	SELECT paper_id, researcher_id, old_researcher_id FROM ch)
 INSERT INTO stale_pages (kind, entity_id)
 SELECT DISTINCT x.kind, x.id
   FROM (SELECT 'paper' AS kind, paper_id AS id FROM ch
@@ -1238,20 +1327,12 @@ DELETE FROM researchers r
    AND NOT EXISTS (SELECT 1 FROM authorships a
                     WHERE a.researcher_id = r.id);
 
--- name: MATCH_RECOMPUTE_TAKEN
--- After a match by blocks: the counts of what it can have moved.  The
--- papers and researchers of the taken blocks' authorships; what the
--- writers noted for the refresh that follows (0036, 0042: a paper
--- changed or deleted, the researcher a position had before another
--- writer moved or deleted it); and the researchers created since the
--- last match (match_state: the loader's name-only researcher of a name
--- whose authorship kept its match elsewhere).
-CREATE TEMP TABLE match_touched ON COMMIT DROP AS
-SELECT a.paper_id, a.researcher_id
-  FROM match_dirty d
-  JOIN authorships a ON weft_name_block(a.name_key) = d.block
- WHERE d.taken AND a.name_key <> ''
- UNION
+-- What the writers noted for the refresh that follows (0036, 0042: a
+-- paper changed or deleted, the researcher a position had before
+-- another writer moved or deleted it), and the researchers created
+-- since the last match (match_state: the loader's name-only researcher
+-- of a name whose authorship kept its match elsewhere).
+-- fragment: TOUCHED_BY_WRITERS
 SELECT paper_id, researcher_id FROM derived_before_authors
  UNION
 SELECT paper_id, NULL FROM derived_before_papers
@@ -1261,7 +1342,32 @@ SELECT paper_id, NULL FROM derived_dirty_papers
 SELECT NULL, researcher_id FROM derived_dirty_researchers
  UNION
 SELECT NULL, id FROM researchers
- WHERE id > (SELECT researchers_upto FROM match_state);
+ WHERE id > (SELECT researchers_upto FROM match_state)
+
+-- name: MATCH_RECOMPUTE_TAKEN
+-- After a match by blocks: the counts of what it can have moved, the
+-- papers and researchers of the taken blocks' authorships, and what the
+-- writers touched.
+CREATE TEMP TABLE match_touched ON COMMIT DROP AS
+SELECT a.paper_id, a.researcher_id
+  FROM match_dirty d
+  JOIN authorships a ON weft_name_block(a.name_key) = d.block
+ WHERE d.taken AND a.name_key <> ''
+ UNION
+{{TOUCHED_BY_WRITERS}};
+ANALYZE match_touched;
+{{COUNTS_OF_TOUCHED}}
+
+-- name: MATCH_RECOMPUTE_DAY
+-- After the day's pass: the counts of what it wrote (match_moved: the
+-- paper, the researcher before and after), and what the writers
+-- touched.  The authorships it left alone kept their researcher.
+CREATE TEMP TABLE match_touched ON COMMIT DROP AS
+SELECT paper_id, researcher_id FROM match_moved
+ UNION
+SELECT NULL, old_researcher_id FROM match_moved
+ UNION
+{{TOUCHED_BY_WRITERS}};
 ANALYZE match_touched;
 {{COUNTS_OF_TOUCHED}}
 

@@ -116,8 +116,9 @@ uid=$(sql "SELECT id FROM users WHERE email = 'match@weft.invalid'")
 x=$(sql "INSERT INTO researchers (name, name_key, slug, openalex_id)
     VALUES ('Zebulon Quaxley', 'zebulon quaxley', 'zebulon-quaxley',
     'A9999999991') RETURNING id" | head -1)
+# As HV_LINK_AUTHOR links them: the score is the next match's to write.
 sql "UPDATE authorships a SET researcher_id = $x, match_reason =
-    'openalex_id', match_score = 1 FROM papers p WHERE p.id = a.paper_id
+    'openalex_id', match_score = NULL FROM papers p WHERE p.id = a.paper_id
     AND p.arxiv_id IN ('9901.00001', '9901.00003') AND a.raw_name =
     'Zebulon Quaxley'" >/dev/null
 hv match

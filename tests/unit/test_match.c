@@ -25,6 +25,14 @@ item(struct harvest_mitem *it, const char *key, const char *const *co,
 	it->ext_id = ext;
 }
 
+/* it, settled in cluster k (harvest_match_place()). */
+static void
+settle(struct harvest_mitem *it, size_t k)
+{
+	it->settled = 1;
+	it->cluster = k;
+}
+
 static void
 case_is(const char *a, const char *b, enum harvest_ncase want)
 {
@@ -231,6 +239,87 @@ main(void)
 	item(&it[1], "a turing", NULL, 0, fBIO, N(fBIO), NULL);
 	T_EQ(harvest_match_group(it, 2, NULL), 2,
 	    "no co-authors and another field: apart");
+
+	/* The day's pass: new items against settled clusters. */
+	{
+		static const char *const amb[] = { "john smith", "jane smith",
+			"j smith" };
+		struct harvest_mitem d[6];
+
+		T_OK(harvest_match_ambiguous(amb, 2),
+		    "two full first names: ambiguous");
+		T_OK(!harvest_match_ambiguous(amb + 2, 1) &&
+			!harvest_match_ambiguous(amb, 1),
+		    "one full first name, or none: not");
+		T_OK(!harvest_match_ambiguous((const char
+						      *const[]){ "john smith",
+						  "john smith", "j smith" },
+			 3),
+		    "the same one twice: not");
+
+		/* Settled: cluster 1 (co-authors A, cs.SE), cluster 0
+		 * (co-authors B, q-bio), listed in that order. */
+		item(&d[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+		settle(&d[0], 1);
+		item(&d[1], "john smith", coB, N(coB), fBIO, N(fBIO), NULL);
+		settle(&d[1], 0);
+		/* New: A's co-authors; an initial with B's; nobody's. */
+		item(&d[2], "john smith", coA2, N(coA2), fBIO, N(fBIO), NULL);
+		item(&d[3], "j smith", coB, N(coB), fSE, N(fSE), NULL);
+		item(&d[4], "john smith", coX, N(coX), fSEPL, 0, NULL);
+		item(&d[5], "john smith", coX, N(coX), fBIO, 0, NULL);
+		memset(&st, 0, sizeof(st));
+		n = harvest_match_place(d, 6, 0, &st);
+		T_EQ(n, 3, "two settled people and one new");
+		T_OK(d[0].cluster != d[1].cluster,
+		    "settled clusters stay apart");
+		T_EQ(d[2].cluster, d[0].cluster, "A's co-authors join A");
+		T_EQ(d[2].reason, HARVEST_MR_COAUTHORS, "by co-authors");
+		T_EQ(d[3].cluster, d[1].cluster, "an initial joins B");
+		T_OK(d[4].cluster != d[0].cluster &&
+			d[4].cluster != d[1].cluster,
+		    "no evidence for either: somebody new");
+		T_EQ(d[4].reason, HARVEST_MR_NEW, "reason new_identity");
+		T_EQ(d[5].cluster, d[4].cluster,
+		    "a later one without fields joins the new one by its "
+		    "co-author");
+		T_EQ(st.blocks, 1, "one block counted");
+
+		/* A paper with both people's co-authors: one person. */
+		item(&d[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+		settle(&d[0], 0);
+		item(&d[1], "john smith", coB, N(coB), fBIO, N(fBIO), NULL);
+		settle(&d[1], 1);
+		item(&d[2], "john smith", coAB, N(coAB), fSE, N(fSE), NULL);
+		T_EQ(harvest_match_place(d, 3, 0, NULL), 1,
+		    "a paper sharing both merges them");
+		T_OK(d[0].cluster == d[1].cluster &&
+			d[1].cluster == d[2].cluster,
+		    "all three one");
+		/* The same with different external ids: kept apart. */
+		item(&d[0], "john smith", coA, N(coA), fSE, N(fSE), "orcid:1");
+		settle(&d[0], 0);
+		item(&d[1], "john smith", coB, N(coB), fBIO, N(fBIO),
+		    "orcid:2");
+		settle(&d[1], 1);
+		item(&d[2], "john smith", coAB, N(coAB), fSE, N(fSE), NULL);
+		T_EQ(harvest_match_place(d, 3, 0, NULL), 2,
+		    "two external ids are never merged");
+		/* An ambiguous block: the initial fits neither full name. */
+		item(&d[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+		settle(&d[0], 0);
+		item(&d[1], "jane smith", coB, N(coB), fBIO, N(fBIO), NULL);
+		settle(&d[1], 1);
+		item(&d[2], "j smith", coA, N(coA), fSE, N(fSE), NULL);
+		T_EQ(harvest_match_place(d, 3, 1, NULL), 3,
+		    "ambiguous: an initial is somebody of its own");
+		/* A settled cluster number out of range is decided. */
+		item(&d[0], "john smith", coA, N(coA), fSE, N(fSE), NULL);
+		settle(&d[0], 7);
+		T_EQ(harvest_match_place(d, 1, 0, NULL), 1,
+		    "a bad cluster number: decided as new");
+		T_EQ(d[0].cluster, 0, "labelled 0");
+	}
 
 	return T_DONE();
 }
