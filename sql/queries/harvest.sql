@@ -431,6 +431,26 @@ UPDATE authorships a
  WHERE weft_name_block(a.name_key) = weft_name_block(t.old)
    AND a.name_key = t.old;
 
+-- name: MATCH_KEY_COUNTS_DAY
+-- The day's pass: the raw names of the authorships it decides
+-- (authorships_undecided, 0059).
+SELECT raw_name AS raw_name, count(*) AS n
+  FROM authorships
+ WHERE (match_reason IS NULL OR match_reason = 'name_key'
+        OR match_score IS NULL)
+   AND name_key <> ''
+ GROUP BY raw_name;
+
+-- name: MATCH_KEYS_TURN_DAY
+-- The day's pass: those authorships' keys only.
+UPDATE authorships a
+   SET name_key = t.new
+  FROM unnest($1::text[], $2::text[]) AS t(old, new)
+ WHERE weft_name_block(a.name_key) = weft_name_block(t.old)
+   AND a.name_key = t.old
+   AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
+        OR a.match_score IS NULL);
+
 -- name: MATCH_TAKEN
 -- How many blocks the match reads (after MATCH_TAKE or MATCH_TAKE_ALL).
 SELECT count(*) AS blocks FROM match_dirty WHERE taken;
