@@ -339,6 +339,21 @@ keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
 	*nclp = ncl;
 }
 
+/* Researcher id, unless kept (in used), staged as gone to successor. */
+static void
+gone(struct mrun *m, struct idset *used, int64_t id, int64_t successor)
+{
+	char old[24], to[24];
+
+	if (idset_has(used, id))
+		return;
+	snprintf(old, sizeof(old), "%" PRId64, id);
+	snprintf(to, sizeof(to), "%" PRId64, successor);
+	harvest_copy_row(&m->gone, (const char *const[]){ old, to }, 2);
+	idset_add(used, id);
+	m->removed++;
+}
+
 /*
  * Decides rows [s, e) (one block) and stages the result: authorships in
  * m->st, researchers left without papers in m->gone.  New researchers
@@ -461,16 +476,13 @@ do_block(struct mrun *m, size_t s, size_t e)
 	 * Old ids no cluster kept: their followers go where most went (the
 	 * first claim of an id in claim_cmp's order has the most).
 	 */
-	for (j = 0; j < ncl; j++) {
-		if (idset_has(&used, cl[j].rid))
-			continue;
-		snprintf(old, sizeof(old), "%" PRId64, cl[j].rid);
-		snprintf(rid, sizeof(rid), "%" PRId64, cid[cl[j].cluster]);
-		harvest_copy_row(&m->gone, (const char *const[]){ old, rid },
-		    2);
-		idset_add(&used, cl[j].rid);
-		m->removed++;
-	}
+	for (j = 0; j < ncl; j++)
+		gone(m, &used, cl[j].rid, cid[cl[j].cluster]);
+	/* The loader's guesses the day's pass claimed nothing for go too,
+	 * once they hold no authorship (MATCH_APPLY). */
+	for (i = 0; i < n; i++)
+		if (rows[i].rid > 0 && !rows[i].rid_ext)
+			gone(m, &used, rows[i].rid, cid[it[i].cluster]);
 out:
 	PQclear(res);
 	free(it);
@@ -989,6 +1001,39 @@ out:
 	return er;
 }
 
+/*
+ * The day's pass runs as --full once match_full_days (7; 0: never)
+ * passed since the last full match, so that the decisions it does not
+ * revisit (forms only the whole database turns, people a day's papers
+ * show to be one) are made again on a schedule.
+ */
+static enum core_err
+full_due(const struct core_conf *conf, struct core_db *db,
+    enum harvest_match_mode *mode)
+{
+	long days = core_conf_int(conf, "match_full_days", 7);
+	PGresult *res = NULL;
+	char d[24];
+	enum core_err er;
+
+	if (days <= 0)
+		return CORE_OK;
+	snprintf(d, sizeof(d), "%ld", days);
+	if ((er = core_db_exec(db, HARVEST_SQL_MATCH_FULL_DUE,
+		 (const char *const[]){ d }, 1, &res)) != CORE_OK)
+		return er;
+	if (core_cell_bool(res, 0, HARVEST_MATCH_FULL_DUE__DUE, 0)) {
+		core_log(CORE_LOG_INFO, "harvest.match",
+		    "the last full match was on %s, more than %ld days ago: "
+		    "this one decides every block (match_full_days)",
+		    core_cell_text(res, 0, HARVEST_MATCH_FULL_DUE__FULL_AT),
+		    days);
+		*mode = HARVEST_MATCH_FULL;
+	}
+	PQclear(res);
+	return CORE_OK;
+}
+
 enum core_err
 harvest_match_run(const struct core_conf *conf, struct core_db *db,
     enum harvest_match_mode mode, struct harvest_mstats *st)
@@ -1008,6 +1053,9 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	m.db = db;
 	m.st_out = st != NULL ? st : &local;
 	clock_gettime(CLOCK_MONOTONIC, &m.t0);
+	if (mode == HARVEST_MATCH_DAY &&
+	    (er = full_due(conf, db, &mode)) != CORE_OK)
+		goto out;
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK ||

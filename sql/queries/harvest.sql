@@ -455,6 +455,13 @@ UPDATE authorships a
 -- How many blocks the match reads (after MATCH_TAKE or MATCH_TAKE_ALL).
 SELECT count(*) AS blocks FROM match_dirty WHERE taken;
 
+-- name: MATCH_FULL_DUE
+-- Whether more than $1 days passed since the last "match --full"
+-- (0059): then the day's pass runs as --full.
+SELECT now() - full_at > make_interval(days => $1::integer) AS due,
+       to_char(full_at, 'YYYY-MM-DD') AS full_at
+  FROM match_state;
+
 -- name: MATCH_EVAL_GROUPS
 -- Same-name groups (one name key) and how many researchers each became;
 -- researchers whose papers carry more than one name form.
@@ -1104,13 +1111,15 @@ UPDATE match_state
    SET researchers_upto = (SELECT coalesce(max(id), 0) FROM researchers);
 
 -- name: RECOMPUTE
--- After "match --full": the counts of every paper and researcher.
+-- After "match --full": the counts of every paper and researcher, and
+-- when it ran.
 CREATE TEMP TABLE match_touched ON COMMIT DROP AS
 SELECT id AS paper_id, NULL::bigint AS researcher_id FROM papers
  UNION ALL
 SELECT NULL, id FROM researchers;
 ANALYZE match_touched;
 {{COUNTS_OF_TOUCHED}}
+UPDATE match_state SET full_at = now();
 
 -- name: MATCH_KEYS_TODO
 -- Authorships from before 0006_match.sql: their name keys are computed

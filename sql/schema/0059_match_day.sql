@@ -30,6 +30,19 @@ CREATE INDEX authorships_undecided ON authorships (weft_name_block(name_key))
 -- A block's researchers, the day's pass's candidates.
 CREATE INDEX researchers_block ON researchers (weft_name_block(name_key));
 
+-- When blocks were last decided whole everywhere ("match --full", or
+-- before this migration: 0058's matches decided their blocks whole).
+-- A day's pass older than match_full_days after it runs --full instead
+-- (match_db.c).
+ALTER TABLE match_state ADD COLUMN full_at timestamptz NOT NULL
+	DEFAULT now();
+
+-- Statistics of the indexed expressions: without them the planner
+-- guesses a million researchers for 500 blocks and scans them all
+-- (1.5 s a read at 1 M papers).
+ANALYZE researchers;
+ANALYZE authorships;
+
 -- A first load builds both after its rows (0051; its match decides
 -- blocks whole and reads neither).
 ALTER FUNCTION weft_bulk_indexes() RENAME TO weft_bulk_indexes_0058;

@@ -55,10 +55,13 @@ UPDATE batch_people
 INSERT INTO researchers (id, name, name_key, slug)
 SELECT b.new, r.name, r.name_key, r.slug
   FROM batch_people b JOIN researchers r ON r.id = b.old;
+-- As the loader writes them: the researcher its name guessed
+-- ('name_key'), no score; the next match decides (0059).  Copied with
+-- the originals' decisions, a day's match had nothing to decide.
 INSERT INTO authorships (paper_id, position, raw_name, researcher_id,
     match_reason, match_score)
 SELECT np.id, a.position, a.raw_name, coalesce(b.new, a.researcher_id),
-       a.match_reason, a.match_score
+       'name_key', NULL
   FROM batch_map m
   JOIN papers np ON np.arxiv_id = m.arxiv_id
   JOIN authorships a ON a.paper_id = m.src

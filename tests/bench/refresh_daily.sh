@@ -108,7 +108,7 @@ t0=$(date +%s.%N)
 timed "weft-harvest $step" \
     env WEFT_CONF="$var/weft.conf" "$bin" "$step"
 # The match's own log: the blocks it read, its time.
-sed -n 's/.*"event":"harvest.match","msg":"\([0-9]* name blocks.*\|[0-9]* authorships in .*\)"}$/    \1/p' \
+sed -n 's/.*"event":"harvest.match","msg":"\([0-9]* name blocks.*\|the day.s pass read .*\|[0-9]* authorships in .*\)"}$/    \1/p' \
     "$var/step.out"
 [ "$vectors" = after ] && vectors_build
 if [ "$vectors" != none ]; then

@@ -135,6 +135,17 @@ v=$(rsql "SELECT (SELECT count(*) FROM researchers r,
                          IS DISTINCT FROM (y.n, y.fm))")
 [ "$v" = "0|0" ]
 ok $? "the day's pass leaves every count true" "researchers|papers off: $v"
+# (Those of the first load's OpenAlex authors without a paper here, and
+# of the deleted paper, stay, as after a full match.)
+v=$(rsql "SELECT count(*) FROM researchers r
+           WHERE NOT EXISTS (SELECT 1 FROM authorships a
+                              WHERE a.researcher_id = r.id)
+             AND r.openalex_id IS NULL AND r.orcid IS NULL
+             AND r.s2_id IS NULL
+             AND r.id > (SELECT max(researcher_id) FROM before)")
+[ "$v" = 0 ]
+ok $? "the loader's researchers the day's pass did not keep are gone" \
+    "$v without authorships"
 rsql "CREATE TABLE dayres AS
       SELECT paper_id, position, weft_name_block(name_key) AS block,
              researcher_id FROM authorships WHERE name_key <> ''" >/dev/null
@@ -206,6 +217,18 @@ awk -v p="$p" -v r="$r" -v b="$DAY_BOUND" 'BEGIN { exit !(p >= b && r >= b) }'
 ok $? "the day's pass is within $DAY_BOUND of full (B-cubed precision|recall|authorships: $v)"
 echo "# day's pass against full: B-cubed precision|recall|authorships $v"
 
+# A week after the last full match, the day's pass decides every block.
+rsql "UPDATE match_state SET full_at = now() - interval '8 days'" >/dev/null
+hv_ok match
+n=$(blocks)
+[ "$n" = "$(rsql "SELECT count(DISTINCT weft_name_block(name_key))
+                   FROM authorships WHERE name_key <> ''")" ] &&
+    grep -q 'more than 7 days ago' "$T_TMP/hv.out" &&
+    [ "$(rsql "SELECT full_at > now() - interval '1 hour'
+                 FROM match_state")" = t ]
+ok $? "after match_full_days the day's pass runs as --full" \
+    "$(grep 'harvest.match' "$T_TMP/hv.out" | head -3)"
+
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
-dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
+[ -n "$KEEP_DB" ] || dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
 done_testing
