@@ -271,7 +271,8 @@ u8chars(const char *s)
  * old ones, and the claims counted (*cl, *ncl, sorted by claim_cmp).
  * An external id's researcher is its cluster's, whatever else; a
  * name-only researcher goes to the cluster holding most of its rows (a
- * followed one first).  In the day's pass a row still to decide claims
+ * followed one first).  In the day's pass a settled row keeps its
+ * researcher as an external id would.  In the day's pass a row still to decide claims
  * nothing where a settled row has its researcher or shares its cluster:
  * its researcher is the loader's guess.
  */
@@ -295,8 +296,12 @@ keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct mrow *r = &rows[i];
 
-		if (r->ext_id != NULL && r->rid > 0 &&
-		    cid[it[i].cluster] == 0 && !idset_has(used, r->rid)) {
+		/* The day's pass keeps a settled researcher, one with an
+		 * external id too (its authorships may have been placed by
+		 * name before the id came). */
+		if ((r->ext_id != NULL || (r->settled && r->rid_ext)) &&
+		    r->rid > 0 && cid[it[i].cluster] == 0 &&
+		    !idset_has(used, r->rid)) {
 			cid[it[i].cluster] = r->rid;
 			len[it[i].cluster] = r->rid_key_len;
 			ext[it[i].cluster] = r->rid_ext;
@@ -458,6 +463,10 @@ do_block(struct mrun *m, size_t s, size_t e)
 	for (i = 0; i < n; i++) {
 		struct mrow *r = &rows[i];
 
+		/* A settled authorship whose researcher stays: nothing to
+		 * write (MATCH_APPLY would skip it). */
+		if (r->settled && cid[it[i].cluster] == r->rid)
+			continue;
 		snprintf(pid, sizeof(pid), "%" PRId64, r->paper_id);
 		snprintf(pos, sizeof(pos), "%d", r->position);
 		snprintf(rid, sizeof(rid), "%" PRId64, cid[it[i].cluster]);
