@@ -9,10 +9,12 @@
 # PostgreSQL is started here if it is not running, and stopped again).
 # Writes BATCH (20000) papers with refresh_batch.sql (copies of the
 # newest papers keeping their authors: people with histories here, as a
-# real day's harvest), then times `weft-harvest match`, as the harvest
-# runs it after a day's papers (it reads the name blocks they changed,
-# 0058, then refreshes; STEP=refresh times the refresh alone), and
-# prints the
+# real day's harvest; their authorships as the loader writes them, to
+# decide), then times `weft-harvest match`, as the harvest runs it after
+# a day's papers (the day's pass, 0059: in the name blocks they changed,
+# 0058, it decides their authorships, then refreshes; STEP=refresh
+# times the refresh alone; with log_level = info in the cluster's
+# weft.conf the match's own lines are printed), and prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
 # statements (top_statements.sql).  Where the cluster has a semantic
