@@ -1208,32 +1208,28 @@ a.block,
        EXISTS (SELECT 1 FROM follows f WHERE f.researcher_id = r.id)
            AS followed,
        coalesce(length(r.name_key), 0) AS researcher_key_length,
-       pk.keys AS coauthors,
+       coalesce(pk.keys, '') AS coauthors,
        array_to_string(p.categories, '|') AS categories,
        a.settled, a.match_reason, a.match_score
 
 -- Co-authors and categories are '|'-joined: name keys hold letters,
 -- digits and spaces only, categories no '|'.  The authors of a paper
--- come once per paper (the reader drops the authorship's own name); a
--- paper of more than 100 authors gives no co-author evidence: in a
--- collaboration everybody shares everybody, and its lists would grow
--- with the square of its size.
+-- come once per paper (the reader drops the authorship's own name),
+-- kept with the paper (0061; '' beyond 100 authors: in a collaboration
+-- everybody shares everybody, and its lists would grow with the square
+-- of its size).  A paper written without the triggers (a benchmark's
+-- copies) gives no co-author evidence.
 -- fragment: MATCH_PAPER_KEYS
 pk AS (
-	SELECT paper_id,
-	       CASE WHEN count(*) <= 100
-	            THEN string_agg(name_key, '|' ORDER BY position)
-	            ELSE '' END AS keys
-	  FROM authorships
-	 WHERE name_key <> ''
-	   AND paper_id IN (SELECT paper_id FROM todo)
-	 GROUP BY paper_id)
+	SELECT k.paper_id, k.keys
+	  FROM paper_author_keys k
+	 WHERE k.paper_id IN (SELECT paper_id FROM todo))
 
 -- The rows of todo a, by block, newest first.
 -- fragment: MATCH_ROWS_OF_TODO
   FROM todo a
   JOIN papers p ON p.id = a.paper_id
-  JOIN pk ON pk.paper_id = a.paper_id
+  LEFT JOIN pk ON pk.paper_id = a.paper_id
   LEFT JOIN researchers r ON r.id = a.researcher_id
  ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position
 

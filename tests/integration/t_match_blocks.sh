@@ -146,6 +146,20 @@ v=$(rsql "SELECT count(*) FROM researchers r
 [ "$v" = 0 ]
 ok $? "the loader's researchers the day's pass did not keep are gone" \
     "$v without authorships"
+# Each paper's author keys (0061), kept by the triggers through the
+# loads, the edits and the matches, against the authorships.
+AK="SELECT paper_id, CASE WHEN count(*) <= 100
+            THEN string_agg(name_key, '|' ORDER BY position) ELSE '' END
+      FROM authorships WHERE name_key <> '' GROUP BY paper_id"
+v=$(rsql "SELECT (SELECT count(*) FROM paper_author_keys) || '|' ||
+                 (SELECT count(*) FROM ((TABLE paper_author_keys)
+                                        EXCEPT ($AK)) x) || '|' ||
+                 (SELECT count(*) FROM (($AK)
+                                        EXCEPT (TABLE paper_author_keys)) y)")
+case $v in
+[1-9]*\|0\|0) ok 0 "each paper's author keys are its authorships' ($v)" ;;
+*) ok 1 "each paper's author keys are its authorships'" "rows|extra|missing: $v" ;;
+esac
 rsql "CREATE TABLE dayres AS
       SELECT paper_id, position, weft_name_block(name_key) AS block,
              researcher_id FROM authorships WHERE name_key <> ''" >/dev/null
