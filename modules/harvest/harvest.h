@@ -301,7 +301,7 @@ char **harvest_name_orient(const char *const *keys, const long *counts,
 char *harvest_match_block(const char *name_key);
 
 /* ------------------------------------------------------------------ */
-/* match_db.c: "match" and "eval"                                      */
+/* match_db.c: "match"; match_eval.c: "eval"                          */
 /* ------------------------------------------------------------------ */
 
 struct core_db;
@@ -328,6 +328,9 @@ enum harvest_match_mode {
 enum core_err harvest_match_run(const struct core_conf *conf,
     struct core_db *db, enum harvest_match_mode mode,
     struct harvest_mstats *st);
+/* Prints a match's statistics, one line headed what. */
+void harvest_match_print_stats(const char *what,
+    const struct harvest_mstats *st);
 /* Runs "match [--blocks | --full]".  Returns an exit code. */
 int harvest_match(const struct core_conf *conf, enum harvest_match_mode mode);
 /* Runs "eval" on the OpenAlex works files (NULL: the recorded ones). */
