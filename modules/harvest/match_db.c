@@ -60,8 +60,7 @@ struct mrow {
 	int64_t paper_id, rid;
 	int position, rid_ext, rid_followed;
 	long rid_key_len; /* characters of its researcher's name key */
-	int day;          /* read by the day's pass: */
-	int settled;      /* decided already, its researcher kept */
+	int settled;      /* the day's pass: decided, its researcher kept */
 	int ambiguous;    /* its block's harvest_match_ambiguous() */
 };
 
@@ -72,6 +71,7 @@ struct mrun {
 	struct core_pool pool; /* the rows' strings and arrays */
 	struct core_buf st, gone;
 	struct harvest_mstats *st_out;
+	int day; /* the day's pass (HARVEST_MATCH_DAY) */
 	long done, created, removed;
 	struct timespec t0;
 };
@@ -275,10 +275,11 @@ u8chars(const char *s)
  * old ones, and the claims counted (*cl, *ncl, sorted by claim_cmp).
  * An external id's researcher is its cluster's, whatever else; a
  * name-only researcher goes to the cluster holding most of its rows (a
- * followed one first).  In the day's pass a settled row keeps its
- * researcher as an external id would.  In the day's pass a row still to decide claims
- * nothing where a settled row has its researcher or shares its cluster:
- * its researcher is the loader's guess.
+ * followed one first).  In the day's pass a settled row of a researcher
+ * with an external id keeps it as an external id's row would (its rows
+ * may have been placed by name before the id came), and a row still to
+ * decide claims nothing where a settled row has its researcher or
+ * shares its cluster: its researcher is the loader's guess.
  */
 static void
 keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
@@ -300,9 +301,6 @@ keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct mrow *r = &rows[i];
 
-		/* The day's pass keeps a settled researcher, one with an
-		 * external id too (its authorships may have been placed by
-		 * name before the id came). */
 		if ((r->ext_id != NULL || (r->settled && r->rid_ext)) &&
 		    r->rid > 0 && cid[it[i].cluster] == 0 &&
 		    !idset_has(used, r->rid)) {
@@ -378,7 +376,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 	struct idset used;
 	int64_t *cid = NULL, *sid = NULL;
 	long *len = NULL;
-	int *ext = NULL, day = 0;
+	int *ext = NULL;
 	size_t n = e - s, nc, ncl = 0, nsid = 0, i, j, k, *best = NULL;
 	PGresult *res = NULL;
 	char pid[24], pos[24], rid[24], old[24], score[32], *slug, *name;
@@ -398,9 +396,8 @@ do_block(struct mrun *m, size_t s, size_t e)
 		it[i].ext_id = r->ext_id;
 		if (r->settled)
 			sid[nsid++] = r->rid;
-		day |= r->day;
 	}
-	if (day) {
+	if (m->day) {
 		/* A settled researcher is a cluster: its rank among them. */
 		qsort(sid, nsid, sizeof(*sid), int64_cmp);
 		for (i = 0, j = 0; i < nsid; i++)
@@ -609,6 +606,20 @@ fill_keys(struct core_db *db)
 	return er;
 }
 
+/* s as an element of a PostgreSQL array literal into b. */
+static void
+array_add(struct core_buf *b, const char *s)
+{
+	core_buf_putc(b, b->len > 1 ? ',' : '{');
+	core_buf_putc(b, '"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			core_buf_putc(b, '\\');
+		core_buf_putc(b, *s);
+	}
+	core_buf_putc(b, '"');
+}
+
 /*
  * Family-name-first keys ("priem jason") turned where the other forms of
  * the database say so (harvest_name_orient()), in one statement.  The
@@ -664,18 +675,11 @@ orient_keys(struct core_db *db, enum harvest_match_mode mode)
 		counts[i++] = (long)json_integer_value(v);
 	}
 	rot = harvest_name_orient(keys, counts, n);
-	/* Name keys hold letters, digits and spaces: quoting is enough. */
-	core_buf_putc(&from, '{');
-	core_buf_putc(&to, '{');
 	for (i = 0; i < n; i++) {
 		if (rot[i] == NULL)
 			continue;
-		core_buf_puts(&from, turned > 0 ? ",\"" : "\"");
-		core_buf_puts(&from, keys[i]);
-		core_buf_putc(&from, '"');
-		core_buf_puts(&to, turned > 0 ? ",\"" : "\"");
-		core_buf_puts(&to, rot[i]);
-		core_buf_putc(&to, '"');
+		array_add(&from, keys[i]);
+		array_add(&to, rot[i]);
 		turned++;
 		free(rot[i]);
 	}
@@ -865,20 +869,6 @@ rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
 	return CORE_OK;
 }
 
-/* s as an element of a PostgreSQL array literal into b. */
-static void
-array_add(struct core_buf *b, const char *s)
-{
-	core_buf_putc(b, b->len > 1 ? ',' : '{');
-	core_buf_putc(b, '"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			core_buf_putc(b, '\\');
-		core_buf_putc(b, *s);
-	}
-	core_buf_putc(b, '"');
-}
-
 /*
  * The day's candidates in the blocks of keys (MATCH_DAY_KEYS: the keys
  * to decide, researcher 0, the blocks' researchers, and the sure ones):
@@ -887,7 +877,8 @@ array_add(struct core_buf *b, const char *s)
  * ambiguous.
  */
 static void
-day_candidates(PGresult *keys, struct core_buf *ids, json_t *amb, long *ncand)
+day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
+    long *ncand)
 {
 	const char **k = NULL;
 	int64_t *rid = NULL;
@@ -923,7 +914,7 @@ day_candidates(PGresult *keys, struct core_buf *ids, json_t *amb, long *ncand)
 		}
 		ambiguous = harvest_match_ambiguous(k, n);
 		if (ambiguous)
-			json_object_set_new(amb, block, json_true());
+			(void)core_sset_add(amb, block);
 		/* Researcher 0 first (ORDER BY): k[0..ntodo) to decide. */
 		for (i = ntodo; i < n; i++)
 			for (j = 0; j < ntodo || sure[i]; j++)
@@ -952,7 +943,7 @@ read_day(struct mrun *m, struct core_db *rd)
 {
 	struct core_buf blocks = CORE_BUF_INIT, ids = CORE_BUF_INIT;
 	PGresult *all = NULL, *keys = NULL, *res = NULL;
-	json_t *amb = json_object();
+	struct core_sset amb = { 0 }; /* ambiguous blocks, in keys */
 	long ncand = 0, nread = 0, nsettled = 0;
 	int nb, b0, b, nt, r;
 	enum core_err er;
@@ -972,12 +963,10 @@ read_day(struct mrun *m, struct core_db *rd)
 			 (const char *const[]){ core_buf_cstr(&blocks) }, 1,
 			 &keys)) != CORE_OK)
 			goto out;
-		day_candidates(keys, &ids, amb, &ncand);
+		day_candidates(keys, &ids, &amb, &ncand);
 		if (ids.len == 0)
 			core_buf_putc(&ids, '{');
 		core_buf_putc(&ids, '}');
-		PQclear(keys);
-		keys = NULL;
 		if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_ROWS,
 			 (const char *const[]){ core_buf_cstr(&blocks),
 			     core_buf_cstr(&ids) },
@@ -990,15 +979,17 @@ read_day(struct mrun *m, struct core_db *rd)
 
 			if ((er = add_row(m, res, r, block)) != CORE_OK)
 				goto out;
-			m->rows[m->n - 1].day = 1;
 			m->rows[m->n - 1].ambiguous =
-			    json_object_get(amb, block) != NULL;
+			    core_sset_has(&amb, block);
 			nsettled += m->rows[m->n - 1].settled;
 		}
 		nread += nt;
 		PQclear(res);
 		res = NULL;
-		json_object_clear(amb);
+		core_sset_free(&amb);
+		memset(&amb, 0, sizeof(amb));
+		PQclear(keys);
+		keys = NULL;
 	}
 	core_log(CORE_LOG_INFO, "harvest.match",
 	    "the day's pass read %ld authorships: %ld to decide, %ld settled "
@@ -1008,7 +999,7 @@ out:
 	PQclear(all);
 	PQclear(keys);
 	PQclear(res);
-	json_decref(amb);
+	core_sset_free(&amb);
 	core_buf_free(&blocks);
 	core_buf_free(&ids);
 	return er;
@@ -1069,6 +1060,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	if (mode == HARVEST_MATCH_DAY &&
 	    (er = full_due(conf, db, &mode)) != CORE_OK)
 		goto out;
+	m.day = mode == HARVEST_MATCH_DAY;
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK ||
