@@ -7,22 +7,29 @@
 #
 # VAR is a cluster kept by `BENCH_KEEP=1 tests/bench/load.sh N` (its
 # PostgreSQL is started here if it is not running, and stopped again).
-# Writes BATCH (20000) papers with refresh_batch.sql (copies of the
-# newest papers keeping their authors: people with histories here, as a
-# real day's harvest; their authorships as the loader writes them, to
-# decide), then times `weft-harvest match`, as the harvest runs it after
-# a day's papers (the day's pass, 0059: in the name blocks they changed,
-# 0058, it decides their authorships, then refreshes; STEP=refresh
-# times the refresh alone; with log_level = info in the cluster's
-# weft.conf the match's own lines are printed), and prints the
+# The day: BATCH (20000) new papers, the next day of the synthetic world
+# VAR was loaded from (tests/bench/corpus/gen.py --after N --day D, N
+# the name of VAR's directory or WORLD, D counted in VAR/bench-day):
+# their authors mostly people with histories here, some new, teams that
+# repeat as in the corpus.  `weft-harvest load` writes them as the
+# harvest's writers do, then runs what the harvest runs after a day's
+# papers: the day's match (0059: in the name blocks they changed, 0058,
+# it decides their authorships) and the incremental refresh.  Timed
+# whole; the loader's lines say the records', the match's and the
+# refresh's share (with log_level = info in the cluster's weft.conf,
+# the match's own lines too).  SOURCE=copies writes the day as earlier
+# sessions did instead (refresh_batch.sql: copies of the newest papers
+# keeping their authors, their authorships as the loader writes them)
+# and times `weft-harvest match` after it (STEP=refresh: the refresh
+# alone).  Then it prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
 # statements (top_statements.sql).  Where the cluster has a semantic
 # index (a `conf/local.sh up` on it wrote vectors_dir into its
-# weft.conf), `weft-vectors build` runs beside the refresh, as the
-# harvest runs it (conf/weft-harvest.service), and the wall time of the
-# two is printed with each one's; VECTORS=after runs it after the
-# refresh instead, VECTORS=none not at all.  With
+# weft.conf), `weft-vectors build` runs beside the day, as the
+# harvest runs it beside the match (conf/weft-harvest.service), and the
+# wall time of the two is printed with each one's; VECTORS=after runs
+# it after instead, VECTORS=none not at all.  With
 # COMPARE=1 it then copies the derived tables aside, times `refresh
 # --full` and counts the rows in which the two differ (every derived
 # table, EXCEPT both ways; 0 is the expected answer).  The cluster
@@ -35,6 +42,7 @@ bin=$root/${BUILD:-build}/weft-harvest
 vbin=$root/${BUILD:-build}/weft-vectors
 vectors=${VECTORS:-beside}
 step=${STEP:-match}
+source=${SOURCE:-gen}
 grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
@@ -78,8 +86,33 @@ functions() {
 }
 
 printf 'papers before: %s\n' "$(q -Atc "SELECT count(*) FROM papers")"
-timed "writing the batch ($batch papers)" \
-    q -q -v batch="$batch" -v fresh=0 -f "$root/tests/bench/refresh_batch.sql"
+if [ "$source" = copies ]; then
+	timed "writing the batch ($batch papers)" \
+	    q -q -v batch="$batch" -v fresh=0 \
+	    -f "$root/tests/bench/refresh_batch.sql"
+	run=("$bin" "$step")
+	label="weft-harvest $step"
+else
+	# The day's listing in the place of the bundled one, every other
+	# bundled file empty (the loader wants each).
+	world=${WORLD:-${var##*/}}
+	case $world in
+	'' | *[!0-9]*)
+		echo "refresh_daily.sh: WORLD= the corpus size VAR was loaded with" >&2
+		exit 2
+		;;
+	esac
+	day=$(cat "$var/bench-day" 2>/dev/null || echo 0)
+	mkdir -p "$var/day"
+	for f in "$root"/sql/data/*.jsonl.gz; do
+		printf '' | gzip >"$var/day/${f##*/}"
+	done
+	python3 "$root/tests/bench/corpus/gen.py" --seed "${BENCH_SEED:-1}" \
+	    --after "$world" --day "$day" "$batch" \
+	    "$var/day/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
+	run=("$bin" load --data "$var/day")
+	label="weft-harvest load (day $day)"
+fi
 # statements: the refresh's costliest statements, where the cluster
 # has pg_stat_statements (load.sh's do).
 pgss=$(q -Atc "SELECT count(*) FROM pg_extension
@@ -107,8 +140,9 @@ vectors_build() {
 }
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }
-timed "weft-harvest $step" \
-    env WEFT_CONF="$var/weft.conf" "$bin" "$step"
+timed "$label" env WEFT_CONF="$var/weft.conf" "${run[@]}"
+# A day loaded is not written again (loading it twice changes nothing).
+[ "$source" = copies ] || echo $((day + 1)) >"$var/bench-day"
 # The match's own log: the blocks it read, its time.
 sed -n 's/.*"event":"harvest.match","msg":"\([0-9]* name blocks.*\|the day.s pass read .*\|[0-9]* authorships in .*\)"}$/    \1/p' \
     "$var/step.out"

@@ -2,6 +2,16 @@
 """tests/bench/corpus/gen.py -- a synthetic arXiv listing of any size.
 
     tests/bench/corpus/gen.py N OUT [--seed S] [--src FILE]
+    tests/bench/corpus/gen.py N OUT --after W --day D [--seed S]
+
+With --after, the N papers are day D (0, 1, ...) of the harvest that
+follows a corpus of W papers written with the same seed: new papers by
+the same world of authors (the pool of W, the same circles), so that
+most of a day's authors have histories in the corpus and some are new,
+as on a real day; ids YYMM.NNNNN in the D+1-th month after the corpus's
+last (one month a day, the bench's calendar), all dated that month's
+first weekday.  tests/bench/refresh_daily.sh loads them with
+`weft-harvest load`.
 
 Writes N papers as gzipped JSON lines in the shape of the bundled
 listing (sql/data/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz), the shape
@@ -213,21 +223,70 @@ def weekdays(y, m):
     return out
 
 
+def paper(rng, src, auth, pid, date, seed):
+    """One paper: its id and date given, everything else drawn."""
+    cats = rng.choice(src["cats"])
+    pool = src["sents"].get(cats[0]) or src["all_sents"]
+    summary = " ".join(rng.choice(pool)
+                       for _ in range(rng.choice(src["nsent"])))
+    na = rng.choice(src["nauth"])
+    lead = auth.rank(rng.random())
+    ranks = [lead]
+    seen = {lead}
+    for _ in range(na - 1):
+        for _ in range(4):  # a paper names an author once
+            r = (auth.circle(lead, rng)
+                 if rng.random() < CIRCLE
+                 else auth.rank(rng.random()))
+            if r not in seen:
+                break
+        seen.add(r)
+        ranks.append(r)
+    # The lead is often not listed first.
+    rng.shuffle(ranks)
+    names = [auth.name(r) for r in ranks]
+    # In this order: the draws of a seed stay those of earlier versions.
+    t = title(rng, src)
+    return {"id": pid, "authors": names, "title": t,
+            "categories": cats, "comment": rng.choice(src["comments"]),
+            "summary": summary, "_listing_date": date,
+            "_source": "tests/bench/corpus/gen.py seed %d" % seed}
+
+
+def day_of(src, after, day):
+    """Day D after a corpus: its month (yy, mm) and first weekday."""
+    y, m = months(after, src["last_month"])[-1]
+    m += day + 1
+    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+    return y, m, weekdays(y, m)[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("n", type=int)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--src", default=SRC)
+    ap.add_argument("--after", type=int, metavar="W",
+                    help="write day --day of the harvest after W papers")
+    ap.add_argument("--day", type=int, default=0, metavar="D")
     ap.add_argument("--stats", action="store_true",
                     help="print the distributions of the result to stderr")
     a = ap.parse_args()
-    rng = random.Random(a.seed)
     src = read_source(a.src)
-    auth = Authors(a.n, a.seed, src)
-    mon = months(a.n, src["last_month"])
-    per = [a.n * (i + 1) // len(mon) - a.n * i // len(mon)
-           for i in range(len(mon))]
+    if a.after is not None:
+        # A day: its own draws (a string seed is hashed, stable across
+        # runs), the authors of the corpus before it.
+        rng = random.Random("%d/day/%d" % (a.seed, a.day))
+        auth = Authors(a.after, a.seed, src)
+        y, m, date = day_of(src, a.after, a.day)
+        mon, per = [(y, m)], [a.n]
+    else:
+        rng = random.Random(a.seed)
+        auth = Authors(a.n, a.seed, src)
+        mon = months(a.n, src["last_month"])
+        per = [a.n * (i + 1) // len(mon) - a.n * i // len(mon)
+               for i in range(len(mon))]
     if max(per) > 69999:
         sys.exit("gen.py: too many papers for five-digit ids")
     # mtime=0: the same N and seed give the same bytes, gzip's too.
@@ -242,34 +301,12 @@ def main():
     for (y, m), k in zip(mon, per):
         days = weekdays(y, m)
         for j in range(k):
-            cats = rng.choice(src["cats"])
-            pool = src["sents"].get(cats[0]) or src["all_sents"]
-            summary = " ".join(rng.choice(pool)
-                               for _ in range(rng.choice(src["nsent"])))
-            na = rng.choice(src["nauth"])
-            lead = auth.rank(rng.random())
-            ranks = [lead]
-            seen = {lead}
-            for _ in range(na - 1):
-                for _ in range(4):  # a paper names an author once
-                    r = (auth.circle(lead, rng)
-                         if rng.random() < CIRCLE
-                         else auth.rank(rng.random()))
-                    if r not in seen:
-                        break
-                seen.add(r)
-                ranks.append(r)
-            # The lead is often not listed first.
-            rng.shuffle(ranks)
-            names = [auth.name(r) for r in ranks]
+            pid = "%02d%02d.%05d" % (y % 100, m, 30001 + j)
+            o = paper(rng, src, auth, pid,
+                      date if a.after is not None
+                      else days[j * len(days) // k], a.seed)
             if counts is not None:
-                counts.update(set(names))
-            o = {"id": "%02d%02d.%05d" % (y % 100, m, 30001 + j),
-                 "authors": names, "title": title(rng, src),
-                 "categories": cats, "comment": rng.choice(src["comments"]),
-                 "summary": summary,
-                 "_listing_date": days[j * len(days) // k],
-                 "_source": "tests/bench/corpus/gen.py seed %d" % a.seed}
+                counts.update(set(o["authors"]))
             out.write(json.dumps(o, ensure_ascii=False))
             out.write("\n")
             done += 1
