@@ -846,17 +846,22 @@ read_blocks(struct mrun *m, struct core_db *rd)
 	return er;
 }
 
-/* A script with parameters on the reader (not prepared there), its
- * columns checked. */
+/* The result of a script sent to the reader (rd_send()), its columns
+ * checked. */
 static enum core_err
-rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
-    PGresult **res)
+rd_wait(struct core_db *rd, int stmt, PGresult **res)
 {
-	*res = PQexecParams(core_db_conn(rd), harvest_sql[stmt].sql, np, NULL,
-	    params, NULL, NULL, 0);
+	PGresult *more;
+
+	*res = PQgetResult(core_db_conn(rd));
+	/* A query string with one statement gives one result, then NULL. */
+	while ((more = PQgetResult(core_db_conn(rd))) != NULL)
+		PQclear(more);
 	if (PQresultStatus(*res) != PGRES_TUPLES_OK) {
 		core_log(CORE_LOG_ERROR, "harvest.match", "%s: %s",
-		    harvest_sql[stmt].name, PQresultErrorMessage(*res));
+		    harvest_sql[stmt].name,
+		    *res != NULL ? PQresultErrorMessage(*res)
+				 : PQerrorMessage(core_db_conn(rd)));
 		PQclear(*res);
 		*res = NULL;
 		return CORE_EDB;
@@ -867,6 +872,32 @@ rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
 		return CORE_EDB;
 	}
 	return CORE_OK;
+}
+
+/* A script with parameters sent to the reader (not prepared there);
+ * rd_wait() takes its result. */
+static enum core_err
+rd_send(struct core_db *rd, int stmt, const char *const *params, int np)
+{
+	if (PQsendQueryParams(core_db_conn(rd), harvest_sql[stmt].sql, np, NULL,
+		params, NULL, NULL, 0) == 1)
+		return CORE_OK;
+	core_log(CORE_LOG_ERROR, "harvest.match", "%s: %s",
+	    harvest_sql[stmt].name, PQerrorMessage(core_db_conn(rd)));
+	return CORE_EDB;
+}
+
+/* A script with parameters on the reader, its columns checked. */
+static enum core_err
+rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
+    PGresult **res)
+{
+	enum core_err er;
+
+	*res = NULL;
+	if ((er = rd_send(rd, stmt, params, np)) != CORE_OK)
+		return er;
+	return rd_wait(rd, stmt, res);
 }
 
 /*
@@ -933,44 +964,83 @@ day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
 	free(sure);
 }
 
+/* One read of the day's pass: its blocks, the candidates' keys (which
+ * amb borrows from) and researchers. */
+struct day_read {
+	struct core_buf blocks, ids;
+	PGresult *keys;
+	struct core_sset amb; /* its ambiguous blocks */
+};
+
+static void
+day_read_clear(struct day_read *d)
+{
+	PQclear(d->keys);
+	d->keys = NULL;
+	core_sset_free(&d->amb);
+	memset(&d->amb, 0, sizeof(d->amb));
+}
+
+/* Read d of blocks [b0, b0 + DAY_BLOCKS) of all: its candidates, then
+ * its rows' query sent, not waited for. */
+static enum core_err
+day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
+    long *ncand)
+{
+	int b, nb = PQntuples(all);
+	enum core_err er;
+
+	core_buf_reset(&d->blocks);
+	core_buf_reset(&d->ids);
+	for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
+		array_add(&d->blocks,
+		    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
+	core_buf_putc(&d->blocks, '}');
+	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_KEYS,
+		 (const char *const[]){ core_buf_cstr(&d->blocks) }, 1,
+		 &d->keys)) != CORE_OK)
+		return er;
+	day_candidates(d->keys, &d->ids, &d->amb, ncand);
+	if (d->ids.len == 0)
+		core_buf_putc(&d->ids, '{');
+	core_buf_putc(&d->ids, '}');
+	return rd_send(rd, HARVEST_SQL_MATCH_DAY_ROWS,
+	    (const char *const[]){ core_buf_cstr(&d->blocks),
+		core_buf_cstr(&d->ids) },
+	    2);
+}
+
 /*
  * The day's pass (HARVEST_MATCH_DAY): the taken blocks, DAY_BLOCKS at a
  * time, each read as its authorships to decide and the settled ones of
- * its candidate researchers (MATCH_DAY_ROWS).
+ * its candidate researchers (MATCH_DAY_ROWS).  Two reads in flight:
+ * the reader's backend computes the next read's rows while this process
+ * decides the last one's and the writer writes them (the reader's
+ * snapshot never sees those writes, so the order changes nothing).
  */
 static enum core_err
 read_day(struct mrun *m, struct core_db *rd)
 {
-	struct core_buf blocks = CORE_BUF_INIT, ids = CORE_BUF_INIT;
-	PGresult *all = NULL, *keys = NULL, *res = NULL;
-	struct core_sset amb = { 0 }; /* ambiguous blocks, in keys */
+	struct day_read d[2];
+	PGresult *all = NULL, *res = NULL;
 	long ncand = 0, nread = 0, nsettled = 0;
-	int nb, b0, b, nt, r;
+	int nb, b0, r, nt, cur = 0;
 	enum core_err er;
 
+	memset(d, 0, sizeof(d));
 	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_BLOCKS, NULL, 0, &all)) !=
 	    CORE_OK)
 		goto out;
 	nb = PQntuples(all);
-	for (b0 = 0; b0 < nb; b0 += DAY_BLOCKS) {
-		core_buf_reset(&blocks);
-		core_buf_reset(&ids);
-		for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
-			array_add(&blocks,
-			    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
-		core_buf_putc(&blocks, '}');
-		if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_KEYS,
-			 (const char *const[]){ core_buf_cstr(&blocks) }, 1,
-			 &keys)) != CORE_OK)
+	if (nb > 0 && (er = day_send(rd, all, 0, &d[0], &ncand)) != CORE_OK)
+		goto out;
+	for (b0 = 0; b0 < nb; b0 += DAY_BLOCKS, cur ^= 1) {
+		if ((er = rd_wait(rd, HARVEST_SQL_MATCH_DAY_ROWS, &res)) !=
+		    CORE_OK)
 			goto out;
-		day_candidates(keys, &ids, &amb, &ncand);
-		if (ids.len == 0)
-			core_buf_putc(&ids, '{');
-		core_buf_putc(&ids, '}');
-		if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_ROWS,
-			 (const char *const[]){ core_buf_cstr(&blocks),
-			     core_buf_cstr(&ids) },
-			 2, &res)) != CORE_OK)
+		if (b0 + DAY_BLOCKS < nb &&
+		    (er = day_send(rd, all, b0 + DAY_BLOCKS, &d[cur ^ 1],
+			 &ncand)) != CORE_OK)
 			goto out;
 		nt = PQntuples(res);
 		for (r = 0; r < nt; r++) {
@@ -980,16 +1050,13 @@ read_day(struct mrun *m, struct core_db *rd)
 			if ((er = add_row(m, res, r, block)) != CORE_OK)
 				goto out;
 			m->rows[m->n - 1].ambiguous =
-			    core_sset_has(&amb, block);
+			    core_sset_has(&d[cur].amb, block);
 			nsettled += m->rows[m->n - 1].settled;
 		}
 		nread += nt;
 		PQclear(res);
 		res = NULL;
-		core_sset_free(&amb);
-		memset(&amb, 0, sizeof(amb));
-		PQclear(keys);
-		keys = NULL;
+		day_read_clear(&d[cur]);
 	}
 	core_log(CORE_LOG_INFO, "harvest.match",
 	    "the day's pass read %ld authorships: %ld to decide, %ld settled "
@@ -997,11 +1064,12 @@ read_day(struct mrun *m, struct core_db *rd)
 	    nread, nread - nsettled, nsettled, ncand);
 out:
 	PQclear(all);
-	PQclear(keys);
 	PQclear(res);
-	core_sset_free(&amb);
-	core_buf_free(&blocks);
-	core_buf_free(&ids);
+	for (r = 0; r < 2; r++) {
+		day_read_clear(&d[r]);
+		core_buf_free(&d[r].blocks);
+		core_buf_free(&d[r].ids);
+	}
 	return er;
 }
 
