@@ -1209,7 +1209,8 @@ a.block,
            AS followed,
        coalesce(length(r.name_key), 0) AS researcher_key_length,
        coalesce(pk.keys, '') AS coauthors,
-       array_to_string(p.categories, '|') AS categories,
+       array_to_string(coalesce(pk.categories, p.categories), '|')
+           AS categories,
        a.settled, a.match_reason, a.match_score
 
 -- Co-authors and categories are '|'-joined: name keys hold letters,
@@ -1217,21 +1218,32 @@ a.block,
 -- come once per paper (the reader drops the authorship's own name),
 -- kept with the paper (0061; '' beyond 100 authors: in a collaboration
 -- everybody shares everybody, and its lists would grow with the square
--- of its size).  A paper written without the triggers (a benchmark's
--- copies) gives no co-author evidence.
+-- of its size).  The paper's date and categories come with them
+-- (0062), so that the widest table is not read for each authorship.  A
+-- paper written without the triggers (a benchmark's copies) gives no
+-- co-author evidence; its date and categories are read from papers.
+-- OFFSET 0 keeps that read a subquery behind a filter on pk, skipped
+-- where pk has the row: pulled up into a join, papers was probed for
+-- every row all the same (EXPLAIN ANALYZE: 10,504 probes, "never
+-- executed" with it).
 -- fragment: MATCH_PAPER_KEYS
 pk AS (
-	SELECT k.paper_id, k.keys
+	SELECT k.paper_id, k.keys, k.published, k.categories
 	  FROM paper_author_keys k
 	 WHERE k.paper_id IN (SELECT paper_id FROM todo))
 
 -- The rows of todo a, by block, newest first.
 -- fragment: MATCH_ROWS_OF_TODO
   FROM todo a
-  JOIN papers p ON p.id = a.paper_id
   LEFT JOIN pk ON pk.paper_id = a.paper_id
+  LEFT JOIN LATERAL (
+	SELECT p.published, p.categories
+	  FROM papers p
+	 WHERE pk.paper_id IS NULL AND p.id = a.paper_id
+	OFFSET 0) p ON true
   LEFT JOIN researchers r ON r.id = a.researcher_id
- ORDER BY 1, p.published DESC NULLS LAST, a.paper_id DESC, a.position
+ ORDER BY 1, coalesce(pk.published, p.published) DESC NULLS LAST,
+          a.paper_id DESC, a.position
 
 -- name: MATCH_DECLARE
 -- The matcher's reader by blocks ("match --blocks", "--full", a first
@@ -1356,11 +1368,18 @@ DELETE FROM researchers r
 -- paper changed or deleted, the researcher a position had before
 -- another writer moved or deleted it), and the researchers created
 -- since the last match (match_state: the loader's name-only researcher
--- of a name whose authorship kept its match elsewhere).
+-- of a name whose authorship kept its match elsewhere); and the
+-- researchers of a paper whose date moved (their latest paper).
 -- fragment: TOUCHED_BY_WRITERS
 SELECT paper_id, researcher_id FROM derived_before_authors
  UNION
 SELECT paper_id, NULL FROM derived_before_papers
+ UNION
+SELECT a.paper_id, a.researcher_id
+  FROM derived_before_papers b
+  JOIN papers p ON p.id = b.paper_id
+  JOIN authorships a ON a.paper_id = b.paper_id
+ WHERE b.present AND b.published IS DISTINCT FROM p.published
  UNION
 SELECT paper_id, NULL FROM derived_dirty_papers
  UNION

@@ -51,7 +51,8 @@ rsql "CREATE TABLE before AS
 # Edits by other writers, each noting its blocks: an authorship renamed
 # to another author's name (the old block and the new), an authorship
 # unmatched, a researcher of a shared name given an OpenAlex id on one
-# of its authorships, a paper deleted.
+# of its authorships, a paper deleted, a paper listed again with another
+# date and categories (0062 keeps them for the matcher).
 rsql "CREATE TABLE pick AS
       SELECT (SELECT paper_id FROM authorships
                WHERE position = 2 AND researcher_id IS NOT NULL
@@ -72,7 +73,11 @@ rsql "CREATE TABLE pick AS
                                    GROUP BY 1
                                   HAVING count(DISTINCT researcher_id) >= 2)
                ORDER BY paper_id DESC LIMIT 1) AS given_id,
-             (SELECT min(id) + 11 FROM papers) AS deleted;
+             (SELECT min(id) + 11 FROM papers) AS deleted,
+             (SELECT min(id) + 12 FROM papers) AS relisted;
+      UPDATE papers p SET published = p.published + 3,
+             categories = categories || '{q-bio.NC}'
+        FROM pick k WHERE p.id = k.relisted;
       UPDATE authorships a SET raw_name = p.other_name,
              name_key = p.other_key
         FROM pick p WHERE a.paper_id = p.renamed AND a.position = 2;
@@ -93,7 +98,10 @@ v=$(rsql "SELECT count(*) FROM match_dirty d, pick p
 [ "$v" = 2 ]
 ok $? "other writers' edits note their blocks" "$v of 2"
 rsql "SELECT count(*) FROM pick WHERE renamed IS NULL OR other_key IS NULL
-         OR unmatched IS NULL OR given_id IS NULL" | grep -qx 0
+         OR unmatched IS NULL OR given_id IS NULL OR relisted IS NULL
+         OR relisted NOT IN (SELECT paper_id FROM paper_author_keys
+                              WHERE 'q-bio.NC' = ANY (categories))" |
+    grep -qx 0
 ok $? "the edits found their rows" "$(rsql 'TABLE pick')"
 
 rsql "CREATE TABLE noted AS SELECT block FROM match_dirty" >/dev/null
@@ -146,11 +154,14 @@ v=$(rsql "SELECT count(*) FROM researchers r
 [ "$v" = 0 ]
 ok $? "the loader's researchers the day's pass did not keep are gone" \
     "$v without authorships"
-# Each paper's author keys (0061), kept by the triggers through the
-# loads, the edits and the matches, against the authorships.
-AK="SELECT paper_id, CASE WHEN count(*) <= 100
-            THEN string_agg(name_key, '|' ORDER BY position) ELSE '' END
-      FROM authorships WHERE name_key <> '' GROUP BY paper_id"
+# Each paper's author keys (0061), date and categories (0062), kept by
+# the triggers through the loads, the edits and the matches, against
+# the authorships and papers.
+AK="SELECT p.id, CASE WHEN count(*) <= 100
+            THEN string_agg(a.name_key, '|' ORDER BY a.position) ELSE '' END,
+           p.published, p.categories
+      FROM authorships a JOIN papers p ON p.id = a.paper_id
+     WHERE a.name_key <> '' GROUP BY p.id"
 v=$(rsql "SELECT (SELECT count(*) FROM paper_author_keys) || '|' ||
                  (SELECT count(*) FROM ((TABLE paper_author_keys)
                                         EXCEPT ($AK)) x) || '|' ||
