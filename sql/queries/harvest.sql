@@ -1069,8 +1069,12 @@ SELECT DISTINCT ON (r.id, i.id) r.id, i.id, 'openalex', s.last_known,
 -- MATCH_RECOMPUTE_DAY).
 -- fully_matched means every author position has a researcher (and there
 -- is at least one).  Each institution's researchers are counted whole:
--- links move with affiliations, not with name blocks.  Then the notes
--- of the blocks this match read (0058) go, in the same transaction.
+-- links move with affiliations, not with name blocks.  A researcher's
+-- latest paper is read from the authorships' copy of the paper's date
+-- (0011 keeps it), not from papers, the widest table: 4.0-4.9 s ->
+-- 2.4-3.7 s for the 96,079 researchers of a day at 1.3 M papers.  Then
+-- the notes of the blocks this match read (0058) go, in the same
+-- transaction.
 UPDATE papers p
    SET author_count = s.n,
        fully_matched = s.fm,
@@ -1089,10 +1093,9 @@ UPDATE researchers r
        latest_paper = s.latest,
        modified_at = now()
   FROM (SELECT q.id, count(DISTINCT a.paper_id) AS n,
-               max(p.published) AS latest
+               max(a.published) AS latest
           FROM researchers q
           LEFT JOIN authorships a ON a.researcher_id = q.id
-          LEFT JOIN papers p ON p.id = a.paper_id
          WHERE q.id IN (SELECT researcher_id FROM match_touched)
          GROUP BY q.id) s
  WHERE r.id = s.id
