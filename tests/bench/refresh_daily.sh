@@ -43,6 +43,13 @@ vbin=$root/${BUILD:-build}/weft-vectors
 vectors=${VECTORS:-beside}
 step=${STEP:-match}
 source=${SOURCE:-gen}
+case $source:$step in
+copies:match | copies:refresh | gen:match) ;;
+*)
+	echo "refresh_daily.sh: SOURCE=gen (STEP=match) or SOURCE=copies (STEP=match or refresh)" >&2
+	exit 2
+	;;
+esac
 grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=

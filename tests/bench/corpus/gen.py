@@ -273,6 +273,10 @@ def main():
     ap.add_argument("--stats", action="store_true",
                     help="print the distributions of the result to stderr")
     a = ap.parse_args()
+    if a.after is None and a.day != 0:
+        ap.error("--day needs --after")
+    if a.after is not None and (a.after < 1 or a.day < 0):
+        ap.error("--after is a corpus size (1 or more), --day 0 or more")
     src = read_source(a.src)
     if a.after is not None:
         # A day: its own draws (a string seed is hashed, stable across
