@@ -28,6 +28,7 @@
 #include "core.h"
 #include "harvest.h"
 #include "harvest_sql.h"
+#include "match_rows.h"
 #include "remote.h"
 
 #define BATCH      2000 /* authorships a transaction (whole blocks) */
@@ -51,28 +52,16 @@ text(const PGresult *res, int r, int c)
 	return v != NULL ? v : "";
 }
 
-/* One authorship as the reader gives it; its strings are in mrun's pool. */
-struct mrow {
-	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
-	char *reason, *score; /* as stored (score NULL when none) */
-	const char **coauthors, **fieldv;
-	size_t ncoauthors, nfields;
-	int64_t paper_id, rid;
-	int position, rid_ext, rid_followed;
-	long rid_key_len; /* characters of its researcher's name key */
-	int settled;      /* the day's pass: decided, its researcher kept */
-	int ambiguous;    /* its block's harvest_match_ambiguous() */
-};
-
 struct mrun {
 	struct core_db *db; /* writes */
 	struct mrow *rows;
 	size_t n, cap;
 	struct core_pool pool; /* the rows' strings and arrays */
 	struct core_buf st, gone;
+	struct core_buf moves, ev; /* the day's pass: 0064's evidence */
 	struct harvest_mstats *st_out;
 	int day; /* the day's pass (HARVEST_MATCH_DAY) */
-	long done, created, removed;
+	long done, created, removed, ev_written;
 	struct timespec t0;
 };
 
@@ -229,12 +218,14 @@ form_order(const void *a, const void *b)
 	return strcmp(x->name_key, y->name_key);
 }
 
-/* Each cluster's best-named item: best[k] for k < nc. */
+/* Each cluster's best-named item: best[k] for k < nc (a row of kept
+ * evidence counts as the authorships it stands for). */
 static void
-best_forms(const struct harvest_mitem *it, size_t n, size_t nc, size_t *best)
+best_forms(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
+    size_t nc, size_t *best)
 {
 	const struct harvest_mitem **ix = core_xcalloc(n, sizeof(*ix));
-	size_t *same = core_xcalloc(n, sizeof(*same)), i, s, k;
+	size_t *same = core_xcalloc(n, sizeof(*same)), i, s, k, w;
 
 	for (i = 0; i < n; i++)
 		ix[i] = &it[i];
@@ -244,8 +235,10 @@ best_forms(const struct harvest_mitem *it, size_t n, size_t nc, size_t *best)
 		     strcmp(ix[i]->name_key, ix[s]->name_key) == 0;
 		     i++)
 			continue;
+		for (w = 0, k = s; k < i; k++)
+			w += (size_t)rows[ix[k] - it].weight;
 		for (k = s; k < i; k++)
-			same[ix[k] - it] = i - s;
+			same[ix[k] - it] = w;
 	}
 	for (k = 0; k < nc; k++)
 		best[k] = n;
@@ -322,13 +315,13 @@ keep_ids(const struct mrow *rows, const struct harvest_mitem *it, size_t n,
 		cl[ncl].cluster = it[i].cluster;
 		cl[ncl].followed = r->rid_followed;
 		cl[ncl].key_len = r->rid_key_len;
-		cl[ncl].count = 1;
+		cl[ncl].count = r->weight;
 		ncl++;
 	}
 	qsort(cl, ncl, sizeof(*cl), claim_pair_cmp);
 	for (i = 0, j = 0; i < ncl; i++) {
 		if (j > 0 && claim_pair_cmp(&cl[j - 1], &cl[i]) == 0)
-			cl[j - 1].count++;
+			cl[j - 1].count += cl[i].count;
 		else
 			cl[j++] = cl[i];
 	}
@@ -373,7 +366,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 	struct mrow *rows = &m->rows[s];
 	struct harvest_mitem *it = NULL;
 	struct claim *cl = NULL;
-	struct idset used;
+	struct idset used, moved = { NULL, 0 };
 	int64_t *cid = NULL, *sid = NULL;
 	long *len = NULL;
 	int *ext = NULL;
@@ -422,6 +415,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 	ext = core_xcalloc(nc + 1, sizeof(*ext));
 	best = core_xcalloc(nc + 1, sizeof(*best));
 	idset_init(&used, n);
+	idset_init(&moved, n);
 	keep_ids(rows, it, n, nc, cid, len, ext, &used, &cl, &ncl);
 	/*
 	 * The others are new people, named by their most complete
@@ -431,7 +425,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 	 * researcher takes a longer best form (MATCH_RESEARCHER_RENAME
 	 * refuses a shorter one: known here, without the round trip).
 	 */
-	best_forms(it, n, nc, best);
+	best_forms(rows, it, n, nc, best);
 	for (k = 0; k < nc; k++) {
 		const char *key = rows[best[k]].name_key;
 
@@ -468,6 +462,18 @@ do_block(struct mrun *m, size_t s, size_t e)
 		 * write (MATCH_APPLY would skip it). */
 		if (r->settled && cid[it[i].cluster] == r->rid)
 			continue;
+		/* A researcher kept as evidence moves whole, once. */
+		if (r->evidence) {
+			if (idset_has(&moved, r->rid))
+				continue;
+			idset_add(&moved, r->rid);
+			snprintf(old, sizeof(old), "%" PRId64, r->rid);
+			snprintf(rid, sizeof(rid), "%" PRId64,
+			    cid[it[i].cluster]);
+			harvest_copy_row(&m->moves,
+			    (const char *const[]){ old, r->block, rid }, 3);
+			continue;
+		}
 		snprintf(pid, sizeof(pid), "%" PRId64, r->paper_id);
 		snprintf(pos, sizeof(pos), "%d", r->position);
 		snprintf(rid, sizeof(rid), "%" PRId64, cid[it[i].cluster]);
@@ -493,8 +499,12 @@ do_block(struct mrun *m, size_t s, size_t e)
 	for (i = 0; i < n; i++)
 		if (rows[i].rid > 0 && !rows[i].rid_ext)
 			gone(m, &used, rows[i].rid, cid[it[i].cluster]);
+	if (m->day)
+		m->ev_written +=
+		    harvest_match_evidence(&m->ev, rows, it, n, cid);
 out:
 	PQclear(res);
+	free(moved.v);
 	free(it);
 	free(sid);
 	free(cid);
@@ -517,6 +527,8 @@ flush(struct mrun *m, size_t n)
 		return CORE_OK;
 	core_buf_reset(&m->st);
 	core_buf_reset(&m->gone);
+	core_buf_reset(&m->moves);
+	core_buf_reset(&m->ev);
 	if ((er = core_db_cmd(m->db, "BEGIN")) != CORE_OK)
 		return er;
 	for (s = 0; s < n; s = e) {
@@ -532,6 +544,12 @@ flush(struct mrun *m, size_t n)
 	    (m->gone.len > 0 &&
 		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_GONE,
 		     &m->gone)) != CORE_OK) ||
+	    (m->moves.len > 0 &&
+		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_MOVES,
+		     &m->moves)) != CORE_OK) ||
+	    (m->ev.len > 0 &&
+		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_EVIDENCE,
+		     &m->ev)) != CORE_OK) ||
 	    (er = core_db_cmd(m->db,
 		 harvest_sql[HARVEST_SQL_MATCH_APPLY].sql)) != CORE_OK)
 		goto rollback;
@@ -747,10 +765,16 @@ take_row(struct mrun *m, PGresult *res, int i)
 	r->score = core_cell_isnull(res, i, HARVEST_MATCH_ROW__MATCH_SCORE)
 	    ? NULL
 	    : keep_text(m, res, i, HARVEST_MATCH_ROW__MATCH_SCORE);
+	r->published = core_cell_isnull(res, i, HARVEST_MATCH_ROW__PUBLISHED)
+	    ? NULL
+	    : keep_text(m, res, i, HARVEST_MATCH_ROW__PUBLISHED);
+	r->weight = core_cell_bigint(res, i, HARVEST_MATCH_ROW__WEIGHT, 1);
+	r->evidence = core_cell_bool(res, i, HARVEST_MATCH_ROW__EVIDENCE, 0);
 	r->ncoauthors = split(r->coauth, &r->coauthors);
 	core_pool_keep(&m->pool, r->coauthors);
-	/* The paper's authors include this one: drop its name once. */
-	for (j = 0; j < r->ncoauthors; j++)
+	/* The paper's authors include this one: drop its name once (kept
+	 * evidence holds the co-authors only). */
+	for (j = 0; j < r->ncoauthors && !r->evidence; j++)
 		if (strcmp(r->coauthors[j], r->name_key) == 0) {
 			r->coauthors[j] = r->coauthors[--r->ncoauthors];
 			break;
@@ -798,6 +822,12 @@ take_blocks(struct core_db *db, enum harvest_match_mode mode)
 			 ? HARVEST_SQL_MATCH_TAKE_ALL
 			 : HARVEST_SQL_MATCH_TAKE]
 		     .sql)) != CORE_OK ||
+	    (mode != HARVEST_MATCH_DAY &&
+		(er = core_db_cmd(db,
+		     harvest_sql[mode == HARVEST_MATCH_FULL
+			     ? HARVEST_SQL_MATCH_EVIDENCE_DROP_ALL
+			     : HARVEST_SQL_MATCH_EVIDENCE_DROP_TAKEN]
+			 .sql)) != CORE_OK) ||
 	    (er = core_db_exec(db, HARVEST_SQL_MATCH_TAKEN, NULL, 0, &res)) !=
 		CORE_OK ||
 	    (er = core_db_cmd(db, "SET weft.matcher = on")) != CORE_OK)
@@ -1023,7 +1053,7 @@ read_day(struct mrun *m, struct core_db *rd)
 {
 	struct day_read d[2];
 	PGresult *all = NULL, *res = NULL;
-	long ncand = 0, nread = 0, nsettled = 0;
+	long ncand = 0, nread = 0, nsettled = 0, nev = 0;
 	int nb, b0, r, nt, cur = 0;
 	enum core_err er;
 
@@ -1052,6 +1082,7 @@ read_day(struct mrun *m, struct core_db *rd)
 			m->rows[m->n - 1].ambiguous =
 			    core_sset_has(&d[cur].amb, block);
 			nsettled += m->rows[m->n - 1].settled;
+			nev += m->rows[m->n - 1].evidence;
 		}
 		nread += nt;
 		PQclear(res);
@@ -1060,8 +1091,9 @@ read_day(struct mrun *m, struct core_db *rd)
 	}
 	core_log(CORE_LOG_INFO, "harvest.match",
 	    "the day's pass read %ld authorships: %ld to decide, %ld settled "
-	    "ones of %ld researchers whose names fit",
-	    nread, nread - nsettled, nsettled, ncand);
+	    "ones, and %ld name forms of kept evidence (0064), of %ld "
+	    "researchers whose names fit",
+	    nread - nev, nread - nsettled, nsettled - nev, nev, ncand);
 out:
 	PQclear(all);
 	PQclear(res);
@@ -1159,8 +1191,9 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	}
 	er = core_db_cmd(db, "COMMIT");
 	core_log(CORE_LOG_INFO, "harvest.match",
-	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away",
-	    m.done, core_elapsed(&m.t0), m.created, m.removed);
+	    "%ld authorships in %.1f s: %ld new researchers, %ld merged away; "
+	    "evidence of %ld researchers kept",
+	    m.done, core_elapsed(&m.t0), m.created, m.removed, m.ev_written);
 out:
 	/* A failed statement left the writer's transaction aborted. */
 	if (PQtransactionStatus(core_db_conn(db)) == PQTRANS_IDLE)
@@ -1169,6 +1202,8 @@ out:
 	free(m.rows);
 	core_buf_free(&m.st);
 	core_buf_free(&m.gone);
+	core_buf_free(&m.moves);
+	core_buf_free(&m.ev);
 	core_db_close(rd);
 	return er;
 }

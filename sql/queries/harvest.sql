@@ -1149,6 +1149,25 @@ CREATE TEMP TABLE IF NOT EXISTS stage_match_gone (
 	old_id          bigint NOT NULL,
 	successor       bigint NOT NULL
 ) ON COMMIT DELETE ROWS;
+-- The day's pass: researchers kept as evidence whose authorships of a
+-- block go to another (MATCH_APPLY moves them), and the evidence of the
+-- researchers whose block changed (0064).
+CREATE TEMP TABLE IF NOT EXISTS stage_match_moves (
+	old_id          bigint NOT NULL,
+	block           text NOT NULL,
+	researcher_id   bigint NOT NULL
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS stage_match_evidence (
+	researcher_id   bigint NOT NULL,
+	block           text NOT NULL,
+	form_keys       text[] NOT NULL,
+	form_raws       text[] NOT NULL,
+	form_counts     integer[] NOT NULL,
+	form_dates      date[] NOT NULL,
+	coauthors       text NOT NULL,
+	fields          text NOT NULL,
+	ext_reason      text
+) ON COMMIT DELETE ROWS;
 -- What this match's batches wrote (MATCH_APPLY), for the day's counts.
 CREATE TEMP TABLE IF NOT EXISTS match_moved (
 	paper_id        bigint NOT NULL,
@@ -1166,6 +1185,24 @@ COPY stage_match (paper_id, position, researcher_id, old_researcher_id,
 
 -- name: MATCH_COPY_GONE
 COPY stage_match_gone (old_id, successor) FROM STDIN;
+
+-- name: MATCH_COPY_MOVES
+COPY stage_match_moves (old_id, block, researcher_id) FROM STDIN;
+
+-- name: MATCH_COPY_EVIDENCE
+COPY stage_match_evidence (researcher_id, block, form_keys, form_raws,
+    form_counts, form_dates, coauthors, fields, ext_reason) FROM STDIN;
+
+-- name: MATCH_EVIDENCE_DROP_TAKEN
+-- "match --blocks": the taken blocks are decided whole, their evidence
+-- (0064) goes first; the next days write it again.
+DELETE FROM match_evidence e
+ USING match_dirty d
+ WHERE d.taken AND e.block = d.block;
+
+-- name: MATCH_EVIDENCE_DROP_ALL
+-- "match --full": every block is decided whole.
+TRUNCATE match_evidence;
 
 -- name: MATCH_KEYS_APPLY
 UPDATE authorships a
@@ -1214,7 +1251,9 @@ a.block,
        coalesce(pk.keys, '') AS coauthors,
        array_to_string(coalesce(pk.categories, p.categories), '|')
            AS categories,
-       a.settled, a.match_reason, a.match_score
+       a.settled, a.match_reason, a.match_score,
+       coalesce(pk.published, p.published) AS published,
+       1 AS weight, false AS evidence
 
 -- Co-authors and categories are '|'-joined: name keys hold letters,
 -- digits and spaces only, categories no '|'.  The authors of a paper
@@ -1245,8 +1284,10 @@ pk AS (
 	 WHERE pk.paper_id IS NULL AND p.id = a.paper_id
 	OFFSET 0) p ON true
   LEFT JOIN researchers r ON r.id = a.researcher_id
- ORDER BY 1, coalesce(pk.published, p.published) DESC NULLS LAST,
-          a.paper_id DESC, a.position
+
+-- By block, newest first (MATCH_ROW_COLUMNS' names).
+-- fragment: MATCH_ROWS_ORDER
+ORDER BY 1, published DESC NULLS LAST, paper_id DESC, position
 
 -- name: MATCH_DECLARE
 -- The matcher's reader by blocks ("match --blocks", "--full", a first
@@ -1264,7 +1305,8 @@ WITH todo AS (
 	 WHERE d.taken AND a.name_key <> ''
 ), {{MATCH_PAPER_KEYS}}
 SELECT {{MATCH_ROW_COLUMNS}}
-{{MATCH_ROWS_OF_TODO}};
+{{MATCH_ROWS_OF_TODO}}
+{{MATCH_ROWS_ORDER}};
 
 -- name: MATCH_DAY_BLOCKS
 -- The day's pass ("match"), in the reader's snapshot: the taken blocks.
@@ -1301,9 +1343,12 @@ SELECT DISTINCT weft_name_block(a.name_key), '', a.researcher_id, true
  ORDER BY 1, 3;
 
 -- name: MATCH_DAY_ROWS
--- The day's pass, blocks $1: the authorships to decide, and the decided
--- authorships in those blocks of the researchers $2 (those whose name
--- can be one of theirs), settled; by block, newest first.
+-- The day's pass, blocks $1: the authorships to decide, and the
+-- researchers $2 (those whose name can be one of theirs), settled: as
+-- their evidence in the block (0064), one row a name form (the first
+-- with the co-authors and fields, the external id's reason in
+-- match_reason), or, where none is kept, as their decided authorships
+-- in the block; by block, newest first.
 WITH todo AS (
 	SELECT weft_name_block(a.name_key) AS block, a.paper_id, a.position,
 	       a.raw_name, a.name_key, a.researcher_id, a.match_reason,
@@ -1322,16 +1367,55 @@ WITH todo AS (
 	   AND a.match_reason IS NOT NULL AND a.match_reason <> 'name_key'
 	   AND a.match_score IS NOT NULL AND a.name_key <> ''
 	   AND weft_name_block(a.name_key) = ANY ($1::text[])
+	   AND NOT EXISTS (SELECT 1 FROM match_evidence e
+	                    WHERE e.researcher_id = a.researcher_id
+	                      AND e.block = weft_name_block(a.name_key))
 ), {{MATCH_PAPER_KEYS}}
 SELECT {{MATCH_ROW_COLUMNS}}
-{{MATCH_ROWS_OF_TODO}};
+{{MATCH_ROWS_OF_TODO}}
+ UNION ALL
+SELECT e.block, 0::bigint, 0, f.raw_name, f.name_key, e.researcher_id,
+       CASE WHEN e.ext_reason IN ('openalex', 'openalex_id')
+                 AND r.openalex_id IS NOT NULL
+            THEN 'openalex:' || r.openalex_id
+            WHEN e.ext_reason = 'orcid' AND r.orcid IS NOT NULL
+            THEN 'orcid:' || r.orcid
+            WHEN e.ext_reason IN ('s2', 's2_id') AND r.s2_id IS NOT NULL
+            THEN 's2:' || r.s2_id END,
+       (r.openalex_id IS NOT NULL OR r.orcid IS NOT NULL
+        OR r.s2_id IS NOT NULL),
+       EXISTS (SELECT 1 FROM follows fo WHERE fo.researcher_id = r.id),
+       length(r.name_key),
+       CASE WHEN f.i = 1 THEN e.coauthors ELSE '' END,
+       CASE WHEN f.i = 1 THEN e.fields ELSE '' END,
+       true, e.ext_reason, NULL::real, f.published, f.n, true
+  FROM match_evidence e
+  JOIN researchers r ON r.id = e.researcher_id
+ CROSS JOIN LATERAL unnest(e.form_keys, e.form_raws, e.form_counts,
+       e.form_dates) WITH ORDINALITY AS f(name_key, raw_name, n,
+       published, i)
+ WHERE e.researcher_id = ANY ($2::bigint[])
+   AND e.block = ANY ($1::text[])
+{{MATCH_ROWS_ORDER}};
 
 -- name: MATCH_APPLY
 -- One batch of decisions: each authorship written only when its
 -- researcher, reason or score differs; the pages of what changed marked
 -- stale; a researcher left without authorships hands its followers to
 -- the one that took most of its papers and goes, unless an external id
--- makes it somebody of its own.
+-- makes it somebody of its own.  A researcher kept as evidence (0064)
+-- moves with all its decided authorships of the block; the evidence the
+-- batch holds replaces what was kept, unless another writer noted its
+-- block since the match took it (the note's writes may be newer than
+-- what the matcher read).
+INSERT INTO stage_match (paper_id, position, researcher_id,
+    old_researcher_id, reason, score)
+SELECT a.paper_id, a.position, m.researcher_id, m.old_id, a.match_reason,
+       a.match_score
+  FROM stage_match_moves m
+  JOIN authorships a ON a.researcher_id = m.old_id
+ WHERE weft_name_block(a.name_key) = m.block
+   AND weft_match_decided(a.match_reason, a.match_score);
 ANALYZE stage_match;
 WITH ch AS (
 	UPDATE authorships a
@@ -1353,6 +1437,21 @@ SELECT DISTINCT x.kind, x.id
         UNION ALL SELECT 'researcher', old_researcher_id FROM ch) x
  WHERE x.id IS NOT NULL AND x.id <> 0
     ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+DELETE FROM match_evidence e
+ USING stage_match_moves m
+ WHERE e.researcher_id = m.old_id AND e.block = m.block;
+INSERT INTO match_evidence AS e (researcher_id, block, form_keys,
+    form_raws, form_counts, form_dates, coauthors, fields, ext_reason)
+SELECT s.researcher_id, s.block, s.form_keys, s.form_raws, s.form_counts,
+       s.form_dates, s.coauthors, s.fields, s.ext_reason
+  FROM stage_match_evidence s
+ WHERE NOT EXISTS (SELECT 1 FROM match_dirty d
+                    WHERE d.block = s.block AND NOT d.taken)
+    ON CONFLICT (researcher_id, block) DO UPDATE
+   SET form_keys = excluded.form_keys, form_raws = excluded.form_raws,
+       form_counts = excluded.form_counts,
+       form_dates = excluded.form_dates, coauthors = excluded.coauthors,
+       fields = excluded.fields, ext_reason = excluded.ext_reason;
 INSERT INTO follows (user_id, researcher_id, created_at)
 SELECT f.user_id, g.successor, f.created_at
   FROM follows f

@@ -12,7 +12,11 @@
 # edits changed are noted again and decided whole (--blocks), its rows
 # and counts copied aside and compared (EXCEPT, both ways) with "match
 # --full" of the same data, and the day's clusters compared with the
-# full match's (B-cubed precision and recall).
+# full match's (B-cubed precision and recall).  The day's pass keeps
+# what it knows of the researchers it decided against (0064): a third
+# part loaded after more edits reads it, and decides as a copy of the
+# database without it decides; the evidence kept is, row by row, what
+# the authorships say.
 . "$(dirname "$0")/lib.sh"
 DB=weft_t_match_blocks
 . "$(dirname "$0")/lib_db.sh"
@@ -25,7 +29,8 @@ blocks() {
 
 fresh_db
 part "$T_TMP/a" 1 2000
-part "$T_TMP/b" 2001 2300
+part "$T_TMP/b" 2001 2200
+part "$T_TMP/c" 2201 2400
 hv_ok migrate
 hv_ok load --data "$T_TMP/a"
 ALL=$(rsql "SELECT count(DISTINCT weft_name_block(name_key))
@@ -116,8 +121,121 @@ v=$(rsql "SELECT count(*) FROM authorships a, pick p
              AND a.researcher_id IS NOT NULL")
 [ "$v" = 1 ]
 ok $? "the unmatched authorship is matched again" "$v"
+
+# The kept evidence (0064) against the decided authorships it stands
+# for: the name forms and their counts, the co-authors' keys (each
+# paper's without the author's own, once) and the categories.
+EV="WITH d AS (
+        SELECT a.researcher_id, weft_name_block(a.name_key) AS block,
+               a.name_key, string_to_array(k.keys, '|') AS keys,
+               k.categories
+          FROM authorships a
+          JOIN paper_author_keys k ON k.paper_id = a.paper_id
+          JOIN match_evidence e ON e.researcher_id = a.researcher_id
+                               AND e.block = weft_name_block(a.name_key)
+         WHERE weft_match_decided(a.match_reason, a.match_score)),
+    want AS (
+        SELECT researcher_id, block,
+               (SELECT array_agg(f ORDER BY f) FROM (
+                    SELECT name_key || ':' || count(*) AS f FROM d d2
+                     WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
+                     GROUP BY name_key) x) AS forms,
+               (SELECT coalesce(array_agg(DISTINCT u.k ORDER BY u.k), '{}')
+                  FROM d d2, unnest(d2.keys) WITH ORDINALITY u(k, i)
+                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
+                   AND u.k <> ''
+                   AND u.i <> coalesce(array_position(d2.keys, d2.name_key), 0))
+                   AS coauthors,
+               (SELECT coalesce(array_agg(DISTINCT c ORDER BY c), '{}')
+                  FROM d d2, unnest(d2.categories) c
+                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block))
+                   AS fields
+          FROM d GROUP BY researcher_id, block),
+    kept AS (
+        SELECT researcher_id, block,
+               (SELECT array_agg(k || ':' || c ORDER BY k || ':' || c)
+                  FROM unnest(form_keys, form_counts) u(k, c)) AS forms,
+               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
+                  FROM unnest(string_to_array(coauthors, '|')) x) AS coauthors,
+               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
+                  FROM unnest(string_to_array(fields, '|')) x) AS fields
+          FROM match_evidence)
+    SELECT (SELECT count(*) FROM kept) || '|' ||
+           (SELECT count(*) FROM kept k
+             WHERE NOT EXISTS (SELECT 1 FROM want w
+                                WHERE (w.researcher_id, w.block, w.forms,
+                                       w.coauthors, w.fields)
+                                      = (k.researcher_id, k.block, k.forms,
+                                         k.coauthors, k.fields)))"
+ev_ok() {
+	local v
+	v=$(rsql "$EV")
+	case $v in
+	[1-9]*\|0) ok 0 "$1 ($v rows|wrong)" ;;
+	*) ok 1 "$1" "rows|wrong: $v" ;;
+	esac
+}
+ev_ok "the day's pass keeps the evidence its authorships give"
+
+# Edits by other writers where evidence is kept: a decided authorship
+# of such a researcher unmatched, a paper of another listed again with
+# other categories.  The rows they make stale go.
+rsql "CREATE TABLE evpick AS
+      SELECT (SELECT e.researcher_id FROM match_evidence e
+                JOIN authorships a ON a.researcher_id = e.researcher_id
+                 AND weft_name_block(a.name_key) = e.block
+               GROUP BY 1 HAVING count(*) >= 2 ORDER BY 1 LIMIT 1)
+                 AS unmatched_of,
+             (SELECT a.paper_id FROM match_evidence e
+                JOIN authorships a ON a.researcher_id = e.researcher_id
+                 AND weft_name_block(a.name_key) = e.block
+               ORDER BY e.researcher_id DESC, a.paper_id LIMIT 1)
+                 AS relisted;
+      CREATE TABLE evstale AS
+      SELECT a.researcher_id, weft_name_block(a.name_key) AS block
+        FROM authorships a, evpick p
+       WHERE a.researcher_id = p.unmatched_of OR a.paper_id = p.relisted;
+      UPDATE authorships a SET researcher_id = NULL, match_reason = NULL
+        FROM evpick p
+       WHERE (a.paper_id, a.position) =
+             (SELECT paper_id, position FROM authorships
+               WHERE researcher_id = p.unmatched_of
+               ORDER BY paper_id LIMIT 1);
+      UPDATE papers p SET categories = categories || '{q-fin.GN}'
+        FROM evpick k WHERE p.id = k.relisted" >/dev/null
+v=$(rsql "SELECT (SELECT count(*) FROM evstale) || '|' ||
+                 (SELECT count(*) FROM match_evidence e
+                   WHERE (e.researcher_id, e.block) IN (TABLE evstale))")
+case $v in
+[1-9]*\|0) ok 0 "other writers' edits drop the evidence they make stale ($v)" ;;
+*) ok 1 "other writers' edits drop the evidence they make stale" \
+    "pairs|left: $v $(rsql 'TABLE evpick')" ;;
+esac
+
+# The next part, here with the evidence kept and in a copy without it
+# (the day's pass reads the authorships there): the same decisions.
+FB=${DB}_fallback
+dropdb -h "$WEFT_VAR/pg/run" -U weft --if-exists "$FB"
+createdb -h "$WEFT_VAR/pg/run" -U weft -T "$DB" "$FB"
+psql -h "$WEFT_VAR/pg/run" -U weft -d "$FB" -Atqc \
+    "TRUNCATE match_evidence" >/dev/null
+hv_ok load --data "$T_TMP/c"
 DAY_LOG=$T_TMP/day.out
 cp "$T_TMP/hv.out" "$DAY_LOG"
+kept=$(sed -n 's/.*, and \([0-9]*\) name forms of kept evidence.*/\1/p' \
+    "$DAY_LOG" | tail -1)
+[ -n "$kept" ] && [ "$kept" -gt 0 ]
+ok $? "the next day's pass reads the evidence kept ($kept name forms)" \
+    "$(grep "day's pass read" "$DAY_LOG")"
+DB=$FB hv_ok load --data "$T_TMP/c"
+DEC="SELECT paper_id, position, researcher_id, match_reason, match_score
+       FROM authorships ORDER BY 1, 2;
+     SELECT id, name, name_key, paper_count FROM researchers ORDER BY 1"
+v=$(diff <(rsql "$DEC") <(DB=$FB rsql "$DEC") | head -5)
+[ -z "$v" ] && [ "$(rsql "SELECT count(*) FROM authorships")" -gt 0 ]
+ok $? "kept evidence decides as the authorships do" "$v"
+dropdb -h "$WEFT_VAR/pg/run" -U weft "$FB"
+ev_ok "evidence read, and written again, stays what the authorships give"
 
 v=$(rsql "SELECT count(*) FROM authorships
            WHERE name_key <> ''
