@@ -61,6 +61,12 @@ struct mrun {
 	struct core_buf moves, ev; /* the day's pass: 0064's evidence */
 	struct harvest_mstats *st_out;
 	int day; /* the day's pass (HARVEST_MATCH_DAY) */
+	/* match_evidence_min: a researcher's evidence is kept (0064) from
+	 * that many authorships in a block.  Below it, its row would be
+	 * written each time the researcher changes for about as many rows
+	 * saved at the next read, and most researchers have a paper or two
+	 * (2.2 authorships a researcher at 1.36 M papers). */
+	long ev_min;
 	long done, created, removed, ev_written;
 	struct timespec t0;
 };
@@ -501,7 +507,7 @@ do_block(struct mrun *m, size_t s, size_t e)
 			gone(m, &used, rows[i].rid, cid[it[i].cluster]);
 	if (m->day)
 		m->ev_written +=
-		    harvest_match_evidence(&m->ev, rows, it, n, cid);
+		    harvest_match_evidence(&m->ev, rows, it, n, cid, m->ev_min);
 out:
 	PQclear(res);
 	free(moved.v);
@@ -930,20 +936,26 @@ rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
 	return rd_wait(rd, stmt, res);
 }
 
+/* A read's candidates, (researcher, block) pairs as two arrays each:
+ * those whose evidence is kept (0064) and those read as authorships. */
+struct cand {
+	struct core_buf ids, blocks;
+};
+
 /*
  * The day's candidates in the blocks of keys (MATCH_DAY_KEYS: the keys
  * to decide, researcher 0, the blocks' researchers, and the sure ones):
- * into ids, the researchers whose key can name one of the keys to
- * decide, and the sure ones; into amb, the blocks whose initials are
- * ambiguous.
+ * into c[1] where evidence is kept, else c[0], each researcher whose key
+ * can name one of the keys to decide, and each sure one, with its
+ * block; into amb, the blocks whose initials are ambiguous.
  */
 static void
-day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
+day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
     long *ncand)
 {
 	const char **k = NULL;
 	int64_t *rid = NULL;
-	int *sure = NULL;
+	int *sure = NULL, *kept = NULL;
 	size_t cap = 0, n, ntodo, i, j;
 	int nt = PQntuples(keys), s, e, ambiguous;
 	char num[24];
@@ -962,6 +974,7 @@ day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
 			k = core_xrealloc(k, cap * sizeof(*k));
 			rid = core_xrealloc(rid, cap * sizeof(*rid));
 			sure = core_xrealloc(sure, cap * sizeof(*sure));
+			kept = core_xrealloc(kept, cap * sizeof(*kept));
 		}
 		for (n = 0, ntodo = 0; n < (size_t)(e - s); n++) {
 			int r = s + (int)n;
@@ -971,6 +984,8 @@ day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
 			    HARVEST_MATCH_DAY_KEYS__RESEARCHER_ID, 0);
 			sure[n] = core_cell_bool(keys, r,
 			    HARVEST_MATCH_DAY_KEYS__SURE, 0);
+			kept[n] = core_cell_bool(keys, r,
+			    HARVEST_MATCH_DAY_KEYS__KEPT, 0);
 			ntodo += rid[n] == 0;
 		}
 		ambiguous = harvest_match_ambiguous(k, n);
@@ -984,7 +999,8 @@ day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
 					ambiguous)) {
 					snprintf(num, sizeof(num), "%" PRId64,
 					    rid[i]);
-					array_add(ids, num);
+					array_add(&c[kept[i]].ids, num);
+					array_add(&c[kept[i]].blocks, block);
 					(*ncand)++;
 					break;
 				}
@@ -992,12 +1008,14 @@ day_candidates(PGresult *keys, struct core_buf *ids, struct core_sset *amb,
 	free(k);
 	free(rid);
 	free(sure);
+	free(kept);
 }
 
 /* One read of the day's pass: its blocks, the candidates' keys (which
  * amb borrows from) and researchers. */
 struct day_read {
-	struct core_buf blocks, ids;
+	struct core_buf blocks;
+	struct cand c[2]; /* read as authorships, kept as evidence */
 	PGresult *keys;
 	struct core_sset amb; /* its ambiguous blocks */
 };
@@ -1021,7 +1039,10 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 	enum core_err er;
 
 	core_buf_reset(&d->blocks);
-	core_buf_reset(&d->ids);
+	for (b = 0; b < 2; b++) {
+		core_buf_reset(&d->c[b].ids);
+		core_buf_reset(&d->c[b].blocks);
+	}
 	for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
 		array_add(&d->blocks,
 		    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
@@ -1030,14 +1051,20 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 		 (const char *const[]){ core_buf_cstr(&d->blocks) }, 1,
 		 &d->keys)) != CORE_OK)
 		return er;
-	day_candidates(d->keys, &d->ids, &d->amb, ncand);
-	if (d->ids.len == 0)
-		core_buf_putc(&d->ids, '{');
-	core_buf_putc(&d->ids, '}');
+	day_candidates(d->keys, d->c, &d->amb, ncand);
+	for (b = 0; b < 2; b++) {
+		if (d->c[b].ids.len == 0) {
+			core_buf_putc(&d->c[b].ids, '{');
+			core_buf_putc(&d->c[b].blocks, '{');
+		}
+		core_buf_putc(&d->c[b].ids, '}');
+		core_buf_putc(&d->c[b].blocks, '}');
+	}
 	return rd_send(rd, HARVEST_SQL_MATCH_DAY_ROWS,
 	    (const char *const[]){ core_buf_cstr(&d->blocks),
-		core_buf_cstr(&d->ids) },
-	    2);
+		core_buf_cstr(&d->c[0].ids), core_buf_cstr(&d->c[0].blocks),
+		core_buf_cstr(&d->c[1].ids), core_buf_cstr(&d->c[1].blocks) },
+	    5);
 }
 
 /*
@@ -1100,7 +1127,10 @@ out:
 	for (r = 0; r < 2; r++) {
 		day_read_clear(&d[r]);
 		core_buf_free(&d[r].blocks);
-		core_buf_free(&d[r].ids);
+		for (b0 = 0; b0 < 2; b0++) {
+			core_buf_free(&d[r].c[b0].ids);
+			core_buf_free(&d[r].c[b0].blocks);
+		}
 	}
 	return er;
 }
@@ -1161,6 +1191,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    (er = full_due(conf, db, &mode)) != CORE_OK)
 		goto out;
 	m.day = mode == HARVEST_MATCH_DAY;
+	m.ev_min = core_conf_int(conf, "match_evidence_min", 4);
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||
 	    (er = fill_keys(db)) != CORE_OK ||

@@ -81,21 +81,28 @@ joined(struct core_buf *b, const struct core_sset *s)
 		}
 }
 
-/* Whether cluster [s, e) of ix changed: anything but one researcher's
- * kept evidence, kept by the same researcher. */
+/* Whether cluster [s, e) of ix is to be kept: it is anything but one
+ * researcher's kept evidence, kept by the same researcher, and stands
+ * for min authorships or more, or its researcher's row is kept already
+ * (written with a lower min: it would be stale). */
 static int
-changed(const struct mrow *rows, const struct by_cluster *ix, size_t s,
-    size_t e, int64_t cid)
+to_keep(const struct mrow *rows, const struct by_cluster *ix, size_t s,
+    size_t e, int64_t cid, long min)
 {
 	size_t k;
+	long n = 0;
+	int changed = 0, kept = 0;
 
 	for (k = s; k < e; k++) {
 		const struct mrow *r = &rows[ix[k].i];
 
+		n += r->weight;
 		if (!r->evidence || r->rid != cid)
-			return 1;
+			changed = 1;
+		else
+			kept = 1;
 	}
-	return 0;
+	return changed && (n >= min || kept);
 }
 
 /* Cluster [s, e) of ix as one COPY row of stage_match_evidence. */
@@ -169,7 +176,7 @@ stage(struct core_buf *out, const struct mrow *rows,
 
 long
 harvest_match_evidence(struct core_buf *out, const struct mrow *rows,
-    const struct harvest_mitem *it, size_t n, const int64_t *cid)
+    const struct harvest_mitem *it, size_t n, const int64_t *cid, long min)
 {
 	struct by_cluster *ix = core_xcalloc(n + 1, sizeof(*ix));
 	size_t i, s, e;
@@ -185,7 +192,7 @@ harvest_match_evidence(struct core_buf *out, const struct mrow *rows,
 
 		for (e = s + 1; e < n && it[ix[e].i].cluster == k; e++)
 			continue;
-		if (!changed(rows, ix, s, e, cid[k]))
+		if (!to_keep(rows, ix, s, e, cid[k], min))
 			continue;
 		stage(out, rows, it, ix, s, e, cid[k]);
 		written++;

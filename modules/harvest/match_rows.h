@@ -34,9 +34,10 @@ struct mrow {
  * day's pass changed, as COPY rows of stage_match_evidence into out:
  * rows[0, n) and their items (cluster: their dense labels), cid[k]
  * cluster k's researcher.  A cluster that is one researcher's kept
- * evidence and nothing new is left as kept.  Returns the rows written.
+ * evidence and nothing new is left as kept, one of fewer than min
+ * authorships is not kept.  Returns the rows written.
  */
 long harvest_match_evidence(struct core_buf *out, const struct mrow *rows,
-    const struct harvest_mitem *it, size_t n, const int64_t *cid);
+    const struct harvest_mitem *it, size_t n, const int64_t *cid, long min);
 
 #endif

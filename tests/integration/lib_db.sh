@@ -12,8 +12,9 @@ DATA=$ROOT/sql/data
 [ -x "$BIN" ] || { echo "1..0 # SKIP no $BIN"; exit 0; }
 rsql() { psql -h "$WEFT_VAR/pg/run" -U weft -d "$DB" -Atqc "$1"; }
 # hv ARGS: weft-harvest on $DB; output in $T_TMP/hv.out, status in HV_RC.
+# HV_CONF: another configuration than the stack's.
 hv() {
-	env WEFT_CONF="$WEFT_VAR/weft.conf" \
+	env WEFT_CONF="${HV_CONF:-$WEFT_VAR/weft.conf}" \
 	    WEFT_DB="host=$WEFT_VAR/pg/run dbname=$DB user=weft" \
 	    "$BIN" "$@" >"$T_TMP/hv.out" 2>&1
 	HV_RC=$?

@@ -27,6 +27,11 @@ blocks() {
 	    "$T_TMP/hv.out" | tail -1
 }
 
+# Evidence kept from one authorship on (match_evidence_min, 4 by
+# default), so that a day here keeps and reads much of it.
+HV_CONF=$T_TMP/weft.conf
+{ cat "$WEFT_VAR/weft.conf"; echo "match_evidence_min = 1"; } >"$HV_CONF"
+
 fresh_db
 part "$T_TMP/a" 1 2000
 part "$T_TMP/b" 2001 2200
