@@ -505,9 +505,10 @@ do_block(struct mrun *m, size_t s, size_t e)
 	for (i = 0; i < n; i++)
 		if (rows[i].rid > 0 && !rows[i].rid_ext)
 			gone(m, &used, rows[i].rid, cid[it[i].cluster]);
-	if (m->day)
-		m->ev_written +=
-		    harvest_match_evidence(&m->ev, rows, it, n, cid, m->ev_min);
+	/* What the next day's pass reads of these researchers (0064); a
+	 * block decided whole holds all of each one's authorships there. */
+	m->ev_written +=
+	    harvest_match_evidence(&m->ev, rows, it, n, cid, m->ev_min);
 out:
 	PQclear(res);
 	free(moved.v);

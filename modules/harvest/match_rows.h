@@ -31,7 +31,7 @@ struct mrow {
 
 /*
  * The evidence (0064) of the clusters of one decided block that the
- * day's pass changed, as COPY rows of stage_match_evidence into out:
+ * match changed, as COPY rows of stage_match_evidence into out:
  * rows[0, n) and their items (cluster: their dense labels), cid[k]
  * cluster k's researcher.  A cluster that is one researcher's kept
  * evidence and nothing new is left as kept, one of fewer than min

@@ -1195,7 +1195,7 @@ COPY stage_match_evidence (researcher_id, block, form_keys, form_raws,
 
 -- name: MATCH_EVIDENCE_DROP_TAKEN
 -- "match --blocks": the taken blocks are decided whole, their evidence
--- (0064) goes first; the next days write it again.
+-- (0064) goes first; the match writes it again, block by block.
 DELETE FROM match_evidence e
  USING match_dirty d
  WHERE d.taken AND e.block = d.block;

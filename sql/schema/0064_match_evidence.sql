@@ -22,7 +22,7 @@
 -- it makes stale (the triggers below), and the day's pass reads the
 -- authorships again where no row is (and writes the row then).  "match
 -- --blocks" and "--full" decide their blocks whole and delete the rows
--- of those blocks first; the next days fill them again, lazily.
+-- of those blocks first, and write them again from their decisions.
 -- Forward-only: never edit once landed; add another.
 
 -- Whether an authorship is decided: the complement of what 0059's

@@ -32,6 +32,59 @@ blocks() {
 HV_CONF=$T_TMP/weft.conf
 { cat "$WEFT_VAR/weft.conf"; echo "match_evidence_min = 1"; } >"$HV_CONF"
 
+# The kept evidence (0064) against the decided authorships it stands
+# for: the name forms and their counts, the co-authors' keys (each
+# paper's without the author's own, once) and the categories.
+EV="WITH d AS (
+        SELECT a.researcher_id, weft_name_block(a.name_key) AS block,
+               a.name_key, string_to_array(k.keys, '|') AS keys,
+               k.categories
+          FROM authorships a
+          JOIN paper_author_keys k ON k.paper_id = a.paper_id
+          JOIN match_evidence e ON e.researcher_id = a.researcher_id
+                               AND e.block = weft_name_block(a.name_key)
+         WHERE weft_match_decided(a.match_reason, a.match_score)),
+    want AS (
+        SELECT researcher_id, block,
+               (SELECT array_agg(f ORDER BY f) FROM (
+                    SELECT name_key || ':' || count(*) AS f FROM d d2
+                     WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
+                     GROUP BY name_key) x) AS forms,
+               (SELECT coalesce(array_agg(DISTINCT u.k ORDER BY u.k), '{}')
+                  FROM d d2, unnest(d2.keys) WITH ORDINALITY u(k, i)
+                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
+                   AND u.k <> ''
+                   AND u.i <> coalesce(array_position(d2.keys, d2.name_key), 0))
+                   AS coauthors,
+               (SELECT coalesce(array_agg(DISTINCT c ORDER BY c), '{}')
+                  FROM d d2, unnest(d2.categories) c
+                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block))
+                   AS fields
+          FROM d GROUP BY researcher_id, block),
+    kept AS (
+        SELECT researcher_id, block,
+               (SELECT array_agg(k || ':' || c ORDER BY k || ':' || c)
+                  FROM unnest(form_keys, form_counts) u(k, c)) AS forms,
+               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
+                  FROM unnest(string_to_array(coauthors, '|')) x) AS coauthors,
+               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
+                  FROM unnest(string_to_array(fields, '|')) x) AS fields
+          FROM match_evidence)
+    SELECT (SELECT count(*) FROM kept) || '|' ||
+           (SELECT count(*) FROM kept k
+             WHERE NOT EXISTS (SELECT 1 FROM want w
+                                WHERE (w.researcher_id, w.block, w.forms,
+                                       w.coauthors, w.fields)
+                                      = (k.researcher_id, k.block, k.forms,
+                                         k.coauthors, k.fields)))"
+ev_ok() {
+	local v
+	v=$(rsql "$EV")
+	case $v in
+	[1-9]*\|0) ok 0 "$1 ($v rows|wrong)" ;;
+	*) ok 1 "$1" "rows|wrong: $v" ;;
+	esac
+}
 fresh_db
 part "$T_TMP/a" 1 2000
 part "$T_TMP/b" 2001 2200
@@ -47,6 +100,7 @@ ok $? "a first load's match reads every block ($n noted, $ALL now)" \
 v=$(rsql "SELECT count(*) FROM match_dirty")
 [ "$v" = 0 ]
 ok $? "the match consumes the notes" "$v left"
+ev_ok "a first load keeps the evidence of the blocks it decides"
 hv_ok match
 n=$(blocks)
 [ "$n" = 0 ] && grep -q '"msg":"0 authorships in' "$T_TMP/hv.out"
@@ -127,59 +181,6 @@ v=$(rsql "SELECT count(*) FROM authorships a, pick p
 [ "$v" = 1 ]
 ok $? "the unmatched authorship is matched again" "$v"
 
-# The kept evidence (0064) against the decided authorships it stands
-# for: the name forms and their counts, the co-authors' keys (each
-# paper's without the author's own, once) and the categories.
-EV="WITH d AS (
-        SELECT a.researcher_id, weft_name_block(a.name_key) AS block,
-               a.name_key, string_to_array(k.keys, '|') AS keys,
-               k.categories
-          FROM authorships a
-          JOIN paper_author_keys k ON k.paper_id = a.paper_id
-          JOIN match_evidence e ON e.researcher_id = a.researcher_id
-                               AND e.block = weft_name_block(a.name_key)
-         WHERE weft_match_decided(a.match_reason, a.match_score)),
-    want AS (
-        SELECT researcher_id, block,
-               (SELECT array_agg(f ORDER BY f) FROM (
-                    SELECT name_key || ':' || count(*) AS f FROM d d2
-                     WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
-                     GROUP BY name_key) x) AS forms,
-               (SELECT coalesce(array_agg(DISTINCT u.k ORDER BY u.k), '{}')
-                  FROM d d2, unnest(d2.keys) WITH ORDINALITY u(k, i)
-                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block)
-                   AND u.k <> ''
-                   AND u.i <> coalesce(array_position(d2.keys, d2.name_key), 0))
-                   AS coauthors,
-               (SELECT coalesce(array_agg(DISTINCT c ORDER BY c), '{}')
-                  FROM d d2, unnest(d2.categories) c
-                 WHERE (d2.researcher_id, d2.block) = (d.researcher_id, d.block))
-                   AS fields
-          FROM d GROUP BY researcher_id, block),
-    kept AS (
-        SELECT researcher_id, block,
-               (SELECT array_agg(k || ':' || c ORDER BY k || ':' || c)
-                  FROM unnest(form_keys, form_counts) u(k, c)) AS forms,
-               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
-                  FROM unnest(string_to_array(coauthors, '|')) x) AS coauthors,
-               (SELECT coalesce(array_agg(x ORDER BY x), '{}')
-                  FROM unnest(string_to_array(fields, '|')) x) AS fields
-          FROM match_evidence)
-    SELECT (SELECT count(*) FROM kept) || '|' ||
-           (SELECT count(*) FROM kept k
-             WHERE NOT EXISTS (SELECT 1 FROM want w
-                                WHERE (w.researcher_id, w.block, w.forms,
-                                       w.coauthors, w.fields)
-                                      = (k.researcher_id, k.block, k.forms,
-                                         k.coauthors, k.fields)))"
-ev_ok() {
-	local v
-	v=$(rsql "$EV")
-	case $v in
-	[1-9]*\|0) ok 0 "$1 ($v rows|wrong)" ;;
-	*) ok 1 "$1" "rows|wrong: $v" ;;
-	esac
-}
 ev_ok "the day's pass keeps the evidence its authorships give"
 
 # Edits by other writers where evidence is kept: a decided authorship
@@ -339,6 +340,7 @@ n=$(blocks)
                    FROM authorships WHERE name_key <> ''")" ]
 ok $? "--full reads every block" "$(grep 'name blocks' "$T_TMP/hv.out")"
 compare_sets "$SETS" "by blocks equals full"
+ev_ok "--full keeps the evidence its decisions give"
 
 # The day's people against the full match's, over the authorships of
 # the blocks the day changed: B-cubed precision (of each authorship's
