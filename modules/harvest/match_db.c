@@ -937,8 +937,7 @@ rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
 	return rd_wait(rd, stmt, res);
 }
 
-/* A read's candidates, (researcher, block) pairs as two arrays each:
- * those whose evidence is kept (0064) and those read as authorships. */
+/* A read's candidates, (researcher, block) pairs as two arrays. */
 struct cand {
 	struct core_buf ids, blocks;
 };
@@ -946,9 +945,9 @@ struct cand {
 /*
  * The day's candidates in the blocks of keys (MATCH_DAY_KEYS: the keys
  * to decide, researcher 0, the blocks' researchers, and the sure ones):
- * into c[1] where evidence is kept, else c[0], each researcher whose key
- * can name one of the keys to decide, and each sure one, with its
- * block; into amb, the blocks whose initials are ambiguous.
+ * into c, each researcher whose key can name one of the keys to decide,
+ * and each sure one, with its block; into amb, the blocks whose
+ * initials are ambiguous.
  */
 static void
 day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
@@ -956,7 +955,7 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 {
 	const char **k = NULL;
 	int64_t *rid = NULL;
-	int *sure = NULL, *kept = NULL;
+	int *sure = NULL;
 	size_t cap = 0, n, ntodo, i, j;
 	int nt = PQntuples(keys), s, e, ambiguous;
 	char num[24];
@@ -975,7 +974,6 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 			k = core_xrealloc(k, cap * sizeof(*k));
 			rid = core_xrealloc(rid, cap * sizeof(*rid));
 			sure = core_xrealloc(sure, cap * sizeof(*sure));
-			kept = core_xrealloc(kept, cap * sizeof(*kept));
 		}
 		for (n = 0, ntodo = 0; n < (size_t)(e - s); n++) {
 			int r = s + (int)n;
@@ -985,8 +983,6 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 			    HARVEST_MATCH_DAY_KEYS__RESEARCHER_ID, 0);
 			sure[n] = core_cell_bool(keys, r,
 			    HARVEST_MATCH_DAY_KEYS__SURE, 0);
-			kept[n] = core_cell_bool(keys, r,
-			    HARVEST_MATCH_DAY_KEYS__KEPT, 0);
 			ntodo += rid[n] == 0;
 		}
 		ambiguous = harvest_match_ambiguous(k, n);
@@ -1000,8 +996,8 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 					ambiguous)) {
 					snprintf(num, sizeof(num), "%" PRId64,
 					    rid[i]);
-					array_add(&c[kept[i]].ids, num);
-					array_add(&c[kept[i]].blocks, block);
+					array_add(&c->ids, num);
+					array_add(&c->blocks, block);
 					(*ncand)++;
 					break;
 				}
@@ -1009,14 +1005,13 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 	free(k);
 	free(rid);
 	free(sure);
-	free(kept);
 }
 
 /* One read of the day's pass: its blocks, the candidates' keys (which
  * amb borrows from) and researchers. */
 struct day_read {
 	struct core_buf blocks;
-	struct cand c[2]; /* read as authorships, kept as evidence */
+	struct cand c;
 	PGresult *keys;
 	struct core_sset amb; /* its ambiguous blocks */
 };
@@ -1040,10 +1035,8 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 	enum core_err er;
 
 	core_buf_reset(&d->blocks);
-	for (b = 0; b < 2; b++) {
-		core_buf_reset(&d->c[b].ids);
-		core_buf_reset(&d->c[b].blocks);
-	}
+	core_buf_reset(&d->c.ids);
+	core_buf_reset(&d->c.blocks);
 	for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
 		array_add(&d->blocks,
 		    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
@@ -1052,20 +1045,17 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 		 (const char *const[]){ core_buf_cstr(&d->blocks) }, 1,
 		 &d->keys)) != CORE_OK)
 		return er;
-	day_candidates(d->keys, d->c, &d->amb, ncand);
-	for (b = 0; b < 2; b++) {
-		if (d->c[b].ids.len == 0) {
-			core_buf_putc(&d->c[b].ids, '{');
-			core_buf_putc(&d->c[b].blocks, '{');
-		}
-		core_buf_putc(&d->c[b].ids, '}');
-		core_buf_putc(&d->c[b].blocks, '}');
+	day_candidates(d->keys, &d->c, &d->amb, ncand);
+	if (d->c.ids.len == 0) {
+		core_buf_putc(&d->c.ids, '{');
+		core_buf_putc(&d->c.blocks, '{');
 	}
+	core_buf_putc(&d->c.ids, '}');
+	core_buf_putc(&d->c.blocks, '}');
 	return rd_send(rd, HARVEST_SQL_MATCH_DAY_ROWS,
 	    (const char *const[]){ core_buf_cstr(&d->blocks),
-		core_buf_cstr(&d->c[0].ids), core_buf_cstr(&d->c[0].blocks),
-		core_buf_cstr(&d->c[1].ids), core_buf_cstr(&d->c[1].blocks) },
-	    5);
+		core_buf_cstr(&d->c.ids), core_buf_cstr(&d->c.blocks) },
+	    3);
 }
 
 /*
@@ -1128,10 +1118,8 @@ out:
 	for (r = 0; r < 2; r++) {
 		day_read_clear(&d[r]);
 		core_buf_free(&d[r].blocks);
-		for (b0 = 0; b0 < 2; b0++) {
-			core_buf_free(&d[r].c[b0].ids);
-			core_buf_free(&d[r].c[b0].blocks);
-		}
+		core_buf_free(&d[r].c.ids);
+		core_buf_free(&d[r].c.blocks);
 	}
 	return er;
 }

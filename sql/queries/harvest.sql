@@ -1316,10 +1316,9 @@ SELECT block FROM match_dirty WHERE taken ORDER BY block;
 -- match_score NULL; 0059's authorships_undecided finds them) with
 -- researcher_id 0; the researchers of each block with their keys; and,
 -- sure, the researchers a source placed those authorships with, whatever
--- their names.  kept: the researcher's evidence in the block is kept
--- (0064).
+-- their names.
 SELECT weft_name_block(a.name_key) AS block, a.name_key,
-       0::bigint AS researcher_id, false AS sure, false AS kept
+       0::bigint AS researcher_id, false AS sure
   FROM authorships a
  WHERE weft_name_block(a.name_key) = ANY ($1::text[])
    AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
@@ -1327,17 +1326,11 @@ SELECT weft_name_block(a.name_key) AS block, a.name_key,
    AND a.name_key <> ''
  GROUP BY 1, 2
  UNION ALL
-SELECT weft_name_block(r.name_key), r.name_key, r.id, false,
-       EXISTS (SELECT 1 FROM match_evidence e
-                WHERE e.researcher_id = r.id
-                  AND e.block = weft_name_block(r.name_key))
+SELECT weft_name_block(r.name_key), r.name_key, r.id, false
   FROM researchers r
  WHERE weft_name_block(r.name_key) = ANY ($1::text[])
  UNION ALL
-SELECT DISTINCT weft_name_block(a.name_key), '', a.researcher_id, true,
-       EXISTS (SELECT 1 FROM match_evidence e
-                WHERE e.researcher_id = a.researcher_id
-                  AND e.block = weft_name_block(a.name_key))
+SELECT DISTINCT weft_name_block(a.name_key), '', a.researcher_id, true
   FROM authorships a
  WHERE weft_name_block(a.name_key) = ANY ($1::text[])
    AND (a.match_reason IS NULL OR a.match_reason = 'name_key'
@@ -1349,11 +1342,22 @@ SELECT DISTINCT weft_name_block(a.name_key), '', a.researcher_id, true,
 -- name: MATCH_DAY_ROWS
 -- The day's pass, blocks $1: the authorships to decide, and the
 -- candidates (those whose name can be one of theirs), settled: the
--- (researcher, block) pairs $2, $3 as their decided authorships in the
--- block, the pairs $4, $5 as their evidence kept there (0064), one row
--- a name form (the first with the co-authors and fields, the external
--- id's reason in match_reason); by block, newest first.
-WITH todo AS (
+-- (researcher, block) pairs $2, $3, each as its evidence kept in the
+-- block (0064), one row a name form (the first with the co-authors and
+-- fields, the external id's reason in match_reason), or, where none is
+-- kept, as its decided authorships in the block; by block, newest
+-- first.  The evidence is looked up for the candidates only, once
+-- (asked of every researcher of the blocks, 1.75 M a day at 1.3 M
+-- papers, the lookups cost more than they saved).
+WITH cand AS MATERIALIZED (
+	SELECT c.researcher_id, c.block, e.researcher_id AS kept,
+	       e.form_keys, e.form_raws, e.form_counts, e.form_dates,
+	       e.coauthors, e.fields, e.ext_reason
+	  FROM (SELECT DISTINCT * FROM unnest($2::bigint[], $3::text[])
+	        AS u(researcher_id, block)) c
+	  LEFT JOIN match_evidence e ON e.researcher_id = c.researcher_id
+	                            AND e.block = c.block
+), todo AS (
 	SELECT weft_name_block(a.name_key) AS block, a.paper_id, a.position,
 	       a.raw_name, a.name_key, a.researcher_id, a.match_reason,
 	       a.match_score, false AS settled
@@ -1366,10 +1370,10 @@ WITH todo AS (
 	SELECT c.block, a.paper_id, a.position,
 	       a.raw_name, a.name_key, a.researcher_id, a.match_reason,
 	       a.match_score, true
-	  FROM (SELECT DISTINCT * FROM unnest($2::bigint[], $3::text[])
-	        AS u(researcher_id, block)) c
+	  FROM cand c
 	  JOIN authorships a ON a.researcher_id = c.researcher_id
-	 WHERE a.match_reason IS NOT NULL AND a.match_reason <> 'name_key'
+	 WHERE c.kept IS NULL
+	   AND a.match_reason IS NOT NULL AND a.match_reason <> 'name_key'
 	   AND a.match_score IS NOT NULL AND a.name_key <> ''
 	   AND weft_name_block(a.name_key) = c.block
 )
@@ -1391,14 +1395,12 @@ SELECT e.block, 0::bigint, 0, f.raw_name, f.name_key, e.researcher_id,
        CASE WHEN f.i = 1 THEN e.coauthors ELSE '' END,
        CASE WHEN f.i = 1 THEN e.fields ELSE '' END,
        true, e.ext_reason, NULL::real, f.published, f.n, true
-  FROM (SELECT DISTINCT * FROM unnest($4::bigint[], $5::text[])
-        AS u(researcher_id, block)) c
-  JOIN match_evidence e ON e.researcher_id = c.researcher_id
-                       AND e.block = c.block
+  FROM cand e
   JOIN researchers r ON r.id = e.researcher_id
  CROSS JOIN LATERAL unnest(e.form_keys, e.form_raws, e.form_counts,
        e.form_dates) WITH ORDINALITY AS f(name_key, raw_name, n,
        published, i)
+ WHERE e.kept IS NOT NULL
 {{MATCH_ROWS_ORDER}};
 
 -- name: MATCH_APPLY
