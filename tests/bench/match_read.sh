@@ -75,11 +75,11 @@ EOF
 	echo ";"
 	echo "EXECUTE rd(:'b', :'ai', :'ab') \\g $tmp/kept.rows"
 	echo "EXECUTE rd_none(:'b', :'ai', :'ab') \\g $tmp/all.rows"
-	for i in $(seq "$runs"); do
-		echo "\\echo kept"
-		echo "EXPLAIN (ANALYZE, TIMING OFF) EXECUTE rd(:'b', :'ai', :'ab');"
-		echo "\\echo authorships"
-		echo "EXPLAIN (ANALYZE, TIMING OFF) EXECUTE rd_none(:'b', :'ai', :'ab');"
+	for _ in $(seq "$runs"); do
+		printf '%s\n' '\echo kept' \
+		    "EXPLAIN (ANALYZE, TIMING OFF) EXECUTE rd(:'b', :'ai', :'ab');" \
+		    '\echo authorships' \
+		    "EXPLAIN (ANALYZE, TIMING OFF) EXECUTE rd_none(:'b', :'ai', :'ab');"
 	done
 } >"$tmp/run.sql"
 psql -h "$var/pg/run" -U weft -d weft -X -v ON_ERROR_STOP=1 -At \
