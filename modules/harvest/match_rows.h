@@ -15,9 +15,10 @@
  * researcher's kept evidence (evidence: paper_id 0, weight the
  * authorships of that form); its strings are in mrun's pool. */
 struct mrow {
-	char *block, *raw_name, *name_key, *ext_id, *coauth, *fields;
-	char *reason, *score; /* as stored (score NULL when none) */
-	char *published;      /* the paper's date, NULL when unknown */
+	const char *block, *raw_name, *name_key, *ext_id;
+	char *coauth, *fields;      /* split in place */
+	const char *reason, *score; /* as stored (score NULL when none) */
+	const char *published;      /* the paper's date, NULL when unknown */
 	const char **coauthors, **fieldv;
 	size_t ncoauthors, nfields;
 	int64_t paper_id, rid;

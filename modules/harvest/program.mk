@@ -26,6 +26,7 @@ MODULE_LIBS += $(B)/libharvest.a
 
 # The harvest unit tests include the module's private header.
 $(B)/tests/test_name $(B)/tests/test_affil $(B)/tests/test_loader_parse $(B)/tests/test_match \
+    $(B)/tests/test_match_evidence \
     $(B)/tests/test_harvest_analyse: CFLAGS += -Imodules/harvest
 
 # analyse.c and its test include vectors.h.
