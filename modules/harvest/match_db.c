@@ -58,7 +58,7 @@ struct mrun {
 	size_t n, cap;
 	struct core_pool pool; /* the rows' strings and arrays */
 	struct core_buf st, gone;
-	struct core_buf moves, ev; /* the day's pass: 0064's evidence */
+	struct core_buf moves, ev; /* 0064: researchers moved whole, evidence */
 	struct harvest_mstats *st_out;
 	int day; /* the day's pass (HARVEST_MATCH_DAY) */
 	/* match_evidence_min: a researcher's evidence is kept (0064) from
