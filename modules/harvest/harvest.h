@@ -170,6 +170,9 @@ void harvest_author_free(struct harvest_author *a);
  * at the end.
  */
 void harvest_copy_row(struct core_buf *b, const char *const *fields, size_t n);
+/* s (NULL: NULL) as the next element of a PostgreSQL array literal in b,
+ * which it opens when empty; the caller closes it with '}'. */
+void harvest_array_add(struct core_buf *b, const char *s);
 
 /*
  * The date part of an RFC 2822 date ("Mon, 2 Apr 2007 19:18:42 GMT") as

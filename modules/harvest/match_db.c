@@ -631,20 +631,6 @@ fill_keys(struct core_db *db)
 	return er;
 }
 
-/* s as an element of a PostgreSQL array literal into b. */
-static void
-array_add(struct core_buf *b, const char *s)
-{
-	core_buf_putc(b, b->len > 1 ? ',' : '{');
-	core_buf_putc(b, '"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			core_buf_putc(b, '\\');
-		core_buf_putc(b, *s);
-	}
-	core_buf_putc(b, '"');
-}
-
 /*
  * Family-name-first keys ("priem jason") turned where the other forms of
  * the database say so (harvest_name_orient()), in one statement.  The
@@ -703,8 +689,8 @@ orient_keys(struct core_db *db, enum harvest_match_mode mode)
 	for (i = 0; i < n; i++) {
 		if (rot[i] == NULL)
 			continue;
-		array_add(&from, keys[i]);
-		array_add(&to, rot[i]);
+		harvest_array_add(&from, keys[i]);
+		harvest_array_add(&to, rot[i]);
 		turned++;
 		free(rot[i]);
 	}
@@ -996,8 +982,8 @@ day_candidates(PGresult *keys, struct cand *c, struct core_sset *amb,
 					ambiguous)) {
 					snprintf(num, sizeof(num), "%" PRId64,
 					    rid[i]);
-					array_add(&c->ids, num);
-					array_add(&c->blocks, block);
+					harvest_array_add(&c->ids, num);
+					harvest_array_add(&c->blocks, block);
 					(*ncand)++;
 					break;
 				}
@@ -1038,7 +1024,7 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 	core_buf_reset(&d->c.ids);
 	core_buf_reset(&d->c.blocks);
 	for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
-		array_add(&d->blocks,
+		harvest_array_add(&d->blocks,
 		    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
 	core_buf_putc(&d->blocks, '}');
 	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_KEYS,

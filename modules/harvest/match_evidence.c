@@ -49,24 +49,6 @@ ext_reason(const char *r)
 	return 0;
 }
 
-/* s as an element of a PostgreSQL array literal into b (NULL: NULL). */
-static void
-element(struct core_buf *b, const char *s)
-{
-	core_buf_putc(b, b->len > 0 ? ',' : '{');
-	if (s == NULL) {
-		core_buf_puts(b, "NULL");
-		return;
-	}
-	core_buf_putc(b, '"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			core_buf_putc(b, '\\');
-		core_buf_putc(b, *s);
-	}
-	core_buf_putc(b, '"');
-}
-
 /* A set's members '|'-joined into b. */
 static void
 joined(struct core_buf *b, const struct core_sset *s)
@@ -143,12 +125,12 @@ stage(struct core_buf *out, const struct mrow *rows,
 			ext = why;
 	}
 	for (f = 0; f < nf; f++) {
-		element(&keys, forms[f].newest->name_key);
-		element(&raws, forms[f].newest->raw_name);
+		harvest_array_add(&keys, forms[f].newest->name_key);
+		harvest_array_add(&raws, forms[f].newest->raw_name);
 		snprintf(num, sizeof(num), "%ld", forms[f].count);
 		core_buf_putc(&counts, counts.len > 0 ? ',' : '{');
 		core_buf_puts(&counts, num);
-		element(&dates, forms[f].newest->published);
+		harvest_array_add(&dates, forms[f].newest->published);
 	}
 	core_buf_putc(&keys, '}');
 	core_buf_putc(&raws, '}');

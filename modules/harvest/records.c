@@ -1076,6 +1076,23 @@ out:
 /* -------------------------------------------------------------- COPY */
 
 void
+harvest_array_add(struct core_buf *b, const char *s)
+{
+	core_buf_putc(b, b->len > 0 ? ',' : '{');
+	if (s == NULL) {
+		core_buf_puts(b, "NULL");
+		return;
+	}
+	core_buf_putc(b, '"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			core_buf_putc(b, '\\');
+		core_buf_putc(b, *s);
+	}
+	core_buf_putc(b, '"');
+}
+
+void
 harvest_copy_row(struct core_buf *b, const char *const *fields, size_t n)
 {
 	const char *s, *run;

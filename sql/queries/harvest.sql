@@ -1149,25 +1149,16 @@ CREATE TEMP TABLE IF NOT EXISTS stage_match_gone (
 	old_id          bigint NOT NULL,
 	successor       bigint NOT NULL
 ) ON COMMIT DELETE ROWS;
--- The day's pass: researchers kept as evidence whose authorships of a
--- block go to another (MATCH_APPLY moves them), and the evidence of the
--- researchers whose block changed (0064).
+-- Researchers kept as evidence whose authorships of a block go to
+-- another (MATCH_APPLY moves them), and the evidence of the researchers
+-- whose block changed (0064).
 CREATE TEMP TABLE IF NOT EXISTS stage_match_moves (
 	old_id          bigint NOT NULL,
 	block           text NOT NULL,
 	researcher_id   bigint NOT NULL
 ) ON COMMIT DELETE ROWS;
-CREATE TEMP TABLE IF NOT EXISTS stage_match_evidence (
-	researcher_id   bigint NOT NULL,
-	block           text NOT NULL,
-	form_keys       text[] NOT NULL,
-	form_raws       text[] NOT NULL,
-	form_counts     integer[] NOT NULL,
-	form_dates      date[] NOT NULL,
-	coauthors       text NOT NULL,
-	fields          text NOT NULL,
-	ext_reason      text
-) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS stage_match_evidence (LIKE match_evidence)
+	ON COMMIT DELETE ROWS;
 -- What this match's batches wrote (MATCH_APPLY), for the day's counts.
 CREATE TEMP TABLE IF NOT EXISTS match_moved (
 	paper_id        bigint NOT NULL,
