@@ -51,4 +51,4 @@ if [ "$what" != unit ]; then
 	chmod +x tests/integration/t_*.sh
 	tests+=(tests/integration/t_*.sh)
 fi
-prove -f --exec '' "${tests[@]}"
+prove -f --timer --exec '' "${tests[@]}"
