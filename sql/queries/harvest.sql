@@ -160,15 +160,17 @@ UPDATE papers p
    AND (p.author_count, p.fully_matched) IS DISTINCT FROM (s.n, s.fm);
 
 -- name: HV_RECOMPUTE_RESEARCHERS
+-- The latest paper from the authorships' copy of its date (0011), as
+-- COUNTS_OF_TOUCHED: joined with papers, the planner read all of
+-- papers_published (1.1 s at 1.52 M papers, for 1,000 written).
 WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
               FROM authorships a
               JOIN papers p ON p.id = a.paper_id
              WHERE p.modified_at = now() AND a.researcher_id IS NOT NULL),
      s AS (SELECT r0.id, count(DISTINCT a.paper_id) AS n,
-                  max(p.published) AS latest
+                  max(a.published) AS latest
              FROM r0
              LEFT JOIN authorships a ON a.researcher_id = r0.id
-             LEFT JOIN papers p ON p.id = a.paper_id
             GROUP BY r0.id)
 UPDATE researchers r
    SET paper_count = s.n, latest_paper = s.latest, modified_at = now()
