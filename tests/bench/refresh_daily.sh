@@ -21,7 +21,11 @@
 # sessions did instead (refresh_batch.sql: copies of the newest papers
 # keeping their authors, their authorships as the loader writes them)
 # and times `weft-harvest match` after it (STEP=refresh: the refresh
-# alone).  Then it prints the
+# alone).  SOURCE=oai writes the same day as the daily harvest does
+# (conf/weft-harvest.service): the listing as OAI-PMH pages of 1,000
+# (corpus/oai_pages.py) served by a private nginx to `weft-harvest
+# arxiv oai`, a transaction per page, then `weft-harvest match` (the
+# day's match and the refresh), each timed.  Then it prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
 # statements (top_statements.sql).  Where the cluster has a semantic
@@ -44,9 +48,9 @@ vectors=${VECTORS:-beside}
 step=${STEP:-match}
 source=${SOURCE:-gen}
 case $source:$step in
-copies:match | copies:refresh | gen:match) ;;
+copies:match | copies:refresh | gen:match | oai:match) ;;
 *)
-	echo "refresh_daily.sh: SOURCE=gen (STEP=match) or SOURCE=copies (STEP=match or refresh)" >&2
+	echo "refresh_daily.sh: SOURCE=gen or oai (STEP=match) or SOURCE=copies (STEP=match or refresh)" >&2
 	exit 2
 	;;
 esac
@@ -65,6 +69,8 @@ if ! aspg "$pgbin/pg_ctl" -D "$var/pg/data" status >/dev/null 2>&1; then
 	started=1
 fi
 finish() {
+	[ ! -f "$var/oai/nginx.pid" ] ||
+	    nginx -p "$var/oai" -c "$var/oai/nginx.conf" -s stop 2>/dev/null
 	[ -z "$started" ] ||
 	    aspg "$pgbin/pg_ctl" -D "$var/pg/data" -m fast stop >/dev/null
 }
@@ -120,6 +126,44 @@ else
 	run=("$bin" load --data "$var/day")
 	label="weft-harvest load (day $day)"
 fi
+if [ "$source" = oai ]; then
+	# The day's pages from a private nginx: the first by the request's
+	# arguments, each next one by the token the page before names.
+	rm -rf "$var/oai"
+	mkdir -p "$var/oai/www"
+	from=$(python3 "$root/tests/bench/corpus/oai_pages.py" \
+	    "$var/day/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz" "$var/oai/www")
+	port=${OAI_PORT:-8099}
+	cat >"$var/oai/nginx.conf" <<-CONF
+	worker_processes 1;
+	pid $var/oai/nginx.pid;
+	error_log $var/oai/error.log warn;
+	events { worker_connections 64; }
+	http {
+		access_log off;
+		client_body_temp_path $var/oai/body;
+		proxy_temp_path $var/oai/proxy;
+		fastcgi_temp_path $var/oai/fastcgi;
+		uwsgi_temp_path $var/oai/uwsgi;
+		scgi_temp_path $var/oai/scgi;
+		server {
+			listen 127.0.0.1:$port;
+			root $var/oai/www;
+			default_type application/xml;
+			location = /oai {
+				try_files /\$arg_resumptionToken.xml /first.xml;
+			}
+		}
+	}
+	CONF
+	chmod -R a+rX "$var/oai"
+	nginx -p "$var/oai" -c "$var/oai/nginx.conf"
+	pre=(env WEFT_ARXIV_OAI_URL="http://127.0.0.1:$port/oai"
+	    WEFT_ARXIV_DELAY=0 WEFT_HARVEST_CONTACT=bench@weft.invalid
+	    "$bin" arxiv oai --from "$from" --set cs)
+	run=("$bin" match)
+	label="weft-harvest match (day $day)"
+fi
 # statements: the refresh's costliest statements, where the cluster
 # has pg_stat_statements (load.sh's do).
 pgss=$(q -Atc "SELECT count(*) FROM pg_extension
@@ -145,6 +189,10 @@ vectors_build() {
 	WEFT_CONF="$var/weft.conf" "$vbin" build >"$var/vectors.out" 2>&1
 	echo "$(date +%s.%N) - $t0" | bc -l >"$var/vectors.time"
 }
+# SOURCE=oai: the day's pages harvested first, timed apart.
+[ "$source" != oai ] ||
+    timed "weft-harvest arxiv oai (day $day)" \
+    env WEFT_CONF="$var/weft.conf" "${pre[@]}"
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }
 timed "$label" env WEFT_CONF="$var/weft.conf" "${run[@]}"
