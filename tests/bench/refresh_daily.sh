@@ -123,10 +123,11 @@ else
 	python3 "$root/tests/bench/corpus/gen.py" --seed "${BENCH_SEED:-1}" \
 	    --after "$world" --day "$day" "$batch" \
 	    "$var/day/arxiv_cs_se_dc_lg_2025_2026.jsonl.gz"
+fi
+if [ "$source" = gen ]; then
 	run=("$bin" load --data "$var/day")
 	label="weft-harvest load (day $day)"
-fi
-if [ "$source" = oai ]; then
+elif [ "$source" = oai ]; then
 	# The day's pages from a private nginx: the first by the request's
 	# arguments, each next one by the token the page before names.
 	rm -rf "$var/oai"
