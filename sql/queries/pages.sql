@@ -210,7 +210,11 @@ SELECT {{CARD_COLUMNS}},
 -- counted yet: papers_with_citations 0, the rest null (unknown, not 0).
 -- pos, fields, timeline and here come from researcher_stats, co and
 -- edges from coauthor_pairs (0009, kept by the writers): index lookups whatever the
--- researcher's paper count.  A researcher not yet counted there has no
+-- researcher's paper count.  The co-authors, strongest first, are the
+-- pairs of two or more joint papers from coauthor_pairs_top, which
+-- holds only those (0067), then, when they are fewer than the list
+-- holds, pairs of one paper in id order from the primary key (the
+-- count is a one-time filter: that scan does not start otherwise).  A researcher not yet counted there has no
 -- pos, fields, co-authors or timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
 -- institutions and co-authors are written in (pages.h): with no LIMIT
@@ -232,12 +236,25 @@ WITH s AS MATERIALIZED (
 	       here_h_lead, here_sources
 	  FROM researcher_stats
 	 WHERE researcher_id = $1::bigint
-), co AS MATERIALIZED (
-	SELECT c.b AS id, r.name, r.slug, c.papers AS n
+), strong AS MATERIALIZED (
+	SELECT c.b, c.papers
 	  FROM coauthor_pairs c
-	  JOIN researchers r ON r.id = c.b
-	 WHERE c.a = $1::bigint
+	 WHERE c.a = $1::bigint AND c.papers >= 2
 	 ORDER BY c.papers DESC, c.b
+	 LIMIT {{PAGES_COAUTHORS_MAX}}
+), co AS MATERIALIZED (
+	SELECT x.b AS id, r.name, r.slug, x.papers AS n
+	  FROM (SELECT b, papers FROM strong
+	        UNION ALL
+	        (SELECT c.b, c.papers
+	           FROM coauthor_pairs c
+	          WHERE c.a = $1::bigint AND c.papers < 2
+	            AND (SELECT count(*) FROM strong)
+	                < {{PAGES_COAUTHORS_MAX}}
+	          ORDER BY c.b
+	          LIMIT {{PAGES_COAUTHORS_MAX}})) x
+	  JOIN researchers r ON r.id = x.b
+	 ORDER BY x.papers DESC, x.b
 	 LIMIT {{PAGES_COAUTHORS_MAX}}
 ), net AS MATERIALIZED (
 	SELECT id FROM co

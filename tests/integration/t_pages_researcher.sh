@@ -177,4 +177,36 @@ is_status 200 "Jiale Chen's page"
 body_has "Jiale Chen" "Jiale Chen named"
 body_has "A Comprehensive Study of Bugs" "his paper is listed"
 
+# The co-author list is the strongest pairs first, then by id: pairs of
+# two or more joint papers from coauthor_pairs_top, which holds only
+# those (0067), then pairs of one paper from the primary key.  Checked
+# against the whole ordering for the researcher with the most co-authors,
+# one with both kinds and more than the list holds, and one whose pairs
+# are all of one paper.
+coauthors_are() {
+	local id=$1 what=$2 want
+	want=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "
+	    SELECT string_agg(b || ':' || papers, ' ' ORDER BY papers DESC, b)
+	      FROM (SELECT b, papers FROM coauthor_pairs WHERE a = $id
+	             ORDER BY papers DESC, b LIMIT 24) x")
+	get "/researchers/$id" -L -H "Accept: application/json"
+	json_is '[.network.nodes | sort_by(-.papers, .id)[] | "\(.id):\(.papers)"] | join(" ")' \
+	    "$want" "json: $what: co-authors strongest first, then by id"
+}
+pick() {
+	psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "
+	    SELECT a FROM coauthor_pairs GROUP BY a HAVING $1
+	     ORDER BY count(*) DESC, a LIMIT 1"
+}
+busy=$(pick 'true')
+mixed=$(pick 'count(*) FILTER (WHERE papers >= 2) BETWEEN 1 AND 23
+              AND count(*) > 24')
+weak=$(pick 'max(papers) = 1 AND count(*) > 24')
+[ -n "$busy" ] && [ -n "$mixed" ] && [ -n "$weak" ]
+ok $? "the data has the three kinds of co-author lists" \
+    "busy '$busy' mixed '$mixed' weak '$weak'"
+coauthors_are "$busy" "the most co-authors"
+coauthors_are "$mixed" "strong and single pairs"
+coauthors_are "$weak" "single pairs only"
+
 done_testing
