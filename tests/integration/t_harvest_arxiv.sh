@@ -16,6 +16,10 @@ clean() {
 	     OR source = 'arxiv-api');
 	    DELETE FROM papers WHERE arxiv_id IN ($OAI_IDS)
 	     OR source = 'arxiv-api';
+	    DELETE FROM researchers r WHERE r.name_key = 'vilnis liepins'
+	       AND r.openalex_id IS NULL AND r.orcid IS NULL AND r.s2_id IS NULL
+	       AND NOT EXISTS (SELECT 1 FROM authorships a
+	                        WHERE a.researcher_id = r.id);
 	    DELETE FROM harvest_cursors;" >/dev/null
 }
 npapers() { sql "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)"; }
@@ -28,6 +32,15 @@ snapshot() {
 hv_nginx_up || { echo "1..0 # SKIP nginx did not start"; exit 0; }
 [ -x "$HV_BIN" ] || { echo "1..0 # SKIP no $HV_BIN"; exit 0; }
 clean
+# A researcher known by name only, before the harvest brings a paper of
+# that name (its count, 0, is the match's to move: see below).
+RC=$(sql "INSERT INTO researchers (name, name_key, slug)
+    VALUES ('Vilnis Liepins', 'vilnis liepins', 'vilnis-liepins')
+    RETURNING id")
+# As if it were older than the last match (which counts the researchers
+# made since, match_state), as the researchers of a name usually are.
+sql "UPDATE match_state
+        SET researchers_upto = greatest(researchers_upto, $RC)" >/dev/null
 
 # --- a full OAI-PMH run across a resumption token
 HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
@@ -66,6 +79,37 @@ is_rc 0 "rerun succeeds"
 ok $? "rerun: no row changed (modified_at kept)"
 sql_is "SELECT max(marked_at) = '$stale_before' FROM stale_pages" t \
     "rerun: nothing marked stale"
+
+# --- the match counts what the harvest placed by name only
+# (HV_RECOMPUTE_RESEARCHERS leaves those to it; MATCH_RECOMPUTE_DAY
+# counts every authorship the match decides).
+sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
+    a.paper_id WHERE p.arxiv_id = '1303.2033' AND a.researcher_id = $RC
+    AND a.match_reason = 'name_key'" 1 \
+    "an author placed by name on the researcher known by that name"
+sql_is "SELECT paper_count FROM researchers WHERE id = $RC" 0 \
+    "its count is left to the match"
+hv match
+is_rc 0 "the match after the harvest"
+sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
+    a.paper_id WHERE p.arxiv_id IN ($OAI_IDS) AND a.name_key <> ''
+    AND (a.match_reason IS NULL OR a.match_reason = 'name_key')" 0 \
+    "the match decides every harvested authorship"
+sql_is "SELECT count(*) FROM researchers r,
+      LATERAL (SELECT count(DISTINCT a.paper_id) AS n,
+                      max(a.published) AS latest
+                 FROM authorships a WHERE a.researcher_id = r.id) x
+     WHERE (r.id = $RC OR r.id IN (SELECT a.researcher_id
+                                     FROM authorships a
+                                     JOIN papers p ON p.id = a.paper_id
+                                    WHERE p.arxiv_id IN ($OAI_IDS)))
+       AND (r.paper_count, r.latest_paper)
+           IS DISTINCT FROM (x.n, x.latest)" 0 \
+    "then every researcher of the harvested papers is counted true"
+sql_is "SELECT paper_count FROM researchers WHERE id = $RC
+     UNION ALL SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM researchers
+                                           WHERE id = $RC)" 1 \
+    "the researcher known by name counts the paper placed on it"
 
 # --- kill -9 mid-run, then resume
 clean
