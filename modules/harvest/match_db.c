@@ -34,7 +34,6 @@
 #define BATCH      2000 /* authorships a transaction (whole blocks) */
 #define FETCH_ROWS "FETCH 5000 FROM match_cur"
 #define KEYS_BATCH 20000
-#define DAY_BLOCKS 500 /* blocks a read of the day's pass */
 
 /* orient_keys() reads both with the columns of the first. */
 _Static_assert((int)HARVEST_MATCH_KEY_COUNTS__RAW_NAME ==
@@ -1011,11 +1010,11 @@ day_read_clear(struct day_read *d)
 	memset(&d->amb, 0, sizeof(d->amb));
 }
 
-/* Read d of blocks [b0, b0 + DAY_BLOCKS) of all: its candidates, then
- * its rows' query sent, not waited for. */
+/* Read d of blocks [b0, b0 + per) of all: its candidates, then its
+ * rows' query sent, not waited for. */
 static enum core_err
-day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
-    long *ncand)
+day_send(struct core_db *rd, const PGresult *all, int b0, int per,
+    struct day_read *d, long *ncand)
 {
 	int b, nb = PQntuples(all);
 	enum core_err er;
@@ -1023,7 +1022,7 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 	core_buf_reset(&d->blocks);
 	core_buf_reset(&d->c.ids);
 	core_buf_reset(&d->c.blocks);
-	for (b = b0; b < nb && b < b0 + DAY_BLOCKS; b++)
+	for (b = b0; b < nb && b < b0 + per; b++)
 		harvest_array_add(&d->blocks,
 		    text(all, b, HARVEST_MATCH_DAY_BLOCKS__BLOCK));
 	core_buf_putc(&d->blocks, '}');
@@ -1045,35 +1044,39 @@ day_send(struct core_db *rd, const PGresult *all, int b0, struct day_read *d,
 }
 
 /*
- * The day's pass (HARVEST_MATCH_DAY): the taken blocks, DAY_BLOCKS at a
- * time, each read as its authorships to decide and the settled ones of
+ * The day's pass (HARVEST_MATCH_DAY): the taken blocks, match_day_blocks
+ * (500) at a time, each read as its authorships to decide and the settled ones of
  * its candidate researchers (MATCH_DAY_ROWS).  Two reads in flight:
  * the reader's backend computes the next read's rows while this process
  * decides the last one's and the writer writes them (the reader's
  * snapshot never sees those writes, so the order changes nothing).
  */
 static enum core_err
-read_day(struct mrun *m, struct core_db *rd)
+read_day(struct mrun *m, const struct core_conf *conf, struct core_db *rd)
 {
 	struct day_read d[2];
 	PGresult *all = NULL, *res = NULL;
 	long ncand = 0, nread = 0, nsettled = 0, nev = 0;
-	int nb, b0, r, nt, cur = 0;
+	int nb = 0, b0, r, nt, cur = 0;
+	int per = (int)core_conf_int(conf, "match_day_blocks", 500);
 	enum core_err er;
 
 	memset(d, 0, sizeof(d));
+	if (per < 1)
+		per = 1;
 	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_BLOCKS, NULL, 0, &all)) !=
 	    CORE_OK)
 		goto out;
 	nb = PQntuples(all);
-	if (nb > 0 && (er = day_send(rd, all, 0, &d[0], &ncand)) != CORE_OK)
+	if (nb > 0 &&
+	    (er = day_send(rd, all, 0, per, &d[0], &ncand)) != CORE_OK)
 		goto out;
-	for (b0 = 0; b0 < nb; b0 += DAY_BLOCKS, cur ^= 1) {
+	for (b0 = 0; b0 < nb; b0 += per, cur ^= 1) {
 		if ((er = rd_wait(rd, HARVEST_SQL_MATCH_DAY_ROWS, &res)) !=
 		    CORE_OK)
 			goto out;
-		if (b0 + DAY_BLOCKS < nb &&
-		    (er = day_send(rd, all, b0 + DAY_BLOCKS, &d[cur ^ 1],
+		if (b0 + per < nb &&
+		    (er = day_send(rd, all, b0 + per, per, &d[cur ^ 1],
 			 &ncand)) != CORE_OK)
 			goto out;
 		nt = PQntuples(res);
@@ -1094,10 +1097,11 @@ read_day(struct mrun *m, struct core_db *rd)
 		day_read_clear(&d[cur]);
 	}
 	core_log(CORE_LOG_INFO, "harvest.match",
-	    "the day's pass read %ld authorships: %ld to decide, %ld settled "
-	    "ones, and %ld name forms of kept evidence (0064), of %ld "
-	    "researchers whose names fit",
-	    nread - nev, nread - nsettled, nsettled - nev, nev, ncand);
+	    "the day's pass read %ld authorships in %d reads: %ld to decide, "
+	    "%ld settled ones, and %ld name forms of kept evidence (0064), of "
+	    "%ld researchers whose names fit",
+	    nread - nev, (nb + per - 1) / per, nread - nsettled, nsettled - nev,
+	    nev, ncand);
 out:
 	PQclear(all);
 	PQclear(res);
@@ -1180,7 +1184,7 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 		 "BEGIN ISOLATION LEVEL REPEATABLE READ "
 		 "READ ONLY")) != CORE_OK)
 		goto out;
-	if ((er = mode == HARVEST_MATCH_DAY ? read_day(&m, rd)
+	if ((er = mode == HARVEST_MATCH_DAY ? read_day(&m, conf, rd)
 					    : read_blocks(&m, rd)) != CORE_OK ||
 	    (er = flush(&m, m.n)) != CORE_OK)
 		goto out;

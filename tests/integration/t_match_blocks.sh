@@ -28,9 +28,12 @@ blocks() {
 }
 
 # Evidence kept from one authorship on (match_evidence_min, 4 by
-# default), so that a day here keeps and reads much of it.
+# default), so that a day here keeps and reads much of it; and the day's
+# pass in reads of 40 blocks (match_day_blocks, 500), so that it reads
+# as at scale, the next read's rows computed while it decides.
 HV_CONF=$T_TMP/weft.conf
-{ cat "$WEFT_VAR/weft.conf"; echo "match_evidence_min = 1"; } >"$HV_CONF"
+{ cat "$WEFT_VAR/weft.conf"; echo "match_evidence_min = 1"
+  echo "match_day_blocks = 40"; } >"$HV_CONF"
 
 # The kept evidence (0064) against the decided authorships it stands
 # for: the name forms and their counts, the co-authors' keys (each
@@ -334,6 +337,11 @@ held=$(rsql "SELECT count(*) FROM authorships
 [ -n "$read" ] && [ "$read" -gt 0 ] && [ "$read" -lt "$held" ]
 ok $? "the day's pass reads $read authorships, not the $held of its blocks" \
     "$(grep 'harvest.match' "$DAY_LOG")"
+reads=$(sed -n 's/.*"msg":"the day.s pass read [0-9]* authorships in \([0-9]*\) reads.*/\1/p' \
+    "$DAY_LOG" | tail -1)
+[ -n "$reads" ] && [ "$reads" -ge 3 ]
+ok $? "in $reads reads of 40 blocks, each next one's rows read ahead" \
+    "$(grep "day's pass read" "$DAY_LOG")"
 hv_ok match --blocks
 n=$(blocks)
 [ "$n" = "$(rsql "SELECT count(*) FROM daybl")" ]
