@@ -51,6 +51,12 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
     "8 papers written"
 sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
     a.paper_id WHERE p.arxiv_id = '1706.05371'" 13 "13 authorships"
+# Each batch merges its search words into the GIN indexes before it
+# commits (HV_GIN_CLEAN): no pending list is left for searches to read.
+sql_is "SELECT sum(gin_clean_pending_list(i.indexrelid)) FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+    WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin'" 0 \
+    "the batches left no pending search words"
 # Issue 16: abstracts keep their line breaks as the loader keeps them
 # (arXiv's hard wrapping; OAI arXiv format, page 2), ends trimmed.
 sql_is "SELECT abstract LIKE 'Silicon photomultipliers%', abstract LIKE
