@@ -1045,8 +1045,9 @@ day_send(struct core_db *rd, const PGresult *all, int b0, int per,
 
 /*
  * The day's pass (HARVEST_MATCH_DAY): the taken blocks, match_day_blocks
- * (500) at a time, each read as its authorships to decide and the settled ones of
- * its candidate researchers (MATCH_DAY_ROWS).  Two reads in flight:
+ * (500) at a time, each read as its authorships to decide and the
+ * settled ones of its candidate researchers (MATCH_DAY_ROWS).  Two reads
+ * in flight:
  * the reader's backend computes the next read's rows while this process
  * decides the last one's and the writer writes them (the reader's
  * snapshot never sees those writes, so the order changes nothing).

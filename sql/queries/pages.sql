@@ -214,8 +214,9 @@ SELECT {{CARD_COLUMNS}},
 -- pairs of two or more joint papers from coauthor_pairs_top, which
 -- holds only those (0067), then, when they are fewer than the list
 -- holds, pairs of one paper in id order from the primary key (the
--- count is a one-time filter: that scan does not start otherwise).  A researcher not yet counted there has no
--- pos, fields, co-authors or timeline until the writer's refresh.
+-- count is a one-time filter: that scan does not start otherwise).  A
+-- researcher not yet counted there has no pos, fields, co-authors or
+-- timeline until the writer's refresh.
 -- $1 researcher id, $2 its name_key; the lengths of fields, same-name,
 -- institutions and co-authors are written in (pages.h): with no LIMIT
 -- parameter PostgreSQL keeps one plan for the statement instead of
