@@ -117,9 +117,6 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 	json_array_foreach(papers, i, v) stage_paper(r, v);
 	if ((er = core_db_cmd(r->db, "BEGIN")) != CORE_OK)
 		return er;
-	if ((er = core_db_cmd(r->db,
-		 harvest_sql[HARVEST_SQL_HV_GIN_LIMIT].sql)) != CORE_OK)
-		goto rollback;
 	if (json_array_size(papers) > 0 &&
 	    ((er = harvest_copy_in(r->db, HARVEST_SQL_COPY_PAPERS,
 		  &r->st_papers)) != CORE_OK ||
@@ -135,9 +132,7 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		    (er = harvest_copy_in(r->db, HARVEST_SQL_COPY_AFFILS,
 			 &r->st_a)) != CORE_OK) ||
 		(er = core_db_cmd(r->db,
-		     harvest_sql[HARVEST_SQL_MERGE_AFFILS].sql)) != CORE_OK ||
-		(er = core_db_cmd(r->db,
-		     harvest_sql[HARVEST_SQL_HV_GIN_CLEAN].sql)) != CORE_OK))
+		     harvest_sql[HARVEST_SQL_MERGE_AFFILS].sql)) != CORE_OK))
 		goto rollback;
 	if (deleted != NULL && json_array_size(deleted) > 0) {
 		/* A text[] literal: ids hold no quotes or commas. */

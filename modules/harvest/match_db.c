@@ -1045,12 +1045,12 @@ day_send(struct core_db *rd, const PGresult *all, int b0, int per,
 
 /*
  * The day's pass (HARVEST_MATCH_DAY): the taken blocks, match_day_blocks
- * (500) at a time, each read as its authorships to decide and the
- * settled ones of its candidate researchers (MATCH_DAY_ROWS).  Two reads
- * in flight:
- * the reader's backend computes the next read's rows while this process
- * decides the last one's and the writer writes them (the reader's
- * snapshot never sees those writes, so the order changes nothing).
+ * (500, kept within 1-100,000) at a time, each read as its authorships
+ * to decide and the settled ones of its candidate researchers
+ * (MATCH_DAY_ROWS).  Two reads in flight: the reader's backend computes
+ * the next read's rows while this process decides the last one's and
+ * the writer writes them (the reader's snapshot never sees those
+ * writes, so the order changes nothing).
  */
 static enum core_err
 read_day(struct mrun *m, const struct core_conf *conf, struct core_db *rd)
@@ -1058,13 +1058,12 @@ read_day(struct mrun *m, const struct core_conf *conf, struct core_db *rd)
 	struct day_read d[2];
 	PGresult *all = NULL, *res = NULL;
 	long ncand = 0, nread = 0, nsettled = 0, nev = 0;
-	int nb = 0, b0, r, nt, cur = 0;
-	int per = (int)core_conf_int(conf, "match_day_blocks", 500);
+	int nb, b0, r, nt, cur = 0;
+	long blocks = core_conf_int(conf, "match_day_blocks", 500);
+	int per = blocks < 1 ? 1 : blocks > 100000 ? 100000 : (int)blocks;
 	enum core_err er;
 
 	memset(d, 0, sizeof(d));
-	if (per < 1)
-		per = 1;
 	if ((er = rd_query(rd, HARVEST_SQL_MATCH_DAY_BLOCKS, NULL, 0, &all)) !=
 	    CORE_OK)
 		goto out;

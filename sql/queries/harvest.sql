@@ -141,26 +141,6 @@ INSERT INTO stale_pages (kind, entity_id)
 SELECT 'paper', id FROM d
     ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
--- name: HV_GIN_LIMIT
--- A batch of papers (fetch.c) gathers its search words in the GIN
--- indexes' pending lists up to 64 MB (gin_pending_list_limit, 4 MB by
--- default: a cleanup in the middle of the inserts every few hundred
--- papers), and HV_GIN_CLEAN merges them once, before the commit, so
--- that no search reads a long pending list.
-SET LOCAL gin_pending_list_limit = '64MB';
-
--- name: HV_GIN_CLEAN
--- The pending lists of every GIN index of papers merged into the
--- index: 3,000 papers took 3.3-3.5 s to insert with the default limit,
--- 1.27 s and 1.28-1.30 s to merge with it (rolled back, on the 1.7 M
--- bench cluster: tests/bench/README.md).  The windows' indexes change
--- names (0048), so they are found in the catalogue.
-SELECT sum(gin_clean_pending_list(i.indexrelid))
-  FROM pg_index i
-  JOIN pg_class c ON c.oid = i.indexrelid
-  JOIN pg_am a ON a.oid = c.relam
- WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin';
-
 -- name: HV_RECOMPUTE_BATCH
 -- Derived columns of what this transaction touched (now() is the
 -- transaction's start, so "modified_at = now()" is "written by this
@@ -763,6 +743,12 @@ COPY stage_oa_affils (author_id, ror_id, openalex_id, name, slug,
     country_code, type, last_known, first_year, last_year) FROM STDIN;
 
 -- name: MERGE_PAPERS
+-- The batch's search words gather in the GIN indexes' pending lists up
+-- to 64 MB (4 MB by default: a merge into the indexes every few hundred
+-- papers, inside the inserts), and MERGE_AUTHORSHIPS, which always
+-- follows in the same transaction (fetch.c, load.c), merges them once
+-- at its end.
+SET LOCAL gin_pending_list_limit = '64MB';
 -- Temporary tables are never auto-analysed: without statistics the
 -- planner takes thousands of staged rows for a handful and loops over
 -- them.  Only the join columns, so that abstracts are not sampled.
@@ -942,6 +928,18 @@ DELETE FROM authorships a
          GROUP BY w.paper_id) c
  WHERE a.paper_id = c.paper_id
    AND a.position > c.n;
+-- The batch's search words (its papers', and those the authorships'
+-- trigger rebuilt) merged from the pending lists of every GIN index of
+-- papers, once, before the commit: no search reads a long pending list.
+-- 3,000 papers took 3.3-3.5 s to insert with the default limit, 1.27 s
+-- and 1.28-1.30 s to merge with MERGE_PAPERS' (rolled back, on the
+-- 1.7 M bench cluster: tests/bench/README.md).  The windows' indexes
+-- change names (0048), so they are found in the catalogue.
+SELECT sum(gin_clean_pending_list(i.indexrelid))
+  FROM pg_index i
+  JOIN pg_class c ON c.oid = i.indexrelid
+  JOIN pg_am a ON a.oid = c.relam
+ WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin';
 
 -- name: MERGE_ROR
 -- ROR is the authority for what it describes; openalex_id is not its
