@@ -248,6 +248,16 @@ case $v in
     "papers|stale vectors|stale keys|renamed found: $v" ;;
 esac
 
+# The day's refresh sorts and hashes in memory (0071): a later
+# CREATE OR REPLACE of either function that dropped its SET would put
+# it back on disk.
+v=$(rsql "SELECT string_agg(proname || ' ' || array_to_string(proconfig, ','),
+                          '; ' ORDER BY proname)
+            FROM pg_proc
+           WHERE proname IN ('weft_derived_refresh', 'weft_here_refresh')")
+[ "$v" = "weft_derived_refresh work_mem=64MB; weft_here_refresh work_mem=64MB" ]
+ok $? "the refresh functions keep their work_mem" "$v"
+
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
 done_testing
