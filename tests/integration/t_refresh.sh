@@ -164,6 +164,14 @@ rsql "CREATE TEMP TABLE pick AS
                  AND a.researcher_id NOT IN (SELECT x FROM pick
                                              UNION SELECT y FROM pick)
                ORDER BY a.paper_id DESC, a.position LIMIT 1);" >/dev/null
+# A paper without authors (its card is the empty list, noted by its
+# insert: 0072), beside a renamed researcher's cards noted above.
+rsql "INSERT INTO papers (arxiv_id, title, primary_category, slug, source)
+      VALUES ('2601.99991', 'Authorless refresh probe', 'cs.SE',
+              'authorless-refresh-probe', 'arxiv-listing')" >/dev/null
+v=$(rsql "SELECT count(*) FROM paper_cards_due")
+[ "${v:-0}" -ge 5 ]
+ok $? "the edits note the papers whose cards they dropped" "$v notes"
 v=$(rsql "SELECT count(*) FROM here_dirty")
 [ "${v:-0}" -ge 3 ]
 ok $? "the edits note the researchers whose figures here may move" \
@@ -174,6 +182,13 @@ ok $? "the edits leave notes of what was before" "$v position notes"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
+v=$(rsql "SELECT (SELECT count(*) FROM paper_cards_due) || ' ' ||
+                 coalesce((SELECT c.authors || c.names FROM paper_cards c
+                             JOIN papers p ON p.id = c.paper_id
+                            WHERE p.arxiv_id = '2601.99991'), 'none')")
+[ "$v" = "0 [][]" ]
+ok $? "the refresh takes the card notes, the authorless paper's too" \
+    "notes left, authorless card: $v"
 [ "$(analyzed)" = "$A1" ]
 ok $? "a refresh after a few authorships leaves their statistics" \
     "$A1 / $(analyzed)"
