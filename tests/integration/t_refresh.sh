@@ -272,6 +272,19 @@ v=$(rsql "SELECT string_agg(proname || ' ' || array_to_string(proconfig, ','),
            WHERE proname IN ('weft_derived_refresh', 'weft_here_refresh')")
 [ "$v" = "weft_derived_refresh work_mem=64MB; weft_here_refresh work_mem=64MB" ]
 ok $? "the refresh functions keep their work_mem" "$v"
+# Autovacuum comes after a day's writes to the tables whose recent pages
+# the day reads index-only (0068, 0073).
+v=$(rsql "SELECT string_agg(relname || ' ' || array_to_string(reloptions, ','),
+                          '; ' ORDER BY relname)
+            FROM pg_class WHERE relname IN ('papers', 'researchers')")
+n=$(rsql "SELECT count(*) FROM pg_class
+           WHERE (relname = 'papers' AND reloptions @>
+                  '{autovacuum_vacuum_insert_scale_factor=0.01,
+                    autovacuum_vacuum_scale_factor=0.02}')
+              OR (relname = 'researchers' AND reloptions @>
+                  '{autovacuum_vacuum_scale_factor=0.01}')")
+[ "$n" = 2 ]
+ok $? "papers and researchers are vacuumed after a day's writes" "$v"
 
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
