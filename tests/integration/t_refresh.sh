@@ -101,6 +101,22 @@ case $v in
 esac
 rsql "UPDATE papers SET author_count = weft_pair_authors_max() + 1
        WHERE id = ${BIG:-0}" >/dev/null
+# Figures here count only papers with a citation count (0074): an
+# authorship on a paper without one notes no one, one on a paper with
+# one notes its researcher (each written, then rolled back).
+HERE_PROBE="WITH i AS (INSERT INTO authorships (paper_id, position, raw_name,
+                       researcher_id)
+              SELECT p.id, 900, 'Here Probe', (SELECT min(id) FROM researchers)
+                FROM papers p WHERE p.citation_count IS %s NULL
+               ORDER BY p.id LIMIT 1 RETURNING 1)
+      SELECT count(*) FROM i;
+      SELECT count(*) FROM here_dirty;"
+# shellcheck disable=SC2059 # the format is HERE_PROBE, ours
+v=$(rsql "BEGIN; DELETE FROM here_dirty; $(printf "$HERE_PROBE" '')
+          $(printf "$HERE_PROBE" NOT) ROLLBACK" | tr '\n' ' ')
+[ "$v" = "1 0 1 1 " ]
+ok $? "an authorship notes its researcher's figures only on a counted paper" \
+    "written|noted, uncounted then counted: $v"
 # Edits the refresh must move by their difference (0042), beside it: a
 # merge (every authorship of one researcher to another, now matched by
 # co-authors, and the first deleted), an old paper's categories, date
