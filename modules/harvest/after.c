@@ -15,7 +15,9 @@
  * recomputes only the researchers those notes reach and moves the
  * lexeme counts by the vectors that came and went.  AFTER_FULL (and
  * "weft-harvest refresh --full") recomputes everything instead; both
- * give the same rows (tests/integration/t_refresh.sh).
+ * give the same rows (tests/integration/t_refresh.sh).  The name words
+ * (0075), which keep notes of their own, are refreshed on a second
+ * connection meanwhile: a second core's work.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -95,27 +97,72 @@ fail:
 	PQclear(due);
 }
 
-/* Statistics, the derived tables, their statistics, the stale marks of
- * more than a week ago gone, the consumed notes' space back; prints what
- * it did. */
+/*
+ * The name words' refresh (0075) sent on a connection of its own, to run
+ * beside DERIVED_REFRESH; NULL when it could not be: refresh() then runs
+ * it on its own connection after DERIVED_REFRESH.
+ */
+static struct core_db *
+words_send(const struct core_conf *conf, const char *const *params)
+{
+	struct core_db *w = NULL;
+
+	if (harvest_connect(conf, HARVEST_NMIGRATE, &w) == CORE_OK &&
+	    harvest_send(w, HARVEST_SQL_NAME_WORDS_REFRESH, params, 1) ==
+		CORE_OK)
+		return w;
+	core_db_close(w);
+	return NULL;
+}
+
+/* The name words' refresh ended: on w, sent by words_send(), or run on
+ * db when w is NULL. */
 static enum core_err
-refresh(struct core_db *db, int full)
+words_wait(struct core_db *db, struct core_db *w, const char *const *params)
+{
+	PGresult *res = NULL;
+	enum core_err er;
+
+	if (w != NULL)
+		er = harvest_wait(w, HARVEST_SQL_NAME_WORDS_REFRESH, &res);
+	else
+		er = core_db_exec(db, HARVEST_SQL_NAME_WORDS_REFRESH, params, 1,
+		    &res);
+	PQclear(res);
+	return er;
+}
+
+/* Statistics, the derived tables and the name words beside them, their
+ * statistics, the stale marks of more than a week ago gone, the
+ * consumed notes' space back; prints what it did. */
+static enum core_err
+refresh(const struct core_conf *conf, struct core_db *db, int full)
 {
 	struct timespec t0;
 	PGresult *res = NULL;
+	struct core_db *words = NULL;
 	const char *params[1] = { full ? "true" : "false" };
-	enum core_err er;
+	enum core_err er, wer;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Each ANALYZE decision reads this session's writes too: flushed
 	 * first (STATS_FLUSH, its own round trip), or they would count as
 	 * written after the ANALYZE. */
-	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) !=
-		CORE_OK ||
-	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) !=
-		CORE_OK ||
-	    (er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
-		 &res)) != CORE_OK ||
+	if ((er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) ==
+		CORE_OK &&
+	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) ==
+		CORE_OK) {
+		words = words_send(conf, params);
+		er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
+		    &res);
+		/* The name words are independent of the rest: they end
+		 * (or run, without a second connection) whatever it did. */
+		wer = words_wait(db, words, params);
+		core_db_close(words);
+		if (er == CORE_OK)
+			er = wer;
+	}
+	if (er != CORE_OK ||
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) !=
 		CORE_OK ||
 	    (er = core_db_cmd(db,
@@ -146,7 +193,7 @@ harvest_after_write(const struct core_conf *conf, struct core_db *db,
 	enum core_err er;
 
 	if (how != HARVEST_AFTER_BATCH &&
-	    (er = refresh(db, how == HARVEST_AFTER_FULL)) != CORE_OK)
+	    (er = refresh(conf, db, how == HARVEST_AFTER_FULL)) != CORE_OK)
 		return er;
 	bump_cache(conf);
 	return CORE_OK;

@@ -398,6 +398,14 @@ extern const struct core_cmd harvest_cmds_refresh[];
 enum core_err harvest_connect(const struct core_conf *conf, size_t nstmts,
     struct core_db **dbp);
 /*
+ * Statement stmt of harvest_sql sent on db with its np parameters, not
+ * prepared there (send.c); harvest_wait() takes its result, which must
+ * be rows with the statement's columns.  Errors are logged.
+ */
+enum core_err harvest_send(struct core_db *db, int stmt,
+    const char *const *params, int np);
+enum core_err harvest_wait(struct core_db *db, int stmt, PGresult **res);
+/*
  * harvest_connect() with every statement prepared, after checking that
  * the database is at the newest migration: when it is not, an error is
  * logged under area ("harvest.load") saying to run "weft-harvest

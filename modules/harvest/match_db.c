@@ -868,47 +868,6 @@ read_blocks(struct mrun *m, struct core_db *rd)
 	return er;
 }
 
-/* The result of a script sent to the reader (rd_send()), its columns
- * checked. */
-static enum core_err
-rd_wait(struct core_db *rd, int stmt, PGresult **res)
-{
-	PGresult *more;
-
-	*res = PQgetResult(core_db_conn(rd));
-	/* A query string with one statement gives one result, then NULL. */
-	while ((more = PQgetResult(core_db_conn(rd))) != NULL)
-		PQclear(more);
-	if (PQresultStatus(*res) != PGRES_TUPLES_OK) {
-		core_log(CORE_LOG_ERROR, "harvest.match", "%s: %s",
-		    harvest_sql[stmt].name,
-		    *res != NULL ? PQresultErrorMessage(*res)
-				 : PQerrorMessage(core_db_conn(rd)));
-		PQclear(*res);
-		*res = NULL;
-		return CORE_EDB;
-	}
-	if (core_db_columns(&harvest_sql[stmt], *res) != CORE_OK) {
-		PQclear(*res);
-		*res = NULL;
-		return CORE_EDB;
-	}
-	return CORE_OK;
-}
-
-/* A script with parameters sent to the reader (not prepared there);
- * rd_wait() takes its result. */
-static enum core_err
-rd_send(struct core_db *rd, int stmt, const char *const *params, int np)
-{
-	if (PQsendQueryParams(core_db_conn(rd), harvest_sql[stmt].sql, np, NULL,
-		params, NULL, NULL, 0) == 1)
-		return CORE_OK;
-	core_log(CORE_LOG_ERROR, "harvest.match", "%s: %s",
-	    harvest_sql[stmt].name, PQerrorMessage(core_db_conn(rd)));
-	return CORE_EDB;
-}
-
 /* A script with parameters on the reader, its columns checked. */
 static enum core_err
 rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
@@ -917,9 +876,9 @@ rd_query(struct core_db *rd, int stmt, const char *const *params, int np,
 	enum core_err er;
 
 	*res = NULL;
-	if ((er = rd_send(rd, stmt, params, np)) != CORE_OK)
+	if ((er = harvest_send(rd, stmt, params, np)) != CORE_OK)
 		return er;
-	return rd_wait(rd, stmt, res);
+	return harvest_wait(rd, stmt, res);
 }
 
 /* A read's candidates, (researcher, block) pairs as two arrays. */
@@ -1037,7 +996,7 @@ day_send(struct core_db *rd, const PGresult *all, int b0, int per,
 	}
 	core_buf_putc(&d->c.ids, '}');
 	core_buf_putc(&d->c.blocks, '}');
-	return rd_send(rd, HARVEST_SQL_MATCH_DAY_ROWS,
+	return harvest_send(rd, HARVEST_SQL_MATCH_DAY_ROWS,
 	    (const char *const[]){ core_buf_cstr(&d->blocks),
 		core_buf_cstr(&d->c.ids), core_buf_cstr(&d->c.blocks) },
 	    3);
@@ -1072,7 +1031,7 @@ read_day(struct mrun *m, const struct core_conf *conf, struct core_db *rd)
 	    (er = day_send(rd, all, 0, per, &d[0], &ncand)) != CORE_OK)
 		goto out;
 	for (b0 = 0; b0 < nb; b0 += per, cur ^= 1) {
-		if ((er = rd_wait(rd, HARVEST_SQL_MATCH_DAY_ROWS, &res)) !=
+		if ((er = harvest_wait(rd, HARVEST_SQL_MATCH_DAY_ROWS, &res)) !=
 		    CORE_OK)
 			goto out;
 		if (b0 + per < nb &&

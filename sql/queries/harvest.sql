@@ -588,6 +588,12 @@ SELECT d.what
        AS what
   FROM (SELECT weft_derived_refresh($1::boolean) AS what OFFSET 0) d;
 
+-- The name words (0075) from their notes, or every row when $1: sent
+-- on a connection of its own, beside DERIVED_REFRESH (after.c), which
+-- writes other tables.  Answers the rows written.
+-- name: NAME_WORDS_REFRESH
+SELECT weft_name_words_refresh($1::boolean) AS written;
+
 -- The search windows to build again (0048, 0053): name, bound (the
 -- first date, or the fewest citations), what (that in words),
 -- index_name, pre (drops an invalid leftover, or NULL) and ddl, run by

@@ -36,6 +36,11 @@ rsql "UPDATE papers SET title = 'Zyxwvut refresh probe ' || title
                           WHERE source = 'arxiv-listing' AND author_count > 2
                           ORDER BY id DESC OFFSET 5 LIMIT 1)
          AND position = 2;" >/dev/null
+v=$(rsql "SELECT count(*) FROM name_words_due d
+            JOIN researchers r ON r.id = d.researcher_id
+           WHERE r.name LIKE '% Zorander'")
+[ "$v" = 1 ]
+ok $? "a rename notes the researcher's name words (0075)" "$v notes"
 # When the refresh last analyzed authorships (0050); autovacuum, which
 # might analyze them first, is off for them in this database.
 analyzed() {
@@ -205,6 +210,12 @@ v=$(rsql "SELECT (SELECT count(*) FROM paper_cards_due) || ' ' ||
 [ "$v" = "0 [][]" ]
 ok $? "the refresh takes the card notes, the authorless paper's too" \
     "notes left, authorless card: $v"
+v=$(rsql "SELECT (SELECT count(*) FROM name_words_due) || ' ' ||
+                 (SELECT count(*) FROM derived_refreshed
+                   WHERE name = 'name_words' AND at > now() - interval '1 hour')")
+[ "$v" = "0 1" ]
+ok $? "the refresh takes the name words' notes" \
+    "notes left, refreshed: $v"
 [ "$(analyzed)" = "$A1" ]
 ok $? "a refresh after a few authorships leaves their statistics" \
     "$A1 / $(analyzed)"
