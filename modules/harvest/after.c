@@ -15,9 +15,10 @@
  * recomputes only the researchers those notes reach and moves the
  * lexeme counts by the vectors that came and went.  AFTER_FULL (and
  * "weft-harvest refresh --full") recomputes everything instead; both
- * give the same rows (tests/integration/t_refresh.sh).  The name words
- * (0075), which keep notes of their own, are refreshed on a second
- * connection meanwhile: a second core's work.
+ * give the same rows (tests/integration/t_refresh.sh).  The papers'
+ * cards, the search terms and the name words (0075, 0076), which keep
+ * notes of their own and write tables the rest does not read, are
+ * refreshed on a second connection meanwhile: a second core's work.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -98,51 +99,45 @@ fail:
 }
 
 /*
- * The name words' refresh (0075) sent on a connection of its own, to run
- * beside DERIVED_REFRESH; NULL when it could not be: refresh() then runs
- * it on its own connection after DERIVED_REFRESH.
+ * BESIDE_REFRESH (the cards, search terms and name words: 0075, 0076)
+ * sent on a connection of its own, to run beside DERIVED_REFRESH; NULL
+ * when it could not be: refresh() then runs it after DERIVED_REFRESH,
+ * on the first connection.
  */
 static struct core_db *
-words_send(const struct core_conf *conf, const char *const *params)
+beside_send(const struct core_conf *conf, const char *const *params)
 {
-	struct core_db *w = NULL;
+	struct core_db *b = NULL;
 
-	if (harvest_connect(conf, HARVEST_NMIGRATE, &w) == CORE_OK &&
-	    harvest_send(w, HARVEST_SQL_NAME_WORDS_REFRESH, params, 1) ==
-		CORE_OK)
-		return w;
-	core_db_close(w);
+	if (harvest_connect(conf, HARVEST_NMIGRATE, &b) == CORE_OK &&
+	    harvest_send(b, HARVEST_SQL_BESIDE_REFRESH, params, 1) == CORE_OK)
+		return b;
+	core_db_close(b);
 	return NULL;
 }
 
-/* The name words' refresh ended: on w, sent by words_send(), or run on
- * db when w is NULL. */
+/* BESIDE_REFRESH ended, into *res: on b, sent by beside_send(), or run
+ * on db when b is NULL. */
 static enum core_err
-words_wait(struct core_db *db, struct core_db *w, const char *const *params)
+beside_wait(struct core_db *db, struct core_db *b, const char *const *params,
+    PGresult **res)
 {
-	PGresult *res = NULL;
-	enum core_err er;
-
-	if (w != NULL)
-		er = harvest_wait(w, HARVEST_SQL_NAME_WORDS_REFRESH, &res);
-	else
-		er = core_db_exec(db, HARVEST_SQL_NAME_WORDS_REFRESH, params, 1,
-		    &res);
-	PQclear(res);
-	return er;
+	if (b != NULL)
+		return harvest_wait(b, HARVEST_SQL_BESIDE_REFRESH, res);
+	return core_db_exec(db, HARVEST_SQL_BESIDE_REFRESH, params, 1, res);
 }
 
-/* Statistics, the derived tables and the name words beside them, their
- * statistics, the stale marks of more than a week ago gone, the
- * consumed notes' space back; prints what it did. */
+/* Statistics, the derived tables and the cards, search terms and name
+ * words beside them, their statistics, the stale marks of more than a
+ * week ago gone, the consumed notes' space back; prints what it did. */
 static enum core_err
 refresh(const struct core_conf *conf, struct core_db *db, int full)
 {
 	struct timespec t0;
-	PGresult *res = NULL;
-	struct core_db *words = NULL;
+	PGresult *res = NULL, *bres = NULL;
+	struct core_db *beside = NULL;
 	const char *params[1] = { full ? "true" : "false" };
-	enum core_err er, wer;
+	enum core_err er, ber;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Each ANALYZE decision reads this session's writes too: flushed
@@ -152,15 +147,15 @@ refresh(const struct core_conf *conf, struct core_db *db, int full)
 		CORE_OK &&
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_BULK].sql)) ==
 		CORE_OK) {
-		words = words_send(conf, params);
+		beside = beside_send(conf, params);
 		er = core_db_exec(db, HARVEST_SQL_DERIVED_REFRESH, params, 1,
 		    &res);
-		/* The name words are independent of the rest: they end
-		 * (or run, without a second connection) whatever it did. */
-		wer = words_wait(db, words, params);
-		core_db_close(words);
+		/* Independent of the rest: it ends (or runs, without a
+		 * second connection) whatever the first did. */
+		ber = beside_wait(db, beside, params, &bres);
+		core_db_close(beside);
 		if (er == CORE_OK)
-			er = wer;
+			er = ber;
 	}
 	if (er != CORE_OK ||
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STATS_FLUSH].sql)) !=
@@ -176,13 +171,15 @@ refresh(const struct core_conf *conf, struct core_db *db, int full)
 		    "is committed: run weft-harvest refresh to retry");
 		goto out;
 	}
-	printf("derived tables, statistics and search terms refreshed (%s) "
-	       "in %.1f s; cached pages are stale\n",
+	printf("derived tables, statistics and search terms refreshed (%s; "
+	       "beside: %s) in %.1f s; cached pages are stale\n",
 	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT),
+	    core_cell_text(bres, 0, HARVEST_BESIDE_REFRESH__WHAT),
 	    core_elapsed(&t0));
 	harvest_build_windows(db);
 out:
 	PQclear(res);
+	PQclear(bres);
 	return er;
 }
 

@@ -577,8 +577,9 @@ SELECT path
 -- The derived tables brought up to date (after.c, 0036), the sitemap's
 -- blocks (0045) and the researchers' figures here (0046) after them:
 -- from what the writers noted since the last refresh, or everything
--- when $1.  Answers what it did ("incremental: N researchers, M lexemes
--- moved, K sitemap blocks, L figures").  weft_derived_refresh runs first
+-- when $1.  Answers what it did ("incremental: N researchers on M
+-- changed papers, K sitemap blocks, L figures"); BESIDE_REFRESH runs
+-- meanwhile on a second connection (after.c).  weft_derived_refresh runs first
 -- (the subquery's row comes before the outer list is computed): it
 -- gives new researchers the stats row weft_here_refresh fills.
 -- name: DERIVED_REFRESH
@@ -588,11 +589,12 @@ SELECT d.what
        AS what
   FROM (SELECT weft_derived_refresh($1::boolean) AS what OFFSET 0) d;
 
--- The name words (0075) from their notes, or every row when $1: sent
--- on a connection of its own, beside DERIVED_REFRESH (after.c), which
--- writes other tables.  Answers the rows written.
--- name: NAME_WORDS_REFRESH
-SELECT weft_name_words_refresh($1::boolean) AS written;
+-- The papers' cards, the search terms (0076) and the name words (0075)
+-- from their notes, or every row when $1: sent on a connection of its
+-- own, beside DERIVED_REFRESH (after.c), which writes other tables.
+-- Answers what it did ("N lexemes moved, M cards, K name word rows").
+-- name: BESIDE_REFRESH
+SELECT weft_beside_refresh($1::boolean) AS what;
 
 -- The search windows to build again (0048, 0053): name, bound (the
 -- first date, or the fewest citations), what (that in words),

@@ -203,6 +203,11 @@ ok $? "the edits leave notes of what was before" "$v position notes"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
+# The cards, terms and name words ran beside it (0076), from notes.
+grep -Eq 'beside: [0-9]+ lexemes moved, [1-9][0-9]* cards, [0-9]+ name word rows\)' \
+    "$T_TMP/hv.out"
+ok $? "the cards, terms and name words are refreshed beside the rest" \
+    "$(cat "$T_TMP/hv.out")"
 v=$(rsql "SELECT (SELECT count(*) FROM paper_cards_due) || ' ' ||
                  coalesce((SELECT c.authors || c.names FROM paper_cards c
                              JOIN papers p ON p.id = c.paper_id
@@ -290,14 +295,27 @@ case $v in
     "papers|stale vectors|stale keys|renamed found: $v" ;;
 esac
 
+# Without their 'paper_cards' row (a migration that changes what a card
+# holds deletes it), the cards are built again, every one (0076).
+rsql "DELETE FROM derived_refreshed WHERE name = 'paper_cards';
+      UPDATE paper_cards SET names = '[\"stale\"]'
+       WHERE paper_id = (SELECT min(paper_id) FROM paper_cards)" >/dev/null
+hv_ok refresh
+n=$(rsql "SELECT count(*) FROM papers")
+v=$(rsql "SELECT count(*) FROM paper_cards WHERE names LIKE '%stale%'")
+grep -q "beside: [0-9]* lexemes moved, $n cards," "$T_TMP/hv.out" && [ "$v" = 0 ]
+ok $? "without their row, every card is built again" \
+    "$n papers, stale cards left: $v; $(cat "$T_TMP/hv.out")"
+
 # The day's refresh sorts and hashes in memory (0071): a later
 # CREATE OR REPLACE of either function that dropped its SET would put
 # it back on disk.
 v=$(rsql "SELECT string_agg(proname || ' ' || array_to_string(proconfig, ','),
                           '; ' ORDER BY proname)
             FROM pg_proc
-           WHERE proname IN ('weft_derived_refresh', 'weft_here_refresh')")
-[ "$v" = "weft_derived_refresh work_mem=64MB; weft_here_refresh work_mem=64MB" ]
+           WHERE proname IN ('weft_derived_refresh', 'weft_here_refresh',
+                             'weft_beside_refresh')")
+[ "$v" = "weft_beside_refresh work_mem=64MB; weft_derived_refresh work_mem=64MB; weft_here_refresh work_mem=64MB" ]
 ok $? "the refresh functions keep their work_mem" "$v"
 # Autovacuum comes after a day's writes to the tables whose recent pages
 # the day reads index-only (0068, 0073).
