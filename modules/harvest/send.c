@@ -1,9 +1,10 @@
 /*
  * send.c -- a statement sent to a connection of its own and its result
  * waited for, so that the process works on its first connection
- * meanwhile: the match's reader (match_db.c) and the name words beside
- * the derived tables' refresh (after.c).  The statement is sent as a
- * script with parameters, not prepared on that connection.
+ * meanwhile: the match's reader (match_db.c) and the cards, search
+ * terms and name words refreshed beside the derived tables (after.c).
+ * The statement is sent as a script with parameters, not prepared on
+ * that connection.
  */
 #include "core.h"
 #include "harvest.h"

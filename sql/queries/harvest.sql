@@ -579,9 +579,10 @@ SELECT path
 -- from what the writers noted since the last refresh, or everything
 -- when $1.  Answers what it did ("incremental: N researchers on M
 -- changed papers, K sitemap blocks, L figures"); BESIDE_REFRESH runs
--- meanwhile on a second connection (after.c).  weft_derived_refresh runs first
--- (the subquery's row comes before the outer list is computed): it
--- gives new researchers the stats row weft_here_refresh fills.
+-- meanwhile on a second connection (after.c).  weft_derived_refresh
+-- runs first (the subquery's row comes before the outer list is
+-- computed): it gives new researchers the stats row weft_here_refresh
+-- fills.
 -- name: DERIVED_REFRESH
 SELECT d.what
        || format(', %s sitemap blocks', weft_sitemap_refresh($1::boolean))
