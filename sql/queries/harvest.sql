@@ -405,23 +405,11 @@ SELECT (SELECT count(*) FROM papers) AS papers,
 -- ------------------------------------------------------- matching
 -- match_db.c: researcher matching and its evaluation.
 
--- name: MATCH_RESEARCHER_NEW
--- A person the matcher found who has no researcher yet.
-INSERT INTO researchers (name, name_key, slug)
-VALUES ($1, $2, $3)
-RETURNING id;
-
--- name: MATCH_RESEARCHER_RENAME
--- A researcher the matcher keeps, named by the most complete form its
--- papers now give ($2, its key $3, slug $4) when that is longer than the
--- one it has: names only grow, so two blocks holding one researcher
--- cannot rename it back and forth.  Researchers with an external id
--- keep the name their source gives.
-UPDATE researchers
-   SET name = $2, name_key = $3, slug = $4, modified_at = now()
- WHERE id = $1
-   AND openalex_id IS NULL AND orcid IS NULL AND s2_id IS NULL
-   AND length($3::text) > length(name_key);
+-- name: MATCH_RESEARCHER_IDS
+-- Ids for $1 people the matcher will find who have no researcher yet
+-- (match_db.c copies their rows with MATCH_COPY_NEW).
+SELECT nextval(pg_get_serial_sequence('researchers', 'id')) AS id
+  FROM generate_series(1, $1::int);
 
 -- name: MATCH_KEY_COUNTS
 -- Every raw name and its authorships: name.c keys them afresh for
@@ -1189,6 +1177,15 @@ CREATE TEMP TABLE IF NOT EXISTS stage_match (
 	reason          text,
 	score           real
 ) ON COMMIT DELETE ROWS;
+-- Researchers kept and named by the most complete form their papers now
+-- give, in the order the matcher decided them (MATCH_APPLY).
+CREATE TEMP TABLE IF NOT EXISTS stage_match_renames (
+	n               bigint NOT NULL,
+	id              bigint NOT NULL,
+	name            text NOT NULL,
+	name_key        text NOT NULL,
+	slug            text NOT NULL
+) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE IF NOT EXISTS stage_match_gone (
 	old_id          bigint NOT NULL,
 	successor       bigint NOT NULL
@@ -1217,6 +1214,12 @@ COPY stage_match_keys (paper_id, position, name_key) FROM STDIN;
 -- name: MATCH_COPY
 COPY stage_match (paper_id, position, researcher_id, old_researcher_id,
     reason, score) FROM STDIN;
+
+-- name: MATCH_COPY_NEW
+COPY researchers (id, name, name_key, slug) FROM STDIN;
+
+-- name: MATCH_COPY_RENAMES
+COPY stage_match_renames (n, id, name, name_key, slug) FROM STDIN;
 
 -- name: MATCH_COPY_GONE
 COPY stage_match_gone (old_id, successor) FROM STDIN;
@@ -1448,6 +1451,21 @@ SELECT e.block, 0::bigint, 0, f.raw_name, f.name_key, e.researcher_id,
 -- batch holds replaces what was kept, unless another writer noted its
 -- block since the match took it (the note's writes may be newer than
 -- what the matcher read).
+-- First the batch's renames: a researcher kept takes the most complete
+-- form its papers now give when that is longer than the one it has.
+-- Names only grow, so two blocks holding one researcher cannot rename it
+-- back and forth; of a batch's forms the first of the longest is the one
+-- one rename at a time would have left.  Researchers with an external
+-- id keep the name their source gives.
+UPDATE researchers r
+   SET name = s.name, name_key = s.name_key, slug = s.slug,
+       modified_at = now()
+  FROM (SELECT DISTINCT ON (id) id, name, name_key, slug
+          FROM stage_match_renames
+         ORDER BY id, length(name_key) DESC, n) s
+ WHERE r.id = s.id
+   AND r.openalex_id IS NULL AND r.orcid IS NULL AND r.s2_id IS NULL
+   AND length(s.name_key) > length(r.name_key);
 INSERT INTO stage_match (paper_id, position, researcher_id,
     old_researcher_id, reason, score)
 SELECT a.paper_id, a.position, m.researcher_id, m.old_id, a.match_reason,
