@@ -1,6 +1,6 @@
 -- 0077_note_triggers_merged.sql -- one function for each note trigger
--- that inserts and deletes fire, and the cards' two rare paths without
--- their second pass (the mends listed when 0072-0076 were reviewed).
+-- that inserts and deletes fire, and the rename trigger's authorships
+-- read once (mends listed when 0072-0076 were reviewed).
 --
 -- LOCKS: recreating statement triggers on authorships and researchers
 -- (SHARE ROW EXCLUSIVE, brief; no table is read or written).
@@ -17,10 +17,7 @@
 --
 -- The rename trigger (researchers_cards_slug) read the researcher's
 -- authorships twice, to note the papers and to drop their cards: one
--- CTE now reads them once.  weft_paper_cards_fill(true) (refresh --full,
--- or no 'paper_cards' row) wrote every paper's id into paper_cards_due
--- and took them out again: it now empties the notes and builds from
--- papers.
+-- CTE now reads them once.
 -- Same rows: tests/integration/t_refresh.sh compares the incremental
 -- refresh with a full one, and checks what each event notes.
 -- Forward-only: never edit once landed; add another.
@@ -138,44 +135,3 @@ CREATE TRIGGER researchers_words_upd
 CREATE TRIGGER researchers_words_del
 	AFTER DELETE ON researchers REFERENCING OLD TABLE AS words_rows
 	FOR EACH STATEMENT EXECUTE FUNCTION weft_name_words_note_trg();
-
--- 0072's fill; every card built from papers, the notes emptied first
--- (a note written after that statement's start stays for the next
--- refresh, as with the notes taken one by one).
-CREATE OR REPLACE FUNCTION weft_paper_cards_fill(everything boolean
-                                                 DEFAULT false)
-	RETURNS integer
-	LANGUAGE plpgsql AS $$
-DECLARE
-	n integer;
-BEGIN
-	IF everything THEN
-		DELETE FROM paper_cards_due;
-		CREATE TEMP TABLE weft_cards_due ON COMMIT DROP AS
-		SELECT id AS paper_id FROM papers;
-	ELSE
-		CREATE TEMP TABLE weft_cards_due ON COMMIT DROP AS
-		WITH d AS (DELETE FROM paper_cards_due RETURNING paper_id)
-		SELECT paper_id FROM d;
-	END IF;
-	ANALYZE weft_cards_due;
-	INSERT INTO paper_cards (paper_id, authors, names)
-	SELECT p.id,
-	       (SELECT coalesce(json_agg(json_build_array(a.raw_name, r.id,
-	                                                  r.slug)
-	                                 ORDER BY a.position), '[]')
-	          FROM authorships a
-	          LEFT JOIN researchers r ON r.id = a.researcher_id
-	         WHERE a.paper_id = p.id AND a.position <= 12)::text,
-	       (SELECT coalesce(json_agg(a.raw_name ORDER BY a.position),
-	                        '[]')
-	          FROM authorships a WHERE a.paper_id = p.id)::text
-	  FROM weft_cards_due d
-	  JOIN papers p ON p.id = d.paper_id
-	    ON CONFLICT (paper_id) DO UPDATE
-	   SET authors = excluded.authors, names = excluded.names;
-	GET DIAGNOSTICS n = ROW_COUNT;
-	DROP TABLE weft_cards_due;
-	RETURN n;
-END;
-$$;

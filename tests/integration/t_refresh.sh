@@ -122,6 +122,48 @@ v=$(rsql "BEGIN; DELETE FROM here_dirty; $(printf "$HERE_PROBE" '')
 [ "$v" = "1 0 1 1 " ]
 ok $? "an authorship notes its researcher's figures only on a counted paper" \
     "written|noted, uncounted then counted: $v"
+# Each event's notes (0077: one function serves a table's insert and
+# delete triggers), rolled back: an authorship deleted and one moved
+# note their papers and drop their cards, a rename notes every paper of
+# the researcher and drops their cards, a researcher with papers deleted
+# notes its name words, one made with papers too.
+v=$(rsql "BEGIN;
+      DELETE FROM paper_cards_due; DELETE FROM name_words_due;
+      CREATE TEMP TABLE probe ON COMMIT DROP AS
+      SELECT (SELECT paper_id FROM authorships WHERE position = 2
+               ORDER BY paper_id LIMIT 1) AS d,
+             (SELECT paper_id FROM authorships WHERE position = 2
+               ORDER BY paper_id DESC LIMIT 1) AS u,
+             (SELECT researcher_id FROM authorships
+               WHERE researcher_id IS NOT NULL GROUP BY 1
+              HAVING count(*) >= 2 ORDER BY 1 LIMIT 1) AS r,
+             (SELECT id FROM researchers WHERE paper_count > 0
+               ORDER BY id DESC LIMIT 1) AS g;
+      DELETE FROM authorships WHERE position = 2
+         AND paper_id = (SELECT d FROM probe);
+      UPDATE authorships SET raw_name = raw_name || ' Probe'
+       WHERE position = 2 AND paper_id = (SELECT u FROM probe);
+      UPDATE researchers SET slug = slug || '-probe'
+       WHERE id = (SELECT r FROM probe);
+      DELETE FROM researchers WHERE id = (SELECT g FROM probe);
+      INSERT INTO researchers (name, name_key, slug, paper_count)
+      VALUES ('Probe Person', 'probe person', 'probe-person', 1);
+      WITH want AS (SELECT d AS paper_id FROM probe
+                    UNION SELECT u FROM probe
+                    UNION SELECT paper_id FROM authorships
+                           WHERE researcher_id = (SELECT r FROM probe))
+      SELECT (SELECT count(*) FROM want) > 2,
+             NOT EXISTS (SELECT paper_id FROM want
+                         EXCEPT SELECT paper_id FROM paper_cards_due),
+             NOT EXISTS (SELECT 1 FROM paper_cards c JOIN want USING (paper_id)),
+             (SELECT count(*) FROM name_words_due
+               WHERE researcher_id = (SELECT g FROM probe)
+                  OR researcher_id IN (SELECT id FROM researchers
+                                        WHERE slug = 'probe-person'));
+      ROLLBACK" | tr '\n' ' ')
+[ "$v" = "t|t|t|2 " ]
+ok $? "each write notes its papers' cards and its researchers' name words" \
+    "several papers|all noted|their cards gone|name word notes: $v"
 # Edits the refresh must move by their difference (0042), beside it: a
 # merge (every authorship of one researcher to another, now matched by
 # co-authors, and the first deleted), an old paper's categories, date
