@@ -60,7 +60,6 @@ struct mrun {
 	struct core_buf moves, ev; /* 0064: researchers moved whole, evidence */
 	struct core_buf made;      /* new researchers, written first */
 	struct core_buf renames;   /* kept ones named by a longer form */
-	long nrenames;             /* the batch's renames, in order */
 	int64_t ids[512];          /* researchers' ids taken, not yet used */
 	size_t nids;
 	struct harvest_mstats *st_out;
@@ -376,16 +375,16 @@ static enum core_err
 new_researcher(struct mrun *m, const char *name, const char *key,
     const char *slug, int64_t *id)
 {
-	char rid[24];
+	char want[24], rid[24];
 	PGresult *res;
 	int i, nt;
 	enum core_err er;
 
 	if (m->nids == 0) {
-		snprintf(rid, sizeof(rid), "%zu",
+		snprintf(want, sizeof(want), "%zu",
 		    sizeof(m->ids) / sizeof(m->ids[0]));
 		if ((er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_IDS,
-			 (const char *const[]){ rid }, 1, &res)) != CORE_OK)
+			 (const char *const[]){ want }, 1, &res)) != CORE_OK)
 			return er;
 		nt = PQntuples(res);
 		/* Used from the end: the smallest id first. */
@@ -483,12 +482,10 @@ do_block(struct mrun *m, size_t s, size_t e)
 		name = core_utf8_demojibake(rows[best[k]].raw_name, NULL);
 		slug = core_slug(name, 60);
 		if (cid[k] != 0) {
-			/* MATCH_APPLY renames, as they came (MATCH_COPY_RENAMES). */
+			/* MATCH_APPLY renames, in the order copied. */
 			snprintf(rid, sizeof(rid), "%" PRId64, cid[k]);
-			snprintf(old, sizeof(old), "%ld", m->nrenames++);
 			harvest_copy_row(&m->renames,
-			    (const char *const[]){ old, rid, name, key, slug },
-			    5);
+			    (const char *const[]){ rid, name, key, slug }, 4);
 		} else if ((er = new_researcher(m, name, key, slug, &cid[k])) ==
 		    CORE_OK)
 			m->created++;
@@ -573,7 +570,6 @@ flush(struct mrun *m, size_t n)
 	core_buf_reset(&m->ev);
 	core_buf_reset(&m->made);
 	core_buf_reset(&m->renames);
-	m->nrenames = 0;
 	if ((er = core_db_cmd(m->db, "BEGIN")) != CORE_OK)
 		return er;
 	for (s = 0; s < n; s = e) {
@@ -584,7 +580,8 @@ flush(struct mrun *m, size_t n)
 		if ((er = do_block(m, s, e)) != CORE_OK)
 			goto rollback;
 	}
-	/* The new researchers before the rows that name them. */
+	/* The new researchers before the rows that name them, the renames
+	 * for MATCH_APPLY. */
 	if ((m->made.len > 0 &&
 		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_NEW,
 		     &m->made)) != CORE_OK) ||

@@ -1178,9 +1178,10 @@ CREATE TEMP TABLE IF NOT EXISTS stage_match (
 	score           real
 ) ON COMMIT DELETE ROWS;
 -- Researchers kept and named by the most complete form their papers now
--- give, in the order the matcher decided them (MATCH_APPLY).
+-- give (MATCH_APPLY); n numbers them in the order copied, which is the
+-- order the matcher decided them.
 CREATE TEMP TABLE IF NOT EXISTS stage_match_renames (
-	n               bigint NOT NULL,
+	n               bigserial,
 	id              bigint NOT NULL,
 	name            text NOT NULL,
 	name_key        text NOT NULL,
@@ -1219,7 +1220,7 @@ COPY stage_match (paper_id, position, researcher_id, old_researcher_id,
 COPY researchers (id, name, name_key, slug) FROM STDIN;
 
 -- name: MATCH_COPY_RENAMES
-COPY stage_match_renames (n, id, name, name_key, slug) FROM STDIN;
+COPY stage_match_renames (id, name, name_key, slug) FROM STDIN;
 
 -- name: MATCH_COPY_GONE
 COPY stage_match_gone (old_id, successor) FROM STDIN;
@@ -1454,9 +1455,9 @@ SELECT e.block, 0::bigint, 0, f.raw_name, f.name_key, e.researcher_id,
 -- First the batch's renames: a researcher kept takes the most complete
 -- form its papers now give when that is longer than the one it has.
 -- Names only grow, so two blocks holding one researcher cannot rename it
--- back and forth; of a batch's forms the first of the longest is the one
--- one rename at a time would have left.  Researchers with an external
--- id keep the name their source gives.
+-- back and forth; of a batch's forms for one researcher, renaming one at
+-- a time would have left the first of the longest.  Researchers with an
+-- external id keep the name their source gives.
 UPDATE researchers r
    SET name = s.name, name_key = s.name_key, slug = s.slug,
        modified_at = now()
