@@ -164,6 +164,42 @@ v=$(rsql "BEGIN;
 [ "$v" = "t|t|t|2 " ]
 ok $? "each write notes its papers' cards and its researchers' name words" \
     "several papers|all noted|their cards gone|name word notes: $v"
+# One update of researchers notes each sitemap block once (0079),
+# rolled back: in the first block one value rises and another goes (no
+# papers now), so it is raised and read again; in the second a value
+# rises; in the third one goes; in the fourth only a name changes, and
+# nothing is noted.
+v=$(rsql "BEGIN;
+      DELETE FROM sitemap_dirty WHERE kind = 'researchers';
+      CREATE TEMP TABLE sp ON COMMIT DROP AS
+      SELECT weft_sitemap_block(id) AS b,
+             (array_agg(id ORDER BY id))[1:2] AS ids,
+             row_number() OVER (ORDER BY weft_sitemap_block(id)) AS k
+        FROM researchers WHERE paper_count > 0
+       GROUP BY 1 HAVING count(*) >= 2;
+      UPDATE researchers r
+         SET modified_at = CASE
+                 WHEN r.id = (SELECT ids[1] FROM sp WHERE k = 1)
+                 THEN timestamptz '2100-01-01 00:00Z'
+                 WHEN r.id = (SELECT ids[1] FROM sp WHERE k = 2)
+                 THEN timestamptz '2100-01-02 00:00Z'
+                 ELSE r.modified_at END,
+             paper_count = CASE
+                 WHEN r.id IN (SELECT ids[2] FROM sp WHERE k = 1
+                               UNION SELECT ids[1] FROM sp WHERE k = 3)
+                 THEN 0 ELSE r.paper_count END,
+             name = r.name || ' '
+       WHERE r.id IN (SELECT ids[1] FROM sp WHERE k <= 4
+                      UNION SELECT ids[2] FROM sp WHERE k = 1);
+      SELECT string_agg(sp.k || ':' || coalesce(to_char(d.raise
+                 AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '-') || ':' || d.redo,
+                 ' ' ORDER BY sp.k)
+        FROM sitemap_dirty d JOIN sp ON sp.b = d.block
+       WHERE d.kind = 'researchers';
+      ROLLBACK" | tr '\n' ' ')
+[ "$v" = "1:2100-01-01:true 2:2100-01-02:false 3:-:true " ]
+ok $? "an update of researchers notes each sitemap block it moved, once" \
+    "block:raise:read again: $v"
 # Edits the refresh must move by their difference (0042), beside it: a
 # merge (every authorship of one researcher to another, now matched by
 # co-authors, and the first deleted), an old paper's categories, date
