@@ -122,6 +122,25 @@ v=$(rsql "BEGIN; DELETE FROM here_dirty; $(printf "$HERE_PROBE" '')
 [ "$v" = "1 0 1 1 " ]
 ok $? "an authorship notes its researcher's figures only on a counted paper" \
     "written|noted, uncounted then counted: $v"
+# A counted paper deleted: its authorships go with it, and their
+# researchers are noted although the paper is gone (0080's probe finds
+# no row for it).
+v=$(rsql "BEGIN; DELETE FROM here_dirty;
+      CREATE TEMP TABLE gone ON COMMIT DROP AS
+      SELECT a.paper_id, a.researcher_id FROM authorships a
+       WHERE a.paper_id = (SELECT min(p.id) FROM papers p
+                            JOIN authorships b ON b.paper_id = p.id
+                           WHERE p.citation_count IS NOT NULL
+                             AND b.researcher_id IS NOT NULL)
+         AND a.researcher_id IS NOT NULL;
+      DELETE FROM papers WHERE id = (SELECT min(paper_id) FROM gone);
+      SELECT (SELECT count(*) FROM gone) > 0,
+             NOT EXISTS (SELECT researcher_id FROM gone
+                         EXCEPT SELECT researcher_id FROM here_dirty);
+      ROLLBACK" | tr '\n' ' ')
+[ "$v" = "t|t " ]
+ok $? "a counted paper deleted notes its researchers' figures" \
+    "had authors|all noted: $v"
 # Each event's notes (0077: one function serves a table's insert and
 # delete triggers), rolled back: an authorship deleted and one moved
 # note their papers and drop their cards, a rename notes every paper of
