@@ -297,6 +297,21 @@ ok $? "the edits note the researchers whose figures here may move" \
 v=$(rsql "SELECT count(*) FROM derived_before_authors")
 [ "${v:-0}" -ge 5 ]
 ok $? "the edits leave notes of what was before" "$v position notes"
+# The refresh those edits call for, rolled back: it writes each
+# researcher_stats row at most once beside its evidence (0081: new rows
+# whole, reasons with the counts), and finds room on the row's page
+# (fillfactor 80) for most of what it updates.
+v=$(rsql "BEGIN; SET LOCAL weft.refresh_full_share = 1;
+      SELECT substring(weft_derived_refresh() FROM ': ([0-9]+) researchers');
+      SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd
+        FROM pg_stat_xact_user_tables WHERE relname = 'researcher_stats';
+      ROLLBACK" | tr '\n' ' ')
+read -r touched rest <<<"$v"
+IFS='|' read -r ins upd hot <<<"$rest"
+[ "${touched:-0}" -gt 0 ] && [ $((ins + upd)) -le "$touched" ] &&
+    [ $((hot * 10)) -ge $((upd * 9)) ]
+ok $? "the refresh writes each touched researcher's stats once, in place ($v)" \
+    "touched, inserted|updated|in place: $v"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
