@@ -98,7 +98,7 @@ functions() {
 	         ORDER BY total_time DESC"
 }
 
-printf 'papers before: %s\n' "$(q -Atc "SELECT count(*) FROM papers")"
+printf 'papers before: %s\n' "$(q -Atc "SELECT papers FROM corpus_counts")"
 if [ "$source" = copies ]; then
 	timed "writing the batch ($batch papers)" \
 	    q -q -v batch="$batch" -v fresh=0 \
