@@ -297,15 +297,17 @@ ok $? "the edits note the researchers whose figures here may move" \
 v=$(rsql "SELECT count(*) FROM derived_before_authors")
 [ "${v:-0}" -ge 5 ]
 ok $? "the edits leave notes of what was before" "$v position notes"
-# The refresh those edits call for, rolled back: it writes each
-# researcher_stats row at most once beside its evidence (0081: new rows
-# whole, reasons with the counts), and finds room on the row's page
-# (fillfactor 80) for most of what it updates.
+# The refresh those edits call for, rolled back: it writes no more
+# researcher_stats rows, evidence included, than it touched researchers
+# (0081: new rows whole, reasons with the counts; before, the reasons
+# alone rewrote every touched row), and finds room on the row's page
+# (fillfactor 80) for nearly all of its updates.
 v=$(rsql "BEGIN; SET LOCAL weft.refresh_full_share = 1;
       SELECT substring(weft_derived_refresh() FROM ': ([0-9]+) researchers');
       SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd
         FROM pg_stat_xact_user_tables WHERE relname = 'researcher_stats';
       ROLLBACK" | tr '\n' ' ')
+v=${v% }
 read -r touched rest <<<"$v"
 IFS='|' read -r ins upd hot <<<"$rest"
 [ "${touched:-0}" -gt 0 ] && [ $((ins + upd)) -le "$touched" ] &&
