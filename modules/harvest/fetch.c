@@ -128,6 +128,8 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) !=
 		    CORE_OK ||
+		(er = core_db_cmd(r->db,
+		     harvest_sql[HARVEST_SQL_HV_MARK_MADE].sql)) != CORE_OK ||
 		(r->st_a.len > 0 &&
 		    (er = harvest_copy_in(r->db, HARVEST_SQL_COPY_AFFILS,
 			 &r->st_a)) != CORE_OK) ||

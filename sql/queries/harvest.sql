@@ -171,6 +171,7 @@ UPDATE papers p
 -- the match, for the day's 20,000 papers at 1.6 M
 -- (tests/bench/README.md).  A source's placement (an external id) is
 -- counted at once.
+-- What it writes is marked stale here (HV_MARK_STALE).
 WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
               FROM authorships a
               JOIN papers p ON p.id = a.paper_id
@@ -180,19 +181,30 @@ WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
                   max(a.published) AS latest
              FROM r0
              LEFT JOIN authorships a ON a.researcher_id = r0.id
-            GROUP BY r0.id)
-UPDATE researchers r
-   SET paper_count = s.n, latest_paper = s.latest, modified_at = now()
-  FROM s
- WHERE r.id = s.id
-   AND (r.paper_count, r.latest_paper) IS DISTINCT FROM (s.n, s.latest);
+            GROUP BY r0.id),
+     w AS (UPDATE researchers r
+              SET paper_count = s.n, latest_paper = s.latest,
+                  modified_at = now()
+             FROM s
+            WHERE r.id = s.id
+              AND (r.paper_count, r.latest_paper)
+                  IS DISTINCT FROM (s.n, s.latest)
+           RETURNING r.id)
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'researcher', id FROM w
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
 -- name: HV_MARK_STALE
--- Everything this transaction wrote: its pages must be rebuilt.
+-- Everything this transaction wrote: its pages must be rebuilt.  The
+-- writers of researchers mark theirs as they write them
+-- (HV_RECOMPUTE_RESEARCHERS, HV_MARK_MADE, MERGE_OA_AUTHORS,
+-- HV_S2_RESEARCHER): researchers has no index of modified_at, so that
+-- the match's count update stays on its rows' pages (0082).  Found
+-- here through the batch's papers instead, they cost a probe of
+-- researchers per author: 2.4 s a day of 20,000 papers at 1 M, against
+-- 0.3 s by the index (tests/bench/README.md).
 INSERT INTO stale_pages (kind, entity_id)
 SELECT 'paper', id FROM papers WHERE modified_at = now()
- UNION ALL
-SELECT 'researcher', id FROM researchers WHERE modified_at = now()
  UNION ALL
 SELECT 'institution', id FROM institutions WHERE modified_at = now()
     ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
@@ -350,14 +362,20 @@ SELECT arxiv_id
 
 -- name: HV_S2_RESEARCHER
 -- S2 metrics for a researcher we know by S2 id; OpenAlex metrics win.
-UPDATE researchers
-   SET h_index = $2::integer, citations = $3::bigint,
-       works_count = $4::integer, metrics_source = 's2',
-       metrics_at = now(), modified_at = now()
- WHERE s2_id = $1
-   AND (metrics_source IS NULL OR metrics_source = 's2')
-   AND (h_index, citations, works_count, metrics_source)
-       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer, 's2');
+-- Its page is marked stale here (HV_MARK_STALE).
+WITH w AS (
+	UPDATE researchers
+	   SET h_index = $2::integer, citations = $3::bigint,
+	       works_count = $4::integer, metrics_source = 's2',
+	       metrics_at = now(), modified_at = now()
+	 WHERE s2_id = $1
+	   AND (metrics_source IS NULL OR metrics_source = 's2')
+	   AND (h_index, citations, works_count, metrics_source)
+	       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer, 's2')
+	RETURNING id)
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'researcher', id FROM w
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
 -- name: HV_S2_AUTHOR_IDS
 SELECT s2_id
@@ -651,7 +669,8 @@ CREATE TEMP TABLE stage_winners (
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_keys (
 	name_key        text PRIMARY KEY,
-	researcher_id   bigint
+	researcher_id   bigint,
+	made            boolean NOT NULL DEFAULT false
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE stage_institutions (
 	line            bigint NOT NULL,
@@ -896,7 +915,7 @@ WITH made AS (
 	 GROUP BY s.name_key
 	RETURNING id, name_key)
 UPDATE stage_keys k
-   SET researcher_id = made.id
+   SET researcher_id = made.id, made = true
   FROM made
  WHERE k.name_key = made.name_key;
 -- A changed name at a position drops that position's old match: it may
@@ -937,6 +956,14 @@ SELECT sum(gin_clean_pending_list(i.indexrelid))
   JOIN pg_class c ON c.oid = i.indexrelid
   JOIN pg_am a ON a.oid = c.relam
  WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin';
+
+-- name: HV_MARK_MADE
+-- After MERGE_AUTHORSHIPS in a harvester's batch (fetch.c; a first load
+-- does not mark its rows): the researchers it made, marked stale
+-- (HV_MARK_STALE).
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'researcher', researcher_id FROM stage_keys WHERE made
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
 -- name: MERGE_ROR
 -- ROR is the authority for what it describes; openalex_id is not its
@@ -999,35 +1026,42 @@ SELECT DISTINCT ON (s.openalex_id) s.ror_id, s.openalex_id, s.name, s.slug,
 
 -- name: MERGE_OA_AUTHORS
 -- An ORCID already held by another researcher is left off rather than
--- failing the batch on the unique constraint.
-INSERT INTO researchers AS r (name, name_key, slug, openalex_id, orcid,
-    h_index, citations, works_count, metrics_source, metrics_at)
-SELECT DISTINCT ON (s.openalex_id) s.name, s.name_key, s.slug,
-       s.openalex_id,
-       CASE WHEN EXISTS (SELECT 1 FROM researchers o
-                          WHERE o.orcid = s.orcid
-                            AND o.openalex_id IS DISTINCT FROM s.openalex_id)
-            THEN NULL ELSE s.orcid END,
-       s.h_index, s.citations, s.works_count, 'openalex', now()
-  FROM stage_oa_authors s
- ORDER BY s.openalex_id, s.line DESC
-    ON CONFLICT (openalex_id) DO UPDATE
-   SET name = excluded.name,
-       name_key = excluded.name_key,
-       slug = excluded.slug,
-       orcid = coalesce(excluded.orcid, r.orcid),
-       h_index = excluded.h_index,
-       citations = excluded.citations,
-       works_count = excluded.works_count,
-       metrics_source = excluded.metrics_source,
-       metrics_at = excluded.metrics_at,
-       modified_at = now()
- WHERE (r.name, r.name_key, r.slug, r.orcid, r.h_index, r.citations,
-        r.works_count, r.metrics_source)
-       IS DISTINCT FROM
-       (excluded.name, excluded.name_key, excluded.slug,
-        coalesce(excluded.orcid, r.orcid), excluded.h_index,
-        excluded.citations, excluded.works_count, excluded.metrics_source);
+-- failing the batch on the unique constraint.  What it writes is marked
+-- stale here (HV_MARK_STALE).
+WITH w AS (
+	INSERT INTO researchers AS r (name, name_key, slug, openalex_id, orcid,
+	    h_index, citations, works_count, metrics_source, metrics_at)
+	SELECT DISTINCT ON (s.openalex_id) s.name, s.name_key, s.slug,
+	       s.openalex_id,
+	       CASE WHEN EXISTS (SELECT 1 FROM researchers o
+	                          WHERE o.orcid = s.orcid
+	                            AND o.openalex_id
+	                                IS DISTINCT FROM s.openalex_id)
+	            THEN NULL ELSE s.orcid END,
+	       s.h_index, s.citations, s.works_count, 'openalex', now()
+	  FROM stage_oa_authors s
+	 ORDER BY s.openalex_id, s.line DESC
+	    ON CONFLICT (openalex_id) DO UPDATE
+	   SET name = excluded.name,
+	       name_key = excluded.name_key,
+	       slug = excluded.slug,
+	       orcid = coalesce(excluded.orcid, r.orcid),
+	       h_index = excluded.h_index,
+	       citations = excluded.citations,
+	       works_count = excluded.works_count,
+	       metrics_source = excluded.metrics_source,
+	       metrics_at = excluded.metrics_at,
+	       modified_at = now()
+	 WHERE (r.name, r.name_key, r.slug, r.orcid, r.h_index, r.citations,
+	        r.works_count, r.metrics_source)
+	       IS DISTINCT FROM
+	       (excluded.name, excluded.name_key, excluded.slug,
+	        coalesce(excluded.orcid, r.orcid), excluded.h_index,
+	        excluded.citations, excluded.works_count, excluded.metrics_source)
+	RETURNING r.id)
+INSERT INTO stale_pages (kind, entity_id)
+SELECT 'researcher', id FROM w
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
 
 -- name: MERGE_OA_AFFILS
 -- After MERGE_OA_AUTHORS, in the same transaction.

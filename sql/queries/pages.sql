@@ -413,11 +413,19 @@ AND (ri.last_year IS NULL
 SELECT researchers FROM corpus_counts;
 
 -- name: RESEARCHERS_PAGE
-SELECT id, name, slug, paper_count, h_index, citations
-  FROM researchers
- WHERE paper_count > 0
- ORDER BY paper_count DESC, id
- LIMIT $1::integer OFFSET $2::bigint;
+-- The directory's order is researcher_directory's index (0082), which
+-- its triggers keep with the counts in the same statement.  The page is
+-- cut from it alone, and only its rows read from researchers: joined
+-- first, the rows an offset skips were each read too (2.2 s for offset
+-- 100,000 at 1 M papers, cold).
+SELECT r.id, r.name, r.slug, r.paper_count, r.h_index, r.citations
+  FROM (SELECT researcher_id, paper_count
+          FROM researcher_directory
+         WHERE paper_count > 0
+         ORDER BY paper_count DESC, researcher_id
+         LIMIT $1::integer OFFSET $2::bigint) d
+  JOIN researchers r ON r.id = d.researcher_id
+ ORDER BY d.paper_count DESC, d.researcher_id;
 
 -- name: INSTITUTIONS_COUNT
 SELECT institutions FROM corpus_counts;

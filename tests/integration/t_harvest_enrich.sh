@@ -81,6 +81,10 @@ sql_is "SELECT h_index IS NOT NULL, metrics_source, metrics_at > now() - '1 hour
 sql_is "SELECT count(*) > 0 FROM stale_pages s JOIN papers p ON
     p.id = s.entity_id AND s.kind = 'paper' WHERE p.arxiv_id = '1203.4745'" \
     t "enriched paper marked stale"
+sql_is "SELECT count(*) FROM stale_pages s JOIN researchers r ON
+    r.id = s.entity_id AND s.kind = 'researcher' WHERE r.openalex_id IN
+    ('A5023888391', 'A5048491430', 'A5014077037')" 3 \
+    "the authors it wrote marked stale"
 before=$(sql "SELECT md5(string_agg(arxiv_id || modified_at::text, ','
     ORDER BY arxiv_id)) FROM papers WHERE arxiv_id IN ($OA_IDS)")
 hv openalex works --filter author.id:A5023888391

@@ -280,6 +280,35 @@ v=$(rsql "SELECT (SELECT count(*) FROM researchers r,
                          IS DISTINCT FROM (y.n, y.fm))")
 [ "$v" = "0|0" ]
 ok $? "the day's pass leaves every count true" "researchers|papers off: $v"
+# The directory's order (0082) holds every researcher's count, kept by
+# the triggers through the loads, the edits and the matches.
+v=$(rsql "SELECT count(*) FROM researchers r
+            FULL JOIN researcher_directory d ON d.researcher_id = r.id
+           WHERE d.paper_count IS DISTINCT FROM r.paper_count")
+[ "$v" = 0 ]
+ok $? "the directory's order holds every count" "$v off"
+# A count update of a tenth of the researchers, writing the columns the
+# match's does (COUNTS_OF_TOUCHED), rolled back: no index holds them and
+# the pages keep room (fillfactor 85), so nearly every row stays on its
+# page (HOT), and the directory follows.
+v=$(rsql "BEGIN;
+      UPDATE researchers
+         SET paper_count = paper_count + 1,
+             latest_paper = coalesce(latest_paper, DATE '2026-01-01') + 1,
+             modified_at = now()
+       WHERE id % 10 = 3;
+      SELECT n_tup_upd || '|' || n_tup_hot_upd
+        FROM pg_stat_xact_user_tables WHERE relname = 'researchers';
+      SELECT count(*) FROM researchers r
+        JOIN researcher_directory d ON d.researcher_id = r.id
+       WHERE d.paper_count <> r.paper_count;
+      ROLLBACK" | tr '\n' ' ')
+read -r uh off <<<"$v"
+IFS='|' read -r upd hot <<<"$uh"
+[ "${upd:-0}" -gt 100 ] && [ $((hot * 10)) -ge $((upd * 9)) ] &&
+    [ "$off" = 0 ]
+ok $? "a count update stays on its rows' pages, the directory follows" \
+    "updated|in place, directory off: $v"
 # (Those of the first load's OpenAlex authors without a paper here, and
 # of the deleted paper, stay, as after a full match.)
 v=$(rsql "SELECT count(*) FROM researchers r
