@@ -1632,7 +1632,8 @@ SELECT pg_stat_force_next_flush();
 -- thousands of rows), for the tables with more than 5 % of their rows
 -- written since their last ANALYZE (0050: a day's batch moves none).
 SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
-    'institutions', 'researcher_institutions'], 0.05);
+    'researcher_directory', 'institutions', 'researcher_institutions'],
+    0.05);
 
 -- name: AFTER_DERIVED
 -- After DERIVED_REFRESH: statistics of what was derived, where it moved
