@@ -190,9 +190,15 @@ WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
               AND (r.paper_count, r.latest_paper)
                   IS DISTINCT FROM (s.n, s.latest)
            RETURNING r.id)
+{{STALE_RESEARCHERS_WRITTEN}};
+
+-- fragment: STALE_RESEARCHERS_WRITTEN
+-- The pages of the researchers a statement's CTE w wrote (RETURNING
+-- id), marked stale: each writer of researchers in a harvester's batch
+-- marks its own (0082; HV_MARK_STALE marks papers and institutions).
 INSERT INTO stale_pages (kind, entity_id)
 SELECT 'researcher', id FROM w
-    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now()
 
 -- name: HV_MARK_STALE
 -- Everything this transaction wrote: its pages must be rebuilt.  The
@@ -373,9 +379,7 @@ WITH w AS (
 	   AND (h_index, citations, works_count, metrics_source)
 	       IS DISTINCT FROM ($2::integer, $3::bigint, $4::integer, 's2')
 	RETURNING id)
-INSERT INTO stale_pages (kind, entity_id)
-SELECT 'researcher', id FROM w
-    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+{{STALE_RESEARCHERS_WRITTEN}};
 
 -- name: HV_S2_AUTHOR_IDS
 SELECT s2_id
@@ -1059,9 +1063,7 @@ WITH w AS (
 	        coalesce(excluded.orcid, r.orcid), excluded.h_index,
 	        excluded.citations, excluded.works_count, excluded.metrics_source)
 	RETURNING r.id)
-INSERT INTO stale_pages (kind, entity_id)
-SELECT 'researcher', id FROM w
-    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+{{STALE_RESEARCHERS_WRITTEN}};
 
 -- name: MERGE_OA_AFFILS
 -- After MERGE_OA_AUTHORS, in the same transaction.

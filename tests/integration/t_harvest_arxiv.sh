@@ -78,8 +78,9 @@ sql_is "SELECT raw_name FROM authorships a JOIN papers p ON p.id =
 sql_is "SELECT count(*) FROM stale_pages s JOIN papers p ON p.id =
     s.entity_id AND s.kind = 'paper' WHERE p.arxiv_id IN ($OAI_IDS)" 8 \
     "changed papers marked stale"
-# The researchers the batches wrote (made, or counted), found through
-# their papers (0082: researchers has no index of modified_at).
+# The researchers the batches wrote (made, or counted) on their papers:
+# each marked stale by the statement that wrote it (0082:
+# HV_RECOMPUTE_RESEARCHERS, HV_MARK_MADE).
 sql_is "SELECT count(*) > 0, count(*) FILTER (WHERE s.entity_id IS NULL)
     FROM (SELECT DISTINCT a.researcher_id AS id FROM authorships a
             JOIN papers p ON p.id = a.paper_id
