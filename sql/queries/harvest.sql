@@ -171,7 +171,8 @@ UPDATE papers p
 -- the match, for the day's 20,000 papers at 1.6 M
 -- (tests/bench/README.md).  A source's placement (an external id) is
 -- counted at once.
--- What it writes is marked stale here (HV_MARK_STALE).
+-- It marks the pages of what it writes itself
+-- (STALE_RESEARCHERS_WRITTEN; HV_MARK_STALE does not find them).
 WITH r0 AS (SELECT DISTINCT a.researcher_id AS id
               FROM authorships a
               JOIN papers p ON p.id = a.paper_id
@@ -368,7 +369,8 @@ SELECT arxiv_id
 
 -- name: HV_S2_RESEARCHER
 -- S2 metrics for a researcher we know by S2 id; OpenAlex metrics win.
--- Its page is marked stale here (HV_MARK_STALE).
+-- It marks the page of what it writes itself
+-- (STALE_RESEARCHERS_WRITTEN; HV_MARK_STALE does not find it).
 WITH w AS (
 	UPDATE researchers
 	   SET h_index = $2::integer, citations = $3::bigint,
@@ -964,10 +966,9 @@ SELECT sum(gin_clean_pending_list(i.indexrelid))
 -- name: HV_MARK_MADE
 -- After MERGE_AUTHORSHIPS in a harvester's batch (fetch.c; a first load
 -- does not mark its rows): the researchers it made, marked stale
--- (HV_MARK_STALE).
-INSERT INTO stale_pages (kind, entity_id)
-SELECT 'researcher', researcher_id FROM stage_keys WHERE made
-    ON CONFLICT (kind, entity_id) DO UPDATE SET marked_at = now();
+-- (STALE_RESEARCHERS_WRITTEN; HV_MARK_STALE does not find them).
+WITH w AS (SELECT researcher_id AS id FROM stage_keys WHERE made)
+{{STALE_RESEARCHERS_WRITTEN}};
 
 -- name: MERGE_ROR
 -- ROR is the authority for what it describes; openalex_id is not its
@@ -1030,8 +1031,9 @@ SELECT DISTINCT ON (s.openalex_id) s.ror_id, s.openalex_id, s.name, s.slug,
 
 -- name: MERGE_OA_AUTHORS
 -- An ORCID already held by another researcher is left off rather than
--- failing the batch on the unique constraint.  What it writes is marked
--- stale here (HV_MARK_STALE).
+-- failing the batch on the unique constraint.  It marks the pages of
+-- what it writes itself (STALE_RESEARCHERS_WRITTEN; HV_MARK_STALE does
+-- not find them).
 WITH w AS (
 	INSERT INTO researchers AS r (name, name_key, slug, openalex_id, orcid,
 	    h_index, citations, works_count, metrics_source, metrics_at)

@@ -152,7 +152,7 @@ ok $? "a counted paper deleted notes its researchers' figures" \
 # The figures' note triggers plan their probe of papers at each call
 # (0084): a small statement after a large one in the same session reads
 # papers by key, where a plan kept from the large one hashed every paper
-# without a count again (the bundled papers have none).  Each pair is
+# without a count again (almost no bundled paper has one).  Each pair is
 # rolled back; the figure is the papers' rows and index entries the
 # small statement read.
 papers_read="pg_stat_get_xact_tuples_returned('papers'::regclass)
