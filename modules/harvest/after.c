@@ -49,7 +49,8 @@ bump_cache(const struct core_conf *conf)
  * more or far less than their share of the papers, or lack the
  * categories: each new partial index built CONCURRENTLY (searches and
  * writers never wait), then the window row pointed at it, then the old
- * index dropped CONCURRENTLY.  A window that fails stays as it was
+ * index dropped CONCURRENTLY.  The near window's rows are a table
+ * (0087): SEARCH_WINDOW_SET moves them with its date, nothing is built.  A window that fails stays as it was
  * (searches take the other ways): a warning, not an error.  Prints what
  * it built.
  */
@@ -85,8 +86,9 @@ harvest_build_windows(struct core_db *db)
 			goto fail;
 		PQclear(set);
 		set = NULL;
-		printf("search window %s: %s, built in %.1f s\n", params[0],
-		    what != NULL ? what : "", core_elapsed(&t0));
+		printf("search window %s: %s, %s in %.1f s\n", params[0],
+		    what != NULL ? what : "", ddl != NULL ? "built" : "set",
+		    core_elapsed(&t0));
 	}
 	PQclear(due);
 	return;

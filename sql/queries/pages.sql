@@ -461,10 +461,11 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- first ($16, weft_search_way of 0048), from the document counts in
 -- search_terms (independent words): the walk passes about 2 $10 N / M
 -- rows for M matches of N papers, the GIN path visits M (~3 us each);
--- between the two, where both cost about sqrt(N), a window (0048: a
--- partial GIN index of the newest 2 % or 15 % of the papers, since $15;
--- by citations, 0053: of the most cited 2 % or 15 %, cited $19 times or
--- more) visits only the matches it holds, and when they do not fill the pool
+-- between the two, where both cost about sqrt(N), a window (0048: the
+-- newest 2 % of the papers, since $15, in a table of their own, 0087,
+-- or 15 %, a partial GIN index; by citations, 0053: of the most cited
+-- 2 % or 15 %, cited $19 times or more, partial indexes too) visits
+-- only the matches it holds, and when they do not fill the pool
 -- the way it would have taken ($17) follows.  The other branches are
 -- left out (one-time filters), and the "+ 0" of the GIN and window
 -- branches keeps the planner off the index order.  On those branches
@@ -574,9 +575,16 @@ SELECT w.way, w.after,
 -- name: SEARCH_CANDIDATES
 WITH win AS MATERIALIZED (
   SELECT p.id
-    FROM papers p
+    FROM (SELECT n.paper_id AS id, n.published, NULL::integer AS citation_count,
+                 n.categories, n.paper_type, n.search_vector
+            FROM search_near n
+           WHERE $16::text = 'near'
+          UNION ALL
+          SELECT p.id, p.published, p.citation_count, p.categories,
+                 p.paper_type, p.search_vector
+            FROM papers p
+           WHERE $16::text IN ('far', 'top_cited', 'cited')) p
    WHERE $10::integer > 0
-     AND $16::text IN ('near', 'far', 'top_cited', 'cited')
      AND CASE WHEN $16::text IN ('near', 'far')
               THEN p.published + 0 >= $15::date
               ELSE p.citation_count + 0 >= $19::integer END

@@ -221,6 +221,92 @@ is "$(sql "SELECT since = '$FAR' AND index_name = '$old'
              FROM search_windows WHERE name = 'far'")" t \
     "back to its share: the window of the load again"
 
+# The near window's rows are a table of its own (0087): the search
+# columns of every paper since its date, kept by the triggers on papers
+# and moved by the refresh with its date; no index of papers is built.
+# near_diff: the rows in which search_near and the papers since the
+# near window's date differ (both ways).
+near_diff() {
+	sql "WITH p AS (SELECT id, published, paper_type, categories,
+	                       search_vector::text AS v
+	                  FROM papers
+	                 WHERE published >= (SELECT since FROM search_windows
+	                                      WHERE name = 'near')),
+	          n AS (SELECT paper_id, published, paper_type, categories,
+	                       search_vector::text FROM search_near)
+	     SELECT (SELECT count(*) FROM (TABLE p EXCEPT TABLE n) x)
+	          + (SELECT count(*) FROM (TABLE n EXCEPT TABLE p) y)"
+}
+is "$(sql "SELECT index_name, papers = (SELECT count(*) FROM search_near)
+             FROM search_windows WHERE name = 'near'")" "search_near_words|t" \
+    "the near window reads its own table, counted"
+is "$(near_diff)" 0 "the near window holds the papers since its date, no other"
+is "$(sql "SELECT count(*) FROM pg_indexes
+            WHERE tablename = 'papers' AND indexname LIKE '%near%'")" 0 \
+    "no index of papers for the near window"
+# Writes of papers, in a transaction rolled back: a new paper is copied,
+# its search columns follow it, a paper moved out of the window or
+# deleted leaves it, an old paper written stays out.
+out=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-'EOF' 2>&1
+	BEGIN;
+	INSERT INTO papers (arxiv_id, title, abstract, primary_category,
+	    categories, slug, source, published)
+	VALUES ('2612.99901', 'Zyzzyva lattices', 'On zyzzyva.', 'cs.SE',
+	    '{cs.SE}', 'zyzzyva-lattices', 'test', current_date);
+	SELECT 'new ' || count(*) FROM search_near n JOIN papers p
+	    ON p.id = n.paper_id AND n.search_vector = p.search_vector
+	 WHERE p.arxiv_id = '2612.99901';
+	UPDATE papers SET title = 'Quokka lattices', categories = '{cs.SE,cs.DB}'
+	 WHERE arxiv_id = '2612.99901';
+	SELECT 'moved ' || (n.search_vector @@ 'quokka'::tsquery)
+	       || ' ' || (n.categories = '{cs.SE,cs.DB}')
+	  FROM search_near n JOIN papers p ON p.id = n.paper_id
+	 WHERE p.arxiv_id = '2612.99901';
+	UPDATE papers SET published = DATE '1990-01-01'
+	 WHERE arxiv_id = '2612.99901';
+	SELECT 'out ' || count(*) FROM search_near n JOIN papers p
+	    ON p.id = n.paper_id WHERE p.arxiv_id = '2612.99901';
+	UPDATE papers SET published = current_date
+	 WHERE arxiv_id = '2612.99901';
+	SELECT 'back ' || count(*) FROM search_near n JOIN papers p
+	    ON p.id = n.paper_id WHERE p.arxiv_id = '2612.99901';
+	UPDATE papers SET title = title || ' '
+	 WHERE id = (SELECT min(id) FROM papers
+	              WHERE published < (SELECT since FROM search_windows
+	                                  WHERE name = 'near'));
+	SELECT 'old ' || count(*) FROM search_near
+	 WHERE published < (SELECT since FROM search_windows
+	                     WHERE name = 'near');
+	DELETE FROM papers WHERE arxiv_id = '2612.99901';
+	SELECT 'gone ' || count(*) FROM search_near n
+	 WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = n.paper_id);
+	ROLLBACK;
+	EOF
+)
+is "$(echo "$out" | grep -E '^(new|moved|out|back|old|gone) ' | tr '\n' ,)" \
+    "new 1,moved true true,out 0,back 1,old 0,gone 0," \
+    "the near window follows a paper's writes, moves and deletion"
+# The corpus outgrows it (its share made smaller): the refresh moves its
+# date later, deleting the days it leaves; back to its share, it takes
+# them again from papers.  No index is built either way.
+sql "UPDATE search_windows SET share = 0.01 WHERE name = 'near'"
+refresh
+grep -q "search window near: the papers since .*, set in" "$T_TMP/refresh.out"
+ok $? "the refresh moves the near window, building nothing" \
+    "$(cat "$T_TMP/refresh.out")"
+is "$(sql "SELECT since > '$NEAR' FROM search_windows WHERE name = 'near'")" t \
+    "the near window starts later"
+is "$(near_diff)" 0 "moved later: the papers since its new date, no other"
+sql "UPDATE search_windows SET share = 0.02 WHERE name = 'near'"
+refresh
+is "$(sql "SELECT since = '$NEAR' AND papers = (SELECT count(*) FROM search_near)
+             FROM search_windows WHERE name = 'near'")" t \
+    "back to its share: the near window of the load again"
+is "$(near_diff)" 0 "moved back: the papers since its date, no other"
+is "$(sql "SELECT count(*) FROM pg_indexes
+            WHERE tablename = 'papers' AND indexname LIKE '%near%'")" 0 \
+    "still no index of papers for the near window"
+
 # A window on an index of the words only (before 0056) is due: the
 # refresh builds its index of words and categories, at the same date,
 # and drops the old one.
