@@ -45,14 +45,15 @@ bump_cache(const struct core_conf *conf)
 }
 
 /*
- * The search windows (0048, 0053, 0056) built again where they hold far
- * more or far less than their share of the papers, or lack the
- * categories: each new partial index built CONCURRENTLY (searches and
- * writers never wait), then the window row pointed at it, then the old
- * index dropped CONCURRENTLY.  The near window's rows are a table
- * (0087): SEARCH_WINDOW_SET moves them with its date, nothing is built.  A window that fails stays as it was
- * (searches take the other ways): a warning, not an error.  Prints what
- * it built.
+ * The search windows due (0048, 0053, 0056).  A citation window is a
+ * partial index of papers, built again where it holds far more or far
+ * less than its share or lacks the categories: the new index built
+ * CONCURRENTLY (searches and writers never wait), then the window row
+ * pointed at it, then the old index dropped CONCURRENTLY.  A date
+ * window's rows are a table (0087, 0088): SEARCH_WINDOW_SET moves them
+ * with its date, nothing is built.  A window that fails stays as it
+ * was (searches take the other ways): a warning, not an error.  Prints
+ * what it built or set.
  */
 void
 harvest_build_windows(struct core_db *db)

@@ -956,13 +956,14 @@ DELETE FROM authorships a
 -- 3,000 papers took 3.3-3.5 s to insert with the default limit, 1.27 s
 -- and 1.28-1.30 s to merge with MERGE_PAPERS' (rolled back, on the
 -- 1.7 M bench cluster: tests/bench/README.md).  The windows' indexes
--- change names (0048), so they are found in the catalogue, with the near
--- window's of its own table (0087).
+-- change names (0048), so they are found in the catalogue, with the date
+-- windows' of their own tables (0087, 0088).
 SELECT sum(gin_clean_pending_list(i.indexrelid))
   FROM pg_index i
   JOIN pg_class c ON c.oid = i.indexrelid
   JOIN pg_am a ON a.oid = c.relam
- WHERE i.indrelid IN ('papers'::regclass, 'search_near'::regclass)
+ WHERE i.indrelid IN ('papers'::regclass, 'search_near'::regclass,
+                      'search_far'::regclass)
    AND a.amname = 'gin';
 
 -- name: HV_MARK_MADE
@@ -1639,7 +1640,7 @@ SELECT pg_stat_force_next_flush();
 -- written since their last ANALYZE (0050: a day's batch moves none).
 SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
     'researcher_directory', 'institutions', 'researcher_institutions',
-    'search_near'], 0.05);
+    'search_near', 'search_far'], 0.05);
 
 -- name: AFTER_DERIVED
 -- After DERIVED_REFRESH: statistics of what was derived, where it moved

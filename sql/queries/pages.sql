@@ -462,9 +462,9 @@ SELECT id, name, slug, country_name, type, researcher_count
 -- search_terms (independent words): the walk passes about 2 $10 N / M
 -- rows for M matches of N papers, the GIN path visits M (~3 us each);
 -- between the two, where both cost about sqrt(N), a window (0048: the
--- newest 2 % of the papers, since $15, in a table of their own, 0087,
--- or 15 %, a partial GIN index; by citations, 0053: of the most cited
--- 2 % or 15 %, cited $19 times or more, partial indexes too) visits
+-- newest 2 % or 15 % of the papers, since $15, each in a table of its
+-- own, 0087, 0088; by citations, 0053: of the most cited 2 % or 15 %,
+-- cited $19 times or more, partial GIN indexes of papers) visits
 -- only the matches it holds, and when they do not fill the pool
 -- the way it would have taken ($17) follows.  The other branches are
 -- left out (one-time filters), and the "+ 0" of the GIN and window
@@ -580,10 +580,15 @@ WITH win AS MATERIALIZED (
             FROM search_near n
            WHERE $16::text = 'near'
           UNION ALL
+          SELECT f.paper_id, f.published, NULL, f.categories, f.paper_type,
+                 f.search_vector
+            FROM search_far f
+           WHERE $16::text = 'far'
+          UNION ALL
           SELECT p.id, p.published, p.citation_count, p.categories,
                  p.paper_type, p.search_vector
             FROM papers p
-           WHERE $16::text IN ('far', 'top_cited', 'cited')) p
+           WHERE $16::text IN ('top_cited', 'cited')) p
    WHERE $10::integer > 0
      AND CASE WHEN $16::text IN ('near', 'far')
               THEN p.published + 0 >= $15::date

@@ -3,9 +3,10 @@
 # all its words whichever way SEARCH_CANDIDATES takes to find them (the
 # walk of the date index, the GIN index, the near or the far window:
 # 0048), with and without a filter, a window that does not fill the pool
-# included; through HTTP for the ways a newest-first page takes; and the
-# refresh builds a window again when the corpus outgrows it, dropping
-# the old index.
+# included; through HTTP for the ways a newest-first page takes; the
+# date windows' tables (0087, 0088) hold the papers since their dates
+# through writes and moves; and a window on a partial index of papers
+# turns into rows, its old index dropped.
 . "$(dirname "$0")/lib.sh"
 ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${WEFT_HARVEST:-$ROOT/build-san/weft-harvest}
@@ -132,10 +133,10 @@ ok $? "a word the far window finds in $LARGE ($q)"
 is "$(pool "$q" 100 "$LARGE")" "$(newest "$q" 100 "$LARGE")" \
     "far ($q) in $LARGE: the newest 100 matches there"
 plan=$(EXPLAIN="EXPLAIN (COSTS OFF) " pool_run "$q" 100 "$LARGE")
-echo "$plan" | grep -A1 "Index Scan on papers_words_far_" |
+echo "$plan" | grep -A1 "Index Scan on search_far_words" |
 	grep -q "Index Cond: .*search_vector @@.* AND (categories @> "
 ok $? "far ($q) in $LARGE: words and category read in the window's index" \
-    "$(echo "$plan" | grep -A1 "Index Scan on papers_words")"
+    "$(echo "$plan" | grep -A1 "Index Scan on search_far_words")"
 
 # The GIN way in a small category reads the category in the search
 # index too (0057): only the matches there are visited.
@@ -200,50 +201,36 @@ for w in walk gin far; do
 	    "$w ($q), newest: the page is the newest matches"
 done
 
-# The corpus outgrows a window (its share made smaller here): the
-# refresh builds it again at a later date and drops the old index.
-old=$(sql "SELECT index_name FROM search_windows WHERE name = 'far'")
-sql "UPDATE search_windows SET share = 0.05 WHERE name = 'far'"
-refresh
-grep -q "search window far: the papers since" "$T_TMP/refresh.out"
-ok $? "the refresh builds the far window again"
-is "$(sql "SELECT since > '$FAR' AND weft_index_ok(index_name)
-             FROM search_windows WHERE name = 'far'")" t \
-    "the far window starts later, on a valid index"
-is "$(sql "SELECT to_regclass('$old') IS NULL")" t "the old index is dropped"
-refresh
-grep -q "search window" "$T_TMP/refresh.out"
-is $? 1 "a window that holds its share is left alone"
-sql "UPDATE search_windows SET share = 0.15 WHERE name = 'far'"
-refresh
-is "$(sql "SELECT since = '$FAR' AND index_name = '$old'
-                  AND weft_index_ok(index_name)
-             FROM search_windows WHERE name = 'far'")" t \
-    "back to its share: the window of the load again"
 
-# The near window's rows are a table of its own (0087): the search
-# columns of every paper since its date, kept by the triggers on papers
-# and moved by the refresh with its date; no index of papers is built.
-# near_diff: the rows in which search_near and the papers since the
-# near window's date differ (both ways).
-near_diff() {
+# The date windows' rows are tables of their own (0087, 0088): the
+# search columns of every paper since the window's date, kept by the
+# triggers on papers and moved by the refresh with its date; no index of
+# papers is built for them.
+# window_diff W: the rows in which search_W and the papers since window
+# W's date differ (both ways).
+window_diff() {
 	sql "WITH p AS (SELECT id, published, paper_type, categories,
 	                       search_vector::text AS v
 	                  FROM papers
 	                 WHERE published >= (SELECT since FROM search_windows
-	                                      WHERE name = 'near')),
+	                                      WHERE name = '$1')),
 	          n AS (SELECT paper_id, published, paper_type, categories,
-	                       search_vector::text FROM search_near)
+	                       search_vector::text FROM search_$1)
 	     SELECT (SELECT count(*) FROM (TABLE p EXCEPT TABLE n) x)
 	          + (SELECT count(*) FROM (TABLE n EXCEPT TABLE p) y)"
 }
-is "$(sql "SELECT index_name, papers = (SELECT count(*) FROM search_near)
-             FROM search_windows WHERE name = 'near'")" "search_near_words|t" \
-    "the near window reads its own table, counted"
-is "$(near_diff)" 0 "the near window holds the papers since its date, no other"
-is "$(sql "SELECT count(*) FROM pg_indexes
-            WHERE tablename = 'papers' AND indexname LIKE '%near%'")" 0 \
-    "no index of papers for the near window"
+papers_windows() {
+	sql "SELECT count(*) FROM pg_indexes
+	      WHERE tablename = 'papers' AND indexname ~ '(near|far)'"
+}
+for w in near far; do
+	is "$(sql "SELECT index_name, papers = (SELECT count(*) FROM search_$w)
+	             FROM search_windows WHERE name = '$w'")" "search_${w}_words|t" \
+	    "the $w window reads its own table, counted"
+	is "$(window_diff $w)" 0 \
+	    "the $w window holds the papers since its date, no other"
+done
+is "$(papers_windows)" 0 "no index of papers for the date windows"
 # Writes of papers, in a transaction rolled back: a new paper is copied,
 # its search columns follow it, a paper moved out of the window or
 # deleted leaves it, an old paper written stays out.
@@ -256,6 +243,9 @@ out=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-'EOF' 2>&1
 	SELECT 'new ' || count(*) FROM search_near n JOIN papers p
 	    ON p.id = n.paper_id AND n.search_vector = p.search_vector
 	 WHERE p.arxiv_id = '2612.99901';
+	SELECT 'newfar ' || count(*) FROM search_far f JOIN papers p
+	    ON p.id = f.paper_id AND f.search_vector = p.search_vector
+	 WHERE p.arxiv_id = '2612.99901';
 	UPDATE papers SET title = 'Quokka lattices', categories = '{cs.SE,cs.DB}'
 	 WHERE arxiv_id = '2612.99901';
 	SELECT 'moved ' || (n.search_vector @@ 'quokka'::tsquery)
@@ -266,6 +256,8 @@ out=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-'EOF' 2>&1
 	 WHERE arxiv_id = '2612.99901';
 	SELECT 'out ' || count(*) FROM search_near n JOIN papers p
 	    ON p.id = n.paper_id WHERE p.arxiv_id = '2612.99901';
+	SELECT 'outfar ' || count(*) FROM search_far f JOIN papers p
+	    ON p.id = f.paper_id WHERE p.arxiv_id = '2612.99901';
 	UPDATE papers SET published = current_date
 	 WHERE arxiv_id = '2612.99901';
 	SELECT 'back ' || count(*) FROM search_near n JOIN papers p
@@ -280,50 +272,63 @@ out=$(psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atq <<-'EOF' 2>&1
 	DELETE FROM papers WHERE arxiv_id = '2612.99901';
 	SELECT 'gone ' || count(*) FROM search_near n
 	 WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = n.paper_id);
+	SELECT 'gonefar ' || count(*) FROM search_far f
+	 WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = f.paper_id);
 	ROLLBACK;
 	EOF
 )
-is "$(echo "$out" | grep -E '^(new|moved|out|back|old|gone) ' | tr '\n' ,)" \
-    "new 1,moved true true,out 0,back 1,old 0,gone 0," \
-    "the near window follows a paper's writes, moves and deletion"
-# The corpus outgrows it (its share made smaller): the refresh moves its
-# date later, deleting the days it leaves; back to its share, it takes
-# them again from papers.  No index is built either way.
-sql "UPDATE search_windows SET share = 0.01 WHERE name = 'near'"
-refresh
-grep -q "search window near: the papers since .*, set in" "$T_TMP/refresh.out"
-ok $? "the refresh moves the near window, building nothing" \
-    "$(cat "$T_TMP/refresh.out")"
-is "$(sql "SELECT since > '$NEAR' FROM search_windows WHERE name = 'near'")" t \
-    "the near window starts later"
-is "$(near_diff)" 0 "moved later: the papers since its new date, no other"
-sql "UPDATE search_windows SET share = 0.02 WHERE name = 'near'"
-refresh
-is "$(sql "SELECT since = '$NEAR' AND papers = (SELECT count(*) FROM search_near)
-             FROM search_windows WHERE name = 'near'")" t \
-    "back to its share: the near window of the load again"
-is "$(near_diff)" 0 "moved back: the papers since its date, no other"
-is "$(sql "SELECT count(*) FROM pg_indexes
-            WHERE tablename = 'papers' AND indexname LIKE '%near%'")" 0 \
-    "still no index of papers for the near window"
+is "$(echo "$out" | grep -E '^(new|newfar|moved|out|outfar|back|old|gone|gonefar) ' |
+	tr '\n' ,)" \
+    "new 1,newfar 1,moved true true,out 0,outfar 0,back 1,old 0,gone 0,gonefar 0," \
+    "the windows follow a paper's writes, moves and deletion"
+# The corpus outgrows a window (its share made smaller): the refresh
+# moves its date later, deleting the days it leaves; back to its share,
+# it takes them again from papers.  No index is built either way, and a
+# window whose date holds is left alone.
+for w in near:0.02:0.01:$NEAR far:0.15:0.05:$FAR; do
+	IFS=: read -r name share less since <<<"$w"
+	sql "UPDATE search_windows SET share = $less WHERE name = '$name'"
+	refresh
+	grep -q "search window $name: the papers since .*, set in" \
+	    "$T_TMP/refresh.out"
+	ok $? "the refresh moves the $name window, building nothing" \
+	    "$(cat "$T_TMP/refresh.out")"
+	is "$(sql "SELECT since > '$since' FROM search_windows
+	            WHERE name = '$name'")" t "the $name window starts later"
+	is "$(window_diff "$name")" 0 \
+	    "$name moved later: the papers since its new date, no other"
+	refresh
+	grep -q "search window" "$T_TMP/refresh.out"
+	is $? 1 "$name: a window whose date holds is left alone"
+	sql "UPDATE search_windows SET share = $share WHERE name = '$name'"
+	refresh
+	is "$(sql "SELECT since = '$since'
+	                  AND papers = (SELECT count(*) FROM search_$name)
+	             FROM search_windows WHERE name = '$name'")" t \
+	    "$name back to its share: the window of the load again"
+	is "$(window_diff "$name")" 0 \
+	    "$name moved back: the papers since its date, no other"
+done
+is "$(papers_windows)" 0 "still no index of papers for the date windows"
 
-# A window on an index of the words only (before 0056) is due: the
-# refresh builds its index of words and categories, at the same date,
-# and drops the old one.
+# A date window on a partial index of papers (before 0087 and 0088; of
+# the words only, before 0056) is due: the refresh fills its table, at
+# the same date, and drops the old index.
 cur=$(sql "SELECT index_name FROM search_windows WHERE name = 'far'")
 sql "CREATE INDEX papers_search_far_words ON papers USING gin (search_vector)
       WHERE published >= '$FAR'" >/dev/null
 sql "UPDATE search_windows SET index_name = 'papers_search_far_words'
       WHERE name = 'far'" >/dev/null
-sql "DROP INDEX $cur" >/dev/null
+sql "DELETE FROM search_far WHERE paper_id % 2 = 0" >/dev/null
 refresh
 grep -q "search window far: the papers since $FAR" "$T_TMP/refresh.out"
-ok $? "a window on an index of the words only is built again" \
+ok $? "a window on a partial index of papers turns into rows" \
     "$(cat "$T_TMP/refresh.out")"
 is "$(sql "SELECT since = '$FAR' AND index_name = '$cur'
                   AND weft_search_window_index_ok(index_name)
              FROM search_windows WHERE name = 'far'")" t \
-    "its index holds the words and the categories, from the same date"
+    "its table's index holds the words and the categories, from the same date"
+is "$(window_diff far)" 0 "its table filled whole: the papers since its date"
 is "$(sql "SELECT to_regclass('papers_search_far_words') IS NULL")" t \
     "the index of the words only is dropped"
 
