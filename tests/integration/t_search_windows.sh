@@ -223,10 +223,14 @@ papers_windows() {
 	sql "SELECT count(*) FROM pg_indexes
 	      WHERE tablename = 'papers' AND indexname ~ '(near|far)'"
 }
+# Papers the tests before this one wrote since the last refresh may move
+# the windows' dates: each at the date its share gives now, first.
+refresh
+NEAR=$(sql "SELECT since FROM search_windows WHERE name = 'near'")
+FAR=$(sql "SELECT since FROM search_windows WHERE name = 'far'")
 for w in near far; do
-	is "$(sql "SELECT index_name, papers = (SELECT count(*) FROM search_$w)
-	             FROM search_windows WHERE name = '$w'")" "search_${w}_words|t" \
-	    "the $w window reads its own table, counted"
+	is "$(sql "SELECT index_name FROM search_windows WHERE name = '$w'")" \
+	    "search_${w}_words" "the $w window reads its own table"
 	is "$(window_diff $w)" 0 \
 	    "the $w window holds the papers since its date, no other"
 done
