@@ -100,7 +100,9 @@ stage_paper(struct harvest_run *r, const json_t *p)
 /*
  * Writes one response in one transaction: papers, deletions, derived
  * columns, stale marks and the cursor (next: the position after this
- * batch; "" for none).  Nothing of it remains on failure.
+ * batch; "" for none).  Nothing of it remains on failure.  The search
+ * words of its papers are merged every HARVEST_MERGE_EVERY papers, and
+ * at the end of the run (harvest_run_done(), harvest_run_close()).
  */
 static enum core_err
 write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
@@ -127,6 +129,9 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		     harvest_sql[HARVEST_SQL_MERGE_PAPERS].sql)) != CORE_OK ||
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) !=
+		    CORE_OK ||
+		(er = harvest_search_merge(r->db, &r->unmerged,
+		     (long)json_array_size(papers), HARVEST_MERGE_EVERY)) !=
 		    CORE_OK ||
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_HV_MARK_MADE].sql)) != CORE_OK ||

@@ -429,6 +429,21 @@ void harvest_migrations_free(struct harvest_mfile *files, size_t n);
 /* The database's schema version (0 when none); CORE_EDB. */
 enum core_err harvest_db_version(struct core_db *db, int *version);
 /*
+ * Papers written between two merges of their search words into the GIN
+ * indexes (MERGE_SEARCH_WORDS): a merge costs mostly per word, so one
+ * of 5,000 papers takes about 2.5 times one of 1,000, while a search
+ * reads the pending list of 5,000 in about 11 ms (tests/bench/README.md,
+ * twenty-fifth session).
+ */
+#define HARVEST_MERGE_EVERY 5000
+/*
+ * Counts n more papers written in *unmerged and, when they reach every
+ * (or when every is 0 and any are), merges the pending search words
+ * (run.c).  Inside a batch's transaction or on its own.
+ */
+enum core_err harvest_search_merge(struct core_db *, long *unmerged, long n,
+    long every);
+/*
  * COPY FROM STDIN of b with the COPY statement stmt (run.c); CORE_EDB,
  * logged, when the server refuses any of it.
  */

@@ -97,6 +97,7 @@ struct load {
 	long seq;        /* records so far, orders rows in staging */
 	long skipped;    /* malformed lines */
 	long records;    /* records loaded */
+	long unmerged;   /* papers whose search words wait to be merged */
 	int anchor_seen;
 	int tty;
 	/* Progress of the current file. */
@@ -244,6 +245,10 @@ flush(struct load *ld, enum kind k, long last_line)
 		if ((er = core_db_cmd(ld->db,
 			 harvest_sql[kind_merge[k][i]].sql)) != CORE_OK)
 			goto rollback;
+	if (k == KIND_PAPERS &&
+	    (er = harvest_search_merge(ld->db, &ld->unmerged, (long)ld->rows,
+		 HARVEST_MERGE_EVERY)) != CORE_OK)
+		goto rollback;
 	if ((er = core_db_cmd(ld->db, "COMMIT")) != CORE_OK)
 		goto out;
 	ld->records += (long)ld->rows;
@@ -638,7 +643,8 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	 * (indexes dropped) decides its blocks whole, a later one as a
 	 * day's harvest does. */
 	memset(&mst, 0, sizeof(mst));
-	if (load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
+	if (harvest_search_merge(ld.db, &ld.unmerged, 0, 0) != CORE_OK ||
+	    load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
 	    harvest_match_run(conf, ld.db,
 		dropped > 0 ? HARVEST_MATCH_BLOCKS : HARVEST_MATCH_DAY,
 		&mst) != CORE_OK)

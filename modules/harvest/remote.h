@@ -448,6 +448,8 @@ struct harvest_run {
 	/* Records of the input read and skipped (harvest_run_judge()). */
 	long seen, skipped;
 	char first_skip[HARVEST_WHY_LEN];
+	/* Papers whose search words wait in the pending lists. */
+	long unmerged;
 };
 
 /*

@@ -59,8 +59,9 @@ sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
     "8 papers written"
 sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
     a.paper_id WHERE p.arxiv_id = '1706.05371'" 13 "13 authorships"
-# Each batch merges its search words into the GIN indexes before it
-# commits (MERGE_AUTHORSHIPS): no pending list is left for searches to read.
+# The run merges its search words into the GIN indexes every 5,000 papers
+# and at its end (MERGE_SEARCH_WORDS): no pending list is left for
+# searches to read.
 sql_is "SELECT sum(gin_clean_pending_list(i.indexrelid)) FROM pg_index i
     JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
     WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin'" 0 \
