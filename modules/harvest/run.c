@@ -74,7 +74,7 @@ harvest_run_open(struct harvest_run *r, const struct core_conf *conf,
 void
 harvest_run_close(struct harvest_run *r)
 {
-	/* A failed run's words merged all the same (none rolled back). */
+	/* What a failed run committed is merged all the same. */
 	if (r->db != NULL && r->unmerged > 0)
 		(void)harvest_search_merge(r->db, &r->unmerged, 0, 0);
 	core_db_close(r->db);
