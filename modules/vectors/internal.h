@@ -437,7 +437,7 @@ enum core_err vec_store_some(struct core_db *, const int64_t *ids, size_t n,
     vec_paper_fn fn, void *arg);
 /* Receives one paper id, whether it was written since the time
  * vec_store_ids() was given, and whether less than ten minutes before
- * it (sql/queries/vectors.sql, IDS, says why that matters). */
+ * it (sql/queries/vectors.sql, CHANGED, says why that matters). */
 typedef enum core_err (
     *vec_id_fn)(void *arg, int64_t id, int changed, int recent);
 /* Calls fn for every paper id in ascending order; since: a timestamptz
