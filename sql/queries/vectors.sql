@@ -13,10 +13,14 @@ SELECT id, title, abstract, primary_category
 
 -- name: STATE
 -- What a build depends on: a change here means the index is stale.
-SELECT count(*) AS papers,
-       coalesce(max(id), 0) AS max_id,
-       coalesce(max(modified_at)::text, '') AS modified_at
-  FROM papers;
+-- Three subqueries, so that each is an index-only read (the count of a
+-- btree, the last id and the last modified_at, 0066): as one aggregate
+-- over papers the three read the whole heap (490,000 buffers at
+-- 900,000 papers, against 29,000).
+SELECT (SELECT count(*) FROM papers) AS papers,
+       coalesce((SELECT max(id) FROM papers), 0) AS max_id,
+       coalesce((SELECT max(modified_at) FROM papers)::text, '')
+           AS modified_at;
 
 -- name: LOCK
 -- One build at a time (the key is arbitrary: "wvec" in ASCII).
