@@ -221,10 +221,11 @@ acc_welcome_get(struct core_req *req)
 		core_buf_puts(&self, self.len > 16 ? "&next=" : "?next=");
 		core_url_encode(&self, next, 0);
 	}
-	m = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "field",
-	    core_json_str(field), "q", core_json_str(q), "fields", fields,
-	    "researchers", rs, "self", core_json_str(core_buf_cstr(&self)),
-	    "continue", next != NULL ? next : "/feed");
+	m = json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:s}", "field",
+	    core_json_str(field), "field_newest", ACC_FIELD_NEWEST, "q",
+	    core_json_str(q), "fields", fields, "researchers", rs, "self",
+	    core_json_str(core_buf_cstr(&self)), "continue",
+	    next != NULL ? next : "/feed");
 	fields = rs = NULL;
 	if (m == NULL) {
 		er = CORE_ESYS;

@@ -28,6 +28,9 @@
 /* Items per page on /feed and in the onboarding suggestions. */
 #define ACC_PER_PAGE 24
 #define ACC_MAX_PAGE 100000
+/* The onboarding's researchers of a field are counted over its newest
+ * papers, this many (accounts.sql, TOP_IN_FIELD, says why). */
+#define ACC_FIELD_NEWEST 10000
 
 /* Follows of every kind together, per user (issue 21). */
 #define ACC_FOLLOW_MAX 1000
@@ -353,8 +356,9 @@ enum core_err acc_store_feed_export(struct core_db *, long long uid,
 enum core_err acc_store_feed(struct core_db *, const char *base, long long uid,
     long page, json_t **items, long long *total);
 
-/* Onboarding: fields (primary categories by papers), top researchers of
- * a field, researchers by name (ILIKE, parameterised). */
+/* Onboarding: fields (primary categories by papers), the researchers
+ * with the most of a field's newest papers, researchers by the words of
+ * their names. */
 enum core_err acc_store_fields(struct core_db *, json_t **out);
 enum core_err acc_store_top_in_field(struct core_db *, const char *base,
     long long uid, const char *field, json_t **out);

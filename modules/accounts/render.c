@@ -656,7 +656,7 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 	core_html_elemtext(h, CORE_TAG_H1, NULL, "Follow some researchers");
 	core_html_elemtext(h, CORE_TAG_P, NULL,
 	    "Pick a field to see who "
-	    "publishes most in it, or search by name. Their new papers "
+	    "publishes most in it now, or search by name. Their new papers "
 	    "will appear in your feed.");
 	core_html_elem(h, CORE_TAG_FORM,
 	    (const struct core_attr[]){ A(METHOD, "get"),
@@ -705,7 +705,9 @@ html_welcome(struct core_html *h, const json_t *m, const struct acc_session *s)
 		if (q != NULL)
 			core_html_textf(h, "Researchers named “%s”", q);
 		else
-			core_html_textf(h, "Most papers in %s", field);
+			core_html_textf(h,
+			    "Most papers in %s, among its %lld newest", field,
+			    core_json_int(m, "field_newest", 0));
 		core_html_pop(h);
 		if (json_array_size(rs) == 0)
 			core_html_elemtext(h, CORE_TAG_P, NULL,
@@ -929,6 +931,16 @@ render_md(struct core_buf *b, const char *base, enum acc_view v,
 		core_buf_puts(b, "\n");
 		break;
 	case ACC_VIEW_WELCOME:
+		if (core_json_text(m, "q") != NULL) {
+			core_buf_puts(b, "Researchers named ");
+			core_md_text(b, core_json_text(m, "q"));
+			core_buf_puts(b, ", most papers first:\n\n");
+		} else if (core_json_text(m, "field") != NULL) {
+			core_buf_puts(b, "Most papers in ");
+			core_md_text(b, core_json_text(m, "field"));
+			core_buf_printf(b, ", among its %lld newest:\n\n",
+			    core_json_int(m, "field_newest", 0));
+		}
 		a = json_object_get(m, "researchers");
 		json_array_foreach(a, i, x)
 		{

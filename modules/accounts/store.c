@@ -547,22 +547,10 @@ enum core_err
 acc_store_search(struct core_db *db, const char *base, long long uid,
     const char *q, json_t **out)
 {
-	struct core_buf b = CORE_BUF_INIT;
-	enum core_err er;
-
-	/*
-	 * LIKE's own metacharacters are data here.  The escape character
-	 * is '!' (accounts.sql says why not a backslash).
-	 */
-	for (; *q != '\0'; q++) {
-		if (*q == '%' || *q == '_' || *q == '!')
-			core_buf_putc(&b, '!');
-		core_buf_putc(&b, *q);
-	}
-	er = suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, &search_cols,
-	    core_buf_cstr(&b), uid, out);
-	core_buf_free(&b);
-	return er;
+	/* The name is data to weft_names_close(): its words, not a
+	 * pattern. */
+	return suggestions(db, base, ACCOUNTS_SQL_SEARCH_NAME, &search_cols, q,
+	    uid, out);
 }
 
 /* ------------------------------------------------------------------ */

@@ -161,44 +161,53 @@ SELECT a.paper_id, a.raw_name, r.id, r.slug,
  ORDER BY a.paper_id, a.position;
 
 -- name: FIELDS
--- Onboarding: the fields with the most papers (a paper known only from
--- OpenAlex has none: '').
-SELECT primary_category, count(*) AS papers
-  FROM papers
- WHERE primary_category <> ''
- GROUP BY primary_category
- ORDER BY count(*) DESC, primary_category
+-- Onboarding: the fields with the most papers, from the counts the
+-- writers keep (category_counts, 0091): counting the papers' primary
+-- categories here read the whole table (10 GB at 2.5 M papers) at every
+-- view of the page.
+SELECT category AS primary_category, primary_papers AS papers
+  FROM category_counts
+ WHERE primary_papers > 0
+ ORDER BY primary_papers DESC, category
  LIMIT 40;
 
 -- name: TOP_IN_FIELD
--- Onboarding: researchers with the most papers in field $1.
-SELECT r.id, r.name, r.slug, count(*) AS n,
+-- Onboarding: researchers with the most papers among the newest
+-- {{ACC_FIELD_NEWEST}} of field $1 (by papers_primary), the page says
+-- so: who publishes most in it now.  Counted over every paper of the
+-- field, one view of a field of 800,000 papers joined 4 M authorships.
+SELECT r.id, r.name, r.slug, x.n,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
            AS following
-  FROM papers p
-  JOIN authorships a ON a.paper_id = p.id
-  JOIN researchers r ON r.id = a.researcher_id
- WHERE p.primary_category = $1
- GROUP BY r.id, r.name, r.slug
- ORDER BY n DESC, r.id
- LIMIT 24;
+  FROM (SELECT a.researcher_id, count(*) AS n
+          FROM (SELECT p.id
+                  FROM papers p
+                 WHERE p.primary_category = $1 AND p.published IS NOT NULL
+                 ORDER BY p.published DESC
+                 LIMIT {{ACC_FIELD_NEWEST}}) p
+          JOIN authorships a ON a.paper_id = p.id
+         WHERE a.researcher_id IS NOT NULL
+         GROUP BY a.researcher_id
+         ORDER BY n DESC, a.researcher_id
+         LIMIT {{ACC_PER_PAGE}}) x
+  JOIN researchers r ON r.id = x.researcher_id
+ ORDER BY x.n DESC, r.id;
 
 -- name: SEARCH_NAME
--- Onboarding: researchers whose name contains $1, with LIKE's
--- metacharacters already escaped by the caller with '!' (a
--- backslash would not survive sql/stmts.awk).  Walked in the
--- directory's order (researcher_directory, 0082), most papers first.
+-- Onboarding: researchers a word of whose name starts with each word of
+-- $1, most papers first: the site's name search (weft_names_close, 0052,
+-- as SEARCH_NAMES_FEW in pages.sql), whose ranked lists of name words
+-- read the same few rows at any size.  A substring match walked the
+-- whole directory for a name nobody has (6 M researchers at 2.5 M
+-- papers).
 SELECT r.id, r.name, r.slug, r.paper_count,
        EXISTS (SELECT 1 FROM follows f
                 WHERE f.user_id = $2::bigint AND f.researcher_id = r.id)
            AS following
-  FROM researcher_directory d
-  JOIN researchers r ON r.id = d.researcher_id
- WHERE r.name ILIKE '%' || $1 || '%' ESCAPE '!'
-   AND d.paper_count > 0
- ORDER BY d.paper_count DESC, d.researcher_id
- LIMIT 24;
+  FROM weft_names_close($1, {{ACC_PER_PAGE}}, 2000) WITH ORDINALITY AS c
+  JOIN researchers r ON r.id = c.id
+ ORDER BY c.ordinality;
 
 -- ------------------------------------------------------------------
 -- Issue 18: email verification, password reset, sessions, deletion.

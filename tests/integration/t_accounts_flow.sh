@@ -84,17 +84,32 @@ field=$(sql "SELECT primary_category FROM papers GROUP BY 1 ORDER BY count(*) DE
 get "/account/welcome?field=$field"
 is_status 200 "top researchers of $field"
 body_has 'action="/researchers/' "suggestions have follow buttons"
-body_has "Most papers in $field" "field heading"
+body_has "Most papers in $field, among its 10000 newest" "field heading"
+# The first suggestion: the most papers among the field's newest 10,000
+# (TOP_IN_FIELD), counted here the long way.
+top=$(sql "SELECT a.researcher_id FROM (SELECT id FROM papers
+    WHERE primary_category = '$field' AND published IS NOT NULL
+    ORDER BY published DESC LIMIT 10000) p
+    JOIN authorships a ON a.paper_id = p.id
+    WHERE a.researcher_id IS NOT NULL
+    GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
+get "/account/welcome?format=json&field=$field"
+json_is '.researchers | length > 0' true "onboarding in JSON"
+json_is '.researchers[0].id' "$top" "its first: the most papers of the field"
+json_is '.field_newest' 10000 "  counted over the newest 10000, it says"
 name=$(sql "SELECT name FROM researchers WHERE paper_count > 0 ORDER BY paper_count DESC, id LIMIT 1")
 word=${name##* }
 get "/account/welcome?q=$(jq -rn --arg s "$word" '$s|@uri')"
 is_status 200 "name search"
 body_has "$name" "name search finds $name"
+# A name word's beginning finds it too, as the site's name search does.
+get "/account/welcome?format=json&q=$(jq -rn --arg s "${word:0:3}" '$s|@uri')"
+jq -e --arg n "$name" '[.researchers[].name] | index($n) != null' "$BODY" \
+    >/dev/null
+ok $? "the first letters of a name word find $name"
 get "/account/welcome?q=%25"
 is_status 200 "a bare % is data, not a wildcard"
 body_has "Nobody found" "no name contains %"
-get "/account/welcome?format=json&field=$field"
-json_is '.researchers | length > 0' true "onboarding in JSON"
 
 # ---------------------------------------------------------------- sign out, in
 get /account
