@@ -42,6 +42,7 @@ COMMIT;
 -- What weft-harvest does after a load (modules/harvest/after.c), and the
 -- counts the replica role kept the triggers from updating.
 SELECT weft_corpus_counts_refresh();
+SELECT weft_category_counts_refresh();
 SELECT weft_search_terms_refresh();
 VACUUM ANALYZE papers;
 VACUUM ANALYZE authorships;
