@@ -731,14 +731,19 @@ SELECT h.id, h.tier, p.published, p.citation_count,
 
 -- Browse without a query (/search?category=cs.DB&sort=newest): the
 -- papers of category $1 (NULL: all) published from $2 to $3 (NULL: open),
--- by researcher $4 / institution $5 (NULL: any), newest first or, when
--- $7 is 'citations', most cited first; at most $6.  The candidates'
--- columns in their order (search_store.c reads both with
--- PAGES_SEARCH_CANDIDATES__*); pool_size is the whole count.
--- name: SEARCH_BROWSE
+-- by researcher $4 / institution $5 (NULL: any), at most $6 (the page's
+-- 1,000 and one more: search_store.c says "more" when it comes).  The
+-- candidates' columns in their order (search_store.c reads both with
+-- PAGES_SEARCH_CANDIDATES__*), pool_size 0: nothing counts the whole.
+-- A count(*) OVER () here made every browse read each paper it
+-- matched, the whole table for /search?sort=newest.  Each order is a
+-- statement of its own, that of an index (papers_published,
+-- papers_citations), so that the custom plan can walk it and stop at
+-- $6 rows.
+-- fragment: BROWSE_ROWS
 SELECT p.id, 1 AS tier, p.published, p.citation_count,
        array_to_string(p.categories, ' ') AS categories, 0::real AS rank,
-       count(*) OVER () AS pool_size
+       0::bigint AS pool_size
   FROM papers p
  WHERE ($1::text IS NULL OR p.categories @> ARRAY[$1::text])
    AND ($2::date IS NULL OR p.published >= $2::date)
@@ -749,9 +754,18 @@ SELECT p.id, 1 AS tier, p.published, p.citation_count,
            JOIN researcher_institutions ri
              ON ri.researcher_id = a.researcher_id
            WHERE a.paper_id = p.id AND ri.institution_id = $5::bigint))
- ORDER BY CASE WHEN $7::text = 'citations' THEN p.citation_count END
-          DESC NULLS LAST,
-          p.published DESC, p.id DESC
+
+-- Newest first (and for sort=relevance, which has no query to rank by).
+-- name: SEARCH_BROWSE_NEWEST
+{{BROWSE_ROWS}}
+ ORDER BY p.published DESC, p.id DESC
+ LIMIT $6::integer;
+
+-- Most cited first, unknown counts last; ties by id (the index's), the
+-- page orders the rows it keeps by date within a count (search_rank.c).
+-- name: SEARCH_BROWSE_CITED
+{{BROWSE_ROWS}}
+ ORDER BY p.citation_count DESC NULLS LAST, p.id DESC
  LIMIT $6::integer;
 
 -- The arXiv categories the papers here carry, with their paper counts

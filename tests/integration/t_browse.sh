@@ -66,6 +66,24 @@ is_status 400 "malformed category: 400"
 get "/search?category=cs.DB&from=2026-13-01" -H "Accept: application/json"
 is_status 400 "bad date: 400"
 
+# Past the page's 1,000, a browse says there are more (the statement's
+# row after the cap, not a count); under it, that it lists them all.
+big=$(sql "SELECT c FROM papers, unnest(categories) AS c GROUP BY 1
+    HAVING count(*) > 1000 ORDER BY 1 LIMIT 1")
+small=$(sql "SELECT c FROM papers, unnest(categories) AS c GROUP BY 1
+    HAVING count(*) BETWEEN 30 AND 1000 ORDER BY count(*) DESC, 1 LIMIT 1")
+nsmall=$(sql "SELECT count(*) FROM papers WHERE categories @> ARRAY['$small']")
+get "/search?category=$big&sort=newest" -H "Accept: application/json"
+json_is '[.total, .total_capped]|@csv' '1000,true' "$big: the newest 1,000, and more"
+get "/search?category=$small&sort=citations" -H "Accept: application/json"
+json_is '[.total, .total_capped]|@csv' "$nsmall,false" "$small: all $nsmall"
+# Most cited first, unknown counts last, then newest (search_rank.c).
+get "/search?from=1900-01-01&sort=citations" -H "Accept: application/json"
+top=$(sql "SELECT arxiv_id FROM papers WHERE published >= '1900-01-01'
+    ORDER BY citation_count DESC NULLS LAST,
+    published DESC NULLS LAST, id DESC LIMIT 1")
+json_is '.results[0].arxiv_id' "$top" "sort=citations: the most cited first"
+
 # /categories
 get "/categories" -H "Accept: application/json"
 is_status 200 "categories json: 200"

@@ -304,20 +304,23 @@ out:
 
 /*
  * Browse without a query: the filtered papers, newest (or most cited)
- * first, at most BROWSE_CAP, in the candidates' columns.
+ * first, at most BROWSE_CAP and one more (there are more than the page
+ * lists), in the candidates' columns.
  */
 static enum core_err
 run_browse(struct core_db *db, const struct pages_search_q *sq, PGresult **res)
 {
 	struct filter_bufs fb;
 	char cbuf[16];
-	const char *params[7];
+	const char *params[6];
 
-	snprintf(cbuf, sizeof(cbuf), "%d", BROWSE_CAP);
+	snprintf(cbuf, sizeof(cbuf), "%d", BROWSE_CAP + 1);
 	filter_params(sq->f, params, &fb);
 	params[5] = cbuf;
-	params[6] = pages_search_sorts[sq->sort];
-	return core_db_exec(db, PAGES_SQL_SEARCH_BROWSE, params, 7, res);
+	return core_db_exec(db,
+	    sq->sort == PAGES_SEARCH_CITATIONS ? PAGES_SQL_SEARCH_BROWSE_CITED
+					       : PAGES_SQL_SEARCH_BROWSE_NEWEST,
+	    params, 6, res);
 }
 
 /* The cosine of each candidate: from the nearest papers when there,
@@ -417,6 +420,11 @@ pages_search_store_papers(struct core_db *db, const char *base,
 			  core_buf_cstr(&qr), &win, &res)) != CORE_OK)
 		goto out;
 	n = (size_t)PQntuples(res);
+	if (*sq->q == '\0') {
+		/* A browse's row past the cap only says there are more. */
+		*capped = n > BROWSE_CAP;
+		n = *capped ? BROWSE_CAP : n;
+	}
 	c = core_xcalloc(n + 1, sizeof(*c));
 	for (i = 0; i < n; i++) {
 		row = (int)i;
@@ -439,10 +447,10 @@ pages_search_store_papers(struct core_db *db, const char *base,
 		v = core_cell_text(res, row, PAGES_SEARCH_CANDIDATES__RANK);
 		c[i].text = v != NULL ? strtod(v, NULL) : 0;
 	}
-	if (n > 0)
+	if (n > 0 && *sq->q != '\0')
 		*capped =
 		    core_cell_bigint(res, 0, PAGES_SEARCH_CANDIDATES__POOL_SIZE,
-			0) >= (*sq->q == '\0' ? BROWSE_CAP + 1 : pool_cap(sq));
+			0) >= pool_cap(sq);
 	if (sq->mode != PAGES_SEARCH_LEXICAL && sq->idx != NULL)
 		similarities(sq, c, n);
 	pages_search_rank(c, n, sq->mode, sq->sort, PAGES_SEARCH_W);
