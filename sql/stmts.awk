@@ -25,6 +25,12 @@
 #     has no parameter for it (a LIMIT known when the statement is
 #     prepared lets PostgreSQL keep one plan instead of planning every
 #     execution).
+#
+# A "-- plan: each" line in a statement's comment marks it for a plan
+# made with its parameters' values at every execution (core_db_exec()
+# sends it as an unnamed statement), for a statement whose best plan
+# depends on those values: a prepared statement's generic plan, which
+# PostgreSQL takes from the sixth execution on, is made without them.
 function flush() {
 	if (name == "")
 		return
@@ -275,6 +281,7 @@ function result_cols(what, s,    i, d, b, u) {
 BEGIN { n = 0; nf = 0; name = ""; body = ""; macros = 0; bad = 0 }
 /^-- name: / { flush(); name = $3; kind = "name"; next }
 /^-- fragment: / { flush(); name = $3; kind = "fragment"; next }
+/^-- plan: each$/ { if (kind == "name") each[name] = 1; next }
 /^--/ { next }
 {
 	if (name == "")
@@ -337,9 +344,10 @@ END {
 			tab = tab "\t    " cline(ls[j]) (j < m ? "\\n" : "") "\"" \
 			    (j < m ? "" : ",") "\n"
 		if (ncols[i] > 0)
-			tab = tab "\t    cols_" names[i] ", " ncols[i] " },\n"
+			tab = tab "\t    cols_" names[i] ", " ncols[i]
 		else
-			tab = tab "\t    NULL, 0 },\n"
+			tab = tab "\t    NULL, 0"
+		tab = tab (names[i] in each ? ", 1" : ", 0") " },\n"
 	}
 	print "/* Generated from sql/queries/" mod ".sql by sql/stmts.awk. */" > c
 	print "#include \"" mod "_sql.h\"" > c

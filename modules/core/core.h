@@ -945,6 +945,9 @@ struct core_stmt {
 	const char *sql;
 	const char *const *cols;
 	int ncols;
+	/* Planned with its parameters' values at every execution ("-- plan:
+	 * each", sql/stmts.awk), never from a generic plan. */
+	int plan_each;
 };
 
 struct core_db;

@@ -156,8 +156,11 @@ core_db_exec(struct core_db *db, int stmt, const char *const *params,
 		if (PQstatus(db->conn) != CONNECTION_OK &&
 		    connect_db(db) != CORE_OK)
 			return CORE_EDB;
-		res = PQexecPrepared(db->conn, db->stmts[stmt].name, nparams,
-		    params, NULL, NULL, 0);
+		res = db->stmts[stmt].plan_each
+		    ? PQexecParams(db->conn, db->stmts[stmt].sql, nparams, NULL,
+			  params, NULL, NULL, 0)
+		    : PQexecPrepared(db->conn, db->stmts[stmt].name, nparams,
+			  params, NULL, NULL, 0);
 		st = PQresultStatus(res);
 		if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
 			*resp = res;

@@ -255,7 +255,7 @@ static const struct core_stmt version_stmt[] = {
 	{ "SCHEMA_VERSION",
 	    "SELECT coalesce(max(version), 0) AS version FROM "
 	    "schema_migrations",
-	    version_cols, SCHEMA_VERSION__MAX },
+	    version_cols, SCHEMA_VERSION__MAX, 0 },
 };
 
 static enum core_err

@@ -96,7 +96,7 @@ cells(void)
 static enum core_err
 open_one(const char *conninfo, const char *sql, const char *const *cols, int n)
 {
-	struct core_stmt st[1] = { { "T_COLUMNS", sql, cols, n } };
+	struct core_stmt st[1] = { { "T_COLUMNS", sql, cols, n, 0 } };
 	struct core_db *db = NULL;
 	enum core_err er;
 
@@ -129,15 +129,62 @@ columns(const char *conninfo)
 	    "no columns, none listed: accepted");
 }
 
+/*
+ * A statement marked "-- plan: each" (core_stmt.plan_each) runs as an
+ * unnamed statement, planned with its values every time: its prepared
+ * twin counts the plans PostgreSQL made for it (pg_prepared_statements),
+ * it counts none.
+ */
+static void
+plans(const char *conninfo)
+{
+	static const char *const a[] = { "a" };
+	static const char *const n[] = { "n" };
+	const struct core_stmt st[] = {
+		{ "T_PREPARED", "SELECT $1::integer AS a", a, 1, 0 },
+		{ "T_EACH", "SELECT $1::integer AS a", a, 1, 1 },
+		{ "T_PLANS",
+		    "SELECT generic_plans + custom_plans AS n "
+		    "FROM pg_prepared_statements WHERE name = $1",
+		    n, 1, 0 },
+	};
+	const char *one[] = { "7" };
+	struct core_db *db = NULL;
+	PGresult *res = NULL;
+	int i, ok = 1;
+
+	T_EQ(core_db_open(conninfo, st, 3, &db), CORE_OK, "plans: opened");
+	for (i = 0; i < 7; i++) {
+		ok &= core_db_exec(db, 0, one, 1, &res) == CORE_OK;
+		PQclear(res);
+		ok &= core_db_exec(db, 1, one, 1, &res) == CORE_OK &&
+		    core_cell_int(res, 0, 0, 0) == 7;
+		PQclear(res);
+	}
+	T_OK(ok, "both run seven times, the marked one with its value");
+	one[0] = "T_PREPARED";
+	T_OK(core_db_exec(db, 2, one, 1, &res) == CORE_OK &&
+		core_cell_int(res, 0, 0, -1) == 7,
+	    "the prepared one was planned as a prepared statement, 7 times");
+	PQclear(res);
+	one[0] = "T_EACH";
+	T_OK(core_db_exec(db, 2, one, 1, &res) == CORE_OK &&
+		core_cell_int(res, 0, 0, -1) == 0,
+	    "the marked one never was: planned for each execution's value");
+	PQclear(res);
+	core_db_close(db);
+}
+
 int
 main(void)
 {
 	const char *conninfo = getenv("WEFT_DB");
 
 	cells();
-	if (conninfo != NULL && *conninfo != '\0')
+	if (conninfo != NULL && *conninfo != '\0') {
 		columns(conninfo);
-	else
+		plans(conninfo);
+	} else
 		printf("# WEFT_DB not set: column checks skipped\n");
 	return T_DONE();
 }
