@@ -79,14 +79,35 @@ trap finish EXIT
 WEFT_CONF=$var/weft.conf "$bin" migrate | tail -1
 q -qc "ALTER DATABASE weft SET track_functions = 'all'"
 
-# timed LABEL CMD...: wall seconds of CMD, its output indented.
+# pg_cpu: CPU seconds the cluster has used, its live processes' and
+# those of the backends that ended (counted in the postmaster's
+# children's times once it has waited for them).
+pg_cpu() {
+	local pm
+	pm=$(head -1 "$var/pg/data/postmaster.pid")
+	{
+		awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pm/stat"
+		for c in $(cat "/proc/$pm/task/$pm/children"); do
+			awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null
+		done
+	} | awk -v hz="$(getconf CLK_TCK)" '{ t += $1 } END { print t / hz }'
+}
+# timed LABEL CMD...: wall seconds of CMD, its output indented, and the
+# cores it kept busy: its own CPU and the cluster's over its wall time.
 timed() {
-	local label=$1 t0 t1
+	local label=$1 t0 t1 c0 c1
 	shift
 	t0=$(date +%s.%N)
-	"$@" >"$var/step.out" 2>&1 || { cat "$var/step.out" >&2; return 1; }
+	c0=$(pg_cpu)
+	/usr/bin/time -f '%U %S' -o "$var/step.cpu" "$@" >"$var/step.out" 2>&1 ||
+	    { cat "$var/step.out" >&2; return 1; }
 	t1=$(date +%s.%N)
-	printf '%-34s %8.1f s\n' "$label" "$(echo "$t1 - $t0" | bc -l)"
+	sleep 0.2 # the backends that CMD left, reaped
+	c1=$(pg_cpu)
+	printf '%-34s %8.1f s, %s\n' "$label" "$(echo "$t1 - $t0" | bc -l)" \
+	    "$(awk -v w="$(echo "$t1 - $t0" | bc -l)" -v pg="$(echo "$c1 - $c0" | bc -l)" \
+	        '{ printf "CPU %.1f s (%.1f own, %.1f PostgreSQL): %.2f cores", \
+	           $1 + $2 + pg, $1 + $2, pg, ($1 + $2 + pg) / w }' "$var/step.cpu")"
 	grep -v '^{' "$var/step.out" | sed 's/^/    /' || true
 }
 functions() {
