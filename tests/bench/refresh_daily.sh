@@ -25,7 +25,9 @@
 # (conf/weft-harvest.service): the listing as OAI-PMH pages of 1,000
 # (corpus/oai_pages.py) served by a private nginx to `weft-harvest
 # arxiv oai`, a transaction per page, then `weft-harvest match` (the
-# day's match and the refresh), each timed.  Then it prints the
+# day's match and the refresh), each timed, with the CPU the command
+# and the cluster used over its wall time (how many cores the step kept
+# busy).  Then it prints the
 # time each derived-table function took (track_functions) and, where the
 # cluster has pg_stat_statements (load.sh's have), the costliest
 # statements (top_statements.sql).  Where the cluster has a semantic
