@@ -63,6 +63,8 @@ SUDO=
 aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
 q() { psql -h "$var/pg/run" -U weft -d weft -X -v ON_ERROR_STOP=1 "$@"; }
 [ -x "$bin" ] || make -s -C "$root" harvest
+[ -x /usr/bin/time ] ||
+    { echo "refresh_daily.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
 started=
 if ! aspg "$pgbin/pg_ctl" -D "$var/pg/data" status >/dev/null 2>&1; then
@@ -106,10 +108,10 @@ timed() {
 	t1=$(date +%s.%N)
 	sleep 0.2 # the backends that CMD left, reaped
 	c1=$(pg_cpu)
-	printf '%-34s %8.1f s, %s\n' "$label" "$(echo "$t1 - $t0" | bc -l)" \
-	    "$(awk -v w="$(echo "$t1 - $t0" | bc -l)" -v pg="$(echo "$c1 - $c0" | bc -l)" \
-	        '{ printf "CPU %.1f s (%.1f own, %.1f PostgreSQL): %.2f cores", \
-	           $1 + $2 + pg, $1 + $2, pg, ($1 + $2 + pg) / w }' "$var/step.cpu")"
+	awk -v label="$label" -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" '
+	    { own = $1 + $2; pg = c1 - c0; w = t1 - t0
+	      printf "%-34s %8.1f s, CPU %.1f s (%.1f own, %.1f PostgreSQL): %.2f cores\n",
+	          label, w, own + pg, own, pg, (own + pg) / w }' "$var/step.cpu"
 	grep -v '^{' "$var/step.out" | sed 's/^/    /' || true
 }
 functions() {
