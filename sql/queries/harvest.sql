@@ -1652,8 +1652,10 @@ SELECT pg_stat_force_next_flush();
 -- name: AFTER_BULK
 -- After a load or a match (after.c), before DERIVED_REFRESH: fresh
 -- statistics for the planner (without them it picks nested loops over
--- thousands of rows), for the tables with more than 5 % of their rows
--- written since their last ANALYZE (0050: a day's batch moves none).
+-- thousands of rows), for the tables whose live rows moved by more than
+-- 5 % from those their statistics counted, or with more than 20 % of
+-- their rows written since their last ANALYZE (0050, 0092: a day's
+-- batch moves none; autovacuum analyzes the rows a day rewrites).
 SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
     'researcher_directory', 'institutions', 'researcher_institutions',
     'search_near', 'search_far'], 0.05);

@@ -491,6 +491,29 @@ n=$(rsql "SELECT count(*) FROM pg_class
 [ "$n" = 2 ]
 ok $? "papers and researchers are vacuumed after a day's writes" "$v"
 
+# Rows rewritten in place (0092: the day's pass rewrites the authorships
+# of the blocks it decides) leave their statistics to autovacuum until
+# more than four times the share (20 %) were written since the last
+# ANALYZE; a table grown by the share is analyzed at once (above).
+written() {
+	rsql "SELECT s.n_mod_since_analyze || ' of ' || c.reltuples
+	        FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+	       WHERE s.relname = 'authorships'"
+}
+A2=$(analyzed)
+rsql "UPDATE authorships SET match_score = match_score
+       WHERE paper_id % 10 = 0" >/dev/null
+hv_ok refresh
+[ "$(analyzed)" = "$A2" ]
+ok $? "a tenth of the authorships rewritten in place: left to autovacuum" \
+    "$A2 / $(analyzed), written since: $(written)"
+rsql "UPDATE authorships SET match_score = match_score
+       WHERE paper_id % 10 IN (1, 2)" >/dev/null
+hv_ok refresh
+[ "$(analyzed)" != "$A2" ]
+ok $? "three tenths rewritten in place: analyzed" \
+    "$A2 / $(analyzed), written since: $(written)"
+
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
 done_testing
