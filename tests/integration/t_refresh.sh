@@ -514,6 +514,20 @@ hv_ok refresh
 ok $? "three tenths rewritten in place: analyzed" \
     "$A2 / $(analyzed), written since: $(written)"
 
+# A harvester's batch looks up the researcher of each new author's name
+# key (MERGE_AUTHORSHIPS: the lowest id without an external id) in the
+# index alone (0093), not in the researchers' rows.
+keys=$(rsql "SELECT string_agg(quote_literal(name_key), ', ')
+               FROM (SELECT name_key FROM researchers LIMIT 3) k")
+v=$(rsql "SET enable_seqscan = off; SET enable_bitmapscan = off;
+      EXPLAIN (COSTS OFF)
+      SELECT name_key, min(id) FROM researchers
+       WHERE name_key IN ($keys)
+         AND openalex_id IS NULL AND s2_id IS NULL AND orcid IS NULL
+       GROUP BY name_key")
+echo "$v" | grep -q "Index Only Scan using researchers_name_key"
+ok $? "a name key's researcher is found from the index alone" "$v"
+
 rsql "DROP SCHEMA inc CASCADE" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
 done_testing
