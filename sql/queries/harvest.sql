@@ -1655,7 +1655,7 @@ SELECT pg_stat_force_next_flush();
 -- thousands of rows), for the tables whose live rows moved by more than
 -- 5 % from those their statistics counted, or with more than 20 % of
 -- their rows written since their last ANALYZE (0050, 0092: a day's
--- batch moves none; autovacuum analyzes the rows a day rewrites).
+-- batch grows none by 5 %; autovacuum analyzes the rows it rewrites).
 SELECT weft_analyze(ARRAY['papers', 'authorships', 'researchers',
     'researcher_directory', 'institutions', 'researcher_institutions',
     'search_near', 'search_far'], 0.05);

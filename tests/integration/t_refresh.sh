@@ -491,10 +491,11 @@ n=$(rsql "SELECT count(*) FROM pg_class
 [ "$n" = 2 ]
 ok $? "papers and researchers are vacuumed after a day's writes" "$v"
 
-# Rows rewritten in place (0092: the day's pass rewrites the authorships
-# of the blocks it decides) leave their statistics to autovacuum until
-# more than four times the share (20 %) were written since the last
-# ANALYZE; a table grown by the share is analyzed at once (above).
+# Rows rewritten in place (0092: the match writes each of the day's
+# authorships again with its decision) leave their statistics to
+# autovacuum until more than four times the share (20 %) were written
+# since the last ANALYZE; a table grown by the share is analyzed at once
+# (above).
 written() {
 	rsql "SELECT s.n_mod_since_analyze || ' of ' || c.reltuples
 	        FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
