@@ -190,7 +190,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin \
 	    $(DESTDIR)$(PREFIX)/lib/weft $(SHARE)/sql/schema $(SHARE)/sql/data \
 	    $(SHARE)/nginx $(SHARE)/modules/pages/static $(SHARE)/content \
-	    $(DESTDIR)/etc/weft $(DESTDIR)$(UNITDIR)
+	    $(SHARE)/postgresql $(DESTDIR)/etc/weft $(DESTDIR)$(UNITDIR)
 	install -m 755 $(B)/weftd $(DESTDIR)$(PREFIX)/sbin/weftd
 	install -m 755 $(B)/weft-harvest $(DESTDIR)$(PREFIX)/bin/weft-harvest
 	install -m 755 $(B)/weft-vectors $(DESTDIR)$(PREFIX)/bin/weft-vectors
@@ -201,6 +201,8 @@ install: all
 	install -m 644 sql/data/* $(SHARE)/sql/data/
 	install -m 644 nginx/*.in $(SHARE)/nginx/
 	install -m 755 nginx/gen.sh $(SHARE)/nginx/gen.sh
+	install -m 644 conf/postgresql-weft.conf $(SHARE)/postgresql/weft.conf
+	install -m 644 conf/sysctl-weft.conf $(SHARE)/postgresql/sysctl.conf
 	for f in weft@.service weft-harvest.service weft-harvest.timer \
 	    weft-digest.service weft-digest.timer; do \
 	    sed 's|@PREFIX@|$(PREFIX)|g' conf/$$f >$(DESTDIR)$(UNITDIR)/$$f; \

@@ -18,6 +18,9 @@
 # Also prints the database size after the load, and its indexes' share.
 #
 # Environment: BUILD (default build), BENCH_VAR (default var/bench-load),
+# BENCH_PG=production gives the clusters the PostgreSQL settings of
+# conf/postgresql-weft.conf (4 GB of shared buffers, huge pages where
+# vm.nr_hugepages reserves them: conf/sysctl-weft.conf) instead of 256 MB;
 # BENCH_KEEP=1 keeps each size's cluster (stopped) under BENCH_VAR/SIZE,
 # laid out as conf/local.sh lays out its var dir, so that
 # `WEFT_NO_LOAD=1 WEFT_BENCH_VAR=BENCH_VAR/SIZE tests/bench/run.sh`
@@ -60,6 +63,11 @@ pg_fresh() {
 	shared_preload_libraries = 'pg_stat_statements'
 	pg_stat_statements.track = all
 	CONF
+	# BENCH_PG=production: the settings the README installs for a large
+	# archive (conf/postgresql-weft.conf), read after the lines above.
+	[ "${BENCH_PG:-}" != production ] ||
+	    echo "include '$root/conf/postgresql-weft.conf'" \
+		>>"$var/pg/data/postgresql.conf"
 	aspg "$pgbin/pg_ctl" -D "$var/pg/data" -l "$var/pg/server.log" -w \
 	    start >/dev/null
 	psql -h "$var/pg/run" -U weft -d postgres -qc \

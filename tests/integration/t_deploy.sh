@@ -43,6 +43,8 @@ for f in usr/sbin/weftd usr/bin/weft-harvest usr/bin/weft-vectors \
     usr/share/weft/nginx/production.conf.in \
     usr/share/weft/modules/pages/static/weft.css \
     usr/share/weft/content/about.md \
+    usr/share/weft/postgresql/weft.conf \
+    usr/share/weft/postgresql/sysctl.conf \
     etc/systemd/system/weft@.service \
     etc/systemd/system/weft-harvest.service \
     etc/systemd/system/weft-harvest.timer etc/weft/weft.conf; do
@@ -59,6 +61,23 @@ n=$(ls "$dest"/usr/share/weft/sql/schema/*.sql 2>/dev/null | wc -l)
 ok $? "every migration installed ($n)"
 [ -n "$(ls "$dest/usr/share/weft/sql/data" 2>/dev/null)" ]
 ok $? "the bundled dataset installed"
+# The PostgreSQL settings the README installs into conf.d, read by
+# PostgreSQL itself (-C reads the configuration and starts nothing): a
+# misspelt name or a bad value fails here, not at the operator's
+# restart.  The test stack's data directory lends it a cluster to read.
+pgc=$dep/pgconf
+mkdir -p "$pgc"
+printf "include '%s'\n" "$dest/usr/share/weft/postgresql/weft.conf" \
+    >"$pgc/postgresql.conf"
+chmod 644 "$pgc/postgresql.conf"
+got=$( (cd /tmp && runuser -u postgres -- \
+    /usr/lib/postgresql/15/bin/postgres -D "$WEFT_VAR/pg/data" \
+    -c config_file="$pgc/postgresql.conf" -C shared_buffers) 2>&1)
+[ "$got" = 524288 ]
+ok $? "PostgreSQL reads the installed weft.conf (shared_buffers 4GB)" "$got"
+grep -qx 'vm.nr_hugepages = [0-9]*' \
+    "$dest/usr/share/weft/postgresql/sysctl.conf"
+ok $? "the sysctl file reserves huge pages"
 ! grep -q '@PREFIX@' "$dest"/etc/systemd/system/weft* &&
     grep -q '^ExecStart=/usr/sbin/weftd -c /etc/weft/weft.conf -m %i$' \
     "$dest/etc/systemd/system/weft@.service" &&
