@@ -82,13 +82,21 @@ sql_is "SELECT count(*) FROM stale_pages s JOIN papers p ON p.id =
 # The researchers the batches wrote (made, or counted) on their papers:
 # each marked stale by the statement that wrote it (0082:
 # HV_RECOMPUTE_RESEARCHERS, HV_MARK_MADE).
-sql_is "SELECT count(*) > 0, count(*) FILTER (WHERE s.entity_id IS NULL)
-    FROM (SELECT DISTINCT a.researcher_id AS id FROM authorships a
+written="SELECT DISTINCT r.id, r.name, r.modified_at FROM authorships a
             JOIN papers p ON p.id = a.paper_id
             JOIN researchers r ON r.id = a.researcher_id
-           WHERE p.arxiv_id IN ($OAI_IDS) AND r.modified_at >= '$T0') w
+           WHERE p.arxiv_id IN ($OAI_IDS) AND r.modified_at >= '$T0'"
+failed=$T_FAIL
+sql_is "SELECT count(*) > 0, count(*) FILTER (WHERE s.entity_id IS NULL)
+    FROM ($written) w
     LEFT JOIN stale_pages s ON s.kind = 'researcher' AND s.entity_id = w.id
      AND s.marked_at >= '$T0'" "t|0" "the researchers they wrote marked stale"
+# This check failed once in about ten runs in an earlier session and not
+# in 40 since: on failure, the researchers it counted and their marks.
+[ "$T_FAIL" = "$failed" ] || sql "SELECT w.*, s.marked_at, '$T0' AS t0
+    FROM ($written) w
+    LEFT JOIN stale_pages s ON s.kind = 'researcher' AND s.entity_id = w.id" |
+	sed 's/^/#   /'
 sql_is "SELECT done, cursor IS NULL, run_records FROM harvest_cursors
     WHERE source = 'arxiv-oai'" "t|t|8" "cursor done"
 grep -q 'verb=ListRecords&resumptionToken=6960524%7C1001$' "$HV_LOG" &&
