@@ -70,7 +70,9 @@ mkdir -p "$pgc"
 printf "include '%s'\n" "$dest/usr/share/weft/postgresql/weft.conf" \
     >"$pgc/postgresql.conf"
 chmod 644 "$pgc/postgresql.conf"
-got=$( (cd /tmp && runuser -u postgres -- \
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+got=$( (cd /tmp && $SUDO runuser -u postgres -- \
     /usr/lib/postgresql/15/bin/postgres -D "$WEFT_VAR/pg/data" \
     -c config_file="$pgc/postgresql.conf" -C shared_buffers) 2>&1)
 [ "$got" = 524288 ]
