@@ -107,6 +107,13 @@ data_changed() {
 }
 # psql against the test stack's database.
 sql() { psql -h "$WEFT_VAR/pg/run" -U weft -d weft -Atqc "$1"; }
+# A command as the postgres user (through sudo when not root), from a
+# directory it can enter.
+aspg() {
+	local sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	(cd /tmp && $sudo runuser -u postgres -- "$@")
+}
 
 # npm_ready PATH...: 0 when each PATH under tests/node_modules exists,
 # after one `npm ci` of tests/ (the versions its lockfile pins) when one

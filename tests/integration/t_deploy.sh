@@ -70,11 +70,8 @@ mkdir -p "$pgc"
 printf "include '%s'\n" "$dest/usr/share/weft/postgresql/weft.conf" \
     >"$pgc/postgresql.conf"
 chmod 644 "$pgc/postgresql.conf"
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
-got=$( (cd /tmp && $SUDO runuser -u postgres -- \
-    /usr/lib/postgresql/15/bin/postgres -D "$WEFT_VAR/pg/data" \
-    -c config_file="$pgc/postgresql.conf" -C shared_buffers) 2>&1)
+got=$(aspg /usr/lib/postgresql/15/bin/postgres -D "$WEFT_VAR/pg/data" \
+    -c config_file="$pgc/postgresql.conf" -C shared_buffers 2>&1)
 [ "$got" = 524288 ]
 ok $? "PostgreSQL reads the installed weft.conf (shared_buffers 4GB)" "$got"
 grep -qx 'vm.nr_hugepages = [0-9]*' \

@@ -23,10 +23,7 @@
 port=${WEFT_URL##*:}
 port=${port%%/*}
 pgbin=/usr/lib/postgresql/15/bin
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
 ngx() { nginx -p "$WEFT_VAR/nginx" -c "$WEFT_VAR/nginx/nginx.conf" "$@"; }
-aspg() { (cd /tmp && $SUDO runuser -u postgres -- "$@"); }
 rcli() { redis-cli -s "$WEFT_VAR/redis/redis.sock" "$@"; }
 
 pg_up() {
