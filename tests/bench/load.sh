@@ -20,7 +20,8 @@
 # Environment: BUILD (default build), BENCH_VAR (default var/bench-load),
 # BENCH_PG=production gives the clusters the PostgreSQL settings of
 # conf/postgresql-weft.conf (4 GB of shared buffers, huge pages where
-# vm.nr_hugepages reserves them: conf/sysctl-weft.conf) instead of 256 MB;
+# vm.nr_hugepages reserves them: conf/sysctl-weft.conf; planner costs for
+# a database mostly in memory) instead of 256 MB and the defaults;
 # BENCH_KEEP=1 keeps each size's cluster (stopped) under BENCH_VAR/SIZE,
 # laid out as conf/local.sh lays out its var dir, so that
 # `WEFT_NO_LOAD=1 WEFT_BENCH_VAR=BENCH_VAR/SIZE tests/bench/run.sh`
