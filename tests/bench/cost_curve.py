@@ -47,7 +47,7 @@ def label(v):
     return "%.3g" % v
 
 
-def panel(ox, oy, title, pts, xs):
+def panel(ox, oy, title, pts, xs, named):
     out = []
     ys = [v for _, v, _ in pts] or [1]
     x0, x1 = min(xs) / 1.5, max(xs) * 1.5
@@ -64,15 +64,13 @@ def panel(ox, oy, title, pts, xs):
                (ox + ML, oy + 20, escape(title)))
     out.append('<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>' %
                (ox + ML, oy + MT, pw, ph))
-    shown = 0
     for x in xs:
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="grid"/>'
                    % (px(x), oy + MT, px(x), oy + MT + ph))
-        # A size within 1.5x of the last labelled one keeps its line only
-        # (500k and 620k; 1M, 1.02M and 1.03M would overprint).
-        if x < shown * 1.5:
+        # Only the sizes loaded are named; the days' sizes between them
+        # keep their line (1M, 1.02M and 1.84M would overprint 2.5M).
+        if x not in named:
             continue
-        shown = x
         out.append('<text x="%.1f" y="%d" class="xl">%s</text>' %
                    (px(x), oy + MT + ph + 16, label(x)))
     for y in ticks(y0, y1):
@@ -98,6 +96,7 @@ def panel(ox, oy, title, pts, xs):
 def main():
     rows = list(csv.DictReader(open(sys.argv[1])))
     xs = sorted({int(r["papers"]) for r in rows})
+    named = {int(r["papers"]) for r in rows if r["metric"] == "load_s"}
     cols = 3
     svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" role="img" aria-label="Cost against corpus '
@@ -112,7 +111,7 @@ def main():
     for i, (key, title) in enumerate(PANELS):
         pts = [(int(r["papers"]), float(r["value"]), r["kind"])
                for r in rows if r["metric"] == key and r["value"]]
-        svg += panel((i % cols) * W, (i // cols) * H, title, pts, xs)
+        svg += panel((i % cols) * W, (i // cols) * H, title, pts, xs, named)
     svg.append('<text x="8" y="%d">papers (log scale); filled: measured, '
                'hollow: extrapolated</text>' % (H * 2 + 16))
     svg.append("</svg>")
