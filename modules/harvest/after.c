@@ -15,13 +15,16 @@
  * recomputes only the researchers those notes reach and moves the
  * lexeme counts by the vectors that came and went.  AFTER_FULL (and
  * "weft-harvest refresh --full") recomputes everything instead; both
- * give the same rows (tests/integration/t_refresh.sh).  The papers'
- * cards, the search terms and the name words (0075, 0076), which keep
- * notes of their own and write tables the rest does not read, are
- * refreshed on a second connection meanwhile: a second core's work.
+ * give the same rows (tests/integration/t_refresh.sh); after a refresh
+ * of every row, the tables it rewrote are vacuumed (AFTER_FULL_VACUUM).
+ * The papers' cards, the search terms and the name words (0075, 0076),
+ * which keep notes of their own and write tables the rest does not
+ * read, are refreshed on a second connection meanwhile: a second core's
+ * work.
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "core.h"
@@ -130,9 +133,23 @@ beside_wait(struct core_db *db, struct core_db *b, const char *const *params,
 	return core_db_exec(db, HARVEST_SQL_BESIDE_REFRESH, params, 1, res);
 }
 
+/* Whether DERIVED_REFRESH, which succeeded into res, took its all-rows
+ * path: asked (--full), or of its own accord (a first load, or more of
+ * the papers changed than weft.refresh_full_share): its answer then
+ * begins "full:" (weft_derived_refresh, 0076). */
+static int
+refreshed_whole(const PGresult *res)
+{
+	const char *what =
+	    core_cell_text(res, 0, HARVEST_DERIVED_REFRESH__WHAT);
+
+	return what != NULL && strncmp(what, "full:", 5) == 0;
+}
+
 /* Statistics, the derived tables and the cards, search terms and name
  * words beside them, their statistics, the stale marks of more than a
- * week ago gone, the consumed notes' space back; prints what it did. */
+ * week ago gone, the consumed notes' space back (and, after an all-rows
+ * refresh, the tables it rewrote vacuumed); prints what it did. */
 static enum core_err
 refresh(const struct core_conf *conf, struct core_db *db, int full)
 {
@@ -168,7 +185,11 @@ refresh(const struct core_conf *conf, struct core_db *db, int full)
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_STALE_PRUNE].sql)) !=
 		CORE_OK ||
 	    (er = core_db_cmd(db, harvest_sql[HARVEST_SQL_AFTER_VACUUM].sql)) !=
-		CORE_OK) {
+		CORE_OK ||
+	    (refreshed_whole(res) &&
+		(er = core_db_cmd(db,
+		     harvest_sql[HARVEST_SQL_AFTER_FULL_VACUUM].sql)) !=
+		    CORE_OK)) {
 		core_log(CORE_LOG_ERROR, "harvest.after",
 		    "refreshing the derived tables failed; the data itself "
 		    "is committed: run weft-harvest refresh to retry");

@@ -1681,3 +1681,19 @@ DELETE FROM stale_pages WHERE marked_at < now() - interval '7 days';
 -- (DELETE ... RETURNING, 0036), whose dead tuples otherwise stay until
 -- autovacuum comes: 710 MB at 110,000 papers after a load.
 VACUUM search_term_delta;
+
+-- name: AFTER_FULL_VACUUM
+-- After a full refresh (refresh --full, a first load), alone, as
+-- AFTER_VACUUM: it wrote every row of the derived tables
+-- (coauthor_pairs and researcher_stats emptied and filled again, the
+-- others rewritten), so none of their pages is marked all-visible and
+-- the rewritten ones hold a dead version of each row.  Until a vacuum,
+-- index-only scans read the heap and the first reader of each row
+-- writes its hint bits; autovacuum comes, slowed by its cost delay,
+-- and a day's harvest stopped it half way in the bench.  At 1.94 M
+-- papers a cold day read coauthor_pairs' heap 282,238-378,277 pages
+-- before it was vacuumed, 99,955 after, 85,706 before the full
+-- refreshes (tests/bench/README.md, thirty-first session).  The tables
+-- t_refresh.sh compares.
+VACUUM coauthor_pairs, researcher_stats, paper_cards, search_terms,
+    search_lexemes, sitemap_blocks, researcher_name_words, name_words;

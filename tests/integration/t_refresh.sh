@@ -24,9 +24,23 @@ v=$(rsql "SELECT s.seq_scan || '|' || (SELECT count(*) FROM name_words)
 IFS='|' read -r nw_scans nw_rows <<<"$v"
 [ "${nw_rows:-0}" -gt 1000 ] && [ "${nw_scans:-0}" -le 10 ]
 ok $? "a first load finds its name words by key" "scans|rows: $v"
+# The tables a refresh of every row rewrites, vacuumed after it
+# (AFTER_FULL_VACUUM) and after it only: how many of them were vacuumed
+# by hand since $1.
+DERIVED="'coauthor_pairs', 'researcher_stats', 'paper_cards', 'search_terms',
+         'search_lexemes', 'sitemap_blocks', 'researcher_name_words',
+         'name_words'"
+vacuumed_since() {
+	rsql "SELECT count(*) FROM pg_stat_user_tables
+	       WHERE relname IN ($DERIVED) AND last_vacuum >= '$1'"
+}
+T0=$(rsql "SELECT now()")
 hv_ok refresh --full
 grep -q 'refreshed (full:' "$T_TMP/hv.out"
 ok $? "--full recomputes everything" "$(cat "$T_TMP/hv.out")"
+v=$(vacuumed_since "$T0")
+[ "$v" = 8 ]
+ok $? "a full refresh vacuums the tables it rewrote" "$v of 8"
 
 # Edits between two refreshes: a new title (new search vector), a paper
 # deleted (its pairs and lexemes go), a researcher renamed (its cards,
@@ -63,7 +77,11 @@ rsql "INSERT INTO stale_pages (kind, entity_id, marked_at)
 # The rest: its match moves authorships of the first part too.  The
 # share is lifted so that the incremental path runs however many
 # papers this small corpus's batch changes.
+T1=$(rsql "SELECT now()")
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok load --data "$T_TMP/b"
+v=$(vacuumed_since "$T1")
+[ "$v" = 0 ]
+ok $? "an incremental refresh vacuums none of them" "$v of 8"
 v=$(rsql "SELECT string_agg(entity_id::text, ' ' ORDER BY entity_id)
             FROM stale_pages WHERE entity_id < 0")
 [ "$v" = -2 ]
