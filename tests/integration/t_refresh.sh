@@ -378,6 +378,20 @@ IFS='|' read -r ins upd hot <<<"$rest"
     [ $((hot * 10)) -ge $((upd * 9)) ]
 ok $? "the refresh writes each touched researcher's stats once, in place ($v)" \
     "touched, inserted|updated|in place: $v"
+# The full path, rolled back, likewise (0094): each row inserted with
+# its reasons and an empty evidence, then only the rows with co-author
+# evidence updated; before, the evidence and the reasons each rewrote
+# every row (updates twice the inserts and more).
+v=$(rsql "BEGIN;
+      SELECT weft_derived_refresh(true) IS NOT NULL;
+      SELECT n_tup_ins, n_tup_upd
+        FROM pg_stat_xact_user_tables WHERE relname = 'researcher_stats';
+      ROLLBACK" | tr '\n' ' ')
+read -r _ rest <<<"$v"
+IFS='|' read -r ins upd <<<"$rest"
+[ "${ins:-0}" -gt 0 ] && [ $((upd * 2)) -lt "$ins" ]
+ok $? "a full refresh writes each researcher's stats once, but the evidence" \
+    "inserted|updated: $rest"
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
