@@ -1690,7 +1690,7 @@ VACUUM search_term_delta;
 -- the rewritten ones hold a dead version of each row.  Until a vacuum,
 -- index-only scans read the heap and the first reader of each row
 -- writes its hint bits; autovacuum comes, slowed by its cost delay,
--- and a day's harvest stopped it half way in the bench.  At 1.94 M
+-- and a day's harvest stopped it half way in the bench.  At 1.96-2.0 M
 -- papers a cold day read coauthor_pairs' heap 282,238-378,277 pages
 -- before it was vacuumed, 99,955 after, 85,706 before the full
 -- refreshes (tests/bench/README.md, thirty-first session).  The tables

@@ -8,7 +8,7 @@
 -- a first load) still emptied researcher_stats, inserted every row
 -- without its evidence, then updated all of them twice: the evidence
 -- to '[]' for everyone without co-author evidence, and the match
--- reasons.  At 1.94 M papers (4.33 M researchers, warm) those two
+-- reasons.  At 1.92 M papers (4.33 M researchers, warm) those two
 -- updates took 13.5-21.8 s and 26.2-29.5 s of a 678-692 s refresh
 -- (auto_explain), and each left a dead version of every row.  Now the
 -- reasons are computed first (weft_reasons_compute, 0081) and the
