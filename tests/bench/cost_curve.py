@@ -10,11 +10,11 @@ The CSV has a header "papers,metric,value,kind": metric one of load_s,
 refresh_s, search_p95_ms, researcher_p99_ms, daily_refresh_s, day_s;
 kind "measured", "extrapolated" (drawn hollow, joined by a dashed
 line) or "superseded" (measured with code since changed: drawn grey,
-joined to nothing).  Empty values are left out.  A panel whose metric issue 19 sets
-a bound for draws it as a red line (TARGETS).  The days' panel draws
-its points unjoined: several days measured at nearby sizes spread more
-than they grow.  Standard library only: it runs wherever the benches
-do.
+joined to nothing).  Empty values are left out.  A panel whose metric
+issue 19 sets a bound for draws it as a red line (TARGETS).  The days'
+panel draws its points unjoined: several days measured at nearby sizes
+spread more than they grow.  Standard library only: it runs wherever
+the benches do.
 """
 import csv
 import math
