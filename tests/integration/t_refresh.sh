@@ -351,6 +351,101 @@ rsql "CREATE TEMP TABLE pick AS
 rsql "INSERT INTO papers (arxiv_id, title, primary_category, slug, source)
       VALUES ('2601.99991', 'Authorless refresh probe', 'cs.SE',
               'authorless-refresh-probe', 'arxiv-listing')" >/dev/null
+# Edits of the co-author evidence lists (0095), each by researchers no
+# other edit touches and on no large paper:
+# - R1 and B1, co-authors of one paper (R1's matched by co-authors) and
+#   no other, get a second joint paper (matched by name): B1 enters
+#   R1's list;
+# - R3's first paper matched by co-authors with a name of its list on it
+#   is matched by name now (its candidates shrink);
+# - R5's only paper matched by co-authors is matched by name now: its
+#   list empties (a day empties only the lists of researchers who were
+#   on a changed paper).
+rsql "CREATE TABLE ev_pick AS
+      WITH busy AS (
+	SELECT a.researcher_id AS id FROM authorships a
+	 WHERE a.paper_id IN (SELECT paper_id FROM derived_before_papers
+	                      UNION SELECT paper_id FROM derived_before_authors)
+	 UNION SELECT researcher_id FROM derived_before_authors
+	 UNION SELECT researcher_id FROM derived_dirty_researchers
+	 UNION SELECT a.researcher_id FROM authorships a
+	         JOIN papers p ON p.id = a.paper_id
+	        WHERE p.author_count > weft_pair_authors_max()),
+      free AS (SELECT id FROM researchers
+                WHERE id NOT IN (SELECT id FROM busy WHERE id IS NOT NULL)),
+      r1 AS (SELECT m.researcher_id AS r, a2.researcher_id AS b
+               FROM authorships m
+               JOIN authorships a2 ON a2.paper_id = m.paper_id
+               JOIN coauthor_pairs c ON c.a = m.researcher_id
+                                    AND c.b = a2.researcher_id
+              JOIN researcher_stats s ON s.researcher_id = m.researcher_id
+              WHERE m.match_reason = 'coauthors' AND c.papers = 1
+                AND json_array_length(s.evidence_co) < 12
+                AND m.researcher_id IN (SELECT id FROM free)
+                AND a2.researcher_id IN (SELECT id FROM free)
+              ORDER BY 1, 2 LIMIT 1),
+      co AS (SELECT m.researcher_id AS r, m.paper_id AS paper,
+                    m.match_reason = 'coauthors' AS by_co,
+                    EXISTS (SELECT 1 FROM authorships a2,
+                                   json_array_elements(s.evidence_co) l
+                             WHERE a2.paper_id = m.paper_id
+                               AND (l ->> 0)::bigint = a2.researcher_id)
+                        AS listed
+               FROM authorships m
+               JOIN researcher_stats s ON s.researcher_id = m.researcher_id
+              WHERE m.researcher_id IN (SELECT id FROM free)
+                AND m.researcher_id NOT IN (SELECT r FROM r1
+                                            UNION SELECT b FROM r1)
+                AND (SELECT count(*) FROM authorships c
+                      WHERE c.researcher_id = m.researcher_id
+                        AND c.match_reason = 'coauthors') >= 2),
+      r3 AS (SELECT r, min(paper) AS paper FROM co WHERE by_co AND listed
+              GROUP BY 1 ORDER BY 1 LIMIT 1),
+      r5 AS (SELECT m.researcher_id AS r,
+                    min(m.paper_id) FILTER (WHERE m.match_reason = 'coauthors')
+                        AS paper
+               FROM authorships m
+               JOIN researcher_stats s ON s.researcher_id = m.researcher_id
+              WHERE s.evidence_co::text <> '[]'
+                AND m.researcher_id IN (SELECT id FROM free)
+                AND m.researcher_id NOT IN (SELECT r FROM r1 UNION
+                                            SELECT b FROM r1 UNION
+                                            SELECT r FROM r3)
+              GROUP BY 1
+             HAVING count(*) FILTER (WHERE m.match_reason = 'coauthors') = 1
+              ORDER BY 1 LIMIT 1)
+      SELECT r1.r AS r1, r1.b AS b1, r3.r AS r3, r3.paper AS p3,
+             r5.r AS r5, r5.paper AS p5
+        FROM r1, r3, r5;
+      UPDATE authorships SET match_reason = 'name_key'
+       WHERE (researcher_id, paper_id) IN (SELECT r3, p3 FROM ev_pick
+                                           UNION ALL
+                                           SELECT r5, p5 FROM ev_pick);
+      INSERT INTO papers (arxiv_id, title, primary_category, slug, source,
+                          author_count)
+      VALUES ('2601.99992', 'Evidence refresh probe', 'cs.SE',
+              'evidence-refresh-probe', 'arxiv-listing', 2);
+      INSERT INTO authorships (paper_id, position, raw_name, researcher_id,
+                               match_reason)
+      SELECT p.id, v.pos, 'Evidence Probe', v.r, 'name_key'
+        FROM ev_pick e,
+             LATERAL (VALUES ('2601.99992', 1, e.r1),
+                             ('2601.99992', 2, e.b1)) AS v(arxiv, pos, r)
+        JOIN papers p ON p.arxiv_id = v.arxiv" >/dev/null
+# B1 in R1's list, with its count.
+LISTED="SELECT coalesce((SELECT (x ->> 1) FROM ev_pick e
+           JOIN researcher_stats s ON s.researcher_id = e.r1,
+                json_array_elements(s.evidence_co) x
+          WHERE (x ->> 0)::bigint = e.b1), 'none')"
+# R5's list.
+EMPTIED="SELECT s.evidence_co::text = '[]' FROM ev_pick e
+           JOIN researcher_stats s ON s.researcher_id = e.r5"
+v=$(rsql "SELECT concat_ws(' ', r1, b1, r3, r5) FROM ev_pick")
+l=$(rsql "$LISTED")
+e=$(rsql "$EMPTIED")
+[ "$(wc -w <<<"$v")" = 4 ] && [ "$l" = none ] && [ "$e" = f ]
+ok $? "four researchers for the evidence edits, B1 not in R1's list" \
+    "R1 B1 R3 R5: $v; listed: $l; R5's list empty: $e"
 v=$(rsql "SELECT count(*) FROM paper_cards_due")
 [ "${v:-0}" -ge 5 ]
 ok $? "the edits note the papers whose cards they dropped" "$v notes"
@@ -395,6 +490,13 @@ ok $? "a full refresh writes each researcher's stats once, but the evidence" \
 PGOPTIONS="-c weft.refresh_full_share=1" hv_ok refresh
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "a paper crossing it refreshes incrementally" "$(cat "$T_TMP/hv.out")"
+l=$(rsql "$LISTED")
+[ "$l" = 2 ]
+ok $? "a second joint paper puts B1 in R1's list" "listed: $l"
+e=$(rsql "$EMPTIED")
+[ "$e" = t ]
+ok $? "R5's list empties with its last paper matched by co-authors" \
+    "empty: $e"
 # The cards, terms and name words ran beside it (0076), from notes.
 grep -Eq 'beside: [0-9]+ lexemes moved, [1-9][0-9]* cards, [0-9]+ name word rows\)' \
     "$T_TMP/hv.out"
@@ -459,6 +561,22 @@ case $v in
 0\|*) ok 1 "evidence co-authors as defined" "none: $v" ;;
 *\|0) ok 0 "evidence co-authors as defined ($v with|differ)" ;;
 *) ok 1 "evidence co-authors as defined" "with|differ: $v" ;;
+esac
+# A fill of lists that are current writes none (0095; before, each was
+# written again), rolled back.
+v=$(rsql "BEGIN;
+      CREATE TEMP TABLE weft_touched ON COMMIT DROP AS
+      SELECT researcher_id AS id FROM researcher_stats
+       WHERE evidence_co::text <> '[]';
+      SELECT weft_researcher_evidence_fill() IS NULL;
+      SELECT (SELECT count(*) FROM weft_touched) || '|' || n_tup_upd
+        FROM pg_stat_xact_user_tables
+       WHERE schemaname = 'public' AND relname = 'researcher_stats';
+      ROLLBACK" | tail -1)
+case $v in
+0\|* | *\|[1-9]*) ok 1 "current evidence lists are not written again" \
+    "lists|written: $v" ;;
+*) ok 0 "current evidence lists are not written again ($v lists|written)" ;;
 esac
 v=$(rsql "SELECT count(*) FILTER (WHERE here_papers > 0),
     count(*) FILTER (WHERE here_h_lead > 0) FROM researcher_stats")
@@ -566,6 +684,6 @@ v=$(rsql "SET enable_seqscan = off; SET enable_bitmapscan = off;
 echo "$v" | grep -q "Index Only Scan using researchers_name_key"
 ok $? "a name key's researcher is found from the index alone" "$v"
 
-rsql "DROP SCHEMA inc CASCADE" >/dev/null
+rsql "DROP SCHEMA inc CASCADE; DROP TABLE ev_pick" >/dev/null
 dropdb -h "$WEFT_VAR/pg/run" -U weft $DB
 done_testing
