@@ -385,7 +385,6 @@ rsql "CREATE TABLE ev_pick AS
                 AND a2.researcher_id IN (SELECT id FROM free)
               ORDER BY 1, 2 LIMIT 1),
       co AS (SELECT m.researcher_id AS r, m.paper_id AS paper,
-                    m.match_reason = 'coauthors' AS by_co,
                     EXISTS (SELECT 1 FROM authorships a2,
                                    json_array_elements(s.evidence_co) l
                              WHERE a2.paper_id = m.paper_id
@@ -393,13 +392,14 @@ rsql "CREATE TABLE ev_pick AS
                         AS listed
                FROM authorships m
                JOIN researcher_stats s ON s.researcher_id = m.researcher_id
-              WHERE m.researcher_id IN (SELECT id FROM free)
+              WHERE m.match_reason = 'coauthors'
+                AND m.researcher_id IN (SELECT id FROM free)
                 AND m.researcher_id NOT IN (SELECT r FROM r1
                                             UNION SELECT b FROM r1)
                 AND (SELECT count(*) FROM authorships c
                       WHERE c.researcher_id = m.researcher_id
                         AND c.match_reason = 'coauthors') >= 2),
-      r3 AS (SELECT r, min(paper) AS paper FROM co WHERE by_co AND listed
+      r3 AS (SELECT r, min(paper) AS paper FROM co WHERE listed
               GROUP BY 1 ORDER BY 1 LIMIT 1),
       r5 AS (SELECT m.researcher_id AS r,
                     min(m.paper_id) FILTER (WHERE m.match_reason = 'coauthors')
