@@ -101,8 +101,9 @@ stage_paper(struct harvest_run *r, const json_t *p)
  * Writes one response in one transaction: papers, deletions, derived
  * columns, stale marks and the cursor (next: the position after this
  * batch; "" for none).  Nothing of it remains on failure.  The search
- * words of its papers are merged every HARVEST_MERGE_EVERY papers, and
- * at the end of the run (harvest_run_done(), harvest_run_close()).
+ * words of its papers are merged beside the next batches every
+ * harvest_merge_every papers (merge.c), and at the end of the run
+ * (harvest_run_done(), harvest_run_close()).
  */
 static enum core_err
 write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
@@ -130,9 +131,6 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_MERGE_AUTHORSHIPS].sql)) !=
 		    CORE_OK ||
-		(er = harvest_search_merge(r->db, &r->unmerged,
-		     (long)json_array_size(papers), HARVEST_MERGE_EVERY)) !=
-		    CORE_OK ||
 		(er = core_db_cmd(r->db,
 		     harvest_sql[HARVEST_SQL_HV_MARK_MADE].sql)) != CORE_OK ||
 		(r->st_a.len > 0 &&
@@ -154,8 +152,11 @@ write_batch(struct harvest_run *r, const json_t *papers, const json_t *deleted,
 			 (const char *const[]){ ids }, 1)) != CORE_OK)
 			goto rollback;
 	}
-	er = harvest_run_commit(r, next, (long)json_array_size(papers),
-	    deleted ? (long)json_array_size(deleted) : 0, complete);
+	if ((er = harvest_run_commit(r, next, (long)json_array_size(papers),
+		 deleted ? (long)json_array_size(deleted) : 0, complete)) ==
+	    CORE_OK)
+		er = harvest_merge_note(&r->merge,
+		    (long)json_array_size(papers));
 	goto out;
 rollback:
 	core_db_cmd(r->db, "ROLLBACK");

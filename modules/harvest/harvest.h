@@ -430,19 +430,36 @@ void harvest_migrations_free(struct harvest_mfile *files, size_t n);
 enum core_err harvest_db_version(struct core_db *db, int *version);
 /*
  * Papers written between two merges of their search words into the GIN
- * indexes (MERGE_SEARCH_WORDS): a merge costs mostly per word, so one
- * of 5,000 papers took 2.0 s where one of 1,000 took 0.85-1.5 s, while
- * a search reads the pending list of 5,000 in about 11 ms
- * (tests/bench/README.md, twenty-fifth session).
+ * indexes (MERGE_SEARCH_WORDS; harvest_merge_every in weft.conf): a
+ * merge costs mostly per word, so one of 5,000 papers took 2.0 s where
+ * one of 1,000 took 0.85-1.5 s, while a search reads the pending list of
+ * 5,000 in about 11 ms (tests/bench/README.md, twenty-fifth session).
  */
 #define HARVEST_MERGE_EVERY 5000
+/* The merges of one run that writes papers (merge.c). */
+struct harvest_merge {
+	const struct core_conf *conf;
+	struct core_db *side; /* opened for the first merge sent */
+	long every;           /* papers between two merges */
+	long unmerged;        /* papers committed since the last one */
+	long sent;            /* merges sent beside the batches */
+	int busy;             /* one sent and not yet answered */
+};
+void harvest_merge_init(struct harvest_merge *, const struct core_conf *);
 /*
- * Counts n more papers written in *unmerged and, when they reach every
- * (or when every is 0 and any are), merges the pending search words
- * (run.c).  Inside a batch's transaction or on its own.
+ * n more papers committed; every m->every of them a merge is sent on
+ * the side connection, once the one before has answered, and the run
+ * goes on writing meanwhile.  Errors are logged.
  */
-enum core_err harvest_search_merge(struct core_db *, long *unmerged, long n,
-    long every);
+enum core_err harvest_merge_note(struct harvest_merge *, long n);
+/*
+ * The end of a run: the merge in flight answered and what is left
+ * merged on db (outside a transaction), so that no pending list is left
+ * for searches to read.
+ */
+enum core_err harvest_merge_end(struct harvest_merge *, struct core_db *db);
+/* The side connection closed, after the merge in flight answered. */
+void harvest_merge_close(struct harvest_merge *);
 /*
  * COPY FROM STDIN of b with the COPY statement stmt (run.c); CORE_EDB,
  * logged, when the server refuses any of it.

@@ -97,7 +97,8 @@ struct load {
 	long seq;        /* records so far, orders rows in staging */
 	long skipped;    /* malformed lines */
 	long records;    /* records loaded */
-	long unmerged;   /* papers whose search words wait to be merged */
+	/* The merges of the papers' search words. */
+	struct harvest_merge merge;
 	int anchor_seen;
 	int tty;
 	/* Progress of the current file. */
@@ -221,18 +222,19 @@ read_line(struct reader *r, size_t *len, int *toolong)
 	return 1;
 }
 
-/* Sends one staging buffer with COPY FROM STDIN. */
 /*
  * Writes the current batch in one transaction: every staging table by
  * COPY, then the kind's merge.  On failure nothing of the batch remains.
+ * Papers committed count towards the next merge of their search words.
  */
 static enum core_err
 flush(struct load *ld, enum kind k, long last_line)
 {
+	long n = (long)ld->rows;
 	enum core_err er;
 	int i;
 
-	if (ld->rows == 0)
+	if (n == 0)
 		return CORE_OK;
 	if ((er = core_db_cmd(ld->db, "BEGIN")) != CORE_OK)
 		goto out;
@@ -245,13 +247,8 @@ flush(struct load *ld, enum kind k, long last_line)
 		if ((er = core_db_cmd(ld->db,
 			 harvest_sql[kind_merge[k][i]].sql)) != CORE_OK)
 			goto rollback;
-	if (k == KIND_PAPERS &&
-	    (er = harvest_search_merge(ld->db, &ld->unmerged, (long)ld->rows,
-		 HARVEST_MERGE_EVERY)) != CORE_OK)
-		goto rollback;
-	if ((er = core_db_cmd(ld->db, "COMMIT")) != CORE_OK)
-		goto out;
-	ld->records += (long)ld->rows;
+	if ((er = core_db_cmd(ld->db, "COMMIT")) == CORE_OK)
+		ld->records += n;
 	goto out;
 rollback:
 	core_db_cmd(ld->db, "ROLLBACK");
@@ -263,6 +260,8 @@ out:
 	for (i = 0; i < STAGE__MAX; i++)
 		core_buf_reset(&ld->stage[i]);
 	ld->rows = 0;
+	if (er == CORE_OK && k == KIND_PAPERS)
+		er = harvest_merge_note(&ld->merge, n);
 	return er;
 }
 
@@ -620,6 +619,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	int rc = HARVEST_EXIT_FAIL, dropped = 0, built = 0;
 
 	memset(&ld, 0, sizeof(ld));
+	harvest_merge_init(&ld.merge, conf);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (dir == NULL)
 		dir = core_conf_get(conf, "data_dir", "sql/data");
@@ -643,7 +643,7 @@ harvest_load(const struct core_conf *conf, const char *dir)
 	 * (indexes dropped) decides its blocks whole, a later one as a
 	 * day's harvest does. */
 	memset(&mst, 0, sizeof(mst));
-	if (harvest_search_merge(ld.db, &ld.unmerged, 0, 0) != CORE_OK ||
+	if (harvest_merge_end(&ld.merge, ld.db) != CORE_OK ||
 	    load_anchor(&ld) != CORE_OK || load_oa_works(&ld, dir) != CORE_OK ||
 	    harvest_match_run(conf, ld.db,
 		dropped > 0 ? HARVEST_MATCH_BLOCKS : HARVEST_MATCH_DAY,
@@ -682,6 +682,7 @@ out:
 	PQclear(res);
 	for (i = 0; i < STAGE__MAX; i++)
 		core_buf_free(&ld.stage[i]);
+	harvest_merge_close(&ld.merge);
 	core_db_close(ld.db);
 	return rc;
 }

@@ -19,6 +19,8 @@
 #include <jansson.h>
 #include <libxml/tree.h>
 
+#include "harvest.h"
+
 struct core_conf;
 struct core_buf;
 
@@ -448,8 +450,8 @@ struct harvest_run {
 	/* Records of the input read and skipped (harvest_run_judge()). */
 	long seen, skipped;
 	char first_skip[HARVEST_WHY_LEN];
-	/* Papers whose search words wait in the pending lists. */
-	long unmerged;
+	/* The search words' merges of the papers it writes. */
+	struct harvest_merge merge;
 };
 
 /*

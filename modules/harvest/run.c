@@ -58,6 +58,7 @@ harvest_run_open(struct harvest_run *r, const struct core_conf *conf,
 	r->key = key;
 	r->label = label;
 	r->expect = -1;
+	harvest_merge_init(&r->merge, conf);
 	r->tty = isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if ((er = harvest_connect(conf, HARVEST_NPREPARED, &r->db)) != CORE_OK)
@@ -75,8 +76,9 @@ void
 harvest_run_close(struct harvest_run *r)
 {
 	/* What a failed run committed is merged all the same. */
-	if (r->db != NULL && r->unmerged > 0)
-		(void)harvest_search_merge(r->db, &r->unmerged, 0, 0);
+	if (r->db != NULL)
+		(void)harvest_merge_end(&r->merge, r->db);
+	harvest_merge_close(&r->merge);
 	core_db_close(r->db);
 	harvest_http_free(r->http);
 	core_buf_free(&r->st_papers);
@@ -109,7 +111,7 @@ harvest_run_done(struct harvest_run *r)
 	char nreq[24];
 
 	snprintf(nreq, sizeof(nreq), "%ld", harvest_run_requests(r));
-	if (harvest_search_merge(r->db, &r->unmerged, 0, 0) != CORE_OK ||
+	if (harvest_merge_end(&r->merge, r->db) != CORE_OK ||
 	    harvest_exec0(r->db, HARVEST_SQL_HV_CURSOR_DONE,
 		(const char *const[]){ r->key, nreq }, 2) != CORE_OK)
 		return HARVEST_EXIT_FAIL;
@@ -216,20 +218,6 @@ harvest_exec0(struct core_db *db, int stmt, const char *const *p, int n)
 	enum core_err er = core_db_exec(db, stmt, p, n, &res);
 
 	PQclear(res);
-	return er;
-}
-
-enum core_err
-harvest_search_merge(struct core_db *db, long *unmerged, long n, long every)
-{
-	enum core_err er;
-
-	*unmerged += n;
-	if (*unmerged == 0 || *unmerged < every)
-		return CORE_OK;
-	if ((er = core_db_cmd(db,
-		 harvest_sql[HARVEST_SQL_MERGE_SEARCH_WORDS].sql)) == CORE_OK)
-		*unmerged = 0;
 	return er;
 }
 

@@ -780,8 +780,8 @@ COPY stage_oa_affils (author_id, ror_id, openalex_id, name, slug,
 -- The batch's search words gather in the GIN indexes' pending lists up
 -- to 64 MB (4 MB by default: a merge into the indexes every few hundred
 -- papers, inside the inserts; the words of 5,000 papers take about
--- 20 MB), and MERGE_SEARCH_WORDS merges them every HARVEST_MERGE_EVERY
--- papers and at the end of a run (harvest_search_merge()).
+-- 20 MB), and MERGE_SEARCH_WORDS merges them every harvest_merge_every
+-- papers and at the end of a run (merge.c).
 SET LOCAL gin_pending_list_limit = '64MB';
 -- Temporary tables are never auto-analysed: without statistics the
 -- planner takes thousands of staged rows for a handful and loops over
@@ -965,15 +965,15 @@ DELETE FROM authorships a
 
 -- name: MERGE_SEARCH_WORDS
 -- The search words that wait in the pending lists of every GIN index of
--- papers, merged into the indexes (harvest_search_merge(): every
--- HARVEST_MERGE_EVERY papers a harvest or a load writes, and at its
--- end).  A merge's cost is mostly per word, not per paper: on the 1.18 M
--- bench cluster papers_search took 0.85-1.5 s to merge the words of
--- 1,000 papers, 2.0 s for 5,000 and 2.5 s for 20,000; a search for two
--- common words read a pending list of 5,000 papers in 11 ms, of 20,000
--- in 95 ms (tests/bench/README.md).  The windows' indexes change names
--- (0048), so they are found in the catalogue, with the date windows' of
--- their own tables (0087, 0088).
+-- papers, merged into the indexes (merge.c: every harvest_merge_every
+-- papers a harvest or a load commits, on a connection of its own while
+-- the run writes on, and at its end).  A merge's cost is mostly per
+-- word, not per paper: on the 1.18 M bench cluster papers_search took
+-- 0.85-1.5 s to merge the words of 1,000 papers, 2.0 s for 5,000 and
+-- 2.5 s for 20,000; a search for two common words read a pending list
+-- of 5,000 papers in 11 ms, of 20,000 in 95 ms (tests/bench/README.md).
+-- The windows' indexes change names (0048), so they are found in the
+-- catalogue, with the date windows' of their own tables (0087, 0088).
 SELECT sum(gin_clean_pending_list(i.indexrelid))
   FROM pg_index i
   JOIN pg_class c ON c.oid = i.indexrelid

@@ -27,10 +27,10 @@
 # arxiv oai`, a transaction per page, then `weft-harvest match` (the
 # day's match and the refresh), each timed, with the CPU the command
 # and the cluster used over its wall time (how many cores the step kept
-# busy).  Then it prints the
-# time each derived-table function took (track_functions) and, where the
-# cluster has pg_stat_statements (load.sh's have), the costliest
-# statements (top_statements.sql).  Where the cluster has a semantic
+# busy).  After each step (the harvest's apart) it prints the time each
+# derived-table function took (track_functions) and, where the cluster
+# has pg_stat_statements (load.sh's have), the costliest statements
+# (top_statements.sql).  Where the cluster has a semantic
 # index (a `conf/local.sh up` on it wrote vectors_dir into its
 # weft.conf), `weft-vectors build` runs beside the day, as the
 # harvest runs it beside the match (conf/weft-harvest.service), and the
@@ -216,10 +216,16 @@ vectors_build() {
 	WEFT_CONF="$var/weft.conf" "$vbin" build >"$var/vectors.out" 2>&1
 	echo "$(date +%s.%N) - $t0" | bc -l >"$var/vectors.time"
 }
-# SOURCE=oai: the day's pages harvested first, timed apart.
-[ "$source" != oai ] ||
-    timed "weft-harvest arxiv oai (day $day)" \
-    env WEFT_CONF="$var/weft.conf" "${pre[@]}"
+# SOURCE=oai: the day's pages harvested first, timed apart, with their
+# own functions and statements (then counted from zero for the match).
+if [ "$source" = oai ]; then
+	timed "weft-harvest arxiv oai (day $day)" \
+	    env WEFT_CONF="$var/weft.conf" "${pre[@]}"
+	functions
+	statements
+	reset_functions
+	[ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
+fi
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }
 timed "$label" env WEFT_CONF="$var/weft.conf" "${run[@]}"

@@ -49,19 +49,24 @@ RC=$(sql "INSERT INTO researchers (name, name_key, slug)
 sql "UPDATE match_state
         SET researchers_upto = greatest(researchers_upto, $RC)" >/dev/null
 
-# --- a full OAI-PMH run across a resumption token
-HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
+# --- a full OAI-PMH run across a resumption token, its search words
+# merged beside the batches after each page (harvest_merge_every)
+HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok WEFT_HARVEST_MERGE_EVERY=1"
 T0=$(sql "SELECT now()")
 hv arxiv oai --from 2024-01-25 --set cs --prefix oai_dc
 is_rc 0 "oai run succeeds"
 out_has "8 records" "8 records over two pages"
+out_has "search words merged 2 times beside the batches, every 1 papers" \
+    "a merge sent beside the batches after each page"
+HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
 sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
     "8 papers written"
 sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
     a.paper_id WHERE p.arxiv_id = '1706.05371'" 13 "13 authorships"
-# The run merges its search words into the GIN indexes every 5,000 papers
-# and at its end (MERGE_SEARCH_WORDS): no pending list is left for
-# searches to read.
+# The run merges its search words into the GIN indexes every
+# harvest_merge_every papers and at its end (MERGE_SEARCH_WORDS), the
+# merge in flight answered: no pending list is left for searches to
+# read.
 sql_is "SELECT sum(gin_clean_pending_list(i.indexrelid)) FROM pg_index i
     JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
     WHERE i.indrelid = 'papers'::regclass AND a.amname = 'gin'" 0 \
