@@ -11,7 +11,8 @@
  * batch and one block, never the table) and decide the blocks whole.
  * Both read on a second connection in one REPEATABLE READ snapshot,
  * newest first, and write each batch of blocks in one transaction on
- * the first connection, whose writes note no block (weft.matcher).
+ * the first connection, whose writes note no block (weft.matcher); a
+ * batch's writes run while this process reads and decides the next.
  * Researcher ids stay: a cluster keeps the id most of its authorships
  * had (a followed id first), so that a rerun on the same data writes
  * nothing and follows keep pointing at the same person.
@@ -72,7 +73,53 @@ struct mrun {
 	long ev_min;
 	long done, created, removed, ev_written;
 	struct timespec t0;
+	/* The batch being written: MATCH_APPLY and its COMMIT sent on db,
+	 * their results not yet taken (apply_wait()), and its rows. */
+	int applying;
+	long applying_n;
+	struct core_buf apply; /* that script, built once */
 };
+
+/*
+ * The batch sent by flush() written: every result of its script taken,
+ * its rows counted as done.  A failed statement rolls the batch back.
+ * Anything else that uses the writer calls this first.
+ */
+static enum core_err
+apply_wait(struct mrun *m)
+{
+	PGconn *c = core_db_conn(m->db);
+	PGresult *res;
+	enum core_err er = CORE_OK;
+
+	if (!m->applying)
+		return CORE_OK;
+	m->applying = 0;
+	while ((res = PQgetResult(c)) != NULL) {
+		if (er == CORE_OK && PQresultStatus(res) != PGRES_COMMAND_OK &&
+		    PQresultStatus(res) != PGRES_TUPLES_OK) {
+			core_log(CORE_LOG_ERROR, "harvest.match",
+			    "MATCH_APPLY: %s", PQresultErrorMessage(res));
+			er = CORE_EDB;
+		}
+		PQclear(res);
+	}
+	if (er == CORE_OK && PQtransactionStatus(c) != PQTRANS_IDLE) {
+		core_log(CORE_LOG_ERROR, "harvest.match",
+		    "MATCH_APPLY: the batch's transaction did not end: %s",
+		    PQerrorMessage(c));
+		er = CORE_EDB;
+	}
+	if (er != CORE_OK) {
+		if (PQtransactionStatus(c) != PQTRANS_IDLE)
+			core_db_cmd(m->db, "ROLLBACK");
+		return er;
+	}
+	m->done += m->applying_n;
+	core_log(CORE_LOG_INFO, "harvest.match", "%ld authorships, %.0f/s",
+	    m->done, m->done / (core_elapsed(&m->t0) + 1e-9));
+	return CORE_OK;
+}
 
 /* "a|b|c" split in place; *v is allocated (caller frees). */
 static size_t
@@ -383,7 +430,8 @@ new_researcher(struct mrun *m, const char *name, const char *key,
 	if (m->nids == 0) {
 		snprintf(want, sizeof(want), "%zu",
 		    sizeof(m->ids) / sizeof(m->ids[0]));
-		if ((er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_IDS,
+		if ((er = apply_wait(m)) != CORE_OK ||
+		    (er = core_db_exec(m->db, HARVEST_SQL_MATCH_RESEARCHER_IDS,
 			 (const char *const[]){ want }, 1, &res)) != CORE_OK)
 			return er;
 		nt = PQntuples(res);
@@ -555,7 +603,12 @@ out:
 	return er;
 }
 
-/* Decides and writes rows [0, n) (whole blocks) in one transaction. */
+/*
+ * Decides rows [0, n) (whole blocks) and writes them in one transaction,
+ * once the batch before is written: its staging tables by COPY, then
+ * MATCH_APPLY and COMMIT sent and left to run while the caller reads
+ * and decides the next batch (apply_wait() takes their results).
+ */
 static enum core_err
 flush(struct mrun *m, size_t n)
 {
@@ -570,16 +623,17 @@ flush(struct mrun *m, size_t n)
 	core_buf_reset(&m->ev);
 	core_buf_reset(&m->made);
 	core_buf_reset(&m->renames);
-	if ((er = core_db_cmd(m->db, "BEGIN")) != CORE_OK)
-		return er;
 	for (s = 0; s < n; s = e) {
 		for (e = s + 1;
 		     e < n && strcmp(m->rows[e].block, m->rows[s].block) == 0;
 		     e++)
 			continue;
 		if ((er = do_block(m, s, e)) != CORE_OK)
-			goto rollback;
+			return er;
 	}
+	if ((er = apply_wait(m)) != CORE_OK ||
+	    (er = core_db_cmd(m->db, "BEGIN")) != CORE_OK)
+		return er;
 	/* The new researchers before the rows that name them, the renames
 	 * for MATCH_APPLY. */
 	if ((m->made.len > 0 &&
@@ -598,15 +652,19 @@ flush(struct mrun *m, size_t n)
 		     &m->moves)) != CORE_OK) ||
 	    (m->ev.len > 0 &&
 		(er = harvest_copy_in(m->db, HARVEST_SQL_MATCH_COPY_EVIDENCE,
-		     &m->ev)) != CORE_OK) ||
-	    (er = core_db_cmd(m->db,
-		 harvest_sql[HARVEST_SQL_MATCH_APPLY].sql)) != CORE_OK)
+		     &m->ev)) != CORE_OK))
 		goto rollback;
-	if ((er = core_db_cmd(m->db, "COMMIT")) != CORE_OK)
-		return er;
-	m->done += (long)n;
-	core_log(CORE_LOG_INFO, "harvest.match", "%ld authorships, %.0f/s",
-	    m->done, m->done / (core_elapsed(&m->t0) + 1e-9));
+	if (m->apply.len == 0)
+		core_buf_printf(&m->apply, "%s;\nCOMMIT;",
+		    harvest_sql[HARVEST_SQL_MATCH_APPLY].sql);
+	if (PQsendQuery(core_db_conn(m->db), core_buf_cstr(&m->apply)) != 1) {
+		core_log(CORE_LOG_ERROR, "harvest.match", "MATCH_APPLY: %s",
+		    PQerrorMessage(core_db_conn(m->db)));
+		er = CORE_EDB;
+		goto rollback;
+	}
+	m->applying = 1;
+	m->applying_n = (long)n;
 	return CORE_OK;
 rollback:
 	core_db_cmd(m->db, "ROLLBACK");
@@ -1188,7 +1246,8 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 		goto out;
 	if ((er = mode == HARVEST_MATCH_DAY ? read_day(&m, conf, rd)
 					    : read_blocks(&m, rd)) != CORE_OK ||
-	    (er = flush(&m, m.n)) != CORE_OK)
+	    (er = flush(&m, m.n)) != CORE_OK ||
+	    (er = apply_wait(&m)) != CORE_OK)
 		goto out;
 	core_db_cmd(rd, "COMMIT");
 
@@ -1207,7 +1266,10 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    "evidence of %ld researchers kept",
 	    m.done, core_elapsed(&m.t0), m.created, m.removed, m.ev_written);
 out:
-	/* A failed statement left the writer's transaction aborted. */
+	/* A batch still being written when the read failed, rolled back by
+	 * a failure of its own; a failed statement left the writer's
+	 * transaction aborted. */
+	(void)apply_wait(&m);
 	if (PQtransactionStatus(core_db_conn(db)) == PQTRANS_IDLE)
 		core_db_cmd(db, "RESET weft.matcher");
 	core_pool_free(&m.pool);
@@ -1218,6 +1280,7 @@ out:
 	core_buf_free(&m.ev);
 	core_buf_free(&m.made);
 	core_buf_free(&m.renames);
+	core_buf_free(&m.apply);
 	core_db_close(rd);
 	return er;
 }

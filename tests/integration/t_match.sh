@@ -3,7 +3,7 @@
 # same-name split (one name, two people: co-authors and fields apart), a
 # join by co-authors with its evidence, a rerun that changes nothing, an
 # external id that decides, and a followed researcher whose follows move
-# to the survivor when it is merged away.
+# to the survivor when it is merged away; a batch whose writes fail.
 . "$(dirname "$0")/lib.sh"
 ROOT=${WEFT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${WEFT_HARVEST:-$ROOT/build-san/weft-harvest}
@@ -63,6 +63,30 @@ why() {
 	    p.id = a.paper_id WHERE p.arxiv_id = '$1' AND a.raw_name LIKE
 	    '%Quaxley'"
 }
+
+# A batch whose writes fail (they run while the next batch is read and
+# decided) fails the run, its transaction rolled back whole.
+sql "CREATE FUNCTION t_match_refuse() RETURNS trigger LANGUAGE plpgsql AS
+    \$\$BEGIN
+        IF current_setting('weft.matcher', true) = 'on' THEN
+            RAISE EXCEPTION 'match write refused (t_match.sh)';
+        END IF;
+        RETURN NEW;
+    END\$\$;
+    CREATE TRIGGER t_match_refuse BEFORE UPDATE ON authorships
+       FOR EACH ROW EXECUTE FUNCTION t_match_refuse()" >/dev/null
+hv match
+sql "DROP TRIGGER t_match_refuse ON authorships;
+    DROP FUNCTION t_match_refuse()" >/dev/null
+[ "$HV_RC" != 0 ]
+ok $? "a batch whose writes fail fails the match" "rc $HV_RC"
+grep -q "MATCH_APPLY: .*match write refused (t_match.sh)" "$T_TMP/hv.out"
+ok $? "the failed write is logged" "$(tail -c 600 "$T_TMP/hv.out")"
+sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
+    a.paper_id WHERE p.arxiv_id IN ($IDS) AND a.researcher_id IS NOT NULL" \
+    0 "nothing of the failed batch is written"
+sql_is "SELECT count(*) FROM researchers WHERE name_key LIKE '% quaxley'" 0 \
+    "nor the researchers it made"
 
 hv match
 [ "$HV_RC" = 0 ]
