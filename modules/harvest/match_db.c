@@ -1266,9 +1266,9 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    "evidence of %ld researchers kept",
 	    m.done, core_elapsed(&m.t0), m.created, m.removed, m.ev_written);
 out:
-	/* A batch still being written when the read failed, rolled back by
-	 * a failure of its own; a failed statement left the writer's
-	 * transaction aborted. */
+	/* A batch still being written when something else failed: its
+	 * results taken (it commits, or rolls back on a failure of its
+	 * own); a failed statement left the writer's transaction aborted. */
 	(void)apply_wait(&m);
 	if (PQtransactionStatus(core_db_conn(db)) == PQTRANS_IDLE)
 		core_db_cmd(db, "RESET weft.matcher");

@@ -87,8 +87,8 @@ harvest_merge_close(struct harvest_merge *m)
 	(void)merge_wait(m);
 	if (m->sent > 0)
 		core_log(CORE_LOG_INFO, "harvest.merge",
-		    "search words merged %ld times beside the batches, every "
-		    "%ld papers",
+		    "%ld merges of search words beside the batches "
+		    "(harvest_merge_every %ld)",
 		    m->sent, m->every);
 	core_db_close(m->side);
 	m->side = NULL;

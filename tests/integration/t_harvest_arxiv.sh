@@ -56,7 +56,7 @@ T0=$(sql "SELECT now()")
 hv arxiv oai --from 2024-01-25 --set cs --prefix oai_dc
 is_rc 0 "oai run succeeds"
 out_has "8 records" "8 records over two pages"
-out_has "search words merged 2 times beside the batches, every 1 papers" \
+out_has "2 merges of search words beside the batches (harvest_merge_every 1)" \
     "a merge sent beside the batches after each page"
 HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
 sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
