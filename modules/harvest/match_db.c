@@ -104,12 +104,6 @@ apply_wait(struct mrun *m)
 		}
 		PQclear(res);
 	}
-	if (er == CORE_OK && PQtransactionStatus(c) != PQTRANS_IDLE) {
-		core_log(CORE_LOG_ERROR, "harvest.match",
-		    "MATCH_APPLY: the batch's transaction did not end: %s",
-		    PQerrorMessage(c));
-		er = CORE_EDB;
-	}
 	if (er != CORE_OK) {
 		if (PQtransactionStatus(c) != PQTRANS_IDLE)
 			core_db_cmd(m->db, "ROLLBACK");

@@ -206,8 +206,13 @@ statements() {
 	q -P pager=off -f "$root/tests/bench/top_statements.sql" |
 	    sed 's/^/    /'
 }
-reset_functions
-[ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
+# Both counters from zero: a step's functions and statements alone.
+reset_counters() {
+	reset_functions
+	[ "$pgss" = 1 ] || return 0
+	q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
+}
+reset_counters
 # The semantic index's build, beside the refresh or after it: its
 # output in vectors.out, its wall time in vectors.time.
 vectors_build() {
@@ -223,8 +228,7 @@ if [ "$source" = oai ]; then
 	    env WEFT_CONF="$var/weft.conf" "${pre[@]}"
 	functions
 	statements
-	reset_functions
-	[ "$pgss" = 1 ] && q -Atc "SELECT pg_stat_statements_reset()" >/dev/null
+	reset_counters
 fi
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }
