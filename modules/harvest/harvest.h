@@ -334,8 +334,10 @@ enum core_err harvest_match_run(const struct core_conf *conf,
 /* Prints a match's statistics, one line headed what. */
 void harvest_match_print_stats(const char *what,
     const struct harvest_mstats *st);
-/* Runs "match [--blocks | --full]".  Returns an exit code. */
-int harvest_match(const struct core_conf *conf, enum harvest_match_mode mode);
+/* Runs "match [--blocks | --full]", then the refresh unless !refresh
+ * ("--no-refresh").  Returns an exit code. */
+int harvest_match(const struct core_conf *conf, enum harvest_match_mode mode,
+    int refresh);
 /* Runs "eval" on the OpenAlex works files (NULL: the recorded ones). */
 int harvest_eval(const struct core_conf *conf, char **files, int nfiles);
 

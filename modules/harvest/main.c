@@ -65,7 +65,7 @@ static const char help_load[] =
     "same data again changes nothing.  The database must be migrated.";
 
 struct match_args {
-	int blocks, full;
+	int blocks, full, no_refresh;
 };
 
 static int
@@ -82,7 +82,8 @@ run_match(const struct core_conf *conf, void *args)
 	return harvest_match(conf,
 	    a->full         ? HARVEST_MATCH_FULL
 		: a->blocks ? HARVEST_MATCH_BLOCKS
-			    : HARVEST_MATCH_DAY);
+			    : HARVEST_MATCH_DAY,
+	    !a->no_refresh);
 }
 
 static const struct core_opt match_opts[] = {
@@ -94,6 +95,10 @@ static const struct core_opt match_opts[] = {
 	    NULL,
 	    "decide every block whole and recompute every count: the "
 	    "periodic rebuild" },
+	{ "--no-refresh", CORE_OPT_FLAG,
+	    offsetof(struct match_args, no_refresh), NULL, NULL,
+	    "leave the derived tables to a later \"weft-harvest refresh\" "
+	    "(several matches, one refresh; tests/bench/refresh_ab.sh)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -116,7 +121,9 @@ static const char help_match[] =
     "researcher merged away move to the survivor.  Then the paper counts\n"
     "and fully_matched of what it moved (metrics come only from a source:\n"
     "OpenAlex or S2, with their date).  One transaction per batch; a\n"
-    "rerun changes nothing.  \"load\" runs it (a first load by blocks).";
+    "rerun changes nothing.  Then the derived tables are refreshed, as\n"
+    "\"weft-harvest refresh\" does, unless --no-refresh.  \"load\" runs\n"
+    "it (a first load by blocks).";
 
 static int
 run_eval(const struct core_conf *conf, void *args, int argc, char **argv)

@@ -1292,7 +1292,8 @@ harvest_match_print_stats(const char *what, const struct harvest_mstats *st)
 }
 
 int
-harvest_match(const struct core_conf *conf, enum harvest_match_mode mode)
+harvest_match(const struct core_conf *conf, enum harvest_match_mode mode,
+    int refresh)
 {
 	struct harvest_mstats st;
 	struct core_db *db = NULL;
@@ -1303,7 +1304,8 @@ harvest_match(const struct core_conf *conf, enum harvest_match_mode mode)
 	    harvest_match_run(conf, db, mode, &st) != CORE_OK)
 		goto out;
 	harvest_match_print_stats("matched", &st);
-	if (harvest_after_write(conf, db, HARVEST_AFTER_BULK) != CORE_OK)
+	if (refresh &&
+	    harvest_after_write(conf, db, HARVEST_AFTER_BULK) != CORE_OK)
 		goto out;
 	rc = HARVEST_EXIT_OK;
 out:

@@ -88,9 +88,23 @@ sql_is "SELECT count(*) FROM authorships a JOIN papers p ON p.id =
 sql_is "SELECT count(*) FROM researchers WHERE name_key LIKE '% quaxley'" 0 \
     "nor the researchers it made"
 
-hv match
+# --no-refresh leaves the derived tables to a later refresh: its notes
+# stay for it.
+hv match --no-refresh
 [ "$HV_RC" = 0 ]
 ok $? "match runs" "$(tail -c 600 "$T_TMP/hv.out")"
+notes="SELECT (SELECT count(*) FROM derived_before_papers) +
+    (SELECT count(*) FROM derived_before_authors) +
+    (SELECT count(*) FROM derived_dirty_researchers)"
+n=$(sql "$notes")
+grep -q '^matched: ' "$T_TMP/hv.out" && ! grep -q 'refreshed' "$T_TMP/hv.out" &&
+    [ "${n:-0}" -gt 0 ]
+ok $? "match --no-refresh leaves the refresh's notes" \
+    "$n notes; $(tail -c 600 "$T_TMP/hv.out")"
+hv refresh
+grep -q 'refreshed (incremental: ' "$T_TMP/hv.out" && [ "$(sql "$notes")" = 0 ]
+ok $? "the refresh after it takes them" \
+    "$(sql "$notes") notes left; $(tail -c 600 "$T_TMP/hv.out")"
 r1=$(rid 9901.00001) r2=$(rid 9901.00002) r3=$(rid 9901.00003)
 r4=$(rid 9901.00004)
 [ -n "$r1" ] && [ "$r1" = "$r2" ]

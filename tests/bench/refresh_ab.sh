@@ -1,0 +1,95 @@
+#!/bin/bash
+# tests/bench/refresh_ab.sh -- two builds' refreshes of one day, each
+# from the same copy of a kept benchmark cluster (not a test: not run by
+# `make test`).
+#
+#   tests/bench/refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]
+#
+# Days compared one after the other differ by more than most changes
+# do: each has its own papers, and the cache holds what the day before
+# left (thirty-fifth session: 60-91 s for one build's refreshes on
+# consecutive days at 1.1 M papers).  This script runs a day's harvest
+# and match without the refresh (refresh_daily.sh, SOURCE=oai,
+# NO_REFRESH=1, VECTORS=none, with BUILD_A), stops the cluster, copies
+# its data directory aside, then ROUNDS times (2 unless given) each of
+# BUILD_A and BUILD_B in turn: the copy put back, the kernel's page
+# cache dropped, the cluster started (so every refresh starts cold, as
+# a day at 2.5 M on 24 GB mostly is), `weft-harvest refresh` timed,
+# with the disk's reads and writes (/sys/block) and the functions'
+# times (track_functions).  CACHE=keep keeps the page cache as the copy
+# left it: faster, but one build's refresh then took 67.7 and 91.8 s
+# (an A/A run, thirty-fifth session).  Each build is a directory of the
+# tree's root with a weft-harvest (BUILD=dir make); a build whose
+# migrations differ must accept the other's schema.  The cluster keeps
+# the last round's refresh; the copy (the size of the data directory)
+# is removed at the end.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+var=$(cd "${1:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}" && pwd)
+a=${2:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
+b=${3:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
+rounds=${4:-2}
+cache=${CACHE:-drop}
+case $cache in
+drop) [ -w /proc/sys/vm/drop_caches ] || {
+	echo "refresh_ab.sh: dropping the page cache needs root (or CACHE=keep)" >&2
+	exit 2
+} ;;
+keep) ;;
+*) echo "refresh_ab.sh: CACHE=drop or keep" >&2; exit 2 ;;
+esac
+for d in "$a" "$b"; do
+	[ -x "$root/$d/weft-harvest" ] ||
+	    { echo "refresh_ab.sh: no $root/$d/weft-harvest" >&2; exit 2; }
+done
+pgbin=/usr/lib/postgresql/15/bin
+data=$var/pg/data
+snap=$var/pg/data.ab
+disk=$(lsblk -no pkname "$(df --output=source "$var" | tail -1)" 2>/dev/null || true)
+disk=${disk:-$(basename "$(df --output=source "$var" | tail -1)")}
+pg() { (cd /tmp && runuser -u postgres -- "$pgbin/pg_ctl" -D "$data" \
+    -l "$var/pg/server.log" -w "$@") >/dev/null; }
+q() { psql -X -h "$var/pg/run" -U weft -d weft "$@"; }
+# Sectors read and written by the disk holding the cluster, as "r w".
+sectors() { awk '{print $3, $7}' "/sys/block/$disk/stat"; }
+trap 'rm -rf "$snap"' EXIT
+
+echo "the day, without its refresh ($a):"
+SOURCE=oai NO_REFRESH=1 VECTORS=none BUILD=$a \
+    "$root/tests/bench/refresh_daily.sh" "$var" "${BATCH:-20000}" |
+    grep -E '^(papers before|weft-harvest)'
+pg stop -m fast
+rm -rf "$snap"
+cp -a "$data" "$snap"
+echo "data directory copied aside: $(du -sh "$snap" | cut -f1)"
+
+printf '| round | build | refresh | disk read | disk written |\n'
+printf '|---|---|---|---|---|\n'
+for r in $(seq 1 "$rounds"); do
+	for d in "$a" "$b"; do
+		pg stop -m fast 2>/dev/null || true
+		rm -rf "$data"
+		cp -a "$snap" "$data"
+		sync
+		if [ "$cache" = drop ]; then
+			echo 3 >/proc/sys/vm/drop_caches
+		fi
+		pg start
+		q -qAtc "SELECT pg_stat_reset()" >/dev/null
+		read -r r0 w0 <<<"$(sectors)"
+		out=$(env WEFT_CONF="$var/weft.conf" "$root/$d/weft-harvest" \
+		    refresh 2>&1)
+		read -r r1 w1 <<<"$(sectors)"
+		s=$(sed -n 's/.* in \([0-9.]*\) s; cached pages are stale$/\1/p' \
+		    <<<"$out")
+		awk -v r="$r" -v d="$d" -v s="${s:-failed}" \
+		    -v rd=$((r1 - r0)) -v wr=$((w1 - w0)) 'BEGIN {
+			printf "| %s | %s | %s s | %.1f GB | %.1f GB |\n",
+			    r, d, s, rd * 512 / 1e9, wr * 512 / 1e9 }'
+		q -Atc "SELECT '    ' || funcname || ' ' ||
+		               round((total_time / 1000)::numeric, 1) || ' s'
+		          FROM pg_stat_user_functions
+		         WHERE total_time > 2000 ORDER BY total_time DESC
+		         LIMIT 6" >&2
+	done
+done
