@@ -39,7 +39,8 @@
 # COMPARE=1 it then copies the derived tables aside, times `refresh
 # --full` and counts the rows in which the two differ (the derived
 # tables of tests/integration/derived_sets, as t_refresh.sh compares
-# them: EXCEPT both ways; 0 is the expected answer).  The cluster
+# them: EXCEPT both ways; 0 is the expected answer).  NO_REFRESH=1
+# runs the match without its refresh (refresh_ab.sh).  The cluster
 # keeps the batch: it is a benchmark's, never data you keep.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -190,6 +191,15 @@ elif [ "$source" = oai ]; then
 	    "$bin" arxiv oai --from "$from" --set cs)
 	run=("$bin" match)
 	label="weft-harvest match (day $day)"
+fi
+# NO_REFRESH=1: the match leaves the refresh for later (refresh_ab.sh).
+if [ "${NO_REFRESH:-0}" = 1 ]; then
+	[ "${run[1]}" = match ] || {
+		echo "refresh_daily.sh: NO_REFRESH=1 needs SOURCE=oai or copies, STEP=match" >&2
+		exit 2
+	}
+	run+=(--no-refresh)
+	label="$label, no refresh"
 fi
 # statements: the refresh's costliest statements, where the cluster
 # has pg_stat_statements (load.sh's do).
