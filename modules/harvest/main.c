@@ -97,8 +97,9 @@ static const struct core_opt match_opts[] = {
 	    "periodic rebuild" },
 	{ "--no-refresh", CORE_OPT_FLAG,
 	    offsetof(struct match_args, no_refresh), NULL, NULL,
-	    "leave the derived tables to a later \"weft-harvest refresh\" "
-	    "(several matches, one refresh; tests/bench/refresh_ab.sh)" },
+	    "leave the derived tables and the cached pages to a later "
+	    "\"weft-harvest refresh\" (several matches, one refresh; "
+	    "tests/bench/refresh_ab.sh)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -7,7 +7,7 @@
 #
 # Days compared one after the other differ by more than most changes
 # do: each has its own papers, and the cache holds what the day before
-# left (thirty-fifth session: 60-91 s for one build's refreshes on
+# left (thirty-fifth session: 65-91 s for one build's refreshes on
 # consecutive days at 1.1 M papers).  This script runs a day's harvest
 # and match without the refresh (refresh_daily.sh, SOURCE=oai,
 # NO_REFRESH=1, VECTORS=none, with BUILD_A), stops the cluster, copies
@@ -29,6 +29,8 @@ var=$(cd "${1:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}" && pwd)
 a=${2:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
 b=${3:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
 rounds=${4:-2}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] ||
+    { echo "refresh_ab.sh: ROUNDS is a count, not '$rounds'" >&2; exit 2; }
 cache=${CACHE:-drop}
 case $cache in
 drop) [ -w /proc/sys/vm/drop_caches ] || {
@@ -47,6 +49,8 @@ data=$var/pg/data
 snap=$var/pg/data.ab
 disk=$(lsblk -no pkname "$(df --output=source "$var" | tail -1)" 2>/dev/null || true)
 disk=${disk:-$(basename "$(df --output=source "$var" | tail -1)")}
+[ -r "/sys/block/$disk/stat" ] ||
+    { echo "refresh_ab.sh: no /sys/block/$disk/stat for $var's disk" >&2; exit 2; }
 pg() { (cd /tmp && runuser -u postgres -- "$pgbin/pg_ctl" -D "$data" \
     -l "$var/pg/server.log" -w "$@") >/dev/null; }
 q() { psql -X -h "$var/pg/run" -U weft -d weft "$@"; }
@@ -77,8 +81,10 @@ for r in $(seq 1 "$rounds"); do
 		pg start
 		q -qAtc "SELECT pg_stat_reset()" >/dev/null
 		read -r r0 w0 <<<"$(sectors)"
+		# A failed refresh is a row of its own ("failed"), and the
+		# next round starts from the copy again.
 		out=$(env WEFT_CONF="$var/weft.conf" "$root/$d/weft-harvest" \
-		    refresh 2>&1)
+		    refresh 2>&1) || true
 		read -r r1 w1 <<<"$(sectors)"
 		s=$(sed -n 's/.* in \([0-9.]*\) s; cached pages are stale$/\1/p' \
 		    <<<"$out")
