@@ -92,6 +92,29 @@ ok $? "a load that writes 15 % more authorships analyzes them" "$A0 / $A1"
 grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "the load after the first refreshes incrementally" \
     "$(cat "$T_TMP/hv.out")"
+# Before it, the relations it reads at random were read in order into
+# the kernel's cache (0096; the test cluster's role may create
+# pg_prewarm), within the budget: a share of effective_cache_size.
+grep -Eq '^prewarmed: [1-9][0-9]* relations?, [0-9]+ MB of a budget of' \
+    "$T_TMP/hv.out"
+ok $? "an incremental refresh reads its relations ahead" \
+    "$(grep prewarm "$T_TMP/hv.out")"
+v=$(rsql "SELECT pg_relation_size('researcher_stats') / 8192")
+v=$(rsql "SET effective_cache_size = $v; SET weft.prewarm_share = 1;
+          SELECT weft_prewarm()" | tail -1)
+[[ $v == "1 relation, "* ]]
+ok $? "the prewarm reads no more than its budget" "$v"
+PGOPTIONS="-c weft.prewarm_share=0" hv_ok refresh
+grep -q '^prewarmed: off (weft.prewarm_share)' "$T_TMP/hv.out" &&
+    grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
+ok $? "weft.prewarm_share = 0 turns it off" "$(cat "$T_TMP/hv.out")"
+rsql "DROP EXTENSION pg_prewarm" >/dev/null
+hv_ok refresh
+grep -q '^prewarmed: off (no pg_prewarm extension)' "$T_TMP/hv.out" &&
+    grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
+ok $? "without pg_prewarm the refresh runs as before" \
+    "$(cat "$T_TMP/hv.out")"
+rsql "CREATE EXTENSION pg_prewarm WITH SCHEMA public" >/dev/null
 n=$(rsql "SELECT (SELECT count(*) FROM derived_before_papers) +
                  (SELECT count(*) FROM derived_before_authors)") &&
     m=$(rsql "SELECT count(*) FROM search_term_delta")
