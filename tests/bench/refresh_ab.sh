@@ -22,7 +22,9 @@
 # tree's root with a weft-harvest (BUILD=dir make); a build whose
 # migrations differ must accept the other's schema.  The cluster keeps
 # the last round's refresh; the copy (the size of the data directory)
-# is removed at the end.
+# is removed at the end (kept if the run is stopped after making it).
+# DAY=skip refreshes the day the cluster holds instead of running one
+# (a day run before with NO_REFRESH=1, or a kept copy moved back).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 var=$(cd "${1:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}" && pwd)
@@ -56,15 +58,37 @@ pg() { (cd /tmp && runuser -u postgres -- "$pgbin/pg_ctl" -D "$data" \
 q() { psql -X -h "$var/pg/run" -U weft -d weft "$@"; }
 # Sectors read and written by the disk holding the cluster, as "r w".
 sectors() { awk '{print $3, $7}' "/sys/block/$disk/stat"; }
-trap 'rm -rf "$snap"' EXIT
+# The copy goes at the end, or when the run stops while making it (the
+# cluster itself is whole then).  A run stopped after it (a round's
+# data directory may be half put back) keeps it, and says how to
+# restore the day's state from it.
+copied=0
+finished=0
+keep_or_remove() {
+	if [ "$copied" = 1 ] && [ "$finished" = 0 ]; then
+		echo "refresh_ab.sh: stopped; the day before its refresh is kept in" \
+		    "$snap: stop the cluster, then rm -rf $data && mv $snap $data" >&2
+	else
+		rm -rf "$snap"
+	fi
+}
+trap keep_or_remove EXIT
 
-echo "the day, without its refresh ($a):"
-SOURCE=oai NO_REFRESH=1 VECTORS=none BUILD=$a \
-    "$root/tests/bench/refresh_daily.sh" "$var" "${BATCH:-20000}" |
-    grep -E '^(papers before|weft-harvest)'
-pg stop -m fast
+if [ "${DAY:-run}" = skip ]; then
+	echo "the day: as the cluster holds it (DAY=skip)"
+else
+	echo "the day, without its refresh ($a):"
+	SOURCE=oai NO_REFRESH=1 VECTORS=none BUILD=$a \
+	    "$root/tests/bench/refresh_daily.sh" "$var" "${BATCH:-20000}" |
+	    grep -E '^(papers before|weft-harvest)'
+fi
+# refresh_daily.sh leaves the cluster as it found it: stopped or not.
+if [ -f "$data/postmaster.pid" ]; then
+	pg stop -m fast
+fi
 rm -rf "$snap"
 cp -a "$data" "$snap"
+copied=1
 echo "data directory copied aside: $(du -sh "$snap" | cut -f1)"
 
 printf '| round | build | refresh | disk read | disk written |\n'
@@ -99,3 +123,4 @@ for r in $(seq 1 "$rounds"); do
 		         LIMIT 6" >&2
 	done
 done
+finished=1
