@@ -33,6 +33,10 @@ b=${3:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
 rounds=${4:-2}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] ||
     { echo "refresh_ab.sh: ROUNDS is a count, not '$rounds'" >&2; exit 2; }
+case ${DAY:-run} in
+run | skip) ;;
+*) echo "refresh_ab.sh: DAY=run or skip, not '$DAY'" >&2; exit 2 ;;
+esac
 cache=${CACHE:-drop}
 case $cache in
 drop) [ -w /proc/sys/vm/drop_caches ] || {
@@ -53,6 +57,9 @@ disk=$(lsblk -no pkname "$(df --output=source "$var" | tail -1)" 2>/dev/null || 
 disk=${disk:-$(basename "$(df --output=source "$var" | tail -1)")}
 [ -r "/sys/block/$disk/stat" ] ||
     { echo "refresh_ab.sh: no /sys/block/$disk/stat for $var's disk" >&2; exit 2; }
+# A copy kept by a stopped run is the only whole day: not overwritten.
+[ ! -e "$snap" ] ||
+    { echo "refresh_ab.sh: $snap is a kept copy: restore or remove it first" >&2; exit 2; }
 pg() { (cd /tmp && runuser -u postgres -- "$pgbin/pg_ctl" -D "$data" \
     -l "$var/pg/server.log" -w "$@") >/dev/null; }
 q() { psql -X -h "$var/pg/run" -U weft -d weft "$@"; }
@@ -86,7 +93,6 @@ fi
 if [ -f "$data/postmaster.pid" ]; then
 	pg stop -m fast
 fi
-rm -rf "$snap"
 cp -a "$data" "$snap"
 copied=1
 echo "data directory copied aside: $(du -sh "$snap" | cut -f1)"
