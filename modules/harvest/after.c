@@ -146,28 +146,23 @@ refreshed_whole(const PGresult *res)
 	return what != NULL && strncmp(what, "full:", 5) == 0;
 }
 
-/*
- * Before an incremental refresh: the relations it reads at random read
- * in order into the kernel's cache (PREWARM, 0096), within a share of
- * effective_cache_size; prints what it read.  A failure is a warning:
- * the refresh then reads them at random, as it would without.  Not
- * before --full, which reads its tables whole anyway.
- */
-static void
-prewarm(struct core_db *db)
+void
+harvest_prewarm(struct core_db *db, const char *step)
 {
 	struct timespec t0;
 	PGresult *res = NULL;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (core_db_exec(db, HARVEST_SQL_PREWARM, NULL, 0, &res) == CORE_OK)
-		printf("prewarmed: %s in %.1f s\n",
+	if (core_db_exec(db, HARVEST_SQL_PREWARM, (const char *const[]){ step },
+		1, &res) == CORE_OK)
+		printf("prewarmed for the %s: %s in %.1f s\n", step,
 		    core_cell_text(res, 0, HARVEST_PREWARM__WHAT),
 		    core_elapsed(&t0));
 	else
 		core_log(CORE_LOG_WARN, "harvest.after",
-		    "reading the refresh's tables ahead failed; the refresh "
-		    "reads them as it goes");
+		    "reading the %s's tables ahead failed; it reads them as "
+		    "it goes",
+		    step);
 	PQclear(res);
 }
 
@@ -185,8 +180,8 @@ refresh(const struct core_conf *conf, struct core_db *db, int full)
 	enum core_err er, ber;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the prewarm counted in */
-	if (!full)
-		prewarm(db);
+	if (!full) /* --full reads its tables whole anyway */
+		harvest_prewarm(db, "refresh");
 	/* Each ANALYZE decision reads this session's writes too: flushed
 	 * first (STATS_FLUSH, its own round trip), or they would count as
 	 * written after the ANALYZE. */

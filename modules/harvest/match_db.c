@@ -1224,6 +1224,10 @@ harvest_match_run(const struct core_conf *conf, struct core_db *db,
 	    (er = full_due(conf, db, &mode)) != CORE_OK)
 		goto out;
 	m.day = mode == HARVEST_MATCH_DAY;
+	/* A day's pass reads what it reads by key, at random; the whole
+	 * rebuild and a first load's blocks read their tables whole. */
+	if (m.day)
+		harvest_prewarm(db, "match");
 	m.ev_min = core_conf_int(conf, "match_evidence_min", 4);
 	if ((er = core_db_cmd(db,
 		 harvest_sql[HARVEST_SQL_MATCH_STAGE_CREATE].sql)) != CORE_OK ||

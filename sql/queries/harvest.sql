@@ -598,13 +598,14 @@ SELECT path
  ORDER BY version DESC
  LIMIT 1;
 
--- Before an incremental refresh (after.c): the relations it reads at
--- random read in order into the kernel's cache first, within a share of
+-- Before an incremental refresh or a day's match (after.c, match_db.c;
+-- $1 'refresh' or 'match'): the relations it reads at random read in
+-- order into the kernel's cache first, within a share of
 -- effective_cache_size (0096: 10.3-12.7 s, then the refresh 52.0-57.6 s
--- instead of 102.2-109.9 s, cold at 1.2 M papers).  Answers what it
--- read.
+-- instead of 102.2-109.9 s, cold at 1.2 M papers; 0097).  Answers what
+-- it read.
 -- name: PREWARM
-SELECT weft_prewarm() AS what;
+SELECT weft_prewarm($1) AS what;
 
 -- The derived tables brought up to date (after.c, 0036), the sitemap's
 -- blocks (0045) and the researchers' figures here (0046) after them:

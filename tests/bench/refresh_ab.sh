@@ -25,6 +25,9 @@
 # is removed at the end (kept if the run is stopped after making it).
 # DAY=skip refreshes the day the cluster holds instead of running one
 # (a day run before with NO_REFRESH=1, or a kept copy moved back).
+# STEP=match compares the rest of the day instead: the day's harvest
+# alone (refresh_daily.sh NO_MATCH=1), then each round times
+# `weft-harvest match`, the match and its refresh, from the copy.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 var=$(cd "${1:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}" && pwd)
@@ -33,6 +36,11 @@ b=${3:?usage: refresh_ab.sh VAR BUILD_A BUILD_B [ROUNDS]}
 rounds=${4:-2}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] ||
     { echo "refresh_ab.sh: ROUNDS is a count, not '$rounds'" >&2; exit 2; }
+step=${STEP:-refresh}
+case $step in
+refresh | match) ;;
+*) echo "refresh_ab.sh: STEP=refresh or match, not '$step'" >&2; exit 2 ;;
+esac
 case ${DAY:-run} in
 run | skip) ;;
 *) echo "refresh_ab.sh: DAY=run or skip, not '$DAY'" >&2; exit 2 ;;
@@ -84,8 +92,14 @@ trap keep_or_remove EXIT
 if [ "${DAY:-run}" = skip ]; then
 	echo "the day: as the cluster holds it (DAY=skip)"
 else
-	echo "the day, without its refresh ($a):"
-	SOURCE=oai NO_REFRESH=1 VECTORS=none BUILD=$a \
+	if [ "$step" = match ]; then
+		echo "the day's harvest, without its match ($a):"
+		leave=NO_MATCH=1
+	else
+		echo "the day, without its refresh ($a):"
+		leave=NO_REFRESH=1
+	fi
+	env SOURCE=oai "$leave" VECTORS=none BUILD="$a" \
 	    "$root/tests/bench/refresh_daily.sh" "$var" "${BATCH:-20000}" |
 	    grep -E '^(papers before|weft-harvest)'
 fi
@@ -97,8 +111,8 @@ cp -a "$data" "$snap"
 copied=1
 echo "data directory copied aside: $(du -sh "$snap" | cut -f1)"
 
-printf '| round | build | refresh | disk read | disk written |\n'
-printf '|---|---|---|---|---|\n'
+printf '| round | build | %s | refresh | disk read | disk written |\n' "$step"
+printf '|---|---|---|---|---|---|\n'
 for r in $(seq 1 "$rounds"); do
 	for d in "$a" "$b"; do
 		pg stop -m fast 2>/dev/null || true
@@ -111,17 +125,25 @@ for r in $(seq 1 "$rounds"); do
 		pg start
 		q -qAtc "SELECT pg_stat_reset()" >/dev/null
 		read -r r0 w0 <<<"$(sectors)"
-		# A failed refresh is a row of its own ("failed"), and the
+		t0=$(date +%s.%N)
+		# A failed step is a row of its own ("failed"), and the
 		# next round starts from the copy again.
+		ok=1
 		out=$(env WEFT_CONF="$var/weft.conf" "$root/$d/weft-harvest" \
-		    refresh 2>&1) || true
+		    "$step" 2>&1) || ok=0
+		t1=$(date +%s.%N)
 		read -r r1 w1 <<<"$(sectors)"
 		s=$(sed -n 's/.* in \([0-9.]*\) s; cached pages are stale$/\1/p' \
 		    <<<"$out")
+		[ "$ok" = 1 ] || s=
+		grep '^prewarmed' <<<"$out" | sed 's/^/    /' >&2 || true
 		awk -v r="$r" -v d="$d" -v s="${s:-failed}" \
+		    -v t="$(echo "$t1 - $t0" | bc -l)" \
 		    -v rd=$((r1 - r0)) -v wr=$((w1 - w0)) 'BEGIN {
-			printf "| %s | %s | %s s | %.1f GB | %.1f GB |\n",
-			    r, d, s, rd * 512 / 1e9, wr * 512 / 1e9 }'
+			w = s == "failed" ? "failed" : sprintf("%.1f s", t)
+			printf "| %s | %s | %s | %s%s | %.1f GB | %.1f GB |\n",
+			    r, d, w, s, s == "failed" ? "" : " s",
+			    rd * 512 / 1e9, wr * 512 / 1e9 }'
 		q -Atc "SELECT '    ' || funcname || ' ' ||
 		               round((total_time / 1000)::numeric, 1) || ' s'
 		          FROM pg_stat_user_functions

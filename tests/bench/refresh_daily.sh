@@ -40,7 +40,9 @@
 # --full` and counts the rows in which the two differ (the derived
 # tables of tests/integration/derived_sets, as t_refresh.sh compares
 # them: EXCEPT both ways; 0 is the expected answer).  NO_REFRESH=1
-# runs the match without its refresh (refresh_ab.sh).  The cluster
+# runs the match without its refresh (refresh_ab.sh STEP=refresh);
+# NO_MATCH=1 (SOURCE=oai) stops after the harvest, the match and the
+# refresh left for later (refresh_ab.sh STEP=match).  The cluster
 # keeps the batch: it is a benchmark's, never data you keep.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +60,8 @@ copies:match | copies:refresh | gen:match | oai:match) ;;
 	exit 2
 	;;
 esac
+[ "${NO_MATCH:-0}" = 0 ] || [ "$source" = oai ] ||
+    { echo "refresh_daily.sh: NO_MATCH=1 needs SOURCE=oai" >&2; exit 2; }
 grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
@@ -239,6 +243,11 @@ if [ "$source" = oai ]; then
 	functions
 	statements
 	reset_counters
+	if [ "${NO_MATCH:-0}" = 1 ]; then
+		echo $((day + 1)) >"$var/bench-day"
+		echo "weft-harvest match: left for later (NO_MATCH=1)"
+		exit 0
+	fi
 fi
 t0=$(date +%s.%N)
 [ "$vectors" = beside ] && { vectors_build & vpid=$!; }

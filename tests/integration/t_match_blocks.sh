@@ -110,6 +110,11 @@ n=$(blocks)
 [ -n "$n" ] && [ "$n" -ge "$ALL" ]
 ok $? "a first load's match reads every block ($n noted, $ALL now)" \
     "$(grep 'name blocks' "$T_TMP/hv.out")"
+# A day's pass reads its relations ahead (0097); a first load's match,
+# which reads its blocks whole, does not.
+! grep -q '^prewarmed for the match' "$T_TMP/hv.out"
+ok $? "a first load's match reads nothing ahead" \
+    "$(grep prewarm "$T_TMP/hv.out")"
 v=$(rsql "SELECT count(*) FROM match_dirty")
 [ "$v" = 0 ]
 ok $? "the match consumes the notes" "$v left"
@@ -119,6 +124,10 @@ n=$(blocks)
 [ "$n" = 0 ] && grep -q '"msg":"0 authorships in' "$T_TMP/hv.out"
 ok $? "a match after nothing changed reads nothing" \
     "$(grep 'harvest.match' "$T_TMP/hv.out")"
+grep -Eq '^prewarmed for the match: [1-9][0-9]* relations?, [0-9]+ MB of a budget of' \
+    "$T_TMP/hv.out"
+ok $? "a day's match reads its relations ahead" \
+    "$(grep prewarm "$T_TMP/hv.out")"
 
 # The decisions before the edits and the next load.
 rsql "CREATE TABLE before AS
@@ -390,6 +399,9 @@ n=$(blocks)
 [ "$n" = "$(rsql "SELECT count(DISTINCT weft_name_block(name_key))
                    FROM authorships WHERE name_key <> ''")" ]
 ok $? "--full reads every block" "$(grep 'name blocks' "$T_TMP/hv.out")"
+! grep -q '^prewarmed for the match' "$T_TMP/hv.out"
+ok $? "--full, reading every block whole, reads nothing ahead" \
+    "$(grep prewarm "$T_TMP/hv.out")"
 compare_sets "$SETS" "by blocks equals full"
 ev_ok "--full keeps the evidence its decisions give"
 

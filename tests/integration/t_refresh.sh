@@ -95,22 +95,34 @@ ok $? "the load after the first refreshes incrementally" \
 # Before it, the relations it reads at random were read in order into
 # the kernel's cache (0096; the test cluster's role may create
 # pg_prewarm), within the budget: a share of effective_cache_size.
-grep -Eq '^prewarmed: [1-9][0-9]* relations?, [0-9]+ MB of a budget of' \
+grep -Eq '^prewarmed for the refresh: [1-9][0-9]* relations?, [0-9]+ MB of a budget of' \
     "$T_TMP/hv.out"
 ok $? "an incremental refresh reads its relations ahead" \
     "$(grep prewarm "$T_TMP/hv.out")"
-v=$(rsql "SELECT pg_relation_size('researcher_stats') / 8192")
-v=$(rsql "SET effective_cache_size = $v; SET weft.prewarm_share = 1;
-          SELECT weft_prewarm()" | tail -1)
-[[ $v == "1 relation, "* ]]
-ok $? "the prewarm reads no more than its budget" "$v"
+# A budget of the first relation of a step's list reads that one alone
+# (the refresh's: researcher_stats; the match's, 0097: researchers).
+for s in refresh:researcher_stats match:researchers; do
+	v=$(rsql "SELECT pg_relation_size('${s#*:}') / 8192")
+	v=$(rsql "SET effective_cache_size = $v; SET weft.prewarm_share = 1;
+	          SELECT weft_prewarm('${s%%:*}')" | tail -1)
+	[[ $v == "1 relation, "* ]]
+	ok $? "the ${s%%:*}'s prewarm reads no more than its budget" "$v"
+done
+# weft_prewarm() (0096) stays the refresh's, for an older weft-harvest.
+v=$(rsql "SET weft.prewarm_share = 0.0001; SELECT weft_prewarm() =
+          weft_prewarm('refresh')" | tail -1)
+[ "$v" = t ]
+ok $? "weft_prewarm() is the refresh's prewarm" "$v"
+v=$(rsql "SELECT weft_prewarm('load')" 2>&1)
+[[ $v == *'no step "load"'* ]]
+ok $? "a step with no list is an error" "$v"
 PGOPTIONS="-c weft.prewarm_share=0" hv_ok refresh
-grep -q '^prewarmed: off (weft.prewarm_share)' "$T_TMP/hv.out" &&
+grep -q '^prewarmed for the refresh: off (weft.prewarm_share)' "$T_TMP/hv.out" &&
     grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "weft.prewarm_share = 0 turns it off" "$(cat "$T_TMP/hv.out")"
 rsql "DROP EXTENSION pg_prewarm" >/dev/null
 hv_ok refresh
-grep -q '^prewarmed: off (no pg_prewarm extension)' "$T_TMP/hv.out" &&
+grep -q '^prewarmed for the refresh: off (no pg_prewarm extension)' "$T_TMP/hv.out" &&
     grep -q 'refreshed (incremental:' "$T_TMP/hv.out"
 ok $? "without pg_prewarm the refresh runs as before" \
     "$(cat "$T_TMP/hv.out")"
