@@ -382,10 +382,11 @@ enum harvest_after {
 enum core_err harvest_after_write(const struct core_conf *conf,
     struct core_db *db, enum harvest_after how);
 /*
- * Before a step that reads relations at random ("match" or "refresh"):
- * those it reads most of read in order into the kernel's cache (PREWARM,
- * 0096, 0097), within a share of effective_cache_size; prints what it
- * read.  A failure is a warning: the step then reads them as it goes.
+ * Before a step that reads relations at random ("harvest", "match" or
+ * "refresh"): those it reads most of read in order into the kernel's
+ * cache (PREWARM, 0096-0098), within a share of effective_cache_size;
+ * prints what it read.  A failure is a warning: the step then reads
+ * them as it goes.
  */
 void harvest_prewarm(struct core_db *db, const char *step);
 /*

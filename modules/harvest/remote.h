@@ -452,6 +452,7 @@ struct harvest_run {
 	char first_skip[HARVEST_WHY_LEN];
 	/* The search words' merges of the papers it writes. */
 	struct harvest_merge merge;
+	int prewarmed; /* its relations read ahead (write_batch()) */
 };
 
 /*

@@ -598,12 +598,12 @@ SELECT path
  ORDER BY version DESC
  LIMIT 1;
 
--- Before an incremental refresh or a day's match (after.c, match_db.c;
--- $1 'refresh' or 'match'): the relations it reads at random read in
--- order into the kernel's cache first, within a share of
--- effective_cache_size (0096: 10.3-12.7 s, then the refresh 52.0-57.6 s
--- instead of 102.2-109.9 s, cold at 1.2 M papers; 0097).  Answers what
--- it read.
+-- Before an incremental refresh, a day's match or an arXiv harvest's
+-- first papers (after.c, match_db.c, fetch.c; $1 'refresh', 'match' or
+-- 'harvest'): the relations it reads at random read in order into the
+-- kernel's cache first, within a share of effective_cache_size (0096:
+-- 10.3-12.7 s, then the refresh 52.0-57.6 s instead of 102.2-109.9 s,
+-- cold at 1.2 M papers; 0097, 0098).  Answers what it read.
 -- name: PREWARM
 SELECT weft_prewarm($1) AS what;
 

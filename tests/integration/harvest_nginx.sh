@@ -178,6 +178,11 @@ http {
 			default_type application/xml;
 			return 200 '<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-12-02T00:00:00Z</responseDate><request verb="ListRecords">http://export.arxiv.org/oai2</request><error code="cannotDisseminateFormat">Unknown metadata format</error></OAI-PMH>';
 		}
+		# A day with nothing new (OAI-PMH 2.0, 3.6: noRecordsMatch).
+		location = /oai/none {
+			default_type application/xml;
+			return 200 '<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-12-08T00:00:00Z</responseDate><request verb="ListRecords" from="2026-12-07" metadataPrefix="oai_dc" set="cs">http://export.arxiv.org/oai2</request><error code="noRecordsMatch">No records match</error></OAI-PMH>';
+		}
 		location = /oairaw/nosize {
 			rewrite ^ /files/bad/raw_nosize.xml last;
 		}

@@ -58,6 +58,11 @@ is_rc 0 "oai run succeeds"
 out_has "8 records" "8 records over two pages"
 out_has "2 merges of search words beside the batches (harvest_merge_every 1)" \
     "a merge sent beside the batches after each page"
+# Before its first papers, the relations their writes read at random
+# were read in order (0098), once for the run.
+[ "$(grep -c '^prewarmed for the harvest: [1-9][0-9]* relations\{0,1\}, ' \
+    "$HV_OUT")" = 1 ]
+ok $? "the run reads its relations ahead once" "$(grep prewarm "$HV_OUT")"
 HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
 sql_is "SELECT count(*) FROM papers WHERE arxiv_id IN ($OAI_IDS)" 8 \
     "8 papers written"
@@ -117,6 +122,15 @@ is_rc 0 "rerun succeeds"
 ok $? "rerun: no row changed (modified_at kept)"
 sql_is "SELECT max(marked_at) = '$stale_before' FROM stale_pages" t \
     "rerun: nothing marked stale"
+
+# --- a day with nothing new: done, and nothing read ahead
+HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/none"
+hv arxiv oai --from 2026-12-07 --set cs --prefix oai_dc
+is_rc 0 "noRecordsMatch: the run succeeds"
+out_has "0 records" "noRecordsMatch: no records"
+! grep -q prewarm "$HV_OUT"
+ok $? "a run with no papers reads nothing ahead" "$(grep prewarm "$HV_OUT")"
+HV_ENV="WEFT_ARXIV_OAI_URL=$HV_URL/oai/ok"
 
 # --- the match counts what the harvest placed by name only
 # (HV_RECOMPUTE_RESEARCHERS leaves those to it; MATCH_RECOMPUTE_DAY
