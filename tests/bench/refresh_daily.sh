@@ -60,8 +60,11 @@ copies:match | copies:refresh | gen:match | oai:match) ;;
 	exit 2
 	;;
 esac
-[ "${NO_MATCH:-0}" = 0 ] || [ "$source" = oai ] ||
-    { echo "refresh_daily.sh: NO_MATCH=1 needs SOURCE=oai" >&2; exit 2; }
+case ${NO_MATCH:-0}:$source in
+0:* | 1:oai) ;;
+1:*) echo "refresh_daily.sh: NO_MATCH=1 needs SOURCE=oai" >&2; exit 2 ;;
+*) echo "refresh_daily.sh: NO_MATCH=0 or 1, not '$NO_MATCH'" >&2; exit 2 ;;
+esac
 grep -q '^vectors_dir' "$var/weft.conf" || vectors=none
 pgbin=/usr/lib/postgresql/15/bin
 SUDO=
